@@ -1,0 +1,67 @@
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import formbody from '@fastify/formbody';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Core } from '@remit/core';
+import { registerAuth } from './plugins/auth.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { registerGetBody } from './plugins/get-body.js';
+import { registerIdempotency } from './plugins/idempotency.js';
+import { apiRoutes, publicRoutes, sandboxRoutes } from './routes/index.js';
+import { openApiInfo } from './openapi.js';
+
+export interface AppOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Secrets never reach the log: credentials, keys and raw card data are redacted. */
+export const REDACT = [
+  'req.headers.authorization',
+  'req.headers["idempotency-key"]',
+  'req.headers.api_key',
+];
+
+export async function buildApp(core: Core, opts: AppOptions = {}) {
+  const { ctx } = core;
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+    genReqId: () => `req_${Math.random().toString(36).slice(2, 12)}${Date.now().toString(36)}`,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  registerErrorHandling(app);
+  await app.register(formbody, { bodyLimit: 1024 * 1024 });
+  await app.register(swagger, { openapi: openApiInfo(ctx), transform: jsonSchemaTransform });
+  registerGetBody(app);
+
+  for (const routes of publicRoutes) routes(app, ctx);
+
+  await app.register(
+    async (api) => {
+      registerAuth(api, ctx);
+      registerIdempotency(api, ctx);
+      api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+      for (const routes of apiRoutes) routes(api, ctx);
+    },
+    { prefix: '/api/v1' },
+  );
+
+  await app.register(
+    async (sandbox) => {
+      registerAuth(sandbox, ctx);
+      registerIdempotency(sandbox, ctx);
+      for (const routes of sandboxRoutes) routes(sandbox, ctx);
+    },
+    { prefix: '/sandbox' },
+  );
+
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  await app.ready();
+  return app;
+}
+
+export type RemitApp = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,29 @@
+import { openCore } from '@remit/core';
+import { buildApp, REDACT } from './app.js';
+import { loadConfig } from './config.js';
+
+const config = loadConfig();
+const core = await openCore({
+  env: config.env,
+  publicUrl: config.publicUrl,
+  encryptionKey: config.encryptionKey,
+  databaseUrl: config.databaseUrl,
+  dataDir: config.databaseUrl ? undefined : config.dataDir,
+});
+const app = await buildApp(core, { logger: { level: config.logLevel, redact: REDACT } });
+await app.listen({ port: config.port, host: config.host });
+app.log.info(
+  { env: config.env, database: core.database.kind, publicUrl: config.publicUrl },
+  `Remit ${config.env} listening on http://${config.host}:${config.port}`,
+);
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    if (closing) return;
+    closing = true;
+    await app.close();
+    await core.close();
+    process.exit(0);
+  });
+}

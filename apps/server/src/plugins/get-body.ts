@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import { RemitError } from '@remit/core';
+
+const MAX_GET_BODY = 64 * 1024;
+
+/**
+ * The spec puts `merchant_key` in the JSON body of some GETs, and Fastify does not parse GET
+ * bodies. Read the raw stream ourselves when a GET announces one.
+ */
+export function registerGetBody(app: FastifyInstance) {
+  app.addHook('preValidation', async (req) => {
+    if (req.method !== 'GET' || req.body != null) return;
+    const length = Number(req.headers['content-length'] ?? 0);
+    const chunked = req.headers['transfer-encoding'] === 'chunked';
+    if (!(length > 0) && !chunked) return;
+    if (length > MAX_GET_BODY) throw new RemitError('too_large', 'payload_too_large', 'Request body is too large.');
+    const type = String(req.headers['content-type'] ?? 'application/json');
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req.raw) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_GET_BODY) throw new RemitError('too_large', 'payload_too_large', 'Request body is too large.');
+      chunks.push(chunk as Buffer);
+    }
+    const raw = Buffer.concat(chunks).toString('utf8');
+    if (raw.trim() === '') return;
+    if (type.includes('application/x-www-form-urlencoded')) {
+      req.body = Object.fromEntries(new URLSearchParams(raw));
+      return;
+    }
+    if (!type.includes('json')) {
+      throw new RemitError('invalid', 'unsupported_media_type', 'Unsupported Content-Type; send application/json.');
+    }
+    try {
+      req.body = JSON.parse(raw);
+    } catch {
+      throw new RemitError('invalid', 'malformed_json', 'Malformed JSON body.');
+    }
+  });
+}

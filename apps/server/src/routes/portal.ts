@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { createCredentials, RemitError, type Ctx } from '@remit/core';
+import type { App } from './types.js';
+
+export function portalRoutes(app: App, ctx: Ctx) {
+  app.post(
+    '/portal/api/credentials',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['sandbox'],
+        summary: 'Create sandbox credentials (no authentication; sandbox only)',
+        response: { 201: z.object({ client_id: z.string(), secret_key: z.string() }) },
+      },
+    },
+    async (_req, reply) => {
+      if (ctx.env !== 'sandbox') {
+        throw new RemitError('forbidden', 'sandbox_only', 'Credentials are made with `npm run remit -- credentials create` in production.');
+      }
+      return reply.status(201).send(await createCredentials(ctx));
+    },
+  );
+}

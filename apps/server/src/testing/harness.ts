@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openCore, type Core, type Env, type Now } from '@remit/core';
+import { basicAuth, send, type HttpRequest, type HttpResponse } from '@remit/sdk';
+import { buildApp, type RemitApp } from '../app.js';
+
+/**
+ * Tests run against PGlite by default; `REMIT_TEST_DB=postgres` runs them on the local Postgres
+ * (`TEST_POSTGRES_URL`), each server in a database of its own, dropped at close.
+ */
+export const testDbKind = process.env.REMIT_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+const adminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `remit_t_${process.pid}_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestServer {
+  url: string;
+  api: string;
+  core: Core;
+  app: RemitApp;
+  /** Any request against the server, with `auth` as [client_id, secret_key]. */
+  http<T = any>(req: Omit<HttpRequest, 'url'> & { path: string; auth?: [string, string] }): Promise<HttpResponse<T>>;
+  /** Fresh sandbox credentials. */
+  credentials(): Promise<[string, string]>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(opts: { env?: Env; now?: Now } = {}): Promise<TestServer> {
+  const db = testDbKind === 'postgres' ? await createTestDatabase() : null;
+  const core = await openCore({
+    env: opts.env ?? 'sandbox',
+    publicUrl: 'http://127.0.0.1',
+    encryptionKey: randomBytes(32),
+    databaseUrl: db?.url,
+    now: opts.now,
+  });
+  const app = await buildApp(core);
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  core.ctx.publicUrl = address;
+  const http: TestServer['http'] = ({ path, auth, headers, ...rest }) =>
+    send({
+      ...rest,
+      url: `${address}${path}`,
+      headers: { ...(auth ? { authorization: basicAuth(auth[0], auth[1]) } : {}), ...headers },
+    });
+  return {
+    url: address,
+    api: `${address}/api/v1`,
+    core,
+    app,
+    http,
+    async credentials() {
+      const res = await http<{ client_id: string; secret_key: string }>({ method: 'POST', path: '/portal/api/credentials' });
+      return [res.body.client_id, res.body.secret_key];
+    },
+    async close() {
+      await app.close();
+      await core.close();
+      await db?.drop();
+    },
+  };
+}
+
+/** Row counts of every table: "nothing written" means these do not change. */
+export async function tableCounts(core: Core): Promise<Record<string, number>> {
+  const { sql } = await import('drizzle-orm');
+  const names = ['clients', 'merchants', 'pay_links', 'customers', 'payment_methods', 'transactions', 'events', 'messages'];
+  const out: Record<string, number> = {};
+  for (const n of names) {
+    const r = await core.ctx.db.execute(sql.raw(`select count(*)::int as c from ${n}`));
+    const rows = (r as unknown as { rows: Array<{ c: number }> }).rows;
+    out[n] = rows[0]!.c;
+  }
+  return out;
+}

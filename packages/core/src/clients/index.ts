@@ -1,0 +1,1 @@
+export { createCredentials, authenticateClient, type Client, type Credentials } from './credentials.js';

@@ -1,0 +1,15 @@
+import type { Db } from './db/connect.js';
+import type { Now } from './clock.js';
+import type { Env, Vault } from './keys.js';
+import type { Processor } from './processor/connector.js';
+
+/** Everything a core operation needs, made once at start-up by the server or a test. */
+export interface Ctx {
+  db: Db;
+  env: Env;
+  /** Base of pay links and script addresses, without a trailing slash. */
+  publicUrl: string;
+  vault: Vault;
+  processor: Processor;
+  now: Now;
+}

@@ -1,0 +1,239 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const cents = (name: string) => bigint(name, { mode: 'number' });
+
+/** API clients: one per set of credentials (client_id + secret_key). */
+export const clients = pgTable('clients', {
+  id: text('id').primaryKey(),
+  env: text('env').notNull(),
+  secretHash: text('secret_hash').notNull(),
+  webhookUrl: text('webhook_url'),
+  /** Encrypted: the signing secret must be readable to sign deliveries. */
+  webhookSecretEnc: text('webhook_secret_enc'),
+  webhookDisabledAt: ts('webhook_disabled_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const merchants = pgTable(
+  'merchants',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    status: text('status').notNull(),
+    businessname: text('businessname').notNull(),
+    email: text('email').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    phonenumber: text('phonenumber').notNull(),
+    website: text('website').notNull(),
+    merchantKeyHash: text('merchant_key_hash').notNull(),
+    merchantKeyEnc: text('merchant_key_enc').notNull(),
+    publicKey: text('public_key').notNull(),
+    /** Non-secret parts of the onboarding submission (secrets are removed before storing). */
+    businessInfo: jsonb('business_info').notNull(),
+    ownerInfo: jsonb('owner_info').notNull(),
+    processingInfo: jsonb('processing_info').notNull(),
+    bankName: text('bank_name').notNull(),
+    routingNumber: text('routing_number').notNull(),
+    accountNumberEnc: text('account_number_enc').notNull(),
+    accountLast4: text('account_last4').notNull(),
+    einEnc: text('ein_enc').notNull(),
+    ssnEnc: text('ssn_enc').notNull(),
+    achProviderId: text('ach_provider_id'),
+    cardFeeRateE7: integer('card_fee_rate_e7').notNull(),
+    cardFeeFixedCents: integer('card_fee_fixed_cents').notNull(),
+    achFeeRateE7: integer('ach_fee_rate_e7').notNull(),
+    achFeeCapCents: integer('ach_fee_cap_cents').notNull(),
+    maxAmountCents: cents('max_amount_cents').notNull(),
+    /** Sandbox clock: how far this merchant's clock runs ahead of real time. */
+    clockOffsetMs: cents('clock_offset_ms').notNull().default(0),
+    joinDate: ts('join_date').notNull(),
+    approvedAt: ts('approved_at'),
+  },
+  (t) => [
+    uniqueIndex('merchants_key_hash_idx').on(t.merchantKeyHash),
+    uniqueIndex('merchants_public_key_idx').on(t.publicKey),
+    index('merchants_client_idx').on(t.clientId, t.joinDate),
+  ],
+);
+
+/** Pay links: plain links, payment requests, and customer authorization requests. */
+export const payLinks = pgTable(
+  'pay_links',
+  {
+    id: text('id').primaryKey(),
+    merchantId: text('merchant_id').notNull().references(() => merchants.id),
+    kind: text('kind').notNull(),
+    status: text('status').notNull(),
+    orderId: text('order_id').notNull(),
+    invoiceNumber: text('invoice_number'),
+    amountCents: cents('amount_cents').notNull(),
+    taxCents: cents('tax_cents').notNull().default(0),
+    surchargeCents: cents('surcharge_cents').notNull().default(0),
+    discountCents: cents('discount_cents').notNull().default(0),
+    allowCard: boolean('allow_card').notNull(),
+    allowAch: boolean('allow_ach').notNull(),
+    preauth: boolean('preauth').notNull().default(false),
+    passFee: boolean('pass_fee').notNull().default(false),
+    require3ds: boolean('require_3ds').notNull().default(false),
+    isRequestCard: boolean('is_request_card').notNull().default(false),
+    description: text('description'),
+    customerName: text('customer_name'),
+    email: text('email'),
+    phoneNumber: text('phone_number'),
+    customerId: integer('customer_id'),
+    subMerchantKey: text('sub_merchant_key'),
+    salesId: text('sales_id'),
+    createdAt: ts('created_at').notNull(),
+    deletedAt: ts('deleted_at'),
+  },
+  (t) => [
+    index('pay_links_merchant_idx').on(t.merchantId, t.createdAt),
+    uniqueIndex('pay_links_request_order_idx')
+      .on(t.merchantId, t.orderId)
+      .where(sql`kind = 'request'`),
+  ],
+);
+
+export const customers = pgTable(
+  'customers',
+  {
+    id: serial('id').primaryKey(),
+    merchantId: text('merchant_id').notNull().references(() => merchants.id),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name'),
+    email: text('email'),
+    phoneNumber: text('phone_number'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('customers_merchant_idx').on(t.merchantId, t.id)],
+);
+
+/** Stored cards and bank accounts. Numbers are encrypted; CVC is never stored. */
+export const paymentMethods = pgTable(
+  'payment_methods',
+  {
+    id: text('id').primaryKey(),
+    customerId: integer('customer_id').notNull().references(() => customers.id),
+    merchantId: text('merchant_id').notNull().references(() => merchants.id),
+    type: text('type').notNull(),
+    isDefault: boolean('is_default').notNull(),
+    brand: text('brand'),
+    last4: text('last4').notNull(),
+    expMonth: smallint('exp_month'),
+    expYear: smallint('exp_year'),
+    numberEnc: text('number_enc').notNull(),
+    routingNumber: text('routing_number'),
+    accountType: text('account_type'),
+    holderName: text('holder_name'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('payment_methods_customer_idx').on(t.customerId)],
+);
+
+export const transactions = pgTable(
+  'transactions',
+  {
+    id: text('id').primaryKey(),
+    merchantId: text('merchant_id').notNull().references(() => merchants.id),
+    /** Sale, PreAuth, Void, Refund, Return (ACH reversal). */
+    type: text('type').notNull(),
+    paymentMethod: text('payment_method').notNull(),
+    isStatus: smallint('is_status').notNull(),
+    status: text('status').notNull(),
+    amountCents: cents('amount_cents').notNull(),
+    /** Preauthorizations: the amount currently held. */
+    authorizedCents: cents('authorized_cents'),
+    feeCents: cents('fee_cents').notNull(),
+    feeRateE7: integer('fee_rate_e7').notNull(),
+    netCents: cents('net_cents').notNull(),
+    refundedCents: cents('refunded_cents').notNull().default(0),
+    settled: boolean('settled').notNull().default(false),
+    settledAt: ts('settled_at'),
+    linkedTxnId: text('linked_txn_id'),
+    payLinkId: text('pay_link_id'),
+    customerId: integer('customer_id'),
+    paymentMethodId: text('payment_method_id'),
+    orderId: text('order_id'),
+    invoiceNumber: text('invoice_number'),
+    orderCreatedfrom: text('order_createdfrom').notNull(),
+    gatewayRef: text('gateway_ref'),
+    authCode: text('auth_code').notNull().default(''),
+    cardBrand: text('card_brand').notNull().default(''),
+    lastFour: text('last_four').notNull().default(''),
+    declineReason: text('decline_reason'),
+    /** Remote deposit capture: where the check images are kept, and the capturing device. */
+    depositInfo: jsonb('deposit_info'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    index('transactions_merchant_created_idx').on(t.merchantId, t.createdAt, t.id),
+    index('transactions_linked_idx').on(t.linkedTxnId),
+  ],
+);
+
+/** Event outbox: written in the same database transaction as the change it reports. */
+export const events = pgTable(
+  'events',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    merchantId: text('merchant_id'),
+    eventType: text('event_type').notNull(),
+    payload: jsonb('payload').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('events_client_idx').on(t.clientId, t.createdAt)],
+);
+
+/** Message outbox: SMS and email to customers, delivered by the messages dispatcher. */
+export const messages = pgTable(
+  'messages',
+  {
+    id: text('id').primaryKey(),
+    merchantId: text('merchant_id').notNull().references(() => merchants.id),
+    channel: text('channel').notNull(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject'),
+    bodyText: text('body_text').notNull(),
+    bodyHtml: text('body_html'),
+    payLinkId: text('pay_link_id'),
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    lastError: text('last_error'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    sentAt: ts('sent_at'),
+  },
+  (t) => [index('messages_due_idx').on(t.status, t.nextAttemptAt)],
+);
+
+/** Stored responses for `Idempotency-Key`, replayed for 24 hours. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    clientId: text('client_id').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code').notNull(),
+    responseBody: text('response_body').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.clientId, t.key] })],
+);

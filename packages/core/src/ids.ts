@@ -1,0 +1,28 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** Random base62 text; 20 characters carry ~119 bits. */
+export function randomToken(length = 20): string {
+  const bytes = randomBytes(length * 2);
+  let out = '';
+  for (let i = 0; out.length < length; i++) {
+    const b = bytes[i % bytes.length]!;
+    // Rejection sampling keeps the distribution uniform.
+    if (b < 248) out += ALPHABET[b % 62];
+    if (i >= bytes.length - 1 && out.length < length) return out + randomToken(length - out.length);
+  }
+  return out;
+}
+
+export const newId = {
+  transaction: () => `txn_${randomToken()}`,
+  merchant: () => `m_${randomToken()}`,
+  payLink: () => `ord_${randomToken()}`,
+  event: () => `evt_${randomToken()}`,
+  widget: () => `wdg_${randomToken()}`,
+  client: () => `cl_${randomToken()}`,
+  message: () => `msg_${randomToken()}`,
+  paymentMethod: () => `pm_${randomToken()}`,
+  gatewayRef: () => `gw_${randomToken(16)}`,
+};

@@ -1,0 +1,1 @@
+export { merchantForKey, lockMerchant, type Merchant } from './merchant-key.js';

@@ -1,0 +1,31 @@
+import { and, eq } from 'drizzle-orm';
+import type { Queryable } from '../db/connect.js';
+import { merchants } from '../db/schema.js';
+import { unauthorizedMerchant } from '../errors.js';
+import { digest } from '../keys.js';
+
+export type Merchant = typeof merchants.$inferSelect;
+
+/**
+ * The merchant a `merchant_key` names, if it belongs to this client. Unknown, malformed and
+ * other clients' keys all fail the same way, so keys cannot be probed across tenants.
+ */
+export async function merchantForKey(db: Queryable, clientId: string, merchantKey: unknown): Promise<Merchant> {
+  if (typeof merchantKey !== 'string' || merchantKey.length === 0 || merchantKey.length > 200) {
+    throw unauthorizedMerchant();
+  }
+  const [row] = await db
+    .select()
+    .from(merchants)
+    .where(and(eq(merchants.merchantKeyHash, digest(merchantKey)), eq(merchants.clientId, clientId)))
+    .limit(1);
+  if (!row) throw unauthorizedMerchant();
+  return row;
+}
+
+/** The same lookup inside a transaction, holding the merchant row until it commits. */
+export async function lockMerchant(db: Queryable, merchantId: string): Promise<Merchant> {
+  const [row] = await db.select().from(merchants).where(eq(merchants.id, merchantId)).for('update');
+  if (!row) throw unauthorizedMerchant();
+  return row;
+}

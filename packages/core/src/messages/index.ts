@@ -1,0 +1,1 @@
+export { queueMessage, type OutgoingMessage } from './outbox.js';

@@ -1,0 +1,37 @@
+import { connectDatabase, type Database } from './db/connect.js';
+import { systemNow, type Now } from './clock.js';
+import type { Ctx } from './context.js';
+import { Vault, type Env } from './keys.js';
+import type { Processor } from './processor/connector.js';
+import { createSimulator } from './processor/simulator.js';
+
+export interface OpenOptions {
+  env: Env;
+  publicUrl: string;
+  encryptionKey: Buffer;
+  databaseUrl?: string;
+  dataDir?: string;
+  poolSize?: number;
+  processor?: Processor;
+  now?: Now;
+}
+
+export interface Core {
+  ctx: Ctx;
+  database: Database;
+  close(): Promise<void>;
+}
+
+/** Connects, migrates and assembles the context every core operation takes. */
+export async function openCore(opts: OpenOptions): Promise<Core> {
+  const database = await connectDatabase(opts);
+  const ctx: Ctx = {
+    db: database.db,
+    env: opts.env,
+    publicUrl: opts.publicUrl.replace(/\/+$/, ''),
+    vault: new Vault(opts.encryptionKey),
+    processor: opts.processor ?? createSimulator(),
+    now: opts.now ?? systemNow,
+  };
+  return { ctx, database, close: () => database.close() };
+}

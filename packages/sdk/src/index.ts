@@ -1,0 +1,1 @@
+export { send, basicAuth, type HttpRequest, type HttpResponse } from './transport.js';
