@@ -1,4 +1,4 @@
-import { openCore } from '@remit/core';
+import { openCore, startWorkers, workerOptionsFromEnv } from '@remit/core';
 import { buildApp, REDACT } from './app.js';
 import { loadConfig } from './config.js';
 
@@ -12,6 +12,8 @@ const core = await openCore({
 });
 const app = await buildApp(core, { logger: { level: config.logLevel, redact: REDACT } });
 await app.listen({ port: config.port, host: config.host });
+// Webhook and message dispatchers: every server process runs them; they share work through the database.
+const workers = startWorkers(core.ctx, { ...workerOptionsFromEnv(process.env), logger: app.log });
 app.log.info(
   { env: config.env, database: core.database.kind, publicUrl: config.publicUrl },
   `Remit ${config.env} listening on http://${config.host}:${config.port}`,
@@ -22,6 +24,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
     if (closing) return;
     closing = true;
+    await workers.stop();
     await app.close();
     await core.close();
     process.exit(0);

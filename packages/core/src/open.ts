@@ -1,4 +1,4 @@
-import { connectDatabase, type Database } from './db/connect.js';
+import { connectDatabase, type ConnectOptions, type Database } from './db/connect.js';
 import { systemNow, type Now } from './clock.js';
 import type { Ctx } from './context.js';
 import { Vault, type Env } from './keys.js';
@@ -12,6 +12,7 @@ export interface OpenOptions {
   databaseUrl?: string;
   dataDir?: string;
   poolSize?: number;
+  logger?: ConnectOptions['logger'];
   processor?: Processor;
   now?: Now;
 }

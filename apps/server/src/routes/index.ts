@@ -2,14 +2,27 @@ import type { Ctx } from '@remit/core';
 import type { App } from './types.js';
 import { healthRoutes } from './health.js';
 import { portalRoutes } from './portal.js';
+import { webhookRoutes } from './webhooks.js';
+import { sandboxMessageRoutes } from './sandbox-messages.js';
+import { merchantRoutes } from './merchants.js';
+import { transactionRoutes } from './transactions.js';
+import { payLinkRoutes } from './pay-links.js';
+import { requestRoutes } from './requests.js';
+import { payPageRoutes } from './pay-page.js';
+import { customerRoutes } from './customers.js';
+import { orderRoutes } from './orders.js';
+import { preauthRoutes } from './preauth.js';
+import { achRoutes } from './ach.js';
+import { depositRoutes } from './deposits.js';
+import { sandboxClockRoutes } from './sandbox.js';
 
 export type Routes = (app: App, ctx: Ctx) => void;
 
 /** No credentials: health, the sandbox portal, the hosted pages. */
-export const publicRoutes: Routes[] = [healthRoutes, portalRoutes];
+export const publicRoutes: Routes[] = [healthRoutes, portalRoutes, payPageRoutes];
 
 /** `/api/v1`, HTTP Basic. One module per section of the spec. */
-export const apiRoutes: Routes[] = [];
+export const apiRoutes: Routes[] = [webhookRoutes, merchantRoutes, transactionRoutes, payLinkRoutes, requestRoutes, customerRoutes, orderRoutes, preauthRoutes, achRoutes, depositRoutes];
 
 /** `/sandbox`, HTTP Basic, sandbox only. */
-export const sandboxRoutes: Routes[] = [];
+export const sandboxRoutes: Routes[] = [sandboxMessageRoutes, sandboxClockRoutes];

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openCore, type Core, type Env, type Now } from '@remit/core';
+import { openCore, startWorkers, type Core, type Env, type Now, type WorkerOptions, type Workers } from '@remit/core';
 import { basicAuth, send, type HttpRequest, type HttpResponse } from '@remit/sdk';
 import { buildApp, type RemitApp } from '../app.js';
 
@@ -39,10 +39,12 @@ export interface TestServer {
   http<T = any>(req: Omit<HttpRequest, 'url'> & { path: string; auth?: [string, string] }): Promise<HttpResponse<T>>;
   /** Fresh sandbox credentials. */
   credentials(): Promise<[string, string]>;
+  /** The webhook and message dispatchers, when started with `workers`. */
+  workers: Workers | null;
   close(): Promise<void>;
 }
 
-export async function startTestServer(opts: { env?: Env; now?: Now } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { env?: Env; now?: Now; workers?: WorkerOptions | true } = {}): Promise<TestServer> {
   const db = testDbKind === 'postgres' ? await createTestDatabase() : null;
   const core = await openCore({
     env: opts.env ?? 'sandbox',
@@ -54,6 +56,7 @@ export async function startTestServer(opts: { env?: Env; now?: Now } = {}): Prom
   const app = await buildApp(core);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   core.ctx.publicUrl = address;
+  const workers = opts.workers ? startWorkers(core.ctx, opts.workers === true ? {} : opts.workers) : null;
   const http: TestServer['http'] = ({ path, auth, headers, ...rest }) =>
     send({
       ...rest,
@@ -70,7 +73,9 @@ export async function startTestServer(opts: { env?: Env; now?: Now } = {}): Prom
       const res = await http<{ client_id: string; secret_key: string }>({ method: 'POST', path: '/portal/api/credentials' });
       return [res.body.client_id, res.body.secret_key];
     },
+    workers,
     async close() {
+      await workers?.stop();
       await app.close();
       await core.close();
       await db?.drop();

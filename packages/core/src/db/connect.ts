@@ -28,18 +28,20 @@ export interface ConnectOptions {
   dataDir?: string;
   /** Postgres pool size. */
   poolSize?: number;
+  /** Sees every statement (the benchmark records an endpoint's SQL with it). */
+  logger?: { logQuery(query: string, params: unknown[]): void };
 }
 
 /** Opens the database and applies migrations before returning. */
 export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20 });
-    const db = drizzlePg(pool, { schema });
+    const db = drizzlePg(pool, { schema, logger: opts.logger });
     await migratePg(db, { migrationsFolder });
     return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
   }
   const client = opts.dataDir ? new PGlite(opts.dataDir) : new PGlite();
-  const db = drizzlePglite(client, { schema });
+  const db = drizzlePglite(client, { schema, logger: opts.logger });
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
 }

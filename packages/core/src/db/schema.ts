@@ -165,6 +165,8 @@ export const transactions = pgTable(
     refundedCents: cents('refunded_cents').notNull().default(0),
     settled: boolean('settled').notNull().default(false),
     settledAt: ts('settled_at'),
+    /** When it became completed (a capture or an ACH approval can come long after creation); settlement reads it. */
+    completedAt: ts('completed_at'),
     linkedTxnId: text('linked_txn_id'),
     payLinkId: text('pay_link_id'),
     customerId: integer('customer_id'),
@@ -198,8 +200,41 @@ export const events = pgTable(
     eventType: text('event_type').notNull(),
     payload: jsonb('payload').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
+    /** Set when the webhook dispatcher has turned the event into a delivery (or skipped it: no URL). */
+    dispatchedAt: ts('dispatched_at'),
   },
-  (t) => [index('events_client_idx').on(t.clientId, t.createdAt)],
+  (t) => [
+    index('events_client_idx').on(t.clientId, t.createdAt),
+    index('events_undispatched_idx').on(t.createdAt).where(sql`dispatched_at is null`),
+  ],
+);
+
+/** One webhook delivery per event; `attempts` logs every try. A claim is a lease (`locked_until`). */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    clientId: text('client_id').notNull().references(() => clients.id),
+    eventId: text('event_id').notNull().references(() => events.id),
+    eventType: text('event_type').notNull(),
+    /** The URL of the latest attempt (the client's URL at creation until then). */
+    url: text('url').notNull(),
+    /** pending, retrying, delivered, failed, disabled (URL disabled by a 410; resumes on re-registration). */
+    status: text('status').notNull(),
+    /** Tries since creation or the last manual retry: picks the next retry delay. */
+    tries: integer('tries').notNull().default(0),
+    attempts: jsonb('attempts').notNull().default(sql`'[]'::jsonb`),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    lockedUntil: ts('locked_until'),
+    leaseId: text('lease_id'),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    deliveredAt: ts('delivered_at'),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_event_idx').on(t.eventId),
+    index('webhook_deliveries_client_idx').on(t.clientId, t.createdAt),
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status in ('pending', 'retrying')`),
+  ],
 );
 
 /** Message outbox: SMS and email to customers, delivered by the messages dispatcher. */
@@ -220,6 +255,9 @@ export const messages = pgTable(
     lastError: text('last_error'),
     createdAt: ts('created_at').notNull().defaultNow(),
     sentAt: ts('sent_at'),
+    /** Lease of the dispatcher sending it; a killed sender's lease runs out and the message is due again. */
+    lockedUntil: ts('locked_until'),
+    leaseId: text('lease_id'),
   },
   (t) => [index('messages_due_idx').on(t.status, t.nextAttemptAt)],
 );

@@ -18,7 +18,7 @@ export type IdempotencyClaim =
  * or a repeat while the first is still running, is a conflict.
  */
 export async function claimIdempotencyKey(
-  ctx: Pick<Ctx, 'db' | 'now'>,
+  ctx: Pick<Ctx, 'db' | 'now' | 'vault'>,
   clientId: string,
   key: string,
   request: string,
@@ -48,12 +48,15 @@ export async function claimIdempotencyKey(
   if (row.statusCode === IN_PROGRESS) {
     throw new RemitError('conflict', 'idempotency_key_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.');
   }
-  return { kind: 'replay', statusCode: row.statusCode, body: row.responseBody };
+  return { kind: 'replay', statusCode: row.statusCode, body: ctx.vault.decrypt(row.responseBody) };
 }
 
-/** Stores the response to replay; a server error releases the key so a retry can run. */
+/**
+ * Stores the response to replay, encrypted (responses may carry keys such as `merchant_key`);
+ * a server error releases the key so a retry can run.
+ */
 export async function completeIdempotencyKey(
-  ctx: Pick<Ctx, 'db'>,
+  ctx: Pick<Ctx, 'db' | 'vault'>,
   clientId: string,
   key: string,
   statusCode: number,
@@ -64,5 +67,5 @@ export async function completeIdempotencyKey(
     await ctx.db.delete(idempotencyKeys).where(where);
     return;
   }
-  await ctx.db.update(idempotencyKeys).set({ statusCode, responseBody: body }).where(where);
+  await ctx.db.update(idempotencyKeys).set({ statusCode, responseBody: ctx.vault.encrypt(body) }).where(where);
 }

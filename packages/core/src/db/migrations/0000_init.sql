@@ -24,7 +24,8 @@ CREATE TABLE "events" (
 	"merchant_id" text,
 	"event_type" text NOT NULL,
 	"payload" jsonb NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"dispatched_at" timestamp with time zone
 );
 --> statement-breakpoint
 CREATE TABLE "idempotency_keys" (
@@ -84,7 +85,9 @@ CREATE TABLE "messages" (
 	"next_attempt_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"last_error" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"sent_at" timestamp with time zone
+	"sent_at" timestamp with time zone,
+	"locked_until" timestamp with time zone,
+	"lease_id" text
 );
 --> statement-breakpoint
 CREATE TABLE "pay_links" (
@@ -147,6 +150,7 @@ CREATE TABLE "transactions" (
 	"refunded_cents" bigint DEFAULT 0 NOT NULL,
 	"settled" boolean DEFAULT false NOT NULL,
 	"settled_at" timestamp with time zone,
+	"completed_at" timestamp with time zone,
 	"linked_txn_id" text,
 	"pay_link_id" text,
 	"customer_id" integer,
@@ -164,6 +168,22 @@ CREATE TABLE "transactions" (
 	"updated_at" timestamp with time zone NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "webhook_deliveries" (
+	"id" text PRIMARY KEY NOT NULL,
+	"client_id" text NOT NULL,
+	"event_id" text NOT NULL,
+	"event_type" text NOT NULL,
+	"url" text NOT NULL,
+	"status" text NOT NULL,
+	"tries" integer DEFAULT 0 NOT NULL,
+	"attempts" jsonb DEFAULT '[]'::jsonb NOT NULL,
+	"next_attempt_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"locked_until" timestamp with time zone,
+	"lease_id" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"delivered_at" timestamp with time zone
+);
+--> statement-breakpoint
 ALTER TABLE "customers" ADD CONSTRAINT "customers_merchant_id_merchants_id_fk" FOREIGN KEY ("merchant_id") REFERENCES "public"."merchants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "events" ADD CONSTRAINT "events_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "merchants" ADD CONSTRAINT "merchants_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -172,8 +192,11 @@ ALTER TABLE "pay_links" ADD CONSTRAINT "pay_links_merchant_id_merchants_id_fk" F
 ALTER TABLE "payment_methods" ADD CONSTRAINT "payment_methods_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "public"."customers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "payment_methods" ADD CONSTRAINT "payment_methods_merchant_id_merchants_id_fk" FOREIGN KEY ("merchant_id") REFERENCES "public"."merchants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "transactions" ADD CONSTRAINT "transactions_merchant_id_merchants_id_fk" FOREIGN KEY ("merchant_id") REFERENCES "public"."merchants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_client_id_clients_id_fk" FOREIGN KEY ("client_id") REFERENCES "public"."clients"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_event_id_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."events"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "customers_merchant_idx" ON "customers" USING btree ("merchant_id","id");--> statement-breakpoint
 CREATE INDEX "events_client_idx" ON "events" USING btree ("client_id","created_at");--> statement-breakpoint
+CREATE INDEX "events_undispatched_idx" ON "events" USING btree ("created_at") WHERE dispatched_at is null;--> statement-breakpoint
 CREATE UNIQUE INDEX "merchants_key_hash_idx" ON "merchants" USING btree ("merchant_key_hash");--> statement-breakpoint
 CREATE UNIQUE INDEX "merchants_public_key_idx" ON "merchants" USING btree ("public_key");--> statement-breakpoint
 CREATE INDEX "merchants_client_idx" ON "merchants" USING btree ("client_id","join_date");--> statement-breakpoint
@@ -182,4 +205,7 @@ CREATE INDEX "pay_links_merchant_idx" ON "pay_links" USING btree ("merchant_id",
 CREATE UNIQUE INDEX "pay_links_request_order_idx" ON "pay_links" USING btree ("merchant_id","order_id") WHERE kind = 'request';--> statement-breakpoint
 CREATE INDEX "payment_methods_customer_idx" ON "payment_methods" USING btree ("customer_id");--> statement-breakpoint
 CREATE INDEX "transactions_merchant_created_idx" ON "transactions" USING btree ("merchant_id","created_at","id");--> statement-breakpoint
-CREATE INDEX "transactions_linked_idx" ON "transactions" USING btree ("linked_txn_id");
+CREATE INDEX "transactions_linked_idx" ON "transactions" USING btree ("linked_txn_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "webhook_deliveries_event_idx" ON "webhook_deliveries" USING btree ("event_id");--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_client_idx" ON "webhook_deliveries" USING btree ("client_id","created_at");--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" USING btree ("next_attempt_at") WHERE status in ('pending', 'retrying');

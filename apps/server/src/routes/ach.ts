@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { updateAch, updateAchInput, type Ctx } from '@remit/core';
+import { errorResponses, errorSchema } from './envelope.js';
+import type { App } from './types.js';
+
+/** Sandbox mock of the bank's answer to an ACH debit (spec: `POST /update-ach`). */
+export function achRoutes(app: App, ctx: Ctx) {
+  app.post(
+    '/update-ach',
+    {
+      schema: {
+        tags: ['sandbox'],
+        summary: 'Approve or decline a pending ACH transaction (sandbox only)',
+        description:
+          'approved: the transaction completes and settles (ach.update Approved + payment.success), unless the account number ' +
+          'ends in 0000, which the simulated bank returns. declined: it becomes returned (is_status 6), a reversal record ' +
+          '(type Return) is created and ach.update carries status Declined, message Insufficient Funds and return_transaction_id. ' +
+          'Any other new_status: 400. Already resolved: 400. Production: 403 sandbox_only.',
+        body: updateAchInput,
+        response: {
+          200: z.object({ result: z.literal(true), message: z.string() }),
+          ...errorResponses,
+          403: errorSchema.describe('Production: sandbox only'),
+          404: errorSchema.describe('No ACH transaction with this transaction_id belongs to this merchant'),
+        },
+      },
+    },
+    async (req) => {
+      const { message } = await updateAch(ctx, req.client.id, req.body);
+      return { result: true as const, message };
+    },
+  );
+}

@@ -1,0 +1,77 @@
+import { resolve } from 'node:path';
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { MAX_CHECK_IMAGE_BYTES, RemitError, submitDeposit, tooLarge, type Ctx, type DepositUpload } from '@remit/core';
+import { envelopeSchema, errorResponses, errorSchema } from './envelope.js';
+import type { App } from './types.js';
+
+const FILE_PARTS = new Set(['front_file', 'back_file']);
+const FIELD_PARTS = new Set(['amount', 'merchant_key', 'device']);
+
+/** Where check images are kept: `${REMIT_DATA_DIR or .remit}/deposits/…`, outside every served path. */
+export const depositDataDir = () => resolve(process.env.REMIT_DATA_DIR ?? '.remit');
+
+/** Reads the multipart parts; files are buffered up to the limit, unknown parts are drained and ignored. */
+async function readUpload(req: FastifyRequest): Promise<DepositUpload> {
+  const upload: DepositUpload = {};
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === 'file') {
+        if (FILE_PARTS.has(part.fieldname)) {
+          upload[part.fieldname as 'front_file' | 'back_file'] = await part.toBuffer();
+        } else {
+          part.file.resume();
+        }
+      } else if (FIELD_PARTS.has(part.fieldname) && typeof part.value === 'string') {
+        upload[part.fieldname as 'amount' | 'merchant_key' | 'device'] = part.value;
+      }
+    }
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge('A check image');
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') {
+      throw new RemitError('too_large', 'payload_too_large', 'Too many multipart parts; send amount, merchant_key, device, front_file and back_file.');
+    }
+    if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
+      throw new RemitError('invalid', 'unsupported_media_type', 'Send the deposit as multipart/form-data.');
+    }
+    throw e;
+  }
+  return upload;
+}
+
+/** Remote deposit capture (spec: `POST /merchant/remote_deposit_capture`), multipart in its own scope. */
+export function depositRoutes(app: App, ctx: Ctx) {
+  app.register(async (scope) => {
+    // Registered here only, so no other route starts accepting multipart bodies.
+    await scope.register(multipart, {
+      limits: { fileSize: MAX_CHECK_IMAGE_BYTES, files: 4, fields: 10, parts: 14, fieldSize: 4096 },
+    });
+    scope.post(
+      '/merchant/remote_deposit_capture',
+      {
+        schema: {
+          tags: ['deposits'],
+          summary: 'Submit a check deposit (front and back images)',
+          description:
+            'multipart/form-data with the parts amount, merchant_key, device, front_file and back_file, all required (400 names the missing ones). ' +
+            `Images must be JPEG, PNG or TIFF, recognized by content; at most ${MAX_CHECK_IMAGE_BYTES / 1024 / 1024} MB each (413 payload_too_large above). ` +
+            'The merchant needs ACH provider credentials (provisioned at approval), else 400. Creates a pending ACH transaction, resolved with /update-ach.',
+          consumes: ['multipart/form-data'],
+          response: {
+            200: envelopeSchema(z.object({ transactionId: z.string(), amount: z.string().describe('decimal text, two places') })),
+            ...errorResponses,
+            413: errorSchema.describe('An image is above the size limit'),
+          },
+        },
+      },
+      async (req) => {
+        if (!req.isMultipart()) throw new RemitError('invalid', 'unsupported_media_type', 'Send the deposit as multipart/form-data.');
+        const upload = await readUpload(req);
+        const { message, data } = await submitDeposit(ctx, req.client.id, upload, { dataDir: depositDataDir() });
+        return { result: true as const, message, data };
+      },
+    );
+  });
+}

@@ -1,0 +1,268 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { schema } from '@remit/core';
+import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
+import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
+
+let s: TestServer;
+let m: TestMerchant;
+let other: TestMerchant; // another client
+let sibling: TestMerchant; // another merchant of m's client
+
+beforeAll(async () => {
+  s = await startTestServer();
+  m = await newMerchant(s);
+  other = await newMerchant(s, { business_name: 'Other Shop' });
+  sibling = await newMerchant(s, { auth: m.auth, business_name: 'Sibling Shop' });
+});
+afterAll(() => s.close());
+
+const create = (json: Record<string, unknown>, who: TestMerchant = m) =>
+  s.http({ method: 'POST', path: '/api/v1/pay-link', auth: who.auth, json: { merchant_key: who.merchant_key, ...json } });
+
+const del = (linkId: string, who: TestMerchant = m, auth = who.auth) =>
+  s.http({ method: 'DELETE', path: `/api/v1/pay-link/${linkId}`, auth, json: { merchant_key: who.merchant_key } });
+
+const linkIdOf = (paymentLink: string) => paymentLink.split('/').pop()!;
+
+async function linkRow(id: string) {
+  const [row] = await s.core.ctx.db.select().from(schema.payLinks).where(eq(schema.payLinks.id, id));
+  return row;
+}
+async function txnRow(id: string) {
+  const [row] = await s.core.ctx.db.select().from(schema.transactions).where(eq(schema.transactions.id, id));
+  return row;
+}
+
+describe('POST /pay-link', () => {
+  it('creates a link and its pending sale', async () => {
+    const res = await create({ amount: '12.50', order_id: 'A-100', invoice_number: 'INV100' });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['data', 'message', 'result']);
+    expect(res.body.result).toBe(true);
+    expect(typeof res.body.message).toBe('string');
+    expect(Object.keys(res.body.data).sort()).toEqual(['order_id', 'payment_link', 'sales_id']);
+    const { order_id, payment_link, sales_id } = res.body.data;
+    expect(order_id).toBe('A-100');
+    expect(payment_link).toMatch(new RegExp(`^${s.url}/pay/ord_[0-9A-Za-z]{20}$`));
+    expect(sales_id).toMatch(/^txn_[0-9A-Za-z]{20}$/);
+
+    const linkId = linkIdOf(payment_link);
+    expect(await linkRow(linkId)).toMatchObject({
+      merchantId: m.merchant_id,
+      kind: 'link',
+      status: 'open',
+      orderId: 'A-100',
+      invoiceNumber: 'INV100',
+      amountCents: 1250,
+      allowCard: true,
+      allowAch: true,
+      salesId: sales_id,
+      deletedAt: null,
+    });
+    expect(await txnRow(sales_id)).toMatchObject({
+      merchantId: m.merchant_id,
+      type: 'Sale',
+      isStatus: 0,
+      status: 'pending',
+      paymentMethod: 'card',
+      amountCents: 1250,
+      feeCents: 0,
+      orderCreatedfrom: 'PayLink',
+      payLinkId: linkId,
+      orderId: 'A-100',
+      invoiceNumber: 'INV100',
+    });
+  });
+
+  it('generates the order id (the link id) when none is given, and accepts a number amount', async () => {
+    const res = await create({ amount: 7.5 });
+    expect(res.status).toBe(200);
+    expect(res.body.data.order_id).toBe(linkIdOf(res.body.data.payment_link));
+    expect((await txnRow(res.body.data.sales_id))!.amountCents).toBe(750);
+  });
+
+  it('stores the allow flags, also given as text', async () => {
+    const res = await create({ amount: '1.00', allow_card: 'false', allow_ach: true });
+    expect(res.status).toBe(200);
+    expect(await linkRow(linkIdOf(res.body.data.payment_link))).toMatchObject({ allowCard: false, allowAch: true });
+  });
+
+  it('may be created for a merchant not approved yet', async () => {
+    const pending = await newMerchant(s, { approve: false, business_name: 'Pending Shop' });
+    const res = await create({ amount: '3.00' }, pending);
+    expect(res.status).toBe(200);
+    const page = await s.http({ method: 'GET', path: new URL(res.body.data.payment_link).pathname });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('cannot accept payments yet');
+  });
+
+  it('accepts an order_id of 100 characters', async () => {
+    const res = await create({ amount: '1.00', order_id: 'o'.repeat(100) });
+    expect(res.status).toBe(200);
+    expect(res.body.data.order_id).toBe('o'.repeat(100));
+  });
+
+  it.each([
+    ['order_id of 101 characters', { amount: '1.00', order_id: 'o'.repeat(101) }, 'order_id'],
+    ['invoice_number not alphanumeric', { amount: '1.00', invoice_number: 'INV-1' }, 'invoice_number'],
+    ['invoice_number of 101 characters', { amount: '1.00', invoice_number: 'a'.repeat(101) }, 'invoice_number'],
+    ['both allow flags false', { amount: '1.00', allow_card: false, allow_ach: false }, 'allow_card'],
+    ['amount missing', {}, 'amount'],
+    ['negative amount', { amount: '-1.00' }, 'amount'],
+    ['zero amount', { amount: '0.00' }, 'amount'],
+    ['zero amount as a number', { amount: 0 }, 'amount'],
+    ['three decimals', { amount: '1.005' }, 'amount'],
+    ['three decimals as a number', { amount: 1.005 }, 'amount'],
+    ['huge amount', { amount: '1000000.00' }, 'amount'],
+    ['huge amount as a number', { amount: 1e15 }, 'amount'],
+    ['amount not a number', { amount: 'ten' }, 'amount'],
+    ['amount of another type', { amount: true }, 'amount'],
+  ])('400 for %s, and nothing written', async (_name, body, path) => {
+    const before = await tableCounts(s.core);
+    const res = await create(body);
+    expect(res.status).toBe(400);
+    expect(res.body.result).toBe(false);
+    expect(res.body.code).toBe('invalid_request');
+    expect(res.body.message).toContain(path);
+    expect(res.body.errors.map((e: { path: string }) => e.path)).toContain(path);
+    expect(await tableCounts(s.core)).toEqual(before);
+  });
+
+  it('says clearly that one payment method must stay allowed', async () => {
+    const res = await create({ amount: '1.00', allow_card: false, allow_ach: false });
+    expect(res.body.message).toContain('At least one of allow_card and allow_ach must be true.');
+  });
+
+  it('401 for a merchant_key of another client, and nothing written', async () => {
+    const before = await tableCounts(s.core);
+    const res = await s.http({
+      method: 'POST',
+      path: '/api/v1/pay-link',
+      auth: m.auth,
+      json: { merchant_key: other.merchant_key, amount: '5.00' },
+    });
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ result: false, code: 'invalid_merchant_key' });
+    expect(await tableCounts(s.core)).toEqual(before);
+  });
+});
+
+describe('DELETE /pay-link/{linkId}', () => {
+  it('deletes the link and cancels its pending sale; a second delete says Link not found', async () => {
+    const made = await create({ amount: '20.00', order_id: 'DEL-1' });
+    const linkId = linkIdOf(made.body.data.payment_link);
+
+    const res = await del(linkId);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ result: true, link_id: linkId, message: expect.any(String) });
+    const row = await linkRow(linkId);
+    expect(row!.status).toBe('deleted');
+    expect(row!.deletedAt).toBeInstanceOf(Date);
+    expect(await txnRow(made.body.data.sales_id)).toMatchObject({ status: 'cancelled', isStatus: 0 });
+
+    const again = await del(linkId);
+    expect(again.status).toBe(404);
+    expect(again.body).toMatchObject({ result: false, message: 'Link not found', code: 'link_not_found' });
+
+    const page = await s.http({ method: 'GET', path: `/pay/${linkId}` });
+    expect(page.status).toBe(410);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.text).toContain('no longer available');
+  });
+
+  it('Link not found for an unknown id', async () => {
+    const res = await del('ord_doesnotexist000000');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ result: false, message: 'Link not found', code: 'link_not_found' });
+  });
+
+  it("Link not found for another merchant's link, which stays open", async () => {
+    const made = await create({ amount: '2.00' }, sibling);
+    const linkId = linkIdOf(made.body.data.payment_link);
+    const res = await del(linkId, m);
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe('Link not found');
+    expect((await linkRow(linkId))!.deletedAt).toBeNull();
+    expect((await txnRow(made.body.data.sales_id))!.status).toBe('pending');
+  });
+
+  it('401 for a merchant_key of another client, and the link stays', async () => {
+    const made = await create({ amount: '2.00' });
+    const linkId = linkIdOf(made.body.data.payment_link);
+    const res = await del(linkId, other, m.auth);
+    expect(res.status).toBe(401);
+    expect((await linkRow(linkId))!.deletedAt).toBeNull();
+  });
+
+  it('two concurrent deletes: one succeeds, one says Link not found', async () => {
+    const made = await create({ amount: '2.00' });
+    const linkId = linkIdOf(made.body.data.payment_link);
+    const results = await Promise.all([del(linkId), del(linkId)]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 404]);
+  });
+
+  it('400 without merchant_key', async () => {
+    const res = await s.http({ method: 'DELETE', path: '/api/v1/pay-link/ord_x', auth: m.auth, json: {} });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].path).toBe('merchant_key');
+  });
+});
+
+describe('GET /pay/{linkId}', () => {
+  it('shows the merchant, the amount and the order, with a strict CSP and no secrets', async () => {
+    const made = await create({ amount: '1234.50', order_id: 'ORDER-77', invoice_number: 'INV77' });
+    const res = await s.http({ method: 'GET', path: new URL(made.body.data.payment_link).pathname });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.text).toContain('Acme Coffee LLC');
+    expect(res.text).toContain('$1,234.50');
+    expect(res.text).toContain('ORDER-77');
+    expect(res.text).toContain('INV77');
+    expect(res.text).not.toContain(m.merchant_key);
+    expect(res.text).not.toContain('<script');
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('escapes what the client wrote', async () => {
+    const made = await create({ amount: '1.00', order_id: '<script>alert("x")</script>' });
+    const res = await s.http({ method: 'GET', path: new URL(made.body.data.payment_link).pathname });
+    expect(res.text).not.toContain('<script>alert');
+    expect(res.text).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+  });
+
+  it.each(['ord_doesnotexist000000', 'nonsense', '%3Cb%3E'])('404 HTML for unknown id %s', async (id) => {
+    const res = await s.http({ method: 'GET', path: `/pay/${id}` });
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.text).toContain('Link not found');
+    expect(res.text).not.toContain('<b>');
+  });
+});
+
+describe('OpenAPI document', () => {
+  it('describes the pay link and request endpoints with bodies and 200 responses', async () => {
+    const res = await s.http({ method: 'GET', path: '/api/v1/openapi.json', auth: m.auth });
+    expect(res.status).toBe(200);
+    const paths = res.body.paths;
+    for (const [path, method] of [
+      ['/pay-link', 'post'],
+      ['/pay-link/{linkId}', 'delete'],
+      ['/requests', 'post'],
+      ['/requests/{customerId}', 'post'],
+    ] as const) {
+      const op = paths[path][method];
+      expect(op.tags.length).toBeGreaterThan(0);
+      expect(op.requestBody.content['application/json'].schema.properties.merchant_key).toBeDefined();
+      expect(op.responses['200']).toBeDefined();
+    }
+    expect(paths['/requests'].post.requestBody.content['application/json'].schema.required.sort()).toEqual([
+      'amount',
+      'merchant_key',
+      'order_id',
+    ]);
+  });
+});

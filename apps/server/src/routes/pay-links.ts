@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { createPayLink, deletePayLink, deletePayLinkBody, linkIdParams, payLinkBody, type Ctx } from '@remit/core';
+import { envelopeSchema, errorResponses, errorSchema, ok } from './envelope.js';
+import type { App } from './types.js';
+
+const payLinkResult = z.object({ order_id: z.string(), payment_link: z.string(), sales_id: z.string() });
+
+export function payLinkRoutes(app: App, ctx: Ctx) {
+  app.post(
+    '/pay-link',
+    {
+      schema: {
+        tags: ['pay links'],
+        summary: 'Create a hosted payment page and its pending sale',
+        description:
+          'merchant_key and amount are required. Without order_id the link id is used as the order id. ' +
+          'invoice_number: letters and digits, at most 100. At least one of allow_card and allow_ach must be true.',
+        body: payLinkBody,
+        response: { 200: envelopeSchema(payLinkResult), ...errorResponses },
+      },
+    },
+    async (req) => ok('Pay link created successfully.', await createPayLink(ctx, req.client.id, req.body)),
+  );
+
+  app.delete(
+    '/pay-link/:linkId',
+    {
+      schema: {
+        tags: ['pay links'],
+        summary: 'Delete a pay link; its pending sale is cancelled',
+        params: linkIdParams,
+        body: deletePayLinkBody,
+        response: {
+          200: z.object({ result: z.literal(true), link_id: z.string(), message: z.string() }),
+          ...errorResponses,
+          404: errorSchema,
+        },
+      },
+    },
+    async (req) => {
+      const { link_id } = await deletePayLink(ctx, req.client.id, req.params.linkId, req.body);
+      return { result: true as const, link_id, message: 'Pay link deleted successfully.' };
+    },
+  );
+}

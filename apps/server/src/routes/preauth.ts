@@ -1,0 +1,65 @@
+import {
+  capturePreauth,
+  moneyRecordSchema,
+  preauthCaptureResultSchema,
+  preauthIdInput,
+  preauthUpdateResultSchema,
+  updatePreauth,
+  updatePreauthInput,
+  voidPreauth,
+  type Ctx,
+} from '@remit/core';
+import { envelopeSchema, errorResponses, errorSchema, ok } from './envelope.js';
+import type { App } from './types.js';
+
+const notFound = errorSchema.describe('No preauthorization with this transaction_id belongs to this merchant');
+const refusals =
+  'transaction_id must be the original preauthorization ID (any other transaction: 400 not_original_preauth); ' +
+  'a captured or voided preauthorization is refused with 400.';
+
+/** Preauthorizations: update (compare-and-set on the held amount), capture, void. */
+export function preauthRoutes(app: App, ctx: Ctx) {
+  app.post(
+    '/preauth/update',
+    {
+      schema: {
+        tags: ['preauth'],
+        summary: 'Change the authorized amount of a preauthorization',
+        description:
+          `last_authorized_amount must equal the amount on record, else 400 "Amount mismatch" (compare-and-set). ` +
+          `An increase fires preauth.increment, a decrease preauth.decrement; equal amounts get 400. ${refusals}`,
+        body: updatePreauthInput,
+        response: { 200: envelopeSchema(preauthUpdateResultSchema), ...errorResponses, 404: notFound },
+      },
+    },
+    async (req) => ok('Preauthorization updated.', await updatePreauth(ctx, req.client.id, req.body)),
+  );
+
+  app.post(
+    '/preauth/capture',
+    {
+      schema: {
+        tags: ['preauth'],
+        summary: 'Capture the authorized amount',
+        description: `The preauthorization becomes a completed payment; fires preauth.charge and payment.success. ${refusals}`,
+        body: preauthIdInput,
+        response: { 200: envelopeSchema(preauthCaptureResultSchema), ...errorResponses, 404: notFound },
+      },
+    },
+    async (req) => ok('Preauthorization captured.', await capturePreauth(ctx, req.client.id, req.body)),
+  );
+
+  app.post(
+    '/preauth/void',
+    {
+      schema: {
+        tags: ['preauth'],
+        summary: 'Void (release) a preauthorization',
+        description: `Creates a void record for the authorized amount (net 0) and fires preauth.void. ${refusals}`,
+        body: preauthIdInput,
+        response: { 200: envelopeSchema(moneyRecordSchema), ...errorResponses, 404: notFound },
+      },
+    },
+    async (req) => ok('Preauthorization voided.', await voidPreauth(ctx, req.client.id, req.body)),
+  );
+}

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import {
+  createCustomerRequest,
+  createPaymentRequest,
+  customerIdParams,
+  customerRequestBody,
+  paymentRequestBody,
+  type Ctx,
+} from '@remit/core';
+import { envelopeSchema, errorResponses, errorSchema, ok } from './envelope.js';
+import type { App } from './types.js';
+
+const requestResult = z.object({ order_id: z.string(), link_id: z.string(), pay_link: z.string() });
+const customerRequestResult = requestResult.extend({ sales_id: z.string() });
+
+/** "Payment request created and sent by SMS and email." */
+const createdMessage = (what: string, sent: Array<'sms' | 'email'>) =>
+  sent.length === 0
+    ? `${what} created successfully.`
+    : `${what} created and sent by ${sent.map((c) => (c === 'sms' ? 'SMS' : 'email')).join(' and ')}.`;
+
+export function requestRoutes(app: App, ctx: Ctx) {
+  app.post(
+    '/requests',
+    {
+      schema: {
+        tags: ['payment requests'],
+        summary: 'Create a payment request: a pay link for an order, sent by SMS and/or email',
+        description:
+          'order_id is unique per merchant among payment requests (409 order_id_exists). The customer pays ' +
+          'amount + tax + surcharge - discount, plus the card fee (merchant pricing) when pass_fee is true.',
+        body: paymentRequestBody,
+        response: { 200: envelopeSchema(requestResult), ...errorResponses, 409: errorSchema },
+      },
+    },
+    async (req) => {
+      const { data, sent } = await createPaymentRequest(ctx, req.client.id, req.body);
+      return ok(createdMessage('Payment request', sent), data);
+    },
+  );
+
+  app.post(
+    '/requests/:customerId',
+    {
+      schema: {
+        tags: ['payment requests'],
+        summary: 'Authorization request: send a stored customer a pay link by SMS and/or email',
+        description:
+          'Sent to every contact the customer has. isRequestCard: the card used is saved on the customer. ' +
+          'The optional api_key header is accepted and ignored (HTTP Basic authenticates the call).',
+        params: customerIdParams,
+        // Loose: a strict object would drop the other headers (Idempotency-Key) from the request.
+        headers: z.looseObject({ api_key: z.string().optional() }),
+        body: customerRequestBody,
+        response: { 200: envelopeSchema(customerRequestResult), ...errorResponses, 404: errorSchema },
+      },
+    },
+    async (req) => {
+      const { data, sent } = await createCustomerRequest(ctx, req.client.id, req.params.customerId, req.body);
+      return ok(createdMessage('Authorization request', sent), data);
+    },
+  );
+}

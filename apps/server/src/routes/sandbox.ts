@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { advanceClock, advanceClockInput, settleInput, settleNow, type Ctx } from '@remit/core';
+import { envelopeSchema, errorResponses, errorSchema, ok } from './envelope.js';
+import type { App } from './types.js';
+
+const sandboxOnly = errorSchema.describe('Production: sandbox only');
+
+/** The sandbox clock and settlement (DESIGN.md operator contract), under `/sandbox`. */
+export function sandboxClockRoutes(app: App, ctx: Ctx) {
+  app.post(
+    '/advance-clock',
+    {
+      schema: {
+        tags: ['sandbox'],
+        summary: "Move a merchant's sandbox clock forward",
+        description:
+          'hours: above 0, at most 8760. The clock drives the 24-hour refund rule and the daily settlement cutoff ' +
+          '(REMIT_SETTLEMENT_CUTOFF, default 00:00 UTC).',
+        body: advanceClockInput,
+        response: {
+          200: envelopeSchema(z.object({ merchant_id: z.string(), clock: z.string(), offset_hours: z.number() })),
+          ...errorResponses,
+          403: sandboxOnly,
+        },
+      },
+    },
+    async (req) => {
+      const data = await advanceClock(ctx, req.client.id, req.body);
+      return ok(`Sandbox clock advanced by ${req.body.hours} hours.`, data);
+    },
+  );
+
+  app.post(
+    '/settle',
+    {
+      schema: {
+        tags: ['sandbox'],
+        summary: 'Close a settlement batch now',
+        description: 'Settles every completed, unsettled card payment of the merchant; a settled payment can no longer be voided.',
+        body: settleInput,
+        response: {
+          200: envelopeSchema(
+            z.object({
+              merchant_id: z.string(),
+              settled_count: z.number().int(),
+              transaction_ids: z.array(z.string()),
+              settled_at: z.string(),
+            }),
+          ),
+          ...errorResponses,
+          403: sandboxOnly,
+        },
+      },
+    },
+    async (req) => {
+      const data = await settleNow(ctx, req.client.id, req.body);
+      return ok(`Settled ${data.settled_count} transaction${data.settled_count === 1 ? '' : 's'}.`, data);
+    },
+  );
+}

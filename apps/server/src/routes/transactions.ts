@@ -1,0 +1,101 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  getTransaction,
+  getTransactionInput,
+  listTransactions,
+  listTransactionsInput,
+  RemitError,
+  type Ctx,
+} from '@remit/core';
+import { errorResponses, errorSchema } from './envelope.js';
+import type { App } from './types.js';
+
+const extras = {
+  status: z.string(),
+  is_status: z.number().int(),
+  type: z.string(),
+  payment_method: z.string(),
+  settled: z.boolean(),
+  order_id: z.string().describe("'' when none"),
+};
+
+const listItem = z.object({
+  transaction_id: z.string(),
+  amount: z.string(),
+  created_date: z.string(),
+  fee_percentage: z.string(),
+  net_amount: z.number(),
+  other_details: z.object({ auth_code: z.string(), card_brand: z.string(), last_four: z.string() }),
+  ...extras,
+});
+
+const detail = z.object({
+  transaction_id: z.string(),
+  amount: z.string(),
+  transaction_date: z.string(),
+  fee_percentage: z.string(),
+  net_amount: z.number(),
+  other_details: z.object({ authcode: z.string(), cardType: z.string(), lastFourDigits: z.string() }),
+  ...extras,
+});
+
+/**
+ * The spec sends these GETs' parameters in a JSON body, and real clients also use the query
+ * string. Fastify refuses a body schema on GET, so the body (read by the get-body hook) is
+ * merged over the query here and the one zod schema validates the result as the querystring.
+ */
+async function mergeBodyIntoQuery(req: FastifyRequest) {
+  const body = req.body;
+  if (body == null) return;
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new RemitError('invalid', 'invalid_request', 'Invalid request. body: must be a JSON object', {
+      errors: [{ path: 'body', message: 'must be a JSON object' }],
+    });
+  }
+  req.query = { ...(req.query as object), ...(body as object) };
+}
+
+export function transactionRoutes(app: App, ctx: Ctx) {
+  app.get(
+    '/merchant/transactions',
+    {
+      preValidation: mergeBodyIntoQuery,
+      schema: {
+        tags: ['transactions'],
+        summary: 'List transactions, newest first (parameters in the JSON body or the query string)',
+        querystring: listTransactionsInput,
+        response: {
+          200: z.object({ result: z.literal(true), message: z.string(), data: z.array(listItem), total: z.number().int() }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (req) => {
+      const { data, total } = await listTransactions(ctx, req.client.id, req.query);
+      return { result: true as const, message: 'Transactions retrieved successfully.', data, total };
+    },
+  );
+
+  app.get(
+    '/merchant/transactions/:transaction_id',
+    {
+      preValidation: mergeBodyIntoQuery,
+      schema: {
+        tags: ['transactions'],
+        summary: 'One transaction of the merchant (merchant_key in the JSON body or the query string)',
+        params: z.object({ transaction_id: z.string().min(1).max(200) }),
+        querystring: getTransactionInput,
+        response: {
+          200: z.object({ result: z.literal(true), message: z.string(), data: z.array(detail) }),
+          ...errorResponses,
+          404: errorSchema,
+        },
+      },
+    },
+    async (req) => {
+      const txn = await getTransaction(ctx, req.client.id, req.params.transaction_id, req.query);
+      return { result: true as const, message: 'Transaction retrieved successfully.', data: [txn] };
+    },
+  );
+}

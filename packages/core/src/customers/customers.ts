@@ -1,0 +1,116 @@
+import { and, count, desc, eq } from 'drizzle-orm';
+import { merchantNow } from '../clock.js';
+import type { Ctx } from '../context.js';
+import type { Queryable } from '../db/connect.js';
+import { customers } from '../db/schema.js';
+import { invalid, notFound } from '../errors.js';
+import { merchantForKey, type Merchant } from '../merchants/merchant-key.js';
+import type { AddCustomerInput, ListCustomersInput } from './schemas.js';
+import { checkCard, methodsOf, methodSummary, storeBankAccount, storeCard, type PaymentMethodRow } from './vault.js';
+
+export type CustomerRow = typeof customers.$inferSelect;
+
+export const RAW_PAYMENT_DATA_MESSAGE =
+  'Card and bank account details are accepted by the API only in sandbox. Add the customer without them, ' +
+  'then call POST /customers/request-card/{customerId}: the customer enters the card on the hosted add-card page.';
+
+/**
+ * `POST /customers/add`: the customer and, in sandbox, a card and/or bank account in one
+ * transaction. With both, the card is the default (it is stored first).
+ */
+export async function addCustomer(ctx: Ctx, clientId: string, input: AddCustomerInput) {
+  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
+  if ((input.card || input.bank_account) && ctx.env !== 'sandbox') {
+    throw invalid('raw_payment_data_not_allowed', RAW_PAYMENT_DATA_MESSAGE);
+  }
+  const now = merchantNow(ctx.now, merchant);
+  const brand = input.card ? checkCard(ctx, input.card, now) : null;
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(customers)
+      .values({
+        merchantId: merchant.id,
+        firstName: input.first_name,
+        lastName: input.last_name ?? null,
+        email: input.email ?? null,
+        phoneNumber: input.phone_number ?? null,
+        createdAt: now,
+      })
+      .returning();
+    const owner = { merchantId: merchant.id, customerId: row!.id, now };
+    if (input.card) await storeCard(tx, ctx, owner, input.card, brand!);
+    if (input.bank_account) {
+      const defaultHolder = [input.first_name, input.last_name].filter(Boolean).join(' ');
+      await storeBankAccount(tx, ctx, { ...owner, defaultHolder }, input.bank_account);
+    }
+    return { customer_id: row!.id, customer_email: row!.email ?? '', customer_phone: row!.phoneNumber ?? '' };
+  });
+}
+
+/**
+ * The merchant's customer named by a path parameter. Unknown ids, other merchants' customers and
+ * ids that are not positive integers all answer the same 404.
+ */
+export async function findCustomer(db: Queryable, merchantId: string, customerId: string | number): Promise<CustomerRow> {
+  const text = String(customerId).trim();
+  const id = /^\d{1,9}$/.test(text) ? Number(text) : 0;
+  const [row] =
+    id > 0
+      ? await db
+          .select()
+          .from(customers)
+          .where(and(eq(customers.id, id), eq(customers.merchantId, merchantId)))
+          .limit(1)
+      : [];
+  if (!row) throw notFound('customer_not_found', 'Customer not found.');
+  return row;
+}
+
+/** A customer as lists show it: payment methods summarized, never a number. */
+export function customerView(c: CustomerRow, methods: PaymentMethodRow[]) {
+  return {
+    customer_id: c.id,
+    first_name: c.firstName,
+    last_name: c.lastName ?? '',
+    email: c.email ?? '',
+    phone_number: c.phoneNumber ?? '',
+    created_date: c.createdAt.toISOString(),
+    payment_methods: methods.filter((m) => m.customerId === c.id).map(methodSummary),
+  };
+}
+export type CustomerView = ReturnType<typeof customerView>;
+
+/** `GET /customers`: newest first, `page` zero-based. */
+export async function listCustomers(ctx: Ctx, clientId: string, input: ListCustomersInput) {
+  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
+  const [rows, [total]] = await Promise.all([
+    ctx.db
+      .select()
+      .from(customers)
+      .where(eq(customers.merchantId, merchant.id))
+      .orderBy(desc(customers.id))
+      .limit(input.perPage)
+      .offset(input.page * input.perPage),
+    ctx.db.select({ n: count() }).from(customers).where(eq(customers.merchantId, merchant.id)),
+  ]);
+  const methods = await methodsOf(ctx.db, merchant.id, rows.map((r) => r.id));
+  const totalCount = Number(total?.n ?? 0);
+  return {
+    allList: rows.map((r) => customerView(r, methods)),
+    page: input.page,
+    perPage: input.perPage,
+    totalCount,
+    totalPage: Math.ceil(totalCount / input.perPage),
+  };
+}
+
+/** `GET /customers/{customerId}`. */
+export async function getCustomer(ctx: Ctx, clientId: string, merchantKey: string, customerId: string) {
+  const merchant = await merchantForKey(ctx.db, clientId, merchantKey);
+  return customerOfMerchant(ctx.db, merchant, customerId);
+}
+
+async function customerOfMerchant(db: Queryable, merchant: Merchant, customerId: string) {
+  const customer = await findCustomer(db, merchant.id, customerId);
+  return customerView(customer, await methodsOf(db, merchant.id, [customer.id]));
+}

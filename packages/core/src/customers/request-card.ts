@@ -1,0 +1,101 @@
+import { merchantNow } from '../clock.js';
+import type { Ctx } from '../context.js';
+import { payLinks } from '../db/schema.js';
+import { invalid } from '../errors.js';
+import { newId } from '../ids.js';
+import { merchantForKey } from '../merchants/merchant-key.js';
+import { queueMessage } from '../messages/outbox.js';
+import { findCustomer } from './customers.js';
+
+/** Address of the hosted add-card page; the token is the `card_request` pay link's id. */
+export const addCardUrl = (ctx: Pick<Ctx, 'publicUrl'>, token: string) => `${ctx.publicUrl}/pay/card/${token}`;
+
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** Texts of the card request; pure so they can be read in tests. */
+export function cardRequestTexts(m: { businessName: string; customerName: string; link: string }) {
+  const business = oneLine(m.businessName);
+  const name = oneLine(m.customerName);
+  const sms = `Hi ${name}, ${business} asks you to add a card for future payments. Add it securely: ${m.link}`;
+  const subject = `${business} asks you to add a payment card`;
+  const text = [
+    `Hi ${name},`,
+    '',
+    `${business} asks you to add a card to pay them in the future.`,
+    '',
+    'Add it securely here:',
+    m.link,
+    '',
+    'If you were not expecting this request, you can ignore this email.',
+    '',
+  ].join('\n');
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family:Arial,Helvetica,sans-serif;color:#1a1a1a;line-height:1.5">
+<p>Hi ${escapeHtml(name)},</p>
+<p><strong>${escapeHtml(business)}</strong> asks you to add a card to pay them in the future.</p>
+<p><a href="${escapeHtml(m.link)}">Add your card securely</a></p>
+<p style="font-size:13px;color:#555">If you were not expecting this request, you can ignore this email.</p>
+</body></html>
+`;
+  return { sms, email: { subject, text, html } };
+}
+
+/**
+ * `POST /customers/request-card/{customerId}`: a `card_request` pay link holds the token of the
+ * hosted add-card page, and the link goes out by SMS and/or email in the same transaction.
+ */
+export async function requestCard(ctx: Ctx, clientId: string, merchantKey: string, customerId: string) {
+  const merchant = await merchantForKey(ctx.db, clientId, merchantKey);
+  const customer = await findCustomer(ctx.db, merchant.id, customerId);
+  if (!customer.email && !customer.phoneNumber) {
+    throw invalid(
+      'customer_unreachable',
+      'The customer has no email or phone number to send the card request to; add one to the customer first.',
+    );
+  }
+  const at = merchantNow(ctx.now, merchant);
+  const token = newId.payLink();
+  const link = addCardUrl(ctx, token);
+  const customerName = [customer.firstName, customer.lastName].filter(Boolean).join(' ');
+  const texts = cardRequestTexts({ businessName: merchant.businessname, customerName, link });
+  const channels: Array<'sms' | 'email'> = [];
+  await ctx.db.transaction(async (tx) => {
+    await tx.insert(payLinks).values({
+      id: token,
+      merchantId: merchant.id,
+      kind: 'card_request',
+      status: 'open',
+      orderId: token,
+      amountCents: 0,
+      allowCard: true,
+      allowAch: false,
+      isRequestCard: true,
+      customerName,
+      email: customer.email,
+      phoneNumber: customer.phoneNumber,
+      customerId: customer.id,
+      createdAt: at,
+    });
+    if (customer.phoneNumber) {
+      channels.push('sms');
+      await queueMessage(tx, { merchantId: merchant.id, channel: 'sms', recipient: customer.phoneNumber, bodyText: texts.sms, payLinkId: token });
+    }
+    if (customer.email) {
+      channels.push('email');
+      await queueMessage(tx, {
+        merchantId: merchant.id,
+        channel: 'email',
+        recipient: customer.email,
+        subject: texts.email.subject,
+        bodyText: texts.email.text,
+        bodyHtml: texts.email.html,
+        payLinkId: token,
+      });
+    }
+  });
+  const by = channels.map((c) => (c === 'sms' ? 'SMS' : 'email')).join(' and ');
+  return { message: `Card request sent to the customer by ${by}.`, channels };
+}

@@ -1,0 +1,151 @@
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import type { Ctx } from '../context.js';
+import type { Queryable } from '../db/connect.js';
+import { customers, paymentMethods } from '../db/schema.js';
+import { invalid } from '../errors.js';
+import { newId } from '../ids.js';
+import { cardBrand, luhnValid } from '../processor/cards.js';
+import type { CardInput as ProcessorCard } from '../processor/connector.js';
+import type { BankAccountInput, CardInput } from './schemas.js';
+
+/**
+ * Stored cards and bank accounts. Full numbers are kept only encrypted (`number_enc`); last four
+ * digits, brand and expiry stay readable for lists. The CVC is checked by the caller's schema and
+ * never stored.
+ */
+export type PaymentMethodRow = typeof paymentMethods.$inferSelect;
+
+/** Longest card validity we accept; further out is a typo. */
+const MAX_YEARS_AHEAD = 20;
+
+/** Checks a card against the processor (Luhn, sandbox test cards) and the merchant's clock; returns its brand. */
+export function checkCard(ctx: Pick<Ctx, 'processor'>, card: CardInput, now: Date): string {
+  if (!luhnValid(card.number)) {
+    const message = 'Card number is not valid (Luhn check failed).';
+    throw invalid('invalid_card_number', message, [{ path: 'card.number', message }]);
+  }
+  const refusal = ctx.processor.checkCardNumber(card.number);
+  if (refusal) throw invalid('card_not_accepted', refusal, [{ path: 'card.number', message: refusal }]);
+  const brand = cardBrand(card.number);
+  if (!brand) {
+    const message = 'Card brand not supported; Visa, Mastercard, Amex and Discover are accepted.';
+    throw invalid('card_not_accepted', message, [{ path: 'card.number', message }]);
+  }
+  const year = now.getUTCFullYear();
+  const month = now.getUTCMonth() + 1;
+  if (card.exp_year < year || (card.exp_year === year && card.exp_month < month)) {
+    const message = 'Card has expired: exp_month/exp_year is in the past.';
+    throw invalid('card_expired', message, [{ path: 'card.exp_year', message }]);
+  }
+  if (card.exp_year > year + MAX_YEARS_AHEAD) {
+    const message = `exp_year must be at most ${year + MAX_YEARS_AHEAD}.`;
+    throw invalid('invalid_card_expiry', message, [{ path: 'card.exp_year', message }]);
+  }
+  return brand;
+}
+
+interface Owner {
+  merchantId: string;
+  customerId: number;
+  now: Date;
+}
+
+/** Stores a checked card for a customer; the first method a customer gets becomes the default. */
+export async function storeCard(tx: Queryable, ctx: Pick<Ctx, 'vault'>, owner: Owner, card: CardInput, brand: string) {
+  return insertMethod(tx, owner, {
+    type: 'card',
+    brand,
+    last4: card.number.slice(-4),
+    expMonth: card.exp_month,
+    expYear: card.exp_year,
+    numberEnc: ctx.vault.encrypt(card.number),
+  });
+}
+
+/** Stores a bank account (routing number checked by the schema) for ACH debits. */
+export async function storeBankAccount(
+  tx: Queryable,
+  ctx: Pick<Ctx, 'vault'>,
+  owner: Owner & { defaultHolder: string },
+  bank: BankAccountInput,
+) {
+  return insertMethod(tx, owner, {
+    type: 'bank_account',
+    brand: null,
+    last4: bank.account_number.slice(-4),
+    numberEnc: ctx.vault.encrypt(bank.account_number),
+    // Routing numbers identify a bank publicly; only the account number is secret.
+    routingNumber: bank.routing_number,
+    accountType: bank.account_type,
+    holderName: bank.holder_name || owner.defaultHolder,
+  });
+}
+
+async function insertMethod(
+  tx: Queryable,
+  owner: Owner,
+  values: Omit<typeof paymentMethods.$inferInsert, 'id' | 'customerId' | 'merchantId' | 'isDefault' | 'createdAt'>,
+): Promise<PaymentMethodRow> {
+  // The customer row lock serializes concurrent adds, so exactly one method becomes the default.
+  await tx.select({ id: customers.id }).from(customers).where(eq(customers.id, owner.customerId)).for('update');
+  const [existing] = await tx
+    .select({ id: paymentMethods.id })
+    .from(paymentMethods)
+    .where(eq(paymentMethods.customerId, owner.customerId))
+    .limit(1);
+  const [row] = await tx
+    .insert(paymentMethods)
+    .values({
+      ...values,
+      id: newId.paymentMethod(),
+      customerId: owner.customerId,
+      merchantId: owner.merchantId,
+      isDefault: !existing,
+      createdAt: owner.now,
+    })
+    .returning();
+  return row!;
+}
+
+/** The method a charge uses: the default one (else the oldest, should the flag ever be missing). */
+export async function defaultPaymentMethod(db: Queryable, customerId: number): Promise<PaymentMethodRow | null> {
+  const [row] = await db
+    .select()
+    .from(paymentMethods)
+    .where(eq(paymentMethods.customerId, customerId))
+    .orderBy(desc(paymentMethods.isDefault), asc(paymentMethods.createdAt), asc(paymentMethods.id))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Every method of a set of customers, default first. */
+export async function methodsOf(db: Queryable, merchantId: string, customerIds: number[]): Promise<PaymentMethodRow[]> {
+  if (customerIds.length === 0) return [];
+  return db
+    .select()
+    .from(paymentMethods)
+    .where(and(eq(paymentMethods.merchantId, merchantId), inArray(paymentMethods.customerId, customerIds)))
+    .orderBy(desc(paymentMethods.isDefault), asc(paymentMethods.createdAt), asc(paymentMethods.id));
+}
+
+/** The card as the processor needs it; decrypted only for the call. */
+export function revealCard(ctx: Pick<Ctx, 'vault'>, row: PaymentMethodRow): ProcessorCard {
+  return { number: ctx.vault.decrypt(row.numberEnc), expMonth: row.expMonth ?? 0, expYear: row.expYear ?? 0 };
+}
+
+export function revealAccountNumber(ctx: Pick<Ctx, 'vault'>, row: PaymentMethodRow): string {
+  return ctx.vault.decrypt(row.numberEnc);
+}
+
+/** What lists and responses may show of a method: never the number. */
+export function methodSummary(row: PaymentMethodRow) {
+  return {
+    type: row.type as 'card' | 'bank_account',
+    brand: row.brand ?? '',
+    last_four: row.last4,
+    exp_month: row.expMonth ?? null,
+    exp_year: row.expYear ?? null,
+    account_type: row.accountType ?? null,
+    is_default: row.isDefault,
+  };
+}

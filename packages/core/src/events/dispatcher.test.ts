@@ -1,0 +1,276 @@
+import { eq, sql } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { verifyWebhook } from '@remit/sdk';
+import { createCredentials } from '../clients/credentials.js';
+import { updateWebhookUrl } from '../clients/webhooks.js';
+import { clients, events, webhookDeliveries } from '../db/schema.js';
+import type { EventData, EventType } from './catalog.js';
+import { EVENT_TYPES } from './catalog.js';
+import { WebhookDispatcher, type WebhookDispatcherOptions } from './dispatcher.js';
+import type { DeliveryAttempt } from './deliveries.js';
+import { recordEvent } from './outbox.js';
+import { eventually, openTestCore, startReceiver, type Receiver, type TestCore } from './test-support.js';
+
+const voidRecord = {
+  merchant_id: 'm_1',
+  transaction_id: 'txn_void',
+  linked_txn_id: 'txn_orig',
+  sales_id: 'txn_void',
+  order_createdfrom: 'api',
+  amount: 12.3,
+  txn_id: 'txn_void',
+  txn_date: '2026-01-02T03:04:05.678Z',
+};
+const SAMPLES: { [K in EventType]: EventData[K] } = {
+  'payment.success': {
+    transaction_id: 'txn_a',
+    merchant_id: 'm_1',
+    amount: 12.3,
+    net_amount: 11.64,
+    fee_amount: 0.66,
+    order_id: 'o1',
+    last_four: '4242',
+    brand: 'Visa',
+    link_id: 'ord_1',
+  },
+  'merchant.onboarding': { merchant_key: 'mk_test_x', merchant_id: 'm_1', business_name: 'Acme', email: 'a@b.co', public_key: 'pk_test_x' },
+  'merchant.approval': { merchant_id: 'm_1', business_name: 'Acme', email: 'a@b.co', company_id: 'c1' },
+  'documents.signed': { merchant_id: 'm_1', business_name: 'Acme', website: 'https://acme.example', email: 'a@b.co', company_id: 'c1' },
+  'ach.update': { merchant_id: 'm_1', status: 'Declined', tran_id: 'txn_ach', message: 'Insufficient Funds', return_transaction_id: 'txn_ret' },
+  'payment.void': { ...voidRecord, type: 'Void', Status: 'Success' },
+  'payment.refund': { ...voidRecord, type: 'Refund', Status: 'Success', parent_transaction_id: 'txn_orig' },
+  preauth: { merchant_id: 'm_1', guid: 'txn_pa', amount: 20, order_id: 'o2', customer_id: 0 },
+  'preauth.increment': { merchant_id: 'm_1', transaction_id: 'txn_pa', order_id: 'o2', last_authorized_amount: 20, authorized_amount: 25 },
+  'preauth.decrement': { merchant_id: 'm_1', transaction_id: 'txn_pa', order_id: 'o2', last_authorized_amount: 25, authorized_amount: 15 },
+  'preauth.charge': { merchant_id: 'm_1', transaction_id: 'txn_pa', order_id: 'o2', amount: 15, net_amount: 14.27, fee_amount: 0.73 },
+  'preauth.void': { ...voidRecord, type: 'Void', Status: 'Success' },
+};
+
+let core: TestCore;
+let rx: Receiver;
+let dispatcher: WebhookDispatcher | null = null;
+
+beforeAll(async () => {
+  core = await openTestCore();
+  rx = await startReceiver();
+});
+afterAll(async () => {
+  await rx.close();
+  await core.close();
+});
+afterEach(async () => {
+  await dispatcher?.stop();
+  dispatcher = null;
+  rx.behave((_r, res) => res.writeHead(200).end('ok'));
+});
+
+const start = (o: WebhookDispatcherOptions = {}) => {
+  dispatcher = new WebhookDispatcher(core.ctx, { pollMs: 10, retryScale: 0.001, random: () => 0.5, ...o }).start();
+  return dispatcher;
+};
+
+async function newClient(url = rx.url) {
+  const { client_id } = await createCredentials(core.ctx);
+  const { signing_secret } = await updateWebhookUrl(core.ctx, client_id, { webhook_url: url });
+  return { clientId: client_id, secret: signing_secret };
+}
+
+async function emit<T extends EventType>(clientId: string, type: T, data: EventData[T]) {
+  return core.ctx.db.transaction((tx) => recordEvent(tx, { clientId, type, data }));
+}
+
+const delivery = async (eventId: string) =>
+  (await core.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.eventId, eventId)))[0];
+const forEvent = (eventId: string) => rx.received.filter((r) => r.headers['webhook-id'] === eventId);
+const attemptsOf = async (eventId: string) => ((await delivery(eventId))?.attempts ?? []) as DeliveryAttempt[];
+
+describe('webhook dispatcher', () => {
+  it('POSTs every event type as {event_type, data} signed per Standard Webhooks', async () => {
+    const { clientId, secret } = await newClient();
+    const ids: Record<string, string> = {};
+    for (const type of EVENT_TYPES) ids[type] = await emit(clientId, type, SAMPLES[type] as never);
+    start();
+    await rx.waitFor(() => EVENT_TYPES.every((t) => forEvent(ids[t]!).length === 1));
+    const wh = new Webhook(secret);
+    for (const type of EVENT_TYPES) {
+      const r = forEvent(ids[type]!)[0]!;
+      expect(r.path).toBe('/hooks');
+      expect(r.headers['content-type']).toBe('application/json');
+      expect(r.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+      expect(Math.abs(Number(r.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
+      const body = JSON.parse(r.body);
+      expect(Object.keys(body)).toEqual(['event_type', 'data', 'id', 'created_at']);
+      expect(body).toEqual({ event_type: type, data: SAMPLES[type], id: ids[type], created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+      // Both verifiers accept the exact bytes received.
+      expect(wh.verify(r.body, r.headers as Record<string, string>)).toEqual(body);
+      expect(verifyWebhook(secret, r.headers, r.body)).toEqual(body);
+      expect(() => verifyWebhook(secret, r.headers, r.body.replace('"data"', '"data" '))).toThrow(/signature/);
+    }
+    const d = await eventually(async () => {
+      const row = await delivery(ids['payment.success']!);
+      return row?.status === 'delivered' ? row : null;
+    });
+    expect(d.id).toBe(`dlv_${ids['payment.success']!.slice(4)}`);
+    expect(d.url).toBe(rx.url);
+    expect(d.attempts).toEqual([{ at: expect.any(String), status_code: 200, latency_ms: expect.any(Number), error: null }]);
+    expect(d.deliveredAt).toBeInstanceOf(Date);
+  });
+
+  it('marks events of a client without a URL dispatched and makes no delivery', async () => {
+    const { client_id } = await createCredentials(core.ctx);
+    const id = await emit(client_id, 'merchant.approval', SAMPLES['merchant.approval']);
+    const d = new WebhookDispatcher(core.ctx);
+    await d.runOnce();
+    await d.stop();
+    const [ev] = await core.ctx.db.select().from(events).where(eq(events.id, id));
+    expect(ev!.dispatchedAt).toBeInstanceOf(Date);
+    expect(await delivery(id)).toBeUndefined();
+  });
+
+  it('receiver answers 500 then 200: delivered once, after one retry', async () => {
+    const { clientId } = await newClient();
+    let n = 0;
+    rx.behave((_r, res) => res.writeHead(n++ === 0 ? 500 : 200).end());
+    const id = await emit(clientId, 'payment.success', SAMPLES['payment.success']);
+    start();
+    await eventually(async () => (await delivery(id))?.status === 'delivered');
+    const attempts = await attemptsOf(id);
+    expect(attempts.map((a) => [a.status_code, a.error])).toEqual([
+      [500, 'HTTP 500'],
+      [200, null],
+    ]);
+    expect(forEvent(id)).toHaveLength(2);
+    // The retry came after the (scaled) 5 s delay, not at once.
+    expect(Date.parse(attempts[1]!.at) - Date.parse(attempts[0]!.at)).toBeGreaterThanOrEqual(4);
+  });
+
+  it('receiver hangs: the try times out and is retried', async () => {
+    const { clientId } = await newClient();
+    let n = 0;
+    rx.behave((_r, res) => {
+      if (n++ === 0) return; // never answers
+      res.writeHead(204).end();
+    });
+    const id = await emit(clientId, 'preauth', SAMPLES.preauth);
+    start({ timeoutMs: 200 });
+    await eventually(async () => (await delivery(id))?.status === 'delivered');
+    const attempts = await attemptsOf(id);
+    expect(attempts).toHaveLength(2);
+    expect(attempts[0]).toMatchObject({ status_code: null, error: 'timed out after 200 ms' });
+    expect(attempts[0]!.latency_ms).toBeGreaterThanOrEqual(195);
+    expect(attempts[1]).toMatchObject({ status_code: 204, error: null });
+  });
+
+  it('receiver destroys the socket: failure, retried', async () => {
+    const { clientId } = await newClient();
+    let n = 0;
+    rx.behave((_r, res, req) => {
+      if (n++ === 0) return req.socket.destroy();
+      res.writeHead(200).end();
+    });
+    const id = await emit(clientId, 'payment.void', SAMPLES['payment.void']);
+    start();
+    await eventually(async () => (await delivery(id))?.status === 'delivered');
+    const attempts = await attemptsOf(id);
+    expect(attempts[0]!.status_code).toBeNull();
+    expect(attempts[0]!.error).toMatch(/socket hang up|ECONNRESET/);
+    expect(attempts[1]!.status_code).toBe(200);
+  });
+
+  it('a 3xx is a failure and the redirect is not followed', async () => {
+    const { clientId } = await newClient();
+    let n = 0;
+    rx.behave((_r, res) => (n++ === 0 ? res.writeHead(302, { location: `${rx.url}/elsewhere` }).end() : res.writeHead(200).end()));
+    const id = await emit(clientId, 'payment.refund', SAMPLES['payment.refund']);
+    start();
+    await eventually(async () => (await delivery(id))?.status === 'delivered');
+    expect((await attemptsOf(id)).map((a) => a.status_code)).toEqual([302, 200]);
+    expect(forEvent(id).map((r) => r.path)).toEqual(['/hooks', '/hooks']);
+  });
+
+  it('410 disables the URL until it is registered again; held deliveries then go out', async () => {
+    const { clientId } = await newClient();
+    rx.behave((_r, res) => res.writeHead(410).end());
+    const first = await emit(clientId, 'ach.update', SAMPLES['ach.update']);
+    start();
+    await eventually(async () => (await delivery(first))?.status === 'disabled');
+    const [c] = await core.ctx.db.select().from(clients).where(eq(clients.id, clientId));
+    expect(c!.webhookDisabledAt).toBeInstanceOf(Date);
+    expect((await attemptsOf(first)).map((a) => a.status_code)).toEqual([410]);
+
+    rx.behave((_r, res) => res.writeHead(200).end());
+    const second = await emit(clientId, 'ach.update', SAMPLES['ach.update']);
+    await eventually(async () => (await delivery(second))?.status === 'disabled');
+    expect(forEvent(second)).toHaveLength(0);
+
+    await updateWebhookUrl(core.ctx, clientId, { webhook_url: `${rx.url}/v2` });
+    await eventually(async () => (await delivery(first))?.status === 'delivered' && (await delivery(second))?.status === 'delivered');
+    expect(forEvent(second).map((r) => r.path)).toEqual(['/hooks/v2']);
+    expect((await delivery(second))!.url).toBe(`${rx.url}/v2`);
+    const [c2] = await core.ctx.db.select().from(clients).where(eq(clients.id, clientId));
+    expect(c2!.webhookDisabledAt).toBeNull();
+  });
+
+  it('gives up after the 8th try (1 + 7 retries) and marks the delivery failed', async () => {
+    const { clientId } = await newClient();
+    rx.behave((_r, res) => res.writeHead(503).end());
+    const id = await emit(clientId, 'documents.signed', SAMPLES['documents.signed']);
+    start({ retryScale: 0.000005 });
+    await eventually(async () => (await delivery(id))?.status === 'failed', 15_000);
+    expect(await attemptsOf(id)).toHaveLength(8);
+    expect(forEvent(id)).toHaveLength(8);
+  });
+
+  it('a delivery claimed by a process that died is sent once its lease runs out', async () => {
+    const { clientId } = await newClient();
+    const id = await emit(clientId, 'merchant.onboarding', SAMPLES['merchant.onboarding']);
+    const d0 = new WebhookDispatcher(core.ctx);
+    await d0.createDeliveries();
+    await d0.stop();
+    // As if another process claimed it and was killed mid-send.
+    await core.ctx.db.execute(
+      sql`update webhook_deliveries set lease_id = 'dead', locked_until = now() + interval '400 milliseconds' where event_id = ${id}`,
+    );
+    start();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(forEvent(id)).toHaveLength(0);
+    await eventually(async () => (await delivery(id))?.status === 'delivered');
+    expect(forEvent(id)).toHaveLength(1);
+  });
+
+  it('a new URL applies to deliveries not yet sent', async () => {
+    const { clientId } = await newClient();
+    rx.behave((_r, res) => res.writeHead(500).end());
+    const id = await emit(clientId, 'preauth.charge', SAMPLES['preauth.charge']);
+    start({ retryScale: 0.01 }); // first retry 50 ms later
+    await eventually(async () => (await delivery(id))?.status === 'retrying');
+    rx.behave((_r, res) => res.writeHead(200).end());
+    await updateWebhookUrl(core.ctx, clientId, { webhook_url: `${rx.url}/new` });
+    await eventually(async () => (await delivery(id))?.status === 'delivered');
+    expect(forEvent(id).map((r) => r.path)).toEqual(['/hooks', '/hooks/new']);
+  });
+
+  it('production refuses http, loopback addresses and names that resolve to them', async () => {
+    const cases = ['http://127.0.0.1:9/x', 'https://127.0.0.1:9/x', 'https://[::1]:9/x', 'https://localhost:9/x'];
+    const ids: string[] = [];
+    for (const url of cases) {
+      const { client_id } = await createCredentials(core.ctx);
+      // Stored directly: registration in production would refuse these already.
+      await core.ctx.db
+        .update(clients)
+        .set({ webhookUrl: url, webhookSecretEnc: core.ctx.vault.encrypt('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw') })
+        .where(eq(clients.id, client_id));
+      ids.push(await emit(client_id, 'preauth', SAMPLES.preauth));
+    }
+    start({ allowPrivateAddresses: false, retryScale: 1000 });
+    const errors = await eventually(async () => {
+      const all = await Promise.all(ids.map(attemptsOf));
+      return all.every((a) => a.length === 1) ? all.map((a) => a[0]!.error) : null;
+    });
+    expect(errors[0]).toBe('refused: production webhooks use https only');
+    expect(errors[1]).toMatch(/127\.0\.0\.1 is a loopback, private, link-local or metadata address/);
+    expect(errors[2]).toMatch(/::1 is a loopback/);
+    expect(errors[3]).toMatch(/localhost: 127\.0\.0\.1 is a loopback|localhost: ::1 is a loopback/);
+  });
+});

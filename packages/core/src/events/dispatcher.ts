@@ -1,0 +1,330 @@
+import { randomBytes } from 'node:crypto';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { sql } from 'drizzle-orm';
+import type { Ctx } from '../context.js';
+import type { Db } from '../db/connect.js';
+import { BlockedAddressError, guardedLookup, isBlockedAddress } from './address-guard.js';
+import { retryDelayMs, type DeliveryAttempt } from './deliveries.js';
+import { webhookHeaders } from './signing.js';
+
+export interface DispatcherLogger {
+  warn(obj: object, msg: string): void;
+}
+
+export interface WebhookDispatcherOptions {
+  /** Multiplies the retry schedule (REMIT_WEBHOOK_RETRY_SCALE). Default 1. */
+  retryScale?: number;
+  /** A try that has no complete answer in this time has failed. Default 10 000 ms. */
+  timeoutMs?: number;
+  /** How often an idle dispatcher looks for new events and due deliveries. Default 50 ms. */
+  pollMs?: number;
+  /** Deliveries in flight at once in this process. Default 16. */
+  concurrency?: number;
+  /** How long a claim holds a delivery; a killed process's deliveries are due again after it. */
+  leaseMs?: number;
+  /** Connect to loopback/private addresses. Default: in sandbox yes, in production no. */
+  allowPrivateAddresses?: boolean;
+  random?: () => number;
+  logger?: DispatcherLogger;
+}
+
+interface Claimed {
+  id: string;
+  event_id: string;
+  event_type: string;
+  tries: number;
+  lease_id: string;
+  client_id: string;
+  webhook_url: string | null;
+  webhook_secret_enc: string | null;
+  webhook_disabled_at: Date | null;
+  payload: unknown;
+  event_created_at: Date;
+}
+
+interface Outcome {
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+}
+
+const rowsOf = <T>(r: unknown): T[] => (r as { rows: T[] }).rows;
+
+/**
+ * Turns outbox events into webhook deliveries and sends them. Several dispatchers (in several
+ * processes) share one database: claims use `FOR UPDATE SKIP LOCKED` and are leases, so no
+ * delivery is in flight twice at once and none is lost when a process dies mid-send.
+ */
+export class WebhookDispatcher {
+  readonly #db: Db;
+  readonly #ctx: Pick<Ctx, 'vault' | 'env'>;
+  readonly #o: Required<Omit<WebhookDispatcherOptions, 'logger'>> & { logger?: DispatcherLogger };
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #httpAgent: HttpAgent;
+  readonly #httpsAgent: HttpsAgent;
+  #stopped = true;
+  #loop: Promise<void> | null = null;
+  #wake: (() => void) | null = null;
+
+  constructor(ctx: Pick<Ctx, 'db' | 'vault' | 'env'>, opts: WebhookDispatcherOptions = {}) {
+    this.#db = ctx.db;
+    this.#ctx = ctx;
+    const timeoutMs = opts.timeoutMs ?? 10_000;
+    this.#o = {
+      retryScale: opts.retryScale ?? 1,
+      timeoutMs,
+      pollMs: opts.pollMs ?? 50,
+      concurrency: opts.concurrency ?? 16,
+      leaseMs: opts.leaseMs ?? timeoutMs + 30_000,
+      allowPrivateAddresses: opts.allowPrivateAddresses ?? ctx.env === 'sandbox',
+      random: opts.random ?? Math.random,
+      logger: opts.logger,
+    };
+    // The guarded lookup makes the checked address the one the socket connects to.
+    const agentOpts = { keepAlive: true, ...(this.#o.allowPrivateAddresses ? {} : { lookup: guardedLookup }) };
+    this.#httpAgent = new HttpAgent(agentOpts);
+    this.#httpsAgent = new HttpsAgent(agentOpts);
+  }
+
+  start(): this {
+    if (!this.#stopped) return this;
+    this.#stopped = false;
+    this.#loop = this.#run();
+    return this;
+  }
+
+  /** Look for work now instead of at the next poll (call after a commit that wrote events). */
+  nudge(): void {
+    this.#wake?.();
+  }
+
+  /** Stops claiming, waits for deliveries in flight to finish and be recorded. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#wake?.();
+    await this.#loop;
+    await Promise.allSettled([...this.#inFlight]);
+    this.#httpAgent.destroy();
+    this.#httpsAgent.destroy();
+  }
+
+  /** One pass: create deliveries for new events, claim what is due, send it. For tests and tools. */
+  async runOnce(): Promise<number> {
+    await this.createDeliveries();
+    const claimed = await this.#claim(this.#o.concurrency);
+    await Promise.all(claimed.map((c) => this.#deliver(c)));
+    return claimed.length;
+  }
+
+  async #run(): Promise<void> {
+    let errorDelay = 0;
+    while (!this.#stopped) {
+      let busy = false;
+      try {
+        await this.createDeliveries();
+        const free = this.#o.concurrency - this.#inFlight.size;
+        if (free > 0) {
+          const claimed = await this.#claim(free);
+          for (const c of claimed) this.#track(this.#deliver(c));
+          busy = claimed.length === free;
+        }
+        errorDelay = 0;
+      } catch (err) {
+        if (this.#stopped) break;
+        errorDelay = Math.min(Math.max(errorDelay * 2, 100), 5_000);
+        this.#o.logger?.warn({ err }, 'webhook dispatcher pass failed');
+      }
+      if (!busy) await this.#sleep(errorDelay || this.#o.pollMs);
+    }
+  }
+
+  #track(p: Promise<void>) {
+    this.#inFlight.add(p);
+    void p.finally(() => {
+      this.#inFlight.delete(p);
+      this.#wake?.(); // a free slot: claim more
+    });
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(done, ms);
+      const self = this;
+      function done() {
+        clearTimeout(t);
+        if (self.#wake === done) self.#wake = null;
+        resolve();
+      }
+      this.#wake = done;
+    });
+  }
+
+  /**
+   * Marks new events dispatched and makes one delivery per event of a client with a URL. Events
+   * of clients without a URL are marked too and never delivered (a URL registered later gets
+   * only later events). One statement, so it is atomic without a transaction.
+   */
+  async createDeliveries(limit = 500): Promise<number> {
+    const r = await this.#db.execute(sql`
+      with ev as (
+        update events set dispatched_at = now()
+        where id in (
+          select id from events where dispatched_at is null
+          order by created_at, id limit ${limit} for update skip locked)
+        returning id, client_id, event_type, created_at)
+      insert into webhook_deliveries (id, client_id, event_id, event_type, url, status, next_attempt_at, created_at)
+      select 'dlv_' || substr(ev.id, 5), ev.client_id, ev.id, ev.event_type, c.webhook_url,
+             case when c.webhook_disabled_at is null then 'pending' else 'disabled' end, now(), now()
+      from ev join clients c on c.id = ev.client_id
+      where c.webhook_url is not null
+      on conflict (event_id) do nothing`);
+    return (r as { rowCount?: number; affectedRows?: number }).rowCount ?? (r as { affectedRows?: number }).affectedRows ?? 0;
+  }
+
+  async #claim(n: number): Promise<Claimed[]> {
+    const lease = randomBytes(12).toString('base64url');
+    const r = await this.#db.execute(sql`
+      update webhook_deliveries d
+      set locked_until = now() + make_interval(secs => ${this.#o.leaseMs / 1000}), lease_id = ${lease}
+      from clients c, events e
+      where d.id in (
+          select id from webhook_deliveries
+          where status in ('pending', 'retrying') and next_attempt_at <= now()
+            and (locked_until is null or locked_until <= now())
+          order by next_attempt_at limit ${n} for update skip locked)
+        and c.id = d.client_id and e.id = d.event_id
+      returning d.id, d.event_id, d.event_type, d.tries, d.lease_id, d.client_id, c.webhook_url, c.webhook_secret_enc,
+                c.webhook_disabled_at, e.payload, e.created_at as event_created_at`);
+    return rowsOf<Claimed>(r);
+  }
+
+  async #deliver(c: Claimed): Promise<void> {
+    try {
+      if (!c.webhook_url || !c.webhook_secret_enc || c.webhook_disabled_at) {
+        await this.#db.execute(sql`
+          update webhook_deliveries set status = 'disabled', locked_until = null, lease_id = null
+          where id = ${c.id} and lease_id = ${c.lease_id}`);
+        return;
+      }
+      const secret = this.#ctx.vault.decrypt(c.webhook_secret_enc);
+      const createdAt = new Date(c.event_created_at).toISOString();
+      const body = JSON.stringify({ event_type: c.event_type, data: c.payload, id: c.event_id, created_at: createdAt });
+      const at = new Date();
+      const outcome = await this.#post(c.webhook_url, webhookHeaders(secret, c.event_id, body, at), body);
+      await this.#record(c, c.webhook_url, at, outcome);
+    } catch (err) {
+      // The lease runs out and the delivery is tried again; nothing is lost.
+      this.#o.logger?.warn({ err, delivery_id: c.id }, 'webhook delivery could not be recorded');
+    }
+  }
+
+  async #record(c: Claimed, url: string, at: Date, o: Outcome): Promise<void> {
+    const attempt: DeliveryAttempt = { at: at.toISOString(), status_code: o.statusCode, latency_ms: o.latencyMs, error: o.error };
+    const log = JSON.stringify([attempt]);
+    const tries = c.tries + 1;
+    const ok = o.statusCode !== null && o.statusCode >= 200 && o.statusCode < 300;
+    if (ok) {
+      await this.#db.execute(sql`
+        update webhook_deliveries
+        set status = 'delivered', delivered_at = now(), tries = ${tries}, url = ${url},
+            attempts = attempts || ${log}::jsonb, locked_until = null, lease_id = null
+        where id = ${c.id} and lease_id = ${c.lease_id}`);
+      return;
+    }
+    if (o.statusCode === 410) {
+      // The receiver says the URL is gone: stop sending to it until the client registers again.
+      await this.#db.transaction(async (tx) => {
+        await tx.execute(sql`
+          update clients set webhook_disabled_at = now()
+          where id = ${c.client_id} and webhook_url = ${url} and webhook_disabled_at is null`);
+        await tx.execute(sql`
+          update webhook_deliveries
+          set status = 'disabled', tries = ${tries}, url = ${url}, attempts = attempts || ${log}::jsonb,
+              locked_until = null, lease_id = null
+          where id = ${c.id} and lease_id = ${c.lease_id}`);
+      });
+      return;
+    }
+    const delay = retryDelayMs(tries, this.#o.retryScale, this.#o.random);
+    await this.#db.execute(sql`
+      update webhook_deliveries
+      set status = ${delay === null ? 'failed' : 'retrying'}, tries = ${tries}, url = ${url},
+          attempts = attempts || ${log}::jsonb, locked_until = null, lease_id = null,
+          next_attempt_at = now() + make_interval(secs => ${(delay ?? 0) / 1000})
+      where id = ${c.id} and lease_id = ${c.lease_id}`);
+    if (delay !== null && delay < this.#o.pollMs) this.nudge();
+  }
+
+  /** One POST; never throws: every failure becomes an outcome. Redirects are not followed. */
+  #post(rawUrl: string, headers: Record<string, string>, body: string): Promise<Outcome> {
+    const started = performance.now();
+    const latency = () => Math.round(performance.now() - started);
+    return new Promise<Outcome>((resolve) => {
+      let settled = false;
+      let timer: NodeJS.Timeout | undefined;
+      const finish = (statusCode: number | null, error: string | null) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve({ statusCode, error, latencyMs: latency() });
+      };
+      let url: URL;
+      try {
+        url = new URL(rawUrl);
+      } catch {
+        finish(null, 'invalid URL');
+        return;
+      }
+      const https = url.protocol === 'https:';
+      if (!this.#o.allowPrivateAddresses) {
+        // IP literals skip the agent's lookup, so they are checked here.
+        const host = url.hostname.replace(/^\[|\]$/g, '');
+        if (!https) return finish(null, 'refused: production webhooks use https only');
+        if (/^[\d.]+$|:/.test(host) && isBlockedAddress(host)) {
+          return finish(null, new BlockedAddressError(host, host).message);
+        }
+      }
+      const req = (https ? httpsRequest : httpRequest)(
+        url,
+        {
+          method: 'POST',
+          agent: https ? this.#httpsAgent : this.#httpAgent,
+          headers: {
+            'content-type': 'application/json',
+            'content-length': String(Buffer.byteLength(body)),
+            'user-agent': 'Remit-Webhooks/1',
+            ...headers,
+          },
+        },
+        (res: IncomingMessage) => {
+          res.on('error', (e) => finish(null, describe(e)));
+          res.on('end', () => finish(res.statusCode ?? null, statusError(res.statusCode)));
+          res.on('close', () => finish(null, 'connection closed before the response ended'));
+          res.resume();
+        },
+      );
+      timer = setTimeout(() => {
+        finish(null, `timed out after ${this.#o.timeoutMs} ms`);
+        req.destroy();
+      }, this.#o.timeoutMs);
+      req.on('error', (e) => finish(null, describe(e)));
+      req.end(body);
+    });
+  }
+}
+
+function statusError(code: number | undefined): string | null {
+  if (code === undefined) return 'no status';
+  if (code >= 200 && code < 300) return null;
+  if (code >= 300 && code < 400) return `HTTP ${code}: redirects are not followed`;
+  return `HTTP ${code}`;
+}
+
+function describe(e: Error & { code?: string }): string {
+  return e.code && !e.message.includes(e.code) ? `${e.code}: ${e.message}` : e.message;
+}
+
+export function startWebhookDispatcher(ctx: Pick<Ctx, 'db' | 'vault' | 'env'>, opts: WebhookDispatcherOptions = {}) {
+  return new WebhookDispatcher(ctx, opts).start();
+}

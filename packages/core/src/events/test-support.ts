@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { openCore, type Core } from '../open.js';
+import type { Env } from '../keys.js';
+
+/**
+ * Test support for the dispatchers: a core on a fresh database (PGlite, or a database of its own
+ * on the local Postgres when REMIT_TEST_DB=postgres) and a webhook receiver on loopback.
+ */
+export const onPostgres = process.env.REMIT_TEST_DB === 'postgres';
+const adminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+export interface TestCore extends Core {
+  databaseUrl?: string;
+}
+
+export async function openTestCore(env: Env = 'sandbox'): Promise<TestCore> {
+  let url: string | undefined;
+  let name: string | undefined;
+  if (onPostgres) {
+    name = `remit_t_${process.pid}_${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const u = new URL(adminUrl);
+    u.pathname = `/${name}`;
+    url = u.toString();
+  }
+  const core = await openCore({ env, publicUrl: 'http://127.0.0.1', encryptionKey: randomBytes(32), databaseUrl: url });
+  return {
+    ...core,
+    databaseUrl: url,
+    async close() {
+      await core.close();
+      if (name) {
+        const c = new pg.Client({ connectionString: adminUrl });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await c.end();
+      }
+    },
+  };
+}
+
+export interface Received {
+  headers: IncomingMessage['headers'];
+  body: string;
+  path: string;
+}
+
+export type Behaviour = (r: Received, res: ServerResponse, req: IncomingMessage) => void | Promise<void>;
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** How the next requests are answered; default 200. */
+  behave(b: Behaviour): void;
+  waitFor(pred: (all: Received[]) => boolean, timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const received: Received[] = [];
+  let behaviour: Behaviour = (_r, res) => res.writeHead(200).end('ok');
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const r = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), path: req.url ?? '/' };
+      received.push(r);
+      void behaviour(r, res, req);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    received,
+    behave(b) {
+      behaviour = b;
+    },
+    async waitFor(pred, timeoutMs = 10_000) {
+      const until = Date.now() + timeoutMs;
+      while (!pred(received)) {
+        if (Date.now() > until) throw new Error(`receiver: condition not met in ${timeoutMs} ms (got ${received.length})`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Polls until `fn` returns a truthy value. */
+export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`condition not met in ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A bare merchant row for tests that need one without going through onboarding. */
+export async function insertTestMerchant(core: Core, clientId: string): Promise<string> {
+  const { merchants } = await import('../db/schema.js');
+  const { newId } = await import('../ids.js');
+  const id = newId.merchant();
+  await core.ctx.db.insert(merchants).values({
+    id,
+    clientId,
+    status: 'approved',
+    businessname: 'Acme Coffee LLC',
+    email: 'owner@acme.example',
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    phonenumber: '+14155550100',
+    website: 'https://acme.example',
+    merchantKeyHash: randomBytes(16).toString('hex'),
+    merchantKeyEnc: 'x',
+    publicKey: `pk_test_${randomBytes(8).toString('hex')}`,
+    businessInfo: {},
+    ownerInfo: {},
+    processingInfo: {},
+    bankName: 'Bank',
+    routingNumber: '011000015',
+    accountNumberEnc: 'x',
+    accountLast4: '6789',
+    einEnc: 'x',
+    ssnEnc: 'x',
+    cardFeeRateE7: 290000,
+    cardFeeFixedCents: 30,
+    achFeeRateE7: 100000,
+    achFeeCapCents: 1000,
+    maxAmountCents: 99_999_999,
+    joinDate: new Date(),
+  });
+  return id;
+}

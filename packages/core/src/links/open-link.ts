@@ -1,0 +1,92 @@
+import type { Ctx } from '../context.js';
+import type { Tx } from '../db/connect.js';
+import { payLinks, transactions } from '../db/schema.js';
+import { RemitError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Merchant } from '../merchants/merchant-key.js';
+import { linkTotals, type LinkTotals } from './totals.js';
+
+/** Plain pay link, `/requests` payment request, customer authorization request. */
+export type LinkKind = 'link' | 'request' | 'customer_request';
+
+/** `order_createdfrom` of the pending sale each kind opens. */
+export const ORDER_CREATED_FROM: Record<LinkKind, string> = {
+  link: 'PayLink',
+  request: 'Request',
+  customer_request: 'CustomerRequest',
+};
+
+export type NewLink = Omit<typeof payLinks.$inferInsert, 'id' | 'merchantId' | 'status' | 'salesId' | 'createdAt'> & {
+  kind: LinkKind;
+};
+
+export interface OpenedLink {
+  linkId: string;
+  salesId: string;
+  orderId: string;
+  payLink: string;
+  totals: LinkTotals;
+}
+
+export const payLinkUrl = (ctx: Pick<Ctx, 'publicUrl'>, linkId: string) => `${ctx.publicUrl}/pay/${linkId}`;
+
+/**
+ * Writes a pay link and its pending sale (fee 0 until paid) in the caller's transaction. A
+ * `/requests` order_id already used by the merchant fails as `order_id_exists`: the insert skips on
+ * the partial unique index instead of raising, which also settles two concurrent requests.
+ */
+export async function openLink(
+  ctx: Ctx,
+  tx: Tx,
+  merchant: Merchant,
+  input: NewLink,
+  at: Date,
+  opts: { orderIdIsLinkId?: boolean } = {},
+): Promise<OpenedLink> {
+  const linkId = newId.payLink();
+  const link = opts.orderIdIsLinkId ? { ...input, orderId: linkId } : input;
+  const salesId = newId.transaction();
+  const totals = linkTotals(
+    {
+      amountCents: link.amountCents,
+      taxCents: link.taxCents ?? 0,
+      surchargeCents: link.surchargeCents ?? 0,
+      discountCents: link.discountCents ?? 0,
+      passFee: link.passFee ?? false,
+    },
+    merchant,
+  );
+  const inserted = await tx
+    .insert(payLinks)
+    .values({ ...link, id: linkId, merchantId: merchant.id, status: 'open', salesId, createdAt: at })
+    .onConflictDoNothing()
+    .returning({ id: payLinks.id });
+  if (inserted.length === 0) {
+    throw new RemitError(
+      'conflict',
+      'order_id_exists',
+      `A payment request with order_id "${link.orderId}" already exists for this merchant; use a new order_id.`,
+      { errors: [{ path: 'order_id', message: 'is already used by another payment request of this merchant' }] },
+    );
+  }
+  await tx.insert(transactions).values({
+    id: salesId,
+    merchantId: merchant.id,
+    type: link.preauth ? 'PreAuth' : 'Sale',
+    paymentMethod: 'card',
+    isStatus: 0,
+    status: 'pending',
+    amountCents: totals.total,
+    feeCents: 0,
+    feeRateE7: 0,
+    netCents: totals.total,
+    payLinkId: linkId,
+    customerId: link.customerId ?? null,
+    orderId: link.orderId,
+    invoiceNumber: link.invoiceNumber ?? null,
+    orderCreatedfrom: ORDER_CREATED_FROM[link.kind],
+    createdAt: at,
+    updatedAt: at,
+  });
+  return { linkId, salesId, orderId: link.orderId, payLink: payLinkUrl(ctx, linkId), totals };
+}

@@ -1,0 +1,90 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Ctx } from '../context.js';
+import { payLinks, transactions } from '../db/schema.js';
+import { RemitError } from '../errors.js';
+import { merchantNow } from '../clock.js';
+import { merchantForKey, type Merchant } from '../merchants/merchant-key.js';
+import { openLink } from './open-link.js';
+import type { DeletePayLinkInput, PayLinkInput } from './schemas.js';
+import { assertPayable, linkTotals } from './totals.js';
+
+export interface PayLinkResult {
+  order_id: string;
+  payment_link: string;
+  sales_id: string;
+}
+
+/**
+ * `POST /pay-link`: a hosted page for an amount and its pending sale. Links of a merchant not yet
+ * approved may be made (payments on them are refused). Without an order_id the link id is used.
+ */
+export async function createPayLink(ctx: Ctx, clientId: string, input: PayLinkInput): Promise<PayLinkResult> {
+  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
+  return createPayLinkFor(ctx, merchant, input);
+}
+
+/** The same for a merchant already authorized by other means (the widget backend's public key). */
+export async function createPayLinkFor(
+  ctx: Ctx,
+  merchant: Merchant,
+  input: Omit<PayLinkInput, 'merchant_key'>,
+): Promise<PayLinkResult> {
+  const amounts = { amountCents: input.amount, taxCents: 0, surchargeCents: 0, discountCents: 0, passFee: false };
+  assertPayable(linkTotals(amounts, merchant), merchant.maxAmountCents);
+  const at = merchantNow(ctx.now, merchant);
+  const opened = await ctx.db.transaction((tx) =>
+    openLink(
+      ctx,
+      tx,
+      merchant,
+      {
+        kind: 'link',
+        // Filled in below when absent: the order id then is the link id.
+        orderId: input.order_id ?? '',
+        invoiceNumber: input.invoice_number ?? null,
+        amountCents: input.amount,
+        allowCard: input.allow_card,
+        allowAch: input.allow_ach,
+      },
+      at,
+      { orderIdIsLinkId: input.order_id === undefined },
+    ),
+  );
+  return { order_id: opened.orderId, payment_link: opened.payLink, sales_id: opened.salesId };
+}
+
+export const LINK_NOT_FOUND = 'Link not found';
+
+export interface DeletedPayLink {
+  link_id: string;
+}
+
+/**
+ * `DELETE /pay-link/{linkId}`: marks the link deleted and cancels its sale while still pending
+ * (`status` 'cancelled', `is_status` stays 0: nothing was charged). Unknown, foreign and already
+ * deleted links are all "Link not found"; the compare-and-set makes two concurrent deletes one.
+ */
+export async function deletePayLink(
+  ctx: Ctx,
+  clientId: string,
+  linkId: string,
+  input: DeletePayLinkInput,
+): Promise<DeletedPayLink> {
+  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
+  const at = merchantNow(ctx.now, merchant);
+  return ctx.db.transaction(async (tx) => {
+    const [link] = await tx
+      .update(payLinks)
+      .set({ status: 'deleted', deletedAt: at })
+      .where(and(eq(payLinks.id, linkId), eq(payLinks.merchantId, merchant.id), isNull(payLinks.deletedAt)))
+      .returning({ id: payLinks.id, salesId: payLinks.salesId });
+    if (!link) throw new RemitError('not_found', 'link_not_found', LINK_NOT_FOUND);
+    if (link.salesId) {
+      await tx
+        .update(transactions)
+        .set({ status: 'cancelled', updatedAt: at })
+        .where(and(eq(transactions.id, link.salesId), eq(transactions.status, 'pending')));
+    }
+    return { link_id: link.id };
+  });
+}

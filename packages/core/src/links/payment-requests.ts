@@ -1,0 +1,207 @@
+import { and, eq } from 'drizzle-orm';
+import type { Ctx } from '../context.js';
+import type { Tx } from '../db/connect.js';
+import { customers } from '../db/schema.js';
+import { RemitError } from '../errors.js';
+import { merchantNow } from '../clock.js';
+import { merchantForKey, type Merchant } from '../merchants/merchant-key.js';
+import { queueMessage } from '../messages/outbox.js';
+import { paymentRequestEmail, paymentRequestSms } from '../messages/templates.js';
+import { openLink, type OpenedLink } from './open-link.js';
+import type { CustomerRequestInput, PaymentRequestInput } from './schemas.js';
+import { assertPayable, linkTotals } from './totals.js';
+
+export interface PaymentRequestResult {
+  order_id: string;
+  link_id: string;
+  pay_link: string;
+}
+
+export interface CustomerRequestResult extends PaymentRequestResult {
+  sales_id: string;
+}
+
+export interface RequestOutcome<T> {
+  data: T;
+  /** Which messages were queued, for the reply's message. */
+  sent: Array<'sms' | 'email'>;
+}
+
+interface Recipients {
+  phone?: string | null;
+  email?: string | null;
+  name?: string | null;
+  description?: string | null;
+}
+
+/** Queues the SMS and/or email that carry the link, in the transaction that made it. */
+async function sendLink(
+  tx: Tx,
+  merchant: Merchant,
+  opened: OpenedLink,
+  to: Recipients,
+  preauth: boolean,
+): Promise<Array<'sms' | 'email'>> {
+  const content = {
+    businessName: merchant.businessname,
+    amountCents: opened.totals.total,
+    link: opened.payLink,
+    orderId: opened.orderId,
+    customerName: to.name ?? undefined,
+    description: to.description ?? undefined,
+    preauth,
+  };
+  const sent: Array<'sms' | 'email'> = [];
+  if (to.phone) {
+    await queueMessage(tx, {
+      merchantId: merchant.id,
+      channel: 'sms',
+      recipient: to.phone,
+      bodyText: paymentRequestSms(content),
+      payLinkId: opened.linkId,
+    });
+    sent.push('sms');
+  }
+  if (to.email) {
+    const email = paymentRequestEmail(content);
+    await queueMessage(tx, {
+      merchantId: merchant.id,
+      channel: 'email',
+      recipient: to.email,
+      subject: email.subject,
+      bodyText: email.text,
+      bodyHtml: email.html,
+      payLinkId: opened.linkId,
+    });
+    sent.push('email');
+  }
+  return sent;
+}
+
+/**
+ * `POST /requests`: a pay link for an order, its pending sale (a `PreAuth` when `preauth`), and
+ * the SMS/email that carry it. `order_id` is unique per merchant among requests (409).
+ */
+export async function createPaymentRequest(
+  ctx: Ctx,
+  clientId: string,
+  input: PaymentRequestInput,
+): Promise<RequestOutcome<PaymentRequestResult>> {
+  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
+  return createPaymentRequestFor(ctx, merchant, input);
+}
+
+/** The same for a merchant already authorized by other means (the widget backend's public key). */
+export async function createPaymentRequestFor(
+  ctx: Ctx,
+  merchant: Merchant,
+  input: Omit<PaymentRequestInput, 'merchant_key'>,
+): Promise<RequestOutcome<PaymentRequestResult>> {
+  const amounts = {
+    amountCents: input.amount,
+    taxCents: input.tax ?? 0,
+    surchargeCents: input.surcharge ?? 0,
+    discountCents: input.discount ?? 0,
+    passFee: input.pass_fee,
+  };
+  assertPayable(linkTotals(amounts, merchant), merchant.maxAmountCents);
+  const at = merchantNow(ctx.now, merchant);
+  return ctx.db.transaction(async (tx) => {
+    const opened = await openLink(
+      ctx,
+      tx,
+      merchant,
+      {
+        kind: 'request',
+        orderId: input.order_id,
+        invoiceNumber: input.invoice_number ?? null,
+        ...amounts,
+        allowCard: input.allow_card,
+        allowAch: input.allow_ach,
+        preauth: input.preauth,
+        require3ds: input.require_3ds,
+        description: input.description ?? null,
+        customerName: input.name ?? null,
+        email: input.email ?? null,
+        phoneNumber: input.phone_number ?? null,
+        // A merchant key is a secret: kept encrypted, never in plain text.
+        subMerchantKey: input.sub_merchant_key ? ctx.vault.encrypt(input.sub_merchant_key) : null,
+      },
+      at,
+    );
+    const sent = await sendLink(
+      tx,
+      merchant,
+      opened,
+      { phone: input.phone_number, email: input.email, name: input.name, description: input.description },
+      input.preauth,
+    );
+    return { data: { order_id: opened.orderId, link_id: opened.linkId, pay_link: opened.payLink }, sent };
+  });
+}
+
+/**
+ * The customer authorization request, `POST /requests/{customerId}`: sends a stored customer of
+ * the merchant a pay link by SMS and/or email, whichever contacts the customer has.
+ * `isRequestCard` asks the pay step to save the card on the customer.
+ */
+export async function createCustomerRequest(
+  ctx: Ctx,
+  clientId: string,
+  customerId: number,
+  input: CustomerRequestInput,
+): Promise<RequestOutcome<CustomerRequestResult>> {
+  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
+  const amounts = { amountCents: input.amount, taxCents: 0, surchargeCents: 0, discountCents: 0, passFee: false };
+  assertPayable(linkTotals(amounts, merchant), merchant.maxAmountCents);
+  const at = merchantNow(ctx.now, merchant);
+  return ctx.db.transaction(async (tx) => {
+    const [customer] = await tx
+      .select()
+      .from(customers)
+      .where(and(eq(customers.id, customerId), eq(customers.merchantId, merchant.id)))
+      .limit(1);
+    if (!customer) {
+      throw new RemitError('not_found', 'customer_not_found', `No customer ${customerId} belongs to this merchant.`);
+    }
+    if (!customer.email && !customer.phoneNumber) {
+      throw new RemitError(
+        'invalid',
+        'customer_has_no_contact',
+        'This customer has no email or phone number to send the request to; add one to the customer first.',
+      );
+    }
+    const name = [customer.firstName, customer.lastName].filter(Boolean).join(' ');
+    const opened = await openLink(
+      ctx,
+      tx,
+      merchant,
+      {
+        kind: 'customer_request',
+        orderId: input.order_id,
+        invoiceNumber: input.invoice_number ?? null,
+        ...amounts,
+        allowCard: input.allow_card,
+        allowAch: input.allow_ach,
+        preauth: input.preauth,
+        isRequestCard: input.isRequestCard,
+        customerId: customer.id,
+        customerName: name,
+        email: customer.email,
+        phoneNumber: customer.phoneNumber,
+      },
+      at,
+    );
+    const sent = await sendLink(
+      tx,
+      merchant,
+      opened,
+      { phone: customer.phoneNumber, email: customer.email, name: customer.firstName },
+      input.preauth,
+    );
+    return {
+      data: { order_id: opened.orderId, link_id: opened.linkId, pay_link: opened.payLink, sales_id: opened.salesId },
+      sent,
+    };
+  });
+}

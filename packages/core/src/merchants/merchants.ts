@@ -1,0 +1,108 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { Ctx } from '../context.js';
+import { merchants } from '../db/schema.js';
+import { RemitError } from '../errors.js';
+import { recordEvent } from '../events/outbox.js';
+import { randomToken } from '../ids.js';
+import type { Merchant } from './merchant-key.js';
+
+export type MerchantStatus = 'pending' | 'approved';
+
+/** A merchant as the spec's Merchant list item, plus its approval `status`. */
+export interface MerchantView {
+  businessname: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  join_date: string;
+  merchant_id: string;
+  phonenumber: string;
+  public_data: { public_key: string };
+  website: string;
+  status: MerchantStatus;
+}
+
+export const MERCHANT_NOT_FOUND_MESSAGE = 'Merchant not found.';
+
+/** Unknown ids and other clients' merchants fail alike, so ids cannot be probed across tenants. */
+const merchantNotFound = () => new RemitError('not_found', 'merchant_not_found', MERCHANT_NOT_FOUND_MESSAGE);
+
+export function merchantView(m: Merchant): MerchantView {
+  return {
+    businessname: m.businessname,
+    email: m.email,
+    first_name: m.firstName,
+    last_name: m.lastName,
+    join_date: m.joinDate.toISOString(),
+    merchant_id: m.id,
+    phonenumber: m.phonenumber,
+    public_data: { public_key: m.publicKey },
+    website: m.website,
+    status: m.status as MerchantStatus,
+  };
+}
+
+/** The client's merchants, newest first. */
+export async function listMerchants(ctx: Pick<Ctx, 'db'>, clientId: string): Promise<MerchantView[]> {
+  const rows = await ctx.db
+    .select()
+    .from(merchants)
+    .where(eq(merchants.clientId, clientId))
+    .orderBy(desc(merchants.joinDate), desc(merchants.id));
+  return rows.map(merchantView);
+}
+
+/** The owner call: one merchant of this client with its decrypted merchant_key. */
+export async function getMerchantForOwner(
+  ctx: Pick<Ctx, 'db' | 'vault'>,
+  clientId: string,
+  merchantId: string,
+): Promise<MerchantView & { merchant_key: string }> {
+  const [row] = await ctx.db
+    .select()
+    .from(merchants)
+    .where(and(eq(merchants.id, merchantId), eq(merchants.clientId, clientId)))
+    .limit(1);
+  if (!row) throw merchantNotFound();
+  return { ...merchantView(row), merchant_key: ctx.vault.decrypt(row.merchantKeyEnc) };
+}
+
+export interface ApprovalResult {
+  merchant_id: string;
+  /** True when the merchant was approved before this call; nothing changed and no event fired. */
+  already_approved: boolean;
+}
+
+/**
+ * Sandbox mock of the acquirer's approval: `pending` → `approved`, provisions the ACH provider
+ * account (remote deposit capture needs it) and emits `merchant.approval`. Idempotent.
+ */
+export async function approveMerchant(ctx: Ctx, clientId: string, merchantId: string): Promise<ApprovalResult> {
+  if (ctx.env === 'production') {
+    throw new RemitError(
+      'forbidden',
+      'sandbox_only',
+      'approve-merchant is a sandbox-only mock endpoint; in production merchants are approved by the acquirer.',
+    );
+  }
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(merchants)
+      .where(and(eq(merchants.id, merchantId), eq(merchants.clientId, clientId)))
+      .for('update');
+    if (!row) throw merchantNotFound();
+    if (row.status === 'approved') return { merchant_id: row.id, already_approved: true };
+    await tx
+      .update(merchants)
+      .set({ status: 'approved', approvedAt: ctx.now(), achProviderId: row.achProviderId ?? `achp_${randomToken()}` })
+      .where(eq(merchants.id, row.id));
+    await recordEvent(tx, {
+      clientId,
+      merchantId: row.id,
+      type: 'merchant.approval',
+      data: { merchant_id: row.id, business_name: row.businessname, email: row.email, company_id: clientId },
+    });
+    return { merchant_id: row.id, already_approved: false };
+  });
+}

@@ -1,0 +1,186 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Ctx } from '../context.js';
+import type { Db } from '../db/connect.js';
+import { retryDelayMs } from '../events/deliveries.js';
+import type { DispatcherLogger } from '../events/dispatcher.js';
+import { SANDBOX_INBOX_STATUS, type SmsConnector } from './transports/sms.js';
+import type { EmailTransport } from './transports/smtp.js';
+
+export interface MessageDispatcherOptions {
+  email?: EmailTransport;
+  sms?: SmsConnector;
+  /** Keep messages without a transport in the sandbox inbox. Default: in sandbox yes. */
+  inbox?: boolean;
+  retryScale?: number;
+  pollMs?: number;
+  batchSize?: number;
+  leaseMs?: number;
+  random?: () => number;
+  logger?: DispatcherLogger;
+}
+
+interface ClaimedMessage {
+  id: string;
+  channel: 'sms' | 'email';
+  recipient: string;
+  subject: string | null;
+  body_text: string;
+  body_html: string | null;
+  attempts: number;
+  lease_id: string;
+}
+
+const rowsOf = <T>(r: unknown): T[] => (r as { rows: T[] }).rows;
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** An HTML part for a message queued with text only: escaped, links made clickable. */
+export function htmlFromText(text: string): string {
+  const body = escapeHtml(text)
+    .replace(/https?:\/\/[^\s<]+/g, (u) => `<a href="${u}">${u}</a>`)
+    .split(/\n{2,}/)
+    .map((p) => `<p>${p.replace(/\n/g, '<br>')}</p>`)
+    .join('\n');
+  return `<!doctype html><html><body>${body}</body></html>`;
+}
+
+/**
+ * Sends the `messages` outbox: email through the email transport, SMS through the SMS connector,
+ * and, with neither configured in sandbox, keeps them in the sandbox inbox. Claims are leases,
+ * as for webhooks; failed sends are retried on the webhook schedule and then marked failed.
+ */
+export class MessageDispatcher {
+  readonly #db: Db;
+  readonly #o: MessageDispatcherOptions & { inbox: boolean; retryScale: number; pollMs: number; batchSize: number; leaseMs: number };
+  #stopped = true;
+  #loop: Promise<void> | null = null;
+  #wake: (() => void) | null = null;
+
+  constructor(ctx: Pick<Ctx, 'db' | 'env'>, opts: MessageDispatcherOptions = {}) {
+    this.#db = ctx.db;
+    this.#o = {
+      ...opts,
+      inbox: opts.inbox ?? ctx.env === 'sandbox',
+      retryScale: opts.retryScale ?? 1,
+      pollMs: opts.pollMs ?? 100,
+      batchSize: opts.batchSize ?? 10,
+      leaseMs: opts.leaseMs ?? 120_000,
+    };
+  }
+
+  start(): this {
+    if (!this.#stopped) return this;
+    this.#stopped = false;
+    this.#loop = this.#run();
+    return this;
+  }
+
+  nudge(): void {
+    this.#wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#wake?.();
+    await this.#loop;
+    this.#o.email?.close();
+  }
+
+  /** One pass: claim due messages and send them. */
+  async runOnce(): Promise<number> {
+    const claimed = await this.#claim();
+    await Promise.all(claimed.map((m) => this.#send(m)));
+    return claimed.length;
+  }
+
+  async #run(): Promise<void> {
+    let errorDelay = 0;
+    while (!this.#stopped) {
+      let n = 0;
+      try {
+        n = await this.runOnce();
+        errorDelay = 0;
+      } catch (err) {
+        if (this.#stopped) break;
+        errorDelay = Math.min(Math.max(errorDelay * 2, 100), 5_000);
+        this.#o.logger?.warn({ err }, 'message dispatcher pass failed');
+      }
+      if (n < this.#o.batchSize) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(done, errorDelay || this.#o.pollMs);
+          const self = this;
+          function done() {
+            clearTimeout(t);
+            if (self.#wake === done) self.#wake = null;
+            resolve();
+          }
+          this.#wake = done;
+        });
+      }
+    }
+  }
+
+  async #claim(): Promise<ClaimedMessage[]> {
+    const lease = randomBytes(12).toString('base64url');
+    const r = await this.#db.execute(sql`
+      update messages
+      set locked_until = now() + make_interval(secs => ${this.#o.leaseMs / 1000}), lease_id = ${lease}
+      where id in (
+        select id from messages
+        where status in ('pending', 'retrying') and next_attempt_at <= now()
+          and (locked_until is null or locked_until <= now())
+        order by next_attempt_at limit ${this.#o.batchSize} for update skip locked)
+      returning id, channel, recipient, subject, body_text, body_html, attempts, lease_id`);
+    return rowsOf<ClaimedMessage>(r);
+  }
+
+  async #send(m: ClaimedMessage): Promise<void> {
+    const attempts = m.attempts + 1;
+    let status: string;
+    let error: string | null = null;
+    let delay: number | null = null;
+    try {
+      const transport = m.channel === 'email' ? this.#o.email : this.#o.sms;
+      if (transport) {
+        if (m.channel === 'email') {
+          await this.#o.email!.send({
+            to: m.recipient,
+            subject: m.subject ?? '',
+            text: m.body_text,
+            html: m.body_html ?? htmlFromText(m.body_text),
+          });
+        } else {
+          await this.#o.sms!.send(m.recipient, m.body_text);
+        }
+        status = 'sent';
+      } else if (this.#o.inbox) {
+        status = SANDBOX_INBOX_STATUS;
+      } else {
+        status = 'failed';
+        error = `no ${m.channel} transport is configured`;
+      }
+    } catch (err) {
+      error = (err as Error).message || String(err);
+      delay = retryDelayMs(attempts, this.#o.retryScale, this.#o.random);
+      status = delay === null ? 'failed' : 'retrying';
+    }
+    const sent = status === 'sent' || status === SANDBOX_INBOX_STATUS;
+    try {
+      await this.#db.execute(sql`
+        update messages
+        set status = ${status}, attempts = ${attempts}, last_error = ${error},
+            sent_at = ${sent ? sql`now()` : sql`sent_at`},
+            next_attempt_at = now() + make_interval(secs => ${(delay ?? 0) / 1000}),
+            locked_until = null, lease_id = null
+        where id = ${m.id} and lease_id = ${m.lease_id}`);
+    } catch (err) {
+      this.#o.logger?.warn({ err, message_id: m.id }, 'message status could not be recorded');
+    }
+  }
+}
+
+export function startMessageDispatcher(ctx: Pick<Ctx, 'db' | 'env'>, opts: MessageDispatcherOptions = {}) {
+  return new MessageDispatcher(ctx, opts).start();
+}

@@ -1,0 +1,98 @@
+import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Queryable } from '../db/connect.js';
+import { transactions } from '../db/schema.js';
+import { newId } from '../ids.js';
+import { amountNumber } from '../money.js';
+import { stateColumns } from './state.js';
+
+/**
+ * Records that move money back (Void, Refund, Return) are transactions of their own, linked to
+ * the original by `linked_txn_id`, with a negative `net_amount` as the spec's list shows.
+ */
+
+export type TxnRow = typeof transactions.$inferSelect;
+
+/** The original row, locked until the operation's transaction ends; null when the merchant has none with this id. */
+export async function lockTransaction(tx: Queryable, merchantId: string, id: string): Promise<TxnRow | null> {
+  const [row] = await tx
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.id, id), eq(transactions.merchantId, merchantId)))
+    .for('update');
+  return row ?? null;
+}
+
+export type RecordType = 'Void' | 'Refund' | 'Return';
+
+/**
+ * Inserts a record against `original`. `amountCents` is what it moves back (positive);
+ * `netCents` its effect on the merchant's balance (zero or negative); the fee column holds
+ * the part of the original fee it gives back, so amount, fee and net stay consistent.
+ */
+export async function insertRecord(
+  tx: Queryable,
+  original: TxnRow,
+  r: { type: RecordType; amountCents: number; netCents: number; at: Date },
+): Promise<TxnRow> {
+  const [row] = await tx
+    .insert(transactions)
+    .values({
+      id: newId.transaction(),
+      merchantId: original.merchantId,
+      type: r.type,
+      paymentMethod: original.paymentMethod,
+      ...stateColumns('completed'),
+      amountCents: r.amountCents,
+      feeCents: -r.amountCents - r.netCents,
+      feeRateE7: original.feeRateE7,
+      netCents: r.netCents,
+      settled: original.paymentMethod === 'ach',
+      settledAt: original.paymentMethod === 'ach' ? r.at : null,
+      completedAt: r.at,
+      linkedTxnId: original.id,
+      payLinkId: original.payLinkId,
+      customerId: original.customerId,
+      paymentMethodId: original.paymentMethodId,
+      orderId: original.orderId,
+      invoiceNumber: original.invoiceNumber,
+      orderCreatedfrom: original.orderCreatedfrom,
+      gatewayRef: newId.gatewayRef(),
+      authCode: original.authCode,
+      cardBrand: original.cardBrand,
+      lastFour: original.lastFour,
+      createdAt: r.at,
+      updatedAt: r.at,
+    })
+    .returning();
+  return row!;
+}
+
+/** `data` of void and refund responses ("Void / refund record"). */
+export const moneyRecordSchema = z.object({
+  sales_id: z.string(),
+  transaction_id: z.string(),
+  order_createdfrom: z.string(),
+  amount: z.number(),
+  txn_id: z.string(),
+  txn_date: z.string(),
+  linked_txn_id: z.string(),
+  Status: z.literal('Success'),
+  type: z.enum(['Void', 'Refund']),
+});
+export type MoneyRecord = z.output<typeof moneyRecordSchema>;
+
+/** The record as the HTTP response shows it: `linked_txn_id` is the original transaction. */
+export function toMoneyRecord(record: TxnRow): MoneyRecord {
+  return {
+    sales_id: record.id,
+    transaction_id: record.id,
+    order_createdfrom: record.orderCreatedfrom,
+    amount: amountNumber(record.amountCents),
+    txn_id: record.gatewayRef ?? '',
+    txn_date: record.createdAt.toISOString(),
+    linked_txn_id: record.linkedTxnId ?? '',
+    Status: 'Success',
+    type: record.type as 'Void' | 'Refund',
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * The spec's "States and transitions" table as data: state × event → next state. Operations ask
+ * `nextState` whether an event is allowed at all; the conditions of the table (settled or not,
+ * amounts within the balance, the 24-hour rule) are checked by the operation that owns them.
+ */
+
+/** Transaction states and their `is_status` codes (DESIGN.md). Partly refunded stays completed. */
+export const IS_STATUS = {
+  pending: 0,
+  authorized: 1,
+  completed: 2,
+  declined: 3,
+  voided: 4,
+  refunded: 5,
+  returned: 6,
+} as const;
+
+export type TxnState = keyof typeof IS_STATUS;
+
+export type PaymentEvent =
+  | 'preauth_update'
+  | 'preauth_capture'
+  | 'preauth_void'
+  | 'void'
+  | 'refund'
+  /** The refund that takes the rest of the refundable balance. */
+  | 'refund_rest'
+  /** Full-amount refund of a transaction older than 24 hours: performed as a void. */
+  | 'refund_as_void'
+  | 'ach_approve'
+  | 'ach_decline';
+
+/**
+ * | state      | event           | next       | spec row / effect                                              |
+ * |------------|-----------------|------------|----------------------------------------------------------------|
+ * | authorized | preauth_update  | authorized | amount changes; `preauth.increment` / `preauth.decrement`      |
+ * | authorized | preauth_capture | completed  | capture data; `preauth.charge` + `payment.success`             |
+ * | authorized | preauth_void    | voided     | void record; `preauth.void`                                    |
+ * | completed  | void            | voided     | only unsettled; void record (Void); `payment.void`             |
+ * | completed  | refund          | completed  | within original and remaining; refund record; `payment.refund` |
+ * | completed  | refund_rest     | refunded   | the last refund; `payment.refund`                              |
+ * | completed  | refund_as_void  | voided     | full amount, older than 24 h; void record; `payment.void`      |
+ * | pending    | ach_approve     | completed  | settled at once; `ach.update` Approved + `payment.success`     |
+ * | pending    | ach_decline     | returned   | reversal record (Return); `ach.update` Declined                |
+ * Every other pair is refused and leaves the transaction unchanged.
+ */
+export const TRANSITIONS: Readonly<Record<TxnState, Partial<Record<PaymentEvent, TxnState>>>> = {
+  pending: { ach_approve: 'completed', ach_decline: 'returned' },
+  authorized: { preauth_update: 'authorized', preauth_capture: 'completed', preauth_void: 'voided' },
+  completed: { void: 'voided', refund: 'completed', refund_rest: 'refunded', refund_as_void: 'voided' },
+  declined: {},
+  voided: {},
+  refunded: {},
+  returned: {},
+};
+
+/** The state after `event`, or null when the table does not allow it from `state`. */
+export function nextState(state: TxnState, event: PaymentEvent): TxnState | null {
+  return TRANSITIONS[state][event] ?? null;
+}
+
+const BY_CODE = Object.fromEntries(Object.entries(IS_STATUS).map(([k, v]) => [v, k])) as Record<number, TxnState>;
+
+/** The state an `is_status` code names. */
+export function stateOf(isStatus: number): TxnState {
+  const s = BY_CODE[isStatus];
+  if (!s) throw new Error(`unknown is_status ${isStatus}`);
+  return s;
+}
+
+/** Column values of a state: `is_status` and the `status` text beside it. */
+export const stateColumns = (s: TxnState) => ({ isStatus: IS_STATUS[s], status: s });
+
+/** Transaction types that carry money from a customer and so can be voided or refunded. */
+export const PAYMENT_TYPES = ['Sale', 'PreAuth'] as const;
+
+export const isPaymentType = (type: string) => (PAYMENT_TYPES as readonly string[]).includes(type);

@@ -1,0 +1,232 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCore, type Core } from '../open.js';
+import { clients, merchants, transactions } from '../db/schema.js';
+import { digest, newKey } from '../keys.js';
+import { newId } from '../ids.js';
+import { RemitError } from '../errors.js';
+import {
+  getTransaction,
+  listTransactions,
+  listTransactionsInput,
+  toDetail,
+  toListItem,
+  type TransactionRow,
+} from './transactions.js';
+
+let core: Core;
+const clientId = newId.client();
+const otherClientId = newId.client();
+const mk = newKey.merchant('sandbox');
+const otherMk = newKey.merchant('sandbox');
+let merchantId: string;
+let otherMerchantId: string;
+
+async function insertMerchant(client: string, key: string): Promise<string> {
+  const id = newId.merchant();
+  await core.ctx.db.insert(merchants).values({
+    id,
+    clientId: client,
+    status: 'approved',
+    businessname: 'Test Shop',
+    email: 'shop@example.test',
+    firstName: 'A',
+    lastName: 'B',
+    phonenumber: '+14155550100',
+    website: 'https://shop.example',
+    merchantKeyHash: digest(key),
+    merchantKeyEnc: core.ctx.vault.encrypt(key),
+    publicKey: newKey.public('sandbox'),
+    businessInfo: {},
+    ownerInfo: {},
+    processingInfo: {},
+    bankName: 'Bank',
+    routingNumber: '011000015',
+    accountNumberEnc: core.ctx.vault.encrypt('000123456789'),
+    accountLast4: '6789',
+    einEnc: core.ctx.vault.encrypt('12-3456789'),
+    ssnEnc: core.ctx.vault.encrypt('123-45-6789'),
+    cardFeeRateE7: 29_000_000,
+    cardFeeFixedCents: 30,
+    achFeeRateE7: 10_000_000,
+    achFeeCapCents: 1000,
+    maxAmountCents: 99_999_999,
+    joinDate: new Date(),
+  });
+  return id;
+}
+
+function row(merchant: string, createdAt: string, over: Partial<TransactionRow> = {}): typeof transactions.$inferInsert {
+  return {
+    id: newId.transaction(),
+    merchantId: merchant,
+    type: 'Sale',
+    paymentMethod: 'card',
+    isStatus: 2,
+    status: 'completed',
+    amountCents: 1230,
+    feeCents: 66,
+    feeRateE7: 29_000_000,
+    netCents: 1164,
+    orderCreatedfrom: 'API',
+    authCode: 'A1B2C3',
+    cardBrand: 'Visa',
+    lastFour: '4242',
+    orderId: 'order-1',
+    createdAt: new Date(createdAt),
+    updatedAt: new Date(createdAt),
+    ...over,
+  };
+}
+
+beforeAll(async () => {
+  core = await openCore({
+    env: 'sandbox',
+    publicUrl: 'http://127.0.0.1',
+    encryptionKey: randomBytes(32),
+    databaseUrl: undefined,
+  });
+  await core.ctx.db.insert(clients).values([
+    { id: clientId, env: 'sandbox', secretHash: digest('x') },
+    { id: otherClientId, env: 'sandbox', secretHash: digest('y') },
+  ]);
+  merchantId = await insertMerchant(clientId, mk);
+  otherMerchantId = await insertMerchant(otherClientId, otherMk);
+  await core.ctx.db.insert(transactions).values([
+    row(merchantId, '2026-03-01T00:00:00.000Z', { id: 'txn_a' }),
+    row(merchantId, '2026-03-01T23:59:59.999Z', { id: 'txn_b' }),
+    row(merchantId, '2026-03-02T12:00:00.000Z', { id: 'txn_c' }),
+    row(merchantId, '2026-03-02T12:00:00.000Z', { id: 'txn_d' }),
+    row(merchantId, '2026-03-03T00:00:00.000Z', { id: 'txn_e', type: 'Refund', amountCents: 500, netCents: -500, feeCents: 0 }),
+    row(otherMerchantId, '2026-03-02T00:00:00.000Z', { id: 'txn_other' }),
+  ]);
+});
+afterAll(() => core.close());
+
+const parse = (v: object) => listTransactionsInput.parse({ merchant_key: mk, ...v });
+
+describe('listTransactions', () => {
+  it('is newest first, ties broken by id (descending), with the full count', async () => {
+    const { data, total } = await listTransactions(core.ctx, clientId, parse({}));
+    expect(data.map((t) => t.transaction_id)).toEqual(['txn_e', 'txn_d', 'txn_c', 'txn_b', 'txn_a']);
+    expect(total).toBe(5);
+  });
+
+  it('pages zero-based with limit, total stays the count of all matches', async () => {
+    const p0 = await listTransactions(core.ctx, clientId, parse({ limit: '2', pageNumber: 0 }));
+    const p1 = await listTransactions(core.ctx, clientId, parse({ limit: 2, pageNumber: '1' }));
+    const p2 = await listTransactions(core.ctx, clientId, parse({ limit: 2, pageNumber: 2 }));
+    const p3 = await listTransactions(core.ctx, clientId, parse({ limit: 2, pageNumber: 3 }));
+    expect(p0.data.map((t) => t.transaction_id)).toEqual(['txn_e', 'txn_d']);
+    expect(p1.data.map((t) => t.transaction_id)).toEqual(['txn_c', 'txn_b']);
+    expect(p2.data.map((t) => t.transaction_id)).toEqual(['txn_a']);
+    expect(p3.data).toEqual([]);
+    expect([p0.total, p1.total, p2.total, p3.total]).toEqual([5, 5, 5, 5]);
+  });
+
+  it('from_date and to_date are inclusive UTC days', async () => {
+    const one = await listTransactions(core.ctx, clientId, parse({ from_date: '2026-03-01', to_date: '2026-03-01' }));
+    expect(one.data.map((t) => t.transaction_id)).toEqual(['txn_b', 'txn_a']);
+    expect(one.total).toBe(2);
+    const from = await listTransactions(core.ctx, clientId, parse({ from_date: '2026-03-02' }));
+    expect(from.data.map((t) => t.transaction_id)).toEqual(['txn_e', 'txn_d', 'txn_c']);
+    const to = await listTransactions(core.ctx, clientId, parse({ to_date: '2026-03-02' }));
+    expect(to.total).toBe(4);
+    const none = await listTransactions(core.ctx, clientId, parse({ from_date: '2027-01-01' }));
+    expect(none).toEqual({ data: [], total: 0 });
+  });
+
+  it('shapes each item exactly, with a negative net_amount for a refund', async () => {
+    const { data } = await listTransactions(core.ctx, clientId, parse({ limit: 1 }));
+    expect(data[0]).toEqual({
+      transaction_id: 'txn_e',
+      amount: '5.00',
+      created_date: '2026-03-03T00:00:00.000Z',
+      fee_percentage: '2.9000000',
+      net_amount: -5,
+      other_details: { auth_code: 'A1B2C3', card_brand: 'Visa', last_four: '4242' },
+      status: 'completed',
+      is_status: 2,
+      type: 'Refund',
+      payment_method: 'card',
+      settled: false,
+      order_id: 'order-1',
+    });
+  });
+
+  it("another client's merchant_key is the same 401 as an unknown key", async () => {
+    const err = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as RemitError);
+    const foreign = await err(listTransactions(core.ctx, clientId, parse({ merchant_key: otherMk })));
+    const unknown = await err(listTransactions(core.ctx, clientId, parse({ merchant_key: 'mk_test_nope' })));
+    expect(foreign).toBeInstanceOf(RemitError);
+    expect(foreign?.kind).toBe('unauthorized');
+    expect([foreign?.code, foreign?.message]).toEqual([unknown?.code, unknown?.message]);
+  });
+});
+
+describe('listTransactionsInput', () => {
+  it.each([
+    [{ limit: 0 }, 'limit', 'must be a whole number from 1 to 100 (default 20)'],
+    [{ limit: -1 }, 'limit', 'must be a whole number from 1 to 100 (default 20)'],
+    [{ limit: '101' }, 'limit', 'must be a whole number from 1 to 100 (default 20)'],
+    [{ limit: 2.5 }, 'limit', 'must be a whole number from 1 to 100 (default 20)'],
+    [{ limit: 'ten' }, 'limit', 'must be a whole number from 1 to 100 (default 20)'],
+    [{ pageNumber: -1 }, 'pageNumber', 'must be a whole number from 0 (the first page) to 1000000'],
+    [{ from_date: '2026-02-30' }, 'from_date', 'must be a date YYYY-MM-DD that exists'],
+    [{ from_date: '2026-03-02', to_date: '2026-03-01' }, 'from_date', 'must be on or before to_date'],
+  ])('%j is refused on %s', (input, path, message) => {
+    const r = listTransactionsInput.safeParse({ merchant_key: mk, ...input });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues.map((i) => [i.path.join('.'), i.message])).toContainEqual([path, message]);
+  });
+
+  it('accepts numbers as text and treats empty values as absent', () => {
+    expect(listTransactionsInput.parse({ merchant_key: mk, limit: ' 100 ', pageNumber: '0', from_date: '', to_date: null })).toEqual({
+      merchant_key: mk,
+      limit: 100,
+      pageNumber: 0,
+      from_date: undefined,
+      to_date: undefined,
+    });
+  });
+});
+
+describe('getTransaction', () => {
+  it('returns the single shape with its own field names', async () => {
+    const t = await getTransaction(core.ctx, clientId, 'txn_a', { merchant_key: mk });
+    expect(t).toEqual({
+      transaction_id: 'txn_a',
+      amount: '12.30',
+      transaction_date: '2026-03-01T00:00:00.000Z',
+      fee_percentage: '2.9000000',
+      net_amount: 11.64,
+      other_details: { authcode: 'A1B2C3', cardType: 'Visa', lastFourDigits: '4242' },
+      status: 'completed',
+      is_status: 2,
+      type: 'Sale',
+      payment_method: 'card',
+      settled: false,
+      order_id: 'order-1',
+    });
+  });
+
+  it("is not found for another merchant's transaction and for an unknown id", async () => {
+    for (const id of ['txn_other', 'txn_missing']) {
+      await expect(getTransaction(core.ctx, clientId, id, { merchant_key: mk })).rejects.toMatchObject({
+        kind: 'not_found',
+        code: 'transaction_not_found',
+      });
+    }
+  });
+});
+
+describe('shaping', () => {
+  it('toListItem and toDetail carry the same values under their own names', () => {
+    const r = { ...row('m_x', '2026-01-01T00:00:00.000Z'), refundedCents: 0, settled: true } as TransactionRow;
+    const a = toListItem(r);
+    const b = toDetail(r);
+    expect(b.transaction_date).toBe(a.created_date);
+    expect(b.other_details).toEqual({ authcode: 'A1B2C3', cardType: 'Visa', lastFourDigits: '4242' });
+    expect(a.settled).toBe(true);
+  });
+});

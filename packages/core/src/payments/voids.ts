@@ -1,0 +1,116 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { merchantNow } from '../clock.js';
+import type { Ctx } from '../context.js';
+import type { Queryable } from '../db/connect.js';
+import { transactions } from '../db/schema.js';
+import { invalid, notFound } from '../errors.js';
+import { recordEvent } from '../events/outbox.js';
+import { merchantKey } from '../fields.js';
+import { merchantForKey, type Merchant } from '../merchants/merchant-key.js';
+import { amountNumber } from '../money.js';
+import { insertRecord, lockTransaction, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
+import { settleIfDue } from './settlement.js';
+import { isPaymentType, nextState, stateColumns, stateOf, type PaymentEvent } from './state.js';
+
+/** `POST /order/sales-void`: voids a completed, unsettled payment. */
+
+export const SETTLED_VOID_MESSAGE = 'The transaction has been settled, a void is not allowed.';
+export const VOID_NOT_FOUND_MESSAGE =
+  'Transaction not found: no transaction with this transaction_id belongs to this merchant.';
+
+export const transactionId = () => z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters');
+
+export const voidInput = z.object({
+  merchant_key: merchantKey(),
+  transaction_id: transactionId(),
+  sub_merchant_key: z.string().max(200).optional(),
+  /** Shown in the spec's JSON form; a void always takes the whole remaining amount, so it is read and ignored. */
+  amount: z.union([z.string().max(32), z.number()]).optional(),
+});
+export type VoidInput = z.output<typeof voidInput>;
+
+/**
+ * Voids `original` (locked by the caller): the void record takes the amount not yet refunded
+ * and gives back the rest of the original's net, so the merchant's balance returns to zero.
+ */
+export async function performVoid(
+  tx: Queryable,
+  merchant: Merchant,
+  original: TxnRow,
+  at: Date,
+  opts: { event: PaymentEvent; eventType: 'payment.void' | 'preauth.void' },
+): Promise<TxnRow> {
+  const next = nextState(stateOf(original.isStatus), opts.event);
+  if (next !== 'voided') throw new Error(`void from ${stateOf(original.isStatus)} is not in the state table`);
+  // An open preauthorization moved no money: its void releases the hold and nets zero.
+  const hold = stateOf(original.isStatus) === 'authorized';
+  const amountCents = hold ? (original.authorizedCents ?? original.amountCents) : original.amountCents - original.refundedCents;
+  const record = await insertRecord(tx, original, {
+    type: 'Void',
+    amountCents,
+    netCents: hold ? 0 : -(original.netCents - original.refundedCents),
+    at,
+  });
+  await tx
+    .update(transactions)
+    .set({ ...stateColumns(next), updatedAt: at })
+    .where(eq(transactions.id, original.id));
+  const shown = toMoneyRecord(record);
+  await recordEvent(tx, {
+    clientId: merchant.clientId,
+    merchantId: merchant.id,
+    type: opts.eventType,
+    data: {
+      merchant_id: merchant.id,
+      transaction_id: record.id,
+      Status: 'Success',
+      linked_txn_id: original.id,
+      sales_id: record.id,
+      order_createdfrom: record.orderCreatedfrom,
+      amount: amountNumber(amountCents),
+      txn_id: shown.txn_id,
+      txn_date: shown.txn_date,
+      type: 'Void',
+    },
+  });
+  return record;
+}
+
+/** Why a locked payment cannot be voided through `POST /order/sales-void`, or null when it can. */
+function voidRefusal(row: TxnRow) {
+  if (!isPaymentType(row.type)) {
+    return invalid('not_voidable', `Only a payment can be voided; ${row.id} is a ${row.type} record.`);
+  }
+  if (row.settled) return invalid('transaction_settled', SETTLED_VOID_MESSAGE);
+  const state = stateOf(row.isStatus);
+  if (state === 'voided') return invalid('already_voided', 'The transaction has already been voided.');
+  if (state === 'refunded') {
+    return invalid('already_refunded', 'The transaction has been fully refunded; there is nothing left to void.');
+  }
+  if (state === 'authorized') {
+    return invalid('not_voidable', 'This is an open preauthorization; void it with POST /preauth/void.');
+  }
+  if (nextState(state, 'void') === null) {
+    return invalid('not_voidable', `Only a completed transaction can be voided; this transaction is ${state}.`);
+  }
+  return null;
+}
+
+export async function voidTransaction(
+  ctx: Ctx,
+  clientId: string,
+  input: VoidInput,
+): Promise<{ message: string; data: MoneyRecord }> {
+  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
+  return ctx.db.transaction(async (tx) => {
+    const locked = await lockTransaction(tx, merchant.id, input.transaction_id);
+    if (!locked) throw notFound('transaction_not_found', VOID_NOT_FOUND_MESSAGE);
+    const at = merchantNow(ctx.now, merchant);
+    const row = isPaymentType(locked.type) ? await settleIfDue(tx, locked, at) : locked;
+    const refusal = voidRefusal(row);
+    if (refusal) throw refusal;
+    const record = await performVoid(tx, merchant, row, at, { event: 'void', eventType: 'payment.void' });
+    return { message: 'Transaction voided successfully.', data: toMoneyRecord(record) };
+  });
+}

@@ -1,0 +1,49 @@
+import type { Ctx } from './context.js';
+import { startWebhookDispatcher, type DispatcherLogger, type WebhookDispatcherOptions } from './events/dispatcher.js';
+import { startMessageDispatcher, type MessageDispatcherOptions } from './messages/dispatcher.js';
+import { smtpTransport } from './messages/transports/smtp.js';
+
+export interface WorkerOptions {
+  webhooks?: WebhookDispatcherOptions;
+  messages?: MessageDispatcherOptions;
+  logger?: DispatcherLogger;
+}
+
+export interface Workers {
+  /** Look for new events and messages now (after a commit), instead of at the next poll. */
+  nudge(): void;
+  stop(): Promise<void>;
+}
+
+/** Starts the webhook and message dispatchers of this process. */
+export function startWorkers(ctx: Pick<Ctx, 'db' | 'vault' | 'env'>, opts: WorkerOptions = {}): Workers {
+  const webhooks = startWebhookDispatcher(ctx, { logger: opts.logger, ...opts.webhooks });
+  const messages = startMessageDispatcher(ctx, { logger: opts.logger, ...opts.messages });
+  return {
+    nudge() {
+      webhooks.nudge();
+      messages.nudge();
+    },
+    async stop() {
+      await Promise.all([webhooks.stop(), messages.stop()]);
+    },
+  };
+}
+
+/**
+ * Worker settings from the environment: `REMIT_WEBHOOK_RETRY_SCALE` (a factor on the retry
+ * schedule), `SMTP_URL` and `REMIT_EMAIL_FROM` (email transport).
+ */
+export function workerOptionsFromEnv(env: Record<string, string | undefined>): WorkerOptions {
+  const scale = env.REMIT_WEBHOOK_RETRY_SCALE ? Number(env.REMIT_WEBHOOK_RETRY_SCALE) : undefined;
+  if (scale !== undefined && !(Number.isFinite(scale) && scale >= 0)) {
+    throw new Error('REMIT_WEBHOOK_RETRY_SCALE must be a number of 0 or more');
+  }
+  return {
+    webhooks: { retryScale: scale },
+    messages: {
+      retryScale: scale,
+      email: env.SMTP_URL ? smtpTransport(env.SMTP_URL, env.REMIT_EMAIL_FROM || undefined) : undefined,
+    },
+  };
+}
