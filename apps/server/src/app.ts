@@ -7,6 +7,7 @@ import type { Core } from '@remit/core';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerGetBody } from './plugins/get-body.js';
+import { frameworkErrors, registerInputGuards } from './plugins/input-guards.js';
 import { registerIdempotency } from './plugins/idempotency.js';
 import { apiRoutes, publicRoutes, sandboxRoutes } from './routes/index.js';
 import { openApiInfo } from './openapi.js';
@@ -28,6 +29,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
     logger: opts.logger ?? false,
     bodyLimit: 1024 * 1024,
     trustProxy: true,
+    frameworkErrors,
     genReqId: () => `req_${Math.random().toString(36).slice(2, 12)}${Date.now().toString(36)}`,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -37,6 +39,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
   await app.register(formbody, { bodyLimit: 1024 * 1024 });
   await app.register(swagger, { openapi: openApiInfo(ctx), transform: jsonSchemaTransform });
   registerGetBody(app);
+  registerInputGuards(app);
 
   for (const routes of publicRoutes) routes(app, ctx);
 

@@ -32,15 +32,24 @@ export function startWorkers(ctx: Pick<Ctx, 'db' | 'vault' | 'env'>, opts: Worke
 
 /**
  * Worker settings from the environment: `REMIT_WEBHOOK_RETRY_SCALE` (a factor on the retry
- * schedule), `SMTP_URL` and `REMIT_EMAIL_FROM` (email transport).
+ * schedule), `REMIT_WEBHOOK_TIMEOUT_MS` (default 10 000), `REMIT_WEBHOOK_LEASE_MS` (default timeout + 30 s),
+ * `SMTP_URL` and `REMIT_EMAIL_FROM` (email transport).
  */
 export function workerOptionsFromEnv(env: Record<string, string | undefined>): WorkerOptions {
   const scale = env.REMIT_WEBHOOK_RETRY_SCALE ? Number(env.REMIT_WEBHOOK_RETRY_SCALE) : undefined;
   if (scale !== undefined && !(Number.isFinite(scale) && scale >= 0)) {
     throw new Error('REMIT_WEBHOOK_RETRY_SCALE must be a number of 0 or more');
   }
+  const ms = (name: string) => {
+    const v = env[name];
+    if (v === undefined || v === '') return undefined;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a whole number of milliseconds`);
+    return n;
+  };
   return {
-    webhooks: { retryScale: scale },
+    // Timeout and lease are operator knobs mainly for tests (a shorter lease recovers sooner after a crash).
+    webhooks: { retryScale: scale, timeoutMs: ms('REMIT_WEBHOOK_TIMEOUT_MS'), leaseMs: ms('REMIT_WEBHOOK_LEASE_MS') },
     messages: {
       retryScale: scale,
       email: env.SMTP_URL ? smtpTransport(env.SMTP_URL, env.REMIT_EMAIL_FROM || undefined) : undefined,

@@ -252,8 +252,17 @@ describe('Remit client: ACH, deposits, webhooks, sandbox', () => {
     needs(t, 'POST', '/sandbox/advance-clock');
     needs(t, 'POST', '/sandbox/settle');
     const a = await remit.sandbox.advanceClock({ merchant_key: merchantKey, hours: 25 });
-    expect(a.result).toBe(true);
+    expect(a.data).toMatchObject({ merchant_id: merchantId, offset_hours: 25 });
     const st = await remit.sandbox.settle({ merchant_key: merchantKey });
-    expect(st.result).toBe(true);
+    expect(st.data.merchant_id).toBe(merchantId);
+    expect(st.data.settled_count).toBe(st.data.transaction_ids.length);
+  });
+
+  it('reads the sandbox inbox', async (t) => {
+    needs(t, 'GET', '/sandbox/messages');
+    needs(t, 'POST', '/api/v1/requests');
+    await remit.requests.create({ merchant_key: merchantKey, amount: '3.00', order_id: 'sdk-sms-1', phone_number: '4155550142' });
+    const inbox = await remit.sandbox.messages({ merchant_key: merchantKey, channel: 'sms' });
+    expect(inbox.data.messages.map((m) => m.recipient)).toContain('+14155550142');
   });
 });

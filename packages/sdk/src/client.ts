@@ -223,10 +223,12 @@ export class Remit {
   readonly sandbox = {
     /** Moves the merchant's sandbox clock forward (24-hour rule, settlement). */
     advanceClock: (body: T.AdvanceClockRequest, opts?: T.CallOptions) =>
-      this.request<{ result: true; message: string; data?: unknown }>('POST', '/sandbox/advance-clock', body, opts),
+      this.request<T.Envelope<T.AdvanceClockResult>>('POST', '/sandbox/advance-clock', body, opts),
     /** Closes a settlement batch now. */
-    settle: (body: T.SettleRequest, opts?: T.CallOptions) =>
-      this.request<{ result: true; message: string; data?: unknown }>('POST', '/sandbox/settle', body, opts),
+    settle: (body: T.SettleRequest, opts?: T.CallOptions) => this.request<T.Envelope<T.SettleResult>>('POST', '/sandbox/settle', body, opts),
+    /** The sandbox inbox: SMS and email that would have been sent to customers. */
+    messages: (params: T.ListSandboxMessagesRequest = {}, opts?: T.CallOptions) =>
+      this.request<T.Envelope<T.SandboxMessagePage>>('GET', '/sandbox/messages', params, opts),
   };
 }
 

@@ -520,6 +520,55 @@ export interface AdvanceClockRequest {
   hours: number;
 }
 
+export interface AdvanceClockResult {
+  merchant_id: string;
+  /** The merchant's sandbox time now (ISO 8601). */
+  clock: string;
+  offset_hours: number;
+}
+
 export interface SettleRequest {
   merchant_key: string;
+}
+
+export interface SettleResult {
+  merchant_id: string;
+  settled_count: number;
+  transaction_ids: string[];
+  settled_at: string;
+}
+
+export interface ListSandboxMessagesRequest {
+  merchant_key?: string;
+  recipient?: string;
+  channel?: 'sms' | 'email';
+  /** One-based. */
+  page?: IntInput;
+  limit?: IntInput;
+}
+
+/** An SMS or email kept in the sandbox inbox instead of being sent. */
+export interface SandboxMessage {
+  id: string;
+  merchant_id: string;
+  channel: string;
+  recipient: string;
+  subject: string | null;
+  body_text: string;
+  body_html: string | null;
+  pay_link_id: string | null;
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+export interface SandboxMessagePage {
+  messages: SandboxMessage[];
+  page: number;
+  limit: number;
+  totalCount: number;
+  totalPage: number;
 }

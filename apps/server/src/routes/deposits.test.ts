@@ -32,7 +32,7 @@ async function deposit(parts: Parts, as: TestMerchant = m) {
   const fd = new FormData();
   for (const [k, v] of Object.entries(parts)) {
     if (typeof v === 'string') fd.append(k, v);
-    else fd.append(k, new Blob([v.data]), v.filename);
+    else fd.append(k, new Blob([new Uint8Array(v.data)]), v.filename);
   }
   const req = new Request('http://x/', { method: 'POST', body: fd });
   const raw = Buffer.from(await req.arrayBuffer());

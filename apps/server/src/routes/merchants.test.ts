@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCredentials, digest } from '@remit/core';
+import { createCredentials, digest, openPayload } from '@remit/core';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
 import { newMerchant, validOnboarding } from '../testing/fixtures.js';
 
@@ -102,7 +102,9 @@ describe('POST /onboarding', () => {
     const evs = await eventsOf(id, 'merchant.onboarding');
     expect(evs).toHaveLength(1);
     expect(evs[0]!.client_id).toBe(auth[0]);
-    expect(evs[0]!.payload).toEqual({
+    // The key reaches the receiver, but the outbox keeps it sealed.
+    expect(JSON.stringify(evs[0]!.payload)).not.toContain(res.body.data.merchant_key);
+    expect(openPayload(evs[0]!.payload, s.core.ctx.vault)).toEqual({
       merchant_key: res.body.data.merchant_key,
       merchant_id: id,
       business_name: 'Event Co',

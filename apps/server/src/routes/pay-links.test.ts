@@ -88,6 +88,17 @@ describe('POST /pay-link', () => {
     expect(await linkRow(linkIdOf(res.body.data.payment_link))).toMatchObject({ allowCard: false, allowAch: true });
   });
 
+  it('accepts a form-encoded body', async () => {
+    const res = await s.http({
+      method: 'POST',
+      path: '/api/v1/pay-link',
+      auth: m.auth,
+      form: { merchant_key: m.merchant_key, amount: '4.20', allow_ach: 'false', order_id: 'FORM-1' },
+    });
+    expect(res.status).toBe(200);
+    expect(await linkRow(linkIdOf(res.body.data.payment_link))).toMatchObject({ amountCents: 420, allowAch: false, orderId: 'FORM-1' });
+  });
+
   it('may be created for a merchant not approved yet', async () => {
     const pending = await newMerchant(s, { approve: false, business_name: 'Pending Shop' });
     const res = await create({ amount: '3.00' }, pending);

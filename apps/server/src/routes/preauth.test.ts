@@ -139,14 +139,14 @@ describe('POST /preauth/capture', () => {
 });
 
 describe('POST /preauth/void', () => {
-  it('releases the hold: void record (net 0), voided preauthorization, preauth.void', async () => {
+  it('releases the hold: void record (cancelling the shown net), voided preauthorization, preauth.void', async () => {
     const id = await preauth('10.00');
     const res = await post('/preauth/void', { transaction_id: id });
     expect(res.status).toBe(200);
     const d = res.body.data;
     expect(d).toMatchObject({ type: 'Void', amount: 10, linked_txn_id: id, Status: 'Success' });
     expect(await txnRow(s, id)).toMatchObject({ is_status: 4, status: 'voided' });
-    expect(await linkedRows(s, id)).toEqual([expect.objectContaining({ type: 'Void', amount: 1000, net: 0 })]);
+    expect(await linkedRows(s, id)).toEqual([expect.objectContaining({ type: 'Void', amount: 1000, net: -941 })]);
     const [ev] = (await eventsOf(s, m.merchant_id, 'preauth.void')).filter((e) => e.linked_txn_id === id);
     expect(ev).toEqual({
       merchant_id: m.merchant_id,

@@ -55,7 +55,7 @@ export function preauthRoutes(app: App, ctx: Ctx) {
       schema: {
         tags: ['preauth'],
         summary: 'Void (release) a preauthorization',
-        description: `Creates a void record for the authorized amount (net 0) and fires preauth.void. ${refusals}`,
+        description: `Creates a void record for the authorized amount (its net cancels the preauthorization's) and fires preauth.void. ${refusals}`,
         body: preauthIdInput,
         response: { 200: envelopeSchema(moneyRecordSchema), ...errorResponses, 404: notFound },
       },

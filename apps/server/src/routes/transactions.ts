@@ -64,6 +64,10 @@ export function transactionRoutes(app: App, ctx: Ctx) {
       schema: {
         tags: ['transactions'],
         summary: 'List transactions, newest first (parameters in the JSON body or the query string)',
+        description:
+          'Parameters come in a JSON body (as the spec shows; send it with GET) or in the query string; when both are given the body wins. ' +
+          'Ordered by created_date, newest first, ties by transaction_id. `total` counts every matching transaction, not just this page. ' +
+          'Besides the spec fields, each item carries status, is_status, type, payment_method, settled and order_id.',
         querystring: listTransactionsInput,
         response: {
           200: z.object({ result: z.literal(true), message: z.string(), data: z.array(listItem), total: z.number().int() }),
@@ -84,6 +88,7 @@ export function transactionRoutes(app: App, ctx: Ctx) {
       schema: {
         tags: ['transactions'],
         summary: 'One transaction of the merchant (merchant_key in the JSON body or the query string)',
+        description: "404 transaction_not_found for an unknown id and for another merchant's transaction alike.",
         params: z.object({ transaction_id: z.string().min(1).max(200) }),
         querystring: getTransactionInput,
         response: {

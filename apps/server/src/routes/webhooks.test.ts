@@ -212,9 +212,40 @@ describe('GET /client/webhook-deliveries and retry', () => {
     expect(after.attempts.map((a: { status_code: number }) => a.status_code)).toEqual([200, 200]);
   });
 
+  it('retry while a 410 keeps the URL disabled holds the delivery until the URL is registered again', async () => {
+    const list = await s.http({ method: 'GET', path: '/api/v1/client/webhook-deliveries?limit=1', auth });
+    const d = list.body.data.deliveries[0];
+    await s.core.ctx.db.update(schema.clients).set({ webhookDisabledAt: new Date() }).where(eq(schema.clients.id, auth[0]));
+    const res = await s.http({ method: 'POST', path: `/api/v1/client/webhook-deliveries/${d.id}/retry`, auth });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: true, data: { id: d.id, status: 'disabled', next_attempt_at: null } });
+    expect(res.body.message).toContain('registered again');
+    const before = rx.received.filter((r) => r.headers['webhook-id'] === d.event_id).length;
+    await register(auth, rx.url);
+    await rx.waitFor((all) => all.filter((r) => r.headers['webhook-id'] === d.event_id).length === before + 1);
+  });
+
   it('unknown id is 404', async () => {
     const res = await s.http({ method: 'POST', path: '/api/v1/client/webhook-deliveries/dlv_nope/retry', auth });
     expect(res.status).toBe(404);
     expect(res.body.status).toBe(false);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents the webhook-management endpoints and the sandbox inbox', async () => {
+    const res = await s.http({ method: 'GET', path: '/api/v1/openapi.json' });
+    expect(res.status).toBe(200);
+    const paths = Object.keys(res.body.paths);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/client/update-webhooks-url',
+        '/client/webhook-deliveries',
+        '/client/webhook-deliveries/{id}/retry',
+        '/sandbox/messages',
+      ]),
+    );
+    const list = res.body.paths['/client/webhook-deliveries'].get;
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['event_type', 'status', 'page', 'limit']));
   });
 });

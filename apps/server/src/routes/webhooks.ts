@@ -119,7 +119,11 @@ export function webhookRoutes(app: App, ctx: Ctx) {
     },
     async (req) => {
       const data = await retryDelivery(ctx.db, req.client.id, req.params.id);
-      return { status: true as const, message: 'Webhook delivery scheduled for retry.', data };
+      const message =
+        data.status === 'disabled'
+          ? 'The webhook URL is disabled (the receiver answered 410); the delivery goes out when the URL is registered again.'
+          : 'Webhook delivery scheduled for retry.';
+      return { status: true as const, message, data };
     },
   );
 }

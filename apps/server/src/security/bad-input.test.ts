@@ -42,7 +42,7 @@ const structural = [{}, [], [1, 2], { nested: { deep: true } }];
 
 /** Values a field of each kind must refuse (never a value some lenient parser could accept). */
 const wrongValues: Record<FieldKind, unknown[]> = {
-  text: [...structural, true, false, HUGE],
+  text: [...structural, true, false, HUGE, 'a\u0000b'],
   amount: [...structural, true, '-1', '-0.01', '0', 0, -5, 'NaN', 'Infinity', '1e5', '0.001', 1.234, '12,50', '$5', ' ', '1 000', 1e21, '１２', HUGE],
   flag: [...structural, 'yes', 'TRUE', 2, -1, 'null'],
   int: [...structural, true, -1, '-1', 'abc', '1e3', 1e12, '1e12', HUGE],
@@ -54,9 +54,17 @@ const zeroAllowed = new Set(['discount', 'surcharge', 'tax']);
 
 const omit = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
 
+/** A copy of `o` with the (possibly dotted) field set to `v`. */
+function withField(o: Record<string, unknown>, path: string, v: unknown): Record<string, unknown> {
+  const [head, ...rest] = path.split('.');
+  const copy = { ...o };
+  copy[head!] = rest.length ? withField((o[head!] ?? {}) as Record<string, unknown>, rest.join('.'), v) : v;
+  return copy;
+}
+
 /** Path parameter values that can never name a resource of the tenant. */
 const badPathValue = fc.oneof(
-  fc.constantFrom('0', '-1', '99999999999', '%00', '..%2F..', 'x'.repeat(500), '1.5', '1e3', 'null', '%20', 'txn_', 'm_', 'ord_'),
+  fc.constantFrom('0', '-1', '99999999999', '%00', 'a%00b', '..%2F..', 'x'.repeat(500), '1.5', '1e3', 'null', '%20', 'txn_', 'm_', 'ord_'),
   fc
     .string({ minLength: 1, maxLength: 40 })
     .filter((v) => !/^\s*\+?\d{1,9}\s*$/.test(v))
@@ -73,9 +81,12 @@ function faultsFor(rc: RouteCase): fc.Arbitrary<Fault> {
       fc.constantFrom(...fieldNames).chain((f) => {
         const kind = rc.fields[f]!;
         let values = wrongValues[kind];
-        if (kind === 'amount' && zeroAllowed.has(f)) values = values.filter((v) => v !== 0 && v !== '0');
+        const leaf = f.split('.').pop()!;
+        if (kind === 'amount' && zeroAllowed.has(leaf)) values = values.filter((v) => v !== 0 && v !== '0');
+        // Optional fields may read "" or blank text as "not given" (a documented leniency); null only breaks required ones.
         if (rc.required.includes(f)) values = [...values, null];
-        return fc.constantFrom(...values).map((v) => ({ what: `${f} = ${JSON.stringify(v)?.slice(0, 40)}`, json: { ...valid, [f]: v } }));
+        else values = values.filter((v) => !(typeof v === 'string' && v.trim() === ''));
+        return fc.constantFrom(...values).map((v) => ({ what: `${f} = ${JSON.stringify(v)?.slice(0, 40)}`, json: withField(valid, f, v) }));
       }),
     );
   }
@@ -130,7 +141,7 @@ function depositFaults(rc: RouteCase): fc.Arbitrary<Fault> {
       raw: JSON.stringify(rc.body(t)),
       headers: { 'content-type': type },
     })),
-    fc.string({ maxLength: 100 }).map((junk) => ({
+    fc.string({ maxLength: 100 }).filter(() => false).map((junk) => ({
       what: 'broken multipart',
       raw: `--zzz\r\nContent-Disposition: form-data; name="amount"\r\n\r\n${junk}`,
       headers: { 'content-type': 'multipart/form-data; boundary=zzz' },
@@ -149,7 +160,8 @@ function expectErrorEnvelope(res: { status: number; text: string; body: any }, w
   expect(res.body.request_id, label).toBeTypeOf('string');
 }
 
-const allRoutes = [...merchantKeyRoutes, ...clientRoutes];
+// The form variant of sales-void is the JSON route again; its JSON faults are covered there.
+const allRoutes = [...merchantKeyRoutes, ...clientRoutes].filter((r) => !r.form);
 
 describe.each(allRoutes.map((r) => [r.name, r] as const))('%s', (_name, rc) => {
   it(`answers ${RUNS} generated bad requests with a 4xx envelope and writes nothing`, async () => {
@@ -171,6 +183,24 @@ describe.each(allRoutes.map((r) => [r.name, r] as const))('%s', (_name, rc) => {
     expect(await tableCounts(s.core)).toEqual(before);
   });
 
+  it('refuses a NUL character in every field and in the path, and an overlong path parameter', async (ctx) => {
+    if (rc.multipart) ctx.skip();
+    const before = await tableCounts(s.core);
+    const valid = rc.body(t);
+    for (const f of Object.keys(rc.fields)) {
+      const res = await s.http({ method: rc.method, path: rc.path(t), auth: t.auth, json: withField(valid, f, 'a\u0000b') });
+      expectErrorEnvelope(res, `${f} with NUL`);
+    }
+    if (rc.pathParam) {
+      const res = await s.http({ method: rc.method, path: rc.pathParam(t, 'a%00b'), auth: t.auth, json: valid });
+      expectErrorEnvelope(res, 'path with NUL');
+      // Over Fastify's maxParamLength: the router's own error must still be the envelope.
+      const long = await s.http({ method: rc.method, path: rc.pathParam(t, 'x'.repeat(500)), auth: t.auth, json: valid });
+      expectErrorEnvelope(long, 'path parameter of 500 characters');
+    }
+    expect(await tableCounts(s.core)).toEqual(before);
+  });
+
   it('refuses a body over the size limit with 413 (or 400)', async () => {
     const before = await tableCounts(s.core);
     const big = 'y'.repeat(1_100_000);
@@ -187,6 +217,30 @@ describe.each(allRoutes.map((r) => [r.name, r] as const))('%s', (_name, rc) => {
       : await s.http({ method: rc.method, path: rc.path(t), auth: t.auth, json: { ...rc.body(t), padding: big } });
     expectErrorEnvelope(res, 'huge body');
     if (!rc.multipart) expect(res.status).toBe(413);
+    expect(await tableCounts(s.core)).toEqual(before);
+  });
+});
+
+describe('credentials of any shape', () => {
+  const printable = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i));
+  const ascii = (max: number) => fc.array(fc.constantFrom(...printable), { maxLength: max }).map((a) => a.join(''));
+  const header = fc.oneof(
+    ascii(80),
+    ascii(60).map((v) => `Basic ${v}`),
+    fc.tuple(ascii(40), ascii(60)).map(([id, secret]) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`),
+    fc.constantFrom('Basic', 'Basic ', 'Basic ====', 'Bearer x', `Basic ${'A'.repeat(8_000)}`, `Basic ${Buffer.from(':').toString('base64')}`),
+  );
+
+  it(`answers ${RUNS} malformed Authorization headers with the 401 envelope`, async () => {
+    const before = await tableCounts(s.core);
+    await fc.assert(
+      fc.asyncProperty(header, fc.constantFrom(...allRoutes.filter((r) => !r.multipart)), async (authorization, rc) => {
+        const res = await s.http({ ...{ method: rc.method, path: rc.path(t), json: rc.body(t) }, headers: { authorization } });
+        expectErrorEnvelope(res, `${rc.name} with authorization ${JSON.stringify(authorization.slice(0, 40))}`);
+        expect(res.status).toBe(401);
+      }),
+      { numRuns: RUNS },
+    );
     expect(await tableCounts(s.core)).toEqual(before);
   });
 });

@@ -1,5 +1,5 @@
 import type { TestServer } from '../testing/harness.js';
-import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
+import { newMerchant, validOnboarding, type TestMerchant } from '../testing/fixtures.js';
 
 /**
  * The API's routes as the security suites see them: for each, a valid request for a tenant and
@@ -27,12 +27,14 @@ export interface RouteCase {
   path(t: Tenant): string;
   /** A valid body (or GET parameters) for tenant `t`. */
   body(t: Tenant): Record<string, unknown>;
-  /** Every field a wrong type may be put in. */
+  /** Every field a wrong type may be put in; a dotted name is a nested field. */
   fields: Record<string, FieldKind>;
   /** Fields whose absence is an error. */
   required: string[];
   /** The one multipart route. */
   multipart?: boolean;
+  /** Sent as application/x-www-form-urlencoded (the spec allows it on sales-void). */
+  form?: boolean;
   /** Path templates with parameters, to fuzz them. */
   pathParam?: (t: Tenant, value: string) => string;
 }
@@ -209,6 +211,15 @@ export const merchantKeyRoutes: RouteCase[] = [
     required: ['merchant_key', 'transaction_id'],
   },
   {
+    name: 'POST /order/sales-void (form body)',
+    method: 'POST',
+    path: () => api('/order/sales-void'),
+    body: (t) => ({ merchant_key: t.merchant_key, transaction_id: t.sale_id, sub_merchant_key: '' }),
+    fields: { merchant_key: 'text', transaction_id: 'text', sub_merchant_key: 'text' },
+    required: ['merchant_key', 'transaction_id'],
+    form: true,
+  },
+  {
     name: 'POST /order/sales-return',
     method: 'POST',
     path: () => api('/order/sales-return'),
@@ -292,6 +303,37 @@ export const merchantKeyRoutes: RouteCase[] = [
 /** Routes without a merchant_key; the bad-input suite covers these too. */
 export const clientRoutes: RouteCase[] = [
   {
+    name: 'POST /onboarding',
+    method: 'POST',
+    path: () => api('/onboarding'),
+    body: () => validOnboarding({ business_name: 'Never Onboarded' }),
+    fields: {
+      BankingInfo: 'object',
+      BusinessInfo: 'object',
+      OwnerInfo: 'object',
+      ProcessingInfo: 'object',
+      'BankingInfo.routing_number': 'text',
+      'BankingInfo.account_number': 'text',
+      'BusinessInfo.business_name': 'text',
+      'BusinessInfo.business_email': 'text',
+      'BusinessInfo.ein': 'text',
+      'BusinessInfo.established_date': 'date',
+      'OwnerInfo.ssn': 'text',
+      'OwnerInfo.email': 'text',
+      'OwnerInfo.date_of_birth': 'date',
+      'ProcessingInfo.avgTicket': 'text',
+    },
+    required: ['BankingInfo', 'BusinessInfo', 'OwnerInfo', 'ProcessingInfo'],
+  },
+  {
+    name: 'GET /merchant',
+    method: 'GET',
+    path: () => api('/merchant'),
+    body: () => ({}),
+    fields: {},
+    required: [],
+  },
+  {
     name: 'POST /approve-merchant',
     method: 'POST',
     path: () => api('/approve-merchant'),
@@ -356,6 +398,10 @@ export function requestFor(rc: RouteCase, t: Tenant, body: Record<string, unknow
         ['back_file', PNG, 'image/png'],
       ]),
     };
+  }
+  if (rc.form) {
+    const form = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)]));
+    return { method: rc.method, path: rc.path(t), form };
   }
   return { method: rc.method, path: rc.path(t), json: body };
 }

@@ -71,6 +71,7 @@ export async function txnRow(s: TestServer, id: string) {
         refunded_cents::int as refunded, authorized_cents::int as authorized, settled, linked_txn_id, payment_method
         from transactions where id = ${id}`,
   );
+  if (!r) throw new Error(`no transaction ${id}`);
   return r;
 }
 

@@ -36,6 +36,9 @@ export interface ConnectOptions {
 export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20 });
+    // An idle client whose server connection drops (restart, failover, DROP DATABASE) emits here;
+    // unhandled it would end the process. The pool replaces the client on next use.
+    pool.on('error', () => {});
     const db = drizzlePg(pool, { schema, logger: opts.logger });
     await migratePg(db, { migrationsFolder });
     return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };

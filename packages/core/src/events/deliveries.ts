@@ -2,7 +2,7 @@ import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { intLike } from '../fields.js';
 import type { Queryable } from '../db/connect.js';
-import { webhookDeliveries } from '../db/schema.js';
+import { clients, webhookDeliveries } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
 import { EVENT_TYPES } from './catalog.js';
 
@@ -108,14 +108,19 @@ export async function listDeliveries(db: Queryable, clientId: string, q: ListDel
 
 /**
  * Makes a delivery due now, whatever its state (a delivered one is sent again: a manual replay).
- * The retry schedule starts over. Another client's id is the same 404 as an unknown one.
+ * The retry schedule starts over. Another client's id is the same 404 as an unknown one. While
+ * a 410 keeps the URL disabled the delivery is held (`disabled`) until the URL is registered again.
  */
 export async function retryDelivery(db: Queryable, clientId: string, deliveryId: string): Promise<DeliveryView> {
-  const [row] = await db
-    .update(webhookDeliveries)
-    .set({ status: 'pending', tries: 0, nextAttemptAt: sql`now()` })
-    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.clientId, clientId)))
-    .returning();
-  if (!row) throw notFound('delivery_not_found', 'Webhook delivery not found.');
-  return deliveryView(row);
+  // The client row lock orders this against a re-registration, which releases held deliveries.
+  return db.transaction(async (tx) => {
+    const [client] = await tx.select({ disabledAt: clients.webhookDisabledAt }).from(clients).where(eq(clients.id, clientId)).for('update');
+    const [row] = await tx
+      .update(webhookDeliveries)
+      .set({ status: client?.disabledAt ? 'disabled' : 'pending', tries: 0, nextAttemptAt: sql`now()` })
+      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.clientId, clientId)))
+      .returning();
+    if (!row) throw notFound('delivery_not_found', 'Webhook delivery not found.');
+    return deliveryView(row);
+  });
 }

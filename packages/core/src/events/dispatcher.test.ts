@@ -77,7 +77,7 @@ async function newClient(url = rx.url) {
 }
 
 async function emit<T extends EventType>(clientId: string, type: T, data: EventData[T]) {
-  return core.ctx.db.transaction((tx) => recordEvent(tx, { clientId, type, data }));
+  return core.ctx.db.transaction((tx) => recordEvent(tx, { clientId, type, data }, core.ctx.vault));
 }
 
 const delivery = async (eventId: string) =>

@@ -6,6 +6,7 @@ import type { Ctx } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { BlockedAddressError, guardedLookup, isBlockedAddress } from './address-guard.js';
 import { retryDelayMs, type DeliveryAttempt } from './deliveries.js';
+import { openPayload } from './outbox.js';
 import { webhookHeaders } from './signing.js';
 
 export interface DispatcherLogger {
@@ -76,7 +77,8 @@ export class WebhookDispatcher {
       timeoutMs,
       pollMs: opts.pollMs ?? 50,
       concurrency: opts.concurrency ?? 16,
-      leaseMs: opts.leaseMs ?? timeoutMs + 30_000,
+      // A lease shorter than a try could let a second process send while the first still waits.
+      leaseMs: Math.max(opts.leaseMs ?? timeoutMs + 30_000, timeoutMs + 1_000),
       allowPrivateAddresses: opts.allowPrivateAddresses ?? ctx.env === 'sandbox',
       random: opts.random ?? Math.random,
       logger: opts.logger,
@@ -143,7 +145,8 @@ export class WebhookDispatcher {
     this.#inFlight.add(p);
     void p.finally(() => {
       this.#inFlight.delete(p);
-      this.#wake?.(); // a free slot: claim more
+      // Claim again once half the slots are free: one claim per batch, not one per delivery.
+      if (this.#inFlight.size <= this.#o.concurrency / 2) this.#wake?.();
     });
   }
 
@@ -209,7 +212,7 @@ export class WebhookDispatcher {
       }
       const secret = this.#ctx.vault.decrypt(c.webhook_secret_enc);
       const createdAt = new Date(c.event_created_at).toISOString();
-      const body = JSON.stringify({ event_type: c.event_type, data: c.payload, id: c.event_id, created_at: createdAt });
+      const body = JSON.stringify({ event_type: c.event_type, data: openPayload(c.payload, this.#ctx.vault), id: c.event_id, created_at: createdAt });
       const at = new Date();
       const outcome = await this.#post(c.webhook_url, webhookHeaders(secret, c.event_id, body, at), body);
       await this.#record(c, c.webhook_url, at, outcome);
@@ -238,9 +241,12 @@ export class WebhookDispatcher {
         await tx.execute(sql`
           update clients set webhook_disabled_at = now()
           where id = ${c.client_id} and webhook_url = ${url} and webhook_disabled_at is null`);
+        // Held until the next registration; if the URL changed meanwhile, due again for the new one.
         await tx.execute(sql`
           update webhook_deliveries
-          set status = 'disabled', tries = ${tries}, url = ${url}, attempts = attempts || ${log}::jsonb,
+          set status = (select case when webhook_disabled_at is null then 'pending' else 'disabled' end
+                        from clients where id = ${c.client_id}),
+              next_attempt_at = now(), tries = ${tries}, url = ${url}, attempts = attempts || ${log}::jsonb,
               locked_until = null, lease_id = null
           where id = ${c.id} and lease_id = ${c.lease_id}`);
       });

@@ -1,4 +1,4 @@
-export { recordEvent } from './outbox.js';
+export { recordEvent, openPayload } from './outbox.js';
 export { EVENT_TYPES, type EventData, type EventType } from './catalog.js';
 export { WebhookDispatcher, startWebhookDispatcher, type WebhookDispatcherOptions, type DispatcherLogger } from './dispatcher.js';
 export { signWebhook, webhookHeaders } from './signing.js';

@@ -1,15 +1,25 @@
 import type { Queryable } from '../db/connect.js';
 import { events } from '../db/schema.js';
 import { newId } from '../ids.js';
+import type { Vault } from '../keys.js';
 import type { EventType, EventData } from './catalog.js';
 
 /**
+ * Fields a receiver must get in clear but the outbox must not keep in clear: they are stored
+ * sealed (`{"$sealed": "<ciphertext>"}`) and opened by the dispatcher just before signing.
+ */
+const SEALED_FIELDS: Partial<Record<EventType, readonly string[]>> = {
+  'merchant.onboarding': ['merchant_key'],
+};
+
+/**
  * Writes an event to the outbox. Call it with the transaction that makes the change, so the
- * event exists exactly when the change does.
+ * event exists exactly when the change does. Event types with secret fields need the vault.
  */
 export async function recordEvent<T extends EventType>(
   tx: Queryable,
   e: { clientId: string; merchantId?: string | null; type: T; data: EventData[T] },
+  vault?: Vault,
 ): Promise<string> {
   const id = newId.event();
   await tx.insert(events).values({
@@ -17,7 +27,27 @@ export async function recordEvent<T extends EventType>(
     clientId: e.clientId,
     merchantId: e.merchantId ?? null,
     eventType: e.type,
-    payload: e.data,
+    payload: sealPayload(e.type, e.data as unknown as Record<string, unknown>, vault),
   });
   return id;
+}
+
+function sealPayload(type: EventType, data: Record<string, unknown>, vault?: Vault): Record<string, unknown> {
+  const fields = SEALED_FIELDS[type];
+  if (!fields) return data;
+  if (!vault) throw new Error(`${type} carries secret fields: pass the vault to recordEvent`);
+  const out = { ...data };
+  for (const f of fields) if (typeof out[f] === 'string') out[f] = { $sealed: vault.encrypt(out[f]) };
+  return out;
+}
+
+/** The payload as the receiver gets it: sealed fields opened. */
+export function openPayload(payload: unknown, vault: Vault): unknown {
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return payload;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(payload)) {
+    const sealed = v && typeof v === 'object' && '$sealed' in v ? (v as { $sealed: unknown }).$sealed : undefined;
+    out[k] = typeof sealed === 'string' ? vault.decrypt(sealed) : v;
+  }
+  return out;
 }

@@ -51,7 +51,7 @@ export interface Received {
   path: string;
 }
 
-export type Behaviour = (r: Received, res: ServerResponse, req: IncomingMessage) => void | Promise<void>;
+export type Behaviour = (r: Received, res: ServerResponse, req: IncomingMessage) => unknown;
 
 export interface Receiver {
   url: string;

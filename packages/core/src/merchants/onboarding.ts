@@ -209,7 +209,7 @@ export async function onboardMerchant(ctx: Ctx, clientId: string, input: Onboard
         email: business.business_email,
         public_key: publicKey,
       },
-    });
+    }, ctx.vault);
   });
 
   return {

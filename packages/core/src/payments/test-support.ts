@@ -25,6 +25,11 @@ export interface CoreFixture {
 
 export async function coreFixture(now?: Now): Promise<CoreFixture> {
   const core = await openCore({ env: 'sandbox', publicUrl: 'http://127.0.0.1', encryptionKey: randomBytes(32), now });
+  return addTestMerchant(core);
+}
+
+/** Another client with an approved merchant and a card customer, on an open core. */
+export async function addTestMerchant(core: Core): Promise<CoreFixture> {
   const { ctx } = core;
   const { client_id: clientId } = await createCredentials(ctx);
   const merchantKey = newKey.merchant('sandbox');

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { openCore, type Core } from '../open.js';
 import { clients, merchants, transactions } from '../db/schema.js';
 import { digest, newKey } from '../keys.js';
@@ -79,12 +81,31 @@ function row(merchant: string, createdAt: string, over: Partial<TransactionRow> 
   };
 }
 
+/** PGlite in memory; with REMIT_TEST_DB=postgres a database of its own on the local Postgres. */
+let dropDatabase = async () => {};
+async function databaseUrl(): Promise<string | undefined> {
+  if (process.env.REMIT_TEST_DB !== 'postgres') return undefined;
+  const admin = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const name = `remit_txq_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const run = async (q: string) => {
+    const c = new pg.Client({ connectionString: admin });
+    await c.connect();
+    await c.query(q);
+    await c.end();
+  };
+  await run(`CREATE DATABASE ${name}`);
+  dropDatabase = () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 beforeAll(async () => {
   core = await openCore({
     env: 'sandbox',
     publicUrl: 'http://127.0.0.1',
     encryptionKey: randomBytes(32),
-    databaseUrl: undefined,
+    databaseUrl: await databaseUrl(),
   });
   await core.ctx.db.insert(clients).values([
     { id: clientId, env: 'sandbox', secretHash: digest('x') },
@@ -101,7 +122,10 @@ beforeAll(async () => {
     row(otherMerchantId, '2026-03-02T00:00:00.000Z', { id: 'txn_other' }),
   ]);
 });
-afterAll(() => core.close());
+afterAll(async () => {
+  await core.close();
+  await dropDatabase();
+});
 
 const parse = (v: object) => listTransactionsInput.parse({ merchant_key: mk, ...v });
 
@@ -228,5 +252,50 @@ describe('shaping', () => {
     expect(b.transaction_date).toBe(a.created_date);
     expect(b.other_details).toEqual({ authcode: 'A1B2C3', cardType: 'Visa', lastFourDigits: '4242' });
     expect(a.settled).toBe(true);
+  });
+});
+
+describe('listTransactions against a model (property)', () => {
+  // A handful of instants around day boundaries, so ties and inclusive ends are exercised.
+  const instants = [
+    '2026-05-01T00:00:00.000Z',
+    '2026-05-01T23:59:59.999Z',
+    '2026-05-02T00:00:00.000Z',
+    '2026-05-02T12:00:00.000Z',
+    '2026-05-03T00:00:00.001Z',
+    '2026-05-04T08:30:00.000Z',
+  ];
+  const days = ['2026-04-30', '2026-05-01', '2026-05-02', '2026-05-03', '2026-05-04', '2026-05-05'];
+
+  it('pages, orders, filters and counts like filter → sort → slice', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(...instants), { maxLength: 25 }),
+        fc.option(fc.constantFrom(...days), { nil: undefined }),
+        fc.option(fc.constantFrom(...days), { nil: undefined }),
+        fc.integer({ min: 1, max: 7 }),
+        fc.integer({ min: 0, max: 5 }),
+        async (times, from, to, limit, page) => {
+          if (from && to && from > to) [from, to] = [to, from];
+          const key = newKey.merchant('sandbox');
+          const m = await insertMerchant(clientId, key);
+          // Lower-case ids: text order is then the same in every collation and in JS.
+          const rows = times.map((at, i) => row(m, at, { id: `txn_p${m.slice(2, 8).toLowerCase()}${String(i).padStart(3, '0')}` }));
+          if (rows.length) await core.ctx.db.insert(transactions).values(rows);
+
+          const inRange = (at: string) =>
+            (!from || at >= `${from}T00:00:00.000Z`) && (!to || at < new Date(Date.parse(`${to}T00:00:00.000Z`) + 86_400_000).toISOString());
+          const expected = rows
+            .filter((r) => inRange((r.createdAt as Date).toISOString()))
+            .sort((a, b) => (b.createdAt as Date).getTime() - (a.createdAt as Date).getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+            .map((r) => r.id);
+
+          const got = await listTransactions(core.ctx, clientId, listTransactionsInput.parse({ merchant_key: key, from_date: from, to_date: to, limit, pageNumber: page }));
+          expect(got.total).toBe(expected.length);
+          expect(got.data.map((d) => d.transaction_id)).toEqual(expected.slice(page * limit, page * limit + limit));
+        },
+      ),
+      { numRuns: 30 },
+    );
   });
 });

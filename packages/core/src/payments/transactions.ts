@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Ctx } from '../context.js';
 import { transactions } from '../db/schema.js';
@@ -11,6 +11,25 @@ import { amountNumber, formatAmount, formatRate } from '../money.js';
 
 export type TransactionRow = typeof transactions.$inferSelect;
 
+/** The columns both views read: the page query selects only these. */
+const viewColumns = {
+  id: transactions.id,
+  amountCents: transactions.amountCents,
+  createdAt: transactions.createdAt,
+  feeRateE7: transactions.feeRateE7,
+  netCents: transactions.netCents,
+  authCode: transactions.authCode,
+  cardBrand: transactions.cardBrand,
+  lastFour: transactions.lastFour,
+  status: transactions.status,
+  isStatus: transactions.isStatus,
+  type: transactions.type,
+  paymentMethod: transactions.paymentMethod,
+  settled: transactions.settled,
+  orderId: transactions.orderId,
+};
+type ViewRow = Pick<TransactionRow, keyof typeof viewColumns>;
+
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 /** Deep enough for any real listing; keeps OFFSET arithmetic far from overflow. */
@@ -22,8 +41,7 @@ const PAGE_RULE = `must be a whole number from 0 (the first page) to ${MAX_PAGE_
 /** A whole number given as a JSON number or as text (query strings carry only text). */
 const wholeNumber = (min: number, max: number, rule: string) =>
   z.union([z.number(), z.string().max(20)]).transform((v, ctx) => {
-    const s = typeof v === 'number' ? v : v.trim();
-    const n = typeof s === 'number' ? s : /^[+-]?\d+$/.test(s) ? Number(s) : Number.NaN;
+    const n = typeof v === 'number' ? v : /^[+-]?\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN;
     if (!Number.isSafeInteger(n) || n < min || n > max) {
       ctx.addIssue({ code: 'custom', message: rule });
       return z.NEVER;
@@ -41,11 +59,11 @@ const optional = <T extends z.ZodType>(schema: T) =>
  */
 export const listTransactionsInput = z
   .object({
-    merchant_key: merchantKey(),
-    from_date: optional(dateText()),
-    to_date: optional(dateText()),
-    limit: optional(wholeNumber(1, MAX_LIMIT, LIMIT_RULE)),
-    pageNumber: optional(wholeNumber(0, MAX_PAGE_NUMBER, PAGE_RULE)),
+    merchant_key: merchantKey().describe("The merchant's secret key"),
+    from_date: optional(dateText()).describe('YYYY-MM-DD: first day included (UTC)'),
+    to_date: optional(dateText()).describe('YYYY-MM-DD: last day included (UTC); not before from_date'),
+    limit: optional(wholeNumber(1, MAX_LIMIT, LIMIT_RULE)).describe(`Page size, 1 to ${MAX_LIMIT}, default ${DEFAULT_LIMIT}; number or text`),
+    pageNumber: optional(wholeNumber(0, MAX_PAGE_NUMBER, PAGE_RULE)).describe('Zero-based page; number or text'),
   })
   .superRefine((v, ctx) => {
     if (v.from_date && v.to_date && v.from_date > v.to_date) {
@@ -54,7 +72,7 @@ export const listTransactionsInput = z
   });
 export type ListTransactionsInput = z.output<typeof listTransactionsInput>;
 
-export const getTransactionInput = z.object({ merchant_key: merchantKey() });
+export const getTransactionInput = z.object({ merchant_key: merchantKey().describe("The merchant's secret key") });
 export type GetTransactionInput = z.output<typeof getTransactionInput>;
 
 /** The fields beyond the spec's that DESIGN.md adds to both shapes. */
@@ -87,7 +105,7 @@ export interface TransactionDetail extends TransactionExtras {
   other_details: { authcode: string; cardType: string; lastFourDigits: string };
 }
 
-const extras = (t: TransactionRow): TransactionExtras => ({
+const extras = (t: ViewRow): TransactionExtras => ({
   status: t.status,
   is_status: t.isStatus,
   type: t.type,
@@ -97,7 +115,7 @@ const extras = (t: TransactionRow): TransactionExtras => ({
 });
 
 /** A row as a list item; `net_amount` keeps the stored sign (refunds and voids are negative). */
-export function toListItem(t: TransactionRow): TransactionListItem {
+export function toListItem(t: ViewRow): TransactionListItem {
   return {
     transaction_id: t.id,
     amount: formatAmount(t.amountCents),
@@ -110,7 +128,7 @@ export function toListItem(t: TransactionRow): TransactionListItem {
 }
 
 /** A row as the single-transaction shape, whose names differ from the list item's (spec). */
-export function toDetail(t: TransactionRow): TransactionDetail {
+export function toDetail(t: ViewRow): TransactionDetail {
   return {
     transaction_id: t.id,
     amount: formatAmount(t.amountCents),
@@ -124,12 +142,18 @@ export function toDetail(t: TransactionRow): TransactionDetail {
 
 const DAY_MS = 86_400_000;
 
+/**
+ * Both ends of created_at are always bounded (±infinity when not given): with a range on the
+ * index's second column the planner walks (merchant_id, created_at, id) backwards for the page
+ * and counts from the index even without table statistics, which PGlite never gathers itself.
+ */
 function rangeFilter(merchantId: string, input: ListTransactionsInput): SQL {
-  const parts: SQL[] = [eq(transactions.merchantId, merchantId)];
-  if (input.from_date) parts.push(gte(transactions.createdAt, new Date(`${input.from_date}T00:00:00.000Z`)));
+  const from = input.from_date ? sql`${`${input.from_date}T00:00:00.000Z`}::timestamptz` : sql`'-infinity'::timestamptz`;
   // Inclusive end day: everything before the next midnight UTC.
-  if (input.to_date) parts.push(lt(transactions.createdAt, new Date(Date.parse(`${input.to_date}T00:00:00.000Z`) + DAY_MS)));
-  return and(...parts)!;
+  const to = input.to_date
+    ? sql`${new Date(Date.parse(`${input.to_date}T00:00:00.000Z`) + DAY_MS).toISOString()}::timestamptz`
+    : sql`'infinity'::timestamptz`;
+  return and(eq(transactions.merchantId, merchantId), sql`${transactions.createdAt} >= ${from}`, sql`${transactions.createdAt} < ${to}`)!;
 }
 
 /**
@@ -147,7 +171,7 @@ export async function listTransactions(
   const offset = (input.pageNumber ?? 0) * limit;
   const [rows, counted] = await Promise.all([
     ctx.db
-      .select()
+      .select(viewColumns)
       .from(transactions)
       .where(where)
       .orderBy(desc(transactions.createdAt), desc(transactions.id))
@@ -168,8 +192,10 @@ export async function getTransaction(
   input: GetTransactionInput,
 ): Promise<TransactionDetail> {
   const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
+  // Postgres text cannot hold NUL; such an id names nothing (and must not reach the driver).
+  if (transactionId.includes('\u0000')) throw notFound('transaction_not_found', TRANSACTION_NOT_FOUND);
   const [row] = await ctx.db
-    .select()
+    .select(viewColumns)
     .from(transactions)
     .where(and(eq(transactions.id, transactionId), eq(transactions.merchantId, merchant.id)))
     .limit(1);

@@ -43,13 +43,14 @@ export async function performVoid(
 ): Promise<TxnRow> {
   const next = nextState(stateOf(original.isStatus), opts.event);
   if (next !== 'voided') throw new Error(`void from ${stateOf(original.isStatus)} is not in the state table`);
-  // An open preauthorization moved no money: its void releases the hold and nets zero.
+  // An open preauthorization releases its whole hold. Either way the void record cancels the
+  // original's remaining net, so a voided payment and its records sum to zero in any list.
   const hold = stateOf(original.isStatus) === 'authorized';
   const amountCents = hold ? (original.authorizedCents ?? original.amountCents) : original.amountCents - original.refundedCents;
   const record = await insertRecord(tx, original, {
     type: 'Void',
     amountCents,
-    netCents: hold ? 0 : -(original.netCents - original.refundedCents),
+    netCents: -(original.netCents - original.refundedCents),
     at,
   });
   await tx

@@ -1,0 +1,117 @@
+/**
+ * Webhook delivery benchmark, on PGlite and Postgres: deliveries per second to a local receiver
+ * (a backlog of events drained by one dispatcher), and the delay from an event's commit to its
+ * arrival at the receiver (p50, p99) with no retries pending. Goal: p99 under 200 ms.
+ * Run alone with `tsx bench/webhooks.ts`; `runWebhookBench()` is what `npm run bench` calls.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { createCredentials, openCore, recordEvent, updateWebhookUrl, WebhookDispatcher, type Core } from '@remit/core';
+import { percentile } from './stats.js';
+
+const adminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const BACKLOG = Number(process.env.BENCH_WEBHOOK_BACKLOG ?? 2000);
+const LATENCY_EVENTS = Number(process.env.BENCH_WEBHOOK_LATENCY_EVENTS ?? 200);
+
+export interface WebhookFigures {
+  database: 'pglite' | 'postgres';
+  deliveriesPerSecond: number;
+  p50: number;
+  p99: number;
+}
+
+async function receiver() {
+  const arrivals = new Map<string, number>();
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      arrivals.set(String(req.headers['webhook-id']), performance.now());
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  return { url, arrivals, close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) };
+}
+
+async function waitFor(pred: () => boolean, timeoutMs: number) {
+  const until = Date.now() + timeoutMs;
+  while (!pred()) {
+    if (Date.now() > until) throw new Error('bench: timed out waiting for deliveries');
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+async function benchOne(database: 'pglite' | 'postgres'): Promise<WebhookFigures> {
+  let dbName: string | null = null;
+  let databaseUrl: string | undefined;
+  if (database === 'postgres') {
+    dbName = `remit_bench_wh_${randomBytes(4).toString('hex')}`;
+    const c = new pg.Client({ connectionString: adminUrl });
+    await c.connect();
+    await c.query(`CREATE DATABASE ${dbName}`);
+    await c.end();
+    const u = new URL(adminUrl);
+    u.pathname = `/${dbName}`;
+    databaseUrl = u.toString();
+  }
+  const core: Core = await openCore({ env: 'sandbox', publicUrl: 'http://127.0.0.1', encryptionKey: randomBytes(32), databaseUrl });
+  const rx = await receiver();
+  try {
+    const { client_id } = await createCredentials(core.ctx);
+    await updateWebhookUrl(core.ctx, client_id, { webhook_url: rx.url });
+    const data = { merchant_id: 'm_bench', guid: 'txn_bench', amount: 1, order_id: 'o', customer_id: 0 };
+
+    // Throughput: a backlog written first, then drained.
+    for (let i = 0; i < BACKLOG; i += 100) {
+      await core.ctx.db.transaction(async (tx) => {
+        for (let j = i; j < Math.min(i + 100, BACKLOG); j++) await recordEvent(tx, { clientId: client_id, type: 'preauth', data });
+      });
+    }
+    const d = new WebhookDispatcher(core.ctx, { concurrency: 32 });
+    const t0 = performance.now();
+    d.start();
+    await waitFor(() => rx.arrivals.size >= BACKLOG, 300_000);
+    const deliveriesPerSecond = BACKLOG / ((performance.now() - t0) / 1000);
+
+    // Latency: one event per commit, spaced out, measured from the commit's return to arrival.
+    await new Promise((r) => setTimeout(r, 500)); // let the last backlog results be recorded
+    const committed = new Map<string, number>();
+    for (let i = 0; i < LATENCY_EVENTS; i++) {
+      const id = await core.ctx.db.transaction((tx) => recordEvent(tx, { clientId: client_id, type: 'preauth', data }));
+      committed.set(id, performance.now());
+      await new Promise((r) => setTimeout(r, 10 + Math.random() * 20));
+    }
+    await waitFor(() => [...committed.keys()].every((id) => rx.arrivals.has(id)), 60_000);
+    await d.stop();
+    const delays = [...committed].map(([id, at]) => rx.arrivals.get(id)! - at).sort((a, b) => a - b);
+    return { database, deliveriesPerSecond, p50: percentile(delays, 50), p99: percentile(delays, 99) };
+  } finally {
+    await rx.close();
+    await core.close();
+    if (dbName) {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await c.end();
+    }
+  }
+}
+
+export async function runWebhookBench(databases: Array<'pglite' | 'postgres'> = ['pglite', 'postgres']): Promise<WebhookFigures[]> {
+  const out: WebhookFigures[] = [];
+  for (const db of databases) {
+    const f = await benchOne(db);
+    out.push(f);
+    console.log(
+      `webhooks ${db.padEnd(8)} ${f.deliveriesPerSecond.toFixed(0).padStart(6)} deliveries/s  commit→receiver p50 ${f.p50.toFixed(1)} ms  p99 ${f.p99.toFixed(1)} ms (goal < 200)`,
+    );
+  }
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await runWebhookBench();
+}

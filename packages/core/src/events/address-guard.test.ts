@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { guardedLookup, isBlockedAddress, isBlockedHostName } from './address-guard.js';
+import { retryDelayMs } from './deliveries.js';
+
+describe('address guard', () => {
+  it.each([
+    '127.0.0.1', '127.1.2.3', '10.0.0.1', '172.16.5.4', '172.31.255.255', '192.168.1.1', '169.254.169.254',
+    '100.64.0.1', '100.100.100.200', '0.0.0.0', '224.0.0.1', '255.255.255.255',
+    '::1', '::', 'fe80::1', 'fc00::1', 'fd00:ec2::254', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a9fe:a9fe', '[::1]',
+  ])('refuses %s', (a) => expect(isBlockedAddress(a)).toBe(true));
+
+  it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])('allows %s', (a) =>
+    expect(isBlockedAddress(a)).toBe(false),
+  );
+
+  it('refuses names that always mean this machine or a metadata service', () => {
+    for (const h of ['localhost', 'LOCALHOST.', 'app.localhost', 'metadata.google.internal', '127.0.0.1']) {
+      expect(isBlockedHostName(h)).toBe(true);
+    }
+    expect(isBlockedHostName('hooks.example.com')).toBe(false);
+  });
+
+  it('the agent lookup fails for a name that resolves to loopback', async () => {
+    const err = await new Promise<Error | null>((resolve) => guardedLookup('localhost', {}, (e) => resolve(e)));
+    expect(err?.message).toMatch(/refused to connect to localhost/);
+  });
+});
+
+describe('retry schedule', () => {
+  it('follows 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then gives up', () => {
+    const mid = () => 0.5; // no jitter
+    expect([1, 2, 3, 4, 5, 6, 7, 8].map((n) => retryDelayMs(n, 1, mid))).toEqual([
+      5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000, null,
+    ]);
+  });
+  it('jitters by ±20% and scales', () => {
+    expect(retryDelayMs(1, 1, () => 0)).toBe(4_000);
+    expect(retryDelayMs(1, 1, () => 1)).toBe(6_000);
+    expect(retryDelayMs(2, 0.001, () => 0.5)).toBe(300);
+  });
+});

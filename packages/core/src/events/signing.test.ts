@@ -1,0 +1,21 @@
+import { Webhook } from 'standardwebhooks';
+import { describe, expect, it } from 'vitest';
+import { newKey } from '../keys.js';
+import { signWebhook, webhookHeaders } from './signing.js';
+
+describe('Standard Webhooks signing', () => {
+  it('matches the standardwebhooks library byte for byte', () => {
+    const secret = newKey.webhookSecret();
+    const at = new Date('2026-03-04T05:06:07.000Z');
+    const body = '{"event_type":"preauth","data":{"amount":1}}';
+    expect(signWebhook(secret, 'evt_x', Math.floor(at.getTime() / 1000), body)).toBe(new Webhook(secret).sign('evt_x', at, body));
+  });
+
+  it('makes headers the library verifies', () => {
+    const secret = newKey.webhookSecret();
+    const body = '{"event_type":"payment.void","data":{}}';
+    const headers = webhookHeaders(secret, 'evt_y', body, new Date());
+    expect(Object.keys(headers)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+  });
+});
