@@ -12,8 +12,12 @@ const core = await openCore({
 });
 const app = await buildApp(core, { logger: { level: config.logLevel, redact: REDACT } });
 await app.listen({ port: config.port, host: config.host });
-// Webhook and message dispatchers: every server process runs them; they share work through the database.
-const workers = startWorkers(core.ctx, { ...workerOptionsFromEnv(process.env), logger: app.log });
+// Webhook and message dispatchers: every server process runs them unless REMIT_WORKERS=off (an
+// API-only process beside worker processes on one Postgres); they share work through the database.
+const workers =
+  process.env.REMIT_WORKERS === 'off'
+    ? null
+    : startWorkers(core.ctx, { ...workerOptionsFromEnv(process.env), logger: app.log });
 app.log.info(
   { env: config.env, database: core.database.kind, publicUrl: config.publicUrl },
   `Remit ${config.env} listening on http://${config.host}:${config.port}`,
@@ -24,7 +28,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
     if (closing) return;
     closing = true;
-    await workers.stop();
+    await workers?.stop();
     await app.close();
     await core.close();
     process.exit(0);

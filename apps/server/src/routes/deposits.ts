@@ -36,7 +36,9 @@ async function readUpload(req: FastifyRequest): Promise<DepositUpload> {
     if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
       throw new RemitError('invalid', 'unsupported_media_type', 'Send the deposit as multipart/form-data.');
     }
-    throw e;
+    if (e instanceof RemitError) throw e;
+    // Anything else the multipart parser throws (truncated body, bad boundary) is the sender's fault.
+    throw new RemitError('invalid', 'malformed_multipart', 'Malformed multipart body; send amount, merchant_key, device, front_file and back_file as multipart/form-data.', { cause: e });
   }
   return upload;
 }

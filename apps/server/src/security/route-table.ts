@@ -358,6 +358,16 @@ export const clientRoutes: RouteCase[] = [
     required: [],
   },
   {
+    name: 'POST /client/webhook-deliveries/{id}/retry',
+    method: 'POST',
+    // No delivery has this id: every request, however malformed, can only be refused.
+    path: () => api('/client/webhook-deliveries/whd_doesnotexist/retry'),
+    pathParam: (_t, v) => api(`/client/webhook-deliveries/${v}/retry`),
+    body: () => ({}),
+    fields: {},
+    required: [],
+  },
+  {
     name: 'GET /merchant/{merchant_id}',
     method: 'GET',
     path: (t) => api(`/merchant/${t.merchant_id}`),

@@ -23,6 +23,25 @@ export async function createCredentials(ctx: Pick<Ctx, 'db' | 'env'>): Promise<C
   return { client_id: id, secret_key: secret };
 }
 
+/**
+ * A client's id, secret digest and environment never change once made, so every request after
+ * the first skips the lookup. Bounded; the oldest entry goes first.
+ */
+const authRows = new Map<string, { secretHash: string; env: string }>();
+const AUTH_CACHE_SIZE = 10_000;
+
+async function loadAuthRow(ctx: Pick<Ctx, 'db'>, clientId: string) {
+  const [row] = await ctx.db
+    .select({ secretHash: clients.secretHash, env: clients.env })
+    .from(clients)
+    .where(eq(clients.id, clientId))
+    .limit(1);
+  if (!row) return undefined;
+  if (authRows.size >= AUTH_CACHE_SIZE) authRows.delete(authRows.keys().next().value!);
+  authRows.set(clientId, row);
+  return row;
+}
+
 const unauthorized = (message: string) => new RemitError('unauthorized', 'unauthorized', message);
 
 const MISSING =
@@ -45,10 +64,10 @@ export async function authenticateClient(ctx: Pick<Ctx, 'db' | 'env'>, header: s
     );
   }
   if (clientId.length > 100) throw unauthorized(WRONG);
-  const [row] = await ctx.db.select().from(clients).where(eq(clients.id, clientId)).limit(1);
+  const row = authRows.get(clientId) ?? (await loadAuthRow(ctx, clientId));
   if (!row || !digestEquals(secret, row.secretHash)) throw unauthorized(WRONG);
   if (row.env !== ctx.env) {
     throw unauthorized(`These credentials belong to the ${row.env} environment; this server is ${ctx.env}.`);
   }
-  return { id: row.id, env: row.env as Env };
+  return { id: clientId, env: row.env as Env };
 }

@@ -1,10 +1,15 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, getTableColumns } from 'drizzle-orm';
 import type { Queryable } from '../db/connect.js';
 import { merchants } from '../db/schema.js';
 import { unauthorizedMerchant } from '../errors.js';
 import { digest } from '../keys.js';
 
-export type Merchant = typeof merchants.$inferSelect;
+/**
+ * A merchant as operations see it: everything but the onboarding documents (large JSON that only
+ * the owner call reads), which keeps the per-request lookup small.
+ */
+const { businessInfo: _b, ownerInfo: _o, processingInfo: _p, ...merchantColumns } = getTableColumns(merchants);
+export type Merchant = Omit<typeof merchants.$inferSelect, 'businessInfo' | 'ownerInfo' | 'processingInfo'>;
 
 /**
  * The merchant a `merchant_key` names, if it belongs to this client. Unknown, malformed and
@@ -15,7 +20,7 @@ export async function merchantForKey(db: Queryable, clientId: string, merchantKe
     throw unauthorizedMerchant();
   }
   const [row] = await db
-    .select()
+    .select(merchantColumns)
     .from(merchants)
     .where(and(eq(merchants.merchantKeyHash, digest(merchantKey)), eq(merchants.clientId, clientId)))
     .limit(1);
@@ -25,7 +30,7 @@ export async function merchantForKey(db: Queryable, clientId: string, merchantKe
 
 /** The same lookup inside a transaction, holding the merchant row until it commits. */
 export async function lockMerchant(db: Queryable, merchantId: string): Promise<Merchant> {
-  const [row] = await db.select().from(merchants).where(eq(merchants.id, merchantId)).for('update');
+  const [row] = await db.select(merchantColumns).from(merchants).where(eq(merchants.id, merchantId)).for('update');
   if (!row) throw unauthorizedMerchant();
   return row;
 }

@@ -1,0 +1,14 @@
+import { randomBytes } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { openCore, schema, createCredentials, digest } from '@remit/core';
+const core = await openCore({ env: 'sandbox', publicUrl: 'http://x', encryptionKey: randomBytes(32) });
+const pgl = (core.ctx.db as any).$client;
+const cr = await createCredentials(core.ctx);
+const time = async (name: string, fn: () => Promise<unknown>, n = 500) => { for (let i = 0; i < 20; i++) await fn(); const t0 = performance.now(); for (let i = 0; i < n; i++) await fn(); console.log(name.padEnd(34), ((performance.now() - t0) / n).toFixed(3), 'ms'); };
+await time('raw select client', () => pgl.query('select * from clients where id = $1 limit 1', [cr.client_id]));
+await time('drizzle select client', () => core.ctx.db.select().from(schema.clients).where(eq(schema.clients.id, cr.client_id)).limit(1));
+await time('drizzle select merchant(none)', () => core.ctx.db.select().from(schema.merchants).where(eq(schema.merchants.merchantKeyHash, digest('x'))).limit(1));
+await time('drizzle tx empty', () => core.ctx.db.transaction(async () => {}));
+await time('raw tx empty', () => pgl.transaction(async () => {}));
+await time('raw exec begin;commit', () => pgl.exec('begin; commit'));
+await core.close();
