@@ -82,14 +82,18 @@ export function pgliteDriver(db: PGlite): Driver {
   };
 }
 
-/** Replays the statements with `concurrency` workers for `seconds`: the write ceiling. */
-export async function replay(driver: Driver, statements: Statement[], concurrency: number, seconds: number): Promise<Figures> {
+/**
+ * Replays recorded statements with `concurrency` workers for `seconds`: the write ceiling. Worker i
+ * replays recording i (mod their number), so operations recorded on distinct rows stay distinct.
+ */
+export async function replay(driver: Driver, recordings: Statement[][], concurrency: number, seconds: number): Promise<Figures> {
   const latencies: number[] = [];
   let errors = 0;
   const end = performance.now() + seconds * 1000;
   const start = performance.now();
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
+    Array.from({ length: concurrency }, async (_, worker) => {
+      const statements = recordings[worker % recordings.length]!;
       while (performance.now() < end) {
         const t0 = performance.now();
         try {

@@ -1,37 +1,48 @@
 /**
  * `npm run bench`: throughput and p99 of the main endpoints on PGlite and Postgres, each beside its
  * ceiling measured in the same run (a bare Fastify route for the read; the endpoint's own SQL replayed
- * through the driver, without HTTP, for the writes).
+ * through the driver, without HTTP, for the writes), then webhook delivery and bundle sizes.
+ * `npm run bench -- pglite` or `-- postgres` runs one database; BENCH_SECONDS sets each load's length.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { sql } from 'drizzle-orm';
 import { PGlite } from '@electric-sql/pglite';
 import { openCore } from '@remit/core';
-import { basicAuth as basicAuthHeader } from '@remit/sdk';
+import { basicAuth } from '@remit/sdk';
 import { buildApp } from '../apps/server/src/app.js';
 import { validOnboarding } from '../apps/server/src/testing/fixtures.js';
-import { SqlRecorder, pgDriver, pgliteDriver, replay, type Driver, type Statement } from './replay.js';
-import { freePort, startProcess, stopProcess } from './server-process.js';
+import { createTestDatabase } from '../apps/server/src/testing/harness.js';
+import { startProcess } from '../apps/server/src/testing/process.js';
+import { reportBundles } from './bundles.js';
+import { SqlRecorder, pgDriver, pgliteDriver, replay, type Statement } from './replay.js';
 import { fmt, type Figures } from './stats.js';
+import { runWebhookBench } from './webhooks.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 50;
 const SEED_ROWS = 10_000;
-const adminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const encryptionKey = randomBytes(32).toString('hex');
+
+type Write = 'payLink' | 'charge' | 'refund' | 'preauthUpdate';
 
 interface Setup {
   auth: string;
   merchantKey: string;
   customerId: number;
-  recorded: Record<'payLink' | 'charge', Statement[]>;
+  /** One completed charge per connection to refund, one preauthorization per connection to update. */
+  sales: string[];
+  preauths: Array<{ id: string; cents: number }>;
+  recorded: Record<Write, Statement[][]>;
   listBody: string;
 }
 
+const dollars = (cents: number) => (cents / 100).toFixed(2);
+
+/** Makes the data in-process (recording each write's SQL on the way), then closes the database. */
 async function setup(target: { dataDir?: string; databaseUrl?: string }): Promise<Setup> {
   const recorder = new SqlRecorder();
   const core = await openCore({
@@ -48,147 +59,194 @@ async function setup(target: { dataDir?: string; databaseUrl?: string }): Promis
     return { json: res.json(), body: res.body };
   };
   const creds = (await call('POST', '/portal/api/credentials')).json;
-  const auth = basicAuthHeader(creds.client_id, creds.secret_key);
-  const onboarded = (await call('POST', '/api/v1/onboarding', validOnboarding(), auth)).json.data;
-  const merchants = (await call('GET', '/api/v1/merchant', undefined, auth)).json.data;
-  const merchantId = merchants[0].merchant_id as string;
+  const auth = basicAuth(creds.client_id, creds.secret_key);
+  const merchantKey: string = (await call('POST', '/api/v1/onboarding', validOnboarding(), auth)).json.data.merchant_key;
+  const merchantId: string = (await call('GET', '/api/v1/merchant', undefined, auth)).json.data[0].merchant_id;
   await call('POST', '/api/v1/approve-merchant', { merchant_id: merchantId }, auth);
-  const customer = (
+  const customerId: number = (
     await call('POST', '/api/v1/customers/add', {
-      merchant_key: onboarded.merchant_key,
+      merchant_key: merchantKey,
       first_name: 'Bench',
       email: 'bench@example.com',
       card: { number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123', zip: '94105' },
     }, auth)
-  ).json.data;
-  await core.database.db.execute(
-    (await import('drizzle-orm')).sql`
-      insert into transactions (id, merchant_id, type, payment_method, is_status, status, amount_cents, fee_cents,
-        fee_rate_e7, net_cents, order_createdfrom, auth_code, card_brand, last_four, order_id, created_at, updated_at)
-      select 'txn_seed' || g, ${merchantId}, 'Sale', 'card', 2, 'completed', 1000 + g, 59, 29000000, 941 + g, 'API',
-        '123456', 'Visa', '4242', 'seed-' || g, now() - g * interval '1 minute', now()
-      from generate_series(1, ${SEED_ROWS}) g`,
-  );
-  const payLinkBody = { merchant_key: onboarded.merchant_key, amount: '25.00', order_id: 'bench-order' };
-  const chargeBody = { merchant_key: onboarded.merchant_key, amount: 12.5, order_id: 'bench-charge', preAuth: false };
-  const recorded = {
-    payLink: await recorder.record(() => call('POST', '/api/v1/pay-link', payLinkBody, auth)),
-    charge: await recorder.record(() => call('POST', `/api/v1/customers/charge/${customer.customer_id}`, chargeBody, auth)),
+  ).json.data.customer_id;
+  const charge = (body: object) => call('POST', `/api/v1/customers/charge/${customerId}`, { merchant_key: merchantKey, ...body }, auth);
+  const sales: string[] = [];
+  const preauths: Setup['preauths'] = [];
+  for (let i = 0; i < CONNECTIONS; i++) {
+    sales.push((await charge({ amount: 9000, order_id: `bench-sale-${i}`, preAuth: false })).json.transaction_id);
+    preauths.push({ id: (await charge({ amount: 100, order_id: `bench-pa-${i}`, preAuth: true })).json.transaction_id, cents: 10_000 });
+  }
+  await core.database.db.execute(sql`
+    insert into transactions (id, merchant_id, type, payment_method, is_status, status, amount_cents, fee_cents,
+      fee_rate_e7, net_cents, order_createdfrom, auth_code, card_brand, last_four, order_id, created_at, updated_at)
+    select 'txn_seed' || g, ${merchantId}, 'Sale', 'card', 2, 'completed', 1000 + g, 59, 29000000, 941 + g, 'API',
+      '123456', 'Visa', '4242', 'seed-' || g, now() - g * interval '1 minute', now()
+    from generate_series(1, ${SEED_ROWS}) g`);
+  // What autovacuum (Postgres) or the maintenance timer (PGlite) would have done by now.
+  await core.database.db.execute(sql`vacuum analyze transactions`);
+
+  const record = (fn: () => Promise<unknown>) => recorder.record(fn);
+  const recorded: Setup['recorded'] = {
+    payLink: [await record(() => call('POST', '/api/v1/pay-link', { merchant_key: merchantKey, amount: '25.00' }, auth))],
+    charge: [await record(() => charge({ amount: 12.5, order_id: 'bench-charge', preAuth: false }))],
+    refund: [],
+    preauthUpdate: [],
   };
-  const listBody = (await call('GET', `/api/v1/merchant/transactions?merchant_key=${onboarded.merchant_key}`, undefined, auth)).body;
+  for (let i = 0; i < CONNECTIONS; i++) {
+    recorded.refund.push(
+      await record(() => call('POST', '/api/v1/order/sales-return', { merchant_key: merchantKey, transaction_id: sales[i], amount: '0.01' }, auth)),
+    );
+    const pa = preauths[i]!;
+    recorded.preauthUpdate.push(
+      await record(() =>
+        call('POST', '/api/v1/preauth/update', {
+          merchant_key: merchantKey,
+          transaction_id: pa.id,
+          last_authorized_amount: dollars(pa.cents),
+          new_authorized_amount: dollars(pa.cents + 1),
+          order_id: `bench-pa-${i}`,
+        }, auth),
+      ),
+    );
+    pa.cents += 1;
+  }
+  const listBody = (await call('GET', `/api/v1/merchant/transactions?merchant_key=${merchantKey}`, undefined, auth)).body;
   await app.close();
   await core.close();
-  return { auth, merchantKey: onboarded.merchant_key, customerId: customer.customer_id, recorded, listBody };
+  return { auth, merchantKey, customerId, sales, preauths, recorded, listBody };
 }
 
 async function load(opts: autocannon.Options): Promise<Figures> {
   const r = await autocannon({ connections: CONNECTIONS, duration: SECONDS, ...opts });
-  const bad = r.non2xx + r.errors + r.timeouts;
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: bad };
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts };
+}
+
+/** Each connection works on its own row (its own sale to refund, its own preauthorization). */
+function perConnection(build: (i: number, ctx: Record<string, number>) => object, after?: (ok: boolean, ctx: Record<string, number>) => void) {
+  let next = 0;
+  return [
+    {
+      setupRequest: (req: autocannon.Request, context: Record<string, number>) => {
+        context.i ??= next++ % CONNECTIONS;
+        return { ...req, body: JSON.stringify(build(context.i, context)) };
+      },
+      onResponse: (status: number, _body: string, context: Record<string, number>) => after?.(status === 200, context),
+    },
+  ] as unknown as autocannon.Request[];
+}
+
+async function httpFigures(base: string, s: Setup): Promise<Record<string, Figures>> {
+  const headers = { authorization: s.auth, 'content-type': 'application/json' };
+  const post = (path: string) => ({ url: `${base}/api/v1${path}`, method: 'POST' as const, headers });
+  let order = 0;
+  return {
+    payLink: await load({ ...post('/pay-link'), body: JSON.stringify({ merchant_key: s.merchantKey, amount: '25.00' }) }),
+    charge: await load({
+      ...post(`/customers/charge/${s.customerId}`),
+      requests: perConnection(() => ({ merchant_key: s.merchantKey, amount: 12.5, order_id: `c-${order++}`, preAuth: false })),
+    }),
+    refund: await load({
+      ...post('/order/sales-return'),
+      requests: perConnection((i) => ({ merchant_key: s.merchantKey, transaction_id: s.sales[i], amount: '0.01' })),
+    }),
+    preauthUpdate: await load({
+      ...post('/preauth/update'),
+      requests: perConnection(
+        (i, ctx) => {
+          ctx.cents ??= s.preauths[i]!.cents;
+          // Alternate up and down by a cent so the amount stays put over the run.
+          ctx.next = ctx.cents + (ctx.cents % 2 === 0 ? 1 : -1);
+          return {
+            merchant_key: s.merchantKey,
+            transaction_id: s.preauths[i]!.id,
+            last_authorized_amount: dollars(ctx.cents),
+            new_authorized_amount: dollars(ctx.next),
+            order_id: `bench-pa-${i}`,
+          };
+        },
+        (ok, ctx) => {
+          if (ok) ctx.cents = ctx.next!;
+        },
+      ),
+    }),
+    list: await load({
+      url: `${base}/api/v1/merchant/transactions`,
+      method: 'GET',
+      headers,
+      body: JSON.stringify({ merchant_key: s.merchantKey, limit: '20', pageNumber: 0 }),
+    }),
+  };
+}
+
+async function bareFigures(listBody: string): Promise<Figures> {
+  const bodyFile = join(tmpdir(), `remit-bare-${process.pid}.json`);
+  writeFileSync(bodyFile, listBody);
+  const bare = await startProcess('bench/bare-server.ts', { BARE_BODY_FILE: bodyFile }, { readyPath: '/bare' });
+  try {
+    return await load({ url: `${bare.base}/bare` });
+  } finally {
+    await bare.stop();
+    rmSync(bodyFile, { force: true });
+  }
 }
 
 async function benchDatabase(kind: 'pglite' | 'postgres') {
-  let dataDir: string | undefined;
-  let databaseUrl: string | undefined;
-  let dropDb = async () => {};
-  if (kind === 'pglite') {
-    dataDir = mkdtempSync(join(tmpdir(), 'remit-bench-'));
-  } else {
-    const name = `remit_bench_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const u = new URL(adminUrl);
-    u.pathname = `/${name}`;
-    databaseUrl = u.toString();
-    dropDb = async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
-  }
+  const db = kind === 'postgres' ? await createTestDatabase() : null;
+  const dataDir = db ? undefined : mkdtempSync(join(tmpdir(), 'remit-bench-'));
+  const databaseUrl = db?.url;
   try {
     const s = await setup({ dataDir, databaseUrl });
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const server = await startProcess(
-      'apps/server/src/main.ts',
-      {
-        PORT: String(port),
-        REMIT_ENCRYPTION_KEY: encryptionKey,
-        ...(dataDir ? { REMIT_DATA_DIR: dataDir, DATABASE_URL: '' } : { DATABASE_URL: databaseUrl! }),
-      },
-      `${base}/healthz`,
-    );
-    const headers = { authorization: s.auth, 'content-type': 'application/json' };
-    let order = 0;
-    const results: Record<string, Figures> = {};
+    const server = await startProcess('apps/server/src/main.ts', {
+      REMIT_ENCRYPTION_KEY: encryptionKey,
+      ...(dataDir ? { REMIT_DATA_DIR: dataDir, DATABASE_URL: '' } : { DATABASE_URL: databaseUrl! }),
+    });
+    let http: Record<string, Figures>;
     try {
-      results.payLink = await load({
-        url: `${base}/api/v1/pay-link`,
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ merchant_key: s.merchantKey, amount: '25.00' }),
-      });
-      results.charge = await load({
-        url: `${base}/api/v1/customers/charge/${s.customerId}`,
-        method: 'POST',
-        headers,
-        setupClient: (client) => {
-          client.setBody(JSON.stringify({ merchant_key: s.merchantKey, amount: 12.5, order_id: `c-${order++}` }));
-        },
-      } as autocannon.Options);
-      results.list = await load({
-        url: `${base}/api/v1/merchant/transactions`,
-        method: 'GET',
-        headers,
-        body: JSON.stringify({ merchant_key: s.merchantKey, limit: '20', pageNumber: 0 }),
-      });
+      http = await httpFigures(server.base, s);
     } finally {
-      await stopProcess(server);
+      await server.stop();
     }
-
-    const bodyFile = join(tmpdir(), `remit-bare-${process.pid}.json`);
-    writeFileSync(bodyFile, s.listBody);
-    const barePort = await freePort();
-    const bare = await startProcess('bench/bare-server.ts', { PORT: String(barePort), BARE_BODY_FILE: bodyFile }, `http://127.0.0.1:${barePort}/bare`);
+    const bare = await bareFigures(s.listBody);
+    const driver = dataDir ? pgliteDriver(new PGlite(dataDir)) : pgDriver(databaseUrl!);
+    const ceilings = {} as Record<Write, Figures>;
     try {
-      results.bare = await load({ url: `http://127.0.0.1:${barePort}/bare` });
-    } finally {
-      await stopProcess(bare);
-    }
-
-    const driver: Driver = dataDir ? pgliteDriver(new PGlite(dataDir)) : pgDriver(databaseUrl!);
-    try {
-      results.payLinkSql = await replay(driver, s.recorded.payLink, CONNECTIONS, SECONDS);
-      results.chargeSql = await replay(driver, s.recorded.charge, CONNECTIONS, SECONDS);
+      for (const w of ['payLink', 'charge', 'refund', 'preauthUpdate'] as const) {
+        ceilings[w] = await replay(driver, s.recorded[w], CONNECTIONS, SECONDS);
+      }
     } finally {
       await driver.close();
     }
-    report(kind, results, s.recorded);
+    report(kind, http, bare, ceilings, s.recorded);
   } finally {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    await dropDb();
+    await db?.drop();
   }
 }
 
-function report(kind: string, r: Record<string, Figures>, recorded: Setup['recorded']) {
-  const ratio = (a: Figures, b: Figures) => `${((a.rps / b.rps) * 100).toFixed(0)}% of ceiling`;
+function report(kind: string, http: Record<string, Figures>, bare: Figures, ceilings: Record<Write, Figures>, recorded: Setup['recorded']) {
+  const pct = (a: Figures, b: Figures) => `${((a.rps / b.rps) * 100).toFixed(0)}% of ceiling`;
   console.log(`\n== ${kind} (${CONNECTIONS} connections, ${SECONDS} s each) ==`);
-  console.log(`POST /pay-link                  ${fmt(r.payLink!)}   ${ratio(r.payLink!, r.payLinkSql!)} (goal ≥ 50%)`);
-  console.log(`  ceiling: its ${recorded.payLink.length} statements via driver ${fmt(r.payLinkSql!)}`);
-  console.log(`POST /customers/charge/{id}     ${fmt(r.charge!)}   ${ratio(r.charge!, r.chargeSql!)} (goal ≥ 50%)`);
-  console.log(`  ceiling: its ${recorded.charge.length} statements via driver ${fmt(r.chargeSql!)}`);
-  console.log(`GET /merchant/transactions      ${fmt(r.list!)}   ${ratio(r.list!, r.bare!)} (goal ≥ 25%)`);
-  console.log(`  ceiling: bare Fastify route    ${fmt(r.bare!)}`);
-  const p99s = [r.payLink!, r.charge!, r.list!].map((f) => f.p99);
-  console.log(`  p99 goal < 20 ms: ${p99s.every((p) => p < 20) ? 'met' : 'NOT met'} (${p99s.map((p) => p.toFixed(1)).join(' / ')} ms)`);
+  const rows: Array<[string, Write]> = [
+    ['POST /pay-link', 'payLink'],
+    ['POST /customers/charge/{id}', 'charge'],
+    ['POST /order/sales-return', 'refund'],
+    ['POST /preauth/update', 'preauthUpdate'],
+  ];
+  for (const [name, w] of rows) {
+    console.log(`${name.padEnd(30)} ${fmt(http[w]!)}   ${pct(http[w]!, ceilings[w])} (goal ≥ 50%)`);
+    console.log(`  ceiling: its ${recorded[w][0]!.length} statements via driver ${fmt(ceilings[w])}`);
+  }
+  console.log(`${'GET /merchant/transactions'.padEnd(30)} ${fmt(http.list!)}   ${pct(http.list!, bare)} (goal ≥ 25%)`);
+  console.log(`  ceiling: bare Fastify route   ${fmt(bare)}`);
+  const p99s = Object.values(http).map((f) => f.p99);
+  console.log(`  p99 goal < 20 ms at ${CONNECTIONS} connections: ${p99s.every((p) => p < 20) ? 'met' : 'not met'}`);
 }
 
 const only = process.argv[2];
-for (const kind of ['pglite', 'postgres'] as const) {
-  if (!only || only === kind) await benchDatabase(kind);
-}
-await import('./bundles.js').then((m) => m.reportBundles());
+const databases = (['pglite', 'postgres'] as const).filter((d) => !only || only === d);
+for (const kind of databases) await benchDatabase(kind);
+console.log('\n== webhook delivery (local receiver) ==');
+await runWebhookBench([...databases]);
+reportBundles();

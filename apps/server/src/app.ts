@@ -36,6 +36,8 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
   app.setSerializerCompiler(serializerCompiler);
 
   registerErrorHandling(app);
+  // Bodies are JSON (or form-encoded where the spec allows it); a text body is a 415, not a string to validate.
+  app.removeContentTypeParser('text/plain');
   await app.register(formbody, { bodyLimit: 1024 * 1024 });
   await app.register(swagger, { openapi: openApiInfo(ctx), transform: jsonSchemaTransform });
   registerGetBody(app);

@@ -1,23 +1,20 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { send, basicAuth } from '@remit/sdk';
 import { startReceiver, type Receiver } from '../../../packages/core/src/events/test-support.js';
 import { validOnboarding } from './testing/fixtures.js';
-import { testDbKind } from './testing/harness.js';
+import { createTestDatabase, testDbKind } from './testing/harness.js';
+import { startProcess } from './testing/process.js';
 
 /**
  * A server process is SIGKILLed while its deliveries are in flight; a new process on the same
  * database delivers every one of them once the dead process's leases run out.
  */
-const root = new URL('../../../', import.meta.url).pathname;
-const adminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-let dbName: string | null = null;
+let db: Awaited<ReturnType<typeof createTestDatabase>> | null = null;
 let dataDir: string | null = null;
 let rx: Receiver;
 const procs: ChildProcess[] = [];
@@ -25,11 +22,7 @@ const procs: ChildProcess[] = [];
 beforeAll(async () => {
   rx = await startReceiver();
   if (testDbKind === 'postgres') {
-    dbName = `remit_t_${process.pid}_${randomBytes(5).toString('hex')}`;
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`CREATE DATABASE ${dbName}`);
-    await c.end();
+    db = await createTestDatabase();
   } else {
     dataDir = mkdtempSync(join(tmpdir(), 'remit-kill-'));
   }
@@ -37,62 +30,24 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const p of procs) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
   await rx.close();
-  if (dbName) {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await c.end();
-  }
+  await db?.drop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 const encryptionKey = randomBytes(32).toString('hex');
 
 async function startServer(): Promise<{ base: string; proc: ChildProcess }> {
-  const port = await freePort();
-  const dbUrl = dbName ? Object.assign(new URL(adminUrl), { pathname: `/${dbName}` }).toString() : '';
-  // node itself with tsx's loader (not the tsx wrapper), so the signal reaches the server process.
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      REMIT_ENV: 'sandbox',
-      REMIT_ENCRYPTION_KEY: encryptionKey,
-      DATABASE_URL: dbUrl,
-      REMIT_DATA_DIR: dataDir ?? join(tmpdir(), 'unused'),
-      REMIT_WEBHOOK_RETRY_SCALE: '0.001',
-      REMIT_WEBHOOK_TIMEOUT_MS: '5000',
-      REMIT_WEBHOOK_LEASE_MS: '6000',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
+  const server = await startProcess('apps/server/src/main.ts', {
+    REMIT_ENV: 'sandbox',
+    REMIT_ENCRYPTION_KEY: encryptionKey,
+    DATABASE_URL: db?.url ?? '',
+    REMIT_DATA_DIR: dataDir ?? join(tmpdir(), 'unused'),
+    REMIT_WEBHOOK_RETRY_SCALE: '0.001',
+    REMIT_WEBHOOK_TIMEOUT_MS: '5000',
+    REMIT_WEBHOOK_LEASE_MS: '6000',
   });
-  procs.push(proc);
-  let stderr = '';
-  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const base = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 60_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`server exited: ${stderr}`);
-    try {
-      const r = await send({ method: 'GET', url: `${base}/healthz`, timeoutMs: 1000 });
-      if (r.status === 200) return { base, proc };
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > until) throw new Error(`server did not start: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  procs.push(server.proc);
+  return server;
 }
 
 it('SIGKILL with deliveries in flight: after a restart every event is delivered', async () => {

@@ -1,4 +1,5 @@
 import { connectDatabase, type ConnectOptions, type Database } from './db/connect.js';
+import { startMaintenance } from './db/maintenance.js';
 import { systemNow, type Now } from './clock.js';
 import type { Ctx } from './context.js';
 import { Vault, type Env } from './keys.js';
@@ -34,5 +35,13 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
     processor: opts.processor ?? createSimulator(),
     now: opts.now ?? systemNow,
   };
-  return { ctx, database, close: () => database.close() };
+  const maintenance = startMaintenance(database);
+  return {
+    ctx,
+    database,
+    close: async () => {
+      maintenance.stop();
+      await database.close();
+    },
+  };
 }

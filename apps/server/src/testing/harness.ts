@@ -11,7 +11,7 @@ import { buildApp, type RemitApp } from '../app.js';
 export const testDbKind = process.env.REMIT_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 const adminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `remit_t_${process.pid}_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

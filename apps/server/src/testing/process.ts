@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { send } from '@remit/sdk';
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+
+export async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as { port: number }).port;
+  await new Promise<void>((r) => srv.close(() => r()));
+  return port;
+}
+
+export interface ServerProcess {
+  base: string;
+  proc: ChildProcess;
+  /** SIGTERM (a clean stop) or SIGKILL, and wait for the exit. */
+  stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
+}
+
+/**
+ * Runs a script of the repository as its own process (node with tsx's loader, not the tsx wrapper,
+ * so signals reach it) and waits until `readyPath` answers 200.
+ */
+export async function startProcess(
+  script: string,
+  env: Record<string, string>,
+  opts: { port?: number; readyPath?: string } = {},
+): Promise<ServerProcess> {
+  const port = opts.port ?? (await freePort());
+  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: root,
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const base = `http://127.0.0.1:${port}`;
+  const stop = async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+    proc.kill(signal);
+    const force = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(force);
+  };
+  const until = Date.now() + 90_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`${script} exited: ${stderr}`);
+    try {
+      const r = await send({ method: 'GET', url: `${base}${opts.readyPath ?? '/healthz'}`, timeoutMs: 1000 });
+      if (r.status === 200) return { base, proc, stop };
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until) {
+      await stop('SIGKILL');
+      throw new Error(`${script} did not start: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
