@@ -123,16 +123,22 @@ async function load(opts: autocannon.Options): Promise<Figures> {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts };
 }
 
-/** Each connection works on its own row (its own sale to refund, its own preauthorization). */
-function perConnection(build: (i: number, ctx: Record<string, number>) => object, after?: (ok: boolean, ctx: Record<string, number>) => void) {
-  let next = 0;
+/**
+ * Lends each request in flight a row of its own (its own sale to refund, its own preauthorization),
+ * given back when the answer comes, so requests never queue on one another's row.
+ */
+function rowPool(build: (i: number) => object, after?: (i: number, ok: boolean) => void) {
+  const free = Array.from({ length: CONNECTIONS }, (_, i) => i);
   return [
     {
-      setupRequest: (req: autocannon.Request, context: Record<string, number>) => {
-        context.i ??= next++ % CONNECTIONS;
-        return { ...req, body: JSON.stringify(build(context.i, context)) };
+      setupRequest: (req: autocannon.Request, context: { i?: number }) => {
+        context.i = free.pop() ?? Math.floor(Math.random() * CONNECTIONS);
+        return { ...req, body: JSON.stringify(build(context.i)) };
       },
-      onResponse: (status: number, _body: string, context: Record<string, number>) => after?.(status === 200, context),
+      onResponse: (status: number, _body: string, context: { i?: number }) => {
+        after?.(context.i!, status === 200);
+        free.push(context.i!);
+      },
     },
   ] as unknown as autocannon.Request[];
 }
@@ -141,33 +147,34 @@ async function httpFigures(base: string, s: Setup): Promise<Record<string, Figur
   const headers = { authorization: s.auth, 'content-type': 'application/json' };
   const post = (path: string) => ({ url: `${base}/api/v1${path}`, method: 'POST' as const, headers });
   let order = 0;
+  const next: number[] = [];
   return {
     payLink: await load({ ...post('/pay-link'), body: JSON.stringify({ merchant_key: s.merchantKey, amount: '25.00' }) }),
     charge: await load({
       ...post(`/customers/charge/${s.customerId}`),
-      requests: perConnection(() => ({ merchant_key: s.merchantKey, amount: 12.5, order_id: `c-${order++}`, preAuth: false })),
+      requests: rowPool(() => ({ merchant_key: s.merchantKey, amount: 12.5, order_id: `c-${order++}`, preAuth: false })),
     }),
     refund: await load({
       ...post('/order/sales-return'),
-      requests: perConnection((i) => ({ merchant_key: s.merchantKey, transaction_id: s.sales[i], amount: '0.01' })),
+      requests: rowPool((i) => ({ merchant_key: s.merchantKey, transaction_id: s.sales[i], amount: '0.01' })),
     }),
     preauthUpdate: await load({
       ...post('/preauth/update'),
-      requests: perConnection(
-        (i, ctx) => {
-          ctx.cents ??= s.preauths[i]!.cents;
-          // Alternate up and down by a cent so the amount stays put over the run.
-          ctx.next = ctx.cents + (ctx.cents % 2 === 0 ? 1 : -1);
+      requests: rowPool(
+        (i) => {
+          const pa = s.preauths[i]!;
+          // Up and down by a cent in turn, so the amount stays put over the run.
+          next[i] = pa.cents + (pa.cents % 2 === 0 ? 1 : -1);
           return {
             merchant_key: s.merchantKey,
-            transaction_id: s.preauths[i]!.id,
-            last_authorized_amount: dollars(ctx.cents),
-            new_authorized_amount: dollars(ctx.next),
+            transaction_id: pa.id,
+            last_authorized_amount: dollars(pa.cents),
+            new_authorized_amount: dollars(next[i]!),
             order_id: `bench-pa-${i}`,
           };
         },
-        (ok, ctx) => {
-          if (ok) ctx.cents = ctx.next!;
+        (i, ok) => {
+          if (ok) s.preauths[i]!.cents = next[i]!;
         },
       ),
     }),

@@ -7,11 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import { createCredentials, openCore, recordEvent, updateWebhookUrl, WebhookDispatcher, type Core } from '@remit/core';
+import { createTestDatabase } from '@remit/core/testing';
 import { percentile } from './stats.js';
 
-const adminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const BACKLOG = Number(process.env.BENCH_WEBHOOK_BACKLOG ?? 2000);
 const LATENCY_EVENTS = Number(process.env.BENCH_WEBHOOK_LATENCY_EVENTS ?? 200);
 
@@ -45,18 +44,8 @@ async function waitFor(pred: () => boolean, timeoutMs: number) {
 }
 
 async function benchOne(database: 'pglite' | 'postgres'): Promise<WebhookFigures> {
-  let dbName: string | null = null;
-  let databaseUrl: string | undefined;
-  if (database === 'postgres') {
-    dbName = `remit_bench_wh_${randomBytes(4).toString('hex')}`;
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`CREATE DATABASE ${dbName}`);
-    await c.end();
-    const u = new URL(adminUrl);
-    u.pathname = `/${dbName}`;
-    databaseUrl = u.toString();
-  }
+  const db = database === 'postgres' ? await createTestDatabase('remit_bench_wh') : null;
+  const databaseUrl = db?.url;
   const core: Core = await openCore({ env: 'sandbox', publicUrl: 'http://127.0.0.1', encryptionKey: randomBytes(32), databaseUrl });
   const rx = await receiver();
   try {
@@ -91,12 +80,7 @@ async function benchOne(database: 'pglite' | 'postgres'): Promise<WebhookFigures
   } finally {
     await rx.close();
     await core.close();
-    if (dbName) {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-      await c.end();
-    }
+    await db?.drop();
   }
 }
 

@@ -5,14 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCore } from '@remit/core';
 import { basicAuth, send } from '@remit/sdk';
 import { buildApp } from './app.js';
 import { runCli, USAGE } from './cli.js';
-import { loadConfig } from './config.js';
-import { testDbKind } from './testing/harness.js';
+import { coreOptions, loadConfig } from './config.js';
+import { createTestDatabase, testDbKind } from './testing/harness.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -49,22 +48,12 @@ describe('remit CLI arguments', () => {
 /** A place for the CLI and a server to share: a fresh Postgres database, or a PGlite data directory. */
 async function sharedStore(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   if (testDbKind === 'postgres') {
-    const adminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-    const name = `remit_cli_${process.pid}_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
+    const db = await createTestDatabase('remit_cli');
     const dataDir = mkdtempSync(join(tmpdir(), 'remit-cli-'));
     return {
-      env: { DATABASE_URL: url.toString(), REMIT_DATA_DIR: dataDir },
+      env: { DATABASE_URL: db.url, REMIT_DATA_DIR: dataDir },
       async drop() {
-        const c = new pg.Client({ connectionString: adminUrl });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await c.end();
+        await db.drop();
         rmSync(dataDir, { recursive: true, force: true });
       },
     };
@@ -76,13 +65,7 @@ async function sharedStore(): Promise<{ env: Record<string, string>; drop(): Pro
 /** Starts a server on the configuration `env` describes and asks GET /merchant with the credentials. */
 async function authenticates(env: Record<string, string>, clientId: string, secret: string) {
   const config = loadConfig(env);
-  const core = await openCore({
-    env: config.env,
-    publicUrl: 'http://127.0.0.1',
-    encryptionKey: config.encryptionKey,
-    databaseUrl: config.databaseUrl,
-    dataDir: config.databaseUrl ? undefined : config.dataDir,
-  });
+  const core = await openCore({ ...coreOptions(config), publicUrl: 'http://127.0.0.1' });
   const app = await buildApp(core);
   try {
     const address = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { createCredentials, openCore } from '@remit/core';
-import { loadConfig } from './config.js';
+import { coreOptions, loadConfig } from './config.js';
 
 export const USAGE = `Usage: npm run remit -- <command> [options]
 
@@ -49,14 +49,7 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.en
     io.err(`Configuration error: ${(e as Error).message}\n`);
     return 1;
   }
-  const core = await openCore({
-    env: config.env,
-    publicUrl: config.publicUrl,
-    encryptionKey: config.encryptionKey,
-    databaseUrl: config.databaseUrl,
-    dataDir: config.databaseUrl ? undefined : config.dataDir,
-    poolSize: 1,
-  });
+  const core = await openCore({ ...coreOptions(config), poolSize: 1 });
   try {
     const creds = await createCredentials(core.ctx);
     if (flags.has('--json')) {

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Env } from '@remit/core';
+import type { Env, OpenOptions } from '@remit/core';
 
 export interface ServerConfig {
   port: number;
@@ -36,6 +36,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: env.DATABASE_URL || undefined,
     encryptionKey: encryptionKey(env.REMIT_ENCRYPTION_KEY, dataDir, remitEnv),
     logLevel: env.LOG_LEVEL ?? 'info',
+  };
+}
+
+/** The `openCore` options for this configuration: Postgres when DATABASE_URL is set, else the data directory. */
+export function coreOptions(config: ServerConfig): OpenOptions {
+  return {
+    env: config.env,
+    publicUrl: config.publicUrl,
+    encryptionKey: config.encryptionKey,
+    databaseUrl: config.databaseUrl,
+    dataDir: config.databaseUrl ? undefined : config.dataDir,
   };
 }
 

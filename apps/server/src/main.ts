@@ -1,15 +1,9 @@
 import { openCore, startWorkers, workerOptionsFromEnv } from '@remit/core';
 import { buildApp, REDACT } from './app.js';
-import { loadConfig } from './config.js';
+import { coreOptions, loadConfig } from './config.js';
 
 const config = loadConfig();
-const core = await openCore({
-  env: config.env,
-  publicUrl: config.publicUrl,
-  encryptionKey: config.encryptionKey,
-  databaseUrl: config.databaseUrl,
-  dataDir: config.databaseUrl ? undefined : config.dataDir,
-});
+const core = await openCore(coreOptions(config));
 const app = await buildApp(core, { logger: { level: config.logLevel, redact: REDACT } });
 await app.listen({ port: config.port, host: config.host });
 // Webhook and message dispatchers: every server process runs them unless REMIT_WORKERS=off (an

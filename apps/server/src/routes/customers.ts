@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   addCustomer,
@@ -11,10 +10,10 @@ import {
   listCustomers,
   listCustomersInput,
   merchantKeyInput,
-  RemitError,
   requestCard,
   type Ctx,
 } from '@remit/core';
+import { mergeGetBodyIntoQuery } from '../plugins/get-body.js';
 import { envelopeSchema, errorResponses, errorSchema, ok } from './envelope.js';
 import type { App } from './types.js';
 
@@ -63,18 +62,6 @@ const declined = errorSchema
   .extend({ transaction_id: z.string().describe('the declined transaction, recorded with is_status 3') })
   .describe('Card declined; `code` is card_declined, insufficient_funds, expired_card, incorrect_cvc or authentication_required');
 
-/** GET parameters come in the JSON body (the spec) or the query string; the body wins. */
-async function mergeBodyIntoQuery(req: FastifyRequest) {
-  const body = req.body;
-  if (body == null) return;
-  if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new RemitError('invalid', 'invalid_request', 'Invalid request. body: must be a JSON object', {
-      errors: [{ path: 'body', message: 'must be a JSON object' }],
-    });
-  }
-  req.query = { ...(req.query as object), ...(body as object) };
-}
-
 export function customerRoutes(app: App, ctx: Ctx) {
   app.post(
     '/customers/add',
@@ -101,7 +88,7 @@ export function customerRoutes(app: App, ctx: Ctx) {
   app.get(
     '/customers',
     {
-      preValidation: mergeBodyIntoQuery,
+      preValidation: mergeGetBodyIntoQuery,
       schema: {
         tags: ['customers'],
         summary: 'List customers, newest first (JSON body or query string; page zero-based, perPage default 20, max 100)',
@@ -126,7 +113,7 @@ export function customerRoutes(app: App, ctx: Ctx) {
   app.get(
     '/customers/:customerId',
     {
-      preValidation: mergeBodyIntoQuery,
+      preValidation: mergeGetBodyIntoQuery,
       schema: {
         tags: ['customers'],
         summary: 'One customer (merchant_key in the JSON body or the query string)',

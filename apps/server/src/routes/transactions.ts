@@ -1,13 +1,12 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   getTransaction,
   getTransactionInput,
   listTransactions,
   listTransactionsInput,
-  RemitError,
   type Ctx,
 } from '@remit/core';
+import { mergeGetBodyIntoQuery } from '../plugins/get-body.js';
 import { errorResponses, errorSchema } from './envelope.js';
 import type { App } from './types.js';
 
@@ -40,27 +39,11 @@ const detail = z.object({
   ...extras,
 });
 
-/**
- * The spec sends these GETs' parameters in a JSON body, and real clients also use the query
- * string. Fastify refuses a body schema on GET, so the body (read by the get-body hook) is
- * merged over the query here and the one zod schema validates the result as the querystring.
- */
-async function mergeBodyIntoQuery(req: FastifyRequest) {
-  const body = req.body;
-  if (body == null) return;
-  if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new RemitError('invalid', 'invalid_request', 'Invalid request. body: must be a JSON object', {
-      errors: [{ path: 'body', message: 'must be a JSON object' }],
-    });
-  }
-  req.query = { ...(req.query as object), ...(body as object) };
-}
-
 export function transactionRoutes(app: App, ctx: Ctx) {
   app.get(
     '/merchant/transactions',
     {
-      preValidation: mergeBodyIntoQuery,
+      preValidation: mergeGetBodyIntoQuery,
       schema: {
         tags: ['transactions'],
         summary: 'List transactions, newest first (parameters in the JSON body or the query string)',
@@ -84,7 +67,7 @@ export function transactionRoutes(app: App, ctx: Ctx) {
   app.get(
     '/merchant/transactions/:transaction_id',
     {
-      preValidation: mergeBodyIntoQuery,
+      preValidation: mergeGetBodyIntoQuery,
       schema: {
         tags: ['transactions'],
         summary: 'One transaction of the merchant (merchant_key in the JSON body or the query string)',

@@ -1,34 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { openCore, startWorkers, type Core, type Env, type Now, type WorkerOptions, type Workers } from '@remit/core';
+import { createTestDatabase, testDbKind } from '@remit/core/testing';
 import { basicAuth, send, type HttpRequest, type HttpResponse } from '@remit/sdk';
 import { buildApp, type RemitApp } from '../app.js';
 
 /**
  * Tests run against PGlite by default; `REMIT_TEST_DB=postgres` runs them on the local Postgres
- * (`TEST_POSTGRES_URL`), each server in a database of its own, dropped at close.
+ * (`TEST_POSTGRES_URL`), each server in a database of its own, dropped at close. The database
+ * helpers live in the core's test support and are re-exported here for the server's tests.
  */
-export const testDbKind = process.env.REMIT_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
-const adminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `remit_t_${process.pid}_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
+export { createTestDatabase, testDbKind } from '@remit/core/testing';
 
 export interface TestServer {
   url: string;

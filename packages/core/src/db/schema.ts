@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -274,4 +275,20 @@ export const idempotencyKeys = pgTable(
     createdAt: ts('created_at').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.clientId, t.key] })],
+);
+
+/**
+ * How many transactions each merchant has per UTC day, kept by a trigger on `transactions`, so the
+ * list's `total` is a sum over days instead of a count over every row. Each day is split over 16
+ * shards that inserts pick at random, so concurrent payments of one merchant rarely wait on one row.
+ */
+export const transactionCounts = pgTable(
+  'transaction_counts',
+  {
+    merchantId: text('merchant_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    shard: smallint('shard').notNull(),
+    n: cents('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.day, t.shard] })],
 );

@@ -4,6 +4,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/connect.js';
+import { PollLoop } from '../poll-loop.js';
 import { BlockedAddressError, guardedLookup, isBlockedAddress } from './address-guard.js';
 import { retryDelayMs, type DeliveryAttempt } from './deliveries.js';
 import { openPayload } from './outbox.js';
@@ -64,9 +65,7 @@ export class WebhookDispatcher {
   readonly #inFlight = new Set<Promise<void>>();
   readonly #httpAgent: HttpAgent;
   readonly #httpsAgent: HttpsAgent;
-  #stopped = true;
-  #loop: Promise<void> | null = null;
-  #wake: (() => void) | null = null;
+  readonly #poll: PollLoop;
 
   constructor(ctx: Pick<Ctx, 'db' | 'vault' | 'env'>, opts: WebhookDispatcherOptions = {}) {
     this.#db = ctx.db;
@@ -87,25 +86,26 @@ export class WebhookDispatcher {
     const agentOpts = { keepAlive: true, ...(this.#o.allowPrivateAddresses ? {} : { lookup: guardedLookup }) };
     this.#httpAgent = new HttpAgent(agentOpts);
     this.#httpsAgent = new HttpsAgent(agentOpts);
+    this.#poll = new PollLoop(() => this.#pass(), {
+      pollMs: this.#o.pollMs,
+      failureMessage: 'webhook dispatcher pass failed',
+      logger: this.#o.logger,
+    });
   }
 
   start(): this {
-    if (!this.#stopped) return this;
-    this.#stopped = false;
-    this.#loop = this.#run();
+    this.#poll.start();
     return this;
   }
 
   /** Look for work now instead of at the next poll (call after a commit that wrote events). */
   nudge(): void {
-    this.#wake?.();
+    this.#poll.wake();
   }
 
   /** Stops claiming, waits for deliveries in flight to finish and be recorded. */
   async stop(): Promise<void> {
-    this.#stopped = true;
-    this.#wake?.();
-    await this.#loop;
+    await this.#poll.stop();
     await Promise.allSettled([...this.#inFlight]);
     this.#httpAgent.destroy();
     this.#httpsAgent.destroy();
@@ -119,26 +119,16 @@ export class WebhookDispatcher {
     return claimed.length;
   }
 
-  async #run(): Promise<void> {
-    let errorDelay = 0;
-    while (!this.#stopped) {
-      let busy = false;
-      try {
-        await this.createDeliveries();
-        const free = this.#o.concurrency - this.#inFlight.size;
-        if (free > 0) {
-          const claimed = await this.#claim(free);
-          for (const c of claimed) this.#track(this.#deliver(c));
-          busy = claimed.length === free;
-        }
-        errorDelay = 0;
-      } catch (err) {
-        if (this.#stopped) break;
-        errorDelay = Math.min(Math.max(errorDelay * 2, 100), 5_000);
-        this.#o.logger?.warn({ err }, 'webhook dispatcher pass failed');
-      }
-      if (!busy) await this.#sleep(errorDelay || this.#o.pollMs);
+  /** One pass of the background loop; true when every free slot was filled (more may be due). */
+  async #pass(): Promise<boolean> {
+    await this.createDeliveries();
+    const free = this.#o.concurrency - this.#inFlight.size;
+    if (free > 0) {
+      const claimed = await this.#claim(free);
+      for (const c of claimed) this.#track(this.#deliver(c));
+      return claimed.length === free;
     }
+    return false;
   }
 
   #track(p: Promise<void>) {
@@ -146,20 +136,7 @@ export class WebhookDispatcher {
     void p.finally(() => {
       this.#inFlight.delete(p);
       // Claim again once half the slots are free: one claim per batch, not one per delivery.
-      if (this.#inFlight.size <= this.#o.concurrency / 2) this.#wake?.();
-    });
-  }
-
-  #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(done, ms);
-      const self = this;
-      function done() {
-        clearTimeout(t);
-        if (self.#wake === done) self.#wake = null;
-        resolve();
-      }
-      this.#wake = done;
+      if (this.#inFlight.size <= this.#o.concurrency / 2) this.#poll.wake();
     });
   }
 

@@ -1,46 +1,29 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import { openCore, type Core } from '../open.js';
 import type { Env } from '../keys.js';
+import { createTestDatabase, testDbKind } from '../testing.js';
 
 /**
  * Test support for the dispatchers: a core on a fresh database (PGlite, or a database of its own
  * on the local Postgres when REMIT_TEST_DB=postgres) and a webhook receiver on loopback.
  */
-export const onPostgres = process.env.REMIT_TEST_DB === 'postgres';
-const adminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const onPostgres = testDbKind === 'postgres';
 
 export interface TestCore extends Core {
   databaseUrl?: string;
 }
 
 export async function openTestCore(env: Env = 'sandbox'): Promise<TestCore> {
-  let url: string | undefined;
-  let name: string | undefined;
-  if (onPostgres) {
-    name = `remit_t_${process.pid}_${randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const u = new URL(adminUrl);
-    u.pathname = `/${name}`;
-    url = u.toString();
-  }
-  const core = await openCore({ env, publicUrl: 'http://127.0.0.1', encryptionKey: randomBytes(32), databaseUrl: url });
+  const db = onPostgres ? await createTestDatabase() : null;
+  const core = await openCore({ env, publicUrl: 'http://127.0.0.1', encryptionKey: randomBytes(32), databaseUrl: db?.url });
   return {
     ...core,
-    databaseUrl: url,
+    databaseUrl: db?.url,
     async close() {
       await core.close();
-      if (name) {
-        const c = new pg.Client({ connectionString: adminUrl });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await c.end();
-      }
+      await db?.drop();
     },
   };
 }

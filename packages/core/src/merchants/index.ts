@@ -9,6 +9,7 @@ export {
   type OnboardingInput,
   type OnboardingResult,
 } from './onboarding.js';
+export { exampleOnboarding } from './onboarding.example.js';
 export {
   listMerchants,
   getMerchantForOwner,

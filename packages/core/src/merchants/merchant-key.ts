@@ -1,5 +1,5 @@
-import { and, eq, getTableColumns } from 'drizzle-orm';
-import type { Queryable } from '../db/connect.js';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import type { Db, Queryable } from '../db/connect.js';
 import { merchants } from '../db/schema.js';
 import { unauthorizedMerchant } from '../errors.js';
 import { digest } from '../keys.js';
@@ -15,17 +15,28 @@ export type Merchant = Omit<typeof merchants.$inferSelect, 'businessInfo' | 'own
  * The merchant a `merchant_key` names, if it belongs to this client. Unknown, malformed and
  * other clients' keys all fail the same way, so keys cannot be probed across tenants.
  */
-export async function merchantForKey(db: Queryable, clientId: string, merchantKey: unknown): Promise<Merchant> {
+export async function merchantForKey(db: Db, clientId: string, merchantKey: unknown): Promise<Merchant> {
   if (typeof merchantKey !== 'string' || merchantKey.length === 0 || merchantKey.length > 200) {
     throw unauthorizedMerchant();
   }
-  const [row] = await db
-    .select(merchantColumns)
-    .from(merchants)
-    .where(and(eq(merchants.merchantKeyHash, digest(merchantKey)), eq(merchants.clientId, clientId)))
-    .limit(1);
+  const [row] = await byKeyQuery(db).execute({ hash: digest(merchantKey), clientId });
   if (!row) throw unauthorizedMerchant();
   return row;
+}
+
+// Every API call runs this lookup: build its SQL once per database, and let Postgres keep the plan.
+const byKey = new WeakMap<Db, ReturnType<typeof prepareByKey>>();
+const prepareByKey = (db: Db) =>
+  db
+    .select(merchantColumns)
+    .from(merchants)
+    .where(and(eq(merchants.merchantKeyHash, sql.placeholder('hash')), eq(merchants.clientId, sql.placeholder('clientId'))))
+    .limit(1)
+    .prepare('merchant_for_key');
+function byKeyQuery(db: Db) {
+  let q = byKey.get(db);
+  if (!q) byKey.set(db, (q = prepareByKey(db)));
+  return q;
 }
 
 /** The same lookup inside a transaction, holding the merchant row until it commits. */

@@ -1,59 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { onboardingSchema } from './onboarding.js';
+import { exampleOnboarding } from './onboarding.example.js';
 import { adultCutoff, COUNTRY_CODES, hundredths } from './onboarding-fields.js';
 
-/** A valid submission (the server's test fixture has the same shape). */
+/** The example submission, its sections loose enough to break field by field. */
 function sample() {
-  return {
-    BankingInfo: { account_number: '000123456789', bank_name: 'First Test Bank', routing_number: '011000015' },
-    BusinessInfo: {
-      business_address: '1 Market St',
-      business_city: 'San Francisco',
-      business_country: 'US',
-      business_email: 'owner@acme.example',
-      business_industry: '5812',
-      business_name: 'Acme Coffee LLC',
-      business_phone: '4155550100',
-      business_state: 'California',
-      business_zip: '94105',
-      dba: 'Acme Coffee',
-      ein: '12-3456789',
-      established_date: '2015-06-01',
-      ownershiptype: 'llc',
-      website: 'https://acme.example',
-    } as Record<string, unknown>,
-    OwnerInfo: {
-      address: '2 Market St',
-      b_dl_number: 'D1234567',
-      b_title: 'CEO',
-      city: 'San Francisco',
-      country: 'US',
-      date_of_birth: '1980-02-29',
-      email: 'owner@acme.example',
-      first_name: 'Ada',
-      last_name: 'Lovelace',
-      ownership_percent: '100',
-      phone: '(415) 555-0101',
-      ssn: '123-45-6789',
-      state: 'California',
-      zip: '94105',
-    } as Record<string, unknown>,
-    ProcessingInfo: {
-      annualCCSales: '250000',
-      avgTicket: '12.50',
-      legal_b2b: '10',
-      legal_b2c: '90',
-      legal_cnpinternet: '60',
-      legal_cnpphoneemail: '10',
-      legal_cp: '30',
-      legal_percentdeliveredover30days: '0',
-      legal_percentdeliveredsameday: '100',
-      legal_productssold: 'physical_goods',
-      percentdelievered7days: '0',
-      percentdelivered14days: '0',
-      processing_environment: 'ecommerce',
-    } as Record<string, unknown>,
-  };
+  return exampleOnboarding() as { [S in Section]: Record<string, unknown> };
 }
 
 type Section = 'BankingInfo' | 'BusinessInfo' | 'OwnerInfo' | 'ProcessingInfo';

@@ -4,6 +4,7 @@ import type { Ctx } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { retryDelayMs } from '../events/deliveries.js';
 import type { DispatcherLogger } from '../events/dispatcher.js';
+import { PollLoop } from '../poll-loop.js';
 import { SANDBOX_INBOX_STATUS, type SmsConnector } from './transports/sms.js';
 import type { EmailTransport } from './transports/smtp.js';
 
@@ -54,9 +55,7 @@ export function htmlFromText(text: string): string {
 export class MessageDispatcher {
   readonly #db: Db;
   readonly #o: MessageDispatcherOptions & { inbox: boolean; retryScale: number; pollMs: number; batchSize: number; leaseMs: number };
-  #stopped = true;
-  #loop: Promise<void> | null = null;
-  #wake: (() => void) | null = null;
+  readonly #poll: PollLoop;
 
   constructor(ctx: Pick<Ctx, 'db' | 'env'>, opts: MessageDispatcherOptions = {}) {
     this.#db = ctx.db;
@@ -68,23 +67,24 @@ export class MessageDispatcher {
       batchSize: opts.batchSize ?? 10,
       leaseMs: opts.leaseMs ?? 120_000,
     };
+    this.#poll = new PollLoop(async () => (await this.runOnce()) >= this.#o.batchSize, {
+      pollMs: this.#o.pollMs,
+      failureMessage: 'message dispatcher pass failed',
+      logger: this.#o.logger,
+    });
   }
 
   start(): this {
-    if (!this.#stopped) return this;
-    this.#stopped = false;
-    this.#loop = this.#run();
+    this.#poll.start();
     return this;
   }
 
   nudge(): void {
-    this.#wake?.();
+    this.#poll.wake();
   }
 
   async stop(): Promise<void> {
-    this.#stopped = true;
-    this.#wake?.();
-    await this.#loop;
+    await this.#poll.stop();
     this.#o.email?.close();
   }
 
@@ -93,33 +93,6 @@ export class MessageDispatcher {
     const claimed = await this.#claim();
     await Promise.all(claimed.map((m) => this.#send(m)));
     return claimed.length;
-  }
-
-  async #run(): Promise<void> {
-    let errorDelay = 0;
-    while (!this.#stopped) {
-      let n = 0;
-      try {
-        n = await this.runOnce();
-        errorDelay = 0;
-      } catch (err) {
-        if (this.#stopped) break;
-        errorDelay = Math.min(Math.max(errorDelay * 2, 100), 5_000);
-        this.#o.logger?.warn({ err }, 'message dispatcher pass failed');
-      }
-      if (n < this.#o.batchSize) {
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(done, errorDelay || this.#o.pollMs);
-          const self = this;
-          function done() {
-            clearTimeout(t);
-            if (self.#wake === done) self.#wake = null;
-            resolve();
-          }
-          this.#wake = done;
-        });
-      }
-    }
   }
 
   async #claim(): Promise<ClaimedMessage[]> {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { openCore, type Core } from '../open.js';
+import { createTestDatabase, testDbKind } from '../testing.js';
 import { clients, merchants, transactions } from '../db/schema.js';
 import { digest, newKey } from '../keys.js';
 import { newId } from '../ids.js';
@@ -82,22 +82,11 @@ function row(merchant: string, createdAt: string, over: Partial<TransactionRow> 
 }
 
 /** PGlite in memory; with REMIT_TEST_DB=postgres a database of its own on the local Postgres. */
-let dropDatabase = async () => {};
+let testDb: Awaited<ReturnType<typeof createTestDatabase>> | null = null;
 async function databaseUrl(): Promise<string | undefined> {
-  if (process.env.REMIT_TEST_DB !== 'postgres') return undefined;
-  const admin = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-  const name = `remit_txq_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const run = async (q: string) => {
-    const c = new pg.Client({ connectionString: admin });
-    await c.connect();
-    await c.query(q);
-    await c.end();
-  };
-  await run(`CREATE DATABASE ${name}`);
-  dropDatabase = () => run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return url.toString();
+  if (testDbKind !== 'postgres') return undefined;
+  testDb = await createTestDatabase('remit_txq');
+  return testDb.url;
 }
 
 beforeAll(async () => {
@@ -124,7 +113,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await core.close();
-  await dropDatabase();
+  await testDb?.drop();
 });
 
 const parse = (v: object) => listTransactionsInput.parse({ merchant_key: mk, ...v });
