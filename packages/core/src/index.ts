@@ -13,23 +13,8 @@ export * from './merchants/index.js';
 export * from './events/index.js';
 export * from './messages/index.js';
 export { startWorkers, workerOptionsFromEnv, type Workers, type WorkerOptions } from './workers.js';
-export * from './messages/templates.js';
 export * from './links/index.js';
 export * as fields from './fields.js';
 export * from './customers/index.js';
 export * from './payments/index.js';
 export * from './idempotency/index.js';
-export {
-  listTransactions,
-  getTransaction,
-  listTransactionsInput,
-  getTransactionInput,
-  toListItem,
-  toDetail,
-  TRANSACTION_NOT_FOUND,
-  type ListTransactionsInput,
-  type GetTransactionInput,
-  type TransactionListItem,
-  type TransactionDetail,
-  type TransactionRow,
-} from './payments/transactions.js';

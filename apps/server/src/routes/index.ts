@@ -22,7 +22,18 @@ export type Routes = (app: App, ctx: Ctx) => void;
 export const publicRoutes: Routes[] = [healthRoutes, portalRoutes, payPageRoutes];
 
 /** `/api/v1`, HTTP Basic. One module per section of the spec. */
-export const apiRoutes: Routes[] = [webhookRoutes, merchantRoutes, transactionRoutes, payLinkRoutes, requestRoutes, customerRoutes, orderRoutes, preauthRoutes, achRoutes, depositRoutes];
+export const apiRoutes: Routes[] = [
+  merchantRoutes,
+  payLinkRoutes,
+  requestRoutes,
+  customerRoutes,
+  transactionRoutes,
+  orderRoutes,
+  preauthRoutes,
+  achRoutes,
+  depositRoutes,
+  webhookRoutes,
+];
 
 /** `/sandbox`, HTTP Basic, sandbox only. */
 export const sandboxRoutes: Routes[] = [sandboxMessageRoutes, sandboxClockRoutes];

@@ -3,3 +3,4 @@ export { MessageDispatcher, startMessageDispatcher, htmlFromText, type MessageDi
 export { listSandboxMessages, parseListMessages, listMessagesQuery, type MessageView } from './inbox.js';
 export { smtpTransport, DEFAULT_EMAIL_FROM, type EmailTransport, type EmailMessage } from './transports/smtp.js';
 export { SANDBOX_INBOX_STATUS, type SmsConnector } from './transports/sms.js';
+export * from './templates.js';

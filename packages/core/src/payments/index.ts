@@ -39,3 +39,17 @@ export {
 } from './deposits.js';
 export { settleNow, settleDue, settleInput, isSettled, lastCutoff, parseCutoff, type SettleInput } from './settlement.js';
 export { advanceClock, advanceClockInput, MAX_ADVANCE_HOURS, type AdvanceClockInput } from './sandbox-clock.js';
+export {
+  listTransactions,
+  getTransaction,
+  listTransactionsInput,
+  getTransactionInput,
+  toListItem,
+  toDetail,
+  TRANSACTION_NOT_FOUND,
+  type ListTransactionsInput,
+  type GetTransactionInput,
+  type TransactionListItem,
+  type TransactionDetail,
+  type TransactionRow,
+} from './transactions.js';

@@ -41,7 +41,11 @@ export function lastCutoff(at: Date, cutoffMs = settlementCutoffMs()): Date {
 type Row = typeof transactions.$inferSelect;
 
 /** Whether a row counts as settled at merchant time `at` (flagged, or a card payment completed before the cutoff). */
-export function isSettled(row: Row, at: Date, cutoffMs = settlementCutoffMs()): boolean {
+export function isSettled(
+  row: Pick<Row, 'settled' | 'paymentMethod' | 'isStatus' | 'completedAt' | 'createdAt'>,
+  at: Date,
+  cutoffMs = settlementCutoffMs(),
+): boolean {
   if (row.settled) return true;
   if (row.paymentMethod !== 'card' || row.isStatus !== IS_STATUS.completed) return false;
   return (row.completedAt ?? row.createdAt).getTime() < lastCutoff(at, cutoffMs).getTime();

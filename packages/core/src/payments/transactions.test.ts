@@ -162,7 +162,7 @@ describe('listTransactions', () => {
       is_status: 2,
       type: 'Refund',
       payment_method: 'card',
-      settled: false,
+      settled: true, // completed card payments of March are past every daily cutoff since
       order_id: 'order-1',
     });
   });
@@ -218,7 +218,7 @@ describe('getTransaction', () => {
       is_status: 2,
       type: 'Sale',
       payment_method: 'card',
-      settled: false,
+      settled: true, // completed card payments of March are past every daily cutoff since
       order_id: 'order-1',
     });
   });

@@ -7,6 +7,8 @@ import { notFound } from '../errors.js';
 import { dateText, merchantKey } from '../fields.js';
 import { merchantForKey } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount, formatRate } from '../money.js';
+import { merchantNow } from '../clock.js';
+import { isSettled } from './settlement.js';
 
 /** Transaction queries: `GET /merchant/transactions` and `GET /merchant/transactions/{id}`. */
 
@@ -27,6 +29,7 @@ const viewColumns = {
   type: transactions.type,
   paymentMethod: transactions.paymentMethod,
   settled: transactions.settled,
+  completedAt: transactions.completedAt,
   orderId: transactions.orderId,
 };
 type ViewRow = Pick<TransactionRow, keyof typeof viewColumns>;
@@ -180,7 +183,7 @@ async function countTransactions(db: Queryable, merchantId: string, input: ListT
  * match: the page from the (merchant_id, created_at, id) index, the total from the per-day counts.
  */
 export async function listTransactions(
-  ctx: Pick<Ctx, 'db'>,
+  ctx: Pick<Ctx, 'db' | 'now'>,
   clientId: string,
   input: ListTransactionsInput,
 ): Promise<{ data: TransactionListItem[]; total: number }> {
@@ -198,14 +201,15 @@ export async function listTransactions(
       .offset(offset),
     countTransactions(ctx.db, merchant.id, input),
   ]);
-  return { data: rows.map(toListItem), total };
+  const at = merchantNow(ctx.now, merchant);
+  return { data: rows.map((r) => toListItem(withSettlement(r, at))), total };
 }
 
 export const TRANSACTION_NOT_FOUND = 'Transaction not found: no transaction with this transaction_id belongs to this merchant.';
 
 /** One transaction of the merchant the key names; another merchant's id is "not found" too. */
 export async function getTransaction(
-  ctx: Pick<Ctx, 'db'>,
+  ctx: Pick<Ctx, 'db' | 'now'>,
   clientId: string,
   transactionId: string,
   input: GetTransactionInput,
@@ -219,5 +223,8 @@ export async function getTransaction(
     .where(and(eq(transactions.id, transactionId), eq(transactions.merchantId, merchant.id)))
     .limit(1);
   if (!row) throw notFound('transaction_not_found', TRANSACTION_NOT_FOUND);
-  return toDetail(row);
+  return toDetail(withSettlement(row, merchantNow(ctx.now, merchant)));
 }
+
+/** `settled` as the daily cutoff makes it, even before a void, refund or settle flags the row. */
+const withSettlement = (row: ViewRow, at: Date): ViewRow => (row.settled ? row : { ...row, settled: isSettled(row, at) });
