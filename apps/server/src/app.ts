@@ -10,7 +10,7 @@ import { registerGetBody } from './plugins/get-body.js';
 import { frameworkErrors, registerInputGuards } from './plugins/input-guards.js';
 import { registerIdempotency } from './plugins/idempotency.js';
 import { apiRoutes, publicRoutes, sandboxRoutes } from './routes/index.js';
-import { openApiInfo } from './openapi.js';
+import { openApiInfo, openApiServers } from './openapi.js';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -49,7 +49,10 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
     async (api) => {
       registerAuth(api, ctx);
       registerIdempotency(api, ctx);
-      api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+      api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => ({
+        ...app.swagger(),
+        servers: openApiServers(ctx),
+      }));
       for (const routes of apiRoutes) routes(api, ctx);
     },
     { prefix: '/api/v1' },

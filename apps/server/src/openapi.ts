@@ -11,8 +11,16 @@ export function openApiInfo(ctx: Ctx) {
         'Errors answer `{result:false, message, code, errors?, request_id}`. ' +
         'Money is decimal text with two places unless a field is typed as a number.',
     },
-    servers: [{ url: `${ctx.publicUrl}/api/v1`, description: ctx.env }],
+    servers: openApiServers(ctx),
     components: { securitySchemes: { basicAuth: { type: 'http' as const, scheme: 'basic' } } },
     security: [{ basicAuth: [] }],
   };
+}
+
+/**
+ * The server root, not /api/v1: the sandbox and portal endpoints live beside the API. Read when the
+ * document is served, so it names the address the server really has.
+ */
+export function openApiServers(ctx: Ctx) {
+  return [{ url: ctx.publicUrl, description: `${ctx.env}; the API base is ${ctx.publicUrl}/api/v1` }];
 }

@@ -260,17 +260,17 @@ describe('OpenAPI document', () => {
     expect(res.status).toBe(200);
     const paths = res.body.paths;
     for (const [path, method] of [
-      ['/pay-link', 'post'],
-      ['/pay-link/{linkId}', 'delete'],
-      ['/requests', 'post'],
-      ['/requests/{customerId}', 'post'],
+      ['/api/v1/pay-link', 'post'],
+      ['/api/v1/pay-link/{linkId}', 'delete'],
+      ['/api/v1/requests', 'post'],
+      ['/api/v1/requests/{customerId}', 'post'],
     ] as const) {
       const op = paths[path][method];
       expect(op.tags.length).toBeGreaterThan(0);
       expect(op.requestBody.content['application/json'].schema.properties.merchant_key).toBeDefined();
       expect(op.responses['200']).toBeDefined();
     }
-    expect(paths['/requests'].post.requestBody.content['application/json'].schema.required.sort()).toEqual([
+    expect(paths['/api/v1/requests'].post.requestBody.content['application/json'].schema.required.sort()).toEqual([
       'amount',
       'merchant_key',
       'order_id',

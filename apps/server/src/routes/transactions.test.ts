@@ -89,7 +89,7 @@ describe('GET /merchant/transactions', () => {
         is_status: 2,
         type: 'Refund',
         payment_method: 'card',
-        settled: false,
+        settled: true, // completed card rows of March are past every daily cutoff since
         order_id: '',
       },
       {
@@ -103,7 +103,7 @@ describe('GET /merchant/transactions', () => {
         is_status: 2,
         type: 'Sale',
         payment_method: 'card',
-        settled: false,
+        settled: true, // completed card rows of March are past every daily cutoff since
         order_id: 'order-txn_t25b',
       },
     ]);
@@ -228,7 +228,7 @@ describe('GET /merchant/transactions/{transaction_id}', () => {
         is_status: 2,
         type: 'Sale',
         payment_method: 'card',
-        settled: false,
+        settled: true, // a completed card payment of March is past every daily cutoff since
         order_id: 'order-txn_t03',
       },
     ]);

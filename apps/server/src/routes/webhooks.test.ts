@@ -239,13 +239,13 @@ describe('OpenAPI', () => {
     const paths = Object.keys(res.body.paths);
     expect(paths).toEqual(
       expect.arrayContaining([
-        '/client/update-webhooks-url',
-        '/client/webhook-deliveries',
-        '/client/webhook-deliveries/{id}/retry',
+        '/api/v1/client/update-webhooks-url',
+        '/api/v1/client/webhook-deliveries',
+        '/api/v1/client/webhook-deliveries/{id}/retry',
         '/sandbox/messages',
       ]),
     );
-    const list = res.body.paths['/client/webhook-deliveries'].get;
+    const list = res.body.paths['/api/v1/client/webhook-deliveries'].get;
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['event_type', 'status', 'page', 'limit']));
   });
 });
