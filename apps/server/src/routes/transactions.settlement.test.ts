@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { newMerchant } from '../testing/fixtures.js';
+import { charge, newCustomer, noonClock } from '../testing/payments.js';
 
 // `settled` in the list and the single view follows the daily cutoff on the merchant's clock,
 // before any void, refund or /sandbox/settle has flagged the row.
 let s: TestServer;
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ now: noonClock() }); // far from the midnight cutoff and day change
 });
 afterAll(() => s.close());
 
@@ -14,12 +15,7 @@ it('a card payment reads as settled once the merchant clock passes the next cuto
   const m = await newMerchant(s);
   const call = (method: string, path: string, json: object) =>
     s.http({ method, path: `/api/v1${path}`, auth: m.auth, json: { merchant_key: m.merchant_key, ...json } });
-  const customer = await call('POST', '/customers/add', {
-    first_name: 'Ada',
-    card: { number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123' },
-  });
-  const charge = await call('POST', `/customers/charge/${customer.body.data.customer_id}`, { amount: 20, order_id: 'settle-1' });
-  const id = charge.body.transaction_id;
+  const id = await charge(s, m, await newCustomer(s, m), '20.00');
   const settledInList = async () =>
     (await call('GET', '/merchant/transactions', {})).body.data.find((t: { transaction_id: string }) => t.transaction_id === id).settled;
   const settledSingle = async () => (await call('GET', `/merchant/transactions/${id}`, {})).body.data[0].settled;
