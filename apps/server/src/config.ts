@@ -47,6 +47,7 @@ export function coreOptions(config: ServerConfig): OpenOptions {
     encryptionKey: config.encryptionKey,
     databaseUrl: config.databaseUrl,
     dataDir: config.databaseUrl ? undefined : config.dataDir,
+    filesDir: config.dataDir,
   };
 }
 

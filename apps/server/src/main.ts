@@ -2,10 +2,22 @@ import { openCore, startWorkers, workerOptionsFromEnv } from '@remit/core';
 import { buildApp, REDACT } from './app.js';
 import { coreOptions, loadConfig } from './config.js';
 
-const config = loadConfig();
-const core = await openCore(coreOptions(config));
+/** A start-up failure (configuration, database) ends the process with one readable line, no stack. */
+async function orExit<T>(what: string, step: () => T | Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    const cause = (err as { cause?: { message?: string } }).cause?.message;
+    console.error(`remit: ${what}: ${cause ?? (err as Error).message}`);
+    process.exit(1);
+  }
+}
+
+const config = await orExit('configuration', () => loadConfig());
+const where = config.databaseUrl ? 'the Postgres at DATABASE_URL' : `the embedded database in ${config.dataDir}`;
+const core = await orExit(`cannot open ${where}`, () => openCore(coreOptions(config)));
 const app = await buildApp(core, { logger: { level: config.logLevel, redact: REDACT } });
-await app.listen({ port: config.port, host: config.host });
+await orExit(`cannot listen on ${config.host}:${config.port}`, () => app.listen({ port: config.port, host: config.host }));
 // Webhook and message dispatchers: every server process runs them unless REMIT_WORKERS=off (an
 // API-only process beside worker processes on one Postgres); they share work through the database.
 const workers =

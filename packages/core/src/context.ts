@@ -12,4 +12,6 @@ export interface Ctx {
   vault: Vault;
   processor: Processor;
   now: Now;
+  /** Where the service keeps files (check images); never served. */
+  filesDir: string;
 }

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { connectDatabase, type ConnectOptions, type Database } from './db/connect.js';
 import { startMaintenance } from './db/maintenance.js';
 import { systemNow, type Now } from './clock.js';
@@ -12,6 +13,8 @@ export interface OpenOptions {
   encryptionKey: Buffer;
   databaseUrl?: string;
   dataDir?: string;
+  /** Files the service keeps (check images); defaults to the PGlite data directory, else ./.remit. */
+  filesDir?: string;
   poolSize?: number;
   logger?: ConnectOptions['logger'];
   processor?: Processor;
@@ -34,6 +37,7 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
     vault: new Vault(opts.encryptionKey),
     processor: opts.processor ?? createSimulator(),
     now: opts.now ?? systemNow,
+    filesDir: resolve(opts.filesDir ?? opts.dataDir ?? '.remit'),
   };
   const maintenance = startMaintenance(database);
   return {

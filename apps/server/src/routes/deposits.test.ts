@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
@@ -11,16 +10,11 @@ let s: TestServer;
 let m: TestMerchant;
 let dataDir: string;
 beforeAll(async () => {
-  // The route reads REMIT_DATA_DIR per request; each vitest worker has its own process.env.
-  dataDir = await mkdtemp(join(tmpdir(), 'remit-deposits-'));
-  process.env.REMIT_DATA_DIR = dataDir;
   s = await startTestServer();
+  dataDir = s.core.ctx.filesDir;
   m = await newMerchant(s);
 });
-afterAll(async () => {
-  await s.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => s.close());
 
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(200, 7)]);
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 1)]);

@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -9,8 +8,6 @@ import type { App } from './types.js';
 const FILE_PARTS = new Set(['front_file', 'back_file']);
 const FIELD_PARTS = new Set(['amount', 'merchant_key', 'device']);
 
-/** Where check images are kept: `${REMIT_DATA_DIR or .remit}/deposits/…`, outside every served path. */
-export const depositDataDir = () => resolve(process.env.REMIT_DATA_DIR ?? '.remit');
 
 /** Reads the multipart parts; files are buffered up to the limit, unknown parts are drained and ignored. */
 async function readUpload(req: FastifyRequest): Promise<DepositUpload> {
@@ -71,7 +68,7 @@ export function depositRoutes(app: App, ctx: Ctx) {
       async (req) => {
         if (!req.isMultipart()) throw new RemitError('invalid', 'unsupported_media_type', 'Send the deposit as multipart/form-data.');
         const upload = await readUpload(req);
-        const { message, data } = await submitDeposit(ctx, req.client.id, upload, { dataDir: depositDataDir() });
+        const { message, data } = await submitDeposit(ctx, req.client.id, upload);
         return { result: true as const, message, data };
       },
     );

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openCore, startWorkers, type Core, type Env, type Now, type WorkerOptions, type Workers } from '@remit/core';
 import { createTestDatabase, testDbKind } from '@remit/core/testing';
 import { basicAuth, send, type HttpRequest, type HttpResponse } from '@remit/sdk';
@@ -33,6 +36,8 @@ export async function startTestServer(opts: { env?: Env; now?: Now; workers?: Wo
     encryptionKey: randomBytes(32),
     databaseUrl: db?.url,
     now: opts.now,
+    // Each server keeps its files (check images) apart, never in the repository's .remit.
+    filesDir: mkdtempSync(join(tmpdir(), 'remit-files-')),
   });
   const app = await buildApp(core);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -60,6 +65,7 @@ export async function startTestServer(opts: { env?: Env; now?: Now; workers?: Wo
       await app.close();
       await core.close();
       await db?.drop();
+      rmSync(core.ctx.filesDir, { recursive: true, force: true });
     },
   };
 }

@@ -61,7 +61,6 @@ export async function submitDeposit(
   ctx: Ctx,
   clientId: string,
   upload: DepositUpload,
-  opts: { dataDir: string },
 ): Promise<{ message: string; data: { transactionId: string; amount: string } }> {
   const missing = DEPOSIT_PARTS.filter((p) => upload[p] === undefined || upload[p]?.length === 0);
   if (missing.length > 0) {
@@ -98,7 +97,7 @@ export async function submitDeposit(
 
   const id = newId.transaction();
   const at = merchantNow(ctx.now, merchant);
-  const dir = join(opts.dataDir, 'deposits', merchant.id);
+  const dir = join(ctx.filesDir, 'deposits', merchant.id);
   const files = images.map((img) => ({ ...img, path: join(dir, `${id}-${img.side}.${img.ext}`) }));
   const fee = feeFor(merchant, 'ach', fields.amount);
   await mkdir(dir, { recursive: true, mode: 0o700 });
