@@ -31,7 +31,7 @@ describe('GET /sandbox/messages', () => {
     const res = await s.http({ method: 'GET', path: '/sandbox/messages', auth: a.auth });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ result: true, message: 'Sandbox messages.' });
-    expect(res.body.data).toMatchObject({ page: 1, limit: 20, totalCount: 3, totalPage: 1 });
+    expect(res.body.data).toMatchObject({ page: 0, limit: 20, totalCount: 3, totalPage: 1 });
     const email = res.body.data.messages.find((m: { channel: string }) => m.channel === 'email');
     expect(email).toEqual({
       id: expect.stringMatching(/^msg_/),

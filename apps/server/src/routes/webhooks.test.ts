@@ -152,7 +152,7 @@ describe('GET /client/webhook-deliveries and retry', () => {
     const res = await s.http({ method: 'GET', path: '/api/v1/client/webhook-deliveries', auth });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe(true);
-    expect(res.body.data).toMatchObject({ page: 1, limit: 20, totalCount: 4, totalPage: 1 });
+    expect(res.body.data).toMatchObject({ page: 0, limit: 20, totalCount: 4, totalPage: 1 });
     const d = res.body.data.deliveries;
     expect(d.map((x: { event_id: string }) => x.event_id).sort()).toEqual([...ids].sort());
     expect(d[0]).toEqual({
@@ -172,8 +172,9 @@ describe('GET /client/webhook-deliveries and retry', () => {
     const q = await s.http({ method: 'GET', path: '/api/v1/client/webhook-deliveries?event_type=merchant.approval', auth });
     expect(q.body.data.totalCount).toBe(1);
     expect(q.body.data.deliveries[0].event_type).toBe('merchant.approval');
-    const b = await s.http({ method: 'GET', path: '/api/v1/client/webhook-deliveries', auth, json: { event_type: 'preauth', limit: 2, page: 2 } });
-    expect(b.body.data).toMatchObject({ page: 2, limit: 2, totalCount: 3, totalPage: 2 });
+    const b = await s.http({ method: 'GET', path: '/api/v1/client/webhook-deliveries', auth, json: { event_type: 'preauth', limit: 2, page: 1 } });
+    // Pages count from 0, as everywhere in the API (the spec's pageNumber does).
+    expect(b.body.data).toMatchObject({ page: 1, limit: 2, totalCount: 3, totalPage: 2 });
     expect(b.body.data.deliveries).toHaveLength(1);
     const none = await s.http({ method: 'GET', path: '/api/v1/client/webhook-deliveries?status=failed', auth });
     expect(none.body.data).toMatchObject({ totalCount: 0, deliveries: [] });

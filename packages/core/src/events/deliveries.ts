@@ -46,7 +46,7 @@ export interface DeliveryView {
 export const listDeliveriesQuery = z.object({
   event_type: z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TYPES.join(', ')}` }).optional(),
   status: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
-  page: intLike(1, 1_000_000).optional(),
+  page: intLike(0, 1_000_000).optional(),
   limit: intLike(1, 100).optional(),
 });
 export type ListDeliveriesQuery = z.infer<typeof listDeliveriesQuery>;
@@ -86,7 +86,7 @@ export function deliveryView(r: DeliveryRow): DeliveryView {
 
 /** The client's deliveries, newest first. */
 export async function listDeliveries(db: Queryable, clientId: string, q: ListDeliveriesQuery): Promise<DeliveryPage> {
-  const page = q.page ?? 1;
+  const page = q.page ?? 0;
   const limit = q.limit ?? 20;
   const where: SQL[] = [eq(webhookDeliveries.clientId, clientId)];
   if (q.event_type) where.push(eq(webhookDeliveries.eventType, q.event_type));
@@ -99,7 +99,7 @@ export async function listDeliveries(db: Queryable, clientId: string, q: ListDel
       .where(cond)
       .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
       .limit(limit)
-      .offset((page - 1) * limit),
+      .offset(page * limit),
     db.select({ n: count() }).from(webhookDeliveries).where(cond),
   ]);
   const totalCount = Number(total?.n ?? 0);

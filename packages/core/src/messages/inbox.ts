@@ -11,7 +11,7 @@ export const listMessagesQuery = z.object({
   merchant_key: z.string().min(1, 'is required').max(200).optional(),
   recipient: z.string().trim().min(1).max(254).optional(),
   channel: z.enum(['sms', 'email'], { error: 'must be sms or email' }).optional(),
-  page: intLike(1, 1_000_000).optional(),
+  page: intLike(0, 1_000_000).optional(),
   limit: intLike(1, 100).optional(),
 });
 export type ListMessagesQuery = z.infer<typeof listMessagesQuery>;
@@ -48,7 +48,7 @@ export async function listSandboxMessages(ctx: Ctx, clientId: string, q: ListMes
   if (ctx.env !== 'sandbox') {
     throw new RemitError('forbidden', 'sandbox_only', 'The sandbox inbox exists only in the sandbox environment.');
   }
-  const page = q.page ?? 1;
+  const page = q.page ?? 0;
   const limit = q.limit ?? 20;
   const where: SQL[] = [eq(merchants.clientId, clientId)];
   if (q.merchant_key !== undefined) {
@@ -66,7 +66,7 @@ export async function listSandboxMessages(ctx: Ctx, clientId: string, q: ListMes
       .where(cond)
       .orderBy(desc(messages.createdAt), desc(messages.id))
       .limit(limit)
-      .offset((page - 1) * limit),
+      .offset(page * limit),
     ctx.db.select({ n: count() }).from(messages).innerJoin(merchants, eq(merchants.id, messages.merchantId)).where(cond),
   ]);
   const totalCount = Number(total?.n ?? 0);
