@@ -10,6 +10,7 @@ export function portalRoutes(app: App, ctx: Ctx) {
       schema: {
         tags: ['sandbox'],
         summary: 'Create sandbox credentials (no authentication; sandbox only)',
+        security: [],
         response: { 201: z.object({ client_id: z.string(), secret_key: z.string() }) },
       },
     },
