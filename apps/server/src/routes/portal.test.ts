@@ -54,4 +54,13 @@ describe('sandbox credentials and authentication', () => {
     expect(res.status).toBe(401);
     expect(res.body.message).toContain('production');
   });
+
+  it('after a good call, a wrong secret for the same client is still a 401 (the cache keeps only the digest)', async () => {
+    const [id, secret] = await s.credentials();
+    const good = await s.http({ method: 'GET', path: '/api/v1/merchant', auth: [id, secret] });
+    expect(good.status).toBe(200);
+    const wrong = await s.http({ method: 'GET', path: '/api/v1/merchant', auth: [id, `${secret.slice(0, -1)}x`] });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toMatchObject({ result: false, code: 'unauthorized', message: 'Invalid client credentials.' });
+  });
 });

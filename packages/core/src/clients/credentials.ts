@@ -25,9 +25,15 @@ export async function createCredentials(ctx: Pick<Ctx, 'db' | 'env'>): Promise<C
 
 /**
  * A client's id, secret digest and environment never change once made, so every request after
- * the first skips the lookup. Bounded; the oldest entry goes first.
+ * the first skips the lookup. One cache per database; bounded, the oldest entry goes first.
  */
-const authRows = new Map<string, { secretHash: string; env: string }>();
+type AuthRow = { secretHash: string; env: string };
+const authCaches = new WeakMap<object, Map<string, AuthRow>>();
+function authRowsOf(db: object): Map<string, AuthRow> {
+  let rows = authCaches.get(db);
+  if (!rows) authCaches.set(db, (rows = new Map()));
+  return rows;
+}
 const AUTH_CACHE_SIZE = 10_000;
 
 async function loadAuthRow(ctx: Pick<Ctx, 'db'>, clientId: string) {
@@ -37,6 +43,7 @@ async function loadAuthRow(ctx: Pick<Ctx, 'db'>, clientId: string) {
     .where(eq(clients.id, clientId))
     .limit(1);
   if (!row) return undefined;
+  const authRows = authRowsOf(ctx.db);
   if (authRows.size >= AUTH_CACHE_SIZE) authRows.delete(authRows.keys().next().value!);
   authRows.set(clientId, row);
   return row;
@@ -64,7 +71,7 @@ export async function authenticateClient(ctx: Pick<Ctx, 'db' | 'env'>, header: s
     );
   }
   if (clientId.length > 100) throw unauthorized(WRONG);
-  const row = authRows.get(clientId) ?? (await loadAuthRow(ctx, clientId));
+  const row = authRowsOf(ctx.db).get(clientId) ?? (await loadAuthRow(ctx, clientId));
   if (!row || !digestEquals(secret, row.secretHash)) throw unauthorized(WRONG);
   if (row.env !== ctx.env) {
     throw unauthorized(`These credentials belong to the ${row.env} environment; this server is ${ctx.env}.`);
