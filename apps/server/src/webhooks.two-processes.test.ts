@@ -1,8 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createCredentials, openCore, recordEvent, updateWebhookUrl, type Core } from '@remit/core';
-import { startReceiver, type Receiver } from '../../../packages/core/src/events/test-support.js';
+import { createCredentials, openCore, updateWebhookUrl, type Core } from '@remit/core';
+import {
+  countOverlaps,
+  deliveriesById,
+  recordThousandEvents,
+  startReceiver,
+  type Receiver,
+} from '../../../packages/core/src/events/test-support.js';
 import { createTestDatabase } from './testing/harness.js';
 import { startProcess, type ServerProcess } from './testing/process.js';
 
@@ -32,39 +38,20 @@ afterAll(async () => {
 it('two server processes on one Postgres: 1,000 events delivered once each, never concurrently twice', async () => {
   const { client_id } = await createCredentials(core.ctx);
   await updateWebhookUrl(core.ctx, client_id, { webhook_url: rx.url });
-  const inFlight = new Map<string, number>();
-  const deliveredTimes = new Map<string, number>();
-  let overlap = 0;
-  rx.behave(async (r, res) => {
-    const id = String(r.headers['webhook-id']);
-    const n = (inFlight.get(id) ?? 0) + 1;
-    inFlight.set(id, n);
-    if (n > 1) overlap++;
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
-    inFlight.set(id, inFlight.get(id)! - 1);
-    deliveredTimes.set(id, (deliveredTimes.get(id) ?? 0) + 1);
-    res.writeHead(200).end();
-  });
+  const overlap = countOverlaps(rx);
   const env = { DATABASE_URL: db.url, REMIT_ENCRYPTION_KEY: encryptionKey.toString('hex'), REMIT_WEBHOOK_RETRY_SCALE: '0.001' };
   servers.push(await startProcess('apps/server/src/main.ts', env));
   servers.push(await startProcess('apps/server/src/main.ts', env));
 
-  const ids: string[] = [];
-  for (let batch = 0; batch < 20; batch++) {
-    await core.ctx.db.transaction(async (tx) => {
-      for (let i = 0; i < 50; i++) {
-        const data = { merchant_id: 'm_1', guid: `txn_${batch}_${i}`, amount: 1, order_id: `o${batch}_${i}`, customer_id: 0 };
-        ids.push(await recordEvent(tx, { clientId: client_id, type: 'preauth', data }));
-      }
-    });
-  }
-  await rx.waitFor(() => deliveredTimes.size >= 1000, 120_000);
+  const ids = await recordThousandEvents(core, client_id);
+  await rx.waitFor(() => deliveriesById(rx).size >= 1000, 120_000);
   // Give a duplicate, if there were one, the time to arrive.
   await new Promise((r) => setTimeout(r, 500));
 
-  expect(overlap).toBe(0);
-  expect([...deliveredTimes.keys()].sort()).toEqual([...ids].sort());
-  expect([...deliveredTimes.values()].every((n) => n === 1)).toBe(true);
+  const counts = deliveriesById(rx);
+  expect(overlap()).toBe(0);
+  expect([...counts.keys()].sort()).toEqual([...ids].sort());
+  expect([...counts.values()].every((n) => n === 1)).toBe(true);
   const r = await core.ctx.db.execute(
     sql`select status, count(*)::int as n from webhook_deliveries where client_id = ${client_id} group by status`,
   );

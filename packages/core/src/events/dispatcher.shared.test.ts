@@ -4,8 +4,17 @@ import { createCredentials } from '../clients/credentials.js';
 import { updateWebhookUrl } from '../clients/webhooks.js';
 import { connectDatabase, type Database } from '../db/connect.js';
 import { WebhookDispatcher } from './dispatcher.js';
-import { recordEvent } from './outbox.js';
-import { eventually, onPostgres, openTestCore, startReceiver, type Receiver, type TestCore } from './test-support.js';
+import {
+  countOverlaps,
+  deliveriesById,
+  eventually,
+  onPostgres,
+  openTestCore,
+  recordThousandEvents,
+  startReceiver,
+  type Receiver,
+  type TestCore,
+} from './test-support.js';
 
 let core: TestCore;
 let second: Database | null = null;
@@ -25,44 +34,20 @@ afterAll(async () => {
 it('two dispatchers on one database: 1,000 events, each delivered exactly once, never twice at a time', async () => {
   const { client_id } = await createCredentials(core.ctx);
   await updateWebhookUrl(core.ctx, client_id, { webhook_url: rx.url });
-  const inFlight = new Map<string, number>();
-  let overlap = 0;
-  rx.behave(async (r, res) => {
-    const id = String(r.headers['webhook-id']);
-    const n = (inFlight.get(id) ?? 0) + 1;
-    inFlight.set(id, n);
-    if (n > 1) overlap++;
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 4));
-    inFlight.set(id, inFlight.get(id)! - 1);
-    res.writeHead(200).end();
-  });
+  const overlap = countOverlaps(rx);
   const opts = { pollMs: 5, concurrency: 8, retryScale: 0.001 };
   const a = new WebhookDispatcher(core.ctx, opts).start();
   const b = new WebhookDispatcher({ ...core.ctx, db: second?.db ?? core.ctx.db }, opts).start();
-  const ids: string[] = [];
-  for (let batch = 0; batch < 20; batch++) {
-    await core.ctx.db.transaction(async (tx) => {
-      for (let i = 0; i < 50; i++) {
-        ids.push(
-          await recordEvent(tx, {
-            clientId: client_id,
-            type: 'preauth',
-            data: { merchant_id: 'm_1', guid: `txn_${batch}_${i}`, amount: 1, order_id: `o${batch}_${i}`, customer_id: 0 },
-          }),
-        );
-      }
-    });
-  }
+  const ids = await recordThousandEvents(core, client_id);
   await rx.waitFor((all) => all.length >= 1000, 60_000);
   await eventually(async () => {
     const r = await core.ctx.db.execute(sql`select count(*)::int as n from webhook_deliveries where client_id = ${client_id} and status = 'delivered'`);
     return (r as unknown as { rows: Array<{ n: number }> }).rows[0]!.n === 1000;
   }, 30_000);
   await Promise.all([a.stop(), b.stop()]);
-  const counts = new Map<string, number>();
-  for (const r of rx.received) counts.set(String(r.headers['webhook-id']), (counts.get(String(r.headers['webhook-id'])) ?? 0) + 1);
+  const counts = deliveriesById(rx);
   expect(rx.received).toHaveLength(1000);
   expect([...counts.keys()].sort()).toEqual([...ids].sort());
   expect([...counts.values()].every((n) => n === 1)).toBe(true);
-  expect(overlap).toBe(0);
+  expect(overlap()).toBe(0);
 }, 120_000);

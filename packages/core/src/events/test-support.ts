@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { openCore, type Core } from '../open.js';
 import type { Env } from '../keys.js';
 import { createTestDatabase, testDbKind } from '../testing.js';
+import { recordEvent } from './outbox.js';
 
 /**
  * Test support for the dispatchers: a core on a fresh database (PGlite, or a database of its own
@@ -126,4 +127,47 @@ export async function insertTestMerchant(core: Core, clientId: string): Promise<
     joinDate: new Date(),
   });
   return id;
+}
+
+/**
+ * Answers 200 after a short random pause and counts deliveries of one `webhook-id` that were in
+ * flight at the same time (what "never concurrently twice" forbids).
+ */
+export function countOverlaps(rx: Receiver): () => number {
+  const inFlight = new Map<string, number>();
+  let overlap = 0;
+  rx.behave(async (r, res) => {
+    const id = String(r.headers['webhook-id']);
+    const n = (inFlight.get(id) ?? 0) + 1;
+    inFlight.set(id, n);
+    if (n > 1) overlap++;
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 4));
+    inFlight.set(id, inFlight.get(id)! - 1);
+    res.writeHead(200).end();
+  });
+  return () => overlap;
+}
+
+/** Writes 1,000 `preauth` events for the client, 50 per database transaction; returns their ids. */
+export async function recordThousandEvents(core: Core, clientId: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let batch = 0; batch < 20; batch++) {
+    await core.ctx.db.transaction(async (tx) => {
+      for (let i = 0; i < 50; i++) {
+        const data = { merchant_id: 'm_1', guid: `txn_${batch}_${i}`, amount: 1, order_id: `o${batch}_${i}`, customer_id: 0 };
+        ids.push(await recordEvent(tx, { clientId, type: 'preauth', data }));
+      }
+    });
+  }
+  return ids;
+}
+
+/** How many times each `webhook-id` reached the receiver. */
+export function deliveriesById(rx: Receiver): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const r of rx.received) {
+    const id = String(r.headers['webhook-id']);
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return counts;
 }
