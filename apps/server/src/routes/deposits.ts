@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { MAX_CHECK_IMAGE_BYTES, RemitError, submitDeposit, tooLarge, type Ctx, type DepositUpload } from '@remit/core';
-import { envelopeSchema, errorResponses, errorSchema } from './envelope.js';
+import { envelopeSchema, errorResponses, errorSchema, ok } from './envelope.js';
 import type { App } from './types.js';
 
 const FILE_PARTS = new Set(['front_file', 'back_file']);
@@ -69,7 +69,7 @@ export function depositRoutes(app: App, ctx: Ctx) {
         if (!req.isMultipart()) throw new RemitError('invalid', 'unsupported_media_type', 'Send the deposit as multipart/form-data.');
         const upload = await readUpload(req);
         const { message, data } = await submitDeposit(ctx, req.client.id, upload);
-        return { result: true as const, message, data };
+        return ok(message, data);
       },
     );
   });

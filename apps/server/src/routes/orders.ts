@@ -6,7 +6,7 @@ import {
   voidTransaction,
   type Ctx,
 } from '@remit/core';
-import { envelopeSchema, errorResponses, errorSchema } from './envelope.js';
+import { envelopeSchema, errorResponses, errorSchema, ok } from './envelope.js';
 import type { App } from './types.js';
 
 const notFound = errorSchema.describe('No transaction with this transaction_id belongs to this merchant');
@@ -33,7 +33,7 @@ export function orderRoutes(app: App, ctx: Ctx) {
     },
     async (req) => {
       const { message, data } = await voidTransaction(ctx, req.client.id, req.body);
-      return { result: true as const, message, data };
+      return ok(message, data);
     },
   );
 
@@ -57,7 +57,7 @@ export function orderRoutes(app: App, ctx: Ctx) {
     },
     async (req) => {
       const { message, data } = await refundTransaction(ctx, req.client.id, req.body);
-      return { result: true as const, message, data };
+      return ok(message, data);
     },
   );
 }

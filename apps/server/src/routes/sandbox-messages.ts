@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { listSandboxMessages, parseListMessages, type Ctx } from '@remit/core';
-import { errorResponses } from './envelope.js';
+import { errorResponses, ok } from './envelope.js';
 import type { App } from './types.js';
 
 const message = z.object({
@@ -55,7 +55,7 @@ export function sandboxMessageRoutes(app: App, ctx: Ctx) {
     async (req) => {
       const q = parseListMessages({ ...(req.query as object), ...((req.body as object | null) ?? {}) });
       const data = await listSandboxMessages(ctx, req.client.id, q);
-      return { result: true as const, message: 'Sandbox messages.', data };
+      return ok('Sandbox messages.', data);
     },
   );
 }

@@ -7,7 +7,7 @@ import {
   type Ctx,
 } from '@remit/core';
 import { mergeGetBodyIntoQuery } from '../plugins/get-body.js';
-import { errorResponses, errorSchema } from './envelope.js';
+import { errorResponses, errorSchema, ok } from './envelope.js';
 import type { App } from './types.js';
 
 const extras = {
@@ -83,7 +83,7 @@ export function transactionRoutes(app: App, ctx: Ctx) {
     },
     async (req) => {
       const txn = await getTransaction(ctx, req.client.id, req.params.transaction_id, req.query);
-      return { result: true as const, message: 'Transaction retrieved successfully.', data: [txn] };
+      return ok('Transaction retrieved successfully.', [txn]);
     },
   );
 }
