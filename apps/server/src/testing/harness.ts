@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
 import { openCore, startWorkers, type Core, type Env, type Now, type WorkerOptions, type Workers } from '@remit/core';
 import { createTestDatabase, testDbKind } from '@remit/core/testing';
 import { basicAuth, send, type HttpRequest, type HttpResponse } from '@remit/sdk';
@@ -72,7 +73,6 @@ export async function startTestServer(opts: { env?: Env; now?: Now; workers?: Wo
 
 /** Row counts of every table: "nothing written" means these do not change. */
 export async function tableCounts(core: Core): Promise<Record<string, number>> {
-  const { sql } = await import('drizzle-orm');
   const names = ['clients', 'merchants', 'pay_links', 'customers', 'payment_methods', 'transactions', 'events', 'messages'];
   const out: Record<string, number> = {};
   for (const n of names) {
