@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Env, OpenOptions } from '@remit/core';
+import { parseCutoff, type Env, type OpenOptions } from '@remit/core';
 
 export interface ServerConfig {
   port: number;
@@ -12,6 +12,8 @@ export interface ServerConfig {
   databaseUrl?: string;
   encryptionKey: Buffer;
   logLevel: string;
+  /** REMIT_SETTLEMENT_CUTOFF ("HH" or "HH:MM" UTC, default 00:00) in milliseconds after midnight. */
+  settlementCutoffMs: number;
 }
 
 /**
@@ -36,6 +38,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: env.DATABASE_URL || undefined,
     encryptionKey: encryptionKey(env.REMIT_ENCRYPTION_KEY, dataDir, remitEnv),
     logLevel: env.LOG_LEVEL ?? 'info',
+    settlementCutoffMs: parseCutoff(env.REMIT_SETTLEMENT_CUTOFF),
   };
 }
 
@@ -48,6 +51,7 @@ export function coreOptions(config: ServerConfig): OpenOptions {
     databaseUrl: config.databaseUrl,
     dataDir: config.databaseUrl ? undefined : config.dataDir,
     filesDir: config.dataDir,
+    settlementCutoffMs: config.settlementCutoffMs,
   };
 }
 

@@ -12,6 +12,8 @@ export interface Ctx {
   vault: Vault;
   processor: Processor;
   now: Now;
+  /** The daily settlement cutoff, milliseconds after 00:00 UTC on the merchant's clock. */
+  settlementCutoffMs: number;
   /** Where the service keeps files (check images); never served. */
   filesDir: string;
 }

@@ -19,6 +19,8 @@ export interface OpenOptions {
   logger?: ConnectOptions['logger'];
   processor?: Processor;
   now?: Now;
+  /** The daily settlement cutoff in milliseconds after 00:00 UTC (`parseCutoff`); default midnight. */
+  settlementCutoffMs?: number;
 }
 
 export interface Core {
@@ -37,6 +39,7 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
     vault: new Vault(opts.encryptionKey),
     processor: opts.processor ?? createSimulator(),
     now: opts.now ?? systemNow,
+    settlementCutoffMs: opts.settlementCutoffMs ?? 0,
     filesDir: resolve(opts.filesDir ?? opts.dataDir ?? '.remit'),
   };
   const maintenance = startMaintenance(database);

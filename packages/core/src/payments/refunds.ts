@@ -56,7 +56,7 @@ export async function refundTransaction(
     if (!locked) throw notFound('transaction_not_found', REFUND_MESSAGES.notFound);
     const at = merchantNow(ctx.now, merchant);
     // Refunds are allowed settled or not; the flag is brought up to date so lists show it.
-    const row = isPaymentType(locked.type) ? await settleIfDue(tx, locked, at) : locked;
+    const row = isPaymentType(locked.type) ? await settleIfDue(tx, locked, at, ctx.settlementCutoffMs) : locked;
     const cents = input.amount;
     const refusal = refundRefusal(row, cents);
     if (refusal) throw refusal;

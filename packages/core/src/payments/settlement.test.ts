@@ -47,14 +47,14 @@ describe('settlement decides voids (merchant clock)', () => {
   });
 
   it('with REMIT_SETTLEMENT_CUTOFF=06:00 the same payment is still voidable at 00:00:30', async () => {
-    process.env.REMIT_SETTLEMENT_CUTOFF = '06:00';
+    f.core.ctx.settlementCutoffMs = parseCutoff('06:00');
     try {
       t = Date.parse('2026-03-12T23:59:00.000Z');
       const id = await coreCharge(f, '5.00');
       t = Date.parse('2026-03-13T00:00:30.000Z');
       await expect(voidIt(id)).resolves.toMatchObject({ data: { type: 'Void', linked_txn_id: id } });
     } finally {
-      delete process.env.REMIT_SETTLEMENT_CUTOFF;
+      f.core.ctx.settlementCutoffMs = 0;
     }
   });
 });

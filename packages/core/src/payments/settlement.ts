@@ -29,10 +29,8 @@ export function parseCutoff(text: string | undefined): number {
   return h * HOUR_MS + min * 60_000;
 }
 
-export const settlementCutoffMs = () => parseCutoff(process.env.REMIT_SETTLEMENT_CUTOFF);
-
 /** The most recent daily cutoff at or before `at`. */
-export function lastCutoff(at: Date, cutoffMs = settlementCutoffMs()): Date {
+export function lastCutoff(at: Date, cutoffMs: number): Date {
   const dayStart = Math.floor(at.getTime() / DAY_MS) * DAY_MS;
   const today = dayStart + cutoffMs;
   return new Date(today <= at.getTime() ? today : today - DAY_MS);
@@ -44,7 +42,7 @@ type Row = typeof transactions.$inferSelect;
 export function isSettled(
   row: Pick<Row, 'settled' | 'paymentMethod' | 'isStatus' | 'completedAt' | 'createdAt'>,
   at: Date,
-  cutoffMs = settlementCutoffMs(),
+  cutoffMs: number,
 ): boolean {
   if (row.settled) return true;
   if (row.paymentMethod !== 'card' || row.isStatus !== IS_STATUS.completed) return false;
@@ -52,9 +50,9 @@ export function isSettled(
 }
 
 /** Flags one locked row settled when the cutoff rule says so; returns the row as it now stands. */
-export async function settleIfDue(tx: Queryable, row: Row, at: Date): Promise<Row> {
-  if (row.settled || !isSettled(row, at)) return row;
-  const settledAt = lastCutoff(at);
+export async function settleIfDue(tx: Queryable, row: Row, at: Date, cutoffMs: number): Promise<Row> {
+  if (row.settled || !isSettled(row, at, cutoffMs)) return row;
+  const settledAt = lastCutoff(at, cutoffMs);
   await tx.update(transactions).set({ settled: true, settledAt }).where(eq(transactions.id, row.id));
   return { ...row, settled: true, settledAt };
 }
@@ -69,8 +67,12 @@ const dueCardPayments = (merchantId: string) =>
   );
 
 /** Applies the cutoff rule to every card payment of a merchant; returns how many it settled. */
-export async function settleDue(db: Queryable, merchant: { id: string; clockOffsetMs: number }, now: Ctx['now']): Promise<number> {
-  const cutoff = lastCutoff(merchantNow(now, merchant));
+export async function settleDue(
+  ctx: Pick<Ctx, 'now' | 'settlementCutoffMs'>,
+  db: Queryable,
+  merchant: { id: string; clockOffsetMs: number },
+): Promise<number> {
+  const cutoff = lastCutoff(merchantNow(ctx.now, merchant), ctx.settlementCutoffMs);
   const rows = await db
     .update(transactions)
     .set({ settled: true, settledAt: cutoff })

@@ -183,7 +183,7 @@ async function countTransactions(db: Queryable, merchantId: string, input: ListT
  * match: the page from the (merchant_id, created_at, id) index, the total from the per-day counts.
  */
 export async function listTransactions(
-  ctx: Pick<Ctx, 'db' | 'now'>,
+  ctx: Pick<Ctx, 'db' | 'now' | 'settlementCutoffMs'>,
   clientId: string,
   input: ListTransactionsInput,
 ): Promise<{ data: TransactionListItem[]; total: number }> {
@@ -202,14 +202,14 @@ export async function listTransactions(
     countTransactions(ctx.db, merchant.id, input),
   ]);
   const at = merchantNow(ctx.now, merchant);
-  return { data: rows.map((r) => toListItem(withSettlement(r, at))), total };
+  return { data: rows.map((r) => toListItem(withSettlement(r, at, ctx.settlementCutoffMs))), total };
 }
 
 export const TRANSACTION_NOT_FOUND = 'Transaction not found: no transaction with this transaction_id belongs to this merchant.';
 
 /** One transaction of the merchant the key names; another merchant's id is "not found" too. */
 export async function getTransaction(
-  ctx: Pick<Ctx, 'db' | 'now'>,
+  ctx: Pick<Ctx, 'db' | 'now' | 'settlementCutoffMs'>,
   clientId: string,
   transactionId: string,
   input: GetTransactionInput,
@@ -223,8 +223,9 @@ export async function getTransaction(
     .where(and(eq(transactions.id, transactionId), eq(transactions.merchantId, merchant.id)))
     .limit(1);
   if (!row) throw notFound('transaction_not_found', TRANSACTION_NOT_FOUND);
-  return toDetail(withSettlement(row, merchantNow(ctx.now, merchant)));
+  return toDetail(withSettlement(row, merchantNow(ctx.now, merchant), ctx.settlementCutoffMs));
 }
 
 /** `settled` as the daily cutoff makes it, even before a void, refund or settle flags the row. */
-const withSettlement = (row: ViewRow, at: Date): ViewRow => (row.settled ? row : { ...row, settled: isSettled(row, at) });
+const withSettlement = (row: ViewRow, at: Date, cutoffMs: number): ViewRow =>
+  row.settled ? row : { ...row, settled: isSettled(row, at, cutoffMs) };

@@ -108,7 +108,7 @@ export async function voidTransaction(
     const locked = await lockTransaction(tx, merchant.id, input.transaction_id);
     if (!locked) throw notFound('transaction_not_found', VOID_NOT_FOUND_MESSAGE);
     const at = merchantNow(ctx.now, merchant);
-    const row = isPaymentType(locked.type) ? await settleIfDue(tx, locked, at) : locked;
+    const row = isPaymentType(locked.type) ? await settleIfDue(tx, locked, at, ctx.settlementCutoffMs) : locked;
     const refusal = voidRefusal(row);
     if (refusal) throw refusal;
     const record = await performVoid(tx, merchant, row, at, { event: 'void', eventType: 'payment.void' });
