@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { verifyWebhook, type WebhookEvent } from '@remit/sdk';
-import { startReceiver, type Receiver } from '../../../packages/core/src/events/test-support.js';
+import { startReceiver, type Receiver } from '@remit/core/testing';
 import { newMerchant, type TestMerchant } from './testing/fixtures.js';
 import { startTestServer, type TestServer } from './testing/harness.js';
 import { bankAccount, charge, newCustomer, noonClock } from './testing/payments.js';

@@ -8,7 +8,7 @@ import {
   recordThousandEvents,
   startReceiver,
   type Receiver,
-} from '../../../packages/core/src/events/test-support.js';
+} from '@remit/core/testing';
 import { createTestDatabase } from './testing/harness.js';
 import { startProcess, type ServerProcess } from './testing/process.js';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { send, basicAuth } from '@remit/sdk';
-import { startReceiver, type Receiver } from '../../../packages/core/src/events/test-support.js';
+import { startReceiver, type Receiver } from '@remit/core/testing';
 import { validOnboarding } from './testing/fixtures.js';
 import { createTestDatabase, testDbKind } from './testing/harness.js';
 import { startProcess } from './testing/process.js';

@@ -1,39 +1,19 @@
 /**
- * Test support, for tests and benches only (`@remit/core/testing`; not part of the main entry).
- *
- * Tests run against PGlite by default; `REMIT_TEST_DB=postgres` runs them on the local Postgres
- * (`TEST_POSTGRES_URL`), each in a throwaway database of its own that the caller drops.
+ * Test support, for tests and benches only (`@remit/core/testing`; not part of the main entry):
+ * throwaway databases and the webhook receiver other packages' tests use.
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-
-export const testDbKind: 'postgres' | 'pglite' = process.env.REMIT_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
-
-/** The Postgres that throwaway databases are created in (and dropped from). */
-export const testPostgresAdminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-export interface TestDatabase {
-  /** The connection URL of the new database. */
-  url: string;
-  /** Drops the database, closing any connections still open to it. */
-  drop(): Promise<void>;
-}
-
-async function adminQuery(sql: string) {
-  const c = new pg.Client({ connectionString: testPostgresAdminUrl });
-  await c.connect();
-  await c.query(sql);
-  await c.end();
-}
-
-/** A fresh, empty database on the admin Postgres, named `<prefix>_<pid>_<random>`. */
-export async function createTestDatabase(prefix = 'remit_t'): Promise<TestDatabase> {
-  const name = `${prefix}_${process.pid}_${randomBytes(5).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
-  const url = new URL(testPostgresAdminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
-  };
-}
+export * from './test-database.js';
+export {
+  countOverlaps,
+  deliveriesById,
+  eventually,
+  insertTestMerchant,
+  onPostgres,
+  openTestCore,
+  recordThousandEvents,
+  startReceiver,
+  type Behaviour,
+  type Received,
+  type Receiver,
+  type TestCore,
+} from './events/test-support.js';

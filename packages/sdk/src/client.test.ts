@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../apps/server/src/testing/harness.js';
-import { validOnboarding } from '../../../apps/server/src/testing/fixtures.js';
+import { startTestServer, validOnboarding, type TestServer } from '@remit/server/testing';
 import { Remit, RemitApiError } from './index.js';
 
 /** HTTP tests of the SDK against the real server. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredentials, queueMessage, type OutgoingMessage } from '@remit/core';
-import { eventually } from '../../../../packages/core/src/events/test-support.js';
+import { eventually } from '@remit/core/testing';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 

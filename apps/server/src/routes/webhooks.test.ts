@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredentials, recordEvent, schema } from '@remit/core';
 import { verifyWebhook } from '@remit/sdk';
-import { eventually, startReceiver, type Receiver } from '../../../../packages/core/src/events/test-support.js';
+import { eventually, startReceiver, type Receiver } from '@remit/core/testing';
 import { newMerchant } from '../testing/fixtures.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 

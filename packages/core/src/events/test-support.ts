@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { openCore, type Core } from '../open.js';
 import type { Env } from '../keys.js';
-import { createTestDatabase, testDbKind } from '../testing.js';
+import { createTestDatabase, testDbKind } from '../test-database.js';
 import { recordEvent } from './outbox.js';
 
 /**

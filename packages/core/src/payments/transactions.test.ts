@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { openCore, type Core } from '../open.js';
-import { createTestDatabase, testDbKind } from '../testing.js';
+import { createTestDatabase, testDbKind } from '../test-database.js';
 import { clients, merchants, transactions } from '../db/schema.js';
 import { digest, newKey } from '../keys.js';
 import { newId } from '../ids.js';

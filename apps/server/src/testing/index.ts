@@ -1,0 +1,5 @@
+/** The server's test harness, for other packages' tests (`@remit/server/testing`). */
+export * from './harness.js';
+export * from './fixtures.js';
+export * from './payments.js';
+export * from './process.js';
