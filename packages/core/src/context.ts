@@ -1,6 +1,7 @@
 import type { Db } from './db/connect.js';
 import type { Now } from './clock.js';
-import type { Env, Vault } from './keys.js';
+import type { Env } from './environment.js';
+import type { Vault } from './encryption.js';
 import type { Processor } from './processor/connector.js';
 
 /** Everything a core operation needs, made once at start-up by the server or a test. */

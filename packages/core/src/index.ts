@@ -1,7 +1,9 @@
 export * from './errors.js';
 export * from './money.js';
 export * from './ids.js';
-export * from './keys.js';
+export * from './environment.js';
+export * from './secret-keys.js';
+export * from './encryption.js';
 export * from './clock.js';
 export type { Ctx } from './context.js';
 export { openCore, type Core, type OpenOptions } from './open.js';

@@ -3,7 +3,8 @@ import { connectDatabase, type ConnectOptions, type Database } from './db/connec
 import { startMaintenance } from './db/maintenance.js';
 import { systemNow, type Now } from './clock.js';
 import type { Ctx } from './context.js';
-import { Vault, type Env } from './keys.js';
+import { Vault } from './encryption.js';
+import type { Env } from './environment.js';
 import type { Processor } from './processor/connector.js';
 import { createSimulator } from './processor/simulator.js';
 

@@ -3,7 +3,8 @@ import type { Ctx } from '../context.js';
 import { clients } from '../db/schema.js';
 import { RemitError } from '../errors.js';
 import { newId } from '../ids.js';
-import { digest, digestEquals, keyEnv, newKey, type Env } from '../keys.js';
+import type { Env } from '../environment.js';
+import { digest, digestEquals, keyEnv, newKey } from '../secret-keys.js';
 
 export interface Credentials {
   client_id: string;

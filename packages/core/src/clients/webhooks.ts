@@ -4,7 +4,7 @@ import type { Ctx } from '../context.js';
 import { clients, webhookDeliveries } from '../db/schema.js';
 import { invalid, RemitError } from '../errors.js';
 import { isBlockedHostName } from '../events/address-guard.js';
-import { newKey } from '../keys.js';
+import { newKey } from '../secret-keys.js';
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 

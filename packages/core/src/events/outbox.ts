@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/connect.js';
 import { events } from '../db/schema.js';
 import { newId } from '../ids.js';
-import type { Vault } from '../keys.js';
+import type { Vault } from '../encryption.js';
 import type { EventType, EventData } from './catalog.js';
 
 /**

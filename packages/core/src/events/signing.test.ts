@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { newKey } from '../keys.js';
+import { newKey } from '../secret-keys.js';
 import { signWebhook, webhookHeaders } from './signing.js';
 
 describe('Standard Webhooks signing', () => {

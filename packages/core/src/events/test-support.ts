@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { openCore, type Core } from '../open.js';
-import type { Env } from '../keys.js';
+import type { Env } from '../environment.js';
 import { createTestDatabase, testDbKind } from '../test-database.js';
 import { recordEvent } from './outbox.js';
 

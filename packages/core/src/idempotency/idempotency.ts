@@ -2,7 +2,7 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import { idempotencyKeys } from '../db/schema.js';
 import { RemitError } from '../errors.js';
-import { digest } from '../keys.js';
+import { digest } from '../secret-keys.js';
 
 /** How long a stored response is replayed. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;

@@ -2,7 +2,7 @@ import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/connect.js';
 import { merchants } from '../db/schema.js';
 import { unauthorizedMerchant } from '../errors.js';
-import { digest } from '../keys.js';
+import { digest } from '../secret-keys.js';
 
 /**
  * A merchant as operations see it: everything but the onboarding documents (large JSON that only

@@ -4,7 +4,7 @@ import { merchants } from '../db/schema.js';
 import { recordEvent } from '../events/outbox.js';
 import * as fields from '../fields.js';
 import { newId } from '../ids.js';
-import { digest, newKey } from '../keys.js';
+import { digest, newKey } from '../secret-keys.js';
 import {
   accountNumber,
   birthDate,

@@ -4,7 +4,7 @@ import { addCustomer } from '../customers/customers.js';
 import { addCustomerInput } from '../customers/schemas.js';
 import { merchants } from '../db/schema.js';
 import { newId } from '../ids.js';
-import { digest, newKey } from '../keys.js';
+import { digest, newKey } from '../secret-keys.js';
 import { openCore, type Core } from '../open.js';
 import type { Now } from '../clock.js';
 import { chargeCustomer, chargeInput } from './charges.js';

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { openCore, type Core } from '../open.js';
 import { createTestDatabase, testDbKind } from '../test-database.js';
 import { clients, merchants, transactions } from '../db/schema.js';
-import { digest, newKey } from '../keys.js';
+import { digest, newKey } from '../secret-keys.js';
 import { newId } from '../ids.js';
 import { RemitError } from '../errors.js';
 import {

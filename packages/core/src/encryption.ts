@@ -1,0 +1,22 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+/** AES-256-GCM with a random nonce; text form `v1.<iv>.<tag>.<ciphertext>` (base64url). */
+export class Vault {
+  readonly #key: Buffer;
+  constructor(key: Buffer) {
+    if (key.length !== 32) throw new Error('encryption key must be 32 bytes');
+    this.#key = key;
+  }
+  encrypt(plain: string): string {
+    const iv = randomBytes(12);
+    const c = createCipheriv('aes-256-gcm', this.#key, iv);
+    const body = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
+    return ['v1', iv, c.getAuthTag(), body].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+  }
+  decrypt(sealed: string): string {
+    const [, iv, tag, body] = sealed.split('.');
+    const d = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(iv!, 'base64url'));
+    d.setAuthTag(Buffer.from(tag!, 'base64url'));
+    return Buffer.concat([d.update(Buffer.from(body!, 'base64url')), d.final()]).toString('utf8');
+  }
+}
