@@ -9,6 +9,7 @@ import { registerErrorHandling } from './plugins/errors.js';
 import { registerGetBody } from './plugins/get-body.js';
 import { frameworkErrors, registerInputGuards } from './plugins/input-guards.js';
 import { registerIdempotency } from './plugins/idempotency.js';
+import { registerMerchant } from './plugins/merchant.js';
 import { apiRoutes, publicRoutes, sandboxRoutes } from './routes/index.js';
 import { openApiInfo, openApiServers } from './openapi.js';
 
@@ -49,6 +50,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
     async (api) => {
       registerAuth(api, ctx);
       registerIdempotency(api, ctx);
+      registerMerchant(api, ctx);
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => ({
         ...app.swagger(),
         servers: openApiServers(ctx),
@@ -62,6 +64,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
     async (sandbox) => {
       registerAuth(sandbox, ctx);
       registerIdempotency(sandbox, ctx);
+      registerMerchant(sandbox, ctx);
       for (const routes of sandboxRoutes) routes(sandbox, ctx);
     },
     { prefix: '/sandbox' },

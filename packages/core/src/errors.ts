@@ -51,4 +51,10 @@ export const UNAUTHORIZED_MERCHANT_MESSAGE =
 export const unauthorizedMerchant = () =>
   new RemitError('unauthorized', 'invalid_merchant_key', UNAUTHORIZED_MERCHANT_MESSAGE);
 
+export const UNAUTHORIZED_PUBLIC_KEY_MESSAGE =
+  'Invalid public key: no merchant with this key accepts calls from this origin.';
+
+export const unauthorizedPublicKey = () =>
+  new RemitError('unauthorized', 'invalid_public_key', UNAUTHORIZED_PUBLIC_KEY_MESSAGE);
+
 export const isRemitError = (e: unknown): e is RemitError => e instanceof RemitError;

@@ -8,6 +8,7 @@ export function achRoutes(app: App, ctx: Ctx) {
   app.post(
     '/update-ach',
     {
+      config: { merchant: 'merchant_key', sandboxOnly: 'POST /update-ach' },
       schema: {
         tags: ['sandbox'],
         summary: 'Approve or decline a pending ACH transaction (sandbox only)',
@@ -26,7 +27,7 @@ export function achRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const { message } = await updateAch(ctx, req.client.id, req.body);
+      const { message } = await updateAch(ctx, req.merchant, req.body);
       return { result: true as const, message };
     },
   );

@@ -66,6 +66,7 @@ export function customerRoutes(app: App, ctx: Ctx) {
   app.post(
     '/customers/add',
     {
+      config: { merchant: 'merchant_key' },
       schema: {
         tags: ['customers'],
         summary: 'Store a customer (card and bank_account accepted in sandbox only)',
@@ -82,13 +83,14 @@ export function customerRoutes(app: App, ctx: Ctx) {
         },
       },
     },
-    async (req) => ok('Customer added successfully.', await addCustomer(ctx, req.client.id, req.body)),
+    async (req) => ok('Customer added successfully.', await addCustomer(ctx, req.merchant, req.body)),
   );
 
   app.get(
     '/customers',
     {
       preValidation: mergeGetBodyIntoQuery,
+      config: { merchant: 'merchant_key' },
       schema: {
         tags: ['customers'],
         summary: 'List customers, newest first (JSON body or query string; page zero-based, perPage default 20, max 100)',
@@ -107,13 +109,14 @@ export function customerRoutes(app: App, ctx: Ctx) {
         },
       },
     },
-    async (req) => ok('Customers retrieved successfully.', await listCustomers(ctx, req.client.id, req.query)),
+    async (req) => ok('Customers retrieved successfully.', await listCustomers(ctx, req.merchant, req.query)),
   );
 
   app.get(
     '/customers/:customerId',
     {
       preValidation: mergeGetBodyIntoQuery,
+      config: { merchant: 'merchant_key' },
       schema: {
         tags: ['customers'],
         summary: 'One customer (merchant_key in the JSON body or the query string)',
@@ -123,12 +126,13 @@ export function customerRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) =>
-      ok('Customer retrieved successfully.', await getCustomer(ctx, req.client.id, req.query.merchant_key, req.params.customerId)),
+      ok('Customer retrieved successfully.', await getCustomer(ctx, req.merchant, req.params.customerId)),
   );
 
   app.post(
     '/customers/request-card/:customerId',
     {
+      config: { merchant: 'merchant_key' },
       schema: {
         tags: ['customers'],
         summary: 'Send the customer a link to the hosted add-card page by SMS and/or email',
@@ -142,7 +146,7 @@ export function customerRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const r = await requestCard(ctx, req.client.id, req.body.merchant_key, req.params.customerId);
+      const r = await requestCard(ctx, req.merchant, req.params.customerId);
       return { result: true as const, message: r.message };
     },
   );
@@ -150,6 +154,7 @@ export function customerRoutes(app: App, ctx: Ctx) {
   app.post(
     '/customers/charge/:customerId',
     {
+      config: { merchant: 'merchant_key' },
       schema: {
         tags: ['customers', 'payments'],
         summary: "Charge the customer's default payment method (preAuth: true holds the amount instead)",
@@ -169,7 +174,7 @@ export function customerRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const data = await chargeCustomer(ctx, req.client.id, req.params.customerId, req.body);
+      const data = await chargeCustomer(ctx, req.merchant, req.params.customerId, req.body);
       return { result: true as const, message: chargeMessage(data), transaction_id: data.transaction_id, data };
     },
   );

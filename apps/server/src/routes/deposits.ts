@@ -1,7 +1,8 @@
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { MAX_CHECK_IMAGE_BYTES, RemitError, submitDeposit, tooLarge, type Ctx, type DepositUpload } from '@remit/core';
+import { MAX_CHECK_IMAGE_BYTES, parseDepositUpload, RemitError, submitDeposit, tooLarge, type Ctx, type DepositUpload } from '@remit/core';
+import { merchantForClientKey } from '../plugins/merchant.js';
 import { envelopeSchema, errorResponses, errorSchema, ok } from './envelope.js';
 import type { App } from './types.js';
 
@@ -67,8 +68,10 @@ export function depositRoutes(app: App, ctx: Ctx) {
       },
       async (req) => {
         if (!req.isMultipart()) throw new RemitError('invalid', 'unsupported_media_type', 'Send the deposit as multipart/form-data.');
-        const upload = await readUpload(req);
-        const { message, data } = await submitDeposit(ctx, req.client.id, upload);
+        // The merchant_key is a multipart field: resolved here, once the parts are read and checked.
+        const deposit = parseDepositUpload(await readUpload(req));
+        const merchant = await merchantForClientKey(ctx, req.client, deposit.fields.merchant_key);
+        const { message, data } = await submitDeposit(ctx, merchant, deposit);
         return ok(message, data);
       },
     );

@@ -16,6 +16,7 @@ export function orderRoutes(app: App, ctx: Ctx) {
   app.post(
     '/order/sales-void',
     {
+      config: { merchant: 'merchant_key' },
       schema: {
         tags: ['orders'],
         summary: 'Void a completed, unsettled transaction',
@@ -32,7 +33,7 @@ export function orderRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const { message, data } = await voidTransaction(ctx, req.client.id, req.body);
+      const { message, data } = await voidTransaction(ctx, req.merchant, req.body);
       return ok(message, data);
     },
   );
@@ -40,6 +41,7 @@ export function orderRoutes(app: App, ctx: Ctx) {
   app.post(
     '/order/sales-return',
     {
+      config: { merchant: 'merchant_key' },
       schema: {
         tags: ['orders'],
         summary: 'Refund a completed transaction, fully or partly',
@@ -56,7 +58,7 @@ export function orderRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const { message, data } = await refundTransaction(ctx, req.client.id, req.body);
+      const { message, data } = await refundTransaction(ctx, req.merchant, req.body);
       return ok(message, data);
     },
   );

@@ -9,6 +9,7 @@ export function payLinkRoutes(app: App, ctx: Ctx) {
   app.post(
     '/pay-link',
     {
+      config: { merchant: 'merchant_key' },
       schema: {
         tags: ['pay links'],
         summary: 'Create a hosted payment page and its pending sale',
@@ -19,12 +20,13 @@ export function payLinkRoutes(app: App, ctx: Ctx) {
         response: { 200: envelopeSchema(payLinkResult), ...errorResponses },
       },
     },
-    async (req) => ok('Pay link created successfully.', await createPayLink(ctx, req.client.id, req.body)),
+    async (req) => ok('Pay link created successfully.', await createPayLink(ctx, req.merchant, req.body)),
   );
 
   app.delete(
     '/pay-link/:linkId',
     {
+      config: { merchant: 'merchant_key' },
       schema: {
         tags: ['pay links'],
         summary: 'Delete a pay link; its pending sale is cancelled',
@@ -38,7 +40,7 @@ export function payLinkRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const { link_id } = await deletePayLink(ctx, req.client.id, req.params.linkId, req.body);
+      const { link_id } = await deletePayLink(ctx, req.merchant, req.params.linkId);
       return { result: true as const, link_id, message: 'Pay link deleted successfully.' };
     },
   );

@@ -22,6 +22,7 @@ export function preauthRoutes(app: App, ctx: Ctx) {
   app.post(
     '/preauth/update',
     {
+      config: { merchant: 'merchant_key' },
       schema: {
         tags: ['preauth'],
         summary: 'Change the authorized amount of a preauthorization',
@@ -32,12 +33,13 @@ export function preauthRoutes(app: App, ctx: Ctx) {
         response: { 200: envelopeSchema(preauthUpdateResultSchema), ...errorResponses, 404: notFound },
       },
     },
-    async (req) => ok('Preauthorization updated.', await updatePreauth(ctx, req.client.id, req.body)),
+    async (req) => ok('Preauthorization updated.', await updatePreauth(ctx, req.merchant, req.body)),
   );
 
   app.post(
     '/preauth/capture',
     {
+      config: { merchant: 'merchant_key' },
       schema: {
         tags: ['preauth'],
         summary: 'Capture the authorized amount',
@@ -46,12 +48,13 @@ export function preauthRoutes(app: App, ctx: Ctx) {
         response: { 200: envelopeSchema(preauthCaptureResultSchema), ...errorResponses, 404: notFound },
       },
     },
-    async (req) => ok('Preauthorization captured.', await capturePreauth(ctx, req.client.id, req.body)),
+    async (req) => ok('Preauthorization captured.', await capturePreauth(ctx, req.merchant, req.body)),
   );
 
   app.post(
     '/preauth/void',
     {
+      config: { merchant: 'merchant_key' },
       schema: {
         tags: ['preauth'],
         summary: 'Void (release) a preauthorization',
@@ -60,6 +63,6 @@ export function preauthRoutes(app: App, ctx: Ctx) {
         response: { 200: envelopeSchema(moneyRecordSchema), ...errorResponses, 404: notFound },
       },
     },
-    async (req) => ok('Preauthorization voided.', await voidPreauth(ctx, req.client.id, req.body)),
+    async (req) => ok('Preauthorization voided.', await voidPreauth(ctx, req.merchant, req.body)),
   );
 }

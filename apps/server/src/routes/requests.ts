@@ -23,6 +23,7 @@ export function requestRoutes(app: App, ctx: Ctx) {
   app.post(
     '/requests',
     {
+      config: { merchant: 'merchant_key' },
       schema: {
         tags: ['payment requests'],
         summary: 'Create a payment request: a pay link for an order, sent by SMS and/or email',
@@ -34,7 +35,7 @@ export function requestRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const { data, sent } = await createPaymentRequest(ctx, req.client.id, req.body);
+      const { data, sent } = await createPaymentRequest(ctx, req.merchant, req.body);
       return ok(createdMessage('Payment request', sent), data);
     },
   );
@@ -42,6 +43,7 @@ export function requestRoutes(app: App, ctx: Ctx) {
   app.post(
     '/requests/:customerId',
     {
+      config: { merchant: 'merchant_key' },
       schema: {
         tags: ['payment requests'],
         summary: 'Authorization request: send a stored customer a pay link by SMS and/or email',
@@ -56,7 +58,7 @@ export function requestRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const { data, sent } = await createCustomerRequest(ctx, req.client.id, req.params.customerId, req.body);
+      const { data, sent } = await createCustomerRequest(ctx, req.merchant, req.params.customerId, req.body);
       return ok(createdMessage('Authorization request', sent), data);
     },
   );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listSandboxMessages, parseListMessages, type Ctx } from '@remit/core';
 import { errorResponses, ok } from './envelope.js';
+import { merchantForClientKey } from '../plugins/merchant.js';
 import type { App } from './types.js';
 
 const message = z.object({
@@ -54,7 +55,9 @@ export function sandboxMessageRoutes(app: App, ctx: Ctx) {
     },
     async (req) => {
       const q = parseListMessages({ ...(req.query as object), ...((req.body as object | null) ?? {}) });
-      const data = await listSandboxMessages(ctx, req.client.id, q);
+      // merchant_key is optional here (one merchant's messages, else all of the client's).
+      const merchant = q.merchant_key === undefined ? null : await merchantForClientKey(ctx, req.client, q.merchant_key);
+      const data = await listSandboxMessages(ctx, req.client.id, merchant, q);
       return ok('Sandbox messages.', data);
     },
   );

@@ -10,6 +10,7 @@ export function sandboxClockRoutes(app: App, ctx: Ctx) {
   app.post(
     '/advance-clock',
     {
+      config: { merchant: 'merchant_key', sandboxOnly: 'POST /sandbox/advance-clock' },
       schema: {
         tags: ['sandbox'],
         summary: "Move a merchant's sandbox clock forward",
@@ -25,7 +26,7 @@ export function sandboxClockRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const data = await advanceClock(ctx, req.client.id, req.body);
+      const data = await advanceClock(ctx, req.merchant, req.body);
       return ok(`Sandbox clock advanced by ${req.body.hours} hours.`, data);
     },
   );
@@ -33,6 +34,7 @@ export function sandboxClockRoutes(app: App, ctx: Ctx) {
   app.post(
     '/settle',
     {
+      config: { merchant: 'merchant_key', sandboxOnly: 'POST /sandbox/settle' },
       schema: {
         tags: ['sandbox'],
         summary: 'Close a settlement batch now',
@@ -53,7 +55,7 @@ export function sandboxClockRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const data = await settleNow(ctx, req.client.id, req.body);
+      const data = await settleNow(ctx, req.merchant);
       return ok(`Settled ${data.settled_count} transaction${data.settled_count === 1 ? '' : 's'}.`, data);
     },
   );

@@ -44,6 +44,7 @@ export function transactionRoutes(app: App, ctx: Ctx) {
     '/merchant/transactions',
     {
       preValidation: mergeGetBodyIntoQuery,
+      config: { merchant: 'merchant_key' },
       schema: {
         tags: ['transactions'],
         summary: 'List transactions, newest first (parameters in the JSON body or the query string)',
@@ -59,7 +60,7 @@ export function transactionRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const { data, total } = await listTransactions(ctx, req.client.id, req.query);
+      const { data, total } = await listTransactions(ctx, req.merchant, req.query);
       return { result: true as const, message: 'Transactions retrieved successfully.', data, total };
     },
   );
@@ -68,6 +69,7 @@ export function transactionRoutes(app: App, ctx: Ctx) {
     '/merchant/transactions/:transaction_id',
     {
       preValidation: mergeGetBodyIntoQuery,
+      config: { merchant: 'merchant_key' },
       schema: {
         tags: ['transactions'],
         summary: 'One transaction of the merchant (merchant_key in the JSON body or the query string)',
@@ -82,7 +84,7 @@ export function transactionRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const txn = await getTransaction(ctx, req.client.id, req.params.transaction_id, req.query);
+      const txn = await getTransaction(ctx, req.merchant, req.params.transaction_id);
       return ok('Transaction retrieved successfully.', [txn]);
     },
   );

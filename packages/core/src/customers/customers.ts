@@ -4,7 +4,7 @@ import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { customers } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
-import { merchantForKey, type Merchant } from '../merchants/merchant-key.js';
+import type { Merchant } from '../merchants/merchant-key.js';
 import type { AddCustomerInput, ListCustomersInput } from './schemas.js';
 import { checkCard, methodsOf, methodSummary, storeBankAccount, storeCard, type PaymentMethodRow } from './vault.js';
 
@@ -18,8 +18,7 @@ export const RAW_PAYMENT_DATA_MESSAGE =
  * `POST /customers/add`: the customer and, in sandbox, a card and/or bank account in one
  * transaction. With both, the card is the default (it is stored first).
  */
-export async function addCustomer(ctx: Ctx, clientId: string, input: AddCustomerInput) {
-  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
+export async function addCustomer(ctx: Ctx, merchant: Merchant, input: AddCustomerInput) {
   if ((input.card || input.bank_account) && ctx.env !== 'sandbox') {
     throw invalid('raw_payment_data_not_allowed', RAW_PAYMENT_DATA_MESSAGE);
   }
@@ -81,8 +80,7 @@ export function customerView(c: CustomerRow, methods: PaymentMethodRow[]) {
 export type CustomerView = ReturnType<typeof customerView>;
 
 /** `GET /customers`: newest first, `page` zero-based. */
-export async function listCustomers(ctx: Ctx, clientId: string, input: ListCustomersInput) {
-  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
+export async function listCustomers(ctx: Ctx, merchant: Merchant, input: ListCustomersInput) {
   const [rows, [total]] = await Promise.all([
     ctx.db
       .select()
@@ -105,8 +103,7 @@ export async function listCustomers(ctx: Ctx, clientId: string, input: ListCusto
 }
 
 /** `GET /customers/{customerId}`. */
-export async function getCustomer(ctx: Ctx, clientId: string, merchantKey: string, customerId: string) {
-  const merchant = await merchantForKey(ctx.db, clientId, merchantKey);
+export async function getCustomer(ctx: Ctx, merchant: Merchant, customerId: string) {
   return customerOfMerchant(ctx.db, merchant, customerId);
 }
 

@@ -3,7 +3,7 @@ import type { Ctx } from '../context.js';
 import { payLinks } from '../db/schema.js';
 import { invalid } from '../errors.js';
 import { newId } from '../ids.js';
-import { merchantForKey } from '../merchants/merchant-key.js';
+import type { Merchant } from '../merchants/merchant-key.js';
 import { queueMessage } from '../messages/outbox.js';
 import { findCustomer } from './customers.js';
 
@@ -47,8 +47,7 @@ export function cardRequestTexts(m: { businessName: string; customerName: string
  * `POST /customers/request-card/{customerId}`: a `card_request` pay link holds the token of the
  * hosted add-card page, and the link goes out by SMS and/or email in the same transaction.
  */
-export async function requestCard(ctx: Ctx, clientId: string, merchantKey: string, customerId: string) {
-  const merchant = await merchantForKey(ctx.db, clientId, merchantKey);
+export async function requestCard(ctx: Ctx, merchant: Merchant, customerId: string) {
   const customer = await findCustomer(ctx.db, merchant.id, customerId);
   if (!customer.email && !customer.phoneNumber) {
     throw invalid(

@@ -14,10 +14,9 @@ export {
   type PaymentRequestInput,
   type CustomerRequestInput,
 } from './schemas.js';
-export { createPayLink, createPayLinkFor, deletePayLink, LINK_NOT_FOUND, type PayLinkResult, type DeletedPayLink } from './pay-links.js';
+export { createPayLink, deletePayLink, LINK_NOT_FOUND, type PayLinkResult, type DeletedPayLink } from './pay-links.js';
 export {
   createPaymentRequest,
-  createPaymentRequestFor,
   createCustomerRequest,
   type PaymentRequestResult,
   type CustomerRequestResult,

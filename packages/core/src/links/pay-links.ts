@@ -3,9 +3,9 @@ import type { Ctx } from '../context.js';
 import { payLinks, transactions } from '../db/schema.js';
 import { RemitError } from '../errors.js';
 import { merchantNow } from '../clock.js';
-import { merchantForKey, type Merchant } from '../merchants/merchant-key.js';
+import type { Merchant } from '../merchants/merchant-key.js';
 import { openLink } from './open-link.js';
-import type { DeletePayLinkInput, PayLinkInput } from './schemas.js';
+import type { PayLinkInput } from './schemas.js';
 import { assertPayable, linkTotals } from './totals.js';
 
 export interface PayLinkResult {
@@ -18,13 +18,7 @@ export interface PayLinkResult {
  * `POST /pay-link`: a hosted page for an amount and its pending sale. Links of a merchant not yet
  * approved may be made (payments on them are refused). Without an order_id the link id is used.
  */
-export async function createPayLink(ctx: Ctx, clientId: string, input: PayLinkInput): Promise<PayLinkResult> {
-  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
-  return createPayLinkFor(ctx, merchant, input);
-}
-
-/** The same for a merchant already authorized by other means (the widget backend's public key). */
-export async function createPayLinkFor(
+export async function createPayLink(
   ctx: Ctx,
   merchant: Merchant,
   input: Omit<PayLinkInput, 'merchant_key'>,
@@ -66,11 +60,9 @@ export interface DeletedPayLink {
  */
 export async function deletePayLink(
   ctx: Ctx,
-  clientId: string,
+  merchant: Merchant,
   linkId: string,
-  input: DeletePayLinkInput,
 ): Promise<DeletedPayLink> {
-  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
   const at = merchantNow(ctx.now, merchant);
   return ctx.db.transaction(async (tx) => {
     const [link] = await tx

@@ -4,7 +4,7 @@ import type { Tx } from '../db/connect.js';
 import { customers } from '../db/schema.js';
 import { RemitError } from '../errors.js';
 import { merchantNow } from '../clock.js';
-import { merchantForKey, type Merchant } from '../merchants/merchant-key.js';
+import type { Merchant } from '../merchants/merchant-key.js';
 import { queueMessage } from '../messages/outbox.js';
 import { paymentRequestEmail, paymentRequestSms } from '../messages/templates.js';
 import { openLink, type OpenedLink } from './open-link.js';
@@ -84,16 +84,6 @@ async function sendLink(
  */
 export async function createPaymentRequest(
   ctx: Ctx,
-  clientId: string,
-  input: PaymentRequestInput,
-): Promise<RequestOutcome<PaymentRequestResult>> {
-  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
-  return createPaymentRequestFor(ctx, merchant, input);
-}
-
-/** The same for a merchant already authorized by other means (the widget backend's public key). */
-export async function createPaymentRequestFor(
-  ctx: Ctx,
   merchant: Merchant,
   input: Omit<PaymentRequestInput, 'merchant_key'>,
 ): Promise<RequestOutcome<PaymentRequestResult>> {
@@ -147,11 +137,10 @@ export async function createPaymentRequestFor(
  */
 export async function createCustomerRequest(
   ctx: Ctx,
-  clientId: string,
+  merchant: Merchant,
   customerId: number,
   input: CustomerRequestInput,
 ): Promise<RequestOutcome<CustomerRequestResult>> {
-  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
   const amounts = { amountCents: input.amount, taxCents: 0, surchargeCents: 0, discountCents: 0, passFee: false };
   assertPayable(linkTotals(amounts, merchant), merchant.maxAmountCents);
   const at = merchantNow(ctx.now, merchant);

@@ -1,4 +1,4 @@
-export { merchantForKey, lockMerchant, type Merchant } from './merchant-key.js';
+export { merchantForKey, merchantForPublicKey, lockMerchant, type Merchant } from './merchant-key.js';
 export {
   onboardingSchema,
   onboardMerchant,

@@ -1,7 +1,7 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/connect.js';
 import { merchants } from '../db/schema.js';
-import { unauthorizedMerchant } from '../errors.js';
+import { unauthorizedMerchant, unauthorizedPublicKey } from '../errors.js';
 import { digest } from '../secret-keys.js';
 
 /**
@@ -37,6 +37,26 @@ function byKeyQuery(db: Db) {
   let q = byKey.get(db);
   if (!q) byKey.set(db, (q = prepareByKey(db)));
   return q;
+}
+
+/**
+ * The merchant a publishable key (`pk_…`) names, for calls from a browser (the widgets): the key is
+ * public, so the caller's `Origin` must be one the merchant allowed. Unknown keys, malformed keys
+ * and origins not allowed all fail alike.
+ */
+export async function merchantForPublicKey(
+  db: Db,
+  publicKey: unknown,
+  origin: unknown,
+  allowedOrigins: (merchant: Merchant) => Promise<readonly string[]> | readonly string[],
+): Promise<Merchant> {
+  if (typeof publicKey !== 'string' || publicKey.length === 0 || publicKey.length > 200) throw unauthorizedPublicKey();
+  if (typeof origin !== 'string' || origin.length === 0 || origin.length > 300) throw unauthorizedPublicKey();
+  const [row] = await db.select(merchantColumns).from(merchants).where(eq(merchants.publicKey, publicKey)).limit(1);
+  if (!row) throw unauthorizedPublicKey();
+  const allowed = (await allowedOrigins(row)).map((o) => o.toLowerCase());
+  if (!allowed.includes(origin.toLowerCase())) throw unauthorizedPublicKey();
+  return row;
 }
 
 /** The same lookup inside a transaction, holding the merchant row until it commits. */

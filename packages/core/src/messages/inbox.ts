@@ -4,7 +4,7 @@ import { intLike } from '../fields.js';
 import type { Ctx } from '../context.js';
 import { merchants, messages } from '../db/schema.js';
 import { invalid, RemitError } from '../errors.js';
-import { merchantForKey } from '../merchants/merchant-key.js';
+import type { Merchant } from '../merchants/merchant-key.js';
 
 
 export const listMessagesQuery = z.object({
@@ -44,17 +44,14 @@ export function parseListMessages(input: unknown): ListMessagesQuery {
  * The sandbox inbox: messages of this client's merchants (all of them, or one merchant's),
  * newest first, with their delivery status. Sandbox only.
  */
-export async function listSandboxMessages(ctx: Ctx, clientId: string, q: ListMessagesQuery) {
+export async function listSandboxMessages(ctx: Ctx, clientId: string, merchant: Merchant | null, q: ListMessagesQuery) {
   if (ctx.env !== 'sandbox') {
     throw new RemitError('forbidden', 'sandbox_only', 'The sandbox inbox exists only in the sandbox environment.');
   }
   const page = q.page ?? 0;
   const limit = q.limit ?? 20;
   const where: SQL[] = [eq(merchants.clientId, clientId)];
-  if (q.merchant_key !== undefined) {
-    const m = await merchantForKey(ctx.db, clientId, q.merchant_key);
-    where.push(eq(messages.merchantId, m.id));
-  }
+  if (merchant) where.push(eq(messages.merchantId, merchant.id));
   if (q.recipient) where.push(eq(messages.recipient, q.recipient));
   if (q.channel) where.push(eq(messages.channel, q.channel));
   const cond = and(...where);

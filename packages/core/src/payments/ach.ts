@@ -8,7 +8,7 @@ import { revealAccountNumber } from '../customers/vault.js';
 import { invalid, notFound } from '../errors.js';
 import { recordEvent } from '../events/outbox.js';
 import { merchantKey } from '../fields.js';
-import { merchantForKey } from '../merchants/merchant-key.js';
+import type { Merchant } from '../merchants/merchant-key.js';
 import { paymentSuccessData } from './charges.js';
 import { insertRecord, lockTransaction, type TxnRow } from './records.js';
 import { sandboxOnly } from './settlement.js';
@@ -43,9 +43,8 @@ async function bankOutcome(ctx: Ctx, tx: Queryable, row: TxnRow): Promise<{ appr
   return outcome.approved ? outcome : { approved: false, message: outcome.message };
 }
 
-export async function updateAch(ctx: Ctx, clientId: string, input: UpdateAchInput): Promise<{ message: string }> {
+export async function updateAch(ctx: Ctx, merchant: Merchant, input: UpdateAchInput): Promise<{ message: string }> {
   if (ctx.env !== 'sandbox') throw sandboxOnly('POST /update-ach');
-  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
   return ctx.db.transaction(async (tx) => {
     const row = await lockTransaction(tx, merchant.id, input.transaction_id);
     if (!row) throw notFound('ach_transaction_not_found', ACH_NOT_FOUND_MESSAGE);

@@ -8,7 +8,7 @@ import { invalid, RemitError } from '../errors.js';
 import { recordEvent } from '../events/outbox.js';
 import { amount, flag, merchantKey, text } from '../fields.js';
 import { newId } from '../ids.js';
-import { merchantForKey, type Merchant } from '../merchants/merchant-key.js';
+import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount, formatRate } from '../money.js';
 import { feeFor } from './fees.js';
 import { stateColumns } from './state.js';
@@ -44,8 +44,7 @@ type NewTxn = typeof transactions.$inferInsert;
  * - Bank account: an ACH debit is started and recorded as a pending sale; `/update-ach` settles it.
  * - `preAuth: true` (cards only) holds the amount instead: a `PreAuth` row, no event until capture.
  */
-export async function chargeCustomer(ctx: Ctx, clientId: string, customerId: string, input: ChargeInput) {
-  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
+export async function chargeCustomer(ctx: Ctx, merchant: Merchant, customerId: string, input: ChargeInput) {
   requireApproved(merchant);
   const customer = await findCustomer(ctx.db, merchant.id, customerId);
   const method = await defaultPaymentMethod(ctx.db, customer.id);

@@ -7,7 +7,7 @@ import { transactions } from '../db/schema.js';
 import { invalid, RemitError, type FieldError } from '../errors.js';
 import { amount, merchantKey, text } from '../fields.js';
 import { newId } from '../ids.js';
-import { merchantForKey } from '../merchants/merchant-key.js';
+import type { Merchant } from '../merchants/merchant-key.js';
 import { formatAmount } from '../money.js';
 import { ACH_BRAND, requireApproved } from './charges.js';
 import { feeFor } from './fees.js';
@@ -57,11 +57,14 @@ export function imageType(data: Buffer): string | null {
 export const tooLarge = (part: string) =>
   new RemitError('too_large', 'payload_too_large', `${part} is larger than ${MAX_CHECK_IMAGE_BYTES / 1024 / 1024} MB; send a smaller image.`);
 
-export async function submitDeposit(
-  ctx: Ctx,
-  clientId: string,
-  upload: DepositUpload,
-): Promise<{ message: string; data: { transactionId: string; amount: string } }> {
+/** A deposit whose parts are all present and whose fields are valid; the merchant is not yet known. */
+export interface ParsedDeposit {
+  fields: z.output<typeof depositFields>;
+  upload: DepositUpload;
+}
+
+/** The multipart parts checked before anything else (the merchant_key among them is resolved at the edge). */
+export function parseDepositUpload(upload: DepositUpload): ParsedDeposit {
   const missing = DEPOSIT_PARTS.filter((p) => upload[p] === undefined || upload[p]?.length === 0);
   if (missing.length > 0) {
     throw invalid(
@@ -75,8 +78,14 @@ export async function submitDeposit(
     const errors: FieldError[] = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
     throw invalid('invalid_request', `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
   }
-  const fields = parsed.data;
-  const merchant = await merchantForKey(ctx.db, clientId, fields.merchant_key);
+  return { fields: parsed.data, upload };
+}
+
+export async function submitDeposit(
+  ctx: Ctx,
+  merchant: Merchant,
+  { fields, upload }: ParsedDeposit,
+): Promise<{ message: string; data: { transactionId: string; amount: string } }> {
   if (!merchant.achProviderId) throw invalid('ach_account_not_found', ACH_ACCOUNT_NOT_FOUND_MESSAGE);
   requireApproved(merchant);
   if (fields.amount > merchant.maxAmountCents) {

@@ -30,6 +30,8 @@ export {
 export { updateAchInput, updateAch, type UpdateAchInput } from './ach.js';
 export {
   submitDeposit,
+  parseDepositUpload,
+  type ParsedDeposit,
   imageType,
   tooLarge,
   MAX_CHECK_IMAGE_BYTES,
@@ -37,7 +39,7 @@ export {
   ACH_ACCOUNT_NOT_FOUND_MESSAGE,
   type DepositUpload,
 } from './deposits.js';
-export { settleNow, settleDue, settleInput, isSettled, lastCutoff, parseCutoff, type SettleInput } from './settlement.js';
+export { settleNow, settleDue, sandboxOnly, settleInput, isSettled, lastCutoff, parseCutoff, type SettleInput } from './settlement.js';
 export { advanceClock, advanceClockInput, MAX_ADVANCE_HOURS, type AdvanceClockInput } from './sandbox-clock.js';
 export {
   listTransactions,

@@ -111,13 +111,13 @@ async function serviceStep(f: CoreFixture, txns: ModelTxn[], o: Op): Promise<{ c
     if (o.op === 'charge' || o.op === 'preauth') return { code: 'ok', id: await coreCharge(f, text(o.amount), o.op === 'preauth') };
     const t = txns[o.pick % txns.length]!;
     const id = { ...base, transaction_id: t.id };
-    if (o.op === 'refund') await refundTransaction(ctx, f.clientId, refundInput.parse({ ...id, amount: text(o.amount) }));
-    if (o.op === 'void') await voidTransaction(ctx, f.clientId, voidInput.parse(id));
-    if (o.op === 'capture') await capturePreauth(ctx, f.clientId, preauthIdInput.parse(id));
-    if (o.op === 'preauthVoid') await voidPreauth(ctx, f.clientId, preauthIdInput.parse(id));
+    if (o.op === 'refund') await refundTransaction(ctx, await f.merchant(), refundInput.parse({ ...id, amount: text(o.amount) }));
+    if (o.op === 'void') await voidTransaction(ctx, await f.merchant(), voidInput.parse(id));
+    if (o.op === 'capture') await capturePreauth(ctx, await f.merchant(), preauthIdInput.parse(id));
+    if (o.op === 'preauthVoid') await voidPreauth(ctx, await f.merchant(), preauthIdInput.parse(id));
     if (o.op === 'update') {
       const last = (t.authorized ?? t.amount) + (o.stale ? 1 : 0);
-      await updatePreauth(ctx, f.clientId, updatePreauthInput.parse({ ...id, last_authorized_amount: text(last), new_authorized_amount: text(o.amount), order_id: 'model' }));
+      await updatePreauth(ctx, await f.merchant(), updatePreauthInput.parse({ ...id, last_authorized_amount: text(last), new_authorized_amount: text(o.amount), order_id: 'model' }));
     }
     return { code: 'ok' };
   } catch (e) {

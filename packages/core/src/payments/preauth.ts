@@ -7,7 +7,7 @@ import { transactions } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
 import { recordEvent } from '../events/outbox.js';
 import { amount, merchantKey, text } from '../fields.js';
-import { merchantForKey } from '../merchants/merchant-key.js';
+import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount } from '../money.js';
 import { feeFor } from './fees.js';
 import { lockTransaction, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
@@ -91,11 +91,10 @@ async function lockPreauth(
   throw invalid(`preauth_${state === 'completed' || state === 'refunded' ? 'captured' : state}`, `The preauthorization ${why}; it can no longer be ${VERB[event]}.`);
 }
 
-export async function updatePreauth(ctx: Ctx, clientId: string, input: UpdatePreauthInput): Promise<PreauthUpdateResult> {
+export async function updatePreauth(ctx: Ctx, merchant: Merchant, input: UpdatePreauthInput): Promise<PreauthUpdateResult> {
   if (input.new_authorized_amount === input.last_authorized_amount) {
     throw invalid('amount_unchanged', 'new_authorized_amount equals last_authorized_amount; there is nothing to change.');
   }
-  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
   return ctx.db.transaction(async (tx) => {
     const row = await lockPreauth(tx, merchant.id, input.transaction_id, 'preauth_update');
     // Compare-and-set: the row is locked, so the amount read here is the one this update replaces.
@@ -143,8 +142,7 @@ export async function updatePreauth(ctx: Ctx, clientId: string, input: UpdatePre
   });
 }
 
-export async function capturePreauth(ctx: Ctx, clientId: string, input: PreauthIdInput): Promise<PreauthCaptureResult> {
-  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
+export async function capturePreauth(ctx: Ctx, merchant: Merchant, input: PreauthIdInput): Promise<PreauthCaptureResult> {
   return ctx.db.transaction(async (tx) => {
     const row = await lockPreauth(tx, merchant.id, input.transaction_id, 'preauth_capture');
     const at = merchantNow(ctx.now, merchant);
@@ -199,8 +197,7 @@ export async function capturePreauth(ctx: Ctx, clientId: string, input: PreauthI
 }
 
 /** `POST /preauth/void`: releases the hold; a void record for the authorized amount, `preauth.void`. */
-export async function voidPreauth(ctx: Ctx, clientId: string, input: PreauthIdInput): Promise<MoneyRecord> {
-  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
+export async function voidPreauth(ctx: Ctx, merchant: Merchant, input: PreauthIdInput): Promise<MoneyRecord> {
   return ctx.db.transaction(async (tx) => {
     const row = await lockPreauth(tx, merchant.id, input.transaction_id, 'preauth_void');
     const at = merchantNow(ctx.now, merchant);

@@ -12,8 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => f.core.close());
 
-const refund = (transaction_id: string, amount: string) =>
-  refundTransaction(f.core.ctx, f.clientId, refundInput.parse({ merchant_key: f.merchantKey, transaction_id, amount }));
+const refund = async (transaction_id: string, amount: string) =>
+  refundTransaction(f.core.ctx, await f.merchant(), refundInput.parse({ merchant_key: f.merchantKey, transaction_id, amount }));
 const row = async (id: string) => (await f.core.ctx.db.select().from(transactions).where(eq(transactions.id, id)))[0]!;
 
 describe('the 24-hour rule (DESIGN.md), measured on the merchant clock', () => {

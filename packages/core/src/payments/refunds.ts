@@ -6,7 +6,7 @@ import { transactions } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
 import { recordEvent } from '../events/outbox.js';
 import { amount, merchantKey } from '../fields.js';
-import { merchantForKey } from '../merchants/merchant-key.js';
+import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber } from '../money.js';
 import { insertRecord, lockTransaction, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
 import { settleIfDue } from './settlement.js';
@@ -47,10 +47,9 @@ function refundRefusal(row: TxnRow, cents: number) {
 
 export async function refundTransaction(
   ctx: Ctx,
-  clientId: string,
+  merchant: Merchant,
   input: RefundInput,
 ): Promise<{ message: string; data: MoneyRecord }> {
-  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
   return ctx.db.transaction(async (tx) => {
     const locked = await lockTransaction(tx, merchant.id, input.transaction_id);
     if (!locked) throw notFound('transaction_not_found', REFUND_MESSAGES.notFound);

@@ -4,7 +4,7 @@ import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { merchants } from '../db/schema.js';
 import { merchantKey } from '../fields.js';
-import { merchantForKey } from '../merchants/merchant-key.js';
+import type { Merchant } from '../merchants/merchant-key.js';
 import { sandboxOnly } from './settlement.js';
 
 /** The sandbox clock of DESIGN.md: `POST /sandbox/advance-clock` moves one merchant's clock forward. */
@@ -33,9 +33,8 @@ export interface ClockState {
   offset_hours: number;
 }
 
-export async function advanceClock(ctx: Ctx, clientId: string, input: AdvanceClockInput): Promise<ClockState> {
+export async function advanceClock(ctx: Ctx, merchant: Merchant, input: AdvanceClockInput): Promise<ClockState> {
   if (ctx.env !== 'sandbox') throw sandboxOnly('POST /sandbox/advance-clock');
-  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
   const ms = Math.round(input.hours * 3_600_000);
   // One atomic increment: concurrent advances add up instead of overwriting each other.
   const [row] = await ctx.db

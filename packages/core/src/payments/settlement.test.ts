@@ -33,7 +33,7 @@ describe('settlement decides voids (merchant clock)', () => {
   });
   afterAll(() => f.core.close());
 
-  const voidIt = (id: string) => voidTransaction(f.core.ctx, f.clientId, voidInput.parse({ merchant_key: f.merchantKey, transaction_id: id }));
+  const voidIt = async (id: string) => voidTransaction(f.core.ctx, await f.merchant(), voidInput.parse({ merchant_key: f.merchantKey, transaction_id: id }));
 
   it('a card payment completed before midnight is settled after it; one completed after is not', async () => {
     t = Date.parse('2026-03-10T23:59:00.000Z');

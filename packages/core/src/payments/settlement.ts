@@ -6,7 +6,7 @@ import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { RemitError } from '../errors.js';
 import { merchantKey } from '../fields.js';
-import { lockMerchant, merchantForKey } from '../merchants/merchant-key.js';
+import { lockMerchant, type Merchant } from '../merchants/merchant-key.js';
 import { IS_STATUS, PAYMENT_TYPES } from './state.js';
 
 /**
@@ -98,11 +98,9 @@ export const sandboxOnly = (what: string) =>
 /** `POST /sandbox/settle`: closes a settlement batch now for every completed, unsettled card payment. */
 export async function settleNow(
   ctx: Ctx,
-  clientId: string,
-  input: SettleInput,
+  merchant: Merchant,
 ): Promise<{ merchant_id: string; settled_count: number; transaction_ids: string[]; settled_at: string }> {
   if (ctx.env !== 'sandbox') throw sandboxOnly('POST /sandbox/settle');
-  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
   return ctx.db.transaction(async (tx) => {
     // The merchant lock orders batches of one merchant; row locks keep out a void in flight.
     const locked = await lockMerchant(tx, merchant.id);

@@ -8,6 +8,7 @@ import { digest, newKey } from '../secret-keys.js';
 import { openCore, type Core } from '../open.js';
 import type { Now } from '../clock.js';
 import { chargeCustomer, chargeInput } from './charges.js';
+import { merchantForKey, type Merchant } from '../merchants/merchant-key.js';
 
 /**
  * Core-level fixtures for the money-movement tests (no HTTP): an in-memory core, a client, an
@@ -19,6 +20,8 @@ export interface CoreFixture {
   clientId: string;
   merchantKey: string;
   merchantId: string;
+  /** The merchant as the edge resolves it for each request (read afresh: its sandbox clock moves). */
+  merchant(): Promise<Merchant>;
   /** A customer with the Visa test card. */
   cardCustomer: number;
 }
@@ -67,15 +70,16 @@ export async function addTestMerchant(core: Core): Promise<CoreFixture> {
     approvedAt: ctx.now(),
   });
   const card = { number: '4242424242424242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: '123', zip: '94105' };
-  const { customer_id } = await addCustomer(ctx, clientId, addCustomerInput.parse({ merchant_key: merchantKey, first_name: 'Ada', card }));
-  return { core, clientId, merchantKey, merchantId, cardCustomer: customer_id };
+  const merchant = () => merchantForKey(ctx.db, clientId, merchantKey);
+  const { customer_id } = await addCustomer(ctx, await merchant(), addCustomerInput.parse({ merchant_key: merchantKey, first_name: 'Ada', card }));
+  return { core, clientId, merchantKey, merchantId, merchant, cardCustomer: customer_id };
 }
 
 /** A card charge (or preauthorization) through the core; returns the transaction id. */
 export async function coreCharge(f: CoreFixture, amount: string, preAuth = false): Promise<string> {
   const view = await chargeCustomer(
     f.core.ctx,
-    f.clientId,
+    await f.merchant(),
     String(f.cardCustomer),
     chargeInput.parse({ merchant_key: f.merchantKey, amount, order_id: 'model', preAuth }),
   );

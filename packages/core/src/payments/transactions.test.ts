@@ -13,8 +13,10 @@ import {
   listTransactionsInput,
   toDetail,
   toListItem,
+  type ListTransactionsInput,
   type TransactionRow,
 } from './transactions.js';
+import { merchantForKey } from '../merchants/merchant-key.js';
 
 let core: Core;
 const clientId = newId.client();
@@ -117,19 +119,21 @@ afterAll(async () => {
 });
 
 const parse = (v: object) => listTransactionsInput.parse({ merchant_key: mk, ...v });
+/** The list as a request gets it: the key resolved to a merchant first (the server does it at the edge). */
+const list = async (input: ListTransactionsInput) => listTransactions(core.ctx, await merchantForKey(core.ctx.db, clientId, input.merchant_key), input);
 
 describe('listTransactions', () => {
   it('is newest first, ties broken by id (descending), with the full count', async () => {
-    const { data, total } = await listTransactions(core.ctx, clientId, parse({}));
+    const { data, total } = await list(parse({}));
     expect(data.map((t) => t.transaction_id)).toEqual(['txn_e', 'txn_d', 'txn_c', 'txn_b', 'txn_a']);
     expect(total).toBe(5);
   });
 
   it('pages zero-based with limit, total stays the count of all matches', async () => {
-    const p0 = await listTransactions(core.ctx, clientId, parse({ limit: '2', pageNumber: 0 }));
-    const p1 = await listTransactions(core.ctx, clientId, parse({ limit: 2, pageNumber: '1' }));
-    const p2 = await listTransactions(core.ctx, clientId, parse({ limit: 2, pageNumber: 2 }));
-    const p3 = await listTransactions(core.ctx, clientId, parse({ limit: 2, pageNumber: 3 }));
+    const p0 = await list(parse({ limit: '2', pageNumber: 0 }));
+    const p1 = await list(parse({ limit: 2, pageNumber: '1' }));
+    const p2 = await list(parse({ limit: 2, pageNumber: 2 }));
+    const p3 = await list(parse({ limit: 2, pageNumber: 3 }));
     expect(p0.data.map((t) => t.transaction_id)).toEqual(['txn_e', 'txn_d']);
     expect(p1.data.map((t) => t.transaction_id)).toEqual(['txn_c', 'txn_b']);
     expect(p2.data.map((t) => t.transaction_id)).toEqual(['txn_a']);
@@ -138,19 +142,19 @@ describe('listTransactions', () => {
   });
 
   it('from_date and to_date are inclusive UTC days', async () => {
-    const one = await listTransactions(core.ctx, clientId, parse({ from_date: '2026-03-01', to_date: '2026-03-01' }));
+    const one = await list(parse({ from_date: '2026-03-01', to_date: '2026-03-01' }));
     expect(one.data.map((t) => t.transaction_id)).toEqual(['txn_b', 'txn_a']);
     expect(one.total).toBe(2);
-    const from = await listTransactions(core.ctx, clientId, parse({ from_date: '2026-03-02' }));
+    const from = await list(parse({ from_date: '2026-03-02' }));
     expect(from.data.map((t) => t.transaction_id)).toEqual(['txn_e', 'txn_d', 'txn_c']);
-    const to = await listTransactions(core.ctx, clientId, parse({ to_date: '2026-03-02' }));
+    const to = await list(parse({ to_date: '2026-03-02' }));
     expect(to.total).toBe(4);
-    const none = await listTransactions(core.ctx, clientId, parse({ from_date: '2027-01-01' }));
+    const none = await list(parse({ from_date: '2027-01-01' }));
     expect(none).toEqual({ data: [], total: 0 });
   });
 
   it('shapes each item exactly, with a negative net_amount for a refund', async () => {
-    const { data } = await listTransactions(core.ctx, clientId, parse({ limit: 1 }));
+    const { data } = await list(parse({ limit: 1 }));
     expect(data[0]).toEqual({
       transaction_id: 'txn_e',
       amount: '5.00',
@@ -169,8 +173,8 @@ describe('listTransactions', () => {
 
   it("another client's merchant_key is the same 401 as an unknown key", async () => {
     const err = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as RemitError);
-    const foreign = await err(listTransactions(core.ctx, clientId, parse({ merchant_key: otherMk })));
-    const unknown = await err(listTransactions(core.ctx, clientId, parse({ merchant_key: 'mk_test_nope' })));
+    const foreign = await err(list(parse({ merchant_key: otherMk })));
+    const unknown = await err(list(parse({ merchant_key: 'mk_test_nope' })));
     expect(foreign).toBeInstanceOf(RemitError);
     expect(foreign?.kind).toBe('unauthorized');
     expect([foreign?.code, foreign?.message]).toEqual([unknown?.code, unknown?.message]);
@@ -206,7 +210,7 @@ describe('listTransactionsInput', () => {
 
 describe('getTransaction', () => {
   it('returns the single shape with its own field names', async () => {
-    const t = await getTransaction(core.ctx, clientId, 'txn_a', { merchant_key: mk });
+    const t = await getTransaction(core.ctx, await merchantForKey(core.ctx.db, clientId, mk), 'txn_a');
     expect(t).toEqual({
       transaction_id: 'txn_a',
       amount: '12.30',
@@ -225,7 +229,7 @@ describe('getTransaction', () => {
 
   it("is not found for another merchant's transaction and for an unknown id", async () => {
     for (const id of ['txn_other', 'txn_missing']) {
-      await expect(getTransaction(core.ctx, clientId, id, { merchant_key: mk })).rejects.toMatchObject({
+      await expect(getTransaction(core.ctx, await merchantForKey(core.ctx.db, clientId, mk), id)).rejects.toMatchObject({
         kind: 'not_found',
         code: 'transaction_not_found',
       });
@@ -279,7 +283,7 @@ describe('listTransactions against a model (property)', () => {
             .sort((a, b) => (b.createdAt as Date).getTime() - (a.createdAt as Date).getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
             .map((r) => r.id);
 
-          const got = await listTransactions(core.ctx, clientId, listTransactionsInput.parse({ merchant_key: key, from_date: from, to_date: to, limit, pageNumber: page }));
+          const got = await list(listTransactionsInput.parse({ merchant_key: key, from_date: from, to_date: to, limit, pageNumber: page }));
           expect(got.total).toBe(expected.length);
           expect(got.data.map((d) => d.transaction_id)).toEqual(expected.slice(page * limit, page * limit + limit));
         },

@@ -5,7 +5,7 @@ import type { Queryable } from '../db/connect.js';
 import { transactionCounts, transactions } from '../db/schema.js';
 import { notFound } from '../errors.js';
 import { dateText, merchantKey } from '../fields.js';
-import { merchantForKey } from '../merchants/merchant-key.js';
+import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount, formatRate } from '../money.js';
 import { merchantNow } from '../clock.js';
 import { isSettled } from './settlement.js';
@@ -184,10 +184,9 @@ async function countTransactions(db: Queryable, merchantId: string, input: ListT
  */
 export async function listTransactions(
   ctx: Pick<Ctx, 'db' | 'now' | 'settlementCutoffMs'>,
-  clientId: string,
+  merchant: Merchant,
   input: ListTransactionsInput,
 ): Promise<{ data: TransactionListItem[]; total: number }> {
-  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
   const where = rangeFilter(merchant.id, input);
   const limit = input.limit ?? DEFAULT_LIMIT;
   const offset = (input.pageNumber ?? 0) * limit;
@@ -210,11 +209,9 @@ export const TRANSACTION_NOT_FOUND = 'Transaction not found: no transaction with
 /** One transaction of the merchant the key names; another merchant's id is "not found" too. */
 export async function getTransaction(
   ctx: Pick<Ctx, 'db' | 'now' | 'settlementCutoffMs'>,
-  clientId: string,
+  merchant: Merchant,
   transactionId: string,
-  input: GetTransactionInput,
 ): Promise<TransactionDetail> {
-  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
   // Postgres text cannot hold NUL; such an id names nothing (and must not reach the driver).
   if (transactionId.includes('\u0000')) throw notFound('transaction_not_found', TRANSACTION_NOT_FOUND);
   const [row] = await ctx.db

@@ -7,7 +7,7 @@ import { transactions } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
 import { recordEvent } from '../events/outbox.js';
 import { merchantKey } from '../fields.js';
-import { merchantForKey, type Merchant } from '../merchants/merchant-key.js';
+import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber } from '../money.js';
 import { insertRecord, lockTransaction, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
 import { settleIfDue } from './settlement.js';
@@ -100,10 +100,9 @@ function voidRefusal(row: TxnRow) {
 
 export async function voidTransaction(
   ctx: Ctx,
-  clientId: string,
+  merchant: Merchant,
   input: VoidInput,
 ): Promise<{ message: string; data: MoneyRecord }> {
-  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
   return ctx.db.transaction(async (tx) => {
     const locked = await lockTransaction(tx, merchant.id, input.transaction_id);
     if (!locked) throw notFound('transaction_not_found', VOID_NOT_FOUND_MESSAGE);

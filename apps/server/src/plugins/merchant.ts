@@ -1,0 +1,64 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { merchantForKey, merchantForPublicKey, sandboxOnly, type Client, type Ctx, type Merchant } from '@remit/core';
+
+/**
+ * How a route's caller becomes a merchant, resolved once at the edge before the handler runs:
+ * - `merchant_key`: the merchant's secret key, from the JSON or form body (a GET body included) or
+ *   the query string, and it must belong to the client that authenticated (HTTP Basic);
+ * - `public_key`: a publishable `pk_…` key from a browser (the widgets), accepted only from an
+ *   `Origin` the merchant allowed.
+ * Routes that act on no merchant (the merchant list, onboarding, webhooks) set nothing.
+ */
+export type CallerKind = 'merchant_key' | 'public_key';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Resolve `req.merchant` before the handler. */
+    merchant?: CallerKind;
+    /** A sandbox tool: refused in production (403) before its caller is looked at; the text names it. */
+    sandboxOnly?: string;
+  }
+  interface FastifyRequest {
+    /** The merchant the caller acts for; set on routes whose config names a `merchant` kind. */
+    merchant: Merchant;
+  }
+}
+
+export interface MerchantPluginOptions {
+  /** The origins a merchant allows for its public key; none until widget settings say so. */
+  allowedOrigins?: (merchant: Merchant) => Promise<readonly string[]> | readonly string[];
+}
+
+/** A field of the parsed body (JSON, form, or a GET body), else of the query string. */
+export function callerField(req: FastifyRequest, name: string): unknown {
+  const body = req.body;
+  if (body && typeof body === 'object' && !Array.isArray(body) && name in body) return (body as Record<string, unknown>)[name];
+  const query = req.query;
+  if (query && typeof query === 'object') return (query as Record<string, unknown>)[name];
+  return undefined;
+}
+
+/** The merchant a `merchant_key` names among this client's; one 401 for unknown, malformed and foreign keys. */
+export const merchantForClientKey = (ctx: Ctx, client: Client, merchantKey: unknown): Promise<Merchant> =>
+  merchantForKey(ctx.db, client.id, merchantKey);
+
+export function registerMerchant(app: FastifyInstance, ctx: Ctx, opts: MerchantPluginOptions = {}) {
+  const allowedOrigins = opts.allowedOrigins ?? (() => []);
+  app.decorateRequest('merchant', null as unknown as Merchant);
+  // preHandler: after the body is parsed and validated (a 400 still comes first) and after the
+  // idempotency claim, so a replayed request answers what it answered the first time.
+  app.addHook('preHandler', async (req) => {
+    const config = req.routeOptions.config;
+    if (config?.sandboxOnly && ctx.env !== 'sandbox') throw sandboxOnly(config.sandboxOnly);
+    switch (config?.merchant) {
+      case 'merchant_key':
+        req.merchant = await merchantForClientKey(ctx, req.client, callerField(req, 'merchant_key'));
+        return;
+      case 'public_key':
+        req.merchant = await merchantForPublicKey(ctx.db, callerField(req, 'public_key'), req.headers.origin, allowedOrigins);
+        return;
+      default:
+        return;
+    }
+  });
+}
