@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { parseCutoff, type Env, type OpenOptions } from '@remit/core';
+import { createProcessor, parseCutoff, type Env, type OpenOptions, type Processor } from '@remit/core';
 
 export interface ServerConfig {
   port: number;
@@ -14,6 +14,8 @@ export interface ServerConfig {
   logLevel: string;
   /** REMIT_SETTLEMENT_CUTOFF ("HH" or "HH:MM" UTC, default 00:00) in milliseconds after midnight. */
   settlementCutoffMs: number;
+  /** REMIT_PROCESSOR: `simulator` (sandbox default) or `none` (production default: payments refused). */
+  processor: Processor;
 }
 
 /**
@@ -39,6 +41,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     encryptionKey: encryptionKey(env.REMIT_ENCRYPTION_KEY, dataDir, remitEnv),
     logLevel: env.LOG_LEVEL ?? 'info',
     settlementCutoffMs: parseCutoff(env.REMIT_SETTLEMENT_CUTOFF),
+    processor: createProcessor(env.REMIT_PROCESSOR, remitEnv),
   };
 }
 
@@ -52,6 +55,7 @@ export function coreOptions(config: ServerConfig): OpenOptions {
     dataDir: config.databaseUrl ? undefined : config.dataDir,
     filesDir: config.dataDir,
     settlementCutoffMs: config.settlementCutoffMs,
+    processor: config.processor,
   };
 }
 

@@ -24,8 +24,14 @@ const workers =
   process.env.REMIT_WORKERS === 'off'
     ? null
     : startWorkers(core.ctx, { ...workerOptionsFromEnv(process.env), logger: app.log });
+if (core.ctx.processor.name === 'none') {
+  app.log.warn(
+    { processor: 'none' },
+    `No payment processor is configured (REMIT_PROCESSOR): this ${config.env} server refuses every payment with 503 processor_unavailable until a real connector is configured.`,
+  );
+}
 app.log.info(
-  { env: config.env, database: core.database.kind, publicUrl: config.publicUrl },
+  { env: config.env, processor: core.ctx.processor.name, database: core.database.kind, publicUrl: config.publicUrl },
   `Remit ${config.env} listening on http://${config.host}:${config.port}`,
 );
 

@@ -6,7 +6,7 @@ import type { Ctx } from './context.js';
 import { Vault } from './encryption.js';
 import type { Env } from './environment.js';
 import type { Processor } from './processor/connector.js';
-import { createSimulator } from './processor/simulator.js';
+import { createProcessor } from './processor/select.js';
 
 export interface OpenOptions {
   env: Env;
@@ -38,7 +38,8 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
     env: opts.env,
     publicUrl: opts.publicUrl.replace(/\/+$/, ''),
     vault: new Vault(opts.encryptionKey),
-    processor: opts.processor ?? createSimulator(),
+    // Unset: the simulator in sandbox; in production the processor that refuses every payment.
+    processor: opts.processor ?? createProcessor(undefined, opts.env),
     now: opts.now ?? systemNow,
     settlementCutoffMs: opts.settlementCutoffMs ?? 0,
     filesDir: resolve(opts.filesDir ?? opts.dataDir ?? '.remit'),

@@ -16,6 +16,8 @@ export async function freePort(): Promise<number> {
 export interface ServerProcess {
   base: string;
   proc: ChildProcess;
+  /** What the process wrote so far, stdout (the JSON log lines) then stderr. */
+  output(): string;
   /** SIGTERM (a clean stop) or SIGKILL, and wait for the exit. */
   stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
 }
@@ -33,10 +35,13 @@ export async function startProcess(
   const proc = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let stdout = '';
   let stderr = '';
+  proc.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
   proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const output = () => stdout + stderr;
   const base = `http://127.0.0.1:${port}`;
   const stop = async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM') => {
     if (proc.exitCode !== null || proc.signalCode !== null) return;
@@ -51,7 +56,7 @@ export async function startProcess(
     if (proc.exitCode !== null) throw new Error(`${script} exited: ${stderr}`);
     try {
       const r = await send({ method: 'GET', url: `${base}${opts.readyPath ?? '/healthz'}`, timeoutMs: 1000 });
-      if (r.status === 200) return { base, proc, stop };
+      if (r.status === 200) return { base, proc, output, stop };
     } catch {
       // not listening yet
     }

@@ -12,6 +12,7 @@ import type { Merchant } from '../merchants/merchant-key.js';
 import { paymentSuccessData } from './charges.js';
 import { insertRecord, lockTransaction, type TxnRow } from './records.js';
 import { sandboxOnly } from './settlement.js';
+import { sandboxAchOutcome } from '../processor/sandbox-bank.js';
 import { nextState, stateColumns, stateOf } from './state.js';
 import { transactionId } from './voids.js';
 
@@ -39,7 +40,7 @@ async function bankOutcome(ctx: Ctx, tx: Queryable, row: TxnRow): Promise<{ appr
   if (!row.paymentMethodId) return { approved: true };
   const [method] = await tx.select().from(paymentMethods).where(eq(paymentMethods.id, row.paymentMethodId));
   if (!method || method.type !== 'bank_account') return { approved: true };
-  const outcome = ctx.processor.achOutcome(revealAccountNumber(ctx, method));
+  const outcome = sandboxAchOutcome(revealAccountNumber(ctx, method));
   return outcome.approved ? outcome : { approved: false, message: outcome.message };
 }
 

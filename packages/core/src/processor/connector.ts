@@ -23,13 +23,12 @@ export interface BankDebitInput {
 }
 
 export interface Processor {
+  /** As REMIT_PROCESSOR names it: `simulator`, or `none` (production without a connector). */
   readonly name: string;
   /** Authorize (and, with capture, settle-ready charge) an amount on a card. */
   authorizeCard(card: CardInput, amountCents: number, opts: { capture: boolean; now: Date }): Promise<AuthorizeResult>;
   /** Start an ACH debit; it stays pending until the bank approves or returns it. */
   startAchDebit(input: BankDebitInput): Promise<{ gatewayRef: string }>;
-  /** What the bank will answer for this debit when it is resolved (sandbox: by account number). */
-  achOutcome(accountNumber: string): { approved: true } | { approved: false; code: string; message: string };
   /** Checks a card number before it is stored; null when acceptable, else the reason. */
   checkCardNumber(number: string): string | null;
 }

@@ -1,3 +1,6 @@
 export type { Processor, CardInput, CardBrand, AuthorizeResult } from './connector.js';
 export { createSimulator, TEST_CARDS } from './simulator.js';
+export { createUnavailableProcessor, PROCESSOR_UNAVAILABLE_MESSAGE } from './unavailable.js';
+export { sandboxAchOutcome, type AchOutcome } from './sandbox-bank.js';
+export { PROCESSOR_NAMES, createProcessor, defaultProcessorName, type ProcessorName } from './select.js';
 export { luhnValid, cardBrand, abaRoutingValid } from './cards.js';

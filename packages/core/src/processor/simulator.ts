@@ -26,7 +26,7 @@ const authCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
 export function createSimulator(): Processor {
   return {
-    name: 'sandbox-simulator',
+    name: 'simulator',
     checkCardNumber(number) {
       if (!luhnValid(number)) return 'Card number is not valid (Luhn check failed).';
       if (!(number in TEST_CARDS)) return `Only sandbox test cards are accepted: ${TEST_CARD_LIST}.`;
@@ -44,11 +44,6 @@ export function createSimulator(): Processor {
     },
     async startAchDebit() {
       return { gatewayRef: newId.gatewayRef() };
-    },
-    achOutcome(accountNumber) {
-      return accountNumber.endsWith('0000')
-        ? { approved: false, code: 'R01', message: 'Insufficient Funds' }
-        : { approved: true };
     },
   };
 }

@@ -1,0 +1,149 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bankAccountInput,
+  cardInput,
+  createCredentials,
+  createProcessor,
+  PROCESSOR_UNAVAILABLE_MESSAGE,
+  schema,
+  storeBankAccount,
+  storeCard,
+} from '@remit/core';
+import { loadConfig } from './config.js';
+import { startTestServer, tableCounts, type TestServer } from './testing/harness.js';
+import { validOnboarding } from './testing/fixtures.js';
+import { startProcess } from './testing/process.js';
+
+const key = 'b'.repeat(64);
+
+describe('REMIT_PROCESSOR', () => {
+  it('defaults to the simulator in sandbox and to none in production', () => {
+    expect(loadConfig({ REMIT_ENCRYPTION_KEY: key }).processor.name).toBe('simulator');
+    expect(loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_ENV: 'production' }).processor.name).toBe('none');
+    expect(loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_PROCESSOR: 'none' }).processor.name).toBe('none');
+  });
+
+  it('refuses an unknown name, and the simulator in production, naming the variable', () => {
+    expect(() => loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_PROCESSOR: 'stripe' })).toThrow(
+      'REMIT_PROCESSOR must be one of simulator, none, not stripe',
+    );
+    expect(() => loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_ENV: 'production', REMIT_PROCESSOR: 'simulator' })).toThrow(
+      /^REMIT_PROCESSOR=simulator is the sandbox simulator/,
+    );
+  });
+
+  it('the processor that refuses answers every payment call with 503 processor_unavailable', async () => {
+    const none = createProcessor('none', 'production');
+    const refusal = { kind: 'unavailable', code: 'processor_unavailable', message: PROCESSOR_UNAVAILABLE_MESSAGE };
+    await expect(none.authorizeCard({ number: '4242424242424242', expMonth: 1, expYear: 2040 }, 100, { capture: true, now: new Date() })).rejects.toMatchObject(refusal);
+    await expect(none.startAchDebit({ routingNumber: '011000015', accountNumber: '1234', amountCents: 100 })).rejects.toMatchObject(refusal);
+    expect(() => none.checkCardNumber('4242424242424242')).toThrow(PROCESSOR_UNAVAILABLE_MESSAGE);
+  });
+});
+
+describe('production with no connector', () => {
+  let p: TestServer;
+  let auth: [string, string];
+  let merchantKey: string;
+  let cardCustomer: number;
+  let bankCustomer: number;
+
+  beforeAll(async () => {
+    p = await startTestServer({ env: 'production' });
+    const creds = await createCredentials(p.core.ctx);
+    auth = [creds.client_id, creds.secret_key];
+    const onboarded = await p.http({ method: 'POST', path: '/api/v1/onboarding', auth, json: validOnboarding() });
+    expect(onboarded.status).toBe(201);
+    merchantKey = onboarded.body.data.merchant_key;
+    // The acquirer approved it (production has no approve-merchant) ...
+    const { db } = p.core.ctx;
+    await db.update(schema.merchants).set({ status: 'approved', approvedAt: new Date() }).where(eq(schema.merchants.clientId, creds.client_id));
+    const [merchant] = await db.select().from(schema.merchants).where(eq(schema.merchants.clientId, creds.client_id));
+    // ... and customers stored a card and a bank account earlier (when a connector accepted them).
+    const add = async (first_name: string) => {
+      const res = await p.http({ method: 'POST', path: '/api/v1/customers/add', auth, json: { merchant_key: merchantKey, first_name } });
+      expect(res.status).toBe(200);
+      return res.body.data.customer_id as number;
+    };
+    cardCustomer = await add('Card');
+    bankCustomer = await add('Bank');
+    const now = new Date();
+    const card = cardInput.parse({ number: '4242424242424242', exp_month: 12, exp_year: now.getUTCFullYear() + 2, cvc: '123' });
+    await storeCard(db, p.core.ctx, { merchantId: merchant!.id, customerId: cardCustomer, now }, card, 'Visa');
+    const bank = bankAccountInput.parse({ routing_number: '011000015', account_number: '000123456789', account_type: 'checking' });
+    await storeBankAccount(db, p.core.ctx, { merchantId: merchant!.id, customerId: bankCustomer, now, defaultHolder: 'Bank' }, bank);
+  });
+  afterAll(() => p?.close());
+
+  for (const [what, customer, extra] of [
+    ['a card sale', () => cardCustomer, {}],
+    ['a card preauthorization', () => cardCustomer, { preAuth: true }],
+    ['an ACH debit', () => bankCustomer, {}],
+  ] as const) {
+    it(`${what} is refused with 503 processor_unavailable and nothing is written`, async () => {
+      const before = await tableCounts(p.core);
+      const res = await p.http({
+        method: 'POST',
+        path: `/api/v1/customers/charge/${customer()}`,
+        auth,
+        json: { merchant_key: merchantKey, amount: '10.00', order_id: 'no-connector', ...extra },
+      });
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ result: false, code: 'processor_unavailable', message: PROCESSOR_UNAVAILABLE_MESSAGE });
+      expect(res.body.message).toContain('REMIT_PROCESSOR');
+      expect(await tableCounts(p.core)).toEqual(before);
+    });
+  }
+});
+
+describe('start-up', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'remit-processor-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('a production server with no connector says so in its log when it starts', async () => {
+    const server = await startProcess('apps/server/src/main.ts', {
+      REMIT_ENV: 'production',
+      REMIT_ENCRYPTION_KEY: key,
+      REMIT_DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      REMIT_PROCESSOR: '',
+      REMIT_WORKERS: 'off',
+    });
+    try {
+      const warning = server
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as { level: number; msg: string; processor?: string })
+        .find((l) => l.processor === 'none');
+      expect(warning).toMatchObject({ level: 40 });
+      expect(warning!.msg).toBe(
+        'No payment processor is configured (REMIT_PROCESSOR): this production server refuses every payment with 503 processor_unavailable until a real connector is configured.',
+      );
+    } finally {
+      await server.stop('SIGTERM');
+    }
+  });
+
+  it('a sandbox server with the simulator prints no such warning', async () => {
+    const server = await startProcess('apps/server/src/main.ts', {
+      REMIT_ENV: 'sandbox',
+      REMIT_ENCRYPTION_KEY: key,
+      REMIT_DATA_DIR: join(dataDir, 'sandbox'),
+      DATABASE_URL: '',
+      REMIT_PROCESSOR: '',
+      REMIT_WORKERS: 'off',
+      LOG_LEVEL: 'info',
+    });
+    try {
+      expect(server.output()).toContain('"processor":"simulator"');
+      expect(server.output()).not.toContain('No payment processor is configured');
+    } finally {
+      await server.stop('SIGTERM');
+    }
+  });
+});
