@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from './db/connect.js';
 import type { DispatcherLogger } from './events/dispatcher.js';
 
 export interface PollLoopOptions {
@@ -69,6 +72,120 @@ export class PollLoop {
         resolve();
       }
       this.#wake = done;
+    });
+  }
+}
+
+/** A row an outbox claim leased to this process: every later write names the lease. */
+export interface Leased {
+  id: string;
+  lease_id: string;
+}
+
+export interface ClaimDueOptions {
+  /** The outbox table; its rows carry status, next_attempt_at, locked_until and lease_id. */
+  table: 'webhook_deliveries' | 'messages';
+  limit: number;
+  leaseMs: number;
+  /** The columns returned, of `d` (the table) and of the joined tables. */
+  returning: SQL;
+  /** Tables joined to each claimed row, for what its work needs (`from` list and the join condition). */
+  join?: { from: SQL; on: SQL };
+}
+
+/**
+ * The one claim shape of the dispatchers: up to `limit` rows that are pending or retrying, due,
+ * and not leased, oldest due first, leased to this pass. `FOR UPDATE SKIP LOCKED` lets several
+ * processes claim from one table at once without taking the same row twice.
+ */
+export async function claimDue<T extends Leased>(db: Db, o: ClaimDueOptions): Promise<T[]> {
+  const lease = randomBytes(12).toString('base64url');
+  const t = sql.raw(o.table);
+  const r = await db.execute(sql`
+    update ${t} d
+    set locked_until = now() + make_interval(secs => ${o.leaseMs / 1000}), lease_id = ${lease}
+    ${o.join ? sql`from ${o.join.from}` : sql``}
+    where d.id in (
+        select id from ${t}
+        where status in ('pending', 'retrying') and next_attempt_at <= now()
+          and (locked_until is null or locked_until <= now())
+        order by next_attempt_at limit ${o.limit} for update skip locked)
+      ${o.join ? sql`and ${o.join.on}` : sql``}
+    returning ${o.returning}`);
+  return (r as unknown as { rows: T[] }).rows;
+}
+
+export interface ClaimLoopOptions<T> {
+  /** Leases up to `n` due items to this process (with `claimDue`). */
+  claim(n: number): Promise<T[]>;
+  /** Works one claimed item and records its outcome under the lease. */
+  handle(item: T): Promise<void>;
+  /** Runs before each claim (the webhook dispatcher turns new events into deliveries there). */
+  prepare?(): Promise<unknown>;
+  /** Items in flight at once in this process. */
+  concurrency: number;
+  pollMs: number;
+  failureMessage: string;
+  logger?: DispatcherLogger;
+}
+
+/**
+ * The poll-and-claim loop both dispatchers run: prepare, claim as many items as there are free
+ * slots, work them concurrently, and claim again once half the slots are free (one claim per
+ * batch, not per item) or at the next poll, or at once when woken.
+ */
+export class ClaimLoop<T> {
+  readonly #o: ClaimLoopOptions<T>;
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #poll: PollLoop;
+
+  constructor(opts: ClaimLoopOptions<T>) {
+    this.#o = opts;
+    this.#poll = new PollLoop(() => this.#pass(), { pollMs: opts.pollMs, failureMessage: opts.failureMessage, logger: opts.logger });
+  }
+
+  start(): void {
+    this.#poll.start();
+  }
+
+  wake(): void {
+    this.#poll.wake();
+  }
+
+  /** Stops claiming and waits for the items in flight to be worked and recorded. */
+  async stop(): Promise<void> {
+    await this.#poll.stop();
+    await Promise.allSettled([...this.#inFlight]);
+  }
+
+  /** One pass, waiting for every claimed item; for tests and tools. Returns how many were claimed. */
+  async runOnce(): Promise<number> {
+    await this.#o.prepare?.();
+    const claimed = await this.#o.claim(this.#o.concurrency);
+    await Promise.all(claimed.map((c) => this.#work(c)));
+    return claimed.length;
+  }
+
+  /** True when every free slot was filled (more may be due right away). */
+  async #pass(): Promise<boolean> {
+    await this.#o.prepare?.();
+    const free = this.#o.concurrency - this.#inFlight.size;
+    if (free <= 0) return false;
+    const claimed = await this.#o.claim(free);
+    for (const c of claimed) this.#track(this.#work(c));
+    return claimed.length === free;
+  }
+
+  #work(item: T): Promise<void> {
+    // An item whose outcome cannot be recorded keeps its lease until it runs out, then is due again.
+    return this.#o.handle(item).catch((err) => this.#o.logger?.warn({ err }, `${this.#o.failureMessage}: an item failed`));
+  }
+
+  #track(p: Promise<void>) {
+    this.#inFlight.add(p);
+    void p.finally(() => {
+      this.#inFlight.delete(p);
+      if (this.#inFlight.size <= this.#o.concurrency / 2) this.#poll.wake();
     });
   }
 }

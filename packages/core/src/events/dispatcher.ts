@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/connect.js';
-import { PollLoop } from '../poll-loop.js';
+import { ClaimLoop, claimDue } from '../poll-loop.js';
 import { BlockedAddressError, guardedLookup, isBlockedAddress } from './address-guard.js';
 import { retryDelayMs, type DeliveryAttempt } from './deliveries.js';
 import { openPayload } from './outbox.js';
@@ -51,8 +50,6 @@ interface Outcome {
   latencyMs: number;
 }
 
-const rowsOf = <T>(r: unknown): T[] => (r as { rows: T[] }).rows;
-
 /**
  * Turns outbox events into webhook deliveries and sends them. Several dispatchers (in several
  * processes) share one database: claims use `FOR UPDATE SKIP LOCKED` and are leases, so no
@@ -62,10 +59,9 @@ export class WebhookDispatcher {
   readonly #db: Db;
   readonly #ctx: Pick<Ctx, 'vault' | 'env'>;
   readonly #o: Required<Omit<WebhookDispatcherOptions, 'logger'>> & { logger?: DispatcherLogger };
-  readonly #inFlight = new Set<Promise<void>>();
   readonly #httpAgent: HttpAgent;
   readonly #httpsAgent: HttpsAgent;
-  readonly #poll: PollLoop;
+  readonly #loop: ClaimLoop<Claimed>;
 
   constructor(ctx: Pick<Ctx, 'db' | 'vault' | 'env'>, opts: WebhookDispatcherOptions = {}) {
     this.#db = ctx.db;
@@ -86,7 +82,11 @@ export class WebhookDispatcher {
     const agentOpts = { keepAlive: true, ...(this.#o.allowPrivateAddresses ? {} : { lookup: guardedLookup }) };
     this.#httpAgent = new HttpAgent(agentOpts);
     this.#httpsAgent = new HttpsAgent(agentOpts);
-    this.#poll = new PollLoop(() => this.#pass(), {
+    this.#loop = new ClaimLoop<Claimed>({
+      prepare: () => this.createDeliveries(),
+      claim: (n) => this.#claim(n),
+      handle: (c) => this.#deliver(c),
+      concurrency: this.#o.concurrency,
       pollMs: this.#o.pollMs,
       failureMessage: 'webhook dispatcher pass failed',
       logger: this.#o.logger,
@@ -94,50 +94,25 @@ export class WebhookDispatcher {
   }
 
   start(): this {
-    this.#poll.start();
+    this.#loop.start();
     return this;
   }
 
   /** Look for work now instead of at the next poll (call after a commit that wrote events). */
   nudge(): void {
-    this.#poll.wake();
+    this.#loop.wake();
   }
 
   /** Stops claiming, waits for deliveries in flight to finish and be recorded. */
   async stop(): Promise<void> {
-    await this.#poll.stop();
-    await Promise.allSettled([...this.#inFlight]);
+    await this.#loop.stop();
     this.#httpAgent.destroy();
     this.#httpsAgent.destroy();
   }
 
   /** One pass: create deliveries for new events, claim what is due, send it. For tests and tools. */
-  async runOnce(): Promise<number> {
-    await this.createDeliveries();
-    const claimed = await this.#claim(this.#o.concurrency);
-    await Promise.all(claimed.map((c) => this.#deliver(c)));
-    return claimed.length;
-  }
-
-  /** One pass of the background loop; true when every free slot was filled (more may be due). */
-  async #pass(): Promise<boolean> {
-    await this.createDeliveries();
-    const free = this.#o.concurrency - this.#inFlight.size;
-    if (free > 0) {
-      const claimed = await this.#claim(free);
-      for (const c of claimed) this.#track(this.#deliver(c));
-      return claimed.length === free;
-    }
-    return false;
-  }
-
-  #track(p: Promise<void>) {
-    this.#inFlight.add(p);
-    void p.finally(() => {
-      this.#inFlight.delete(p);
-      // Claim again once half the slots are free: one claim per batch, not one per delivery.
-      if (this.#inFlight.size <= this.#o.concurrency / 2) this.#poll.wake();
-    });
+  runOnce(): Promise<number> {
+    return this.#loop.runOnce();
   }
 
   /**
@@ -162,21 +137,16 @@ export class WebhookDispatcher {
     return (r as { rowCount?: number; affectedRows?: number }).rowCount ?? (r as { affectedRows?: number }).affectedRows ?? 0;
   }
 
-  async #claim(n: number): Promise<Claimed[]> {
-    const lease = randomBytes(12).toString('base64url');
-    const r = await this.#db.execute(sql`
-      update webhook_deliveries d
-      set locked_until = now() + make_interval(secs => ${this.#o.leaseMs / 1000}), lease_id = ${lease}
-      from clients c, events e
-      where d.id in (
-          select id from webhook_deliveries
-          where status in ('pending', 'retrying') and next_attempt_at <= now()
-            and (locked_until is null or locked_until <= now())
-          order by next_attempt_at limit ${n} for update skip locked)
-        and c.id = d.client_id and e.id = d.event_id
-      returning d.id, d.event_id, d.event_type, d.tries, d.lease_id, d.client_id, c.webhook_url, c.webhook_secret_enc,
-                c.webhook_disabled_at, e.payload, e.created_at as event_created_at`);
-    return rowsOf<Claimed>(r);
+  /** Due deliveries, with the client's URL and secret and the event's payload. */
+  #claim(n: number): Promise<Claimed[]> {
+    return claimDue<Claimed>(this.#db, {
+      table: 'webhook_deliveries',
+      limit: n,
+      leaseMs: this.#o.leaseMs,
+      join: { from: sql`clients c, events e`, on: sql`c.id = d.client_id and e.id = d.event_id` },
+      returning: sql`d.id, d.event_id, d.event_type, d.tries, d.lease_id, d.client_id, c.webhook_url, c.webhook_secret_enc,
+                c.webhook_disabled_at, e.payload, e.created_at as event_created_at`,
+    });
   }
 
   async #deliver(c: Claimed): Promise<void> {

@@ -1,10 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { retryDelayMs } from '../events/deliveries.js';
 import type { DispatcherLogger } from '../events/dispatcher.js';
-import { PollLoop } from '../poll-loop.js';
+import { ClaimLoop, claimDue } from '../poll-loop.js';
 import { SANDBOX_INBOX_STATUS, type SmsConnector } from './transports/sms.js';
 import type { EmailTransport } from './transports/smtp.js';
 
@@ -32,8 +31,6 @@ interface ClaimedMessage {
   lease_id: string;
 }
 
-const rowsOf = <T>(r: unknown): T[] => (r as { rows: T[] }).rows;
-
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -55,7 +52,7 @@ export function htmlFromText(text: string): string {
 export class MessageDispatcher {
   readonly #db: Db;
   readonly #o: MessageDispatcherOptions & { inbox: boolean; retryScale: number; pollMs: number; batchSize: number; leaseMs: number };
-  readonly #poll: PollLoop;
+  readonly #loop: ClaimLoop<ClaimedMessage>;
 
   constructor(ctx: Pick<Ctx, 'db' | 'env'>, opts: MessageDispatcherOptions = {}) {
     this.#db = ctx.db;
@@ -67,7 +64,10 @@ export class MessageDispatcher {
       batchSize: opts.batchSize ?? 10,
       leaseMs: opts.leaseMs ?? 120_000,
     };
-    this.#poll = new PollLoop(async () => (await this.runOnce()) >= this.#o.batchSize, {
+    this.#loop = new ClaimLoop<ClaimedMessage>({
+      claim: (n) => this.#claim(n),
+      handle: (m) => this.#send(m),
+      concurrency: this.#o.batchSize,
       pollMs: this.#o.pollMs,
       failureMessage: 'message dispatcher pass failed',
       logger: this.#o.logger,
@@ -75,38 +75,31 @@ export class MessageDispatcher {
   }
 
   start(): this {
-    this.#poll.start();
+    this.#loop.start();
     return this;
   }
 
   nudge(): void {
-    this.#poll.wake();
+    this.#loop.wake();
   }
 
   async stop(): Promise<void> {
-    await this.#poll.stop();
+    await this.#loop.stop();
     this.#o.email?.close();
   }
 
   /** One pass: claim due messages and send them. */
-  async runOnce(): Promise<number> {
-    const claimed = await this.#claim();
-    await Promise.all(claimed.map((m) => this.#send(m)));
-    return claimed.length;
+  runOnce(): Promise<number> {
+    return this.#loop.runOnce();
   }
 
-  async #claim(): Promise<ClaimedMessage[]> {
-    const lease = randomBytes(12).toString('base64url');
-    const r = await this.#db.execute(sql`
-      update messages
-      set locked_until = now() + make_interval(secs => ${this.#o.leaseMs / 1000}), lease_id = ${lease}
-      where id in (
-        select id from messages
-        where status in ('pending', 'retrying') and next_attempt_at <= now()
-          and (locked_until is null or locked_until <= now())
-        order by next_attempt_at limit ${this.#o.batchSize} for update skip locked)
-      returning id, channel, recipient, subject, body_text, body_html, attempts, lease_id`);
-    return rowsOf<ClaimedMessage>(r);
+  #claim(n: number): Promise<ClaimedMessage[]> {
+    return claimDue<ClaimedMessage>(this.#db, {
+      table: 'messages',
+      limit: n,
+      leaseMs: this.#o.leaseMs,
+      returning: sql`d.id, d.channel, d.recipient, d.subject, d.body_text, d.body_html, d.attempts, d.lease_id`,
+    });
   }
 
   async #send(m: ClaimedMessage): Promise<void> {
