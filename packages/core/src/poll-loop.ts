@@ -22,6 +22,8 @@ export class PollLoop {
   #stopped = true;
   #loop: Promise<void> | null = null;
   #wake: (() => void) | null = null;
+  /** A wake-up that came during a pass: the work it announces may have missed that pass. */
+  #woken = false;
 
   /** `pass` does one round of work and returns whether there is more to do right away. */
   constructor(pass: () => Promise<boolean>, opts: PollLoopOptions) {
@@ -37,7 +39,8 @@ export class PollLoop {
 
   /** Ends the current sleep, if any, so the next pass runs now. */
   wake(): void {
-    this.#wake?.();
+    if (this.#wake) this.#wake();
+    else this.#woken = true;
   }
 
   async stop(): Promise<void> {
@@ -50,6 +53,7 @@ export class PollLoop {
     let errorDelay = 0;
     while (!this.#stopped) {
       let busy = false;
+      this.#woken = false;
       try {
         busy = await this.#pass();
         errorDelay = 0;
@@ -57,6 +61,10 @@ export class PollLoop {
         if (this.#stopped) break;
         errorDelay = Math.min(Math.max(errorDelay * 2, 100), 5_000);
         this.#o.logger?.warn({ err }, this.#o.failureMessage);
+      }
+      if (this.#woken && !errorDelay) {
+        this.#woken = false;
+        continue;
       }
       if (!busy) await this.#sleep(errorDelay || this.#o.pollMs);
     }
@@ -131,13 +139,15 @@ export interface ClaimLoopOptions<T> {
 
 /**
  * The poll-and-claim loop both dispatchers run: prepare, claim as many items as there are free
- * slots, work them concurrently, and claim again once half the slots are free (one claim per
- * batch, not per item) or at the next poll, or at once when woken.
+ * slots, work them concurrently, and (when the claim filled every slot) claim again once half the
+ * slots are free (one claim per batch, not per item); else at the next poll, or at once when woken.
  */
 export class ClaimLoop<T> {
   readonly #o: ClaimLoopOptions<T>;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #poll: PollLoop;
+  /** The last claim filled every free slot: more may be due as soon as slots free up. */
+  #full = false;
 
   constructor(opts: ClaimLoopOptions<T>) {
     this.#o = opts;
@@ -172,8 +182,9 @@ export class ClaimLoop<T> {
     const free = this.#o.concurrency - this.#inFlight.size;
     if (free <= 0) return false;
     const claimed = await this.#o.claim(free);
+    this.#full = claimed.length === free;
     for (const c of claimed) this.#track(this.#work(c));
-    return claimed.length === free;
+    return this.#full;
   }
 
   #work(item: T): Promise<void> {
@@ -185,7 +196,8 @@ export class ClaimLoop<T> {
     this.#inFlight.add(p);
     void p.finally(() => {
       this.#inFlight.delete(p);
-      if (this.#inFlight.size <= this.#o.concurrency / 2) this.#poll.wake();
+      // Only a backlog needs a claim before the next poll; otherwise a finished item is no news.
+      if (this.#full && this.#inFlight.size <= this.#o.concurrency / 2) this.#poll.wake();
     });
   }
 }

@@ -4,6 +4,7 @@ import { intLike } from '../fields.js';
 import type { Queryable } from '../db/connect.js';
 import { clients, webhookDeliveries } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
+import { outboxWritten } from '../outbox-signal.js';
 import { EVENT_TYPES } from './catalog.js';
 
 /** Seconds after the 1st … 7th failed try; after the 8th try the delivery has failed for good. */
@@ -121,6 +122,7 @@ export async function retryDelivery(db: Queryable, clientId: string, deliveryId:
       .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.clientId, clientId)))
       .returning();
     if (!row) throw notFound('delivery_not_found', 'Webhook delivery not found.');
+    outboxWritten(tx, 'webhooks');
     return deliveryView(row);
   });
 }

@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { ClaimLoop, claimDue } from '../poll-loop.js';
+import { onOutboxCommit } from '../outbox-signal.js';
 import { BlockedAddressError, guardedLookup, isBlockedAddress } from './address-guard.js';
 import { retryDelayMs, type DeliveryAttempt } from './deliveries.js';
 import { openPayload } from './outbox.js';
@@ -20,6 +21,8 @@ export interface WebhookDispatcherOptions {
   timeoutMs?: number;
   /** How often an idle dispatcher looks for new events and due deliveries. Default 50 ms. */
   pollMs?: number;
+  /** Look at once when an operation of this process commits an event. Default true (off: poll only, for comparison). */
+  wakeOnCommit?: boolean;
   /** Deliveries in flight at once in this process. Default 16. */
   concurrency?: number;
   /** How long a claim holds a delivery; a killed process's deliveries are due again after it. */
@@ -62,6 +65,7 @@ export class WebhookDispatcher {
   readonly #httpAgent: HttpAgent;
   readonly #httpsAgent: HttpsAgent;
   readonly #loop: ClaimLoop<Claimed>;
+  #unsubscribe: (() => void) | null = null;
 
   constructor(ctx: Pick<Ctx, 'db' | 'vault' | 'env'>, opts: WebhookDispatcherOptions = {}) {
     this.#db = ctx.db;
@@ -71,6 +75,7 @@ export class WebhookDispatcher {
       retryScale: opts.retryScale ?? 1,
       timeoutMs,
       pollMs: opts.pollMs ?? 50,
+      wakeOnCommit: opts.wakeOnCommit ?? true,
       concurrency: opts.concurrency ?? 16,
       // A lease shorter than a try could let a second process send while the first still waits.
       leaseMs: Math.max(opts.leaseMs ?? timeoutMs + 30_000, timeoutMs + 1_000),
@@ -95,6 +100,8 @@ export class WebhookDispatcher {
 
   start(): this {
     this.#loop.start();
+    // An operation of this process that committed an event wakes the loop; the poll covers the rest.
+    if (this.#o.wakeOnCommit) this.#unsubscribe ??= onOutboxCommit(this.#db, (kind) => kind === 'webhooks' && this.nudge());
     return this;
   }
 
@@ -105,6 +112,8 @@ export class WebhookDispatcher {
 
   /** Stops claiming, waits for deliveries in flight to finish and be recorded. */
   async stop(): Promise<void> {
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
     await this.#loop.stop();
     this.#httpAgent.destroy();
     this.#httpsAgent.destroy();

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/connect.js';
 import { events } from '../db/schema.js';
 import { newId } from '../ids.js';
+import { outboxWritten } from '../outbox-signal.js';
 import type { Vault } from '../encryption.js';
 import type { EventType, EventData } from './catalog.js';
 
@@ -29,6 +30,7 @@ export async function recordEvent<T extends EventType>(
     eventType: e.type,
     payload: sealPayload(e.type, e.data as unknown as Record<string, unknown>, vault),
   });
+  outboxWritten(tx, 'webhooks');
   return id;
 }
 

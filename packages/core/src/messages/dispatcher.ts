@@ -4,6 +4,7 @@ import type { Db } from '../db/connect.js';
 import { retryDelayMs } from '../events/deliveries.js';
 import type { DispatcherLogger } from '../events/dispatcher.js';
 import { ClaimLoop, claimDue } from '../poll-loop.js';
+import { onOutboxCommit } from '../outbox-signal.js';
 import { SANDBOX_INBOX_STATUS, type SmsConnector } from './transports/sms.js';
 import type { EmailTransport } from './transports/smtp.js';
 
@@ -53,6 +54,7 @@ export class MessageDispatcher {
   readonly #db: Db;
   readonly #o: MessageDispatcherOptions & { inbox: boolean; retryScale: number; pollMs: number; batchSize: number; leaseMs: number };
   readonly #loop: ClaimLoop<ClaimedMessage>;
+  #unsubscribe: (() => void) | null = null;
 
   constructor(ctx: Pick<Ctx, 'db' | 'env'>, opts: MessageDispatcherOptions = {}) {
     this.#db = ctx.db;
@@ -76,6 +78,7 @@ export class MessageDispatcher {
 
   start(): this {
     this.#loop.start();
+    this.#unsubscribe ??= onOutboxCommit(this.#db, (kind) => kind === 'messages' && this.nudge());
     return this;
   }
 
@@ -84,6 +87,8 @@ export class MessageDispatcher {
   }
 
   async stop(): Promise<void> {
+    this.#unsubscribe?.();
+    this.#unsubscribe = null;
     await this.#loop.stop();
     this.#o.email?.close();
   }

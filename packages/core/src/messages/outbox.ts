@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/connect.js';
 import { messages } from '../db/schema.js';
 import { newId } from '../ids.js';
+import { outboxWritten } from '../outbox-signal.js';
 
 export interface OutgoingMessage {
   merchantId: string;
@@ -16,5 +17,6 @@ export interface OutgoingMessage {
 export async function queueMessage(tx: Queryable, m: OutgoingMessage): Promise<string> {
   const id = newId.message();
   await tx.insert(messages).values({ id, ...m, status: 'pending' });
+  outboxWritten(tx, 'messages');
   return id;
 }
