@@ -104,7 +104,8 @@ describe('start-up', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'remit-processor-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('a production server with no connector says so in its log when it starts', async () => {
+  // A real process: its start (tsx, migrations) can take a while on a busy machine.
+  it('a production server with no connector says so in its log when it starts', { timeout: 120_000 }, async () => {
     const server = await startProcess('apps/server/src/main.ts', {
       REMIT_ENV: 'production',
       REMIT_ENCRYPTION_KEY: key,
@@ -129,7 +130,7 @@ describe('start-up', () => {
     }
   });
 
-  it('a sandbox server with the simulator prints no such warning', async () => {
+  it('a sandbox server with the simulator prints no such warning', { timeout: 120_000 }, async () => {
     const server = await startProcess('apps/server/src/main.ts', {
       REMIT_ENV: 'sandbox',
       REMIT_ENCRYPTION_KEY: key,
