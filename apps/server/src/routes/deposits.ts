@@ -1,8 +1,8 @@
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { MAX_CHECK_IMAGE_BYTES, RemitError, submitDeposit, tooLarge, type Ctx, type DepositUpload } from '@remit/core';
-import { envelopeSchema, errorResponses, errorSchema, ok } from './envelope.js';
+import { depositResponseSchema, errorEnvelopeSchema, errorResponses, MAX_CHECK_IMAGE_BYTES } from '@remit/contract';
+import { RemitError, submitDeposit, tooLarge, type Ctx, type DepositUpload } from '@remit/core';
+import { ok } from './envelope.js';
 import type { App } from './types.js';
 
 const FILE_PARTS = new Set(['front_file', 'back_file']);
@@ -59,9 +59,9 @@ export function depositRoutes(app: App, ctx: Ctx) {
             'The merchant needs ACH provider credentials (provisioned at approval), else 400. Creates a pending ACH transaction, resolved with /update-ach.',
           consumes: ['multipart/form-data'],
           response: {
-            200: envelopeSchema(z.object({ transactionId: z.string(), amount: z.string().describe('decimal text, two places') })),
+            200: depositResponseSchema,
             ...errorResponses,
-            413: errorSchema.describe('An image is above the size limit'),
+            413: errorEnvelopeSchema.describe('An image is above the size limit'),
           },
         },
       },

@@ -1,14 +1,12 @@
 import { eq } from 'drizzle-orm';
+import type { Credentials } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import { clients } from '../db/schema.js';
 import { RemitError } from '../errors.js';
 import { newId } from '../ids.js';
 import { digest, digestEquals, keyEnv, newKey, type Env } from '../keys.js';
 
-export interface Credentials {
-  client_id: string;
-  secret_key: string;
-}
+export type { Credentials };
 
 export interface Client {
   id: string;

@@ -1,21 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import type { UpdateWebhookUrlInput } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import { clients, webhookDeliveries } from '../db/schema.js';
 import { invalid, RemitError } from '../errors.js';
 import { isBlockedHostName } from '../events/address-guard.js';
 import { newKey } from '../keys.js';
-
-export const MAX_WEBHOOK_URL_LENGTH = 2048;
-
-export const updateWebhookUrlBody = z.object({
-  webhook_url: z
-    .string({ error: 'webhook_url is required: an absolute http(s) URL' })
-    .trim()
-    .min(1, 'webhook_url is required: an absolute http(s) URL')
-    .max(MAX_WEBHOOK_URL_LENGTH, `webhook_url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`),
-});
-export type UpdateWebhookUrlInput = z.infer<typeof updateWebhookUrlBody>;
 
 export interface WebhookRegistration {
   webhook_url: string;

@@ -5,14 +5,8 @@ import { RemitError } from '../errors.js';
 import { merchantNow } from '../clock.js';
 import { merchantForKey, type Merchant } from '../merchants/merchant-key.js';
 import { openLink } from './open-link.js';
-import type { DeletePayLinkInput, PayLinkInput } from './schemas.js';
+import type { DeletePayLinkInput, PayLinkInput, PayLinkResult } from '@remit/contract';
 import { assertPayable, linkTotals } from './totals.js';
-
-export interface PayLinkResult {
-  order_id: string;
-  payment_link: string;
-  sales_id: string;
-}
 
 /**
  * `POST /pay-link`: a hosted page for an amount and its pending sale. Links of a merchant not yet

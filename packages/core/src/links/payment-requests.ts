@@ -8,18 +8,8 @@ import { merchantForKey, type Merchant } from '../merchants/merchant-key.js';
 import { queueMessage } from '../messages/outbox.js';
 import { paymentRequestEmail, paymentRequestSms } from '../messages/templates.js';
 import { openLink, type OpenedLink } from './open-link.js';
-import type { CustomerRequestInput, PaymentRequestInput } from './schemas.js';
+import type { CustomerRequestInput, CustomerRequestResult, PaymentRequestInput, PaymentRequestResult } from '@remit/contract';
 import { assertPayable, linkTotals } from './totals.js';
-
-export interface PaymentRequestResult {
-  order_id: string;
-  link_id: string;
-  pay_link: string;
-}
-
-export interface CustomerRequestResult extends PaymentRequestResult {
-  sales_id: string;
-}
 
 export interface RequestOutcome<T> {
   data: T;

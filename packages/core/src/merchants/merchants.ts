@@ -1,4 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
+import type { MerchantView, MerchantWithKey } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import { merchants } from '../db/schema.js';
 import { RemitError } from '../errors.js';
@@ -6,21 +7,7 @@ import { recordEvent } from '../events/outbox.js';
 import { randomToken } from '../ids.js';
 import type { Merchant } from './merchant-key.js';
 
-export type MerchantStatus = 'pending' | 'approved';
-
-/** A merchant as the spec's Merchant list item, plus its approval `status`. */
-export interface MerchantView {
-  businessname: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  join_date: string;
-  merchant_id: string;
-  phonenumber: string;
-  public_data: { public_key: string };
-  website: string;
-  status: MerchantStatus;
-}
+export type MerchantStatus = MerchantView['status'];
 
 export const MERCHANT_NOT_FOUND_MESSAGE = 'Merchant not found.';
 
@@ -57,7 +44,7 @@ export async function getMerchantForOwner(
   ctx: Pick<Ctx, 'db' | 'vault'>,
   clientId: string,
   merchantId: string,
-): Promise<MerchantView & { merchant_key: string }> {
+): Promise<MerchantWithKey> {
   const [row] = await ctx.db
     .select()
     .from(merchants)
