@@ -35,6 +35,10 @@ const entries = {
   amount_mismatch: { status: 400, message: 'Amount mismatch' },
   amount_unchanged: { status: 400 },
   not_original_preauth: { status: 400 },
+  preauth_captured: { status: 400 },
+  preauth_voided: { status: 400 },
+  /** A preauthorization that is declined, pending or returned: never open. */
+  preauth_not_open: { status: 400 },
   /** Spec: refund of an unknown or not completed transaction. */
   not_refundable: { status: 400, message: 'Payment method not found.' },
   amount_over_original: { status: 400, message: 'Amount should not be greater than sales charge amount.' },
@@ -69,7 +73,7 @@ const entries = {
 
   // 404.
   route_not_found: { status: 404 },
-  merchant_not_found: { status: 404 },
+  merchant_not_found: { status: 404, message: 'Merchant not found.' },
   customer_not_found: { status: 404, message: 'Customer not found.' },
   /** Spec: `DELETE /pay-link/{linkId}` with an unknown link. */
   link_not_found: { status: 404, message: 'Link not found' },

@@ -28,14 +28,14 @@ async function readUpload(req: FastifyRequest): Promise<DepositUpload> {
     const code = (e as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge('A check image');
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-      throw new RemitError('too_large', 'payload_too_large', 'Too many multipart parts; send amount, merchant_key, device, front_file and back_file.');
+      throw new RemitError('payload_too_large', 'Too many multipart parts; send amount, merchant_key, device, front_file and back_file.');
     }
     if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
-      throw new RemitError('invalid', 'unsupported_media_type', 'Send the deposit as multipart/form-data.');
+      throw new RemitError('unsupported_media_type', 'Send the deposit as multipart/form-data.');
     }
     if (e instanceof RemitError) throw e;
     // Anything else the multipart parser throws (truncated body, bad boundary) is the sender's fault.
-    throw new RemitError('invalid', 'malformed_multipart', 'Malformed multipart body; send amount, merchant_key, device, front_file and back_file as multipart/form-data.', { cause: e });
+    throw new RemitError('malformed_multipart', 'Malformed multipart body; send amount, merchant_key, device, front_file and back_file as multipart/form-data.', { cause: e });
   }
   return upload;
 }
@@ -66,7 +66,7 @@ export function depositRoutes(app: App, ctx: Ctx) {
         },
       },
       async (req) => {
-        if (!req.isMultipart()) throw new RemitError('invalid', 'unsupported_media_type', 'Send the deposit as multipart/form-data.');
+        if (!req.isMultipart()) throw new RemitError('unsupported_media_type', 'Send the deposit as multipart/form-data.');
         const upload = await readUpload(req);
         const { message, data } = await submitDeposit(ctx, req.client.id, upload);
         return ok(message, data);

@@ -16,7 +16,7 @@ export function portalRoutes(app: App, ctx: Ctx) {
     },
     async (_req, reply) => {
       if (ctx.env !== 'sandbox') {
-        throw new RemitError('forbidden', 'sandbox_only', 'Credentials are made with `npm run remit -- credentials create` in production.');
+        throw new RemitError('sandbox_only', 'Credentials are made with `npm run remit -- credentials create` in production.');
       }
       return reply.status(201).send(await createCredentials(ctx));
     },

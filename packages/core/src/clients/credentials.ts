@@ -47,7 +47,7 @@ async function loadAuthRow(ctx: Pick<Ctx, 'db'>, clientId: string) {
   return row;
 }
 
-const unauthorized = (message: string) => new RemitError('unauthorized', 'unauthorized', message);
+const unauthorized = (message: string) => new RemitError('unauthorized', message);
 
 const MISSING =
   'Authentication required: send HTTP Basic credentials (username client_id, password secret_key).';

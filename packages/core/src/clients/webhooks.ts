@@ -43,7 +43,7 @@ export async function updateWebhookUrl(ctx: Ctx, clientId: string, input: Update
   const url = checkWebhookUrl(input.webhook_url, ctx.env);
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx.select().from(clients).where(eq(clients.id, clientId)).for('update');
-    if (!row) throw new RemitError('unauthorized', 'unauthorized', 'Invalid client credentials.');
+    if (!row) throw new RemitError('unauthorized', 'Invalid client credentials.');
     let secret: string;
     let secretEnc = row.webhookSecretEnc;
     if (secretEnc) {

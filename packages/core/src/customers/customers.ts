@@ -62,7 +62,7 @@ export async function findCustomer(db: Queryable, merchantId: string, customerId
           .where(and(eq(customers.id, id), eq(customers.merchantId, merchantId)))
           .limit(1)
       : [];
-  if (!row) throw notFound('customer_not_found', 'Customer not found.');
+  if (!row) throw notFound('customer_not_found');
   return row;
 }
 

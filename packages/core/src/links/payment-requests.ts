@@ -152,12 +152,10 @@ export async function createCustomerRequest(
       .where(and(eq(customers.id, customerId), eq(customers.merchantId, merchant.id)))
       .limit(1);
     if (!customer) {
-      throw new RemitError('not_found', 'customer_not_found', `No customer ${customerId} belongs to this merchant.`);
+      throw new RemitError('customer_not_found', `No customer ${customerId} belongs to this merchant.`);
     }
     if (!customer.email && !customer.phoneNumber) {
-      throw new RemitError(
-        'invalid',
-        'customer_has_no_contact',
+      throw new RemitError('customer_has_no_contact',
         'This customer has no email or phone number to send the request to; add one to the customer first.',
       );
     }

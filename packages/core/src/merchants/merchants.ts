@@ -1,5 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
-import type { MerchantView, MerchantWithKey } from '@remit/contract';
+import { errorMessage, type MerchantView, type MerchantWithKey } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import { merchants } from '../db/schema.js';
 import { RemitError } from '../errors.js';
@@ -9,10 +9,10 @@ import type { Merchant } from './merchant-key.js';
 
 export type MerchantStatus = MerchantView['status'];
 
-export const MERCHANT_NOT_FOUND_MESSAGE = 'Merchant not found.';
+export const MERCHANT_NOT_FOUND_MESSAGE = errorMessage('merchant_not_found');
 
 /** Unknown ids and other clients' merchants fail alike, so ids cannot be probed across tenants. */
-const merchantNotFound = () => new RemitError('not_found', 'merchant_not_found', MERCHANT_NOT_FOUND_MESSAGE);
+const merchantNotFound = () => new RemitError('merchant_not_found', MERCHANT_NOT_FOUND_MESSAGE);
 
 export function merchantView(m: Merchant): MerchantView {
   return {
@@ -66,9 +66,7 @@ export interface ApprovalResult {
  */
 export async function approveMerchant(ctx: Ctx, clientId: string, merchantId: string): Promise<ApprovalResult> {
   if (ctx.env === 'production') {
-    throw new RemitError(
-      'forbidden',
-      'sandbox_only',
+    throw new RemitError('sandbox_only',
       'approve-merchant is a sandbox-only mock endpoint; in production merchants are approved by the acquirer.',
     );
   }

@@ -19,7 +19,7 @@ export function parseListMessages(input: unknown): ListMessagesQuery {
  */
 export async function listSandboxMessages(ctx: Ctx, clientId: string, q: ListMessagesQuery) {
   if (ctx.env !== 'sandbox') {
-    throw new RemitError('forbidden', 'sandbox_only', 'The sandbox inbox exists only in the sandbox environment.');
+    throw new RemitError('sandbox_only', 'The sandbox inbox exists only in the sandbox environment.');
   }
   const page = q.page ?? 0;
   const limit = q.limit ?? 20;

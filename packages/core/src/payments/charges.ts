@@ -1,4 +1,4 @@
-import { chargeDataSchema, errorMessage, type ChargeData, type ChargeInput } from '@remit/contract';
+import { ERROR_CODES, errorMessage, isErrorCode, type ChargeData, type ChargeInput } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { transactions } from '../db/schema.js';
@@ -85,7 +85,9 @@ async function chargeCard(ctx: Ctx, merchant: Merchant, method: PaymentMethodRow
         declineReason: result.message,
       });
     });
-    throw new RemitError('declined', result.code, result.message, { extra: { transaction_id: base.id } });
+    // A connector's own decline codes answer as the generic decline.
+    const code = isErrorCode(result.code) && ERROR_CODES[result.code].status === 402 ? result.code : 'card_declined';
+    throw new RemitError(code, result.message, { extra: { transaction_id: base.id } });
   }
   const fee = feeFor(merchant, 'card', input.amount);
   const values: NewTxn = {

@@ -42,7 +42,7 @@ export function imageType(data: Buffer): string | null {
 }
 
 export const tooLarge = (part: string) =>
-  new RemitError('too_large', 'payload_too_large', `${part} is larger than ${MAX_CHECK_IMAGE_BYTES / 1024 / 1024} MB; send a smaller image.`);
+  new RemitError('payload_too_large', `${part} is larger than ${MAX_CHECK_IMAGE_BYTES / 1024 / 1024} MB; send a smaller image.`);
 
 export async function submitDeposit(
   ctx: Ctx,

@@ -52,7 +52,8 @@ async function lockPreauth(
       : state === 'completed' || state === 'refunded'
         ? 'has already been captured'
         : `is ${state}`;
-  throw invalid(`preauth_${state === 'completed' || state === 'refunded' ? 'captured' : state}`, `The preauthorization ${why}; it can no longer be ${VERB[event]}.`);
+  const code = state === 'voided' ? 'preauth_voided' : state === 'completed' || state === 'refunded' ? 'preauth_captured' : 'preauth_not_open';
+  throw invalid(code, `The preauthorization ${why}; it can no longer be ${VERB[event]}.`);
 }
 
 export async function updatePreauth(ctx: Ctx, clientId: string, input: UpdatePreauthInput): Promise<PreauthUpdateResult> {

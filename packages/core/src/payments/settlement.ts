@@ -88,7 +88,7 @@ export async function settleDue(db: Queryable, merchant: { id: string; clockOffs
 
 
 export const sandboxOnly = (what: string) =>
-  new RemitError('forbidden', 'sandbox_only', `${what} works only in sandbox; this server runs in production.`);
+  new RemitError('sandbox_only', `${what} works only in sandbox; this server runs in production.`);
 
 /** `POST /sandbox/settle`: closes a settlement batch now for every completed, unsettled card payment. */
 export async function settleNow(
