@@ -30,6 +30,7 @@ export const clockStateSchema = z.object({
   offset_hours: z.number(),
 });
 export type ClockState = z.infer<typeof clockStateSchema>;
+export type AdvanceClockResult = ClockState;
 export const advanceClockResponseSchema = envelope(clockStateSchema);
 
 /** `POST /sandbox/settle`. */
