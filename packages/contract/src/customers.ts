@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { abaRoutingValid } from './money.js';
 import { amount, email, flag, intLike, merchantKey, optionalText, phone, text } from './fields.js';
 import { envelope } from './envelope.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The envelopes around every answer. Most endpoints answer `{result, message, data}`; the

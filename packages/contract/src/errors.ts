@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Every machine-readable error `code` Remit answers, once, with its HTTP status and, where the

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Webhook events: the body Remit POSTs to the client's webhook URL, `{event_type, data}` plus the

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { amount, merchantKey, transactionId } from './fields.js';
 import { envelope } from './envelope.js';
 

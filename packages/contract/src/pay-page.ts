@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The hosted pay page's own calls (`/pay/api/…`): public, authorized by the unguessable link id

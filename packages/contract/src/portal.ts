@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `POST /portal/api/credentials` (sandbox only, no authentication): new API credentials. */
 export const credentialsSchema = z.object({ client_id: z.string(), secret_key: z.string() });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import * as fields from './fields.js';
 import { envelope } from './envelope.js';
 import { allowFlags, DESCRIPTION_MAX, invoiceNumber, NAME_MAX, orderId } from './pay-links.js';

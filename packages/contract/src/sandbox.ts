@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { intLike, merchantKey } from './fields.js';
 import { envelope } from './envelope.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { intLike } from './fields.js';
 import { statusEnvelope, statusEnvelopeSchema } from './envelope.js';
 import { EVENT_TYPES } from './events.js';
