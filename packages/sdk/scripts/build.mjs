@@ -2,7 +2,7 @@
 // dist/contract/ so the package stands alone (the SDK uses the contract for types only; zod is
 // its one dependency, for those types). Run by `npm pack` (prepack) and by the pack test.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -33,22 +33,32 @@ writeFileSync(
   }),
 );
 const tsc = join(dirname(createRequire(join(sdk, 'package.json')).resolve('typescript/package.json')), 'bin/tsc');
+// Assembled beside dist/ and swapped in at the end, so a concurrent reader never sees half a build.
+const next = mkdtempSync(join(sdk, '.dist-'));
 try {
   execFileSync(process.execPath, [tsc, '-p', config], { stdio: 'inherit' });
+  cpSync(join(out, 'js/sdk/src'), next, { recursive: true });
+  cpSync(join(out, 'js/contract/src'), join(next, 'contract'), { recursive: true, filter: (f) => !f.endsWith('.js') });
+  for (const f of readdirSync(join(packages, 'contract/src'))) {
+    if (f.endsWith('.ts') && !f.endsWith('.test.ts') && !existsSync(join(next, 'contract', f.replace(/\.ts$/, '.d.ts')))) {
+      throw new Error(`the build lacks contract/${f.replace(/\.ts$/, '.d.ts')}`);
+    }
+  }
+  fixSpecifiers(next);
   rmSync(dist, { recursive: true, force: true });
-  cpSync(join(out, 'js/sdk/src'), dist, { recursive: true });
-  cpSync(join(out, 'js/contract/src'), join(dist, 'contract'), {
-    recursive: true,
-    filter: (f) => !f.endsWith('.js'),
-  });
+  renameSync(next, dist);
 } finally {
   rmSync(out, { recursive: true, force: true });
+  rmSync(next, { recursive: true, force: true });
 }
-for (const name of readdirSync(dist)) {
-  const file = join(dist, name);
-  if (name.endsWith('.d.ts')) {
-    writeFileSync(file, readFileSync(file, 'utf8').replaceAll("'@remit/contract'", "'./contract/index.js'"));
-  } else if (name.endsWith('.js') && readFileSync(file, 'utf8').includes('@remit/contract')) {
-    throw new Error(`${name} imports @remit/contract at run time; the SDK may use it for types only`);
+
+function fixSpecifiers(dir) {
+  for (const name of readdirSync(dir)) {
+    const file = join(dir, name);
+    if (name.endsWith('.d.ts')) {
+      writeFileSync(file, readFileSync(file, 'utf8').replaceAll("'@remit/contract'", "'./contract/index.js'"));
+    } else if (name.endsWith('.js') && readFileSync(file, 'utf8').includes('@remit/contract')) {
+      throw new Error(`${name} imports @remit/contract at run time; the SDK may use it for types only`);
+    }
   }
 }

@@ -14,7 +14,16 @@ import { startTestServer, type TestServer } from '../../../apps/server/src/testi
  * from a TS file with tsc, and linted with publint and @arethetypeswrong/cli.
  */
 
-const run = promisify(execFile);
+const exec = promisify(execFile);
+/** Runs a command; a failure reports what it printed (tsc and attw print their findings on stdout). */
+async function run(file: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  try {
+    return await exec(file, args, { ...opts, maxBuffer: 16 * 1024 * 1024 });
+  } catch (e) {
+    const { stdout = '', stderr = '' } = e as { stdout?: string; stderr?: string };
+    throw new Error(`${file} ${args.join(' ')} failed:\n${stdout}\n${stderr}`);
+  }
+}
 const sdkDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const root = join(sdkDir, '../..');
 const bin = (name: string) => join(root, 'node_modules/.bin', name);
