@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bankAccountInput, cardInput } from '@remit/contract';
 import {
-  bankAccountInput,
-  cardInput,
   createCredentials,
   createProcessor,
   PROCESSOR_UNAVAILABLE_MESSAGE,

@@ -3,3 +3,4 @@ export * from './harness.js';
 export * from './fixtures.js';
 export * from './payments.js';
 export * from './process.js';
+export * from './http.js';

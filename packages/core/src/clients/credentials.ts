@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { Credentials } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import { clients } from '../db/schema.js';
 import { RemitError } from '../errors.js';
@@ -6,10 +7,7 @@ import { newId } from '../ids.js';
 import type { Env } from '../environment.js';
 import { digest, digestEquals, keyEnv, newKey } from '../secret-keys.js';
 
-export interface Credentials {
-  client_id: string;
-  secret_key: string;
-}
+export type { Credentials };
 
 export interface Client {
   id: string;
@@ -50,7 +48,7 @@ async function loadAuthRow(ctx: Pick<Ctx, 'db'>, clientId: string) {
   return row;
 }
 
-const unauthorized = (message: string) => new RemitError('unauthorized', 'unauthorized', message);
+const unauthorized = (message: string) => new RemitError('unauthorized', message);
 
 const MISSING =
   'Authentication required: send HTTP Basic credentials (username client_id, password secret_key).';

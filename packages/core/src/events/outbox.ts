@@ -3,7 +3,7 @@ import { events } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { outboxWritten } from '../outbox-signal.js';
 import type { Vault } from '../encryption.js';
-import type { EventType, EventData } from './catalog.js';
+import type { EventType, EventData } from '@remit/contract';
 
 /**
  * Fields a receiver must get in clear but the outbox must not keep in clear: they are stored

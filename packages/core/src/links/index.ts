@@ -1,25 +1,7 @@
-export {
-  payLinkBody,
-  payLinkFields,
-  paymentRequestFields,
-  deletePayLinkBody,
-  paymentRequestBody,
-  customerRequestBody,
-  customerIdParams,
-  linkIdParams,
-  ORDER_ID_MAX,
-  INVOICE_NUMBER_MAX,
-  type PayLinkInput,
-  type DeletePayLinkInput,
-  type PaymentRequestInput,
-  type CustomerRequestInput,
-} from './schemas.js';
-export { createPayLink, deletePayLink, LINK_NOT_FOUND, type PayLinkResult, type DeletedPayLink } from './pay-links.js';
+export { createPayLink, deletePayLink, LINK_NOT_FOUND, type DeletedPayLink } from './pay-links.js';
 export {
   createPaymentRequest,
   createCustomerRequest,
-  type PaymentRequestResult,
-  type CustomerRequestResult,
   type RequestOutcome,
 } from './payment-requests.js';
 export { payPageView, type PayPageView, type PayPageLookup } from './pay-page.js';

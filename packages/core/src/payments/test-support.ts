@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { createCredentials } from '../clients/credentials.js';
 import { addCustomer } from '../customers/customers.js';
-import { addCustomerInput } from '../customers/schemas.js';
+import { addCustomerInput, chargeInput } from '@remit/contract';
 import { merchants } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { digest, newKey } from '../secret-keys.js';
 import { openCore, type Core } from '../open.js';
 import type { Now } from '../clock.js';
-import { chargeCustomer, chargeInput } from './charges.js';
+import { chargeCustomer } from './charges.js';
 import { merchantForKey, type Merchant } from '../merchants/merchant-key.js';
 
 /**

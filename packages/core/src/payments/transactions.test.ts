@@ -7,16 +7,16 @@ import { clients, merchants, transactions } from '../db/schema.js';
 import { digest, newKey } from '../secret-keys.js';
 import { newId } from '../ids.js';
 import { RemitError } from '../errors.js';
+import { listTransactionsInput } from '@remit/contract';
 import {
   getTransaction,
   listTransactions,
-  listTransactionsInput,
   toDetail,
   toListItem,
-  type ListTransactionsInput,
   type TransactionRow,
 } from './transactions.js';
 import { merchantForKey } from '../merchants/merchant-key.js';
+import type { ListTransactionsInput } from '@remit/contract';
 
 let core: Core;
 const clientId = newId.client();

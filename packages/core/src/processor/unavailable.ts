@@ -1,10 +1,10 @@
+import { ERROR_CODES } from '@remit/contract';
 import { RemitError } from '../errors.js';
 import type { Processor } from './connector.js';
 
-export const PROCESSOR_UNAVAILABLE_MESSAGE =
-  'No payment processor is configured (REMIT_PROCESSOR): this production server refuses to process payments until a real connector is configured.';
+export const PROCESSOR_UNAVAILABLE_MESSAGE = ERROR_CODES.processor_unavailable.message;
 
-const refuse = () => new RemitError('unavailable', 'processor_unavailable', PROCESSOR_UNAVAILABLE_MESSAGE);
+const refuse = () => new RemitError('processor_unavailable');
 
 /**
  * Production without a real connector (DESIGN.md): every call that would move money or accept a
