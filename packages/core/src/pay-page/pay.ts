@@ -63,15 +63,13 @@ async function lockPayable(ctx: Ctx, tx: Tx, linkId: string, method: Method): Pr
   return { link, merchant, sale, now: merchantNow(ctx.now, merchant) };
 }
 
-type Outcome = { kind: 'done'; result: PayResult } | { kind: 'declined'; code: string; message: string; transactionId?: string };
+type Outcome = { kind: 'done'; result: PayResult } | { kind: 'declined'; code: string; message: string };
 
 /** Runs an attempt; a decline commits what it recorded, then answers 402. */
 async function attempt(ctx: Ctx, run: (tx: Tx) => Promise<Outcome>): Promise<PayResult> {
   const outcome = await ctx.db.transaction(run);
   if (outcome.kind === 'declined') {
-    throw new RemitError('declined', outcome.code, outcome.message, {
-      extra: outcome.transactionId ? { transaction_id: outcome.transactionId } : undefined,
-    });
+    throw new RemitError('declined', outcome.code, outcome.message);
   }
   return outcome.result;
 }
@@ -180,7 +178,7 @@ async function chargeCard(ctx: Ctx, tx: Tx, p: Payable, card: PayCard, brand: st
       createdAt: now,
       updatedAt: now,
     });
-    return { kind: 'declined', code: result.code, message: result.message, transactionId: id };
+    return { kind: 'declined', code: result.code, message: result.message };
   }
   // "isRequestCard" on an authorization request: the card paid with is also kept for the customer.
   const method =
