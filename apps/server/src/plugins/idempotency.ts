@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { claimIdempotencyKey, completeIdempotencyKey, isRemitError, RemitError, type Ctx, type IdempotencyClaim } from '@remit/core';
+import { claimIdempotencyKey, completeIdempotencyKey, isRemitError, releaseIdempotencyKey, RemitError, type Ctx, type IdempotencyClaim } from '@remit/core';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,6 +18,8 @@ export interface IdempotencyOptions {
    * and replays it (a double click gets the same receipt), instead of a 409.
    */
   waitForFirstMs?: number;
+  /** A 400 (invalid input, nothing done) is not kept: the key is free again and nothing stays written. */
+  forgetInvalid?: boolean;
 }
 
 const clientScope = (req: FastifyRequest) => req.client?.id ?? null;
@@ -58,6 +60,10 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: Idempo
   });
   app.addHook('onSend', async (req, reply, payload) => {
     if (!req.idempotencyKey || !req.idempotencyScope) return payload;
+    if (opts.forgetInvalid && reply.statusCode === 400) {
+      await releaseIdempotencyKey(ctx, req.idempotencyScope, req.idempotencyKey);
+      return payload;
+    }
     await completeIdempotencyKey(ctx, req.idempotencyScope, req.idempotencyKey, reply.statusCode, String(payload));
     return payload;
   });
