@@ -90,7 +90,7 @@ describe('POST /pay/api/links/{link_id}/pay refuses bad input', () => {
     const res = await s.http({
       method: 'POST',
       path: `/pay/api/links/${linkId}/pay`,
-      ...(req.json !== undefined ? { json: req.json } : { body: req.raw }),
+      ...(req.json !== undefined ? { json: req.json } : { raw: req.raw }),
       headers: { 'idempotency-key': randomUUID(), ...req.headers },
     });
     expect(res.status).toBeGreaterThanOrEqual(400);
@@ -127,7 +127,7 @@ describe('POST /pay/api/links/{link_id}/challenges/{id} refuses bad input', () =
     const res = await s.http({
       method: 'POST',
       path: `/pay/api/links/${challengeLink}/challenges/${challengeId}`,
-      ...(req.json !== undefined ? { json: req.json } : { body: req.raw }),
+      ...(req.json !== undefined ? { json: req.json } : { raw: req.raw }),
       headers: { 'idempotency-key': randomUUID(), ...req.headers },
     });
     expect(res.status).toBe(400);

@@ -259,7 +259,7 @@ describe('logs', () => {
     try {
       const c = await createCredentials(core.ctx);
       const auth = `Basic ${Buffer.from(`${c.client_id}:${c.secret_key}`).toString('base64')}`;
-      const http = (method: string, path: string, json?: unknown, headers: Record<string, string> = {}) =>
+      const http = (method: string, path: string, json?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> =>
         send({ method: method as 'POST', url: `${url}${path}`, json, headers: { authorization: auth, ...headers } });
       const { validOnboarding } = await import('../testing/fixtures.js');
       const onb = await http('POST', '/api/v1/onboarding', validOnboarding());

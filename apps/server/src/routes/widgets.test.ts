@@ -126,9 +126,9 @@ describe('PUT /widgets/{id}', () => {
 
   it('400 for malformed JSON and a text body', async () => {
     const id = await widgetId();
-    const bad = await s.http({ method: 'PUT', path: `/api/v1/widgets/${id}`, auth: m.auth, body: '{"merchant_key":', headers: { 'content-type': 'application/json' } });
+    const bad = await s.http({ method: 'PUT', path: `/api/v1/widgets/${id}`, auth: m.auth, raw: '{"merchant_key":', headers: { 'content-type': 'application/json' } });
     expect(bad.status).toBe(400);
-    const text = await s.http({ method: 'PUT', path: `/api/v1/widgets/${id}`, auth: m.auth, body: 'x', headers: { 'content-type': 'text/plain' } });
+    const text = await s.http({ method: 'PUT', path: `/api/v1/widgets/${id}`, auth: m.auth, raw: 'x', headers: { 'content-type': 'text/plain' } });
     expect(text.status).toBe(415);
   });
 

@@ -28,6 +28,8 @@ const idempotencyHeader = z.object({ 'idempotency-key': z.string().min(1).max(25
 const errors = { 400: errorEnvelopeSchema, 402: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema, 410: errorEnvelopeSchema };
 const config = { public: true } as const;
 const tags = ['pay page'];
+/** No credentials: the link id in the path is the authorization. */
+const security: never[] = [];
 
 /** A double click waits this long for the first attempt's answer instead of getting a 409. */
 const WAIT_FOR_FIRST_MS = 10_000;
@@ -50,7 +52,7 @@ export function payApiRoutes(app: App, ctx: Ctx) {
 
       api.get(
         '/links/:linkId',
-        { config, schema: { tags, summary: 'The link as the pay page shows it', params: linkParams, response: { 200: payLinkViewSchema, ...errors } } },
+        { config, schema: { tags, security, summary: 'The link as the pay page shows it', params: linkParams, response: { 200: payLinkViewSchema, ...errors } } },
         async (req) => payLinkView(ctx, req.params.linkId),
       );
 
@@ -60,6 +62,7 @@ export function payApiRoutes(app: App, ctx: Ctx) {
           config,
           schema: {
             tags,
+            security,
             summary: 'Pay the link by card or bank account',
             description: 'A card that needs 3-D Secure (or any card on a require_3ds link) answers {status:"challenge"}; nothing is charged until the challenge is completed.',
             params: linkParams,
@@ -77,6 +80,7 @@ export function payApiRoutes(app: App, ctx: Ctx) {
           config,
           schema: {
             tags,
+            security,
             summary: 'Answer the sandbox 3-D Secure challenge',
             params: challengeParams,
             headers: idempotencyHeader,
@@ -89,7 +93,7 @@ export function payApiRoutes(app: App, ctx: Ctx) {
 
       api.get(
         '/cards/:token',
-        { config, schema: { tags, summary: 'The add-card page of a card request', params: tokenParams, response: { 200: addCardViewSchema, ...errors } } },
+        { config, schema: { tags, security, summary: 'The add-card page of a card request', params: tokenParams, response: { 200: addCardViewSchema, ...errors } } },
         async (req) => addCardView(ctx, req.params.token),
       );
 
@@ -99,6 +103,7 @@ export function payApiRoutes(app: App, ctx: Ctx) {
           config,
           schema: {
             tags,
+            security,
             summary: 'Store a card on the customer of a card request (no charge)',
             params: tokenParams,
             headers: idempotencyHeader,
