@@ -137,6 +137,9 @@ describe('security headers', () => {
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['referrer-policy']).toBe('no-referrer');
+    // Framed by frame-ancestors alone; the popup keeps its opener to post the result back.
+    expect(res.headers['x-frame-options']).toBeUndefined();
+    expect(res.headers['cross-origin-opener-policy']).toBe('unsafe-none');
     for (const p of ['/pay/ord_doesnotexist000000']) {
       const r = await page(p);
       expect(r.headers['cache-control']).toBe('no-store');

@@ -44,9 +44,17 @@ export function payPageCsp(framing: Framing): string {
   ].join('; ');
 }
 
-/** HTML of the pay and add-card pages: never cached (it carries the link's state). */
+/**
+ * HTML of the pay and add-card pages: never cached (it carries the link's state). Framing is
+ * decided by `frame-ancestors` alone, so an app-wide `X-Frame-Options` is dropped, and the page
+ * keeps its opener (`Cross-Origin-Opener-Policy: unsafe-none`): in a popup it posts its result
+ * to the merchant's window.
+ */
 export function setPageHeaders(reply: FastifyReply, framing: Framing): FastifyReply {
+  // Headers set by app-wide middleware (helmet) live on the raw response; ours are merged over them.
+  reply.raw.removeHeader('x-frame-options');
   return reply
+    .header('cross-origin-opener-policy', 'unsafe-none')
     .header('content-type', 'text/html; charset=utf-8')
     .header('content-security-policy', payPageCsp(framing))
     .header('x-content-type-options', 'nosniff')
