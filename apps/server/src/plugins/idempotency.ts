@@ -20,6 +20,8 @@ export interface IdempotencyOptions {
   waitForFirstMs?: number;
   /** A 400 (invalid input, nothing done) is not kept: the key is free again and nothing stays written. */
   forgetInvalid?: boolean;
+  /** Bodies carry card or account numbers: the stored request fingerprint is a keyed digest, not a plain hash. */
+  sensitiveBodies?: boolean;
 }
 
 const clientScope = (req: FastifyRequest) => req.client?.id ?? null;
@@ -49,7 +51,8 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: Idempo
       }
       return;
     }
-    const request = `${req.method} ${req.url}\n${JSON.stringify(req.body ?? null)}`;
+    const raw = `${req.method} ${req.url}\n${JSON.stringify(req.body ?? null)}`;
+    const request = opts.sensitiveBodies ? ctx.vault.mac(raw) : raw;
     const claimed = await claim(ctx, scope, header, request, opts.waitForFirstMs ?? 0);
     if (claimed.kind === 'replay') {
       reply.header('idempotent-replayed', 'true').status(claimed.statusCode).type('application/json');

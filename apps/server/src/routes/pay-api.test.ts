@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { payLinkViewSchema, payResultSchema, type PayRequest } from '@remit/contract';
+import { payLinkViewSchema, payRequestSchema, payResultSchema, type PayRequest } from '@remit/contract';
+import { digest } from '@remit/core';
 import { eventually, startReceiver, type Receiver } from '../../../../packages/core/src/events/test-support.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
@@ -410,6 +411,18 @@ describe('one charge per link', () => {
     expect(reused.body.code).toBe('idempotency_key_reused');
     const other = await link();
     expect((await pay(other, { method: 'card', card: card() }, key)).status).toBe(200);
+  });
+
+  it('the stored request fingerprint is keyed (no plain hash of a card number) and the stored answer encrypted', async () => {
+    const id = await link();
+    const key = randomUUID();
+    const body = { method: 'card' as const, card: card() };
+    expect((await pay(id, body, key)).status).toBe(200);
+    const [row] = await rows(s, sql`select request_hash, response_body from idempotency_keys where client_id = ${`pay:${id}`} and key = ${key}`);
+    const raw = `POST /pay/api/links/${id}/pay\n${JSON.stringify(payRequestSchema.parse(body))}`;
+    expect(row!.request_hash).not.toBe(digest(raw));
+    expect(row!.request_hash).toBe(digest(s.core.ctx.vault.mac(raw)));
+    expect(row!.response_body).not.toContain('4242');
   });
 
   it('a pay POST without Idempotency-Key is 400 and writes nothing', async () => {

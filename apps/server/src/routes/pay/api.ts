@@ -43,6 +43,7 @@ export function payApiRoutes(app: App, ctx: Ctx) {
       registerIdempotency(api, ctx, {
         required: true,
         forgetInvalid: true,
+        sensitiveBodies: true,
         waitForFirstMs: WAIT_FOR_FIRST_MS,
         scope: (req) => {
           const p = req.params as { linkId?: string; token?: string };
