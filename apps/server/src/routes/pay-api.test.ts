@@ -245,6 +245,14 @@ describe('3-D Secure', () => {
     const kept = JSON.parse(s.core.ctx.vault.decrypt(ch!.card_enc));
     expect(kept).not.toHaveProperty('cvc');
     expect(kept.number).toBe('4000000000003220');
+    // A second attempt replaces the open challenge; answering forgets the card.
+    const second = (await payCard(id, '4000000000003220')).body.challenge;
+    expect((await answer(id, second.id, 'complete')).status).toBe(200);
+    const after = await rows(s, sql`select status, card_enc from pay_challenges where pay_link_id = ${id} order by status`);
+    expect(after).toEqual([
+      { status: 'completed', card_enc: '' },
+      { status: 'failed', card_enc: '' },
+    ]);
   });
 });
 
