@@ -344,6 +344,20 @@ describe('a preauth link', () => {
     expect(typeof event.customer_id).toBe('number');
   });
 
+  it('isRequestCard: the card the customer paid with is also kept on the customer (encrypted)', async () => {
+    const add = await s.http({ method: 'POST', path: '/api/v1/customers/add', auth: m.auth, json: { merchant_key: m.merchant_key, first_name: 'Kat', phone_number: '4155550111' } });
+    const customerId = add.body.data.customer_id;
+    const req = await s.http({ method: 'POST', path: `/api/v1/requests/${customerId}`, auth: m.auth, json: { merchant_key: m.merchant_key, amount: '6.00', order_id: 'IRC-1', isRequestCard: true } });
+    const res = await payCard(req.body.data.link_id, '5555555555554444');
+    expect(res.status).toBe(200);
+    const methods = await rows(s, sql`select brand, last4, is_default, number_enc from payment_methods where customer_id = ${customerId}`);
+    expect(methods).toHaveLength(1);
+    expect(methods[0]).toMatchObject({ brand: 'Mastercard', last4: '4444', is_default: true });
+    expect(methods[0]!.number_enc).not.toContain('5555555555554444');
+    const again = await s.http({ method: 'POST', path: `/api/v1/customers/charge/${customerId}`, auth: m.auth, json: { merchant_key: m.merchant_key, amount: '2.00', order_id: 'IRC-2' } });
+    expect(again.body.data).toMatchObject({ card_brand: 'Mastercard', last_four: '4444', is_status: 2 });
+  });
+
   it('cannot be paid by bank account', async () => {
     const id = await link({ preauth: true });
     const res = await pay(id, { method: 'ach', bank: bank(), authorization_accepted: true });
