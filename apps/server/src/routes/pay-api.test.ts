@@ -358,6 +358,14 @@ describe('a preauth link', () => {
     expect(again.body.data).toMatchObject({ card_brand: 'Mastercard', last_four: '4444', is_status: 2 });
   });
 
+  it('cannot be made without cards: 400 preauth_needs_card, nothing written', async () => {
+    const before = await tableCounts(s.core);
+    const res = await s.http({ method: 'POST', path: '/api/v1/requests', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '5.00', order_id: 'PRE-ACH', preauth: true, allow_card: false } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'preauth_needs_card', errors: [{ path: 'allow_card' }] });
+    expect(await tableCounts(s.core)).toEqual(before);
+  });
+
   it('cannot be paid by bank account', async () => {
     const id = await link({ preauth: true });
     const res = await pay(id, { method: 'ach', bank: bank(), authorization_accepted: true });
