@@ -12,12 +12,13 @@ import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { PGlite } from '@electric-sql/pglite';
 import { openCore } from '@remit/core';
-import { basicAuth } from '@remit/sdk';
 import { buildApp } from '../apps/server/src/app.js';
 import { validOnboarding } from '../apps/server/src/testing/fixtures.js';
 import { createTestDatabase } from '../apps/server/src/testing/harness.js';
+import { basicAuth } from '../apps/server/src/testing/http.js';
 import { startProcess } from '../apps/server/src/testing/process.js';
 import { reportBundles } from './bundles.js';
+import { reportContractBundles } from './contract-bundles.js';
 import { SqlRecorder, pgDriver, pgliteDriver, replay, type Statement } from './replay.js';
 import { fmt, type Figures } from './stats.js';
 import { runWebhookBench } from './webhooks.js';
@@ -254,6 +255,10 @@ function report(kind: string, http: Record<string, Figures>, bare: Figures, ceil
 const only = process.argv[2];
 const databases = (['pglite', 'postgres'] as const).filter((d) => !only || only === d);
 for (const kind of databases) await benchDatabase(kind);
-console.log('\n== webhook delivery (local receiver) ==');
-await runWebhookBench([...databases]);
+// `npm run bench -- bundles` prints only the bundle sizes.
+if (databases.length) {
+  console.log('\n== webhook delivery (local receiver) ==');
+  await runWebhookBench([...databases]);
+}
 reportBundles();
+await reportContractBundles();

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCore } from '@remit/core';
-import { basicAuth, send } from '@remit/sdk';
+import { basicAuth, send } from './testing/http.js';
 import { buildApp } from './app.js';
 import { runCli, USAGE } from './cli.js';
 import { coreOptions, loadConfig } from './config.js';

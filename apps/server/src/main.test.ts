@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { basicAuth, send } from '@remit/sdk';
+import { basicAuth, send } from './testing/http.js';
 import { validOnboarding } from './testing/fixtures.js';
 import { startProcess } from './testing/process.js';
 

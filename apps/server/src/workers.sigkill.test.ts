@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { send, basicAuth } from '@remit/sdk';
+import { send, basicAuth } from './testing/http.js';
 import { startReceiver, type Receiver } from '../../../packages/core/src/events/test-support.js';
 import { validOnboarding } from './testing/fixtures.js';
 import { createTestDatabase, testDbKind } from './testing/harness.js';

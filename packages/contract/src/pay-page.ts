@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The hosted pay page's own calls (`/pay/api/…`): public, authorized by the unguessable link id
@@ -164,15 +164,7 @@ export const addCardResultSchema = z.object({
 });
 export type AddCardResult = z.infer<typeof addCardResultSchema>;
 
-/** The error envelope every Remit failure answers. */
-export const errorEnvelopeSchema = z.object({
-  result: z.literal(false),
-  message: z.string(),
-  code: z.string(),
-  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-  request_id: z.string(),
-});
-export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+/** `errorEnvelopeSchema` (the common failure envelope) lives in envelope.ts. */
 
 /** The initial state the server embeds in the pay page HTML (`#remit-state`). */
 export const payPageStateSchema = z.discriminatedUnion('page', [

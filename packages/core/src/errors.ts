@@ -1,6 +1,8 @@
+import { ERROR_CODES, type ErrorCode, type FieldError } from '@remit/contract';
+
 /**
- * The one domain error. `kind` decides the HTTP status at the edge; `code` is the stable
- * machine-readable name clients may switch on; `message` is what the spec says to say.
+ * The one domain error. `code` is a code of the contract's catalogue, which also gives its HTTP
+ * status and, where the spec has one, its message; `kind` names the status for core callers.
  */
 export type ErrorKind =
   | 'invalid'
@@ -15,42 +17,51 @@ export type ErrorKind =
   | 'rate_limited'
   | 'unavailable';
 
-export interface FieldError {
-  path: string;
-  message: string;
-}
+export type { ErrorCode, FieldError };
+
+const KIND_OF_STATUS: Record<number, ErrorKind> = {
+  401: 'unauthorized',
+  402: 'declined',
+  403: 'forbidden',
+  404: 'not_found',
+  410: 'gone',
+  409: 'conflict',
+  413: 'too_large',
+  429: 'rate_limited',
+};
 
 export class RemitError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
+  /** The HTTP status of `code`, from the catalogue. */
+  readonly status: number;
   readonly kind: ErrorKind;
   readonly errors?: FieldError[];
   /** Extra envelope fields a failure may carry (for example `link_id`). */
   readonly extra?: Record<string, unknown>;
 
+  /** Without a message, the catalogue's message of the code. */
   constructor(
-    kind: ErrorKind,
-    code: string,
-    message: string,
+    code: ErrorCode,
+    message?: string,
     opts: { errors?: FieldError[]; cause?: unknown; extra?: Record<string, unknown> } = {},
   ) {
-    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    const entry = ERROR_CODES[code];
+    super(message ?? entry.message ?? code, opts.cause === undefined ? undefined : { cause: opts.cause });
     this.name = 'RemitError';
-    this.kind = kind;
     this.code = code;
+    this.status = entry.status;
+    this.kind = KIND_OF_STATUS[entry.status] ?? (entry.status >= 500 ? 'unavailable' : 'invalid');
     this.errors = opts.errors;
     this.extra = opts.extra;
   }
 }
 
-export const invalid = (code: string, message: string, errors?: FieldError[]) =>
-  new RemitError('invalid', code, message, { errors });
+export const invalid = (code: ErrorCode, message?: string, errors?: FieldError[]) => new RemitError(code, message, { errors });
 
-export const notFound = (code: string, message: string) => new RemitError('not_found', code, message);
+export const notFound = (code: ErrorCode, message?: string) => new RemitError(code, message);
 
-export const UNAUTHORIZED_MERCHANT_MESSAGE =
-  'Invalid merchant_key: no merchant with this key belongs to your client.';
+export const UNAUTHORIZED_MERCHANT_MESSAGE = ERROR_CODES.invalid_merchant_key.message;
 
-export const unauthorizedMerchant = () =>
-  new RemitError('unauthorized', 'invalid_merchant_key', UNAUTHORIZED_MERCHANT_MESSAGE);
+export const unauthorizedMerchant = () => new RemitError('invalid_merchant_key');
 
 export const isRemitError = (e: unknown): e is RemitError => e instanceof RemitError;

@@ -1,23 +1,8 @@
 /** Money is integer minor units (cents) inside; decimal text or numbers only at the edges. */
 export type Cents = number;
 
-const AMOUNT_TEXT = /^\d{1,9}(\.\d{1,2})?$/;
-
-/** "12.3" → 1230; null when the text is not a plain non-negative amount with ≤ 2 decimals. */
-export function parseAmountText(text: string): Cents | null {
-  if (!AMOUNT_TEXT.test(text)) return null;
-  const [whole, frac = ''] = text.split('.');
-  return Number(whole) * 100 + Number(frac.padEnd(2, '0'));
-}
-
-/** A JSON number amount: finite, non-negative, at most two decimals. */
-export function parseAmountNumber(n: number): Cents | null {
-  if (!Number.isFinite(n) || n < 0 || n > 9_999_999_999) return null;
-  // toFixed(2) round-trip detects a third decimal without float arithmetic on the result.
-  const text = n.toFixed(2);
-  if (Number(text) !== n) return null;
-  return parseAmountText(text);
-}
+/** Parsing of amounts on the wire is part of the contract. */
+export { parseAmountText, parseAmountNumber } from '@remit/contract';
 
 /** 1230 → "12.30"; negative amounts keep their sign. */
 export function formatAmount(cents: Cents): string {

@@ -150,6 +150,33 @@ describe('Remit client: customers and transactions', () => {
     expect(one.data[0]?.other_details.lastFourDigits).toBe('4242');
   });
 
+  it('sends GET parameters in the query string over fetch, with no body, and the server applies them', async () => {
+    const [id, secret] = await s.credentials();
+    const seen: Array<{ url: string; method?: string; body: unknown }> = [];
+    const recording = new Remit({
+      baseUrl: s.url,
+      clientId: id,
+      secretKey: secret,
+      fetch: (url, init) => {
+        seen.push({ url, method: init.method, body: init.body });
+        return fetch(url, init);
+      },
+    });
+    const err = await rejection(recording.transactions.list({ merchant_key: merchantKey, limit: 1, pageNumber: 0, from_date: '2000-01-01' }));
+    // Another client's merchant_key: the server read it from the query string.
+    expect(err.code).toBe('invalid_merchant_key');
+    expect(seen[0]).toEqual({
+      url: `${s.url}/api/v1/merchant/transactions?merchant_key=${encodeURIComponent(merchantKey)}&limit=1&pageNumber=0&from_date=2000-01-01`,
+      method: 'GET',
+      body: undefined,
+    });
+    const page = await remit.transactions.list({ merchant_key: merchantKey, limit: 1 });
+    expect(page.data).toHaveLength(1);
+    expect(page.total).toBeGreaterThanOrEqual(1);
+    const both = await remit.transactions.list({ merchant_key: merchantKey, limit: 100 });
+    expect(both.data[0]!.transaction_id).toBe(page.data[0]!.transaction_id);
+  });
+
   it('lists transactions with an empty page and reads a missing one as 404', async () => {
     const empty = await remit.transactions.list({ merchant_key: merchantKey, from_date: '2000-01-01', to_date: '2000-01-02' });
     expect(empty).toEqual({ result: true, message: expect.any(String), data: [], total: 0 });

@@ -1,13 +1,37 @@
-import { basicAuth, send, type HttpResponse } from './transport.js';
-import type * as T from './types.js';
+import type * as T from '@remit/contract';
+import { basicAuth, call, type Answer, type Fetch } from './transport.js';
 
 export interface RemitOptions {
   /** The server's address, with or without the `/api/v1` suffix (e.g. `http://127.0.0.1:8080`). */
   baseUrl: string;
   clientId: string;
   secretKey: string;
-  /** Default time-out of each call. */
+  /** Default time-out of each call (30 s). */
   timeoutMs?: number;
+  /** Another `fetch` (a proxy agent, a test double); the global one by default. */
+  fetch?: Fetch;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Sent as `Idempotency-Key` (POST only): the first response is replayed for 24 hours. */
+  idempotencyKey?: string;
+  /** Extra headers, e.g. `api_key` on the customer authorization request. */
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/** A file part: bytes with an optional name and content type, or a Blob. */
+export type FilePart = Blob | { data: Uint8Array | ArrayBuffer; filename?: string; contentType?: string };
+
+/** `POST /merchant/remote_deposit_capture`: the text parts and the check's two images. */
+export interface RemoteDepositRequest {
+  merchant_key: string;
+  amount: string | number;
+  /** Device OS name. */
+  device: string;
+  front_file: FilePart;
+  back_file: FilePart;
 }
 
 /**
@@ -22,7 +46,7 @@ export class RemitApiError extends Error {
   /** The whole error body, for fields a particular endpoint adds (e.g. `link_id`). */
   readonly body: unknown;
 
-  constructor(status: number, body: Partial<T.ErrorBody> | undefined, fallbackText = '') {
+  constructor(status: number, body: Partial<T.ErrorEnvelope> | undefined, fallbackText = '') {
     const message = typeof body?.message === 'string' ? body.message : fallbackText || `HTTP ${status}`;
     super(message);
     this.name = 'RemitApiError';
@@ -50,6 +74,7 @@ export class Remit {
   readonly #origin: string;
   readonly #auth: string;
   readonly #timeoutMs: number | undefined;
+  readonly #fetch: Fetch;
 
   constructor(opts: RemitOptions) {
     if (!opts?.baseUrl || !opts.clientId || !opts.secretKey) {
@@ -58,19 +83,24 @@ export class Remit {
     this.#origin = opts.baseUrl.replace(/\/+$/, '').replace(/\/api\/v1$/, '');
     this.#auth = basicAuth(opts.clientId, opts.secretKey);
     this.#timeoutMs = opts.timeoutMs;
+    this.#fetch = opts.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
-  /** Any call; the typed methods below go through here. `path` starts at the server root. */
-  async request<R>(method: Method, path: string, body?: unknown, opts: T.CallOptions = {}): Promise<R> {
-    const headers: Record<string, string> = { authorization: this.#auth, 'user-agent': 'remit-sdk/0.1', ...opts.headers };
+  /**
+   * Any call; the typed methods below go through here. `path` starts at the server root. GET
+   * parameters go in the query string, others in a JSON body.
+   */
+  async request<R>(method: Method, path: string, params?: unknown, opts: CallOptions = {}, form?: FormData): Promise<R> {
+    // No user-agent: browsers refuse to set it; the server needs none.
+    const headers: Record<string, string> = { authorization: this.#auth, ...opts.headers };
     if (opts.idempotencyKey !== undefined) headers['idempotency-key'] = opts.idempotencyKey;
-    // node:http: GETs carry JSON bodies here, which fetch refuses to send.
-    const res = await send<unknown>({
+    const res = await call(this.#fetch, {
       method,
       url: `${this.#origin}${path}`,
       headers,
-      json: body,
-      timeoutMs: opts.timeoutMs ?? this.#timeoutMs,
+      params,
+      form,
+      timeoutMs: opts.timeoutMs ?? this.#timeoutMs ?? 30_000,
     });
     return unwrap<R>(res);
   }
@@ -78,20 +108,20 @@ export class Remit {
   // ── Merchants ────────────────────────────────────────────────────────────
 
   /** `POST /onboarding`: the merchant starts pending. */
-  onboarding(body: T.OnboardingRequest, opts?: T.CallOptions) {
+  onboarding(body: T.OnboardingRequest, opts?: CallOptions) {
     return this.request<T.Envelope<T.OnboardingResult>>('POST', '/api/v1/onboarding', body, opts);
   }
 
   readonly merchants = {
     /** `GET /merchant`. */
-    list: (opts?: T.CallOptions) => this.request<T.Envelope<T.Merchant[]>>('GET', '/api/v1/merchant', undefined, opts),
+    list: (opts?: CallOptions) => this.request<T.Envelope<T.MerchantView[]>>('GET', '/api/v1/merchant', undefined, opts),
     /** `GET /merchant/{merchant_id}`: the owner call, which includes the merchant_key. */
-    get: (merchantId: string, opts?: T.CallOptions) =>
+    get: (merchantId: string, opts?: CallOptions) =>
       this.request<T.Envelope<T.MerchantWithKey>>('GET', `/api/v1/merchant/${seg(merchantId)}`, undefined, opts),
   };
 
   /** `POST /approve-merchant` (sandbox only). */
-  approveMerchant(body: { merchant_id: string }, opts?: T.CallOptions) {
+  approveMerchant(body: { merchant_id: string }, opts?: CallOptions) {
     return this.request<T.StatusEnvelope>('POST', '/api/v1/approve-merchant', body, opts);
   }
 
@@ -99,19 +129,19 @@ export class Remit {
 
   readonly payLinks = {
     /** `POST /pay-link`. */
-    create: (body: T.PayLinkRequest, opts?: T.CallOptions) =>
+    create: (body: T.PayLinkRequest, opts?: CallOptions) =>
       this.request<T.Envelope<T.PayLinkResult>>('POST', '/api/v1/pay-link', body, opts),
     /** `DELETE /pay-link/{linkId}`. */
-    delete: (linkId: string, body: { merchant_key: string }, opts?: T.CallOptions) =>
+    delete: (linkId: string, body: { merchant_key: string }, opts?: CallOptions) =>
       this.request<T.DeletePayLinkResult>('DELETE', `/api/v1/pay-link/${seg(linkId)}`, body, opts),
   };
 
   readonly requests = {
     /** `POST /requests`: a payment request and its pay link, optionally sent by SMS/email. */
-    create: (body: T.PaymentRequestRequest, opts?: T.CallOptions) =>
+    create: (body: T.PaymentRequestRequest, opts?: CallOptions) =>
       this.request<T.Envelope<T.PaymentRequestResult>>('POST', '/api/v1/requests', body, opts),
     /** `POST /requests/{customerId}`: the authorization request to a stored customer. */
-    createForCustomer: (customerId: string | number, body: T.CustomerRequestRequest, opts?: T.CallOptions) =>
+    createForCustomer: (customerId: string | number, body: T.CustomerRequestRequest, opts?: CallOptions) =>
       this.request<T.Envelope<T.CustomerRequestResult>>('POST', `/api/v1/requests/${seg(customerId)}`, body, opts),
   };
 
@@ -119,19 +149,19 @@ export class Remit {
 
   readonly customers = {
     /** `POST /customers/add`. */
-    add: (body: T.AddCustomerRequest, opts?: T.CallOptions) =>
+    add: (body: T.AddCustomerRequest, opts?: CallOptions) =>
       this.request<T.Envelope<T.AddCustomerResult>>('POST', '/api/v1/customers/add', body, opts),
     /** `GET /customers` (parameters in a JSON body). */
-    list: (params: T.ListCustomersRequest, opts?: T.CallOptions) =>
+    list: (params: T.ListCustomersRequest, opts?: CallOptions) =>
       this.request<T.Envelope<T.CustomerList>>('GET', '/api/v1/customers', params, opts),
     /** `GET /customers/{customerId}`. */
-    get: (customerId: string | number, params: { merchant_key: string }, opts?: T.CallOptions) =>
+    get: (customerId: string | number, params: { merchant_key: string }, opts?: CallOptions) =>
       this.request<T.Envelope<T.Customer>>('GET', `/api/v1/customers/${seg(customerId)}`, params, opts),
     /** `POST /customers/request-card/{customerId}`. */
-    requestCard: (customerId: string | number, body: { merchant_key: string }, opts?: T.CallOptions) =>
+    requestCard: (customerId: string | number, body: { merchant_key: string }, opts?: CallOptions) =>
       this.request<T.MessageEnvelope>('POST', `/api/v1/customers/request-card/${seg(customerId)}`, body, opts),
     /** `POST /customers/charge/{customerId}`: charges the default payment method (or preauthorizes). */
-    charge: (customerId: string | number, body: T.ChargeRequest, opts?: T.CallOptions) =>
+    charge: (customerId: string | number, body: T.ChargeRequest, opts?: CallOptions) =>
       this.request<T.ChargeResult>('POST', `/api/v1/customers/charge/${seg(customerId)}`, body, opts),
   };
 
@@ -139,79 +169,69 @@ export class Remit {
 
   readonly transactions = {
     /** `GET /merchant/transactions`: newest first; `total` counts every match. */
-    list: (params: T.ListTransactionsRequest, opts?: T.CallOptions) =>
+    list: (params: T.ListTransactionsRequest, opts?: CallOptions) =>
       this.request<T.TransactionList>('GET', '/api/v1/merchant/transactions', params, opts),
     /** `GET /merchant/transactions/{transaction_id}`: `data` is an array holding the one transaction. */
-    get: (transactionId: string, params: { merchant_key: string }, opts?: T.CallOptions) =>
-      this.request<T.Envelope<T.Transaction[]>>('GET', `/api/v1/merchant/transactions/${seg(transactionId)}`, params, opts),
+    get: (transactionId: string, params: { merchant_key: string }, opts?: CallOptions) =>
+      this.request<T.Envelope<T.TransactionDetail[]>>('GET', `/api/v1/merchant/transactions/${seg(transactionId)}`, params, opts),
   };
 
   // ── Voids, refunds, preauthorizations ──────────────────────────────────
 
   readonly voids = {
     /** `POST /order/sales-void`: voids an unsettled transaction. */
-    create: (body: T.VoidRequest, opts?: T.CallOptions) =>
-      this.request<T.Envelope<T.VoidRefundRecord>>('POST', '/api/v1/order/sales-void', body, opts),
+    create: (body: T.VoidRequest, opts?: CallOptions) =>
+      this.request<T.Envelope<T.MoneyRecord>>('POST', '/api/v1/order/sales-void', body, opts),
   };
 
   readonly refunds = {
     /** `POST /order/sales-return`: full or partial refund (a full refund after 24 h becomes a void). */
-    create: (body: T.RefundRequest, opts?: T.CallOptions) =>
-      this.request<T.Envelope<T.VoidRefundRecord>>('POST', '/api/v1/order/sales-return', body, opts),
+    create: (body: T.RefundRequest, opts?: CallOptions) =>
+      this.request<T.Envelope<T.MoneyRecord>>('POST', '/api/v1/order/sales-return', body, opts),
   };
 
   readonly preauth = {
     /** `POST /preauth/update`: increment or decrement the authorized amount. */
-    update: (body: T.PreauthUpdateRequest, opts?: T.CallOptions) =>
+    update: (body: T.PreauthUpdateRequest, opts?: CallOptions) =>
       this.request<T.Envelope<T.PreauthUpdateResult>>('POST', '/api/v1/preauth/update', body, opts),
     /** `POST /preauth/capture`. */
-    capture: (body: T.PreauthCaptureRequest, opts?: T.CallOptions) =>
+    capture: (body: T.PreauthIdRequest, opts?: CallOptions) =>
       this.request<T.Envelope<T.PreauthCaptureResult>>('POST', '/api/v1/preauth/capture', body, opts),
     /** `POST /preauth/void`: releases the hold; answers a void record. */
-    void: (body: T.PreauthVoidRequest, opts?: T.CallOptions) =>
-      this.request<T.Envelope<T.VoidRefundRecord>>('POST', '/api/v1/preauth/void', body, opts),
+    void: (body: T.PreauthIdRequest, opts?: CallOptions) =>
+      this.request<T.Envelope<T.MoneyRecord>>('POST', '/api/v1/preauth/void', body, opts),
   };
 
   // ── ACH, deposits, webhooks ─────────────────────────────────────────────
 
   /** `POST /update-ach` (sandbox only): approve or decline an ACH transaction. */
-  updateAch(body: T.UpdateAchRequest, opts?: T.CallOptions) {
+  updateAch(body: T.UpdateAchRequest, opts?: CallOptions) {
     return this.request<T.MessageEnvelope>('POST', '/api/v1/update-ach', body, opts);
   }
 
   /** `POST /merchant/remote_deposit_capture`: multipart with the check's two images. */
-  async remoteDepositCapture(body: T.RemoteDepositRequest, opts: T.CallOptions = {}) {
+  remoteDepositCapture(body: RemoteDepositRequest, opts?: CallOptions) {
     const form = new FormData();
     form.append('amount', String(body.amount));
     form.append('merchant_key', body.merchant_key);
     form.append('device', body.device);
     form.append('front_file', ...filePart(body.front_file, 'front.jpg'));
     form.append('back_file', ...filePart(body.back_file, 'back.jpg'));
-    const headers: Record<string, string> = { authorization: this.#auth, accept: 'application/json', ...opts.headers };
-    if (opts.idempotencyKey !== undefined) headers['idempotency-key'] = opts.idempotencyKey;
-    const timeout = opts.timeoutMs ?? this.#timeoutMs ?? 30_000;
-    const res = await fetch(`${this.#origin}/api/v1/merchant/remote_deposit_capture`, {
-      method: 'POST',
-      headers,
-      body: form,
-      signal: AbortSignal.timeout(timeout),
-    });
-    const text = await res.text();
-    return unwrap<T.Envelope<T.RemoteDepositResult>>({ status: res.status, headers: {}, text, body: parseJson(text) });
+    return this.request<T.Envelope<T.RemoteDepositResult>>('POST', '/api/v1/merchant/remote_deposit_capture', undefined, opts, form);
   }
 
   /** `POST /client/update-webhooks-url`: replaces the client's webhook URL. */
-  updateWebhooksUrl(body: T.UpdateWebhooksUrlRequest, opts?: T.CallOptions) {
+  updateWebhooksUrl(body: T.UpdateWebhooksUrlRequest, opts?: CallOptions) {
     return this.request<T.UpdateWebhooksUrlResult>('POST', '/api/v1/client/update-webhooks-url', body, opts);
   }
 
   readonly webhooks = {
     /** `GET /client/webhook-deliveries`: the delivery log, newest first. */
-    deliveries: (params: T.ListDeliveriesRequest = {}, opts?: T.CallOptions) =>
+    deliveries: (params: T.ListDeliveriesRequest = {}, opts?: CallOptions) =>
       this.request<T.WebhookDeliveryPage>('GET', '/api/v1/client/webhook-deliveries', params, opts),
     /** `POST /client/webhook-deliveries/{id}/retry`: send a delivery again now. */
-    retry: (deliveryId: string, opts?: T.CallOptions) =>
-      this.request<{ status: true; message: string; data: T.WebhookDelivery }>(
+    retry: (deliveryId: string, opts?: CallOptions) =>
+      this.request<T.DeliveryRetryResult>(
         'POST',
         `/api/v1/client/webhook-deliveries/${seg(deliveryId)}/retry`,
         undefined,
@@ -222,34 +242,26 @@ export class Remit {
   /** Sandbox simulation endpoints (`/sandbox`, not under `/api/v1`). */
   readonly sandbox = {
     /** Moves the merchant's sandbox clock forward (24-hour rule, settlement). */
-    advanceClock: (body: T.AdvanceClockRequest, opts?: T.CallOptions) =>
+    advanceClock: (body: T.AdvanceClockRequest, opts?: CallOptions) =>
       this.request<T.Envelope<T.AdvanceClockResult>>('POST', '/sandbox/advance-clock', body, opts),
     /** Closes a settlement batch now. */
-    settle: (body: T.SettleRequest, opts?: T.CallOptions) => this.request<T.Envelope<T.SettleResult>>('POST', '/sandbox/settle', body, opts),
+    settle: (body: T.SettleRequest, opts?: CallOptions) => this.request<T.Envelope<T.SettleResult>>('POST', '/sandbox/settle', body, opts),
     /** The sandbox inbox: SMS and email that would have been sent to customers. */
-    messages: (params: T.ListSandboxMessagesRequest = {}, opts?: T.CallOptions) =>
+    messages: (params: T.ListSandboxMessagesRequest = {}, opts?: CallOptions) =>
       this.request<T.Envelope<T.SandboxMessagePage>>('GET', '/sandbox/messages', params, opts),
   };
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The success body, or a RemitApiError for an HTTP error or a `result|status: false` envelope. */
-function unwrap<R>(res: HttpResponse<unknown>): R {
+function unwrap<R>(res: Answer): R {
   const body = res.body as Record<string, unknown> | undefined;
   const failed =
     res.status >= 400 || body === undefined || typeof body !== 'object' || body.result === false || body.status === false;
-  if (failed) throw new RemitApiError(res.status, body as Partial<T.ErrorBody> | undefined, res.text.slice(0, 200));
+  if (failed) throw new RemitApiError(res.status, body as Partial<T.ErrorEnvelope> | undefined, res.text.slice(0, 200));
   return body as R;
 }
 
-function filePart(part: T.FilePart, fallbackName: string): [Blob, string] {
+function filePart(part: FilePart, fallbackName: string): [Blob, string] {
   if (part instanceof Blob) {
     const name = 'name' in part && typeof part.name === 'string' && part.name ? part.name : fallbackName;
     return [part, name];

@@ -1,67 +1,58 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { toBase64 } from './hmac.js';
 
-export interface HttpRequest {
+/** The `fetch` this SDK calls; any WHATWG fetch (Node 20+, Deno, Bun, workers, browsers). */
+export type Fetch = (input: string, init: RequestInit) => Promise<Response>;
+
+export interface Call {
   method: string;
   url: string;
-  headers?: Record<string, string>;
-  /** Sent as JSON (also on GET: the API reads some GET parameters from a JSON body). */
-  json?: unknown;
-  /** Sent as application/x-www-form-urlencoded. */
-  form?: Record<string, string>;
-  /** Sent as is, with the caller's content-type. */
-  raw?: string | Buffer;
-  timeoutMs?: number;
+  headers: Record<string, string>;
+  /** GET: sent as the query string. Other methods: sent as a JSON body. */
+  params?: unknown;
+  /** A multipart body (remote deposit capture). */
+  form?: FormData;
+  timeoutMs: number;
 }
 
-export interface HttpResponse<T = unknown> {
+export interface Answer {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
   text: string;
   /** Parsed JSON, or undefined when the body is not JSON. */
-  body: T;
+  body: unknown;
 }
 
-/**
- * node:http rather than fetch: fetch refuses a GET with a body, which the API's list endpoints take.
- */
-export function send<T = unknown>(req: HttpRequest): Promise<HttpResponse<T>> {
-  const url = new URL(req.url);
-  const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
-  let payload: Buffer | undefined;
-  if (req.json !== undefined) {
-    payload = Buffer.from(JSON.stringify(req.json));
-    headers['content-type'] ??= 'application/json';
-  } else if (req.form) {
-    payload = Buffer.from(new URLSearchParams(req.form).toString());
-    headers['content-type'] ??= 'application/x-www-form-urlencoded';
-  } else if (req.raw !== undefined) {
-    payload = Buffer.isBuffer(req.raw) ? req.raw : Buffer.from(req.raw);
+/** GET parameters as a query string: fetch sends no GET body, and every Remit GET reads its query. */
+export function queryString(params: unknown): string {
+  if (params == null || typeof params !== 'object') return '';
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params as Record<string, unknown>)) {
+    if (v === undefined || v === null) continue;
+    q.append(k, String(v));
   }
-  if (payload) headers['content-length'] = String(payload.length);
-  const doRequest = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const r = doRequest(url, { method: req.method, headers, timeout: req.timeoutMs ?? 30_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let body: unknown;
-        try {
-          body = text ? JSON.parse(text) : undefined;
-        } catch {
-          body = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: body as T });
-      });
-      res.on('error', reject);
-    });
-    r.on('timeout', () => r.destroy(new Error(`request timed out after ${req.timeoutMs ?? 30_000} ms`)));
-    r.on('error', reject);
-    if (payload) r.write(payload);
-    r.end();
-  });
+  const s = q.toString();
+  return s ? `?${s}` : '';
 }
 
-export const basicAuth = (clientId: string, secretKey: string) =>
-  `Basic ${Buffer.from(`${clientId}:${secretKey}`).toString('base64')}`;
+export async function call(fetchImpl: Fetch, c: Call): Promise<Answer> {
+  const headers: Record<string, string> = { accept: 'application/json', ...c.headers };
+  let url = c.url;
+  let body: string | FormData | undefined;
+  if (c.form) body = c.form;
+  else if (c.method === 'GET') url += queryString(c.params);
+  else if (c.params !== undefined) {
+    body = JSON.stringify(c.params);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetchImpl(url, { method: c.method, headers, body, signal: AbortSignal.timeout(c.timeoutMs) });
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: res.status, text, body: parsed };
+}
+
+/** HTTP Basic: client_id as the user name, secret_key as the password (UTF-8). */
+export const basicAuth = (clientId: string, secretKey: string) => `Basic ${toBase64(new TextEncoder().encode(`${clientId}:${secretKey}`))}`;

@@ -1,12 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { WebhookEvent } from '@remit/contract';
+import { constantTimeEqual, fromBase64, hmacSha256 } from './hmac.js';
 
-/** A webhook as Remit sends it: `{event_type, data}` plus the event's `id` and `created_at`. */
-export interface WebhookEvent<T = Record<string, unknown>> {
-  event_type: string;
-  data: T;
-  id?: string;
-  created_at?: string;
-}
+export type { WebhookEvent, WebhookEventOf, EventType, EventData } from '@remit/contract';
 
 export class WebhookVerificationError extends Error {
   constructor(message: string) {
@@ -26,21 +21,24 @@ function header(headers: Headers, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+const utf8 = new TextEncoder();
+
 /**
- * Checks a Remit webhook's Standard Webhooks signature and returns the parsed event; throws
- * `WebhookVerificationError` when the signature is wrong, missing, or older than the tolerance.
- * Pass the raw body exactly as received (a re-serialized object would not verify).
+ * Checks a Remit webhook's Standard Webhooks signature and returns the event, typed by its
+ * `event_type`; throws `WebhookVerificationError` when the signature is wrong, missing, or older
+ * than the tolerance. Pass the raw body exactly as received (a re-serialized object would not
+ * verify). The payload itself is not re-validated: a correct signature proves Remit sent it.
  *
  * @example
  * const event = verifyWebhook(process.env.REMIT_WEBHOOK_SECRET!, req.headers, rawBody);
- * if (event.event_type === 'payment.success') …
+ * if (event.event_type === 'payment.refund') console.log(event.data.parent_transaction_id);
  */
-export function verifyWebhook<T = Record<string, unknown>>(
+export function verifyWebhook(
   secret: string,
   headers: Headers,
-  body: string | Buffer,
+  body: string | Uint8Array,
   opts: { toleranceSeconds?: number; now?: Date } = {},
-): WebhookEvent<T> {
+): WebhookEvent {
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
@@ -50,14 +48,22 @@ export function verifyWebhook<T = Record<string, unknown>>(
   const now = Math.floor((opts.now ?? new Date()).getTime() / 1000);
   const tolerance = opts.toleranceSeconds ?? 300;
   if (Math.abs(now - ts) > tolerance) throw new WebhookVerificationError('Webhook timestamp is outside the tolerance');
-  const text = typeof body === 'string' ? body : body.toString('utf8');
-  const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64');
-  const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${text}`).digest();
+  const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
+  let key: Uint8Array;
+  try {
+    key = fromBase64(secret.startsWith('whsec_') ? secret.slice(6) : secret);
+  } catch {
+    throw new WebhookVerificationError('The signing secret is not base64 (expected whsec_…)');
+  }
+  const expected = hmacSha256(key, utf8.encode(`${id}.${timestamp}.${text}`));
   const match = signatures.split(' ').some((sig) => {
     const [version, value] = sig.split(',');
     if (version !== 'v1' || !value) return false;
-    const given = Buffer.from(value, 'base64');
-    return given.length === expected.length && timingSafeEqual(given, expected);
+    try {
+      return constantTimeEqual(fromBase64(value), expected);
+    } catch {
+      return false;
+    }
   });
   if (!match) throw new WebhookVerificationError('No matching webhook signature');
   let event: unknown;
@@ -69,5 +75,5 @@ export function verifyWebhook<T = Record<string, unknown>>(
   if (!event || typeof event !== 'object' || typeof (event as WebhookEvent).event_type !== 'string') {
     throw new WebhookVerificationError('Webhook body has no event_type');
   }
-  return event as WebhookEvent<T>;
+  return event as WebhookEvent;
 }

@@ -1,20 +1,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { isRemitError, type ErrorKind, type FieldError } from '@remit/core';
+import { ERROR_CODES, type ErrorCode, type FieldError } from '@remit/contract';
+import { isRemitError } from '@remit/core';
 
-/** The one place where errors become the spec's envelope and an HTTP status. */
-const STATUS: Record<ErrorKind, number> = {
-  invalid: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  declined: 402,
-  not_found: 404,
-  gone: 410,
-  conflict: 409,
-  too_large: 413,
-  rate_limited: 429,
-  unavailable: 503,
-};
+/** The one place where errors become the spec's envelope and an HTTP status (the contract's catalogue gives each code's). */
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -33,7 +22,7 @@ export function sendError(
   req: FastifyRequest,
   reply: FastifyReply,
   status: number,
-  code: string,
+  code: ErrorCode,
   message: string,
   errors?: FieldError[],
   extra?: Record<string, unknown>,
@@ -56,7 +45,7 @@ function fieldErrors(err: FastifyError): FieldError[] {
   });
 }
 
-const FASTIFY_CODES: Record<string, string> = {
+const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
   FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
   FST_ERR_CTP_INVALID_JSON_BODY: 'malformed_json',
@@ -67,7 +56,7 @@ const FASTIFY_CODES: Record<string, string> = {
 export function registerErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (isRemitError(err)) {
-      return sendError(req, reply, STATUS[err.kind], err.code, err.message, err.errors, err.extra);
+      return sendError(req, reply, err.status, err.code, err.message, err.errors, err.extra);
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const errors = fieldErrors(err);
@@ -78,15 +67,13 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (status >= 400 && status < 500) {
       const code = FASTIFY_CODES[err.code] ?? (status === 429 ? 'rate_limited' : 'invalid_request');
       const message =
-        err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-          ? `Unsupported Content-Type; send application/json.`
-          : err.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
-            ? 'Malformed JSON body.'
-            : err.message;
+        err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
+          ? ERROR_CODES[code].message!
+          : err.message;
       return sendError(req, reply, status, code, message);
     }
     req.log.error({ err }, 'unhandled error');
-    return sendError(req, reply, 500, 'internal_error', 'Internal server error. Quote request_id when you report it.');
+    return sendError(req, reply, 500, 'internal_error', ERROR_CODES.internal_error.message!);
   });
 
   app.setNotFoundHandler((req, reply) =>

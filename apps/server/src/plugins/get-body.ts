@@ -13,13 +13,13 @@ export function registerGetBody(app: FastifyInstance) {
     const length = Number(req.headers['content-length'] ?? 0);
     const chunked = req.headers['transfer-encoding'] === 'chunked';
     if (!(length > 0) && !chunked) return;
-    if (length > MAX_GET_BODY) throw new RemitError('too_large', 'payload_too_large', 'Request body is too large.');
+    if (length > MAX_GET_BODY) throw new RemitError('payload_too_large');
     const type = String(req.headers['content-type'] ?? 'application/json');
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req.raw) {
       size += (chunk as Buffer).length;
-      if (size > MAX_GET_BODY) throw new RemitError('too_large', 'payload_too_large', 'Request body is too large.');
+      if (size > MAX_GET_BODY) throw new RemitError('payload_too_large');
       chunks.push(chunk as Buffer);
     }
     const raw = Buffer.concat(chunks).toString('utf8');
@@ -29,12 +29,12 @@ export function registerGetBody(app: FastifyInstance) {
       return;
     }
     if (!type.includes('json')) {
-      throw new RemitError('invalid', 'unsupported_media_type', 'Unsupported Content-Type; send application/json.');
+      throw new RemitError('unsupported_media_type');
     }
     try {
       req.body = JSON.parse(raw);
     } catch {
-      throw new RemitError('invalid', 'malformed_json', 'Malformed JSON body.');
+      throw new RemitError('malformed_json');
     }
   });
 }
@@ -49,7 +49,7 @@ export async function mergeGetBodyIntoQuery(req: FastifyRequest) {
   const body = req.body;
   if (body == null) return;
   if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new RemitError('invalid', 'invalid_request', 'Invalid request. body: must be a JSON object', {
+    throw new RemitError('invalid_request', 'Invalid request. body: must be a JSON object', {
       errors: [{ path: 'body', message: 'must be a JSON object' }],
     });
   }

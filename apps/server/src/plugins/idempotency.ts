@@ -47,7 +47,7 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: Idempo
     const scope = scopeOf(req);
     if (typeof header !== 'string' || !scope) {
       if (opts.required) {
-        throw new RemitError('invalid', 'idempotency_key_required', 'An Idempotency-Key header is required: one key per payment attempt.');
+        throw new RemitError('invalid_request', 'An Idempotency-Key header is required: one key per payment attempt.');
       }
       return;
     }

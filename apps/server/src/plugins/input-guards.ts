@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorCode } from '@remit/contract';
 import { RemitError } from '@remit/core';
 import { sendError } from './errors.js';
 
@@ -28,14 +29,14 @@ export function registerInputGuards(app: FastifyInstance) {
     const where = findNul(req.params, '') ?? findNul(req.query, '') ?? findNul(req.body, '');
     if (where !== null) {
       const path = where || 'body';
-      throw new RemitError('invalid', 'invalid_request', `Invalid request. ${path}: ${NUL_RULE}`, {
+      throw new RemitError('invalid_request', `Invalid request. ${path}: ${NUL_RULE}`, {
         errors: [{ path, message: NUL_RULE }],
       });
     }
   });
 }
 
-const FRAMEWORK_CODES: Record<string, string> = {
+const FRAMEWORK_CODES: Record<string, ErrorCode> = {
   FST_ERR_BAD_URL: 'invalid_request',
   FST_ERR_MAX_PARAM_LENGTH: 'invalid_request',
   FST_ERR_ASYNC_CONSTRAINT: 'invalid_request',

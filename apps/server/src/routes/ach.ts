@@ -1,6 +1,5 @@
-import { z } from 'zod';
-import { updateAch, updateAchInput, type Ctx } from '@remit/core';
-import { errorResponses, errorSchema } from './envelope.js';
+import { errorEnvelopeSchema, errorResponses, messageEnvelopeSchema, updateAchInput } from '@remit/contract';
+import { updateAch, type Ctx } from '@remit/core';
 import type { App } from './types.js';
 
 /** Sandbox mock of the bank's answer to an ACH debit (spec: `POST /update-ach`). */
@@ -18,10 +17,10 @@ export function achRoutes(app: App, ctx: Ctx) {
           'Any other new_status: 400. Already resolved: 400. Production: 403 sandbox_only.',
         body: updateAchInput,
         response: {
-          200: z.object({ result: z.literal(true), message: z.string() }),
+          200: messageEnvelopeSchema,
           ...errorResponses,
-          403: errorSchema.describe('Production: sandbox only'),
-          404: errorSchema.describe('No ACH transaction with this transaction_id belongs to this merchant'),
+          403: errorEnvelopeSchema.describe('Production: sandbox only'),
+          404: errorEnvelopeSchema.describe('No ACH transaction with this transaction_id belongs to this merchant'),
         },
       },
     },

@@ -1,66 +1,24 @@
-import { z } from 'zod';
 import {
-  addCustomer,
   addCustomerInput,
-  chargeCustomer,
+  addCustomerResponseSchema,
   chargeInput,
-  chargeMessage,
+  chargeResponseSchema,
+  customerListResponseSchema,
   customerPathParams,
-  getCustomer,
-  listCustomers,
+  customerResponseSchema,
+  declineEnvelopeSchema,
+  errorEnvelopeSchema,
+  errorResponses,
   listCustomersInput,
   merchantKeyInput,
-  requestCard,
-  type Ctx,
-} from '@remit/core';
+  messageEnvelopeSchema,
+} from '@remit/contract';
+import { addCustomer, chargeCustomer, chargeMessage, getCustomer, listCustomers, requestCard, type Ctx } from '@remit/core';
 import { mergeGetBodyIntoQuery } from '../plugins/get-body.js';
-import { envelopeSchema, errorResponses, errorSchema, ok } from './envelope.js';
+import { ok } from './envelope.js';
 import type { App } from './types.js';
 
-const paymentMethodSummary = z.object({
-  type: z.enum(['card', 'bank_account']),
-  brand: z.string().describe("card brand; '' for a bank account"),
-  last_four: z.string(),
-  exp_month: z.number().int().nullable(),
-  exp_year: z.number().int().nullable(),
-  account_type: z.string().nullable().describe('checking or savings; null for a card'),
-  is_default: z.boolean().describe('the method charges use'),
-});
-
-const customerItem = z.object({
-  customer_id: z.number().int().positive(),
-  first_name: z.string(),
-  last_name: z.string().describe("'' when none"),
-  email: z.string().describe("'' when none"),
-  phone_number: z.string().describe("E.164; '' when none"),
-  created_date: z.string().describe('ISO 8601 UTC with milliseconds'),
-  payment_methods: z.array(paymentMethodSummary).describe('default first; numbers are never returned'),
-});
-
-const chargeData = z
-  .object({
-    transaction_id: z.string(),
-    amount: z.string().describe('decimal text, two places'),
-    status: z.string().describe('completed, authorized (preAuth) or pending (ACH)'),
-    is_status: z.number().int().describe('2 completed, 1 authorized (preAuth), 0 pending (ACH)'),
-    type: z.string().describe('Sale or PreAuth'),
-    payment_method: z.string().describe('card or ach'),
-    auth_code: z.string().describe("'' for ACH"),
-    card_brand: z.string().describe('card brand, or ACH'),
-    last_four: z.string(),
-    fee_amount: z.number(),
-    fee_percentage: z.string().describe('decimal text, seven places'),
-    net_amount: z.number(),
-    order_id: z.string(),
-    customer_id: z.number().int(),
-    created_date: z.string(),
-  })
-  .describe('The new transaction (the spec does not show this shape)');
-
-const customerNotFound = errorSchema.describe('Customer not found (unknown, or another merchant’s)');
-const declined = errorSchema
-  .extend({ transaction_id: z.string().describe('the declined transaction, recorded with is_status 3') })
-  .describe('Card declined; `code` is card_declined, insufficient_funds, expired_card, incorrect_cvc or authentication_required');
+const customerNotFound = errorEnvelopeSchema.describe('Customer not found (unknown, or another merchant’s)');
 
 export function customerRoutes(app: App, ctx: Ctx) {
   app.post(
@@ -70,16 +28,7 @@ export function customerRoutes(app: App, ctx: Ctx) {
         tags: ['customers'],
         summary: 'Store a customer (card and bank_account accepted in sandbox only)',
         body: addCustomerInput,
-        response: {
-          200: envelopeSchema(
-            z.object({
-              customer_id: z.number().int().positive(),
-              customer_email: z.string().describe("'' when none"),
-              customer_phone: z.string().describe("E.164; '' when none"),
-            }),
-          ),
-          ...errorResponses,
-        },
+        response: { 200: addCustomerResponseSchema, ...errorResponses },
       },
     },
     async (req) => ok('Customer added successfully.', await addCustomer(ctx, req.client.id, req.body)),
@@ -93,18 +42,7 @@ export function customerRoutes(app: App, ctx: Ctx) {
         tags: ['customers'],
         summary: 'List customers, newest first (JSON body or query string; page zero-based, perPage default 20, max 100)',
         querystring: listCustomersInput,
-        response: {
-          200: envelopeSchema(
-            z.object({
-              allList: z.array(customerItem),
-              page: z.number().int().describe('zero-based'),
-              perPage: z.number().int(),
-              totalCount: z.number().int(),
-              totalPage: z.number().int(),
-            }),
-          ),
-          ...errorResponses,
-        },
+        response: { 200: customerListResponseSchema, ...errorResponses },
       },
     },
     async (req) => ok('Customers retrieved successfully.', await listCustomers(ctx, req.client.id, req.query)),
@@ -119,7 +57,7 @@ export function customerRoutes(app: App, ctx: Ctx) {
         summary: 'One customer (merchant_key in the JSON body or the query string)',
         params: customerPathParams,
         querystring: merchantKeyInput,
-        response: { 200: envelopeSchema(customerItem), ...errorResponses, 404: customerNotFound },
+        response: { 200: customerResponseSchema, ...errorResponses, 404: customerNotFound },
       },
     },
     async (req) =>
@@ -135,7 +73,7 @@ export function customerRoutes(app: App, ctx: Ctx) {
         params: customerPathParams,
         body: merchantKeyInput,
         response: {
-          200: z.object({ result: z.literal(true), message: z.string() }),
+          200: messageEnvelopeSchema,
           ...errorResponses,
           404: customerNotFound,
         },
@@ -156,14 +94,9 @@ export function customerRoutes(app: App, ctx: Ctx) {
         params: customerPathParams,
         body: chargeInput,
         response: {
-          200: z.object({
-            result: z.literal(true),
-            message: z.string(),
-            transaction_id: z.string(),
-            data: chargeData,
-          }),
+          200: chargeResponseSchema,
           ...errorResponses,
-          402: declined,
+          402: declineEnvelopeSchema,
           404: customerNotFound,
         },
       },

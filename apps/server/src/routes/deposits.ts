@@ -1,8 +1,8 @@
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { MAX_CHECK_IMAGE_BYTES, RemitError, submitDeposit, tooLarge, type Ctx, type DepositUpload } from '@remit/core';
-import { envelopeSchema, errorResponses, errorSchema, ok } from './envelope.js';
+import { depositResponseSchema, errorEnvelopeSchema, errorResponses, MAX_CHECK_IMAGE_BYTES } from '@remit/contract';
+import { RemitError, submitDeposit, tooLarge, type Ctx, type DepositUpload } from '@remit/core';
+import { ok } from './envelope.js';
 import type { App } from './types.js';
 
 const FILE_PARTS = new Set(['front_file', 'back_file']);
@@ -28,14 +28,14 @@ async function readUpload(req: FastifyRequest): Promise<DepositUpload> {
     const code = (e as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge('A check image');
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-      throw new RemitError('too_large', 'payload_too_large', 'Too many multipart parts; send amount, merchant_key, device, front_file and back_file.');
+      throw new RemitError('payload_too_large', 'Too many multipart parts; send amount, merchant_key, device, front_file and back_file.');
     }
     if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
-      throw new RemitError('invalid', 'unsupported_media_type', 'Send the deposit as multipart/form-data.');
+      throw new RemitError('unsupported_media_type', 'Send the deposit as multipart/form-data.');
     }
     if (e instanceof RemitError) throw e;
     // Anything else the multipart parser throws (truncated body, bad boundary) is the sender's fault.
-    throw new RemitError('invalid', 'malformed_multipart', 'Malformed multipart body; send amount, merchant_key, device, front_file and back_file as multipart/form-data.', { cause: e });
+    throw new RemitError('malformed_multipart', 'Malformed multipart body; send amount, merchant_key, device, front_file and back_file as multipart/form-data.', { cause: e });
   }
   return upload;
 }
@@ -59,14 +59,14 @@ export function depositRoutes(app: App, ctx: Ctx) {
             'The merchant needs ACH provider credentials (provisioned at approval), else 400. Creates a pending ACH transaction, resolved with /update-ach.',
           consumes: ['multipart/form-data'],
           response: {
-            200: envelopeSchema(z.object({ transactionId: z.string(), amount: z.string().describe('decimal text, two places') })),
+            200: depositResponseSchema,
             ...errorResponses,
-            413: errorSchema.describe('An image is above the size limit'),
+            413: errorEnvelopeSchema.describe('An image is above the size limit'),
           },
         },
       },
       async (req) => {
-        if (!req.isMultipart()) throw new RemitError('invalid', 'unsupported_media_type', 'Send the deposit as multipart/form-data.');
+        if (!req.isMultipart()) throw new RemitError('unsupported_media_type', 'Send the deposit as multipart/form-data.');
         const upload = await readUpload(req);
         const { message, data } = await submitDeposit(ctx, req.client.id, upload);
         return ok(message, data);

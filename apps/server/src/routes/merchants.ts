@@ -1,43 +1,18 @@
-import { z } from 'zod';
 import {
-  approveMerchant,
-  getMerchantForOwner,
-  listMerchants,
+  approveMerchantBody,
+  errorEnvelopeSchema,
+  errorResponses,
+  merchantIdParams,
+  merchantListResponseSchema,
+  merchantResponseSchema,
+  onboardingResponseSchema,
   onboardingSchema,
-  onboardMerchant,
-  type Ctx,
-} from '@remit/core';
-import { envelopeSchema, errorResponses, errorSchema, ok } from './envelope.js';
+  statusEnvelopeSchema,
+  statusErrorEnvelopeSchema,
+} from '@remit/contract';
+import { approveMerchant, getMerchantForOwner, listMerchants, onboardMerchant, type Ctx } from '@remit/core';
+import { ok } from './envelope.js';
 import type { App } from './types.js';
-
-const merchantSchema = z.object({
-  businessname: z.string(),
-  email: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
-  join_date: z.string().describe('ISO 8601 UTC with milliseconds'),
-  merchant_id: z.string().describe('`m_` merchant GUID (not the API key)'),
-  phonenumber: z.string(),
-  public_data: z.object({ public_key: z.string() }),
-  website: z.string(),
-  status: z.enum(['pending', 'approved']).describe('`pending` after onboarding, `approved` after approval'),
-});
-
-const onboardingResultSchema = z.object({
-  businessname: z.string(),
-  email: z.string(),
-  merchant_key: z.string().describe('Secret merchant API key; also readable at GET /merchant/{merchant_id}'),
-  public_key: z.string().describe('Merchant public key for widgets'),
-});
-
-/** The webhook-management style envelope the spec gives `/approve-merchant`. */
-const statusErrorSchema = z.object({
-  status: z.literal(false),
-  message: z.string(),
-  code: z.string(),
-  errors: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
-  request_id: z.string(),
-});
 
 export function merchantRoutes(app: App, ctx: Ctx) {
   app.post(
@@ -47,7 +22,7 @@ export function merchantRoutes(app: App, ctx: Ctx) {
         tags: ['merchants'],
         summary: 'Onboard a merchant in one submission (starts pending)',
         body: onboardingSchema,
-        response: { 201: envelopeSchema(onboardingResultSchema), ...errorResponses },
+        response: { 201: onboardingResponseSchema, ...errorResponses },
       },
     },
     async (req, reply) => {
@@ -63,7 +38,7 @@ export function merchantRoutes(app: App, ctx: Ctx) {
       schema: {
         tags: ['merchants'],
         summary: "List the client's merchants, newest first",
-        response: { 200: envelopeSchema(z.array(merchantSchema)), ...errorResponses },
+        response: { 200: merchantListResponseSchema, ...errorResponses },
       },
     },
     async (req) => ok('Merchants retrieved successfully.', await listMerchants(ctx, req.client.id)),
@@ -75,12 +50,8 @@ export function merchantRoutes(app: App, ctx: Ctx) {
       schema: {
         tags: ['merchants'],
         summary: 'Owner call: one merchant of this client, with its merchant_key',
-        params: z.object({ merchant_id: z.string().min(1).max(100) }),
-        response: {
-          200: envelopeSchema(merchantSchema.extend({ merchant_key: z.string() })),
-          ...errorResponses,
-          404: errorSchema,
-        },
+        params: merchantIdParams,
+        response: { 200: merchantResponseSchema, ...errorResponses, 404: errorEnvelopeSchema },
       },
     },
     async (req) => ok('Merchant retrieved successfully.', await getMerchantForOwner(ctx, req.client.id, req.params.merchant_id)),
@@ -93,13 +64,13 @@ export function merchantRoutes(app: App, ctx: Ctx) {
       schema: {
         tags: ['sandbox'],
         summary: 'Sandbox only: approve a pending merchant (fires merchant.approval)',
-        body: z.object({ merchant_id: z.string().trim().min(1, 'is required').max(100) }),
+        body: approveMerchantBody,
         response: {
-          200: z.object({ status: z.literal(true), message: z.string() }),
-          400: statusErrorSchema,
-          401: statusErrorSchema,
-          403: statusErrorSchema,
-          404: statusErrorSchema,
+          200: statusEnvelopeSchema,
+          400: statusErrorEnvelopeSchema,
+          401: statusErrorEnvelopeSchema,
+          403: statusErrorEnvelopeSchema,
+          404: statusErrorEnvelopeSchema,
         },
       },
     },

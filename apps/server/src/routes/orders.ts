@@ -1,15 +1,9 @@
-import {
-  moneyRecordSchema,
-  refundInput,
-  refundTransaction,
-  voidInput,
-  voidTransaction,
-  type Ctx,
-} from '@remit/core';
-import { envelopeSchema, errorResponses, errorSchema, ok } from './envelope.js';
+import { errorEnvelopeSchema, errorResponses, moneyRecordResponseSchema, refundInput, voidInput } from '@remit/contract';
+import { refundTransaction, voidTransaction, type Ctx } from '@remit/core';
+import { ok } from './envelope.js';
 import type { App } from './types.js';
 
-const notFound = errorSchema.describe('No transaction with this transaction_id belongs to this merchant');
+const notFound = errorEnvelopeSchema.describe('No transaction with this transaction_id belongs to this merchant');
 
 /** Voids and refunds (spec: `POST /order/sales-void`, `POST /order/sales-return`). JSON or form bodies. */
 export function orderRoutes(app: App, ctx: Ctx) {
@@ -25,7 +19,7 @@ export function orderRoutes(app: App, ctx: Ctx) {
           'one that is not completed (pending, authorized, declined, voided, fully refunded) 400.',
         body: voidInput,
         response: {
-          200: envelopeSchema(moneyRecordSchema).describe('The void record (type Void); linked_txn_id is the original'),
+          200: moneyRecordResponseSchema.describe('The void record (type Void); linked_txn_id is the original'),
           ...errorResponses,
           404: notFound,
         },
@@ -49,7 +43,7 @@ export function orderRoutes(app: App, ctx: Ctx) {
           'Unknown transaction: 404 "Payment method not found."; not completed: 400 with the same message.',
         body: refundInput,
         response: {
-          200: envelopeSchema(moneyRecordSchema).describe('The refund record (type Refund, or Void under the 24-hour rule)'),
+          200: moneyRecordResponseSchema.describe('The refund record (type Refund, or Void under the 24-hour rule)'),
           ...errorResponses,
           404: notFound,
         },

@@ -1,9 +1,15 @@
-import { z } from 'zod';
-import { createPayLink, deletePayLink, deletePayLinkBody, linkIdParams, payLinkBody, type Ctx } from '@remit/core';
-import { envelopeSchema, errorResponses, errorSchema, ok } from './envelope.js';
+import {
+  deletePayLinkBody,
+  deletePayLinkResponseSchema,
+  errorEnvelopeSchema,
+  errorResponses,
+  linkIdParams,
+  payLinkBody,
+  payLinkResponseSchema,
+} from '@remit/contract';
+import { createPayLink, deletePayLink, type Ctx } from '@remit/core';
+import { ok } from './envelope.js';
 import type { App } from './types.js';
-
-const payLinkResult = z.object({ order_id: z.string(), payment_link: z.string(), sales_id: z.string() });
 
 export function payLinkRoutes(app: App, ctx: Ctx) {
   app.post(
@@ -16,7 +22,7 @@ export function payLinkRoutes(app: App, ctx: Ctx) {
           'merchant_key and amount are required. Without order_id the link id is used as the order id. ' +
           'invoice_number: letters and digits, at most 100. At least one of allow_card and allow_ach must be true.',
         body: payLinkBody,
-        response: { 200: envelopeSchema(payLinkResult), ...errorResponses },
+        response: { 200: payLinkResponseSchema, ...errorResponses },
       },
     },
     async (req) => ok('Pay link created successfully.', await createPayLink(ctx, req.client.id, req.body)),
@@ -30,11 +36,7 @@ export function payLinkRoutes(app: App, ctx: Ctx) {
         summary: 'Delete a pay link; its pending sale is cancelled',
         params: linkIdParams,
         body: deletePayLinkBody,
-        response: {
-          200: z.object({ result: z.literal(true), link_id: z.string(), message: z.string() }),
-          ...errorResponses,
-          404: errorSchema,
-        },
+        response: { 200: deletePayLinkResponseSchema, ...errorResponses, 404: errorEnvelopeSchema },
       },
     },
     async (req) => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payPageStateSchema } from '@remit/contract';
 import { createCredentials, openCore } from '@remit/core';
 import { createTestDatabase, testDbKind } from '@remit/core/testing';
-import { send } from '@remit/sdk';
+import { send } from '../testing/http.js';
 import { buildApp, REDACT } from '../app.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { credentialsSchema } from '@remit/contract';
 import { createCredentials, RemitError, type Ctx } from '@remit/core';
 import type { App } from './types.js';
 
@@ -11,12 +11,12 @@ export function portalRoutes(app: App, ctx: Ctx) {
         tags: ['sandbox'],
         summary: 'Create sandbox credentials (no authentication; sandbox only)',
         security: [],
-        response: { 201: z.object({ client_id: z.string(), secret_key: z.string() }) },
+        response: { 201: credentialsSchema },
       },
     },
     async (_req, reply) => {
       if (ctx.env !== 'sandbox') {
-        throw new RemitError('forbidden', 'sandbox_only', 'Credentials are made with `npm run remit -- credentials create` in production.');
+        throw new RemitError('sandbox_only', 'Credentials are made with `npm run remit -- credentials create` in production.');
       }
       return reply.status(201).send(await createCredentials(ctx));
     },

@@ -1,18 +1,17 @@
 import {
-  capturePreauth,
-  moneyRecordSchema,
-  preauthCaptureResultSchema,
+  errorEnvelopeSchema,
+  errorResponses,
+  moneyRecordResponseSchema,
+  preauthCaptureResponseSchema,
   preauthIdInput,
-  preauthUpdateResultSchema,
-  updatePreauth,
+  preauthUpdateResponseSchema,
   updatePreauthInput,
-  voidPreauth,
-  type Ctx,
-} from '@remit/core';
-import { envelopeSchema, errorResponses, errorSchema, ok } from './envelope.js';
+} from '@remit/contract';
+import { capturePreauth, updatePreauth, voidPreauth, type Ctx } from '@remit/core';
+import { ok } from './envelope.js';
 import type { App } from './types.js';
 
-const notFound = errorSchema.describe('No preauthorization with this transaction_id belongs to this merchant');
+const notFound = errorEnvelopeSchema.describe('No preauthorization with this transaction_id belongs to this merchant');
 const refusals =
   'transaction_id must be the original preauthorization ID (any other transaction: 400 not_original_preauth); ' +
   'a captured or voided preauthorization is refused with 400.';
@@ -29,7 +28,7 @@ export function preauthRoutes(app: App, ctx: Ctx) {
           `last_authorized_amount must equal the amount on record, else 400 "Amount mismatch" (compare-and-set). ` +
           `An increase fires preauth.increment, a decrease preauth.decrement; equal amounts get 400. ${refusals}`,
         body: updatePreauthInput,
-        response: { 200: envelopeSchema(preauthUpdateResultSchema), ...errorResponses, 404: notFound },
+        response: { 200: preauthUpdateResponseSchema, ...errorResponses, 404: notFound },
       },
     },
     async (req) => ok('Preauthorization updated.', await updatePreauth(ctx, req.client.id, req.body)),
@@ -43,7 +42,7 @@ export function preauthRoutes(app: App, ctx: Ctx) {
         summary: 'Capture the authorized amount',
         description: `The preauthorization becomes a completed payment; fires preauth.charge and payment.success. ${refusals}`,
         body: preauthIdInput,
-        response: { 200: envelopeSchema(preauthCaptureResultSchema), ...errorResponses, 404: notFound },
+        response: { 200: preauthCaptureResponseSchema, ...errorResponses, 404: notFound },
       },
     },
     async (req) => ok('Preauthorization captured.', await capturePreauth(ctx, req.client.id, req.body)),
@@ -57,7 +56,7 @@ export function preauthRoutes(app: App, ctx: Ctx) {
         summary: 'Void (release) a preauthorization',
         description: `Creates a void record for the authorized amount (its net cancels the preauthorization's) and fires preauth.void. ${refusals}`,
         body: preauthIdInput,
-        response: { 200: envelopeSchema(moneyRecordSchema), ...errorResponses, 404: notFound },
+        response: { 200: moneyRecordResponseSchema, ...errorResponses, 404: notFound },
       },
     },
     async (req) => ok('Preauthorization voided.', await voidPreauth(ctx, req.client.id, req.body)),

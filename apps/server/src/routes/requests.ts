@@ -1,17 +1,16 @@
-import { z } from 'zod';
 import {
-  createCustomerRequest,
-  createPaymentRequest,
   customerIdParams,
   customerRequestBody,
+  customerRequestHeaders,
+  customerRequestResponseSchema,
+  errorEnvelopeSchema,
+  errorResponses,
   paymentRequestBody,
-  type Ctx,
-} from '@remit/core';
-import { envelopeSchema, errorResponses, errorSchema, ok } from './envelope.js';
+  paymentRequestResponseSchema,
+} from '@remit/contract';
+import { createCustomerRequest, createPaymentRequest, type Ctx } from '@remit/core';
+import { ok } from './envelope.js';
 import type { App } from './types.js';
-
-const requestResult = z.object({ order_id: z.string(), link_id: z.string(), pay_link: z.string() });
-const customerRequestResult = requestResult.extend({ sales_id: z.string() });
 
 /** "Payment request created and sent by SMS and email." */
 const createdMessage = (what: string, sent: Array<'sms' | 'email'>) =>
@@ -30,7 +29,7 @@ export function requestRoutes(app: App, ctx: Ctx) {
           'order_id is unique per merchant among payment requests (409 order_id_exists). The customer pays ' +
           'amount + tax + surcharge - discount, plus the card fee (merchant pricing) when pass_fee is true.',
         body: paymentRequestBody,
-        response: { 200: envelopeSchema(requestResult), ...errorResponses, 409: errorSchema },
+        response: { 200: paymentRequestResponseSchema, ...errorResponses, 409: errorEnvelopeSchema },
       },
     },
     async (req) => {
@@ -50,9 +49,9 @@ export function requestRoutes(app: App, ctx: Ctx) {
           'The optional api_key header is accepted and ignored (HTTP Basic authenticates the call).',
         params: customerIdParams,
         // Loose: a strict object would drop the other headers (Idempotency-Key) from the request.
-        headers: z.looseObject({ api_key: z.string().optional() }),
+        headers: customerRequestHeaders,
         body: customerRequestBody,
-        response: { 200: envelopeSchema(customerRequestResult), ...errorResponses, 404: errorSchema },
+        response: { 200: customerRequestResponseSchema, ...errorResponses, 404: errorEnvelopeSchema },
       },
     },
     async (req) => {

@@ -1,9 +1,16 @@
-import { z } from 'zod';
-import { advanceClock, advanceClockInput, settleInput, settleNow, type Ctx } from '@remit/core';
-import { envelopeSchema, errorResponses, errorSchema, ok } from './envelope.js';
+import {
+  advanceClockInput,
+  advanceClockResponseSchema,
+  errorEnvelopeSchema,
+  errorResponses,
+  settleInput,
+  settleResponseSchema,
+} from '@remit/contract';
+import { advanceClock, settleNow, type Ctx } from '@remit/core';
+import { ok } from './envelope.js';
 import type { App } from './types.js';
 
-const sandboxOnly = errorSchema.describe('Production: sandbox only');
+const sandboxOnly = errorEnvelopeSchema.describe('Production: sandbox only');
 
 /** The sandbox clock and settlement (DESIGN.md operator contract), under `/sandbox`. */
 export function sandboxClockRoutes(app: App, ctx: Ctx) {
@@ -18,7 +25,7 @@ export function sandboxClockRoutes(app: App, ctx: Ctx) {
           '(REMIT_SETTLEMENT_CUTOFF, default 00:00 UTC).',
         body: advanceClockInput,
         response: {
-          200: envelopeSchema(z.object({ merchant_id: z.string(), clock: z.string(), offset_hours: z.number() })),
+          200: advanceClockResponseSchema,
           ...errorResponses,
           403: sandboxOnly,
         },
@@ -39,14 +46,7 @@ export function sandboxClockRoutes(app: App, ctx: Ctx) {
         description: 'Settles every completed, unsettled card payment of the merchant; a settled payment can no longer be voided.',
         body: settleInput,
         response: {
-          200: envelopeSchema(
-            z.object({
-              merchant_id: z.string(),
-              settled_count: z.number().int(),
-              transaction_ids: z.array(z.string()),
-              settled_at: z.string(),
-            }),
-          ),
+          200: settleResponseSchema,
           ...errorResponses,
           403: sandboxOnly,
         },

@@ -1,43 +1,16 @@
-import { z } from 'zod';
 import {
-  getTransaction,
+  errorEnvelopeSchema,
+  errorResponses,
   getTransactionInput,
-  listTransactions,
   listTransactionsInput,
-  type Ctx,
-} from '@remit/core';
+  transactionIdParams,
+  transactionListResponseSchema,
+  transactionResponseSchema,
+} from '@remit/contract';
+import { getTransaction, listTransactions, type Ctx } from '@remit/core';
 import { mergeGetBodyIntoQuery } from '../plugins/get-body.js';
-import { errorResponses, errorSchema, ok } from './envelope.js';
+import { ok } from './envelope.js';
 import type { App } from './types.js';
-
-const extras = {
-  status: z.string(),
-  is_status: z.number().int(),
-  type: z.string(),
-  payment_method: z.string(),
-  settled: z.boolean(),
-  order_id: z.string().describe("'' when none"),
-};
-
-const listItem = z.object({
-  transaction_id: z.string(),
-  amount: z.string(),
-  created_date: z.string(),
-  fee_percentage: z.string(),
-  net_amount: z.number(),
-  other_details: z.object({ auth_code: z.string(), card_brand: z.string(), last_four: z.string() }),
-  ...extras,
-});
-
-const detail = z.object({
-  transaction_id: z.string(),
-  amount: z.string(),
-  transaction_date: z.string(),
-  fee_percentage: z.string(),
-  net_amount: z.number(),
-  other_details: z.object({ authcode: z.string(), cardType: z.string(), lastFourDigits: z.string() }),
-  ...extras,
-});
 
 export function transactionRoutes(app: App, ctx: Ctx) {
   app.get(
@@ -52,10 +25,7 @@ export function transactionRoutes(app: App, ctx: Ctx) {
           'Ordered by created_date, newest first, ties by transaction_id. `total` counts every matching transaction, not just this page. ' +
           'Besides the spec fields, each item carries status, is_status, type, payment_method, settled and order_id.',
         querystring: listTransactionsInput,
-        response: {
-          200: z.object({ result: z.literal(true), message: z.string(), data: z.array(listItem), total: z.number().int() }),
-          ...errorResponses,
-        },
+        response: { 200: transactionListResponseSchema, ...errorResponses },
       },
     },
     async (req) => {
@@ -72,13 +42,9 @@ export function transactionRoutes(app: App, ctx: Ctx) {
         tags: ['transactions'],
         summary: 'One transaction of the merchant (merchant_key in the JSON body or the query string)',
         description: "404 transaction_not_found for an unknown id and for another merchant's transaction alike.",
-        params: z.object({ transaction_id: z.string().min(1).max(200) }),
+        params: transactionIdParams,
         querystring: getTransactionInput,
-        response: {
-          200: z.object({ result: z.literal(true), message: z.string(), data: z.array(detail) }),
-          ...errorResponses,
-          404: errorSchema,
-        },
+        response: { 200: transactionResponseSchema, ...errorResponses, 404: errorEnvelopeSchema },
       },
     },
     async (req) => {

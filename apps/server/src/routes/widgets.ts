@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { listWidgets, listWidgetsInput, updateWidget, updateWidgetInput, widgetIdParams, type Ctx } from '@remit/core';
 import { mergeGetBodyIntoQuery } from '../plugins/get-body.js';
-import { envelopeSchema, errorResponses, errorSchema, ok } from './envelope.js';
+import { envelope, errorEnvelopeSchema } from '@remit/contract';
+import { ok } from './envelope.js';
 import type { App } from './types.js';
 
 const widgetSchema = z.object({
@@ -28,7 +29,7 @@ export function widgetRoutes(app: App, ctx: Ctx) {
         summary: "The merchant's widget settings",
         description: 'merchant_key in the JSON body or the query string. One widget per merchant, made with defaults on first read.',
         querystring: listWidgetsInput,
-        response: { 200: envelopeSchema(z.array(widgetSchema)), ...errorResponses },
+        response: { 200: envelope(z.array(widgetSchema)), 400: errorEnvelopeSchema, 401: errorEnvelopeSchema },
       },
     },
     async (req) => ok('Widgets.', await listWidgets(ctx, req.client.id, req.query)),
@@ -45,7 +46,7 @@ export function widgetRoutes(app: App, ctx: Ctx) {
           'allowed_origins: exact origins, https:// (http://localhost… too in sandbox), at most 20. theme.primary_color: #rrggbb. logo_url: https.',
         params: widgetIdParams,
         body: updateWidgetInput,
-        response: { 200: envelopeSchema(widgetSchema), ...errorResponses, 404: errorSchema },
+        response: { 200: envelope(widgetSchema), 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema },
       },
     },
     async (req) => ok('Widget updated.', await updateWidget(ctx, req.client.id, req.params.id, req.body)),

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { openCore, startWorkers, type Core, type Env, type Now, type WorkerOptions, type Workers } from '@remit/core';
 import { createTestDatabase, testDbKind } from '@remit/core/testing';
-import { basicAuth, send, type HttpRequest, type HttpResponse } from '@remit/sdk';
+import { basicAuth, send, type HttpRequest, type HttpResponse } from './http.js';
 import { buildApp, type RemitApp } from '../app.js';
 
 /**

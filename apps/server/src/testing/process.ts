@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { send } from '@remit/sdk';
+import { send } from './http.js';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 

@@ -1,14 +1,12 @@
 import { eq } from 'drizzle-orm';
+import type { Credentials } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import { clients } from '../db/schema.js';
 import { RemitError } from '../errors.js';
 import { newId } from '../ids.js';
 import { digest, digestEquals, keyEnv, newKey, type Env } from '../keys.js';
 
-export interface Credentials {
-  client_id: string;
-  secret_key: string;
-}
+export type { Credentials };
 
 export interface Client {
   id: string;
@@ -49,7 +47,7 @@ async function loadAuthRow(ctx: Pick<Ctx, 'db'>, clientId: string) {
   return row;
 }
 
-const unauthorized = (message: string) => new RemitError('unauthorized', 'unauthorized', message);
+const unauthorized = (message: string) => new RemitError('unauthorized', message);
 
 const MISSING =
   'Authentication required: send HTTP Basic credentials (username client_id, password secret_key).';

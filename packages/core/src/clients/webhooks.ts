@@ -1,21 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { z } from 'zod';
+import type { UpdateWebhookUrlInput } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import { clients, webhookDeliveries } from '../db/schema.js';
 import { invalid, RemitError } from '../errors.js';
 import { isBlockedHostName } from '../events/address-guard.js';
 import { newKey } from '../keys.js';
-
-export const MAX_WEBHOOK_URL_LENGTH = 2048;
-
-export const updateWebhookUrlBody = z.object({
-  webhook_url: z
-    .string({ error: 'webhook_url is required: an absolute http(s) URL' })
-    .trim()
-    .min(1, 'webhook_url is required: an absolute http(s) URL')
-    .max(MAX_WEBHOOK_URL_LENGTH, `webhook_url must be at most ${MAX_WEBHOOK_URL_LENGTH} characters`),
-});
-export type UpdateWebhookUrlInput = z.infer<typeof updateWebhookUrlBody>;
 
 export interface WebhookRegistration {
   webhook_url: string;
@@ -54,7 +43,7 @@ export async function updateWebhookUrl(ctx: Ctx, clientId: string, input: Update
   const url = checkWebhookUrl(input.webhook_url, ctx.env);
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx.select().from(clients).where(eq(clients.id, clientId)).for('update');
-    if (!row) throw new RemitError('unauthorized', 'unauthorized', 'Invalid client credentials.');
+    if (!row) throw new RemitError('unauthorized', 'Invalid client credentials.');
     let secret: string;
     let secretEnc = row.webhookSecretEnc;
     if (secretEnc) {

@@ -5,7 +5,7 @@ import type { Queryable } from '../db/connect.js';
 import { customers } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
 import { merchantForKey, type Merchant } from '../merchants/merchant-key.js';
-import type { AddCustomerInput, ListCustomersInput } from './schemas.js';
+import type { AddCustomerInput, Customer, ListCustomersInput } from '@remit/contract';
 import { checkCard, methodsOf, methodSummary, storeBankAccount, storeCard, type PaymentMethodRow } from './vault.js';
 
 export type CustomerRow = typeof customers.$inferSelect;
@@ -62,12 +62,12 @@ export async function findCustomer(db: Queryable, merchantId: string, customerId
           .where(and(eq(customers.id, id), eq(customers.merchantId, merchantId)))
           .limit(1)
       : [];
-  if (!row) throw notFound('customer_not_found', 'Customer not found.');
+  if (!row) throw notFound('customer_not_found');
   return row;
 }
 
 /** A customer as lists show it: payment methods summarized, never a number. */
-export function customerView(c: CustomerRow, methods: PaymentMethodRow[]) {
+export function customerView(c: CustomerRow, methods: PaymentMethodRow[]): Customer {
   return {
     customer_id: c.id,
     first_name: c.firstName,
@@ -78,7 +78,7 @@ export function customerView(c: CustomerRow, methods: PaymentMethodRow[]) {
     payment_methods: methods.filter((m) => m.customerId === c.id).map(methodSummary),
   };
 }
-export type CustomerView = ReturnType<typeof customerView>;
+export type CustomerView = Customer;
 
 /** `GET /customers`: newest first, `page` zero-based. */
 export async function listCustomers(ctx: Ctx, clientId: string, input: ListCustomersInput) {

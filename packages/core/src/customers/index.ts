@@ -11,16 +11,3 @@ export {
   revealAccountNumber,
   type PaymentMethodRow,
 } from './vault.js';
-export {
-  addCustomerInput,
-  listCustomersInput,
-  cardInput,
-  bankAccountInput,
-  merchantKeyInput,
-  customerPathParams,
-  CUSTOMERS_PER_PAGE,
-  type AddCustomerInput,
-  type ListCustomersInput,
-  type CardInput as StoredCardInput,
-  type BankAccountInput,
-} from './schemas.js';

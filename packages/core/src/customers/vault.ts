@@ -6,7 +6,7 @@ import { invalid } from '../errors.js';
 import { newId } from '../ids.js';
 import { cardBrand, luhnValid } from '../processor/cards.js';
 import type { CardInput as ProcessorCard } from '../processor/connector.js';
-import type { BankAccountInput, CardInput } from './schemas.js';
+import type { BankAccountInput, PaymentMethodSummary, StoredCardInput as CardInput } from '@remit/contract';
 
 /**
  * Stored cards and bank accounts. Full numbers are kept only encrypted (`number_enc`); last four
@@ -138,9 +138,9 @@ export function revealAccountNumber(ctx: Pick<Ctx, 'vault'>, row: PaymentMethodR
 }
 
 /** What lists and responses may show of a method: never the number. */
-export function methodSummary(row: PaymentMethodRow) {
+export function methodSummary(row: PaymentMethodRow): PaymentMethodSummary {
   return {
-    type: row.type as 'card' | 'bank_account',
+    type: row.type as PaymentMethodSummary['type'],
     brand: row.brand ?? '',
     last_four: row.last4,
     exp_month: row.expMonth ?? null,

@@ -1,10 +1,8 @@
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
-import { intLike } from '../fields.js';
+import { listDeliveriesQuery, type DeliveryAttempt, type DeliveryPage, type DeliveryView, type ListDeliveriesQuery } from '@remit/contract';
 import type { Queryable } from '../db/connect.js';
 import { clients, webhookDeliveries } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
-import { EVENT_TYPES } from './catalog.js';
 
 /** Seconds after the 1st … 7th failed try; after the 8th try the delivery has failed for good. */
 export const RETRY_SCHEDULE_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600] as const;
@@ -20,37 +18,6 @@ export function retryDelayMs(tries: number, scale = 1, random: () => number = Ma
   return Math.max(0, Math.round(base * 1000 * scale * (0.8 + 0.4 * random())));
 }
 
-export const DELIVERY_STATUSES = ['pending', 'retrying', 'delivered', 'failed', 'disabled'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-
-export interface DeliveryAttempt {
-  at: string;
-  status_code: number | null;
-  latency_ms: number;
-  error: string | null;
-}
-
-export interface DeliveryView {
-  id: string;
-  event_id: string;
-  event_type: string;
-  url: string;
-  status: DeliveryStatus;
-  attempts: DeliveryAttempt[];
-  next_attempt_at: string | null;
-  created_at: string;
-  delivered_at: string | null;
-}
-
-
-export const listDeliveriesQuery = z.object({
-  event_type: z.enum(EVENT_TYPES, { error: `must be one of ${EVENT_TYPES.join(', ')}` }).optional(),
-  status: z.enum(DELIVERY_STATUSES, { error: `must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
-  page: intLike(0, 1_000_000).optional(),
-  limit: intLike(1, 100).optional(),
-});
-export type ListDeliveriesQuery = z.infer<typeof listDeliveriesQuery>;
-
 /** Parses list parameters from the query string and a GET JSON body together (body wins). */
 export function parseListDeliveries(input: unknown): ListDeliveriesQuery {
   const r = listDeliveriesQuery.safeParse(input ?? {});
@@ -59,13 +26,8 @@ export function parseListDeliveries(input: unknown): ListDeliveriesQuery {
   throw invalid('invalid_request', `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
 }
 
-export interface DeliveryPage {
-  deliveries: DeliveryView[];
-  page: number;
-  limit: number;
-  totalCount: number;
-  totalPage: number;
-}
+/** The dispatcher records attempts in the contract's shape. */
+export type { DeliveryAttempt };
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
@@ -76,7 +38,7 @@ export function deliveryView(r: DeliveryRow): DeliveryView {
     event_id: r.eventId,
     event_type: r.eventType,
     url: r.url,
-    status: r.status as DeliveryStatus,
+    status: r.status as DeliveryView['status'],
     attempts: r.attempts as DeliveryAttempt[],
     next_attempt_at: waiting ? r.nextAttemptAt.toISOString() : null,
     created_at: r.createdAt.toISOString(),

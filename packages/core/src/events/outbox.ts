@@ -2,7 +2,7 @@ import type { Queryable } from '../db/connect.js';
 import { events } from '../db/schema.js';
 import { newId } from '../ids.js';
 import type { Vault } from '../keys.js';
-import type { EventType, EventData } from './catalog.js';
+import type { EventType, EventData } from '@remit/contract';
 
 /**
  * Fields a receiver must get in clear but the outbox must not keep in clear: they are stored

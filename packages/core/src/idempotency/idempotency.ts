@@ -24,7 +24,7 @@ export async function claimIdempotencyKey(
   request: string,
 ): Promise<IdempotencyClaim> {
   if (key.length === 0 || key.length > 255) {
-    throw new RemitError('invalid', 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 characters.');
+    throw new RemitError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 characters.');
   }
   const requestHash = digest(request);
   const expired = new Date(ctx.now().getTime() - IDEMPOTENCY_TTL_MS);
@@ -43,10 +43,10 @@ export async function claimIdempotencyKey(
     .where(and(eq(idempotencyKeys.clientId, clientId), eq(idempotencyKeys.key, key)));
   if (!row) return claimIdempotencyKey(ctx, clientId, key, request);
   if (row.requestHash !== requestHash) {
-    throw new RemitError('conflict', 'idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');
+    throw new RemitError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');
   }
   if (row.statusCode === IN_PROGRESS) {
-    throw new RemitError('conflict', 'idempotency_key_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.');
+    throw new RemitError('idempotency_key_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.');
   }
   return { kind: 'replay', statusCode: row.statusCode, body: ctx.vault.decrypt(row.responseBody) };
 }

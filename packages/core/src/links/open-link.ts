@@ -62,9 +62,7 @@ export async function openLink(
     .onConflictDoNothing()
     .returning({ id: payLinks.id });
   if (inserted.length === 0) {
-    throw new RemitError(
-      'conflict',
-      'order_id_exists',
+    throw new RemitError('order_id_exists',
       `A payment request with order_id "${link.orderId}" already exists for this merchant; use a new order_id.`,
       { errors: [{ path: 'order_id', message: 'is already used by another payment request of this merchant' }] },
     );

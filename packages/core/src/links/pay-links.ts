@@ -5,14 +5,8 @@ import { RemitError } from '../errors.js';
 import { merchantNow } from '../clock.js';
 import { merchantForKey, type Merchant } from '../merchants/merchant-key.js';
 import { openLink } from './open-link.js';
-import type { DeletePayLinkInput, PayLinkInput } from './schemas.js';
+import { errorMessage, type DeletePayLinkInput, type PayLinkInput, type PayLinkResult } from '@remit/contract';
 import { assertPayable, linkTotals } from './totals.js';
-
-export interface PayLinkResult {
-  order_id: string;
-  payment_link: string;
-  sales_id: string;
-}
 
 /**
  * `POST /pay-link`: a hosted page for an amount and its pending sale. Links of a merchant not yet
@@ -54,7 +48,7 @@ export async function createPayLinkFor(
   return { order_id: opened.orderId, payment_link: opened.payLink, sales_id: opened.salesId };
 }
 
-export const LINK_NOT_FOUND = 'Link not found';
+export const LINK_NOT_FOUND = errorMessage('link_not_found');
 
 export interface DeletedPayLink {
   link_id: string;
@@ -79,7 +73,7 @@ export async function deletePayLink(
       .set({ status: 'deleted', deletedAt: at })
       .where(and(eq(payLinks.id, linkId), eq(payLinks.merchantId, merchant.id), isNull(payLinks.deletedAt)))
       .returning({ id: payLinks.id, salesId: payLinks.salesId });
-    if (!link) throw new RemitError('not_found', 'link_not_found', LINK_NOT_FOUND);
+    if (!link) throw new RemitError('link_not_found', LINK_NOT_FOUND);
     if (link.salesId) {
       await tx
         .update(transactions)

@@ -8,18 +8,8 @@ import { merchantForKey, type Merchant } from '../merchants/merchant-key.js';
 import { queueMessage } from '../messages/outbox.js';
 import { paymentRequestEmail, paymentRequestSms } from '../messages/templates.js';
 import { openLink, type OpenedLink } from './open-link.js';
-import type { CustomerRequestInput, PaymentRequestInput } from './schemas.js';
+import type { CustomerRequestInput, CustomerRequestResult, PaymentRequestInput, PaymentRequestResult } from '@remit/contract';
 import { assertPayable, linkTotals } from './totals.js';
-
-export interface PaymentRequestResult {
-  order_id: string;
-  link_id: string;
-  pay_link: string;
-}
-
-export interface CustomerRequestResult extends PaymentRequestResult {
-  sales_id: string;
-}
 
 export interface RequestOutcome<T> {
   data: T;
@@ -173,12 +163,10 @@ export async function createCustomerRequest(
       .where(and(eq(customers.id, customerId), eq(customers.merchantId, merchant.id)))
       .limit(1);
     if (!customer) {
-      throw new RemitError('not_found', 'customer_not_found', `No customer ${customerId} belongs to this merchant.`);
+      throw new RemitError('customer_not_found', `No customer ${customerId} belongs to this merchant.`);
     }
     if (!customer.email && !customer.phoneNumber) {
-      throw new RemitError(
-        'invalid',
-        'customer_has_no_contact',
+      throw new RemitError('customer_has_no_contact',
         'This customer has no email or phone number to send the request to; add one to the customer first.',
       );
     }

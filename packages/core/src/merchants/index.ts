@@ -1,14 +1,5 @@
 export { merchantForKey, lockMerchant, type Merchant } from './merchant-key.js';
-export {
-  onboardingSchema,
-  onboardMerchant,
-  OWNERSHIP_TYPES,
-  PRODUCTS_SOLD,
-  PROCESSING_ENVIRONMENTS,
-  DEFAULT_PRICING,
-  type OnboardingInput,
-  type OnboardingResult,
-} from './onboarding.js';
+export { onboardMerchant, DEFAULT_PRICING, type OnboardingResult } from './onboarding.js';
 export { exampleOnboarding } from './onboarding.example.js';
 export {
   listMerchants,
@@ -16,7 +7,6 @@ export {
   approveMerchant,
   merchantView,
   MERCHANT_NOT_FOUND_MESSAGE,
-  type MerchantView,
   type MerchantStatus,
   type ApprovalResult,
 } from './merchants.js';

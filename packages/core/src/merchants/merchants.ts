@@ -1,4 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
+import { errorMessage, type MerchantView, type MerchantWithKey } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import { merchants } from '../db/schema.js';
 import { RemitError } from '../errors.js';
@@ -6,26 +7,12 @@ import { recordEvent } from '../events/outbox.js';
 import { randomToken } from '../ids.js';
 import type { Merchant } from './merchant-key.js';
 
-export type MerchantStatus = 'pending' | 'approved';
+export type MerchantStatus = MerchantView['status'];
 
-/** A merchant as the spec's Merchant list item, plus its approval `status`. */
-export interface MerchantView {
-  businessname: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  join_date: string;
-  merchant_id: string;
-  phonenumber: string;
-  public_data: { public_key: string };
-  website: string;
-  status: MerchantStatus;
-}
-
-export const MERCHANT_NOT_FOUND_MESSAGE = 'Merchant not found.';
+export const MERCHANT_NOT_FOUND_MESSAGE = errorMessage('merchant_not_found');
 
 /** Unknown ids and other clients' merchants fail alike, so ids cannot be probed across tenants. */
-const merchantNotFound = () => new RemitError('not_found', 'merchant_not_found', MERCHANT_NOT_FOUND_MESSAGE);
+const merchantNotFound = () => new RemitError('merchant_not_found', MERCHANT_NOT_FOUND_MESSAGE);
 
 export function merchantView(m: Merchant): MerchantView {
   return {
@@ -57,7 +44,7 @@ export async function getMerchantForOwner(
   ctx: Pick<Ctx, 'db' | 'vault'>,
   clientId: string,
   merchantId: string,
-): Promise<MerchantView & { merchant_key: string }> {
+): Promise<MerchantWithKey> {
   const [row] = await ctx.db
     .select()
     .from(merchants)
@@ -79,9 +66,7 @@ export interface ApprovalResult {
  */
 export async function approveMerchant(ctx: Ctx, clientId: string, merchantId: string): Promise<ApprovalResult> {
   if (ctx.env === 'production') {
-    throw new RemitError(
-      'forbidden',
-      'sandbox_only',
+    throw new RemitError('sandbox_only',
       'approve-merchant is a sandbox-only mock endpoint; in production merchants are approved by the acquirer.',
     );
   }

@@ -1,8 +1,10 @@
+import type { OnboardingRequest } from '@remit/contract';
+
 /**
  * A complete, valid onboarding submission (`docs/examples/onboarding.json` is this with no
  * overrides), for tests, benches and docs; override the business name and email per use.
  */
-export function exampleOnboarding(overrides: { business_name?: string; email?: string } = {}) {
+export function exampleOnboarding(overrides: { business_name?: string; email?: string } = {}): OnboardingRequest {
   const name = overrides.business_name ?? 'Acme Coffee LLC';
   const email = overrides.email ?? 'owner@acme.example';
   return {

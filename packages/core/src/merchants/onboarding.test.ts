@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { onboardingSchema } from './onboarding.js';
 import { exampleOnboarding } from './onboarding.example.js';
-import { adultCutoff, COUNTRY_CODES, hundredths } from './onboarding-fields.js';
+import { onboardingFields, onboardingSchema } from '@remit/contract';
+
+const { adultCutoff, COUNTRY_CODES, hundredths } = onboardingFields;
 
 /** The example submission, its sections loose enough to break field by field. */
 function sample() {

@@ -1,37 +1,10 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
-import { intLike } from '../fields.js';
+import { listMessagesQuery, type ListMessagesQuery, type MessageView, type SandboxMessagePage } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import { merchants, messages } from '../db/schema.js';
 import { invalid, RemitError } from '../errors.js';
 import { merchantForKey } from '../merchants/merchant-key.js';
 
-
-export const listMessagesQuery = z.object({
-  merchant_key: z.string().min(1, 'is required').max(200).optional(),
-  recipient: z.string().trim().min(1).max(254).optional(),
-  channel: z.enum(['sms', 'email'], { error: 'must be sms or email' }).optional(),
-  page: intLike(0, 1_000_000).optional(),
-  limit: intLike(1, 100).optional(),
-});
-export type ListMessagesQuery = z.infer<typeof listMessagesQuery>;
-
-export interface MessageView {
-  id: string;
-  merchant_id: string;
-  channel: string;
-  recipient: string;
-  subject: string | null;
-  body_text: string;
-  body_html: string | null;
-  pay_link_id: string | null;
-  status: string;
-  attempts: number;
-  last_error: string | null;
-  next_attempt_at: string | null;
-  created_at: string;
-  sent_at: string | null;
-}
 
 export function parseListMessages(input: unknown): ListMessagesQuery {
   const r = listMessagesQuery.safeParse(input ?? {});
@@ -46,7 +19,7 @@ export function parseListMessages(input: unknown): ListMessagesQuery {
  */
 export async function listSandboxMessages(ctx: Ctx, clientId: string, q: ListMessagesQuery) {
   if (ctx.env !== 'sandbox') {
-    throw new RemitError('forbidden', 'sandbox_only', 'The sandbox inbox exists only in the sandbox environment.');
+    throw new RemitError('sandbox_only', 'The sandbox inbox exists only in the sandbox environment.');
   }
   const page = q.page ?? 0;
   const limit = q.limit ?? 20;
@@ -86,5 +59,5 @@ export async function listSandboxMessages(ctx: Ctx, clientId: string, q: ListMes
     created_at: m.createdAt.toISOString(),
     sent_at: m.sentAt ? m.sentAt.toISOString() : null,
   }));
-  return { messages: list, page, limit, totalCount, totalPage: Math.ceil(totalCount / limit) };
+  return { messages: list, page, limit, totalCount, totalPage: Math.ceil(totalCount / limit) } satisfies SandboxMessagePage;
 }

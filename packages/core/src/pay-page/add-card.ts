@@ -18,7 +18,7 @@ export async function addCardFromLink(ctx: Ctx, token: string, input: AddCardReq
   return ctx.db.transaction(async (tx) => {
     const { link, merchant } = await loadLink(tx, token, 'card', { lock: true });
     if (link.paymentMethodId || !link.customerId) {
-      throw new RemitError('conflict', 'card_already_saved', 'A card was already added through this link.');
+      throw new RemitError('card_already_saved', 'A card was already added through this link.');
     }
     const now = merchantNow(ctx.now, merchant);
     const brand = checkCard(ctx, card, now);

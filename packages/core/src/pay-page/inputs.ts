@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BankInput, CardInput } from '@remit/contract';
-import { bankAccountInput, cardInput } from '../customers/schemas.js';
+import { bankAccountInput, cardInput } from '@remit/contract';
 import { invalid, type FieldError } from '../errors.js';
 import { text } from '../fields.js';
 

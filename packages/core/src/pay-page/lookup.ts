@@ -38,8 +38,8 @@ export type LinkPurpose = 'pay' | 'card';
 
 function missing(purpose: LinkPurpose) {
   return purpose === 'pay'
-    ? new RemitError('not_found', 'link_not_found', LINK_NOT_FOUND_MESSAGE)
-    : new RemitError('not_found', 'card_link_not_found', CARD_LINK_NOT_FOUND_MESSAGE);
+    ? new RemitError('link_not_found', LINK_NOT_FOUND_MESSAGE)
+    : new RemitError('card_link_not_found', CARD_LINK_NOT_FOUND_MESSAGE);
 }
 
 export interface LoadedLink {
@@ -65,8 +65,8 @@ export async function loadLink(db: Queryable, id: string, purpose: LinkPurpose, 
   if (!row || (row.link.kind === 'card_request') !== (purpose === 'card')) throw missing(purpose);
   if (row.link.deletedAt) {
     throw purpose === 'pay'
-      ? new RemitError('gone', 'link_cancelled', LINK_CANCELLED_MESSAGE)
-      : new RemitError('gone', 'card_link_cancelled', CARD_LINK_CANCELLED_MESSAGE);
+      ? new RemitError('link_cancelled', LINK_CANCELLED_MESSAGE)
+      : new RemitError('card_link_cancelled', CARD_LINK_CANCELLED_MESSAGE);
   }
   return row;
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredentials } from '../clients/credentials.js';
 import { messages, payChallenges, payLinks, transactions } from '../db/schema.js';
 import { insertTestMerchant, openTestCore, type TestCore } from '../events/test-support.js';
-import { paymentRequestBody } from '../links/schemas.js';
+import { paymentRequestBody } from '@remit/contract';
 import { createPaymentRequestFor } from '../links/payment-requests.js';
 import { lockMerchant } from '../merchants/merchant-key.js';
 import { isRemitError } from '../errors.js';

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { PayRequest, PayResult, Receipt } from '@remit/contract';
+import { isErrorCode, type PayRequest, type PayResult, type Receipt } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Tx } from '../db/connect.js';
@@ -46,7 +46,7 @@ async function lockPayable(ctx: Ctx, tx: Tx, linkId: string, method: Method): Pr
   const { link, merchant } = await loadLink(tx, linkId, 'pay', { lock: true });
   const sale = await saleOf(tx, link, { lock: true });
   if (link.status === 'paid' || !sale || sale.status !== 'pending') {
-    throw new RemitError('conflict', 'link_already_paid', ALREADY_PAID_MESSAGE);
+    throw new RemitError('link_already_paid', ALREADY_PAID_MESSAGE);
   }
   if (merchant.status !== 'approved') throw invalid('merchant_not_approved', MERCHANT_CANNOT_PAY_MESSAGE);
   if (method === 'ach' && link.preauth) {
@@ -69,7 +69,8 @@ type Outcome = { kind: 'done'; result: PayResult } | { kind: 'declined'; code: s
 async function attempt(ctx: Ctx, run: (tx: Tx) => Promise<Outcome>): Promise<PayResult> {
   const outcome = await ctx.db.transaction(run);
   if (outcome.kind === 'declined') {
-    throw new RemitError('declined', outcome.code, outcome.message);
+    // The network's decline codes are the catalogue's; any other refusal is a plain decline.
+    throw new RemitError(isErrorCode(outcome.code) ? outcome.code : 'card_declined', outcome.message);
   }
   return outcome.result;
 }
@@ -129,9 +130,9 @@ export async function answerChallenge(ctx: Ctx, linkId: string, challengeId: str
           .where(and(eq(payChallenges.id, challengeId), eq(payChallenges.payLinkId, p.link.id)))
           .for('update')
       : [];
-    if (!ch) throw new RemitError('not_found', 'challenge_not_found', 'This 3-D Secure challenge does not exist; pay again to start a new one.');
+    if (!ch) throw new RemitError('challenge_not_found', 'This 3-D Secure challenge does not exist; pay again to start a new one.');
     if (ch.status !== 'open') {
-      throw new RemitError('conflict', 'challenge_answered', 'This 3-D Secure challenge was already answered; pay again to start a new one.');
+      throw new RemitError('challenge_answered', 'This 3-D Secure challenge was already answered; pay again to start a new one.');
     }
     const expired = p.now.getTime() - ch.createdAt.getTime() > CHALLENGE_TTL_MS;
     const passed = outcome === 'complete' && !expired;

@@ -124,8 +124,8 @@ export async function payPage(ctx: Pick<Ctx, 'db'>, id: string, purpose: LinkPur
     if (purpose === 'card') return { status: 200, state: { page: 'card', view: await cardViewOf(ctx.db, link, merchant, widget) }, ...frame };
     return { status: 200, state: { page: 'link', view: viewOf(link, merchant, sale, widget) }, ...frame };
   } catch (e) {
-    if (isRemitError(e) && (e.kind === 'not_found' || e.kind === 'gone')) {
-      const status = e.kind === 'gone' ? 410 : 404;
+    if (isRemitError(e) && (e.status === 404 || e.status === 410)) {
+      const status = e.status;
       return { status, state: { page: 'error', status, code: e.code, message: e.message }, allowedOrigins: [], embedOrigin: null };
     }
     throw e;

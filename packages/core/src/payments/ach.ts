@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { z } from 'zod';
+import type { UpdateAchInput } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
@@ -7,13 +7,11 @@ import { paymentMethods, transactions } from '../db/schema.js';
 import { revealAccountNumber } from '../customers/vault.js';
 import { invalid, notFound } from '../errors.js';
 import { recordEvent } from '../events/outbox.js';
-import { merchantKey } from '../fields.js';
 import { merchantForKey } from '../merchants/merchant-key.js';
 import { paymentSuccessData } from './charges.js';
 import { insertRecord, lockTransaction, type TxnRow } from './records.js';
 import { sandboxOnly } from './settlement.js';
 import { nextState, stateColumns, stateOf } from './state.js';
-import { transactionId } from './voids.js';
 
 /**
  * Sandbox `POST /update-ach`: resolves a pending ACH transaction as the bank would. `approved`
@@ -22,12 +20,6 @@ import { transactionId } from './voids.js';
  * `returned` and a reversal record (type `Return`) takes its net back.
  */
 
-export const updateAchInput = z.object({
-  merchant_key: merchantKey(),
-  transaction_id: transactionId(),
-  new_status: z.enum(['approved', 'declined'], { error: 'must be approved or declined' }),
-});
-export type UpdateAchInput = z.output<typeof updateAchInput>;
 
 export const ACH_NOT_FOUND_MESSAGE =
   'ACH transaction not found: no ACH transaction with this transaction_id belongs to this merchant.';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { ERROR_CODES, errorMessage, isErrorCode, type ChargeData, type ChargeInput } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { transactions } from '../db/schema.js';
@@ -6,24 +6,13 @@ import { findCustomer } from '../customers/customers.js';
 import { defaultPaymentMethod, revealAccountNumber, revealCard, type PaymentMethodRow } from '../customers/vault.js';
 import { invalid, RemitError } from '../errors.js';
 import { recordEvent } from '../events/outbox.js';
-import { amount, flag, merchantKey, text } from '../fields.js';
 import { newId } from '../ids.js';
 import { merchantForKey, type Merchant } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount, formatRate } from '../money.js';
 import { feeFor } from './fees.js';
 import { stateColumns } from './state.js';
 
-/** `POST /customers/charge/{customerId}`. `amount` is a number in the spec; numeric text is accepted too. */
-export const chargeInput = z.object({
-  merchant_key: merchantKey(),
-  amount: amount(),
-  order_id: text(100),
-  /** Listed as required in the spec; absent means false. */
-  preAuth: flag().default(false),
-});
-export type ChargeInput = z.output<typeof chargeInput>;
-
-export const MERCHANT_NOT_APPROVED_MESSAGE = 'Merchant is not approved for payments yet.';
+export const MERCHANT_NOT_APPROVED_MESSAGE = errorMessage('merchant_not_approved');
 
 /** Refuses payments for a merchant still waiting for approval (links and customers may be made before). */
 export function requireApproved(merchant: Merchant) {
@@ -96,7 +85,9 @@ async function chargeCard(ctx: Ctx, merchant: Merchant, method: PaymentMethodRow
         declineReason: result.message,
       });
     });
-    throw new RemitError('declined', result.code, result.message, { extra: { transaction_id: base.id } });
+    // A connector's own decline codes answer as the generic decline.
+    const code = isErrorCode(result.code) && ERROR_CODES[result.code].status === 402 ? result.code : 'card_declined';
+    throw new RemitError(code, result.message, { extra: { transaction_id: base.id } });
   }
   const fee = feeFor(merchant, 'card', input.amount);
   const values: NewTxn = {
@@ -174,7 +165,7 @@ export function paymentSuccessData(row: TxnRow) {
 }
 
 /** `data` of the charge response (the spec leaves its shape open; documented in the OpenAPI schema). */
-export function chargeView(row: TxnRow) {
+export function chargeView(row: TxnRow): ChargeData {
   return {
     transaction_id: row.id,
     amount: formatAmount(row.amountCents),
@@ -193,7 +184,7 @@ export function chargeView(row: TxnRow) {
     created_date: row.createdAt.toISOString(),
   };
 }
-export type ChargeView = ReturnType<typeof chargeView>;
+export type ChargeView = ChargeData;
 
 /** The success message of each outcome. */
 export function chargeMessage(view: ChargeView): string {

@@ -1,11 +1,10 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import { DEPOSIT_PARTS, depositFields, errorMessage, MAX_CHECK_IMAGE_BYTES } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { transactions } from '../db/schema.js';
 import { invalid, RemitError, type FieldError } from '../errors.js';
-import { amount, merchantKey, text } from '../fields.js';
 import { newId } from '../ids.js';
 import { merchantForKey } from '../merchants/merchant-key.js';
 import { formatAmount } from '../money.js';
@@ -19,19 +18,7 @@ import { stateColumns } from './state.js';
  * `deposits/<merchant_id>/<txn_id>-front.<ext>`, and never served.
  */
 
-/** Largest accepted image, each side. */
-export const MAX_CHECK_IMAGE_BYTES = 10 * 1024 * 1024;
-
-export const DEPOSIT_PARTS = ['amount', 'merchant_key', 'device', 'front_file', 'back_file'] as const;
-
-export const ACH_ACCOUNT_NOT_FOUND_MESSAGE =
-  'ACH merchant or account detail not found: this merchant has no ACH provider credentials yet (they are provisioned when the merchant is approved).';
-
-export const depositFields = z.object({
-  amount: amount(),
-  merchant_key: merchantKey(),
-  device: text(100),
-});
+export const ACH_ACCOUNT_NOT_FOUND_MESSAGE = errorMessage('ach_account_not_found');
 
 /** The multipart parts as the edge read them; any may be missing. */
 export interface DepositUpload {
@@ -55,7 +42,7 @@ export function imageType(data: Buffer): string | null {
 }
 
 export const tooLarge = (part: string) =>
-  new RemitError('too_large', 'payload_too_large', `${part} is larger than ${MAX_CHECK_IMAGE_BYTES / 1024 / 1024} MB; send a smaller image.`);
+  new RemitError('payload_too_large', `${part} is larger than ${MAX_CHECK_IMAGE_BYTES / 1024 / 1024} MB; send a smaller image.`);
 
 export async function submitDeposit(
   ctx: Ctx,

@@ -5,11 +5,12 @@ import { eq } from 'drizzle-orm';
 import { transactions } from '../db/schema.js';
 import { isRemitError } from '../errors.js';
 import { openCore, type Core } from '../open.js';
-import { capturePreauth, preauthIdInput, updatePreauth, updatePreauthInput, voidPreauth } from './preauth.js';
-import { refundInput, refundTransaction } from './refunds.js';
+import { preauthIdInput, refundInput, updatePreauthInput, voidInput } from '@remit/contract';
+import { capturePreauth, updatePreauth, voidPreauth } from './preauth.js';
+import { refundTransaction } from './refunds.js';
 import { stateOf, type TxnState } from './state.js';
 import { addTestMerchant, coreCharge, type CoreFixture } from './test-support.js';
-import { voidInput, voidTransaction } from './voids.js';
+import { voidTransaction } from './voids.js';
 
 /**
  * Model-based test: random sequences of charges, preauthorizations, refunds, voids, preauth

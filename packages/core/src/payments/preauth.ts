@@ -1,60 +1,24 @@
 import { eq } from 'drizzle-orm';
-import { z } from 'zod';
+import { errorMessage, type PreauthCaptureResult, type PreauthIdInput, type PreauthUpdateResult, type UpdatePreauthInput } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
 import { recordEvent } from '../events/outbox.js';
-import { amount, merchantKey, text } from '../fields.js';
 import { merchantForKey } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount } from '../money.js';
 import { feeFor } from './fees.js';
 import { lockTransaction, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
 import { nextState, stateColumns, stateOf, type PaymentEvent } from './state.js';
-import { performVoid, transactionId } from './voids.js';
+import { performVoid } from './voids.js';
 
 /** Preauthorizations: `POST /preauth/update`, `/preauth/capture`, `/preauth/void`. */
 
-export const AMOUNT_MISMATCH_MESSAGE = 'Amount mismatch';
+export const AMOUNT_MISMATCH_MESSAGE = errorMessage('amount_mismatch');
 export const PREAUTH_NOT_FOUND_MESSAGE =
   'Preauthorization not found: no preauthorization with this transaction_id belongs to this merchant.';
 
-export const updatePreauthInput = z.object({
-  merchant_key: merchantKey(),
-  transaction_id: transactionId(),
-  last_authorized_amount: amount(),
-  new_authorized_amount: amount(),
-  order_id: text(100),
-});
-export type UpdatePreauthInput = z.output<typeof updatePreauthInput>;
-
-export const preauthIdInput = z.object({ merchant_key: merchantKey(), transaction_id: transactionId() });
-export type PreauthIdInput = z.output<typeof preauthIdInput>;
-
-export const preauthUpdateResultSchema = z.object({
-  Status: z.literal('Approved'),
-  Account: z.string(),
-  Brand: z.string(),
-  AuthCode: z.string(),
-  Authorized: z.string(),
-  transaction_id: z.string(),
-  orderid: z.string(),
-});
-export type PreauthUpdateResult = z.output<typeof preauthUpdateResultSchema>;
-
-export const preauthCaptureResultSchema = z.object({
-  Status: z.literal('Approved'),
-  Account: z.string(),
-  Brand: z.string(),
-  AuthCode: z.string(),
-  amount: z.string(),
-  Authorized: z.number(),
-  orderid: z.string(),
-  transaction_id: z.string(),
-  net_amount: z.number(),
-});
-export type PreauthCaptureResult = z.output<typeof preauthCaptureResultSchema>;
 
 const VERB: Record<'preauth_update' | 'preauth_capture' | 'preauth_void', string> = {
   preauth_update: 'updated',
@@ -88,7 +52,8 @@ async function lockPreauth(
       : state === 'completed' || state === 'refunded'
         ? 'has already been captured'
         : `is ${state}`;
-  throw invalid(`preauth_${state === 'completed' || state === 'refunded' ? 'captured' : state}`, `The preauthorization ${why}; it can no longer be ${VERB[event]}.`);
+  const code = state === 'voided' ? 'preauth_voided' : state === 'completed' || state === 'refunded' ? 'preauth_captured' : 'preauth_not_open';
+  throw invalid(code, `The preauthorization ${why}; it can no longer be ${VERB[event]}.`);
 }
 
 export async function updatePreauth(ctx: Ctx, clientId: string, input: UpdatePreauthInput): Promise<PreauthUpdateResult> {

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { z } from 'zod';
+import type { MoneyRecord } from '@remit/contract';
 import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { newId } from '../ids.js';
@@ -69,18 +69,7 @@ export async function insertRecord(
 }
 
 /** `data` of void and refund responses ("Void / refund record"). */
-export const moneyRecordSchema = z.object({
-  sales_id: z.string(),
-  transaction_id: z.string(),
-  order_createdfrom: z.string(),
-  amount: z.number(),
-  txn_id: z.string(),
-  txn_date: z.string(),
-  linked_txn_id: z.string(),
-  Status: z.literal('Success'),
-  type: z.enum(['Void', 'Refund']),
-});
-export type MoneyRecord = z.output<typeof moneyRecordSchema>;
+export type { MoneyRecord };
 
 /** The record as the HTTP response shows it: `linked_txn_id` is the original transaction. */
 export function toMoneyRecord(record: TxnRow): MoneyRecord {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { transactions } from '../db/schema.js';
-import { refundInput, refundTransaction } from './refunds.js';
+import { refundInput } from '@remit/contract';
+import { refundTransaction } from './refunds.js';
 import { coreCharge, coreFixture, type CoreFixture } from './test-support.js';
 
 const H = 3_600_000;

@@ -1,37 +1,30 @@
 import { eq } from 'drizzle-orm';
-import { z } from 'zod';
+import { errorMessage, type RefundInput } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { transactions } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
 import { recordEvent } from '../events/outbox.js';
-import { amount, merchantKey } from '../fields.js';
 import { merchantForKey } from '../merchants/merchant-key.js';
 import { amountNumber } from '../money.js';
 import { insertRecord, lockTransaction, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
 import { settleIfDue } from './settlement.js';
 import { isPaymentType, nextState, stateColumns, stateOf } from './state.js';
-import { performVoid, transactionId } from './voids.js';
+import { performVoid } from './voids.js';
 
 /** `POST /order/sales-return`: partial and repeated refunds of a completed payment. */
 
+/** The spec's messages, from the error catalogue. */
 export const REFUND_MESSAGES = {
-  notFound: 'Payment method not found.',
-  overOriginal: 'Amount should not be greater than sales charge amount.',
-  overRemaining: 'The amount should not be greater than the remaining amount.',
-  alreadyRefunded: 'Refund already done. No refund allowed.',
+  notFound: errorMessage('not_refundable'),
+  overOriginal: errorMessage('amount_over_original'),
+  overRemaining: errorMessage('amount_over_remaining'),
+  alreadyRefunded: errorMessage('already_refunded'),
 } as const;
 
 /** DESIGN.md's 24-hour rule: a full-amount refund of an older payment is performed as a void. */
 export const FULL_REFUND_VOID_AGE_MS = 24 * 3_600_000;
 
-export const refundInput = z.object({
-  merchant_key: merchantKey(),
-  transaction_id: transactionId(),
-  amount: amount(),
-  sub_merchant_key: z.string().max(200).optional(),
-});
-export type RefundInput = z.output<typeof refundInput>;
 
 /** The spec's refusal for a locked row, in the order its Errors table implies; null when the refund may go ahead. */
 function refundRefusal(row: TxnRow, cents: number) {

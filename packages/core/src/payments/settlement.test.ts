@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastCutoff, parseCutoff } from './settlement.js';
 import { coreFixture, coreCharge, type CoreFixture } from './test-support.js';
-import { voidInput, voidTransaction } from './voids.js';
+import { voidInput } from '@remit/contract';
+import { voidTransaction } from './voids.js';
 import { isSettled } from './settlement.js';
 import { transactions } from '../db/schema.js';
 import { eq } from 'drizzle-orm';

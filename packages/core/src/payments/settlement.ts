@@ -1,11 +1,10 @@
 import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm';
-import { z } from 'zod';
+import type { SettleInput, SettleResult } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { RemitError } from '../errors.js';
-import { merchantKey } from '../fields.js';
 import { lockMerchant, merchantForKey } from '../merchants/merchant-key.js';
 import { IS_STATUS, PAYMENT_TYPES } from './state.js';
 
@@ -87,11 +86,9 @@ export async function settleDue(db: Queryable, merchant: { id: string; clockOffs
   return rows.length;
 }
 
-export const settleInput = z.object({ merchant_key: merchantKey() });
-export type SettleInput = z.output<typeof settleInput>;
 
 export const sandboxOnly = (what: string) =>
-  new RemitError('forbidden', 'sandbox_only', `${what} works only in sandbox; this server runs in production.`);
+  new RemitError('sandbox_only', `${what} works only in sandbox; this server runs in production.`);
 
 /** `POST /sandbox/settle`: closes a settlement batch now for every completed, unsettled card payment. */
 export async function settleNow(
@@ -118,6 +115,6 @@ export async function settleNow(
         .set({ settled: true, settledAt: at })
         .where(inArray(transactions.id, list));
     }
-    return { merchant_id: merchant.id, settled_count: list.length, transaction_ids: list, settled_at: at.toISOString() };
+    return { merchant_id: merchant.id, settled_count: list.length, transaction_ids: list, settled_at: at.toISOString() } satisfies SettleResult;
   });
 }

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { createCredentials } from '../clients/credentials.js';
 import { addCustomer } from '../customers/customers.js';
-import { addCustomerInput } from '../customers/schemas.js';
+import { addCustomerInput, chargeInput } from '@remit/contract';
 import { merchants } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { digest, newKey } from '../keys.js';
 import { openCore, type Core } from '../open.js';
 import type { Now } from '../clock.js';
-import { chargeCustomer, chargeInput } from './charges.js';
+import { chargeCustomer } from './charges.js';
 
 /**
  * Core-level fixtures for the money-movement tests (no HTTP): an in-memory core, a client, an

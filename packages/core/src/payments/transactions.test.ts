@@ -7,10 +7,10 @@ import { clients, merchants, transactions } from '../db/schema.js';
 import { digest, newKey } from '../keys.js';
 import { newId } from '../ids.js';
 import { RemitError } from '../errors.js';
+import { listTransactionsInput } from '@remit/contract';
 import {
   getTransaction,
   listTransactions,
-  listTransactionsInput,
   toDetail,
   toListItem,
   type TransactionRow,

@@ -1,10 +1,9 @@
 import { and, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
+import { DEFAULT_LIMIT, type GetTransactionInput, type ListTransactionsInput, type TransactionDetail, type TransactionExtras, type TransactionListItem } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { transactionCounts, transactions } from '../db/schema.js';
 import { notFound } from '../errors.js';
-import { dateText, merchantKey } from '../fields.js';
 import { merchantForKey } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount, formatRate } from '../money.js';
 import { merchantNow } from '../clock.js';
@@ -33,81 +32,6 @@ const viewColumns = {
   orderId: transactions.orderId,
 };
 type ViewRow = Pick<TransactionRow, keyof typeof viewColumns>;
-
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 100;
-/** Deep enough for any real listing; keeps OFFSET arithmetic far from overflow. */
-export const MAX_PAGE_NUMBER = 1_000_000;
-
-const LIMIT_RULE = `must be a whole number from 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT})`;
-const PAGE_RULE = `must be a whole number from 0 (the first page) to ${MAX_PAGE_NUMBER}`;
-
-/** A whole number given as a JSON number or as text (query strings carry only text). */
-const wholeNumber = (min: number, max: number, rule: string) =>
-  z.union([z.number(), z.string().max(20)]).transform((v, ctx) => {
-    const n = typeof v === 'number' ? v : /^[+-]?\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN;
-    if (!Number.isSafeInteger(n) || n < min || n > max) {
-      ctx.addIssue({ code: 'custom', message: rule });
-      return z.NEVER;
-    }
-    return n;
-  });
-
-/** Absent, null and "" all mean "not given" (a query string writes an empty value as ""). */
-const optional = <T extends z.ZodType>(schema: T) =>
-  z.preprocess((v) => (v === null || v === '' ? undefined : v), schema.optional());
-
-/**
- * Parameters of the list, read from the JSON body or the query string. Dates are inclusive
- * calendar days in UTC; `pageNumber` is zero-based.
- */
-export const listTransactionsInput = z
-  .object({
-    merchant_key: merchantKey().describe("The merchant's secret key"),
-    from_date: optional(dateText()).describe('YYYY-MM-DD: first day included (UTC)'),
-    to_date: optional(dateText()).describe('YYYY-MM-DD: last day included (UTC); not before from_date'),
-    limit: optional(wholeNumber(1, MAX_LIMIT, LIMIT_RULE)).describe(`Page size, 1 to ${MAX_LIMIT}, default ${DEFAULT_LIMIT}; number or text`),
-    pageNumber: optional(wholeNumber(0, MAX_PAGE_NUMBER, PAGE_RULE)).describe('Zero-based page; number or text'),
-  })
-  .superRefine((v, ctx) => {
-    if (v.from_date && v.to_date && v.from_date > v.to_date) {
-      ctx.addIssue({ code: 'custom', path: ['from_date'], message: 'must be on or before to_date' });
-    }
-  });
-export type ListTransactionsInput = z.output<typeof listTransactionsInput>;
-
-export const getTransactionInput = z.object({ merchant_key: merchantKey().describe("The merchant's secret key") });
-export type GetTransactionInput = z.output<typeof getTransactionInput>;
-
-/** The fields beyond the spec's that DESIGN.md adds to both shapes. */
-export interface TransactionExtras {
-  status: string;
-  /** 0 pending, 1 authorized, 2 completed, 3 declined, 4 voided, 5 fully refunded, 6 returned. */
-  is_status: number;
-  type: string;
-  payment_method: string;
-  settled: boolean;
-  /** '' when the transaction has none. */
-  order_id: string;
-}
-
-export interface TransactionListItem extends TransactionExtras {
-  transaction_id: string;
-  amount: string;
-  created_date: string;
-  fee_percentage: string;
-  net_amount: number;
-  other_details: { auth_code: string; card_brand: string; last_four: string };
-}
-
-export interface TransactionDetail extends TransactionExtras {
-  transaction_id: string;
-  amount: string;
-  transaction_date: string;
-  fee_percentage: string;
-  net_amount: number;
-  other_details: { authcode: string; cardType: string; lastFourDigits: string };
-}
 
 const extras = (t: ViewRow): TransactionExtras => ({
   status: t.status,

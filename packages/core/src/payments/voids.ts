@@ -1,12 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { z } from 'zod';
+import { errorMessage, type VoidInput } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
 import { recordEvent } from '../events/outbox.js';
-import { merchantKey } from '../fields.js';
 import { merchantForKey, type Merchant } from '../merchants/merchant-key.js';
 import { amountNumber } from '../money.js';
 import { insertRecord, lockTransaction, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
@@ -15,20 +14,11 @@ import { isPaymentType, nextState, stateColumns, stateOf, type PaymentEvent } fr
 
 /** `POST /order/sales-void`: voids a completed, unsettled payment. */
 
-export const SETTLED_VOID_MESSAGE = 'The transaction has been settled, a void is not allowed.';
+export const SETTLED_VOID_MESSAGE = errorMessage('transaction_settled');
 export const VOID_NOT_FOUND_MESSAGE =
   'Transaction not found: no transaction with this transaction_id belongs to this merchant.';
 
-export const transactionId = () => z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters');
 
-export const voidInput = z.object({
-  merchant_key: merchantKey(),
-  transaction_id: transactionId(),
-  sub_merchant_key: z.string().max(200).optional(),
-  /** Shown in the spec's JSON form; a void always takes the whole remaining amount, so it is read and ignored. */
-  amount: z.union([z.string().max(32), z.number()]).optional(),
-});
-export type VoidInput = z.output<typeof voidInput>;
 
 /**
  * Voids `original` (locked by the caller): the void record takes the amount not yet refunded

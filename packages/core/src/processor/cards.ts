@@ -23,10 +23,5 @@ export function cardBrand(number: string): CardBrand | null {
   return null;
 }
 
-/** ABA routing number checksum (3-7-1 weights). */
-export function abaRoutingValid(routing: string): boolean {
-  if (!/^\d{9}$/.test(routing)) return false;
-  const d = [...routing].map(Number);
-  const sum = 3 * (d[0]! + d[3]! + d[6]!) + 7 * (d[1]! + d[4]! + d[7]!) + (d[2]! + d[5]! + d[8]!);
-  return sum % 10 === 0;
-}
+/** ABA routing number checksum (3-7-1 weights): the request schemas use it too. */
+export { abaRoutingValid } from '@remit/contract';

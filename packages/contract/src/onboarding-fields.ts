@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { abaRoutingValid } from '../processor/cards.js';
+import * as z from 'zod';
+import { abaRoutingValid } from './money.js';
 
 /**
  * Field shapes of the onboarding submission. Every leaf is text in the spec; where a leaf is a

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { bundleForBrowser, CONTRACT_BUNDLES } from '../../../bench/contract-bundles.js';
+
+/** `@remit/contract` must bundle for a browser: esbuild, platform browser, no Node built-in. */
+describe('@remit/contract in a browser bundle', () => {
+  it.each(CONTRACT_BUNDLES.filter((b) => b.name.startsWith('contract')))('$name: builds with no Node built-in', async ({ source }) => {
+    const r = await bundleForBrowser(source);
+    expect(r.errors).toEqual([]);
+    expect(r.nodeBuiltins).toEqual([]);
+  });
+
+  it('types-only use costs (almost) nothing; runtime use stays under 40 KB gzip', async () => {
+    const types = await bundleForBrowser(CONTRACT_BUNDLES[0]!.source);
+    expect(types.gzip).toBeLessThan(200);
+    const all = await bundleForBrowser(`export * from '@remit/contract';`);
+    expect(all.gzip).toBeGreaterThan(1000);
+    expect(all.gzip).toBeLessThan(40 * 1024);
+  });
+
+  it('would catch a Node built-in (the check can fail)', async () => {
+    const r = await bundleForBrowser(`import { createHash } from 'node:crypto'; import fs from 'fs'; export const x = [createHash, fs];`);
+    expect(r.nodeBuiltins.sort()).toEqual(['fs', 'node:crypto']);
+  });
+});

@@ -1,0 +1,173 @@
+import * as z from 'zod';
+import { abaRoutingValid } from './money.js';
+import { amount, email, flag, intLike, merchantKey, optionalText, phone, text } from './fields.js';
+import { envelope } from './envelope.js';
+
+/**
+ * Customers: `POST /customers/add`, `GET /customers`, `GET /customers/{customerId}`,
+ * `POST /customers/request-card/{customerId}`, `POST /customers/charge/{customerId}`. Card and bank
+ * fields are checked for shape here; the checks that need the processor or the merchant's clock
+ * (test cards, expiry) are in core.
+ */
+
+const digitsOnly = (v: string) => v.replace(/[\s-]/g, '');
+
+/** Optional fields: clients send `""` or `null` for "none" as often as they leave the field out. */
+const absentIfBlank = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
+
+/** Raw card details; accepted by the API in sandbox only. The CVC is checked, never stored. */
+export const cardInput = z.object({
+  number: z
+    .string()
+    .max(32)
+    .transform(digitsOnly)
+    .pipe(z.string().regex(/^\d{12,19}$/, 'must be 12 to 19 digits')),
+  exp_month: intLike(1, 12),
+  /** Two-digit years mean 20xx. */
+  exp_year: intLike(0, 2200).transform((y) => (y < 100 ? 2000 + y : y)),
+  cvc: z
+    .union([z.string(), z.number().int().nonnegative()])
+    .transform(String)
+    .pipe(z.string().regex(/^\d{3,4}$/, 'must be 3 or 4 digits')),
+  zip: z
+    .union([z.string(), z.number().int().nonnegative()])
+    .transform((v) => String(v).trim())
+    .pipe(z.string().regex(/^[A-Za-z0-9 -]{3,10}$/, 'must be a postal code of 3 to 10 letters or digits'))
+    .optional(),
+});
+export type CardDetails = z.input<typeof cardInput>;
+export type StoredCardInput = z.output<typeof cardInput>;
+
+/** Raw bank account details; accepted by the API in sandbox only. */
+export const bankAccountInput = z.object({
+  routing_number: z
+    .string()
+    .transform(digitsOnly)
+    .pipe(
+      z.string().superRefine((v, ctx) => {
+        if (!/^\d{9}$/.test(v)) ctx.addIssue({ code: 'custom', message: 'must be 9 digits' });
+        else if (!abaRoutingValid(v)) ctx.addIssue({ code: 'custom', message: 'is not a valid ABA routing number (checksum failed)' });
+      }),
+    ),
+  account_number: z
+    .string()
+    .transform(digitsOnly)
+    .pipe(z.string().regex(/^\d{4,17}$/, 'must be 4 to 17 digits')),
+  account_type: z.enum(['checking', 'savings']).default('checking'),
+  holder_name: optionalText(100),
+});
+export type BankAccountInput = z.output<typeof bankAccountInput>;
+export type BankAccountDetails = z.input<typeof bankAccountInput>;
+
+export const addCustomerInput = z.object({
+  merchant_key: merchantKey(),
+  first_name: text(100),
+  last_name: absentIfBlank(optionalText(100)),
+  email: absentIfBlank(email()),
+  phone_number: absentIfBlank(phone()),
+  card: absentIfBlank(cardInput),
+  bank_account: absentIfBlank(bankAccountInput),
+});
+export type AddCustomerInput = z.output<typeof addCustomerInput>;
+export type AddCustomerRequest = z.input<typeof addCustomerInput>;
+
+export const CUSTOMERS_PER_PAGE = { default: 20, max: 100 } as const;
+
+/** `GET /customers`: from the JSON body or the query string; `page` is zero-based. */
+export const listCustomersInput = z.object({
+  merchant_key: merchantKey(),
+  page: intLike(0, 1_000_000).default(0),
+  perPage: intLike(1, CUSTOMERS_PER_PAGE.max).default(CUSTOMERS_PER_PAGE.default),
+});
+export type ListCustomersInput = z.output<typeof listCustomersInput>;
+export type ListCustomersRequest = z.input<typeof listCustomersInput>;
+
+export const merchantKeyInput = z.object({ merchant_key: merchantKey() });
+
+/** Path of the per-customer endpoints; a value that cannot be an id answers 404 like an unknown one. */
+export const customerPathParams = z.object({ customerId: z.string().max(40) });
+
+export const addCustomerResultSchema = z.object({
+  customer_id: z.number().int().positive(),
+  customer_email: z.string().describe("'' when none"),
+  customer_phone: z.string().describe("E.164; '' when none"),
+});
+export type AddCustomerResult = z.infer<typeof addCustomerResultSchema>;
+export const addCustomerResponseSchema = envelope(addCustomerResultSchema);
+
+/** A stored payment method as the API shows it: numbers are never returned. */
+export const paymentMethodSummarySchema = z.object({
+  type: z.enum(['card', 'bank_account']),
+  brand: z.string().describe("card brand; '' for a bank account"),
+  last_four: z.string(),
+  exp_month: z.number().int().nullable(),
+  exp_year: z.number().int().nullable(),
+  account_type: z.string().nullable().describe('checking or savings; null for a card'),
+  is_default: z.boolean().describe('the method charges use'),
+});
+export type PaymentMethodSummary = z.infer<typeof paymentMethodSummarySchema>;
+
+export const customerSchema = z.object({
+  customer_id: z.number().int().positive(),
+  first_name: z.string(),
+  last_name: z.string().describe("'' when none"),
+  email: z.string().describe("'' when none"),
+  phone_number: z.string().describe("E.164; '' when none"),
+  created_date: z.string().describe('ISO 8601 UTC with milliseconds'),
+  payment_methods: z.array(paymentMethodSummarySchema).describe('default first; numbers are never returned'),
+});
+export type Customer = z.infer<typeof customerSchema>;
+export const customerResponseSchema = envelope(customerSchema);
+
+export const customerListSchema = z.object({
+  allList: z.array(customerSchema),
+  page: z.number().int().describe('zero-based'),
+  perPage: z.number().int(),
+  totalCount: z.number().int(),
+  totalPage: z.number().int(),
+});
+export type CustomerList = z.infer<typeof customerListSchema>;
+export const customerListResponseSchema = envelope(customerListSchema);
+
+/** `POST /customers/charge/{customerId}`. `amount` is a number in the spec; numeric text is accepted too. */
+export const chargeInput = z.object({
+  merchant_key: merchantKey(),
+  amount: amount(),
+  order_id: text(100),
+  /** Listed as required in the spec; absent means false. */
+  preAuth: flag().default(false),
+});
+export type ChargeInput = z.output<typeof chargeInput>;
+export type ChargeRequest = z.input<typeof chargeInput>;
+
+/** `data` of the charge response (the spec does not show it). */
+export const chargeDataSchema = z
+  .object({
+    transaction_id: z.string(),
+    amount: z.string().describe('decimal text, two places'),
+    status: z.string().describe('completed, authorized (preAuth) or pending (ACH)'),
+    is_status: z.number().int().describe('2 completed, 1 authorized (preAuth), 0 pending (ACH)'),
+    type: z.string().describe('Sale or PreAuth'),
+    payment_method: z.string().describe('card or ach'),
+    auth_code: z.string().describe("'' for ACH"),
+    card_brand: z.string().describe('card brand, or ACH'),
+    last_four: z.string(),
+    fee_amount: z.number(),
+    fee_percentage: z.string().describe('decimal text, seven places'),
+    net_amount: z.number(),
+    order_id: z.string(),
+    customer_id: z.number().int(),
+    created_date: z.string(),
+  })
+  .describe('The new transaction (the spec does not show this shape)');
+export type ChargeData = z.infer<typeof chargeDataSchema>;
+
+/** The charge answers `transaction_id` beside `data`. */
+export const chargeResponseSchema = z.object({
+  result: z.literal(true),
+  message: z.string(),
+  transaction_id: z.string(),
+  data: chargeDataSchema,
+});
+export type ChargeResult = z.infer<typeof chargeResponseSchema>;

@@ -1,0 +1,130 @@
+import * as z from 'zod';
+
+/**
+ * Every machine-readable error `code` Remit answers, once, with its HTTP status and, where the
+ * spec gives one, the spec's message (a call site may give a message naming more detail).
+ * Core builds its `RemitError`s from these codes, so a code is never spelled twice.
+ */
+interface ErrorEntry {
+  status: number;
+  message?: string;
+}
+
+const entries = {
+  // 400: the request is wrong; nothing changed.
+  invalid_request: { status: 400 },
+  malformed_json: { status: 400, message: 'Malformed JSON body.' },
+  malformed_multipart: { status: 400 },
+  missing_part: { status: 400 },
+  invalid_idempotency_key: { status: 400 },
+  invalid_webhook_url: { status: 400 },
+  raw_payment_data_not_allowed: { status: 400 },
+  invalid_card_number: { status: 400 },
+  invalid_card_expiry: { status: 400 },
+  card_expired: { status: 400 },
+  card_not_accepted: { status: 400 },
+  unsupported_image: { status: 400 },
+  merchant_not_approved: { status: 400, message: 'Merchant is not approved for payments yet.' },
+  amount_not_positive: { status: 400 },
+  amount_over_limit: { status: 400 },
+  customer_has_no_contact: { status: 400 },
+  customer_unreachable: { status: 400 },
+  no_payment_method: { status: 400 },
+  preauth_needs_card: { status: 400 },
+  /** Pay page: the link does not take this method (or an authorization by bank account). */
+  method_not_allowed: { status: 400 },
+  /** Spec: "`last_authorized_amount` differs from the record: error named Amount mismatch". */
+  amount_mismatch: { status: 400, message: 'Amount mismatch' },
+  amount_unchanged: { status: 400 },
+  not_original_preauth: { status: 400 },
+  preauth_captured: { status: 400 },
+  preauth_voided: { status: 400 },
+  /** A preauthorization that is declined, pending or returned: never open. */
+  preauth_not_open: { status: 400 },
+  /** Spec: refund of an unknown or not completed transaction. */
+  not_refundable: { status: 400, message: 'Payment method not found.' },
+  amount_over_original: { status: 400, message: 'Amount should not be greater than sales charge amount.' },
+  amount_over_remaining: { status: 400, message: 'The amount should not be greater than the remaining amount.' },
+  already_refunded: { status: 400, message: 'Refund already done. No refund allowed.' },
+  transaction_settled: { status: 400, message: 'The transaction has been settled, a void is not allowed.' },
+  already_voided: { status: 400 },
+  not_voidable: { status: 400 },
+  not_ach: { status: 400 },
+  ach_already_resolved: { status: 400 },
+  /** Spec: remote deposit capture for a merchant without ACH provider credentials. */
+  ach_account_not_found: {
+    status: 400,
+    message:
+      'ACH merchant or account detail not found: this merchant has no ACH provider credentials yet (they are provisioned when the merchant is approved).',
+  },
+
+  // 401: credentials.
+  unauthorized: { status: 401 },
+  invalid_merchant_key: { status: 401, message: 'Invalid merchant_key: no merchant with this key belongs to your client.' },
+
+  // 402: the card network refused the payment (the declined transaction is recorded).
+  card_declined: { status: 402, message: 'Your card was declined.' },
+  insufficient_funds: { status: 402, message: 'Your card has insufficient funds.' },
+  expired_card: { status: 402, message: 'Your card has expired.' },
+  incorrect_cvc: { status: 402, message: "Your card's security code is incorrect." },
+  authentication_required: { status: 402 },
+  three_ds_failed: { status: 402 },
+  /** Pay page: the 3-D Secure challenge was answered too late. */
+  challenge_expired: { status: 402 },
+
+  // 403.
+  sandbox_only: { status: 403 },
+
+  // 404.
+  route_not_found: { status: 404 },
+  merchant_not_found: { status: 404, message: 'Merchant not found.' },
+  customer_not_found: { status: 404, message: 'Customer not found.' },
+  /** Spec: `DELETE /pay-link/{linkId}` with an unknown link. */
+  link_not_found: { status: 404, message: 'Link not found' },
+  transaction_not_found: { status: 404 },
+  preauth_not_found: { status: 404 },
+  ach_transaction_not_found: { status: 404 },
+  delivery_not_found: { status: 404, message: 'Webhook delivery not found.' },
+  card_link_not_found: { status: 404 },
+  challenge_not_found: { status: 404 },
+  widget_not_found: { status: 404 },
+  asset_not_found: { status: 404 },
+
+  // 409.
+  order_id_exists: { status: 409 },
+  idempotency_key_reused: { status: 409 },
+  idempotency_key_in_progress: { status: 409 },
+  link_already_paid: { status: 409 },
+  challenge_answered: { status: 409 },
+  card_already_saved: { status: 409 },
+
+  // 410: the pay page's link was cancelled by the merchant.
+  link_cancelled: { status: 410 },
+  card_link_cancelled: { status: 410 },
+
+  // Transport limits.
+  payload_too_large: { status: 413, message: 'Request body is too large.' },
+  unsupported_media_type: { status: 415, message: 'Unsupported Content-Type; send application/json.' },
+  rate_limited: { status: 429 },
+
+  // 5xx.
+  internal_error: { status: 500, message: 'Internal server error. Quote request_id when you report it.' },
+  unavailable: { status: 503 },
+} as const satisfies Record<string, ErrorEntry>;
+
+export type ErrorCode = keyof typeof entries;
+
+/** The catalogue, read-only. */
+export const ERROR_CODES: { readonly [C in ErrorCode]: Readonly<ErrorEntry> } = entries;
+
+export const errorCodeSchema = z.enum(Object.keys(entries) as [ErrorCode, ...ErrorCode[]]);
+
+export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(entries, code);
+
+/** The catalogue's message of a code that has one. */
+export function errorMessage<C extends ErrorCode>(code: C): (typeof entries)[C] extends { message: infer M } ? M : string | undefined {
+  return (entries[code] as ErrorEntry).message as never;
+}
+
+/** Card declines: HTTP 402 with the declined `transaction_id` in the envelope. */
+export const DECLINE_CODES = ['card_declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'authentication_required', 'three_ds_failed'] as const satisfies readonly ErrorCode[];

@@ -1,0 +1,131 @@
+import * as z from 'zod';
+
+/**
+ * Webhook events: the body Remit POSTs to the client's webhook URL, `{event_type, data}` plus the
+ * event's `id` and `created_at` (DESIGN.md). Payloads of the spec's Events table, plus DESIGN.md's
+ * preauth.increment / decrement / charge / void. One union discriminated by `event_type`.
+ */
+
+const voidRecord = {
+  merchant_id: z.string(),
+  /** The void or refund record. */
+  transaction_id: z.string(),
+  linked_txn_id: z.string(),
+  /** Same as transaction_id. */
+  sales_id: z.string(),
+  order_createdfrom: z.string(),
+  amount: z.number(),
+  txn_id: z.string(),
+  txn_date: z.string(),
+};
+
+const preauthChange = z.object({
+  merchant_id: z.string(),
+  transaction_id: z.string(),
+  order_id: z.string(),
+  last_authorized_amount: z.number(),
+  authorized_amount: z.number(),
+});
+
+/** `data` of each event type. */
+export const eventDataSchemas = {
+  'payment.success': z.object({
+    transaction_id: z.string(),
+    merchant_id: z.string(),
+    amount: z.number(),
+    net_amount: z.number(),
+    fee_amount: z.number(),
+    order_id: z.string(),
+    last_four: z.string(),
+    brand: z.string(),
+    /** The pay link's id, or '' when the payment came another way. */
+    link_id: z.string(),
+  }),
+  'merchant.onboarding': z.object({
+    merchant_key: z.string(),
+    merchant_id: z.string(),
+    business_name: z.string(),
+    email: z.string(),
+    public_key: z.string(),
+  }),
+  'merchant.approval': z.object({ merchant_id: z.string(), business_name: z.string(), email: z.string(), company_id: z.string() }),
+  'documents.signed': z.object({
+    merchant_id: z.string(),
+    business_name: z.string(),
+    website: z.string(),
+    email: z.string(),
+    company_id: z.string(),
+  }),
+  'ach.update': z.object({
+    merchant_id: z.string(),
+    status: z.enum(['Approved', 'Declined']),
+    /** The original ACH transaction. */
+    tran_id: z.string(),
+    message: z.enum(['Approved', 'Insufficient Funds']),
+    /** The reversal record; only when Declined. */
+    return_transaction_id: z.string().optional(),
+  }),
+  'payment.void': z.object({ ...voidRecord, type: z.literal('Void'), Status: z.enum(['Success', 'Error']) }),
+  'payment.refund': z.object({
+    ...voidRecord,
+    type: z.literal('Refund'),
+    Status: z.literal('Success'),
+    /** The original transaction. */
+    parent_transaction_id: z.string(),
+  }),
+  preauth: z.object({
+    merchant_id: z.string(),
+    /** The preauthorization transaction. */
+    guid: z.string(),
+    amount: z.number(),
+    order_id: z.string(),
+    /** 0 when no customer profile is linked. */
+    customer_id: z.number(),
+  }),
+  'preauth.increment': preauthChange,
+  'preauth.decrement': preauthChange,
+  'preauth.charge': z.object({
+    merchant_id: z.string(),
+    transaction_id: z.string(),
+    order_id: z.string(),
+    amount: z.number(),
+    net_amount: z.number(),
+    fee_amount: z.number(),
+  }),
+  'preauth.void': z.object({ ...voidRecord, type: z.literal('Void'), Status: z.literal('Success') }),
+} as const;
+
+export type EventType = keyof typeof eventDataSchemas;
+export type EventData = { [K in EventType]: z.infer<(typeof eventDataSchemas)[K]> };
+
+export const EVENT_TYPES = Object.keys(eventDataSchemas) as [EventType, ...EventType[]];
+export const eventTypeSchema = z.enum(EVENT_TYPES);
+
+const event = <K extends EventType>(type: K) =>
+  z.object({
+    event_type: z.literal(type),
+    data: eventDataSchemas[type],
+    /** The event's id (`evt_…`), also the `webhook-id` header: the same on every retry. */
+    id: z.string(),
+    /** ISO 8601 UTC. */
+    created_at: z.string(),
+  });
+
+/** A webhook body as Remit sends it. */
+export const webhookEventSchema = z.discriminatedUnion('event_type', [
+  event('payment.success'),
+  event('merchant.onboarding'),
+  event('merchant.approval'),
+  event('documents.signed'),
+  event('ach.update'),
+  event('payment.void'),
+  event('payment.refund'),
+  event('preauth'),
+  event('preauth.increment'),
+  event('preauth.decrement'),
+  event('preauth.charge'),
+  event('preauth.void'),
+]);
+export type WebhookEvent = z.infer<typeof webhookEventSchema>;
+/** The event of one type, e.g. `WebhookEventOf<'payment.refund'>`. */
+export type WebhookEventOf<K extends EventType> = Extract<WebhookEvent, { event_type: K }>;

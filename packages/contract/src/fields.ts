@@ -1,0 +1,94 @@
+import * as z from 'zod';
+import { parseAmountNumber, parseAmountText } from './money.js';
+
+/**
+ * Input field shapes shared by the request schemas. Inputs are lenient where real clients
+ * differ (numeric text for numbers and the reverse); outputs are always exact.
+ */
+
+export const MAX_AMOUNT_CENTS = 99_999_999;
+
+const AMOUNT_RULE = 'must be an amount above 0 with at most two decimals, at most 999999.99 (for example "12.50")';
+
+/** An amount given as decimal text or a number → integer cents, more than zero. */
+export const amount = (opts: { allowZero?: boolean } = {}) =>
+  z.union([z.string().max(32), z.number()]).transform((v, ctx) => {
+    const cents = typeof v === 'string' ? parseAmountText(v.trim()) : parseAmountNumber(v);
+    if (cents === null || cents > MAX_AMOUNT_CENTS || (!opts.allowZero && cents === 0)) {
+      ctx.addIssue({ code: 'custom', message: opts.allowZero ? AMOUNT_RULE.replace('above 0', 'of 0 or more') : AMOUNT_RULE });
+      return z.NEVER;
+    }
+    return cents;
+  });
+
+/** true/false, also as the text "true"/"false" (form bodies carry only text). */
+export const flag = () =>
+  z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1');
+
+/** Non-empty trimmed text with a maximum length. */
+export const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+
+export const optionalText = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`).optional();
+
+export const merchantKey = () => z.string().min(1, 'is required').max(200);
+
+/** `YYYY-MM-DD` that names a real calendar day. */
+export const dateText = () =>
+  z.string().refine((s) => {
+    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+    if (!m) return false;
+    const d = new Date(`${s}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+  }, 'must be a date YYYY-MM-DD that exists');
+
+export const email = () => z.string().trim().max(254).pipe(z.email('must be a valid email address'));
+
+/** US 10-digit numbers in common spellings, or E.164 → E.164. */
+export const phone = () =>
+  z.string().max(32).transform((v, ctx) => {
+    const e164 = normalizePhone(v);
+    if (!e164) {
+      ctx.addIssue({ code: 'custom', message: 'must be a 10-digit US phone number or E.164 (for example +14155550100)' });
+      return z.NEVER;
+    }
+    return e164;
+  });
+
+export function normalizePhone(v: string): string | null {
+  const s = v.trim();
+  if (/^\+[1-9]\d{7,14}$/.test(s) && !s.startsWith('+1')) return s;
+  const digits = s.replace(/[\s().-]/g, '');
+  const m = /^(?:\+?1)?([2-9]\d{9})$/.exec(digits);
+  return m ? `+1${m[1]}` : null;
+}
+
+/** Integer given as a number or numeric text. */
+export const intLike = (min: number, max: number) =>
+  z.union([z.number(), z.string().regex(/^\d+$/, 'must be a whole number')]).transform((v, ctx) => {
+    const n = typeof v === 'number' ? v : Number(v);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+/** At least one of allow_card / allow_ach stays true. */
+export function requireAPaymentMethod(v: { allow_card: boolean; allow_ach: boolean }, ctx: z.RefinementCtx) {
+  if (!v.allow_card && !v.allow_ach) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['allow_card'],
+      message: 'At least one of allow_card and allow_ach must be true.',
+    });
+  }
+}
+
+/** A transaction id in a request body. */
+export const transactionId = () => z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters');
+
+/** Clients often send "" or null for a field they do not use: both mean absent. */
+export const absentIfBlank = (v: unknown) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v);
+
+/** An optional field where "", whitespace and null mean absent. */
+export const optionalNonBlank = <T extends z.ZodType>(schema: T) => z.preprocess(absentIfBlank, schema.optional());

@@ -1,0 +1,142 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../../apps/server/src/testing/harness.js';
+
+/**
+ * The SDK as a user gets it: `npm pack` (which builds dist/ through prepack), installed into a
+ * project outside the repository, imported from an ESM script against the real server, type-checked
+ * from a TS file with tsc, and linted with publint and @arethetypeswrong/cli.
+ */
+
+const exec = promisify(execFile);
+/** Runs a command; a failure reports what it printed (tsc and attw print their findings on stdout). */
+async function run(file: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  try {
+    return await exec(file, args, { ...opts, maxBuffer: 16 * 1024 * 1024 });
+  } catch (e) {
+    const { stdout = '', stderr = '' } = e as { stdout?: string; stderr?: string };
+    throw new Error(`${file} ${args.join(' ')} failed:\n${stdout}\n${stderr}`);
+  }
+}
+const sdkDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const root = join(sdkDir, '../..');
+const bin = (name: string) => join(root, 'node_modules/.bin', name);
+const tscJs = join(root, 'node_modules/typescript/bin/tsc');
+
+let tmp: string;
+let tarball: string;
+let app: string;
+let s: TestServer;
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'remit-sdk-pack-'));
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: sdkDir });
+  tarball = join(tmp, (JSON.parse(stdout) as Array<{ filename: string }>)[0]!.filename);
+  app = join(tmp, 'app');
+  mkdirSync(app);
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'remit-sdk-user', private: true, type: 'module', dependencies: { '@remit/sdk': `file:${tarball}` } }),
+  );
+  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock'], { cwd: app });
+  s = await startTestServer();
+}, 240_000);
+
+afterAll(async () => {
+  await s?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('@remit/sdk from its packed tarball', () => {
+  it('holds the build and the bundled contract declarations, and no sources or tests', () => {
+    const pkg = JSON.parse(readFileSync(join(app, 'node_modules/@remit/sdk/package.json'), 'utf8'));
+    expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
+    expect(pkg.sideEffects).toBe(false);
+    expect(pkg.dependencies).toEqual({ zod: expect.any(String) });
+    const index = readFileSync(join(app, 'node_modules/@remit/sdk/dist/index.js'), 'utf8');
+    expect(index).not.toMatch(/@remit\/contract|node:/);
+    expect(() => readFileSync(join(app, 'node_modules/@remit/sdk/src/index.ts'))).toThrow();
+  });
+
+  it('runs from a plain ESM script against the real server: calls, a GET list with parameters, verifyWebhook', async () => {
+    const [clientId, secretKey] = await s.credentials();
+    const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+    const body = JSON.stringify({
+      event_type: 'payment.refund',
+      data: { parent_transaction_id: 'txn_1' },
+      id: 'evt_1',
+      created_at: new Date().toISOString(),
+    });
+    const at = new Date();
+    const headers = {
+      'webhook-id': 'evt_1',
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(secret).sign('evt_1', at, body),
+    };
+    writeFileSync(
+      join(app, 'check.mjs'),
+      `import { Remit, RemitApiError, verifyWebhook } from '@remit/sdk';
+const input = JSON.parse(process.env.CHECK_INPUT);
+const remit = new Remit({ baseUrl: input.url, clientId: input.clientId, secretKey: input.secretKey });
+const merchants = await remit.merchants.list();
+let error;
+try { await remit.transactions.list({ merchant_key: 'mk_test_nobody', limit: 5, pageNumber: 0 }); } catch (e) { error = e instanceof RemitApiError ? { status: e.status, code: e.code } : String(e); }
+const event = verifyWebhook(input.secret, input.headers, input.body);
+console.log(JSON.stringify({ merchants: merchants.data, error, event_type: event.event_type, parent: event.data.parent_transaction_id }));
+`,
+    );
+    const { stdout } = await run(process.execPath, ['check.mjs'], {
+      cwd: app,
+      env: { ...process.env, CHECK_INPUT: JSON.stringify({ url: s.url, clientId, secretKey, secret, headers, body }) },
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      merchants: [],
+      error: { status: 401, code: 'invalid_merchant_key' },
+      event_type: 'payment.refund',
+      parent: 'txn_1',
+    });
+  });
+
+  it('type-checks a TS user of the package with tsc (the event union narrows; wrong uses fail)', async () => {
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, lib: ['ES2022', 'DOM'], types: [] },
+        files: ['user.ts'],
+      }),
+    );
+    writeFileSync(
+      join(app, 'user.ts'),
+      `import { Remit, verifyWebhook, type TransactionListItem, type WebhookEvent } from '@remit/sdk';
+const remit = new Remit({ baseUrl: 'http://127.0.0.1', clientId: 'c', secretKey: 's' });
+export async function lastAmounts(merchant_key: string): Promise<string[]> {
+  const page = await remit.transactions.list({ merchant_key, from_date: '2026-01-01', limit: 10 });
+  const items: TransactionListItem[] = page.data;
+  return items.map((t) => t.amount);
+}
+export function parent(raw: string, headers: Record<string, string>): string | null {
+  const e: WebhookEvent = verifyWebhook('whsec_x', headers, raw);
+  if (e.event_type === 'payment.refund') return e.data.parent_transaction_id;
+  // @ts-expect-error only payment.refund carries parent_transaction_id
+  return e.data.parent_transaction_id;
+}
+// @ts-expect-error amount is required by POST /pay-link
+void remit.payLinks.create({ merchant_key: 'mk' });
+`,
+    );
+    await run(process.execPath, [tscJs, '-p', 'tsconfig.json'], { cwd: app });
+  });
+
+  it('is clean under publint (strict) and @arethetypeswrong/cli (ESM-only profile)', async () => {
+    const publint = await run(bin('publint'), ['run', tarball, '--strict']);
+    expect(publint.stdout).toContain('All good!');
+    // ESM only, as Remit's packages are: CommonJS `require` is out of scope (Node 20.19+ can require ESM).
+    await run(bin('attw'), [tarball, '--profile', 'esm-only', '--no-color']);
+  });
+});
