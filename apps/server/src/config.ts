@@ -16,6 +16,8 @@ export interface ServerConfig {
   settlementCutoffMs: number;
   /** REMIT_PROCESSOR: `simulator` (sandbox default) or `none` (production default: payments refused). */
   processor: Processor;
+  /** The built pay page; unset: `apps/pay/dist` of this repository. */
+  payDir?: string;
 }
 
 /**
@@ -42,6 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL ?? 'info',
     settlementCutoffMs: parseCutoff(env.REMIT_SETTLEMENT_CUTOFF),
     processor: createProcessor(env.REMIT_PROCESSOR, remitEnv),
+    payDir: env.REMIT_PAY_DIR ? resolve(env.REMIT_PAY_DIR) : undefined,
   };
 }
 

@@ -31,6 +31,8 @@ const entries = {
   customer_unreachable: { status: 400 },
   no_payment_method: { status: 400 },
   preauth_needs_card: { status: 400 },
+  /** Pay page: the link does not take this method (or an authorization by bank account). */
+  method_not_allowed: { status: 400 },
   /** Spec: "`last_authorized_amount` differs from the record: error named Amount mismatch". */
   amount_mismatch: { status: 400, message: 'Amount mismatch' },
   amount_unchanged: { status: 400 },
@@ -69,6 +71,8 @@ const entries = {
   incorrect_cvc: { status: 402, message: "Your card's security code is incorrect." },
   authentication_required: { status: 402 },
   three_ds_failed: { status: 402 },
+  /** Pay page: the 3-D Secure challenge was answered too late. */
+  challenge_expired: { status: 402 },
 
   // 403.
   sandbox_only: { status: 403 },
@@ -83,11 +87,22 @@ const entries = {
   preauth_not_found: { status: 404 },
   ach_transaction_not_found: { status: 404 },
   delivery_not_found: { status: 404, message: 'Webhook delivery not found.' },
+  card_link_not_found: { status: 404 },
+  challenge_not_found: { status: 404 },
+  widget_not_found: { status: 404 },
+  asset_not_found: { status: 404 },
 
   // 409.
   order_id_exists: { status: 409 },
   idempotency_key_reused: { status: 409 },
   idempotency_key_in_progress: { status: 409 },
+  link_already_paid: { status: 409 },
+  challenge_answered: { status: 409 },
+  card_already_saved: { status: 409 },
+
+  // 410: the pay page's link was cancelled by the merchant.
+  link_cancelled: { status: 410 },
+  card_link_cancelled: { status: 410 },
 
   // Transport limits.
   payload_too_large: { status: 413, message: 'Request body is too large.' },

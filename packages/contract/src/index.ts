@@ -22,3 +22,4 @@ export * from './events.js';
 export * from './sandbox.js';
 export * from './portal.js';
 export * from './pay-page.js';
+export * from './origins.js';

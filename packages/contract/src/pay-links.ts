@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import * as fields from './fields.js';
+import { originField } from './origins.js';
 import { envelope } from './envelope.js';
 
 /**
@@ -39,6 +40,8 @@ export const payLinkFields = z.object({
   order_id: optional(orderId()),
   invoice_number: optional(invoiceNumber()),
   ...allowFlags,
+  /** Our extension: the exact origin of the page that embeds the link; the pay page posts its result only there. */
+  embed_origin: optional(originField()),
 });
 export const payLinkBody = payLinkFields.superRefine(fields.requireAPaymentMethod);
 export type PayLinkInput = z.output<typeof payLinkBody>;

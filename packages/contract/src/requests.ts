@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import * as fields from './fields.js';
+import { originField } from './origins.js';
 import { envelope } from './envelope.js';
 import { allowFlags, DESCRIPTION_MAX, invoiceNumber, NAME_MAX, orderId } from './pay-links.js';
 
@@ -25,6 +26,8 @@ export const paymentRequestFields = z.object({
   surcharge: optional(fields.amount({ allowZero: true })),
   tax: optional(fields.amount({ allowZero: true })),
   description: optional(fields.text(DESCRIPTION_MAX)),
+  /** Our extension: the exact origin of the page that embeds the link; the pay page posts its result only there. */
+  embed_origin: optional(originField()),
 });
 export const paymentRequestBody = paymentRequestFields.superRefine(fields.requireAPaymentMethod);
 export type PaymentRequestInput = z.output<typeof paymentRequestBody>;

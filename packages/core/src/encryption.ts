@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
 /** AES-256-GCM with a random nonce; text form `v1.<iv>.<tag>.<ciphertext>` (base64url). */
 export class Vault {
@@ -12,6 +12,14 @@ export class Vault {
     const c = createCipheriv('aes-256-gcm', this.#key, iv);
     const body = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
     return ['v1', iv, c.getAuthTag(), body].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+  }
+  /**
+   * A keyed digest (HMAC-SHA256 under a key derived from the encryption key): lets a value that
+   * holds a card number be compared later without a plain hash anyone could brute-force.
+   */
+  mac(value: string): string {
+    const macKey = createHmac('sha256', this.#key).update('remit:mac:v1').digest();
+    return createHmac('sha256', macKey).update(value).digest('hex');
   }
   decrypt(sealed: string): string {
     const [, iv, tag, body] = sealed.split('.');

@@ -10,6 +10,8 @@ export type ErrorKind =
   | 'forbidden'
   | 'declined'
   | 'not_found'
+  /** The resource existed and was removed (a cancelled pay link): 410. */
+  | 'gone'
   | 'conflict'
   | 'too_large'
   | 'rate_limited'
@@ -22,6 +24,7 @@ const KIND_OF_STATUS: Record<number, ErrorKind> = {
   402: 'declined',
   403: 'forbidden',
   404: 'not_found',
+  410: 'gone',
   409: 'conflict',
   413: 'too_large',
   429: 'rate_limited',

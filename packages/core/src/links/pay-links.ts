@@ -33,6 +33,7 @@ export async function createPayLink(
         amountCents: input.amount,
         allowCard: input.allow_card,
         allowAch: input.allow_ach,
+        embedOrigin: input.embed_origin ?? null,
       },
       at,
       { orderIdIsLinkId: input.order_id === undefined },

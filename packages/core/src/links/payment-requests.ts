@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import type { Tx } from '../db/connect.js';
 import { customers } from '../db/schema.js';
-import { RemitError } from '../errors.js';
+import { invalid, RemitError } from '../errors.js';
 import { merchantNow } from '../clock.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { queueMessage } from '../messages/outbox.js';
@@ -68,6 +68,14 @@ async function sendLink(
   return sent;
 }
 
+/** An authorization is held on a card: a preauth link that refuses cards could never be paid. */
+function assertAuthorizable(input: { preauth: boolean; allow_card: boolean }) {
+  if (input.preauth && !input.allow_card) {
+    const message = 'must be true when preauth is true: an authorization is placed on a card';
+    throw invalid('preauth_needs_card', `allow_card ${message}.`, [{ path: 'allow_card', message }]);
+  }
+}
+
 /**
  * `POST /requests`: a pay link for an order, its pending sale (a `PreAuth` when `preauth`), and
  * the SMS/email that carry it. `order_id` is unique per merchant among requests (409).
@@ -85,6 +93,7 @@ export async function createPaymentRequest(
     passFee: input.pass_fee,
   };
   assertPayable(linkTotals(amounts, merchant), merchant.maxAmountCents);
+  assertAuthorizable(input);
   const at = merchantNow(ctx.now, merchant);
   return ctx.db.transaction(async (tx) => {
     const opened = await openLink(
@@ -106,6 +115,7 @@ export async function createPaymentRequest(
         phoneNumber: input.phone_number ?? null,
         // A merchant key is a secret: kept encrypted, never in plain text.
         subMerchantKey: input.sub_merchant_key ? ctx.vault.encrypt(input.sub_merchant_key) : null,
+        embedOrigin: input.embed_origin ?? null,
       },
       at,
     );
@@ -133,6 +143,7 @@ export async function createCustomerRequest(
 ): Promise<RequestOutcome<CustomerRequestResult>> {
   const amounts = { amountCents: input.amount, taxCents: 0, surchargeCents: 0, discountCents: 0, passFee: false };
   assertPayable(linkTotals(amounts, merchant), merchant.maxAmountCents);
+  assertAuthorizable(input);
   const at = merchantNow(ctx.now, merchant);
   return ctx.db.transaction(async (tx) => {
     const [customer] = await tx
