@@ -9,11 +9,13 @@ import { registerErrorHandling } from './plugins/errors.js';
 import { registerGetBody } from './plugins/get-body.js';
 import { frameworkErrors, registerInputGuards } from './plugins/input-guards.js';
 import { registerIdempotency } from './plugins/idempotency.js';
-import { apiRoutes, publicRoutes, sandboxRoutes } from './routes/index.js';
+import { apiRoutes, payRoutes, publicRoutes, sandboxRoutes } from './routes/index.js';
 import { openApiInfo, openApiServers } from './openapi.js';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
+  /** The built pay page (`apps/pay/dist` by default). */
+  payDir?: string;
 }
 
 /** Secrets never reach the log: credentials, keys and raw card data are redacted. */
@@ -21,6 +23,15 @@ export const REDACT = [
   'req.headers.authorization',
   'req.headers["idempotency-key"]',
   'req.headers.api_key',
+  // Pay page and customer bodies, should any log line ever carry one.
+  'req.body.card.number',
+  'req.body.card.cvc',
+  'req.body.bank.account_number',
+  'req.body.bank_account.account_number',
+  'body.card.number',
+  'body.card.cvc',
+  'body.bank.account_number',
+  'body.bank_account.account_number',
 ];
 
 export async function buildApp(core: Core, opts: AppOptions = {}) {
@@ -43,7 +54,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
   registerGetBody(app);
   registerInputGuards(app);
 
-  for (const routes of publicRoutes) routes(app, ctx);
+  for (const routes of [...publicRoutes, payRoutes(opts.payDir)]) routes(app, ctx);
 
   await app.register(
     async (api) => {

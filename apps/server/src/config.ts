@@ -12,6 +12,8 @@ export interface ServerConfig {
   databaseUrl?: string;
   encryptionKey: Buffer;
   logLevel: string;
+  /** The built pay page; unset: `apps/pay/dist` of this repository. */
+  payDir?: string;
 }
 
 /**
@@ -36,6 +38,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: env.DATABASE_URL || undefined,
     encryptionKey: encryptionKey(env.REMIT_ENCRYPTION_KEY, dataDir, remitEnv),
     logLevel: env.LOG_LEVEL ?? 'info',
+    payDir: env.REMIT_PAY_DIR ? resolve(env.REMIT_PAY_DIR) : undefined,
   };
 }
 

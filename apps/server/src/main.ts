@@ -16,7 +16,7 @@ async function orExit<T>(what: string, step: () => T | Promise<T>): Promise<T> {
 const config = await orExit('configuration', () => loadConfig());
 const where = config.databaseUrl ? 'the Postgres at DATABASE_URL' : `the embedded database in ${config.dataDir}`;
 const core = await orExit(`cannot open ${where}`, () => openCore(coreOptions(config)));
-const app = await buildApp(core, { logger: { level: config.logLevel, redact: REDACT } });
+const app = await buildApp(core, { logger: { level: config.logLevel, redact: REDACT }, payDir: config.payDir });
 await orExit(`cannot listen on ${config.host}:${config.port}`, () => app.listen({ port: config.port, host: config.host }));
 // Webhook and message dispatchers: every server process runs them unless REMIT_WORKERS=off (an
 // API-only process beside worker processes on one Postgres); they share work through the database.

@@ -8,6 +8,8 @@ export type ErrorKind =
   | 'forbidden'
   | 'declined'
   | 'not_found'
+  /** The resource existed and was removed (a cancelled pay link): 410. */
+  | 'gone'
   | 'conflict'
   | 'too_large'
   | 'rate_limited'

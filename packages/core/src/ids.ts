@@ -25,4 +25,5 @@ export const newId = {
   message: () => `msg_${randomToken()}`,
   paymentMethod: () => `pm_${randomToken()}`,
   gatewayRef: () => `gw_${randomToken(16)}`,
+  challenge: () => `chl_${randomToken()}`,
 };

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { randomToken } from './ids.js';
 
 export type Env = 'sandbox' | 'production';
@@ -39,6 +39,14 @@ export class Vault {
     const c = createCipheriv('aes-256-gcm', this.#key, iv);
     const body = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
     return ['v1', iv, c.getAuthTag(), body].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+  }
+  /**
+   * A keyed digest (HMAC-SHA256 under a key derived from the encryption key): lets a value that
+   * holds a card number be compared later without a plain hash anyone could brute-force.
+   */
+  mac(value: string): string {
+    const macKey = createHmac('sha256', this.#key).update('remit:mac:v1').digest();
+    return createHmac('sha256', macKey).update(value).digest('hex');
   }
   decrypt(sealed: string): string {
     const [, iv, tag, body] = sealed.split('.');

@@ -9,6 +9,7 @@ const STATUS: Record<ErrorKind, number> = {
   forbidden: 403,
   declined: 402,
   not_found: 404,
+  gone: 410,
   conflict: 409,
   too_large: 413,
   rate_limited: 429,

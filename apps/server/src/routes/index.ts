@@ -8,18 +8,20 @@ import { merchantRoutes } from './merchants.js';
 import { transactionRoutes } from './transactions.js';
 import { payLinkRoutes } from './pay-links.js';
 import { requestRoutes } from './requests.js';
-import { payPageRoutes } from './pay-page.js';
 import { customerRoutes } from './customers.js';
 import { orderRoutes } from './orders.js';
 import { preauthRoutes } from './preauth.js';
 import { achRoutes } from './ach.js';
 import { depositRoutes } from './deposits.js';
 import { sandboxClockRoutes } from './sandbox.js';
+import { widgetRoutes } from './widgets.js';
 
 export type Routes = (app: App, ctx: Ctx) => void;
 
 /** No credentials: health, the sandbox portal, the hosted pages. */
-export const publicRoutes: Routes[] = [healthRoutes, portalRoutes, payPageRoutes];
+export const publicRoutes: Routes[] = [healthRoutes, portalRoutes];
+
+export { payRoutes } from './pay/index.js';
 
 /** `/api/v1`, HTTP Basic. One module per section of the spec. */
 export const apiRoutes: Routes[] = [
@@ -33,6 +35,7 @@ export const apiRoutes: Routes[] = [
   achRoutes,
   depositRoutes,
   webhookRoutes,
+  widgetRoutes,
 ];
 
 /** `/sandbox`, HTTP Basic, sandbox only. */

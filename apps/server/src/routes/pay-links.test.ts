@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { schema } from '@remit/core';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
+import { stateOf, writePayFixture } from '../testing/pay-dist.js';
 
 let s: TestServer;
 let m: TestMerchant;
@@ -10,7 +11,7 @@ let other: TestMerchant; // another client
 let sibling: TestMerchant; // another merchant of m's client
 
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ payDir: writePayFixture() });
   m = await newMerchant(s);
   other = await newMerchant(s, { business_name: 'Other Shop' });
   sibling = await newMerchant(s, { auth: m.auth, business_name: 'Sibling Shop' });
@@ -105,7 +106,7 @@ describe('POST /pay-link', () => {
     expect(res.status).toBe(200);
     const page = await s.http({ method: 'GET', path: new URL(res.body.data.payment_link).pathname });
     expect(page.status).toBe(200);
-    expect(page.text).toContain('cannot accept payments yet');
+    expect(stateOf(page.text).view.merchant.accepts_payments).toBe(false);
   });
 
   it('accepts an order_id of 100 characters', async () => {
@@ -179,7 +180,7 @@ describe('DELETE /pay-link/{linkId}', () => {
     const page = await s.http({ method: 'GET', path: `/pay/${linkId}` });
     expect(page.status).toBe(410);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
-    expect(page.text).toContain('no longer available');
+    expect(stateOf(page.text)).toMatchObject({ page: 'error', status: 410, code: 'link_cancelled' });
   });
 
   it('Link not found for an unknown id', async () => {
@@ -221,17 +222,16 @@ describe('DELETE /pay-link/{linkId}', () => {
 });
 
 describe('GET /pay/{linkId}', () => {
-  it('shows the merchant, the amount and the order, with a strict CSP and no secrets', async () => {
+  it('answers the pay page with the link in its state: merchant, amount, order; a strict CSP and no secrets', async () => {
     const made = await create({ amount: '1234.50', order_id: 'ORDER-77', invoice_number: 'INV77' });
     const res = await s.http({ method: 'GET', path: new URL(made.body.data.payment_link).pathname });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.text).toContain('Acme Coffee LLC');
-    expect(res.text).toContain('$1,234.50');
-    expect(res.text).toContain('ORDER-77');
-    expect(res.text).toContain('INV77');
+    const { page, view } = stateOf(res.text);
+    expect(page).toBe('link');
+    expect(view).toMatchObject({ merchant: { name: 'Acme Coffee LLC' }, order_id: 'ORDER-77', invoice_number: 'INV77' });
+    expect(view.amounts.total.card).toBe(123450);
     expect(res.text).not.toContain(m.merchant_key);
-    expect(res.text).not.toContain('<script');
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain("default-src 'none'");
     expect(csp).not.toContain('unsafe-inline');
@@ -242,14 +242,14 @@ describe('GET /pay/{linkId}', () => {
     const made = await create({ amount: '1.00', order_id: '<script>alert("x")</script>' });
     const res = await s.http({ method: 'GET', path: new URL(made.body.data.payment_link).pathname });
     expect(res.text).not.toContain('<script>alert');
-    expect(res.text).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+    expect(stateOf(res.text).view.order_id).toBe('<script>alert("x")</script>');
   });
 
-  it.each(['ord_doesnotexist000000', 'nonsense', '%3Cb%3E'])('404 HTML for unknown id %s', async (id) => {
+  it.each(['ord_doesnotexist000000', 'nonsense', '%3Cb%3E'])('404 page for unknown id %s', async (id) => {
     const res = await s.http({ method: 'GET', path: `/pay/${id}` });
     expect(res.status).toBe(404);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
-    expect(res.text).toContain('Link not found');
+    expect(stateOf(res.text)).toMatchObject({ page: 'error', status: 404, code: 'link_not_found' });
     expect(res.text).not.toContain('<b>');
   });
 });

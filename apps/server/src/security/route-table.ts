@@ -275,6 +275,14 @@ export const merchantKeyRoutes: RouteCase[] = [
     multipart: true,
   },
   {
+    name: 'GET /widgets',
+    method: 'GET',
+    path: () => api('/widgets'),
+    body: (t) => ({ merchant_key: t.merchant_key }),
+    fields: { merchant_key: 'text' },
+    required: ['merchant_key'],
+  },
+  {
     name: 'POST /sandbox/advance-clock',
     method: 'POST',
     path: () => '/sandbox/advance-clock',

@@ -29,7 +29,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(opts: { env?: Env; now?: Now; workers?: WorkerOptions | true } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { env?: Env; now?: Now; workers?: WorkerOptions | true; /** The built pay page; default apps/pay/dist. */ payDir?: string } = {},
+): Promise<TestServer> {
   const db = testDbKind === 'postgres' ? await createTestDatabase() : null;
   const core = await openCore({
     env: opts.env ?? 'sandbox',
@@ -40,7 +42,7 @@ export async function startTestServer(opts: { env?: Env; now?: Now; workers?: Wo
     // Each server keeps its files (check images) apart, never in the repository's .remit.
     filesDir: mkdtempSync(join(tmpdir(), 'remit-files-')),
   });
-  const app = await buildApp(core);
+  const app = await buildApp(core, { payDir: opts.payDir });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   core.ctx.publicUrl = address;
   const workers = opts.workers ? startWorkers(core.ctx, opts.workers === true ? {} : opts.workers) : null;

@@ -100,6 +100,12 @@ export const payLinks = pgTable(
     customerId: integer('customer_id'),
     subMerchantKey: text('sub_merchant_key'),
     salesId: text('sales_id'),
+    /** The exact origin of the merchant page that opened the link: the pay page posts its result only there. */
+    embedOrigin: text('embed_origin'),
+    /** Add-card links: the card stored through the link. */
+    paymentMethodId: text('payment_method_id'),
+    /** When the customer paid (or saved the card); the receipt's date. */
+    paidAt: ts('paid_at'),
     createdAt: ts('created_at').notNull(),
     deletedAt: ts('deleted_at'),
   },
@@ -261,6 +267,52 @@ export const messages = pgTable(
     leaseId: text('lease_id'),
   },
   (t) => [index('messages_due_idx').on(t.status, t.nextAttemptAt)],
+);
+
+/**
+ * A merchant's widget settings (DESIGN.md "widget settings"), one row per merchant, made lazily.
+ * The pay page reads its branding and `frame-ancestors` from here.
+ */
+export const widgets = pgTable(
+  'widgets',
+  {
+    id: text('id').primaryKey(),
+    merchantId: text('merchant_id').notNull().references(() => merchants.id),
+    /** Exact origins (`scheme://host[:port]`) allowed to embed the widgets and the pay page. */
+    allowedOrigins: jsonb('allowed_origins').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    buttonText: text('button_text').notNull(),
+    /** `#rrggbb`. */
+    primaryColor: text('primary_color'),
+    logoUrl: text('logo_url'),
+    requestPaymentEnabled: boolean('request_payment_enabled').notNull().default(true),
+    completedTransactionsEnabled: boolean('completed_transactions_enabled').notNull().default(true),
+    /** Largest amount a widget may ask for; null: the merchant's own limit. */
+    maxAmountCents: cents('max_amount_cents'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('widgets_merchant_idx').on(t.merchantId)],
+);
+
+/**
+ * A 3-D Secure challenge of a pay attempt: the card waits here, encrypted and without its CVC,
+ * until the customer completes (then it is charged) or fails the challenge.
+ */
+export const payChallenges = pgTable(
+  'pay_challenges',
+  {
+    id: text('id').primaryKey(),
+    payLinkId: text('pay_link_id').notNull().references(() => payLinks.id),
+    /** open, completed, failed. */
+    status: text('status').notNull(),
+    /** Encrypted JSON of the card (number, expiry, name, zip). */
+    cardEnc: text('card_enc').notNull(),
+    brand: text('brand').notNull(),
+    lastFour: text('last_four').notNull(),
+    createdAt: ts('created_at').notNull(),
+    answeredAt: ts('answered_at'),
+  },
+  (t) => [index('pay_challenges_link_idx').on(t.payLinkId)],
 );
 
 /** Stored responses for `Idempotency-Key`, replayed for 24 hours. */

@@ -69,3 +69,8 @@ export async function completeIdempotencyKey(
   }
   await ctx.db.update(idempotencyKeys).set({ statusCode, responseBody: ctx.vault.encrypt(body) }).where(where);
 }
+
+/** Forgets a claimed key: the request it guarded changed nothing worth replaying (invalid input). */
+export async function releaseIdempotencyKey(ctx: Pick<Ctx, 'db'>, clientId: string, key: string): Promise<void> {
+  await ctx.db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.clientId, clientId), eq(idempotencyKeys.key, key)));
+}

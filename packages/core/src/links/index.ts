@@ -23,6 +23,5 @@ export {
   type CustomerRequestResult,
   type RequestOutcome,
 } from './payment-requests.js';
-export { payPageView, type PayPageView, type PayPageLookup } from './pay-page.js';
 export { linkTotals, assertPayable, type LinkTotals, type LinkAmounts } from './totals.js';
 export { payLinkUrl, ORDER_CREATED_FROM, type LinkKind } from './open-link.js';

@@ -45,6 +45,7 @@ export async function createPayLinkFor(
         amountCents: input.amount,
         allowCard: input.allow_card,
         allowAch: input.allow_ach,
+        embedOrigin: input.embed_origin ?? null,
       },
       at,
       { orderIdIsLinkId: input.order_id === undefined },

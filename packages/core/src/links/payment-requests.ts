@@ -126,6 +126,7 @@ export async function createPaymentRequestFor(
         phoneNumber: input.phone_number ?? null,
         // A merchant key is a secret: kept encrypted, never in plain text.
         subMerchantKey: input.sub_merchant_key ? ctx.vault.encrypt(input.sub_merchant_key) : null,
+        embedOrigin: input.embed_origin ?? null,
       },
       at,
     );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as fields from '../fields.js';
+import { originField } from '../widgets/origins.js';
 
 /**
  * Request bodies of pay links, payment requests and customer authorization requests. Used by the
@@ -41,6 +42,8 @@ export const payLinkFields = z.object({
   order_id: optional(orderId()),
   invoice_number: optional(invoiceNumber()),
   ...allowFlags,
+  /** Our extension: the exact origin of the page that embeds the link; the pay page posts its result only there. */
+  embed_origin: optional(originField()),
 });
 export const payLinkBody = payLinkFields.superRefine(fields.requireAPaymentMethod);
 export type PayLinkInput = z.output<typeof payLinkBody>;
@@ -67,6 +70,8 @@ export const paymentRequestFields = z.object({
   surcharge: optional(fields.amount({ allowZero: true })),
   tax: optional(fields.amount({ allowZero: true })),
   description: optional(fields.text(DESCRIPTION_MAX)),
+  /** Our extension: the exact origin of the page that embeds the link; the pay page posts its result only there. */
+  embed_origin: optional(originField()),
 });
 export const paymentRequestBody = paymentRequestFields.superRefine(fields.requireAPaymentMethod);
 export type PaymentRequestInput = z.output<typeof paymentRequestBody>;

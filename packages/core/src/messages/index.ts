@@ -4,3 +4,4 @@ export { listSandboxMessages, parseListMessages, listMessagesQuery, type Message
 export { smtpTransport, DEFAULT_EMAIL_FROM, type EmailTransport, type EmailMessage } from './transports/smtp.js';
 export { SANDBOX_INBOX_STATUS, type SmsConnector } from './transports/sms.js';
 export * from './templates.js';
+export { receiptEmail, type ReceiptMessage } from './receipt.js';

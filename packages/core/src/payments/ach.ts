@@ -36,10 +36,12 @@ const DEFAULT_RETURN_MESSAGE = 'Insufficient Funds';
 
 /** What the simulated bank answers for an approval: a stored account may be returned. */
 async function bankOutcome(ctx: Ctx, tx: Queryable, row: TxnRow): Promise<{ approved: true } | { approved: false; message: string }> {
-  if (!row.paymentMethodId) return { approved: true };
-  const [method] = await tx.select().from(paymentMethods).where(eq(paymentMethods.id, row.paymentMethodId));
-  if (!method || method.type !== 'bank_account') return { approved: true };
-  const outcome = ctx.processor.achOutcome(revealAccountNumber(ctx, method));
+  const [method] = row.paymentMethodId
+    ? await tx.select().from(paymentMethods).where(eq(paymentMethods.id, row.paymentMethodId))
+    : [];
+  if (method && method.type !== 'bank_account') return { approved: true };
+  // A pay-page debit stores no account: the sandbox bank decides by the last digits it recorded.
+  const outcome = ctx.processor.achOutcome(method ? revealAccountNumber(ctx, method) : row.lastFour);
   return outcome.approved ? outcome : { approved: false, message: outcome.message };
 }
 

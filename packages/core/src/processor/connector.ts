@@ -24,8 +24,12 @@ export interface BankDebitInput {
 
 export interface Processor {
   readonly name: string;
-  /** Authorize (and, with capture, settle-ready charge) an amount on a card. */
-  authorizeCard(card: CardInput, amountCents: number, opts: { capture: boolean; now: Date }): Promise<AuthorizeResult>;
+  /**
+   * Authorize (and, with capture, settle-ready charge) an amount on a card. A card that needs
+   * 3-D Secure declines with code `authentication_required` until `authenticated` says the
+   * customer completed the challenge.
+   */
+  authorizeCard(card: CardInput, amountCents: number, opts: { capture: boolean; now: Date; authenticated?: boolean }): Promise<AuthorizeResult>;
   /** Start an ACH debit; it stays pending until the bank approves or returns it. */
   startAchDebit(input: BankDebitInput): Promise<{ gatewayRef: string }>;
   /** What the bank will answer for this debit when it is resolved (sandbox: by account number). */

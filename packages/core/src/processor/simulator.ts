@@ -20,6 +20,9 @@ export const TEST_CARDS: Record<string, { outcome: 'approve' } | { outcome: 'dec
   },
 };
 
+/** The decline code of a card that needs a 3-D Secure challenge first. */
+export const AUTHENTICATION_REQUIRED = 'authentication_required';
+
 const TEST_CARD_LIST = Object.keys(TEST_CARDS).join(', ');
 
 const authCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
@@ -32,11 +35,12 @@ export function createSimulator(): Processor {
       if (!(number in TEST_CARDS)) return `Only sandbox test cards are accepted: ${TEST_CARD_LIST}.`;
       return null;
     },
-    async authorizeCard(card, _amount, { now }): Promise<AuthorizeResult> {
+    async authorizeCard(card, _amount, { now, authenticated }): Promise<AuthorizeResult> {
       const gatewayRef = newId.gatewayRef();
       const rule = TEST_CARDS[card.number];
       if (!rule) return { approved: false, code: 'card_declined', message: 'Your card was declined.', gatewayRef };
-      if (rule.outcome === 'decline') return { approved: false, code: rule.code, message: rule.message, gatewayRef };
+      const passed3ds = authenticated && rule.outcome === 'decline' && rule.code === AUTHENTICATION_REQUIRED;
+      if (rule.outcome === 'decline' && !passed3ds) return { approved: false, code: rule.code, message: rule.message, gatewayRef };
       const expired = card.expYear < now.getUTCFullYear() ||
         (card.expYear === now.getUTCFullYear() && card.expMonth < now.getUTCMonth() + 1);
       if (expired) return { approved: false, code: 'expired_card', message: 'Your card has expired.', gatewayRef };

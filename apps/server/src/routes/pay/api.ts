@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import {
+  addCardRequestSchema,
+  addCardResultSchema,
+  addCardViewSchema,
+  challengeAnswerSchema,
+  errorEnvelopeSchema,
+  payLinkViewSchema,
+  payRequestSchema,
+  payResultSchema,
+} from '@remit/contract';
+import { addCardFromLink, addCardView, answerChallenge, payLink, payLinkView, type Ctx } from '@remit/core';
+import { registerIdempotency } from '../../plugins/idempotency.js';
+import type { App } from '../types.js';
+import { setApiHeaders } from './headers.js';
+
+/**
+ * The pay page's own calls, public: the unguessable link id (or add-card token) in the path is
+ * the only authorization, and each route can only read that link or pay it. Shapes are
+ * `@remit/contract`'s; pay and add-card POSTs need an `Idempotency-Key`, scoped by the link.
+ */
+
+const linkParams = z.object({ linkId: z.string().max(100) });
+const challengeParams = linkParams.extend({ challengeId: z.string().max(100) });
+const tokenParams = z.object({ token: z.string().max(100) });
+const idempotencyHeader = z.object({ 'idempotency-key': z.string().min(1).max(255).describe('one key per payment attempt, made by the page') });
+
+const errors = { 400: errorEnvelopeSchema, 402: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema, 410: errorEnvelopeSchema };
+const config = { public: true } as const;
+const tags = ['pay page'];
+/** No credentials: the link id in the path is the authorization. */
+const security: never[] = [];
+
+/** A double click waits this long for the first attempt's answer instead of getting a 409. */
+const WAIT_FOR_FIRST_MS = 10_000;
+
+export function payApiRoutes(app: App, ctx: Ctx) {
+  app.register(
+    async (api: App) => {
+      api.addHook('onRequest', async (_req, reply) => {
+        setApiHeaders(reply);
+      });
+      registerIdempotency(api, ctx, {
+        required: true,
+        forgetInvalid: true,
+        sensitiveBodies: true,
+        waitForFirstMs: WAIT_FOR_FIRST_MS,
+        scope: (req) => {
+          const p = req.params as { linkId?: string; token?: string };
+          return p.linkId ? `pay:${p.linkId}` : p.token ? `card:${p.token}` : null;
+        },
+      });
+
+      api.get(
+        '/links/:linkId',
+        { config, schema: { tags, security, summary: 'The link as the pay page shows it', params: linkParams, response: { 200: payLinkViewSchema, ...errors } } },
+        async (req) => payLinkView(ctx, req.params.linkId),
+      );
+
+      api.post(
+        '/links/:linkId/pay',
+        {
+          config,
+          schema: {
+            tags,
+            security,
+            summary: 'Pay the link by card or bank account',
+            description: 'A card that needs 3-D Secure (or any card on a require_3ds link) answers {status:"challenge"}; nothing is charged until the challenge is completed.',
+            params: linkParams,
+            headers: idempotencyHeader,
+            body: payRequestSchema,
+            response: { 200: payResultSchema, ...errors },
+          },
+        },
+        async (req) => payLink(ctx, req.params.linkId, req.body),
+      );
+
+      api.post(
+        '/links/:linkId/challenges/:challengeId',
+        {
+          config,
+          schema: {
+            tags,
+            security,
+            summary: 'Answer the sandbox 3-D Secure challenge',
+            params: challengeParams,
+            headers: idempotencyHeader,
+            body: challengeAnswerSchema,
+            response: { 200: payResultSchema, ...errors },
+          },
+        },
+        async (req) => answerChallenge(ctx, req.params.linkId, req.params.challengeId, req.body.outcome),
+      );
+
+      api.get(
+        '/cards/:token',
+        { config, schema: { tags, security, summary: 'The add-card page of a card request', params: tokenParams, response: { 200: addCardViewSchema, ...errors } } },
+        async (req) => addCardView(ctx, req.params.token),
+      );
+
+      api.post(
+        '/cards/:token',
+        {
+          config,
+          schema: {
+            tags,
+            security,
+            summary: 'Store a card on the customer of a card request (no charge)',
+            params: tokenParams,
+            headers: idempotencyHeader,
+            body: addCardRequestSchema,
+            response: { 200: addCardResultSchema, ...errors },
+          },
+        },
+        async (req) => addCardFromLink(ctx, req.params.token, req.body),
+      );
+    },
+    { prefix: '/pay/api' },
+  );
+}

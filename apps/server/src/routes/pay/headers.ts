@@ -1,0 +1,76 @@
+import type { FastifyReply } from 'fastify';
+import type { Env } from '@remit/core';
+
+/**
+ * The pay page's security headers, in one place. Set on the reply by the pay routes themselves,
+ * so they apply on top of any app-wide defaults (helmet's) registered for every route.
+ */
+
+export interface Framing {
+  env: Env;
+  /** The merchant's allowed origins (widget settings). */
+  allowedOrigins: string[];
+  /** The origin recorded on the link, if any. */
+  embedOrigin: string | null;
+}
+
+/**
+ * Who may frame the page: the merchant's allowed origins (and the link's own embedding origin).
+ * With none set, any origin in sandbox, so a developer can try the pay modal anywhere; in
+ * production only the link's embedding origin, else no one.
+ */
+export function frameAncestors({ env, allowedOrigins, embedOrigin }: Framing): string {
+  const origins = new Set(allowedOrigins);
+  if (origins.size === 0 && env === 'sandbox') return '*';
+  if (embedOrigin) origins.add(embedOrigin);
+  return origins.size ? [...origins].join(' ') : "'none'";
+}
+
+/**
+ * Scripts and styles from the server's own origin only (no inline script or style attribute),
+ * images also from https (merchant logos) and data: URIs, calls and form posts to itself.
+ */
+export function payPageCsp(framing: Framing): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: https:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    `frame-ancestors ${frameAncestors(framing)}`,
+  ].join('; ');
+}
+
+/**
+ * HTML of the pay and add-card pages: never cached (it carries the link's state). Framing is
+ * decided by `frame-ancestors` alone, so an app-wide `X-Frame-Options` is dropped, and the page
+ * keeps its opener (`Cross-Origin-Opener-Policy: unsafe-none`): in a popup it posts its result
+ * to the merchant's window.
+ */
+export function setPageHeaders(reply: FastifyReply, framing: Framing): FastifyReply {
+  // Headers set by app-wide middleware (helmet) live on the raw response; ours are merged over them.
+  reply.raw.removeHeader('x-frame-options');
+  return reply
+    .header('cross-origin-opener-policy', 'unsafe-none')
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('content-security-policy', payPageCsp(framing))
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store');
+}
+
+/** `/pay/api/*` answers: never cached, never sniffed, never leaking the link id in a Referer. */
+export function setApiHeaders(reply: FastifyReply): FastifyReply {
+  return reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer');
+}
+
+/** Built assets have content hashes in their names: cache them for a year. */
+export function setAssetHeaders(reply: FastifyReply): FastifyReply {
+  return reply
+    .header('cache-control', 'public, max-age=31536000, immutable')
+    .header('x-content-type-options', 'nosniff')
+    .header('cross-origin-resource-policy', 'same-origin');
+}

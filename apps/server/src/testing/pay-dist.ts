@@ -1,0 +1,37 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** What the fixture's index.html holds, so tests can find the injected state around it. */
+export const FIXTURE_HTML = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Pay</title>
+<!--remit-state-->
+<script type="module" src="/pay/assets/index-abc123.js"></script>
+<link rel="stylesheet" href="/pay/assets/index-abc123.css">
+</head>
+<body><div id="app"></div></body>
+</html>
+`;
+
+/**
+ * A small stand-in for `apps/pay/dist` in a temp directory: an index.html with the state marker
+ * and two hashed assets. Server tests use it so they do not depend on the front end's build.
+ */
+export function writePayFixture(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'remit-pay-dist-'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'index.html'), FIXTURE_HTML);
+  writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("pay");\n');
+  writeFileSync(join(dir, 'assets', 'index-abc123.css'), 'body{margin:0}\n');
+  return dir;
+}
+
+/** The `PayPageState` a served page carries. */
+export function stateOf(html: string): any {
+  const m = /<script id="remit-state" type="application\/json">([\s\S]*?)<\/script>/.exec(html);
+  if (!m) throw new Error('no remit-state script in the page');
+  return JSON.parse(m[1]!);
+}

@@ -1,0 +1,5 @@
+export { payLink, answerChallenge, MERCHANT_CANNOT_PAY_MESSAGE, ALREADY_PAID_MESSAGE, THREE_DS_FAILED_MESSAGE, CHALLENGE_TTL_MS } from './pay.js';
+export { addCardFromLink } from './add-card.js';
+export { payLinkView, addCardView, payPage, maskEmail, type PayPage } from './view.js';
+export { payAmounts } from './amounts.js';
+export { LINK_NOT_FOUND_MESSAGE, LINK_CANCELLED_MESSAGE, CARD_LINK_NOT_FOUND_MESSAGE, CARD_LINK_CANCELLED_MESSAGE } from './lookup.js';

@@ -1,0 +1,76 @@
+import { eq } from 'drizzle-orm';
+import type { Queryable } from '../db/connect.js';
+import { merchants, payLinks, transactions } from '../db/schema.js';
+import { RemitError } from '../errors.js';
+
+/**
+ * The pay page's calls are authorized by the unguessable link id (or add-card token) alone: this
+ * is where an id becomes a link, its merchant and its pending sale, and nothing else is reachable.
+ */
+
+export type LinkRow = typeof payLinks.$inferSelect;
+export type SaleRow = typeof transactions.$inferSelect;
+
+/** The merchant columns the pay page needs: name, state, pricing and clock. Never keys. */
+const merchantColumns = {
+  id: merchants.id,
+  clientId: merchants.clientId,
+  status: merchants.status,
+  businessname: merchants.businessname,
+  cardFeeRateE7: merchants.cardFeeRateE7,
+  cardFeeFixedCents: merchants.cardFeeFixedCents,
+  achFeeRateE7: merchants.achFeeRateE7,
+  achFeeCapCents: merchants.achFeeCapCents,
+  maxAmountCents: merchants.maxAmountCents,
+  clockOffsetMs: merchants.clockOffsetMs,
+};
+export type PayMerchantRow = Pick<typeof merchants.$inferSelect, keyof typeof merchantColumns>;
+
+export const LINK_NOT_FOUND_MESSAGE = 'This payment link does not exist. Check the address you were sent.';
+export const LINK_CANCELLED_MESSAGE = 'The merchant cancelled this payment link; it can no longer be paid.';
+export const CARD_LINK_NOT_FOUND_MESSAGE = 'This add-card link does not exist. Check the address you were sent.';
+export const CARD_LINK_CANCELLED_MESSAGE = 'This add-card link is no longer available.';
+
+/** Link ids and add-card tokens are `ord_` + base62; anything else is unknown without a query. */
+const LINK_ID = /^ord_[0-9A-Za-z]{1,64}$/;
+
+export type LinkPurpose = 'pay' | 'card';
+
+function missing(purpose: LinkPurpose) {
+  return purpose === 'pay'
+    ? new RemitError('not_found', 'link_not_found', LINK_NOT_FOUND_MESSAGE)
+    : new RemitError('not_found', 'card_link_not_found', CARD_LINK_NOT_FOUND_MESSAGE);
+}
+
+export interface LoadedLink {
+  link: LinkRow;
+  merchant: PayMerchantRow;
+}
+
+/**
+ * The link behind an id, for paying (`pay`: pay links, requests, authorization requests) or for
+ * the add-card page (`card`: card_request links). Unknown, malformed or of the other purpose: 404;
+ * deleted: 410. With `lock`, the link row stays locked until the caller's transaction ends, so two
+ * attempts on one link run one after the other.
+ */
+export async function loadLink(db: Queryable, id: string, purpose: LinkPurpose, opts: { lock?: boolean } = {}): Promise<LoadedLink> {
+  if (!LINK_ID.test(id)) throw missing(purpose);
+  const query = db.select().from(payLinks).where(eq(payLinks.id, id));
+  const [link] = opts.lock ? await query.for('update') : await query;
+  if (!link || (link.kind === 'card_request') !== (purpose === 'card')) throw missing(purpose);
+  if (link.deletedAt) {
+    throw purpose === 'pay'
+      ? new RemitError('gone', 'link_cancelled', LINK_CANCELLED_MESSAGE)
+      : new RemitError('gone', 'card_link_cancelled', CARD_LINK_CANCELLED_MESSAGE);
+  }
+  const [merchant] = await db.select(merchantColumns).from(merchants).where(eq(merchants.id, link.merchantId));
+  return { link, merchant: merchant! };
+}
+
+/** The link's sale (pending until paid); locked with the link when paying. */
+export async function saleOf(db: Queryable, link: LinkRow, opts: { lock?: boolean } = {}): Promise<SaleRow | null> {
+  if (!link.salesId) return null;
+  const query = db.select().from(transactions).where(eq(transactions.id, link.salesId));
+  const [row] = opts.lock ? await query.for('update') : await query;
+  return row ?? null;
+}

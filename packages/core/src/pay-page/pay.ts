@@ -1,0 +1,288 @@
+import { and, eq } from 'drizzle-orm';
+import type { PayRequest, PayResult, Receipt } from '@remit/contract';
+import { merchantNow } from '../clock.js';
+import type { Ctx } from '../context.js';
+import type { Tx } from '../db/connect.js';
+import { payChallenges, payLinks, transactions } from '../db/schema.js';
+import { checkCard, storeCard } from '../customers/vault.js';
+import { invalid, RemitError } from '../errors.js';
+import { recordEvent } from '../events/outbox.js';
+import { newId } from '../ids.js';
+import { receiptEmail } from '../messages/receipt.js';
+import { queueMessage } from '../messages/outbox.js';
+import { amountNumber } from '../money.js';
+import { ACH_BRAND, paymentSuccessData } from '../payments/charges.js';
+import { feeFor } from '../payments/fees.js';
+import { stateColumns } from '../payments/state.js';
+import { AUTHENTICATION_REQUIRED } from '../processor/simulator.js';
+import { payAmounts } from './amounts.js';
+import { parsePayBank, parsePayCard, type PayBank, type PayCard } from './inputs.js';
+import { loadLink, saleOf, type LinkRow, type PayMerchantRow, type SaleRow } from './lookup.js';
+import { receiptOf } from './view.js';
+
+/**
+ * Paying a link on the hosted pay page. Every attempt runs in one database transaction that
+ * holds the link row (`FOR UPDATE`): a second attempt waits, then finds the link paid. The card
+ * network is called while the lock is held, so two attempts can never both charge.
+ */
+
+export const MERCHANT_CANNOT_PAY_MESSAGE = 'This merchant cannot take payments yet. Try again later or contact the merchant.';
+export const ALREADY_PAID_MESSAGE = 'This link has already been paid.';
+export const THREE_DS_FAILED_MESSAGE = '3-D Secure authentication failed. Try again, or use another card.';
+/** How long a 3-D Secure challenge may be answered. */
+export const CHALLENGE_TTL_MS = 15 * 60 * 1000;
+
+type Method = 'card' | 'ach';
+
+interface Payable {
+  link: LinkRow;
+  merchant: PayMerchantRow;
+  sale: SaleRow;
+  now: Date;
+}
+
+/** Locks the link and its sale and checks it can be paid now by `method`. */
+async function lockPayable(ctx: Ctx, tx: Tx, linkId: string, method: Method): Promise<Payable> {
+  const { link, merchant } = await loadLink(tx, linkId, 'pay', { lock: true });
+  const sale = await saleOf(tx, link, { lock: true });
+  if (link.status === 'paid' || !sale || sale.status !== 'pending') {
+    throw new RemitError('conflict', 'link_already_paid', ALREADY_PAID_MESSAGE);
+  }
+  if (merchant.status !== 'approved') throw invalid('merchant_not_approved', MERCHANT_CANNOT_PAY_MESSAGE);
+  if (method === 'ach' && link.preauth) {
+    throw invalid('method_not_allowed', 'An authorization is placed on a card; this link cannot be paid by bank account.', [
+      { path: 'method', message: 'must be card for an authorization' },
+    ]);
+  }
+  if ((method === 'card' && !link.allowCard) || (method === 'ach' && !link.allowAch)) {
+    const other = method === 'card' ? 'bank account' : 'card';
+    throw invalid('method_not_allowed', `This link cannot be paid by ${method === 'card' ? 'card' : 'bank account'}; pay by ${other}.`, [
+      { path: 'method', message: `must be ${method === 'card' ? 'ach' : 'card'} for this link` },
+    ]);
+  }
+  return { link, merchant, sale, now: merchantNow(ctx.now, merchant) };
+}
+
+type Outcome = { kind: 'done'; result: PayResult } | { kind: 'declined'; code: string; message: string };
+
+/** Runs an attempt; a decline commits what it recorded, then answers 402. */
+async function attempt(ctx: Ctx, run: (tx: Tx) => Promise<Outcome>): Promise<PayResult> {
+  const outcome = await ctx.db.transaction(run);
+  if (outcome.kind === 'declined') {
+    throw new RemitError('declined', outcome.code, outcome.message);
+  }
+  return outcome.result;
+}
+
+/**
+ * `POST /pay/api/links/{link_id}/pay`: pays the link by card (a sale, or an authorization on a
+ * `preauth` link) or by bank account (a pending ACH debit). A card that needs 3-D Secure, or any
+ * card on a `require_3ds` link, answers a challenge instead and nothing is charged yet.
+ */
+export async function payLink(ctx: Ctx, linkId: string, request: PayRequest): Promise<PayResult> {
+  if (request.method === 'card') {
+    const card = parsePayCard(request.card);
+    return attempt(ctx, async (tx) => {
+      const p = await lockPayable(ctx, tx, linkId, 'card');
+      const brand = checkCard(ctx, card, p.now);
+      if (p.link.require3ds) return challenge(ctx, tx, p, card, brand);
+      return chargeCard(ctx, tx, p, card, brand, false);
+    });
+  }
+  const bank = parsePayBank(request.bank);
+  return attempt(ctx, async (tx) => debitBank(ctx, tx, await lockPayable(ctx, tx, linkId, 'ach'), bank));
+}
+
+/** Keeps the card (encrypted, no CVC) until the customer answers the challenge. */
+async function challenge(ctx: Ctx, tx: Tx, p: Payable, card: PayCard, brand: string): Promise<Outcome> {
+  const id = newId.challenge();
+  const { cvc: _cvc, ...kept } = card;
+  const lastFour = card.number.slice(-4);
+  await tx.insert(payChallenges).values({
+    id,
+    payLinkId: p.link.id,
+    status: 'open',
+    cardEnc: ctx.vault.encrypt(JSON.stringify(kept)),
+    brand,
+    lastFour,
+    createdAt: p.now,
+  });
+  return { kind: 'done', result: { status: 'challenge', challenge: { id, brand, last_four: lastFour } } };
+}
+
+/**
+ * `POST /pay/api/links/{link_id}/challenges/{challenge_id}`: `complete` charges the card held by
+ * the challenge; `fail` answers 402 `three_ds_failed` and the link stays open for another try.
+ */
+export async function answerChallenge(ctx: Ctx, linkId: string, challengeId: string, outcome: 'complete' | 'fail'): Promise<PayResult> {
+  return attempt(ctx, async (tx) => {
+    const p = await lockPayable(ctx, tx, linkId, 'card');
+    const [ch] = /^chl_[0-9A-Za-z]{1,64}$/.test(challengeId)
+      ? await tx
+          .select()
+          .from(payChallenges)
+          .where(and(eq(payChallenges.id, challengeId), eq(payChallenges.payLinkId, p.link.id)))
+          .for('update')
+      : [];
+    if (!ch) throw new RemitError('not_found', 'challenge_not_found', 'This 3-D Secure challenge does not exist; pay again to start a new one.');
+    if (ch.status !== 'open') {
+      throw new RemitError('conflict', 'challenge_answered', 'This 3-D Secure challenge was already answered; pay again to start a new one.');
+    }
+    const expired = p.now.getTime() - ch.createdAt.getTime() > CHALLENGE_TTL_MS;
+    const passed = outcome === 'complete' && !expired;
+    await tx
+      .update(payChallenges)
+      .set({ status: passed ? 'completed' : 'failed', answeredAt: p.now })
+      .where(eq(payChallenges.id, ch.id));
+    if (expired) {
+      return { kind: 'declined', code: 'challenge_expired', message: 'The 3-D Secure challenge expired. Pay again to start a new one.' };
+    }
+    if (!passed) return { kind: 'declined', code: 'three_ds_failed', message: THREE_DS_FAILED_MESSAGE };
+    const kept = JSON.parse(ctx.vault.decrypt(ch.cardEnc)) as Omit<PayCard, 'cvc'>;
+    return chargeCard(ctx, tx, p, { ...kept, cvc: '' }, ch.brand, true);
+  });
+}
+
+async function chargeCard(ctx: Ctx, tx: Tx, p: Payable, card: PayCard, brand: string, authenticated: boolean): Promise<Outcome> {
+  const { link, merchant, sale, now } = p;
+  const amount = payAmounts(link, merchant).total.card;
+  const result = await ctx.processor.authorizeCard(
+    { number: card.number, expMonth: card.exp_month, expYear: card.exp_year, cvc: card.cvc || undefined },
+    amount,
+    { capture: !link.preauth, now, authenticated },
+  );
+  const lastFour = card.number.slice(-4);
+  if (!result.approved) {
+    if (result.code === AUTHENTICATION_REQUIRED && !authenticated) return challenge(ctx, tx, p, card, brand);
+    // The attempt is recorded (the merchant sees declines); the link's sale stays open.
+    const id = newId.transaction();
+    await tx.insert(transactions).values({
+      id,
+      merchantId: merchant.id,
+      type: sale.type,
+      paymentMethod: 'card',
+      ...stateColumns('declined'),
+      amountCents: amount,
+      feeCents: 0,
+      feeRateE7: 0,
+      netCents: 0,
+      payLinkId: link.id,
+      customerId: link.customerId,
+      orderId: link.orderId,
+      invoiceNumber: link.invoiceNumber,
+      orderCreatedfrom: sale.orderCreatedfrom,
+      gatewayRef: result.gatewayRef,
+      cardBrand: brand,
+      lastFour,
+      declineReason: result.message,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return { kind: 'declined', code: result.code, message: result.message };
+  }
+  // "isRequestCard" on an authorization request: the card paid with is also kept for the customer.
+  const method =
+    link.isRequestCard && link.customerId
+      ? await storeCard(tx, ctx, { merchantId: merchant.id, customerId: link.customerId, now }, card, brand)
+      : null;
+  const fee = feeFor(merchant, 'card', amount);
+  const [row] = await tx
+    .update(transactions)
+    .set({
+      paymentMethod: 'card',
+      ...stateColumns(link.preauth ? 'authorized' : 'completed'),
+      amountCents: amount,
+      authorizedCents: link.preauth ? amount : null,
+      feeCents: fee.feeCents,
+      feeRateE7: fee.rateE7,
+      netCents: fee.netCents,
+      authCode: result.authCode,
+      cardBrand: brand,
+      lastFour,
+      gatewayRef: result.gatewayRef,
+      customerId: link.customerId,
+      paymentMethodId: method?.id ?? null,
+      completedAt: link.preauth ? null : now,
+      updatedAt: now,
+    })
+    .where(eq(transactions.id, sale.id))
+    .returning();
+  const base = { clientId: merchant.clientId, merchantId: merchant.id };
+  if (link.preauth) {
+    await recordEvent(tx, {
+      ...base,
+      type: 'preauth',
+      data: {
+        merchant_id: merchant.id,
+        guid: row!.id,
+        amount: amountNumber(amount),
+        order_id: link.orderId,
+        customer_id: link.customerId ?? 0,
+      },
+    });
+  } else {
+    await recordEvent(tx, { ...base, type: 'payment.success', data: paymentSuccessData(row!) });
+  }
+  return { kind: 'done', result: { status: 'paid', receipt: await markPaid(tx, p, row!) } };
+}
+
+/** A pending ACH debit for the link's bank total; `/update-ach` approves or returns it later. */
+async function debitBank(ctx: Ctx, tx: Tx, p: Payable, bank: PayBank): Promise<Outcome> {
+  const { link, merchant, sale, now } = p;
+  const amount = payAmounts(link, merchant).total.ach;
+  const { gatewayRef } = await ctx.processor.startAchDebit({
+    routingNumber: bank.routing_number,
+    accountNumber: bank.account_number,
+    amountCents: amount,
+  });
+  const fee = feeFor(merchant, 'ach', amount);
+  const [row] = await tx
+    .update(transactions)
+    .set({
+      paymentMethod: 'ach',
+      ...stateColumns('pending'),
+      amountCents: amount,
+      feeCents: fee.feeCents,
+      feeRateE7: fee.rateE7,
+      netCents: fee.netCents,
+      cardBrand: ACH_BRAND,
+      lastFour: bank.account_number.slice(-4),
+      gatewayRef,
+      customerId: link.customerId,
+      updatedAt: now,
+    })
+    .where(eq(transactions.id, sale.id))
+    .returning();
+  return { kind: 'done', result: { status: 'paid', receipt: await markPaid(tx, p, row!) } };
+}
+
+/** The link becomes paid; a payment request with an email gets its receipt by email, in the same transaction. */
+async function markPaid(tx: Tx, p: Payable, sale: SaleRow): Promise<Receipt> {
+  const [link] = await tx.update(payLinks).set({ status: 'paid', paidAt: p.now }).where(eq(payLinks.id, p.link.id)).returning();
+  const receipt = receiptOf(link!, sale, p.merchant.businessname);
+  if (link!.email) {
+    const email = receiptEmail({
+      businessName: p.merchant.businessname,
+      amountCents: receipt.amount,
+      status: receipt.status,
+      brand: receipt.brand,
+      lastFour: receipt.last_four,
+      authCode: receipt.auth_code,
+      transactionId: receipt.transaction_id,
+      orderId: receipt.order_id,
+      invoiceNumber: receipt.invoice_number,
+      date: receipt.date,
+      customerName: link!.customerName,
+    });
+    await queueMessage(tx, {
+      merchantId: p.merchant.id,
+      channel: 'email',
+      recipient: link!.email,
+      subject: email.subject,
+      bodyText: email.text,
+      bodyHtml: email.html,
+      payLinkId: link!.id,
+    });
+  }
+  return receipt;
+}

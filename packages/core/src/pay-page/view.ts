@@ -1,0 +1,131 @@
+import { eq } from 'drizzle-orm';
+import type { AddCardView, PayLinkView, PayMerchant, PayPageState, Receipt } from '@remit/contract';
+import type { Ctx } from '../context.js';
+import type { Queryable } from '../db/connect.js';
+import { customers, paymentMethods } from '../db/schema.js';
+import { isRemitError } from '../errors.js';
+import { findWidget } from '../widgets/settings.js';
+import { payAmounts } from './amounts.js';
+import { loadLink, saleOf, type LinkPurpose, type LinkRow, type PayMerchantRow, type SaleRow } from './lookup.js';
+
+const KIND: Record<string, PayLinkView['kind']> = {
+  link: 'pay_link',
+  request: 'request',
+  customer_request: 'authorization',
+};
+
+/** `g***@example.com`: enough for the customer to recognize the address, not to read it. */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 1) return '***';
+  return `${email[0]}***${email.slice(at)}`;
+}
+
+async function payMerchant(db: Queryable, merchant: PayMerchantRow): Promise<PayMerchant> {
+  const widget = await findWidget(db, merchant.id);
+  return {
+    name: merchant.businessname,
+    logo_url: widget?.logoUrl ?? null,
+    primary_color: widget?.primaryColor ?? null,
+    accepts_payments: merchant.status === 'approved',
+  };
+}
+
+/** The receipt of a paid link, from its sale. */
+export function receiptOf(link: LinkRow, sale: SaleRow, merchantName: string): Receipt {
+  const method = sale.paymentMethod === 'ach' ? 'ach' : 'card';
+  const status = sale.type === 'PreAuth' ? 'authorized' : method === 'ach' && sale.isStatus === 0 ? 'pending' : 'succeeded';
+  return {
+    transaction_id: sale.id,
+    status,
+    method,
+    currency: 'USD',
+    amount: sale.amountCents,
+    brand: sale.cardBrand,
+    last_four: sale.lastFour,
+    auth_code: sale.authCode,
+    date: (link.paidAt ?? sale.updatedAt).toISOString(),
+    order_id: link.orderId,
+    invoice_number: link.invoiceNumber,
+    merchant_name: merchantName,
+    emailed_to: link.email ? maskEmail(link.email) : null,
+  };
+}
+
+/** What the pay page shows for a link: the merchant, the order, the itemized amounts, and a receipt once paid. */
+export async function viewOf(db: Queryable, link: LinkRow, merchant: PayMerchantRow, sale: SaleRow | null): Promise<PayLinkView> {
+  const paid = link.status === 'paid' && sale !== null;
+  return {
+    link_id: link.id,
+    kind: KIND[link.kind] ?? 'pay_link',
+    status: paid ? 'paid' : 'open',
+    merchant: await payMerchant(db, merchant),
+    order_id: link.orderId,
+    invoice_number: link.invoiceNumber,
+    description: link.description,
+    amounts: payAmounts(link, merchant),
+    // An authorization holds funds on a card; a bank debit cannot be held.
+    methods: { card: link.allowCard, ach: link.allowAch && !link.preauth },
+    preauth: link.preauth,
+    require_3ds: link.require3ds,
+    embed_origin: link.embedOrigin,
+    receipt: paid ? receiptOf(link, sale, merchant.businessname) : null,
+  };
+}
+
+/** `GET /pay/api/links/{link_id}`. */
+export async function payLinkView(ctx: Pick<Ctx, 'db'>, linkId: string): Promise<PayLinkView> {
+  const { link, merchant } = await loadLink(ctx.db, linkId, 'pay');
+  return viewOf(ctx.db, link, merchant, await saleOf(ctx.db, link));
+}
+
+/** `GET /pay/api/cards/{token}`. */
+export async function addCardView(ctx: Pick<Ctx, 'db'>, token: string): Promise<AddCardView> {
+  const { link, merchant } = await loadLink(ctx.db, token, 'card');
+  const [customer] = link.customerId
+    ? await ctx.db.select({ firstName: customers.firstName }).from(customers).where(eq(customers.id, link.customerId))
+    : [];
+  const [saved] = link.paymentMethodId
+    ? await ctx.db
+        .select({ brand: paymentMethods.brand, last4: paymentMethods.last4 })
+        .from(paymentMethods)
+        .where(eq(paymentMethods.id, link.paymentMethodId))
+    : [];
+  return {
+    token: link.id,
+    merchant: await payMerchant(ctx.db, merchant),
+    customer_first_name: customer?.firstName ?? '',
+    status: saved ? 'saved' : 'open',
+    saved_card: saved ? { brand: saved.brand ?? '', last_four: saved.last4 } : null,
+  };
+}
+
+export interface PayPage {
+  /** The HTTP status of what the page shows. */
+  status: 200 | 404 | 410;
+  state: PayPageState;
+  /** The merchant's allowed embedding origins, and the link's own (for `frame-ancestors`); empty when unknown. */
+  allowedOrigins: string[];
+  embedOrigin: string | null;
+}
+
+/**
+ * The initial state of the HTML page at `/pay/{link_id}` (`link`) or `/pay/card/{token}` (`card`):
+ * the view, or the error page's status, code and message.
+ */
+export async function payPage(ctx: Pick<Ctx, 'db'>, id: string, purpose: LinkPurpose): Promise<PayPage> {
+  try {
+    const { link, merchant } = await loadLink(ctx.db, id, purpose);
+    const widget = await findWidget(ctx.db, merchant.id);
+    const frame = { allowedOrigins: widget?.allowedOrigins ?? [], embedOrigin: link.embedOrigin };
+    if (purpose === 'card') return { status: 200, state: { page: 'card', view: await addCardView(ctx, id) }, ...frame };
+    const view = await viewOf(ctx.db, link, merchant, await saleOf(ctx.db, link));
+    return { status: 200, state: { page: 'link', view }, ...frame };
+  } catch (e) {
+    if (isRemitError(e) && (e.kind === 'not_found' || e.kind === 'gone')) {
+      const status = e.kind === 'gone' ? 410 : 404;
+      return { status, state: { page: 'error', status, code: e.code, message: e.message }, allowedOrigins: [], embedOrigin: null };
+    }
+    throw e;
+  }
+}

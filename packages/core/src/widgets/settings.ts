@@ -1,0 +1,104 @@
+import { and, eq } from 'drizzle-orm';
+import { merchantNow } from '../clock.js';
+import type { Ctx } from '../context.js';
+import type { Queryable } from '../db/connect.js';
+import { widgets } from '../db/schema.js';
+import { invalid, notFound, type FieldError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { Env } from '../keys.js';
+import { merchantForKey } from '../merchants/merchant-key.js';
+import { formatAmount } from '../money.js';
+import { isLocalOrigin } from './origins.js';
+import { DEFAULT_BUTTON_TEXT, type ListWidgetsInput, type UpdateWidgetInput } from './schemas.js';
+
+export type WidgetRow = typeof widgets.$inferSelect;
+
+/** The merchant's widget settings, made with the defaults the first time they are asked for. */
+export async function widgetFor(db: Queryable, merchantId: string, at: Date): Promise<WidgetRow> {
+  const [found] = await db.select().from(widgets).where(eq(widgets.merchantId, merchantId)).limit(1);
+  if (found) return found;
+  await db
+    .insert(widgets)
+    .values({ id: newId.widget(), merchantId, buttonText: DEFAULT_BUTTON_TEXT, createdAt: at, updatedAt: at })
+    .onConflictDoNothing();
+  const [row] = await db.select().from(widgets).where(eq(widgets.merchantId, merchantId)).limit(1);
+  return row!;
+}
+
+/** The settings without creating them (public readers: the pay page). */
+export async function findWidget(db: Queryable, merchantId: string): Promise<WidgetRow | null> {
+  const [row] = await db.select().from(widgets).where(eq(widgets.merchantId, merchantId)).limit(1);
+  return row ?? null;
+}
+
+/** Widget settings as the API answers them. */
+export function widgetView(w: WidgetRow) {
+  return {
+    id: w.id,
+    merchant_id: w.merchantId,
+    allowed_origins: w.allowedOrigins,
+    button_text: w.buttonText,
+    theme: { primary_color: w.primaryColor },
+    logo_url: w.logoUrl,
+    request_payment_enabled: w.requestPaymentEnabled,
+    completed_transactions_enabled: w.completedTransactionsEnabled,
+    max_amount: w.maxAmountCents === null ? null : formatAmount(w.maxAmountCents),
+    created_date: w.createdAt.toISOString(),
+    updated_date: w.updatedAt.toISOString(),
+  };
+}
+export type WidgetView = ReturnType<typeof widgetView>;
+
+/** `GET /widgets`: the merchant's widgets (one per merchant). */
+export async function listWidgets(ctx: Ctx, clientId: string, input: ListWidgetsInput): Promise<WidgetView[]> {
+  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
+  return [widgetView(await widgetFor(ctx.db, merchant.id, merchantNow(ctx.now, merchant)))];
+}
+
+/** Production pages are served over https; plain http only for localhost, and only in sandbox. */
+function checkOrigins(env: Env, origins: string[]): void {
+  const errors: FieldError[] = [];
+  origins.forEach((o, i) => {
+    if (o.startsWith('https://')) return;
+    if (env === 'sandbox' && isLocalOrigin(o)) return;
+    errors.push({
+      path: `allowed_origins.${i}`,
+      message: env === 'sandbox' ? 'must be https://…, or http://localhost… in sandbox' : 'must be https://… in production',
+    });
+  });
+  if (errors.length) throw invalid('invalid_request', `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+}
+
+/** `PUT /widgets/{id}`: sets what the body gives; the row is locked so concurrent updates apply one after the other. */
+export async function updateWidget(ctx: Ctx, clientId: string, id: string, input: UpdateWidgetInput): Promise<WidgetView> {
+  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
+  if (input.allowed_origins) checkOrigins(ctx.env, input.allowed_origins);
+  if (input.max_amount != null && input.max_amount > merchant.maxAmountCents) {
+    const message = `must be at most ${formatAmount(merchant.maxAmountCents)}, the merchant's limit`;
+    throw invalid('amount_over_limit', `max_amount ${message}.`, [{ path: 'max_amount', message }]);
+  }
+  const at = merchantNow(ctx.now, merchant);
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(widgets)
+      .where(and(eq(widgets.id, id), eq(widgets.merchantId, merchant.id)))
+      .for('update');
+    if (!row) throw notFound('widget_not_found', 'Widget not found: no widget with this id belongs to this merchant.');
+    const [updated] = await tx
+      .update(widgets)
+      .set({
+        ...(input.allowed_origins !== undefined && { allowedOrigins: input.allowed_origins }),
+        ...(input.button_text !== undefined && { buttonText: input.button_text }),
+        ...(input.theme?.primary_color !== undefined && { primaryColor: input.theme.primary_color }),
+        ...(input.logo_url !== undefined && { logoUrl: input.logo_url }),
+        ...(input.request_payment_enabled !== undefined && { requestPaymentEnabled: input.request_payment_enabled }),
+        ...(input.completed_transactions_enabled !== undefined && { completedTransactionsEnabled: input.completed_transactions_enabled }),
+        ...(input.max_amount !== undefined && { maxAmountCents: input.max_amount }),
+        updatedAt: at,
+      })
+      .where(eq(widgets.id, row.id))
+      .returning();
+    return widgetView(updated!);
+  });
+}
