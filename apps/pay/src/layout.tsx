@@ -12,7 +12,6 @@ export function Layout({ merchant, children }: { merchant: PayMerchant; children
         {children}
       </main>
       <footer class="footer">
-        <span aria-hidden="true">🔒 </span>
         {t().secure} · Remit
       </footer>
     </>
