@@ -1,6 +1,7 @@
 import { useSignal } from '@preact/signals';
 import { useRef } from 'preact/hooks';
 import { announce } from './announce.js';
+import { afterPointer } from './pointer.js';
 
 export type Errors<F extends string> = Partial<Record<F, string>>;
 
@@ -24,10 +25,12 @@ export function useForm<F extends string>(initial: Record<F, string>, validate: 
     },
     blur(f: F) {
       if (!dirty.current.has(f)) return;
-      const e = validate(values.value)[f];
-      if (e === errors.value[f]) return;
-      errors.value = { ...errors.value, [f]: e };
-      if (e) announce(e);
+      afterPointer(() => {
+        const e = validate(values.value)[f];
+        if (e === errors.value[f]) return;
+        errors.value = { ...errors.value, [f]: e };
+        if (e) announce(e);
+      });
     },
     /** true when valid; otherwise every error shows and the summary lists them in `order`. */
     check(order: F[]): boolean {
