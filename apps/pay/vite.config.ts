@@ -16,7 +16,7 @@ export default defineConfig({
     cssCodeSplit: false,
     // The polyfill is an inline-free extra few hundred bytes every supported browser does not need.
     modulePreload: { polyfill: false },
-    target: 'es2020',
+    target: 'es2022',
     reportCompressedSize: false,
   },
 });

@@ -13,8 +13,6 @@ const BRANDS: Array<[RegExp, Brand]> = [
   [/^4/, { name: 'Visa', groups: [4, 4, 4, 4, 3], lengths: [13, 16, 19], cvcLength: 3 }],
   [/^(5[1-5]|2(2[2-9]|[3-6]\d|7[01]|720))/, { name: 'Mastercard', groups: [4, 4, 4, 4], lengths: [16], cvcLength: 3 }],
   [/^(6011|65|64[4-9]|622)/, { name: 'Discover', groups: [4, 4, 4, 4, 3], lengths: [16, 19], cvcLength: 3 }],
-  [/^(352[89]|35[3-8])/, { name: 'JCB', groups: [4, 4, 4, 4, 3], lengths: [16, 19], cvcLength: 3 }],
-  [/^3(0[0-5]|[689])/, { name: 'Diners Club', groups: [4, 6, 4], lengths: [14], cvcLength: 3 }],
 ];
 const UNKNOWN: Brand = { name: '', groups: [4, 4, 4, 4, 3], lengths: [12, 13, 14, 15, 16, 17, 18, 19], cvcLength: 3 };
 
