@@ -245,6 +245,14 @@ describe('3-D Secure', () => {
     const kept = JSON.parse(s.core.ctx.vault.decrypt(ch!.card_enc));
     expect(kept).not.toHaveProperty('cvc');
     expect(kept.number).toBe('4000000000003220');
+    // A second attempt replaces the open challenge; answering forgets the card.
+    const second = (await payCard(id, '4000000000003220')).body.challenge;
+    expect((await answer(id, second.id, 'complete')).status).toBe(200);
+    const after = await rows(s, sql`select status, card_enc from pay_challenges where pay_link_id = ${id} order by status`);
+    expect(after).toEqual([
+      { status: 'completed', card_enc: '' },
+      { status: 'failed', card_enc: '' },
+    ]);
   });
 });
 
@@ -334,6 +342,28 @@ describe('a preauth link', () => {
     const [event] = (await eventsOf(s, m.merchant_id, 'preauth')).filter((e) => e.guid === res.body.receipt.transaction_id);
     expect(event).toEqual({ merchant_id: m.merchant_id, guid: res.body.receipt.transaction_id, amount: 15, order_id: 'PRE-2', customer_id: customerId });
     expect(typeof event.customer_id).toBe('number');
+  });
+
+  it('isRequestCard: the card the customer paid with is also kept on the customer (encrypted)', async () => {
+    const add = await s.http({ method: 'POST', path: '/api/v1/customers/add', auth: m.auth, json: { merchant_key: m.merchant_key, first_name: 'Kat', phone_number: '4155550111' } });
+    const customerId = add.body.data.customer_id;
+    const req = await s.http({ method: 'POST', path: `/api/v1/requests/${customerId}`, auth: m.auth, json: { merchant_key: m.merchant_key, amount: '6.00', order_id: 'IRC-1', isRequestCard: true } });
+    const res = await payCard(req.body.data.link_id, '5555555555554444');
+    expect(res.status).toBe(200);
+    const methods = await rows(s, sql`select brand, last4, is_default, number_enc from payment_methods where customer_id = ${customerId}`);
+    expect(methods).toHaveLength(1);
+    expect(methods[0]).toMatchObject({ brand: 'Mastercard', last4: '4444', is_default: true });
+    expect(methods[0]!.number_enc).not.toContain('5555555555554444');
+    const again = await s.http({ method: 'POST', path: `/api/v1/customers/charge/${customerId}`, auth: m.auth, json: { merchant_key: m.merchant_key, amount: '2.00', order_id: 'IRC-2' } });
+    expect(again.body.data).toMatchObject({ card_brand: 'Mastercard', last_four: '4444', is_status: 2 });
+  });
+
+  it('cannot be made without cards: 400 preauth_needs_card, nothing written', async () => {
+    const before = await tableCounts(s.core);
+    const res = await s.http({ method: 'POST', path: '/api/v1/requests', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '5.00', order_id: 'PRE-ACH', preauth: true, allow_card: false } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'preauth_needs_card', errors: [{ path: 'allow_card' }] });
+    expect(await tableCounts(s.core)).toEqual(before);
   });
 
   it('cannot be paid by bank account', async () => {
@@ -430,7 +460,7 @@ describe('one charge per link', () => {
     const before = await tableCounts(s.core);
     const res = await pay(id, { method: 'card', card: card() }, null);
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].path).toContain('idempotency-key');
+    expect(res.body.errors).toEqual([{ path: 'idempotency-key', message: 'is required: 1 to 255 characters, one key per payment attempt' }]);
     expect(await tableCounts(s.core)).toEqual(before);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -26,6 +26,7 @@ export function writePayFixture(): string {
   writeFileSync(join(dir, 'index.html'), FIXTURE_HTML);
   writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("pay");\n');
   writeFileSync(join(dir, 'assets', 'index-abc123.css'), 'body{margin:0}\n');
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 

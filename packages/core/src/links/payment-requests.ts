@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import type { Tx } from '../db/connect.js';
 import { customers } from '../db/schema.js';
-import { RemitError } from '../errors.js';
+import { invalid, RemitError } from '../errors.js';
 import { merchantNow } from '../clock.js';
 import { merchantForKey, type Merchant } from '../merchants/merchant-key.js';
 import { queueMessage } from '../messages/outbox.js';
@@ -78,6 +78,14 @@ async function sendLink(
   return sent;
 }
 
+/** An authorization is held on a card: a preauth link that refuses cards could never be paid. */
+function assertAuthorizable(input: { preauth: boolean; allow_card: boolean }) {
+  if (input.preauth && !input.allow_card) {
+    const message = 'must be true when preauth is true: an authorization is placed on a card';
+    throw invalid('preauth_needs_card', `allow_card ${message}.`, [{ path: 'allow_card', message }]);
+  }
+}
+
 /**
  * `POST /requests`: a pay link for an order, its pending sale (a `PreAuth` when `preauth`), and
  * the SMS/email that carry it. `order_id` is unique per merchant among requests (409).
@@ -105,6 +113,7 @@ export async function createPaymentRequestFor(
     passFee: input.pass_fee,
   };
   assertPayable(linkTotals(amounts, merchant), merchant.maxAmountCents);
+  assertAuthorizable(input);
   const at = merchantNow(ctx.now, merchant);
   return ctx.db.transaction(async (tx) => {
     const opened = await openLink(
@@ -155,6 +164,7 @@ export async function createCustomerRequest(
   const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
   const amounts = { amountCents: input.amount, taxCents: 0, surchargeCents: 0, discountCents: 0, passFee: false };
   assertPayable(linkTotals(amounts, merchant), merchant.maxAmountCents);
+  assertAuthorizable(input);
   const at = merchantNow(ctx.now, merchant);
   return ctx.db.transaction(async (tx) => {
     const [customer] = await tx

@@ -55,16 +55,20 @@ export interface LoadedLink {
  */
 export async function loadLink(db: Queryable, id: string, purpose: LinkPurpose, opts: { lock?: boolean } = {}): Promise<LoadedLink> {
   if (!LINK_ID.test(id)) throw missing(purpose);
-  const query = db.select().from(payLinks).where(eq(payLinks.id, id));
-  const [link] = opts.lock ? await query.for('update') : await query;
-  if (!link || (link.kind === 'card_request') !== (purpose === 'card')) throw missing(purpose);
-  if (link.deletedAt) {
+  const query = db
+    .select({ link: payLinks, merchant: merchantColumns })
+    .from(payLinks)
+    .innerJoin(merchants, eq(merchants.id, payLinks.merchantId))
+    .where(eq(payLinks.id, id));
+  // Only the link row is locked: payments of one merchant's other links do not wait on each other.
+  const [row] = opts.lock ? await query.for('update', { of: payLinks }) : await query;
+  if (!row || (row.link.kind === 'card_request') !== (purpose === 'card')) throw missing(purpose);
+  if (row.link.deletedAt) {
     throw purpose === 'pay'
       ? new RemitError('gone', 'link_cancelled', LINK_CANCELLED_MESSAGE)
       : new RemitError('gone', 'card_link_cancelled', CARD_LINK_CANCELLED_MESSAGE);
   }
-  const [merchant] = await db.select(merchantColumns).from(merchants).where(eq(merchants.id, link.merchantId));
-  return { link, merchant: merchant! };
+  return row;
 }
 
 /** The link's sale (pending until paid); locked with the link when paying. */

@@ -95,6 +95,11 @@ export async function payLink(ctx: Ctx, linkId: string, request: PayRequest): Pr
 
 /** Keeps the card (encrypted, no CVC) until the customer answers the challenge. */
 async function challenge(ctx: Ctx, tx: Tx, p: Payable, card: PayCard, brand: string): Promise<Outcome> {
+  // A new challenge replaces the link's open ones: their cards are forgotten.
+  await tx
+    .update(payChallenges)
+    .set({ status: 'failed', answeredAt: p.now, cardEnc: '' })
+    .where(and(eq(payChallenges.payLinkId, p.link.id), eq(payChallenges.status, 'open')));
   const id = newId.challenge();
   const { cvc: _cvc, ...kept } = card;
   const lastFour = card.number.slice(-4);
@@ -130,9 +135,10 @@ export async function answerChallenge(ctx: Ctx, linkId: string, challengeId: str
     }
     const expired = p.now.getTime() - ch.createdAt.getTime() > CHALLENGE_TTL_MS;
     const passed = outcome === 'complete' && !expired;
+    // The card is kept only while the challenge is open: answered, it is gone from the database.
     await tx
       .update(payChallenges)
-      .set({ status: passed ? 'completed' : 'failed', answeredAt: p.now })
+      .set({ status: passed ? 'completed' : 'failed', answeredAt: p.now, cardEnc: '' })
       .where(eq(payChallenges.id, ch.id));
     if (expired) {
       return { kind: 'declined', code: 'challenge_expired', message: 'The 3-D Secure challenge expired. Pay again to start a new one.' };

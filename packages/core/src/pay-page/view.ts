@@ -4,7 +4,7 @@ import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { customers, paymentMethods } from '../db/schema.js';
 import { isRemitError } from '../errors.js';
-import { findWidget } from '../widgets/settings.js';
+import { findWidget, type WidgetRow } from '../widgets/settings.js';
 import { payAmounts } from './amounts.js';
 import { loadLink, saleOf, type LinkPurpose, type LinkRow, type PayMerchantRow, type SaleRow } from './lookup.js';
 
@@ -21,8 +21,9 @@ export function maskEmail(email: string): string {
   return `${email[0]}***${email.slice(at)}`;
 }
 
-async function payMerchant(db: Queryable, merchant: PayMerchantRow): Promise<PayMerchant> {
-  const widget = await findWidget(db, merchant.id);
+type Branding = Pick<WidgetRow, 'logoUrl' | 'primaryColor'> | null;
+
+function payMerchant(merchant: PayMerchantRow, widget: Branding): PayMerchant {
   return {
     name: merchant.businessname,
     logo_url: widget?.logoUrl ?? null,
@@ -53,13 +54,13 @@ export function receiptOf(link: LinkRow, sale: SaleRow, merchantName: string): R
 }
 
 /** What the pay page shows for a link: the merchant, the order, the itemized amounts, and a receipt once paid. */
-export async function viewOf(db: Queryable, link: LinkRow, merchant: PayMerchantRow, sale: SaleRow | null): Promise<PayLinkView> {
+export function viewOf(link: LinkRow, merchant: PayMerchantRow, sale: SaleRow | null, widget: Branding): PayLinkView {
   const paid = link.status === 'paid' && sale !== null;
   return {
     link_id: link.id,
     kind: KIND[link.kind] ?? 'pay_link',
     status: paid ? 'paid' : 'open',
-    merchant: await payMerchant(db, merchant),
+    merchant: payMerchant(merchant, widget),
     order_id: link.orderId,
     invoice_number: link.invoiceNumber,
     description: link.description,
@@ -76,24 +77,26 @@ export async function viewOf(db: Queryable, link: LinkRow, merchant: PayMerchant
 /** `GET /pay/api/links/{link_id}`. */
 export async function payLinkView(ctx: Pick<Ctx, 'db'>, linkId: string): Promise<PayLinkView> {
   const { link, merchant } = await loadLink(ctx.db, linkId, 'pay');
-  return viewOf(ctx.db, link, merchant, await saleOf(ctx.db, link));
+  const [sale, widget] = await Promise.all([saleOf(ctx.db, link), findWidget(ctx.db, merchant.id)]);
+  return viewOf(link, merchant, sale, widget);
 }
 
 /** `GET /pay/api/cards/{token}`. */
 export async function addCardView(ctx: Pick<Ctx, 'db'>, token: string): Promise<AddCardView> {
   const { link, merchant } = await loadLink(ctx.db, token, 'card');
-  const [customer] = link.customerId
-    ? await ctx.db.select({ firstName: customers.firstName }).from(customers).where(eq(customers.id, link.customerId))
-    : [];
-  const [saved] = link.paymentMethodId
-    ? await ctx.db
-        .select({ brand: paymentMethods.brand, last4: paymentMethods.last4 })
-        .from(paymentMethods)
-        .where(eq(paymentMethods.id, link.paymentMethodId))
-    : [];
+  return cardViewOf(ctx.db, link, merchant, await findWidget(ctx.db, merchant.id));
+}
+
+async function cardViewOf(db: Queryable, link: LinkRow, merchant: PayMerchantRow, widget: Branding): Promise<AddCardView> {
+  const [[customer], [saved]] = await Promise.all([
+    link.customerId ? db.select({ firstName: customers.firstName }).from(customers).where(eq(customers.id, link.customerId)) : [],
+    link.paymentMethodId
+      ? db.select({ brand: paymentMethods.brand, last4: paymentMethods.last4 }).from(paymentMethods).where(eq(paymentMethods.id, link.paymentMethodId))
+      : [],
+  ]);
   return {
     token: link.id,
-    merchant: await payMerchant(ctx.db, merchant),
+    merchant: payMerchant(merchant, widget),
     customer_first_name: customer?.firstName ?? '',
     status: saved ? 'saved' : 'open',
     saved_card: saved ? { brand: saved.brand ?? '', last_four: saved.last4 } : null,
@@ -116,11 +119,10 @@ export interface PayPage {
 export async function payPage(ctx: Pick<Ctx, 'db'>, id: string, purpose: LinkPurpose): Promise<PayPage> {
   try {
     const { link, merchant } = await loadLink(ctx.db, id, purpose);
-    const widget = await findWidget(ctx.db, merchant.id);
+    const [widget, sale] = await Promise.all([findWidget(ctx.db, merchant.id), purpose === 'pay' ? saleOf(ctx.db, link) : null]);
     const frame = { allowedOrigins: widget?.allowedOrigins ?? [], embedOrigin: link.embedOrigin };
-    if (purpose === 'card') return { status: 200, state: { page: 'card', view: await addCardView(ctx, id) }, ...frame };
-    const view = await viewOf(ctx.db, link, merchant, await saleOf(ctx.db, link));
-    return { status: 200, state: { page: 'link', view }, ...frame };
+    if (purpose === 'card') return { status: 200, state: { page: 'card', view: await cardViewOf(ctx.db, link, merchant, widget) }, ...frame };
+    return { status: 200, state: { page: 'link', view: viewOf(link, merchant, sale, widget) }, ...frame };
   } catch (e) {
     if (isRemitError(e) && (e.kind === 'not_found' || e.kind === 'gone')) {
       const status = e.kind === 'gone' ? 410 : 404;

@@ -23,7 +23,10 @@ import { setApiHeaders } from './headers.js';
 const linkParams = z.object({ linkId: z.string().max(100) });
 const challengeParams = linkParams.extend({ challengeId: z.string().max(100) });
 const tokenParams = z.object({ token: z.string().max(100) });
-const idempotencyHeader = z.object({ 'idempotency-key': z.string().min(1).max(255).describe('one key per payment attempt, made by the page') });
+const KEY_RULE = 'is required: 1 to 255 characters, one key per payment attempt';
+const idempotencyHeader = z.object({
+  'idempotency-key': z.string({ error: KEY_RULE }).min(1, KEY_RULE).max(255, KEY_RULE).describe('one key per payment attempt, made by the page'),
+});
 
 const errors = { 400: errorEnvelopeSchema, 402: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema, 410: errorEnvelopeSchema };
 const config = { public: true } as const;
