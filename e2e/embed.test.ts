@@ -77,6 +77,39 @@ describe('embedded in an iframe on another origin', () => {
     await page.context().close();
   });
 
+  it('in a popup it posts the result to its opener on the embed_origin, and closed when closed unpaid', async () => {
+    const origin = await merchantSite();
+    const id = await createLink(w, { amount: '24.00', embed_origin: origin });
+    const other = await createLink(w, { amount: '25.00', embed_origin: origin });
+    const page = await newPage(w);
+    await page.goto(`${origin}/?src=about:blank`);
+    const [popup] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.evaluate((url) => void window.open(url, 'pay', 'width=480,height=800'), `${w.s.url}/pay/${id}`),
+    ]);
+    await popup.getByLabel('Card number').fill(CARDS.visa);
+    await popup.getByLabel('Expiry date').fill(`12 / ${YY}`);
+    await popup.getByLabel('Security code').fill('123');
+    await popup.getByLabel('Name on card').fill('Ada Lovelace');
+    await popup.getByLabel('ZIP code').fill('94105');
+    await popup.getByRole('button', { name: 'Pay $24.00' }).click();
+    await popup.getByRole('heading', { name: 'Payment successful' }).waitFor();
+    const txn = (await popup.locator('dt:text("Transaction ID") + dd').textContent())!;
+    await expect.poll(() => received(page)).toEqual([{ origin: w.s.url, data: { type: 'remit:payment', status: 'succeeded', transaction_id: txn } }]);
+    await popup.screenshot({ path: 'test-output/screenshots/popup-receipt.png' });
+    await popup.close();
+
+    const [second] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.evaluate((url) => void window.open(url, 'pay2', 'width=480,height=800'), `${w.s.url}/pay/${other}`),
+    ]);
+    await second.getByLabel('Card number').waitFor();
+    await second.close({ runBeforeUnload: true });
+    await expect.poll(async () => (await received(page)).length).toBe(2);
+    expect((await received(page))[1]).toEqual({ origin: w.s.url, data: { type: 'remit:payment', status: 'closed', transaction_id: null } });
+    await page.context().close();
+  });
+
   it('the frame’s own page passes axe inside the iframe', async () => {
     const origin = await merchantSite();
     const id = await createLink(w, { amount: '23.00', embed_origin: origin });

@@ -41,6 +41,28 @@ describe('the pay page', () => {
     await page.context().close();
   });
 
+  it('wears the merchant’s colour from widget settings, its text readable on it', async () => {
+    const list = await w.s.http({ method: 'GET', path: `/api/v1/widgets?merchant_key=${w.m.merchant_key}`, auth: w.m.auth });
+    expect(list.status).toBe(200);
+    const widgetId = list.body.data[0].id;
+    const put = await w.s.http({
+      method: 'PUT',
+      path: `/api/v1/widgets/${widgetId}`,
+      auth: w.m.auth,
+      json: { merchant_key: w.m.merchant_key, theme: { primary_color: '#ffd400' } },
+    });
+    expect(put.status).toBe(200);
+    const id = await createLink(w, { amount: '11.00' });
+    const page = await newPage(w);
+    await page.goto(`${w.s.url}/pay/${id}`);
+    const button = page.getByRole('button', { name: 'Pay $11.00' });
+    expect(await button.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(255, 212, 0)');
+    expect(await button.evaluate((b) => getComputedStyle(b).color)).toBe('rgb(17, 24, 39)');
+    await checkState(page, 'brand-colour');
+    await w.s.http({ method: 'PUT', path: `/api/v1/widgets/${widgetId}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, theme: { primary_color: null } } });
+    await page.context().close();
+  });
+
   it('a link the merchant deleted answers 410 and says it was cancelled; an unknown one a friendly 404', async () => {
     const id = await createLink(w);
     const del = await w.s.http({ method: 'DELETE', path: `/api/v1/pay-link/${id}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key } });
