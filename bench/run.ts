@@ -19,6 +19,7 @@ import { basicAuth } from '../apps/server/src/testing/http.js';
 import { startProcess } from '../apps/server/src/testing/process.js';
 import { reportBundles } from './bundles.js';
 import { reportContractBundles } from './contract-bundles.js';
+import { runPayPageBench } from './pay-page.js';
 import { SqlRecorder, pgDriver, pgliteDriver, replay, type Statement } from './replay.js';
 import { fmt, type Figures } from './stats.js';
 import { runWebhookBench } from './webhooks.js';
@@ -262,3 +263,4 @@ if (databases.length) {
 }
 reportBundles();
 await reportContractBundles();
+await runPayPageBench();

@@ -1,0 +1,86 @@
+import type { AddCardView, CardInput } from '@remit/contract';
+import { useSignal } from '@preact/signals';
+import { useEffect, useRef } from 'preact/hooks';
+import { announce } from './announce.js';
+import { saveCard } from './api.js';
+import { CardForm } from './card-form.js';
+import { attemptKey, endAttempt } from './idempotency.js';
+import { t } from './i18n.js';
+import { Layout } from './layout.js';
+import { Outcome } from './outcome.js';
+
+function Saved({ card, merchant, focus }: { card: string; merchant: string; focus: boolean }) {
+  const m = t();
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (focus) heading.current?.focus();
+  }, []);
+  return (
+    <section class="panel receipt" aria-labelledby="saved-title">
+      <div class="receipt__status" aria-hidden="true">
+        ✓
+      </div>
+      <h2 id="saved-title" tabIndex={-1} ref={heading}>
+        {m.savedTitle}
+      </h2>
+      <p>{m.savedText(card, merchant)}</p>
+    </section>
+  );
+}
+
+/** `/pay/card/{token}`: the customer saves a card with the merchant; nothing is charged. */
+export function AddCardPage({ view }: { view: AddCardView }) {
+  const m = t();
+  const saved = useSignal(view.saved_card);
+  const justSaved = useSignal(false);
+  const busy = useSignal(false);
+  const failure = useSignal<{ message: string; id: number } | null>(null);
+  const clearCard = useSignal(0);
+  const inFlight = useRef(false);
+
+  const submit = async (card: CardInput) => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    busy.value = true;
+    announce(m.processing);
+    const scope = `card:${view.token}`;
+    const res = await saveCard(view.token, { card }, attemptKey(scope, `${card.number.slice(-4)}:${card.exp_month}/${card.exp_year}`));
+    inFlight.current = false;
+    busy.value = false;
+    if (res.ok) {
+      endAttempt(scope);
+      justSaved.value = true;
+      saved.value = { brand: res.data.brand, last_four: res.data.last_four };
+      return;
+    }
+    if (res.status !== 0) endAttempt(scope);
+    if (res.status === 402) clearCard.value++;
+    failure.value = { message: res.status === 0 ? m.networkError : res.message, id: (failure.value?.id ?? 0) + 1 };
+  };
+
+  return (
+    <Layout merchant={view.merchant}>
+      <section class="summary" aria-labelledby="summary-title">
+        <h1 id="summary-title" class="summary__title">
+          {m.addCardTitle(view.merchant.name)}
+        </h1>
+        <p class="summary__description">{m.addCardIntro(view.customer_first_name, view.merchant.name)}</p>
+      </section>
+      <div class="payment">
+        {saved.value ? (
+          <Saved card={m.endingIn(saved.value.brand, saved.value.last_four)} merchant={view.merchant.name} focus={justSaved.value} />
+        ) : !view.merchant.accepts_payments ? (
+          <section class="panel notice" aria-labelledby="pending-title">
+            <h2 id="pending-title">{m.pendingMerchantTitle}</h2>
+            <p>{m.pendingMerchantText}</p>
+          </section>
+        ) : (
+          <>
+            {failure.value && <Outcome title={m.declinedTitle} message={failure.value.message} hint={m.tryAnother} id={failure.value.id} />}
+            <CardForm submitLabel={m.saveCard} busy={busy.value} clearSignal={clearCard.value} onSubmit={submit} />
+          </>
+        )}
+      </div>
+    </Layout>
+  );
+}

@@ -1,0 +1,54 @@
+import type { CardInput } from '@remit/contract';
+import { cardBrand, onlyDigits } from './card-brand.js';
+import type { Errors } from './form.js';
+import type { Messages } from './i18n.js';
+import { luhnValid } from './luhn.js';
+
+export type CardField = 'number' | 'expiry' | 'cvc' | 'name' | 'zip';
+export type CardValues = Record<CardField, string>;
+export const CARD_FIELDS: CardField[] = ['number', 'expiry', 'cvc', 'name', 'zip'];
+export const emptyCard = (): CardValues => ({ number: '', expiry: '', cvc: '', name: '', zip: '' });
+
+/** "MM / YY" → month and four-digit year, or null when not that shape. */
+export function parseExpiry(v: string): { month: number; year: number } | null {
+  const m = /^\s*(\d{1,2})\s*\/?\s*(\d{2})\s*$/.exec(v);
+  if (!m) return null;
+  const month = Number(m[1]);
+  if (month < 1 || month > 12) return null;
+  return { month, year: 2000 + Number(m[2]) };
+}
+
+export function validateCard(v: CardValues, m: Messages, now = new Date()): Errors<CardField> {
+  const e: Errors<CardField> = {};
+  const digits = onlyDigits(v.number);
+  const brand = cardBrand(digits);
+  if (!digits) e.number = m.reqCardNumber;
+  else if (!brand.lengths.includes(digits.length) || !luhnValid(digits)) e.number = m.badCardNumber;
+
+  const exp = parseExpiry(v.expiry);
+  if (!v.expiry.trim()) e.expiry = m.reqExpiry;
+  else if (!exp) e.expiry = m.badExpiry;
+  else if (exp.year * 12 + exp.month < now.getFullYear() * 12 + now.getMonth() + 1) e.expiry = m.pastExpiry;
+
+  const cvc = v.cvc.trim();
+  if (!cvc) e.cvc = m.reqCvc;
+  else if (!new RegExp(`^\\d{${brand.cvcLength}}$`).test(cvc)) e.cvc = m.badCvc(brand.cvcLength);
+
+  if (!v.name.trim()) e.name = m.reqName;
+  if (!v.zip.trim()) e.zip = m.reqZip;
+  else if (!/^\d{5}(-?\d{4})?$/.test(v.zip.trim())) e.zip = m.badZip;
+  return e;
+}
+
+/** The values as the pay call takes them (only after validateCard found nothing). */
+export function toCardInput(v: CardValues): CardInput {
+  const exp = parseExpiry(v.expiry)!;
+  return {
+    number: onlyDigits(v.number),
+    exp_month: exp.month,
+    exp_year: exp.year,
+    cvc: v.cvc.trim(),
+    name: v.name.trim(),
+    zip: v.zip.trim(),
+  };
+}

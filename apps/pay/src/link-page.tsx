@@ -1,0 +1,176 @@
+import type { CardInput, PayLinkView, PayMethod, PayRequest, PayResult, Receipt as ReceiptData } from '@remit/contract';
+import { useSignal } from '@preact/signals';
+import { useMemo, useRef } from 'preact/hooks';
+import { announce } from './announce.js';
+import { answerChallenge, getLink, payLink, type ApiResult } from './api.js';
+import { Amounts } from './amounts.js';
+import { BankForm } from './bank-form.js';
+import { CardForm } from './card-form.js';
+import { Challenge } from './challenge.js';
+import { createEmbed } from './embed.js';
+import { formatMoney } from './format.js';
+import { attemptKey, endAttempt } from './idempotency.js';
+import { intlLocale, t } from './i18n.js';
+import { Layout } from './layout.js';
+import { MethodChoice } from './method-choice.js';
+import { Outcome } from './outcome.js';
+import { Receipt } from './receipt.js';
+
+interface Failure {
+  title: string;
+  message: string;
+  hint?: string;
+  id: number;
+}
+
+/** What pays with, without the full number: a different card or account is a new attempt. */
+function fingerprint(req: PayRequest): string {
+  if (req.method === 'card') return `card:${req.card.number.slice(-4)}:${req.card.exp_month}/${req.card.exp_year}:${req.card.zip}`;
+  return `ach:${req.bank.routing_number}:${req.bank.account_number.slice(-4)}:${req.bank.account_type}`;
+}
+
+export function LinkPage({ view }: { view: PayLinkView }) {
+  const m = t();
+  const embed = useMemo(() => createEmbed(view.embed_origin), []);
+  // An authorization holds a card: a bank debit cannot be placed on hold.
+  const allowed = { card: view.methods.card, ach: view.methods.ach && !view.preauth };
+  const method = useSignal<PayMethod>(allowed.card ? 'card' : 'ach');
+  const busy = useSignal(false);
+  const inFlight = useRef(false);
+  const receipt = useSignal<ReceiptData | null>(view.receipt);
+  const justPaid = useSignal(false);
+  const challenge = useSignal<{ id: string; brand: string; last_four: string } | null>(null);
+  const failure = useSignal<Failure | null>(null);
+  const clearCard = useSignal(0);
+  const money = (c: number) => formatMoney(c, view.amounts.currency, intlLocale());
+  const total = money(view.amounts.total[method.value]);
+
+  const paid = (r: ReceiptData) => {
+    receipt.value = r;
+    justPaid.value = true;
+    challenge.value = null;
+    failure.value = null;
+    embed.succeeded(r.transaction_id);
+  };
+  const fail = (title: string, message: string, hint?: string) => {
+    failure.value = { title, message, hint, id: (failure.value?.id ?? 0) + 1 };
+  };
+
+  /** One answer of a pay or challenge call → the next state. */
+  const settle = async (res: ApiResult<PayResult>, scope: string) => {
+    if (res.ok) {
+      endAttempt(scope);
+      if (res.data.status === 'paid') paid(res.data.receipt);
+      else {
+        failure.value = null;
+        challenge.value = res.data.challenge;
+      }
+      return;
+    }
+    if (res.status === 0) return fail(m.declinedTitle, m.networkError); // same key on retry: replayed, not charged twice
+    endAttempt(scope);
+    challenge.value = null;
+    if (res.code === 'link_already_paid') {
+      const fresh = await getLink(view.link_id);
+      if (fresh.ok && fresh.data.receipt) return paid(fresh.data.receipt);
+    }
+    if (res.status === 402) {
+      clearCard.value++;
+      embed.failed();
+      return fail(m.declinedTitle, res.message, m.tryAnother);
+    }
+    fail(m.declinedTitle, res.message);
+  };
+
+  const run = async (work: () => Promise<void>) => {
+    if (inFlight.current) return; // a double click before the button shows as disabled
+    inFlight.current = true;
+    busy.value = true;
+    announce(m.processing);
+    try {
+      await work();
+    } finally {
+      inFlight.current = false;
+      busy.value = false;
+    }
+  };
+
+  const pay = (req: PayRequest) =>
+    run(async () => {
+      const scope = view.link_id;
+      await settle(await payLink(view.link_id, req, attemptKey(scope, fingerprint(req))), scope);
+    });
+  const answer = (outcome: 'complete' | 'fail') =>
+    run(async () => {
+      const c = challenge.value!;
+      const scope = `${view.link_id}:3ds:${c.id}`;
+      await settle(await answerChallenge(view.link_id, c.id, { outcome }, attemptKey(scope, outcome)), scope);
+    });
+
+  let body;
+  if (receipt.value) {
+    body = <Receipt receipt={receipt.value} focus={justPaid.value} />;
+  } else if (!view.merchant.accepts_payments) {
+    body = (
+      <section class="panel notice" aria-labelledby="pending-title">
+        <h2 id="pending-title">{m.pendingMerchantTitle}</h2>
+        <p>{m.pendingMerchantText}</p>
+      </section>
+    );
+  } else if (challenge.value) {
+    const c = challenge.value;
+    body = <Challenge brand={c.brand} lastFour={c.last_four} busy={busy.value} onAnswer={answer} />;
+  } else {
+    const label = view.preauth ? m.authorize(total) : m.pay(total);
+    body = (
+      <>
+        {failure.value && <Outcome {...failure.value} />}
+        {allowed.card && allowed.ach && <MethodChoice value={method.value} onChange={(v) => (method.value = v)} />}
+        {method.value === 'card' ? (
+          <CardForm
+            submitLabel={label}
+            busy={busy.value}
+            clearSignal={clearCard.value}
+            onSubmit={(card: CardInput) => pay({ method: 'card', card })}
+          />
+        ) : (
+          <BankForm
+            submitLabel={label}
+            busy={busy.value}
+            merchantName={view.merchant.name}
+            amountText={total}
+            dateText={new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'long' }).format(new Date())}
+            onSubmit={(bank) => pay({ method: 'ach', bank, authorization_accepted: true })}
+          />
+        )}
+        <p class="fine-print">{view.preauth ? m.preauthNote : m.noChargeYet}</p>
+      </>
+    );
+  }
+
+  return (
+    <Layout merchant={view.merchant}>
+      <section class="summary" aria-labelledby="summary-title">
+        <h1 id="summary-title" class="summary__title">
+          {m.payTo(view.merchant.name)}
+        </h1>
+        {view.description && <p class="summary__description">{view.description}</p>}
+        <dl class="details details--compact">
+          <div class="details__row">
+            <dt>{m.order}</dt>
+            <dd>{view.order_id}</dd>
+          </div>
+          {view.invoice_number && (
+            <div class="details__row">
+              <dt>{m.invoice}</dt>
+              <dd>{view.invoice_number}</dd>
+            </div>
+          )}
+        </dl>
+        <h2 class="visually-hidden">{m.summary}</h2>
+        <Amounts amounts={view.amounts} method={receipt.value?.method ?? method.value} />
+      </section>
+      <div class="payment">{body}</div>
+    </Layout>
+  );
+}

@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { newMerchant } from '../apps/server/src/testing/fixtures.js';
+import { CARDS, checkState, createLink, fillCard, newPage, startWorld, transactions, type World } from './support.js';
+
+/** The other pages and states: bank account, cancelled, unknown, pending merchant, 320 px, Spanish, add-card. */
+let w: World;
+beforeAll(async () => {
+  w = await startWorld();
+});
+afterAll(async () => {
+  await w?.close();
+});
+
+describe('the pay page', () => {
+  it('pays by bank account after the debit authorization is accepted: a pending ACH receipt', async () => {
+    const id = await createLink(w, { amount: '40.00', allow_ach: true });
+    const page = await newPage(w);
+    await page.goto(`${w.s.url}/pay/${id}`);
+    await page.getByLabel('Bank account').check();
+    await page.getByLabel('Account holder name').fill('Ada Lovelace');
+    await page.getByLabel('Routing number').fill('011000015');
+    await page.getByLabel('Account number', { exact: true }).fill('000123456789');
+    await page.getByLabel('Savings').check();
+    await page.getByLabel('Confirm account number').fill('000123456780');
+    await page.getByRole('button', { name: 'Pay $40.00' }).click();
+    await page.locator('.error-summary').waitFor();
+    expect(await page.locator('.error-summary li').allTextContents()).toEqual([
+      'The account numbers do not match',
+      'Accept the debit authorization to pay by bank account',
+    ]);
+    await checkState(page, 'bank-errors');
+    await page.getByLabel('Confirm account number').fill('000123456789');
+    await page.getByLabel('I authorize this debit').check();
+    await page.getByRole('button', { name: 'Pay $40.00' }).click();
+    await page.getByRole('heading', { name: 'Bank payment submitted' }).waitFor();
+    expect(await page.locator('.receipt').textContent()).toContain('ACH ending in 6789');
+    await checkState(page, 'receipt-bank');
+    const txnId = (await page.locator('dt:text("Transaction ID") + dd').textContent())!;
+    expect((await transactions(w)).some((t) => JSON.stringify(t).includes(txnId))).toBe(true);
+    await page.context().close();
+  });
+
+  it('wears the merchant’s colour from widget settings, its text readable on it', async () => {
+    const list = await w.s.http({ method: 'GET', path: `/api/v1/widgets?merchant_key=${w.m.merchant_key}`, auth: w.m.auth });
+    expect(list.status).toBe(200);
+    const widgetId = list.body.data[0].id;
+    const put = await w.s.http({
+      method: 'PUT',
+      path: `/api/v1/widgets/${widgetId}`,
+      auth: w.m.auth,
+      json: { merchant_key: w.m.merchant_key, theme: { primary_color: '#ffd400' } },
+    });
+    expect(put.status).toBe(200);
+    const id = await createLink(w, { amount: '11.00' });
+    const page = await newPage(w);
+    await page.goto(`${w.s.url}/pay/${id}`);
+    const button = page.getByRole('button', { name: 'Pay $11.00' });
+    expect(await button.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(255, 212, 0)');
+    expect(await button.evaluate((b) => getComputedStyle(b).color)).toBe('rgb(17, 24, 39)');
+    await checkState(page, 'brand-colour');
+    await w.s.http({ method: 'PUT', path: `/api/v1/widgets/${widgetId}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, theme: { primary_color: null } } });
+    await page.context().close();
+  });
+
+  it('a link the merchant deleted answers 410 and says it was cancelled; an unknown one a friendly 404', async () => {
+    const id = await createLink(w);
+    const del = await w.s.http({ method: 'DELETE', path: `/api/v1/pay-link/${id}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key } });
+    expect(del.status).toBe(200);
+    const page = await newPage(w);
+    expect((await page.goto(`${w.s.url}/pay/${id}`))!.status()).toBe(410);
+    await page.getByRole('heading', { name: 'This payment link was cancelled' }).waitFor();
+    await checkState(page, 'cancelled-410');
+    expect((await page.goto(`${w.s.url}/pay/ord_doesnotexist000000000000`))!.status()).toBe(404);
+    await page.getByRole('heading', { name: 'Payment link not found' }).waitFor();
+    await checkState(page, 'unknown-404');
+    await page.context().close();
+  });
+
+  it('a pending merchant’s link says it cannot take payments yet, and shows no form', async () => {
+    const pending = await newMerchant(w.s, { auth: w.m.auth, approve: false, business_name: 'Pending Pies' });
+    const id = await createLink(w, { amount: '9.00' }, pending);
+    const page = await newPage(w);
+    await page.goto(`${w.s.url}/pay/${id}`);
+    await page.getByRole('heading', { name: 'This merchant cannot take payments yet' }).waitFor();
+    expect(await page.getByLabel('Card number').count()).toBe(0);
+    await checkState(page, 'pending-merchant');
+    await page.context().close();
+  });
+
+  it('works on a 320 px wide screen and at 200% zoom: nothing scrolls sideways, targets ≥ 24 px', async () => {
+    const id = await createLink(w, { amount: '1234.56', tax: '100.00', order_id: 'A-VERY-LONG-ORDER-IDENTIFIER-1234567890' });
+    const page = await newPage(w, { viewport: { width: 320, height: 640 } });
+    await page.goto(`${w.s.url}/pay/${id}`);
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(await overflow()).toBe(0);
+    const small = await page.evaluate(() =>
+      [...document.querySelectorAll('input, button, a')]
+        .map((el) => el.getBoundingClientRect())
+        .filter((r) => r.width > 0 && (r.width < 24 || r.height < 24)).length,
+    );
+    expect(small).toBe(0);
+    await checkState(page, 'narrow-320');
+    await fillCard(page, CARDS.visa);
+    await page.getByRole('button', { name: /Pay/ }).click();
+    await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+    expect(await overflow()).toBe(0);
+    await checkState(page, 'narrow-320-receipt');
+    await page.context().close();
+    // 200% zoom of a 640 px window is a 320 CSS px layout at device scale 2.
+    const zoomed = await newPage(w, { viewport: { width: 640, height: 800 }, deviceScaleFactor: 2 });
+    await zoomed.goto(`${w.s.url}/pay/${await createLink(w, { amount: '5.00' })}`);
+    await zoomed.evaluate(() => ((document.body.style as CSSStyleDeclaration & { zoom: string }).zoom = '2'));
+    expect(await zoomed.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1)).toBe(true);
+    await zoomed.screenshot({ path: 'test-output/screenshots/zoom-200.png', fullPage: true });
+    await zoomed.context().close();
+  });
+
+  it('speaks Spanish to a Spanish browser and on ?locale=es, amounts and dates formatted for it', async () => {
+    const id = await createLink(w, { amount: '1500.00' });
+    const page = await newPage(w, { locale: 'es-MX' });
+    await page.goto(`${w.s.url}/pay/${id}`);
+    expect(await page.getAttribute('html', 'lang')).toBe('es');
+    await page.getByRole('heading', { name: 'Pagar a Acme Coffee LLC' }).waitFor();
+    await page.getByLabel('Número de tarjeta').fill('1234');
+    await page.getByLabel('Fecha de caducidad').focus();
+    await page.getByText('Introduzca un número de tarjeta válido').first().waitFor();
+    await checkState(page, 'spanish-form');
+    await page.getByLabel('Número de tarjeta').fill(CARDS.visa);
+    await page.getByLabel('Fecha de caducidad').fill('12 / 34');
+    await page.getByLabel('Código de seguridad').fill('123');
+    await page.getByLabel('Nombre en la tarjeta').fill('Ada Lovelace');
+    await page.getByLabel('Código postal (ZIP)').fill('94105');
+    await page.getByRole('button', { name: /^Pagar/ }).click();
+    await page.getByRole('heading', { name: 'Pago realizado' }).waitFor();
+    const text = (await page.locator('.receipt').textContent())!;
+    expect(text).toContain('Visa terminada en 4242');
+    expect(text).toMatch(/de \w+ de 20\d\d/); // "23 de noviembre de 2026"
+    await checkState(page, 'spanish-receipt');
+    await page.context().close();
+    const en = await newPage(w, { locale: 'es-MX' });
+    await en.goto(`${w.s.url}/pay/${await createLink(w)}?locale=en`);
+    expect(await en.getAttribute('html', 'lang')).toBe('en');
+    await en.getByRole('heading', { name: 'Pay Acme Coffee LLC' }).waitFor();
+    await en.context().close();
+  });
+
+  it('the add-card page saves the card on the customer without charging it; the merchant then charges it', async () => {
+    const api = (path: string, json: object) => w.s.http({ method: 'POST', path: `/api/v1${path}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, ...json } });
+    const add = await api('/customers/add', { first_name: 'Rita', last_name: 'Levi', email: 'rita@example.com' });
+    const customerId = add.body.data.customer_id as number;
+    expect((await api(`/customers/request-card/${customerId}`, {})).status).toBe(200);
+    const r = (await w.s.core.ctx.db.execute(sql`select id from pay_links where customer_id = ${customerId} and kind = 'card_request'`)) as unknown as {
+      rows: Array<{ id: string }>;
+    };
+    const token = r.rows[0]!.id;
+    const before = (await transactions(w)).length;
+    const page = await newPage(w);
+    await page.goto(`${w.s.url}/pay/card/${token}`);
+    await page.getByText('Hi Rita').waitFor();
+    await checkState(page, 'add-card-form');
+    await fillCard(page, CARDS.amex, { cvc: '1234' });
+    await page.getByRole('button', { name: 'Save card' }).click();
+    await page.getByRole('heading', { name: 'Card saved' }).waitFor();
+    expect(await page.locator('.receipt').textContent()).toMatch(/(Amex|American Express) ending in 0005/);
+    expect(await page.locator('.receipt').textContent()).toContain('You have not been charged');
+    await checkState(page, 'add-card-saved');
+    expect((await transactions(w)).length).toBe(before);
+    const charge = await api(`/customers/charge/${customerId}`, { amount: 19.99, order_id: 'after-add-card-e2e' });
+    expect(charge.status).toBe(200);
+    await page.context().close();
+  });
+});
