@@ -171,3 +171,19 @@ export const chargeResponseSchema = z.object({
   data: chargeDataSchema,
 });
 export type ChargeResult = z.infer<typeof chargeResponseSchema>;
+
+/**
+ * The hosted pay page's card and bank fields as the server checks them for shape (digits, lengths,
+ * ABA checksum) before any link is touched; the page's wire shapes are `pay-page.ts`'s.
+ */
+export const payCardInput = cardInput.extend({
+  name: text(100),
+  zip: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9 -]{3,10}$/, 'must be a postal code of 3 to 10 letters or digits'),
+});
+export type PayCard = z.output<typeof payCardInput>;
+
+export const payBankInput = bankAccountInput.extend({ holder_name: text(100) });
+export type PayBank = z.output<typeof payBankInput>;

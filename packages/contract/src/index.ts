@@ -23,3 +23,4 @@ export * from './sandbox.js';
 export * from './portal.js';
 export * from './pay-page.js';
 export * from './origins.js';
+export * from './widgets.js';

@@ -1,29 +1,16 @@
-import { z } from 'zod';
-import { listWidgets, listWidgetsInput, updateWidget, updateWidgetInput, widgetIdParams, type Ctx } from '@remit/core';
+import * as z from 'zod';
+import { listWidgets, updateWidget, type Ctx } from '@remit/core';
 import { mergeGetBodyIntoQuery } from '../plugins/get-body.js';
-import { envelope, errorEnvelopeSchema } from '@remit/contract';
+import { envelope, errorEnvelopeSchema, listWidgetsInput, updateWidgetInput, widgetIdParams, widgetSchema } from '@remit/contract';
 import { ok } from './envelope.js';
 import type { App } from './types.js';
-
-const widgetSchema = z.object({
-  id: z.string().describe('wdg_…'),
-  merchant_id: z.string(),
-  allowed_origins: z.array(z.string()).describe('exact origins allowed to embed the widgets and the pay page; empty: any origin in sandbox, none in production'),
-  button_text: z.string(),
-  theme: z.object({ primary_color: z.string().nullable().describe('#rrggbb') }),
-  logo_url: z.string().nullable().describe('https address of the logo the pay page shows'),
-  request_payment_enabled: z.boolean(),
-  completed_transactions_enabled: z.boolean(),
-  max_amount: z.string().nullable().describe("decimal text; null: the merchant's own limit"),
-  created_date: z.string(),
-  updated_date: z.string(),
-});
 
 export function widgetRoutes(app: App, ctx: Ctx) {
   app.get(
     '/widgets',
     {
       preValidation: mergeGetBodyIntoQuery,
+      config: { merchant: 'merchant_key' },
       schema: {
         tags: ['widgets'],
         summary: "The merchant's widget settings",
@@ -32,12 +19,13 @@ export function widgetRoutes(app: App, ctx: Ctx) {
         response: { 200: envelope(z.array(widgetSchema)), 400: errorEnvelopeSchema, 401: errorEnvelopeSchema },
       },
     },
-    async (req) => ok('Widgets.', await listWidgets(ctx, req.client.id, req.query)),
+    async (req) => ok('Widgets.', await listWidgets(ctx, req.merchant)),
   );
 
   app.put(
     '/widgets/:id',
     {
+      config: { merchant: 'merchant_key' },
       schema: {
         tags: ['widgets'],
         summary: 'Update widget settings',
@@ -49,6 +37,9 @@ export function widgetRoutes(app: App, ctx: Ctx) {
         response: { 200: envelope(widgetSchema), 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema },
       },
     },
-    async (req) => ok('Widget updated.', await updateWidget(ctx, req.client.id, req.params.id, req.body)),
+    async (req) => {
+      const { merchant_key: _key, ...settings } = req.body;
+      return ok('Widget updated.', await updateWidget(ctx, req.merchant, req.params.id, settings));
+    },
   );
 }

@@ -6,10 +6,10 @@ import { widgets } from '../db/schema.js';
 import { invalid, notFound, type FieldError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Env } from '../environment.js';
-import { merchantForKey } from '../merchants/merchant-key.js';
 import { formatAmount } from '../money.js';
 import { isLocalOrigin } from './origins.js';
-import { DEFAULT_BUTTON_TEXT, type ListWidgetsInput, type UpdateWidgetInput } from './schemas.js';
+import { DEFAULT_BUTTON_TEXT, type UpdateWidgetInput, type Widget } from '@remit/contract';
+import type { Merchant } from '../merchants/merchant-key.js';
 
 export type WidgetRow = typeof widgets.$inferSelect;
 
@@ -32,7 +32,7 @@ export async function findWidget(db: Queryable, merchantId: string): Promise<Wid
 }
 
 /** Widget settings as the API answers them. */
-export function widgetView(w: WidgetRow) {
+export function widgetView(w: WidgetRow): Widget {
   return {
     id: w.id,
     merchant_id: w.merchantId,
@@ -47,11 +47,10 @@ export function widgetView(w: WidgetRow) {
     updated_date: w.updatedAt.toISOString(),
   };
 }
-export type WidgetView = ReturnType<typeof widgetView>;
+export type WidgetView = Widget;
 
 /** `GET /widgets`: the merchant's widgets (one per merchant). */
-export async function listWidgets(ctx: Ctx, clientId: string, input: ListWidgetsInput): Promise<WidgetView[]> {
-  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
+export async function listWidgets(ctx: Ctx, merchant: Merchant): Promise<WidgetView[]> {
   return [widgetView(await widgetFor(ctx.db, merchant.id, merchantNow(ctx.now, merchant)))];
 }
 
@@ -70,8 +69,7 @@ function checkOrigins(env: Env, origins: string[]): void {
 }
 
 /** `PUT /widgets/{id}`: sets what the body gives; the row is locked so concurrent updates apply one after the other. */
-export async function updateWidget(ctx: Ctx, clientId: string, id: string, input: UpdateWidgetInput): Promise<WidgetView> {
-  const merchant = await merchantForKey(ctx.db, clientId, input.merchant_key);
+export async function updateWidget(ctx: Ctx, merchant: Merchant, id: string, input: Omit<UpdateWidgetInput, 'merchant_key'>): Promise<WidgetView> {
   if (input.allowed_origins) checkOrigins(ctx.env, input.allowed_origins);
   if (input.max_amount != null && input.max_amount > merchant.maxAmountCents) {
     const message = `must be at most ${formatAmount(merchant.maxAmountCents)}, the merchant's limit`;
