@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { payLinkViewSchema, payRequestSchema, payResultSchema, type PayRequest } from '@remit/contract';
 import { digest } from '@remit/core';
-import { eventually, startReceiver, type Receiver } from '../../../../packages/core/src/events/test-support.js';
+import { eventually, startReceiver, type Receiver } from '@remit/core/testing';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
 import { eventsOf, noonClock, rows, txnRow } from '../testing/payments.js';
