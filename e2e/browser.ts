@@ -11,7 +11,7 @@ export const CHROMIUM_FLAGS = [
   '--no-first-run',
 ];
 
-/** `CHROMIUM_PATH`, else the system Chromium, else the one @sparticuz/chromium unpacks (never `playwright install`). */
+/** `CHROMIUM_PATH`, else the system Chromium, else the one @sparticuz/chromium unpacks (never Playwright's own browser download). */
 export async function chromiumPath(): Promise<string> {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
   if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';

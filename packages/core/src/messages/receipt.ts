@@ -1,5 +1,5 @@
 import type { Cents } from '../money.js';
-import { escapeHtml, formatDollars, type EmailContent } from './templates.js';
+import { escapeHtml, formatDollars, oneLine, type EmailContent } from './templates.js';
 
 /** What a pay-page receipt email says. Pure data in, text out. */
 export interface ReceiptMessage {
@@ -18,7 +18,6 @@ export interface ReceiptMessage {
   customerName?: string | null;
 }
 
-const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** The receipt sent when a payment request with an email is paid on the pay page. */
 export function receiptEmail(m: ReceiptMessage): EmailContent {

@@ -37,7 +37,7 @@ export function escapeHtml(s: string): string {
 const SMS_DESCRIPTION_MAX = 80;
 
 /** Collapses whitespace so a name or description cannot break the message layout. */
-const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+export const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 function clip(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`;
