@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The test projects (`npm test` runs them all; `npx vitest run --project e2e` one of them). The pay
- * page's build config is `apps/pay/vite.config.ts`; `npm test` builds it first (`pretest`).
+ * page's and the portal's build configs are `apps/pay/vite.config.ts` and `apps/portal/vite.config.ts`;
+ * `npm test` builds both first (`pretest`).
  */
 export default defineConfig({
   // The SDK's package exports its build (dist/); inside the repository it is used from source.
@@ -16,7 +17,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts'],
-          exclude: ['apps/pay/**', '**/node_modules/**'],
+          // Component tests of the framework wrappers (*.dom.test.ts) and of the widgets run in their own projects (happy-dom) below.
+          exclude: ['apps/pay/**', 'apps/portal/**', 'packages/loader/**', 'packages/widgets/**', '**/node_modules/**', '**/*.dom.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
@@ -28,6 +30,50 @@ export default defineConfig({
         test: {
           name: 'pay',
           include: ['apps/pay/src/**/*.test.{ts,tsx}'],
+          environment: 'happy-dom',
+          testTimeout: 30_000,
+          pool: 'forks',
+        },
+      },
+      {
+        // The embeddable widgets: the loader (dynamic-launch.js) and the widget chunk, in happy-dom.
+        extends: true,
+        plugins: [preact({ devToolsEnabled: false, prefreshEnabled: false })],
+        define: { __REMIT_CHUNK__: JSON.stringify('widgets.test000000.js') },
+        test: {
+          name: 'widgets',
+          include: ['packages/loader/src/**/*.test.{ts,tsx}', 'packages/widgets/src/**/*.test.{ts,tsx}'],
+          environment: 'happy-dom',
+          testTimeout: 30_000,
+          pool: 'forks',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'react',
+          include: ['packages/react/src/**/*.dom.test.ts'],
+          environment: 'happy-dom',
+          testTimeout: 30_000,
+          pool: 'forks',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'vue',
+          include: ['packages/vue/src/**/*.dom.test.ts'],
+          environment: 'happy-dom',
+          testTimeout: 30_000,
+          pool: 'forks',
+        },
+      },
+      {
+        extends: true,
+        plugins: [preact({ devToolsEnabled: false, prefreshEnabled: false })],
+        test: {
+          name: 'portal',
+          include: ['apps/portal/src/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
           testTimeout: 30_000,
           pool: 'forks',

@@ -34,6 +34,10 @@ export async function runPayPageBench(): Promise<{ median: number; p90: number; 
       await nav;
       const inPage = await page.evaluate(() => (window as unknown as { firstInput: number }).firstInput);
       const readyMark = await page.evaluate(() => performance.getEntriesByName('remit:ready')[0]!.startTime);
+      // Honest: the field was visible and enabled (fill checks both) and what was typed, maybe
+      // before the script hydrated the server-rendered form, is still there after it did.
+      const kept = await page.getByLabel('Card number').inputValue();
+      if (kept !== '4242') throw new Error(`typed 4242 into the card number, the page kept ${JSON.stringify(kept)}`);
       if (i > 0) {
         // the first run warms the server's caches
         times.push(inPage);

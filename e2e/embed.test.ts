@@ -104,6 +104,8 @@ describe('embedded in an iframe on another origin', () => {
       page.evaluate((url) => void window.open(url, 'pay2', 'width=480,height=800'), `${w.s.url}/pay/${other}`),
     ]);
     await second.getByLabel('Card number').waitFor();
+    // The form is server-rendered, so it shows before the script that listens for the close has run.
+    await second.waitForFunction(() => performance.getEntriesByName('remit:ready').length === 1);
     await second.close({ runBeforeUnload: true });
     await expect.poll(async () => (await received(page)).length).toBe(2);
     expect((await received(page))[1]).toEqual({ origin: w.s.url, data: { type: 'remit:payment', status: 'closed', transaction_id: null } });

@@ -119,6 +119,43 @@ describe('paying by card', () => {
     await page.context().close();
   });
 
+  it('a reload while the pay call is in flight charges once and shows the receipt after the reload', async () => {
+    const id = await createLink(w, { amount: '8.88' });
+    const before = await transactions(w);
+    const page = await newPage(w);
+    await page.goto(`${w.s.url}/pay/${id}`);
+    await fillCard(page, CARDS.visa);
+    // The pay call reaches the server (which charges) but its answer never reaches the page: the
+    // customer reloads while it is in flight.
+    let reached!: () => void;
+    const atServer = new Promise<void>((r) => (reached = r));
+    let answered = 0;
+    await page.route(/\/pay\/api\/links\/[^/]+\/pay$/, async (route) => {
+      const res = await route.fetch();
+      answered = res.status();
+      reached();
+      // left unanswered: the reload aborts it
+    });
+    await page.getByRole('button', { name: 'Pay $8.88' }).click();
+    await page.getByRole('button', { name: 'Processing…' }).waitFor();
+    await atServer;
+    expect(answered).toBe(200);
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+    const receipt = (await page.locator('.receipt').textContent())!;
+    expect(receipt).toContain('Visa ending in 4242');
+    expect(receipt).toContain('$8.88');
+    await checkState(page, 'reload-in-flight-receipt');
+    // A second reload right away shows the same receipt and charges nothing more.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+    const after = await transactions(w);
+    expect(after.length).toBe(before.length);
+    expect(after.filter((t) => JSON.stringify(t).includes('8.88') && Number(t.is_status) === 2)).toHaveLength(1);
+    await page.context().close();
+  });
+
   it('a link with tax, discount and pass_fee itemizes the totals, per method', async () => {
     const id = await createLink(w, { amount: '100.00', tax: '8.25', discount: '10.00', surcharge: '2.00', pass_fee: true, allow_ach: true, description: 'Catering for 12' });
     const page = await newPage(w);

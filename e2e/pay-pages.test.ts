@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { newMerchant } from '../apps/server/src/testing/fixtures.js';
-import { CARDS, checkState, createLink, fillCard, newPage, startWorld, transactions, type World } from './support.js';
+import { CARDS, checkState, createLink, fillCard, newPage, startWorld, transactions, YY, type World } from './support.js';
 
 /** The other pages and states: bank account, cancelled, unknown, pending merchant, 320 px, Spanish, add-card. */
 let w: World;
@@ -60,6 +60,79 @@ describe('the pay page', () => {
     expect(await button.evaluate((b) => getComputedStyle(b).color)).toBe('rgb(17, 24, 39)');
     await checkState(page, 'brand-colour');
     await w.s.http({ method: 'PUT', path: `/api/v1/widgets/${widgetId}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, theme: { primary_color: null } } });
+    await page.context().close();
+  });
+
+  it('shows the merchant’s logo and colour from widget settings', async () => {
+    const list = await w.s.http({ method: 'GET', path: `/api/v1/widgets?merchant_key=${w.m.merchant_key}`, auth: w.m.auth });
+    const widgetId = list.body.data[0].id;
+    const logo = 'https://logo.example/acme.svg';
+    const put = await w.s.http({
+      method: 'PUT',
+      path: `/api/v1/widgets/${widgetId}`,
+      auth: w.m.auth,
+      json: { merchant_key: w.m.merchant_key, theme: { primary_color: '#7c3aed' }, logo_url: logo },
+    });
+    expect(put.status).toBe(200);
+    try {
+      const id = await createLink(w, { amount: '13.00' });
+      const page = await newPage(w);
+      // The logo's https origin answered by the test: a blue square, as a merchant's server would.
+      const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="#7c3aed"/></svg>';
+      await page.context().route(logo, (r) => r.fulfill({ status: 200, contentType: 'image/svg+xml', body: svg }));
+      await page.goto(`${w.s.url}/pay/${id}`);
+      const img = page.locator('header.merchant img.merchant__logo');
+      await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth)).toBe(40);
+      expect(await img.getAttribute('src')).toBe(logo);
+      expect(await img.isVisible()).toBe(true);
+      expect(await page.locator('header.merchant .merchant__name').isVisible()).toBe(true);
+      const button = page.getByRole('button', { name: 'Pay $13.00' });
+      expect(await button.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(124, 58, 237)');
+      expect(await button.evaluate((b) => getComputedStyle(b).color)).toBe('rgb(255, 255, 255)');
+      await checkState(page, 'brand-logo');
+      await page.setViewportSize({ width: 320, height: 700 });
+      await checkState(page, 'brand-logo-320');
+      await page.context().close();
+    } finally {
+      await w.s.http({ method: 'PUT', path: `/api/v1/widgets/${widgetId}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, theme: { primary_color: null }, logo_url: null } });
+    }
+  });
+
+  it('the server-rendered form takes typing before its script runs, and hydration keeps what was typed', async () => {
+    const id = await createLink(w, { amount: '14.00' });
+    const page = await newPage(w);
+    // Hold the page's script until the customer has typed: the form must already work without it.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(/\/pay\/assets\/.*\.js$/, async (r) => {
+      await held;
+      await r.continue();
+    });
+    const nav = page.goto(`${w.s.url}/pay/${id}`);
+    const number = page.getByLabel('Card number');
+    await number.fill('4242424242424242');
+    await page.getByLabel('Name on card').fill('Early Typist');
+    expect(await number.isEnabled()).toBe(true);
+    expect(await page.evaluate(() => performance.getEntriesByName('remit:ready').length)).toBe(0);
+    await page.getByLabel('Card number').focus();
+    release();
+    await nav;
+    await page.waitForFunction(() => performance.getEntriesByName('remit:ready').length === 1);
+    expect(await number.inputValue()).toBe('4242424242424242');
+    expect(await page.getByLabel('Name on card').inputValue()).toBe('Early Typist');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('card-number');
+    // Typing on after hydration formats the whole number and shows the brand: the form owns the values.
+    await number.press('End');
+    await number.press('Backspace');
+    await number.type('2');
+    expect(await number.inputValue()).toBe('4242 4242 4242 4242');
+    expect(await page.locator('#card-brand').textContent()).toContain('Visa');
+    await page.getByLabel('Expiry date').fill(`12 / ${YY}`);
+    await page.getByLabel('Security code').fill('123');
+    await page.getByLabel('ZIP code').fill('94105');
+    await page.getByRole('button', { name: 'Pay $14.00' }).click();
+    await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+    expect(await page.locator('.receipt').textContent()).toContain('4242');
     await page.context().close();
   });
 

@@ -1,8 +1,6 @@
 import type { BankInput } from '@remit/contract';
-import type { TargetedEvent } from 'preact';
 import { BANK_FIELDS, emptyBank, toBankInput, validateBank, type BankField } from './bank-validation.js';
-import { ErrorSummary } from './error-summary.js';
-import { Field } from './field.js';
+import { Field, FieldError, PayForm } from './field.js';
 import { useForm } from './form.js';
 import { t } from './i18n.js';
 
@@ -27,36 +25,26 @@ const ids: Record<BankField, string> = {
 
 export function BankForm({ submitLabel, busy, merchantName, amountText, dateText, onSubmit }: BankFormProps) {
   const m = t();
-  const form = useForm(emptyBank(), (v) => validateBank(v, m));
+  const form = useForm(emptyBank(), (v) => validateBank(v, m), ids, { ...ids, type: 'account-type' });
+  const { bind } = form;
   const { values, errors } = form;
-  const text = (f: BankField) => (e: TargetedEvent<HTMLInputElement>) => form.set(f, e.currentTarget.value);
-  const digits = (f: BankField) => (e: TargetedEvent<HTMLInputElement>) => {
-    e.currentTarget.value = e.currentTarget.value.replace(/\D/g, '');
-    form.set(f, e.currentTarget.value);
-  };
-  const submit = (e: TargetedEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (busy) return;
+  const digits = (v: string) => v.replace(/\D/g, '');
+  const submit = () => {
     if (form.check(BANK_FIELDS)) onSubmit(toBankInput(values.value));
   };
   const authError = errors.value.accepted;
 
   return (
-    <form class="pay-form" noValidate onSubmit={submit} aria-busy={busy}>
-      <ErrorSummary items={form.summary.value.map(([f, msg]) => [ids[f], msg])} />
+    <PayForm busy={busy} submitLabel={submitLabel} summary={form.summaryItems()} onSubmit={submit}>
       <Field
-        id={ids.holder}
+        {...bind('holder')}
         name="holder"
         label={m.holderName}
         autocomplete="name"
         required
-        value={values.value.holder}
-        error={errors.value.holder}
-        onInput={text('holder')}
-        onBlur={() => form.blur('holder')}
       />
       <Field
-        id={ids.routing}
+        {...bind('routing', undefined, digits)}
         name="routing"
         label={m.routing}
         inputMode="numeric"
@@ -64,36 +52,24 @@ export function BankForm({ submitLabel, busy, merchantName, amountText, dateText
         required
         maxLength={9}
         width="medium"
-        value={values.value.routing}
-        error={errors.value.routing}
-        onInput={digits('routing')}
-        onBlur={() => form.blur('routing')}
       />
       <Field
-        id={ids.account}
+        {...bind('account', undefined, digits)}
         name="account"
         label={m.account}
         inputMode="numeric"
         autocomplete="off"
         required
         maxLength={17}
-        value={values.value.account}
-        error={errors.value.account}
-        onInput={digits('account')}
-        onBlur={() => form.blur('account')}
       />
       <Field
-        id={ids.confirm}
+        {...bind('confirm', undefined, digits)}
         name="account-confirm"
         label={m.accountConfirm}
         inputMode="numeric"
         autocomplete="off"
         required
         maxLength={17}
-        value={values.value.confirm}
-        error={errors.value.confirm}
-        onInput={digits('confirm')}
-        onBlur={() => form.blur('confirm')}
       />
       <fieldset class="fieldset">
         <legend class="label">{m.accountType}</legend>
@@ -120,11 +96,7 @@ export function BankForm({ submitLabel, busy, merchantName, amountText, dateText
         <p class="authorization__text" id="ach-auth-text">
           {m.achAuth(merchantName, amountText, dateText)}
         </p>
-        {authError && (
-          <p class="error-message" id="bank-authorization-error">
-            {authError}
-          </p>
-        )}
+        <FieldError id="bank-authorization-error" error={authError} />
         <label class="choice">
           <input
             type="checkbox"
@@ -138,9 +110,6 @@ export function BankForm({ submitLabel, busy, merchantName, amountText, dateText
           <span>{m.achAccept}</span>
         </label>
       </div>
-      <button class="button" type="submit" disabled={busy}>
-        {busy ? m.processing : submitLabel}
-      </button>
-    </form>
+    </PayForm>
   );
 }

@@ -3,8 +3,7 @@ import type { TargetedEvent } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { cardBrand, formatCardNumber, formatExpiry, onlyDigits } from './card-brand.js';
 import { CARD_FIELDS, emptyCard, toCardInput, validateCard, type CardField } from './card-validation.js';
-import { ErrorSummary } from './error-summary.js';
-import { Field } from './field.js';
+import { Field, PayForm } from './field.js';
 import { useForm } from './form.js';
 import { t } from './i18n.js';
 
@@ -36,8 +35,9 @@ function caretAfterDigits(formatted: string, digitsBefore: number): number {
 
 export function CardForm({ submitLabel, busy, onSubmit, clearSignal }: CardFormProps) {
   const m = t();
-  const form = useForm(emptyCard(), (v) => validateCard(v, m));
-  const { values, errors } = form;
+  const form = useForm(emptyCard(), (v) => validateCard(v, m), ids);
+  const { bind } = form;
+  const { values } = form;
   const brand = cardBrand(onlyDigits(values.value.number));
 
   useEffect(() => {
@@ -55,35 +55,26 @@ export function CardForm({ submitLabel, busy, onSubmit, clearSignal }: CardFormP
     }
     form.set('number', formatted);
   };
-  const onExpiry = (e: TargetedEvent<HTMLInputElement, InputEvent>) => {
+  const onExpiry = (e: TargetedEvent<HTMLInputElement>) => {
     const el = e.currentTarget;
     const deleting = (e as unknown as InputEvent).inputType?.startsWith('delete') ?? false;
     el.value = formatExpiry(el.value, deleting);
     form.set('expiry', el.value);
   };
-  const text = (f: CardField) => (e: TargetedEvent<HTMLInputElement>) => form.set(f, e.currentTarget.value);
-
-  const submit = (e: TargetedEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (busy) return;
+  const submit = () => {
     if (form.check(CARD_FIELDS)) onSubmit(toCardInput(values.value));
   };
 
   return (
-    <form class="pay-form" noValidate onSubmit={submit} aria-busy={busy}>
-      <ErrorSummary items={form.summary.value.map(([f, msg]) => [ids[f], msg])} />
+    <PayForm busy={busy} submitLabel={submitLabel} summary={form.summaryItems()} onSubmit={submit}>
       <Field
-        id={ids.number}
+        {...bind('number', onNumber)}
         name="cardnumber"
         label={m.cardNumber}
         autocomplete="cc-number"
         inputMode="numeric"
         required
         maxLength={23}
-        value={values.value.number}
-        error={errors.value.number}
-        onInput={onNumber}
-        onBlur={() => form.blur('number')}
         describedBy={brand.name ? 'card-brand' : undefined}
         after={
           brand.name ? (
@@ -96,7 +87,7 @@ export function CardForm({ submitLabel, busy, onSubmit, clearSignal }: CardFormP
       />
       <div class="field-row">
         <Field
-          id={ids.expiry}
+          {...bind('expiry', onExpiry)}
           name="exp-date"
           label={m.expiry}
           hint={m.expiryHint}
@@ -105,13 +96,9 @@ export function CardForm({ submitLabel, busy, onSubmit, clearSignal }: CardFormP
           required
           maxLength={7}
           width="short"
-          value={values.value.expiry}
-          error={errors.value.expiry}
-          onInput={onExpiry}
-          onBlur={() => form.blur('expiry')}
         />
         <Field
-          id={ids.cvc}
+          {...bind('cvc')}
           name="cvc"
           label={m.cvc}
           hint={m.cvcHint(brand.cvcLength)}
@@ -120,25 +107,17 @@ export function CardForm({ submitLabel, busy, onSubmit, clearSignal }: CardFormP
           required
           maxLength={4}
           width="short"
-          value={values.value.cvc}
-          error={errors.value.cvc}
-          onInput={text('cvc')}
-          onBlur={() => form.blur('cvc')}
         />
       </div>
       <Field
-        id={ids.name}
+        {...bind('name')}
         name="ccname"
         label={m.nameOnCard}
         autocomplete="cc-name"
         required
-        value={values.value.name}
-        error={errors.value.name}
-        onInput={text('name')}
-        onBlur={() => form.blur('name')}
       />
       <Field
-        id={ids.zip}
+        {...bind('zip')}
         name="postal"
         label={m.zip}
         autocomplete="postal-code"
@@ -146,14 +125,7 @@ export function CardForm({ submitLabel, busy, onSubmit, clearSignal }: CardFormP
         required
         maxLength={10}
         width="medium"
-        value={values.value.zip}
-        error={errors.value.zip}
-        onInput={text('zip')}
-        onBlur={() => form.blur('zip')}
       />
-      <button class="button" type="submit" disabled={busy}>
-        {busy ? m.processing : submitLabel}
-      </button>
-    </form>
+    </PayForm>
   );
 }

@@ -6,7 +6,7 @@ import type { PaymentMessage } from '@remit/contract';
  * ignored. The one message understood is `{type:'remit:query'}`, answered with the last outcome.
  */
 export function isEmbedded(): boolean {
-  return !!window.opener || window.parent !== window;
+  return typeof window !== 'undefined' && (!!window.opener || window.parent !== window);
 }
 
 function targets(): Window[] {
@@ -37,6 +37,13 @@ export function createEmbed(origin: string | null) {
         (e.source as Window).postMessage(last, origin!);
       }
     });
+    // In a merchant's modal, Escape pressed inside the page asks the modal to close (key events
+    // inside a frame never reach the parent page).
+    if (window.parent !== window) {
+      window.addEventListener('keydown', (e) => {
+        if (e.key === 'Escape' && last?.status !== 'succeeded') post({ type: 'remit:payment', status: 'closed', transaction_id: null });
+      });
+    }
     // A popup closed (or navigated away) before paying tells its opener it was closed.
     window.addEventListener('pagehide', () => {
       if (window.opener && last?.status !== 'succeeded') post({ type: 'remit:payment', status: 'closed', transaction_id: null });

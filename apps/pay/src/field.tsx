@@ -1,4 +1,6 @@
-import type { ComponentChildren, PartialInputHTMLAttributes } from 'preact';
+import type { ComponentChildren, PartialInputHTMLAttributes, TargetedEvent } from 'preact';
+import { ErrorSummary } from './error-summary.js';
+import { t } from './i18n.js';
 
 type InputProps = Omit<PartialInput, 'id' | 'label' | 'onBlur' | 'type' | 'role' | 'list'>;
 type PartialInput = PartialInputHTMLAttributes<HTMLInputElement>;
@@ -31,11 +33,7 @@ export function Field({ id, label, hint, error, after, describedBy, width, onBlu
           {hint}
         </div>
       )}
-      {error && (
-        <p class="error-message" id={errorId}>
-          {error}
-        </p>
-      )}
+      <FieldError id={errorId} error={error} />
       <div class="input-row">
         <input
           class={`input${width ? ` input--${width}` : ''}`}
@@ -50,5 +48,41 @@ export function Field({ id, label, hint, error, after, describedBy, width, onBlu
         {after}
       </div>
     </div>
+  );
+}
+
+/** A field's error message, tied to its input by `id` (`aria-describedby`); nothing when valid. */
+export function FieldError({ id, error }: { id: string; error?: string }) {
+  return error ? (
+    <p class="error-message" id={id}>
+      {error}
+    </p>
+  ) : null;
+}
+
+export interface PayFormProps {
+  busy: boolean;
+  submitLabel: string;
+  /** [input id, message] of every error, after a submit. */
+  summary: Array<[string, string]>;
+  /** Called on submit when not busy. */
+  onSubmit: () => void;
+  children: ComponentChildren;
+}
+
+/** The card and bank forms' shell: error summary, fields, and the Pay button (busy while paying). */
+export function PayForm({ busy, submitLabel, summary, onSubmit, children }: PayFormProps) {
+  const submit = (e: TargetedEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (!busy) onSubmit();
+  };
+  return (
+    <form class="pay-form" noValidate onSubmit={submit} aria-busy={busy}>
+      <ErrorSummary items={summary} />
+      {children}
+      <button class="button" type="submit" disabled={busy}>
+        {busy ? t().processing : submitLabel}
+      </button>
+    </form>
   );
 }

@@ -15,6 +15,7 @@ import { Layout } from './layout.js';
 import { MethodChoice } from './method-choice.js';
 import { Outcome } from './outcome.js';
 import { Receipt } from './receipt.js';
+import { takeTyped } from './typed.js';
 
 interface Failure {
   title: string;
@@ -34,7 +35,9 @@ export function LinkPage({ view }: { view: PayLinkView }) {
   const embed = useMemo(() => createEmbed(view.embed_origin), []);
   // An authorization holds a card: a bank debit cannot be placed on hold.
   const allowed = { card: view.methods.card, ach: view.methods.ach && !view.preauth };
-  const method = useSignal<PayMethod>(allowed.card ? 'card' : 'ach');
+  // The method the customer may have picked in the server-rendered page before hydration.
+  const picked = useMemo(() => takeTyped('method'), []);
+  const method = useSignal<PayMethod>(picked === 'ach' && allowed.ach ? 'ach' : allowed.card ? 'card' : 'ach');
   const busy = useSignal(false);
   const inFlight = useRef(false);
   const receipt = useSignal<ReceiptData | null>(view.receipt);

@@ -1,18 +1,30 @@
-import { render } from 'preact';
+import { hydrate, render } from 'preact';
 import { App } from './app.js';
-import { locale, pickLocale, t } from './i18n.js';
+import { locale, pickLocale } from './i18n.js';
 import { readState } from './state.js';
 import { applyBrand } from './theme.js';
+import { captureTyped } from './typed.js';
 import './styles.css';
 
+/**
+ * The server rendered the page (ssr.tsx) in the locale it chose; the browser's own choice is the
+ * same unless its languages differ from its Accept-Language. Same locale: hydrate, so the fields
+ * the customer may already be typing in stay as they are. Otherwise render afresh in the browser's
+ * locale, keeping what was typed and where the focus was.
+ */
 const state = readState(document);
+const root = document.getElementById('app')!;
 locale.value = pickLocale(location.search, navigator.languages ?? [navigator.language]);
-document.documentElement.lang = locale.value;
-if (state.page !== 'error') {
-  applyBrand(state.view.merchant.primary_color);
-  document.title = `${t().title} · ${state.view.merchant.name}`;
+if (state.page !== 'error') applyBrand(state.view.merchant.primary_color);
+captureTyped(root);
+if (root.dataset.locale === locale.value && root.firstElementChild) {
+  hydrate(<App state={state} />, root);
 } else {
-  document.title = state.status === 410 ? t().cancelledTitle : t().notFoundTitle;
+  const focused = document.activeElement?.id;
+  document.documentElement.lang = locale.value;
+  root.textContent = '';
+  render(<App state={state} />, root);
+  if (focused) document.getElementById(focused)?.focus();
 }
-render(<App state={state} />, document.getElementById('app')!);
+root.dataset.locale = locale.value;
 performance.mark('remit:ready');

@@ -10,13 +10,34 @@ import { registerGetBody } from './plugins/get-body.js';
 import { frameworkErrors, registerInputGuards } from './plugins/input-guards.js';
 import { registerIdempotency } from './plugins/idempotency.js';
 import { registerMerchant } from './plugins/merchant.js';
-import { apiRoutes, payRoutes, publicRoutes, sandboxRoutes } from './routes/index.js';
+import { parseQueryString } from './plugins/query-string.js';
+import { serializeError, serializeRequest } from './plugins/log-safety.js';
+import { registerNoStore, registerSecurityHeaders } from './plugins/security-headers.js';
+import { apiRoutes, payRoutes, portalRoutes, publicRoutes, sandboxRoutes } from './routes/index.js';
 import { openApiInfo, openApiServers } from './openapi.js';
+import { widgetAssetRoutes, type WidgetAssetDirs } from './routes/widget-assets.js';
+import { WIDGET_PREFIX, widgetApiRoutes } from './routes/widget-api.js';
+import type { WidgetLimiter } from './plugins/widget-limits.js';
+import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limits.js';
+import { DEFAULT_TIME_LIMITS, timeLimitOptions, type TimeLimits } from './time-limits.js';
+import './plugins/rate-limit.js';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** The built pay page (`apps/pay/dist` by default). */
   payDir?: string;
+  /** The built loader and widget chunk (`packages/loader/dist`, `packages/widgets/dist` by default). */
+  widgetAssets?: WidgetAssetDirs;
+  /** The widget backend's rate limiter (default: the shared database limiter, ctx.rateLimiter). */
+  widgetLimiter?: WidgetLimiter;
+  /** The built portal (`apps/portal/dist` by default). */
+  portalDir?: string;
+  /** The rate limits; default DEFAULT_RATE_LIMITS (the server reads them from the environment). */
+  rateLimits?: RateLimits;
+  /** Fastify's `trustProxy`: whose `X-Forwarded-For` gives the client address; default none. */
+  trustProxy?: boolean | string[];
+  /** Request, header, keep-alive and idle time limits; default DEFAULT_TIME_LIMITS. */
+  timeLimits?: TimeLimits;
 }
 
 /** Secrets never reach the log: credentials, keys and raw card data are redacted. */
@@ -35,30 +56,48 @@ export const REDACT = [
   'body.bank_account.account_number',
 ];
 
+/** The server's pino options: the level, redaction of secrets, and where lines go (stdout by default). */
+export function loggerOptions(level: string, stream?: { write(line: string): void }): NonNullable<AppOptions['logger']> {
+  return {
+    level,
+    redact: REDACT,
+    serializers: { req: serializeRequest, err: (e: Error) => serializeError(e) as { type: string; message: string; stack: string } },
+    ...(stream ? { stream } : {}),
+  };
+}
+
 export async function buildApp(core: Core, opts: AppOptions = {}) {
   const { ctx } = core;
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    trustProxy: opts.trustProxy ?? false,
+    ...timeLimitOptions(opts.timeLimits ?? DEFAULT_TIME_LIMITS),
     frameworkErrors,
+    routerOptions: { querystringParser: parseQueryString },
     genReqId: () => `req_${Math.random().toString(36).slice(2, 12)}${Date.now().toString(36)}`,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  app.decorate('rateLimits', opts.rateLimits ?? DEFAULT_RATE_LIMITS);
   registerErrorHandling(app);
+  await registerSecurityHeaders(app);
   // Bodies are JSON (or form-encoded where the spec allows it); a text body is a 415, not a string to validate.
   app.removeContentTypeParser('text/plain');
-  await app.register(formbody, { bodyLimit: 1024 * 1024 });
+  await app.register(formbody, { bodyLimit: 1024 * 1024, parser: parseQueryString });
   await app.register(swagger, { openapi: openApiInfo(ctx), transform: jsonSchemaTransform });
   registerGetBody(app);
   registerInputGuards(app);
 
-  for (const routes of [...publicRoutes, payRoutes(opts.payDir)]) routes(app, ctx);
+  for (const routes of [...publicRoutes, portalRoutes(opts.portalDir), payRoutes(opts.payDir), widgetAssetRoutes(opts.widgetAssets)]) routes(app, ctx);
+
+  // The widget backend: public key + Origin, its own CORS, no HTTP Basic.
+  await app.register((widget) => widgetApiRoutes(widget, ctx, opts.widgetLimiter), { prefix: WIDGET_PREFIX });
 
   await app.register(
     async (api) => {
+      registerNoStore(api);
       registerAuth(api, ctx);
       registerIdempotency(api, ctx);
       registerMerchant(api, ctx);
@@ -73,6 +112,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
 
   await app.register(
     async (sandbox) => {
+      registerNoStore(sandbox);
       registerAuth(sandbox, ctx);
       registerIdempotency(sandbox, ctx);
       registerMerchant(sandbox, ctx);

@@ -15,7 +15,8 @@ Options:
 
 Reads the same configuration as the server: REMIT_ENV (sandbox|production), DATABASE_URL, or
 REMIT_DATA_DIR (embedded database; default ./.remit), and REMIT_ENCRYPTION_KEY (required in
-production). With the embedded database, stop the server first: one process owns the data directory.
+production). With the embedded database, stop the server first: one process owns the data directory
+(the command refuses while a server holds it).
 `;
 
 export interface Io {
@@ -49,7 +50,14 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.en
     io.err(`Configuration error: ${(e as Error).message}\n`);
     return 1;
   }
-  const core = await openCore({ ...coreOptions(config), poolSize: 1 });
+  let core;
+  try {
+    core = await openCore({ ...coreOptions(config), poolSize: 1 });
+  } catch (e) {
+    // Above all: the embedded database is held by a running server. Never write beside it.
+    io.err(`remit: cannot open the database: ${(e as Error).message}\n`);
+    return 1;
+  }
   try {
     const creds = await createCredentials(core.ctx);
     if (flags.has('--json')) {
@@ -66,5 +74,6 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.en
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.umask(0o077);
   process.exitCode = await runCli(process.argv.slice(2));
 }

@@ -2,6 +2,8 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createProcessor, parseCutoff, type Env, type OpenOptions, type Processor } from '@remit/core';
+import { rateLimitsFromEnv, type RateLimits } from './rate-limits.js';
+import { timeLimitsFromEnv, type TimeLimits } from './time-limits.js';
 
 export interface ServerConfig {
   port: number;
@@ -18,6 +20,19 @@ export interface ServerConfig {
   processor: Processor;
   /** The built pay page; unset: `apps/pay/dist` of this repository. */
   payDir?: string;
+  /** REMIT_IDEMPOTENCY_LEASE_MS: how long an unfinished Idempotency-Key claim holds its key. */
+  idempotencyLeaseMs?: number;
+  /** The built portal; unset: `apps/portal/dist` of this repository. */
+  portalDir?: string;
+  /** REMIT_RATE_LIMIT_*: the rate limits (README "Rate limits"). */
+  rateLimits: RateLimits;
+  /** REMIT_REQUEST_TIMEOUT_MS, REMIT_HEADERS_TIMEOUT_MS, REMIT_KEEP_ALIVE_TIMEOUT_MS, REMIT_IDLE_TIMEOUT_MS. */
+  timeLimits: TimeLimits;
+  /**
+   * REMIT_TRUST_PROXY: which proxies' `X-Forwarded-For` names the client address that per-address
+   * limits count. Unset: none (the connection's own address); `true`: any; else addresses/CIDRs, comma-separated.
+   */
+  trustProxy: boolean | string[];
 }
 
 /**
@@ -45,7 +60,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     settlementCutoffMs: parseCutoff(env.REMIT_SETTLEMENT_CUTOFF),
     processor: createProcessor(env.REMIT_PROCESSOR, remitEnv),
     payDir: env.REMIT_PAY_DIR ? resolve(env.REMIT_PAY_DIR) : undefined,
+    idempotencyLeaseMs: positiveMs('REMIT_IDEMPOTENCY_LEASE_MS', env.REMIT_IDEMPOTENCY_LEASE_MS),
+    portalDir: env.REMIT_PORTAL_DIR ? resolve(env.REMIT_PORTAL_DIR) : undefined,
+    rateLimits: rateLimitsFromEnv(env),
+    timeLimits: timeLimitsFromEnv(env),
+    trustProxy: trustProxy(env.REMIT_TRUST_PROXY),
   };
+}
+
+function positiveMs(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a whole number of milliseconds above 0`);
+  return n;
 }
 
 /** The `openCore` options for this configuration: Postgres when DATABASE_URL is set, else the data directory. */
@@ -59,7 +86,15 @@ export function coreOptions(config: ServerConfig): OpenOptions {
     filesDir: config.dataDir,
     settlementCutoffMs: config.settlementCutoffMs,
     processor: config.processor,
+    idempotencyLeaseMs: config.idempotencyLeaseMs,
   };
+}
+
+function trustProxy(value: string | undefined): boolean | string[] {
+  const v = value?.trim() ?? '';
+  if (v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  return v.split(',').map((a) => a.trim()).filter(Boolean);
 }
 
 function encryptionKey(given: string | undefined, dataDir: string, env: Env): Buffer {

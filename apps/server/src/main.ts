@@ -1,5 +1,5 @@
 import { openCore, startWorkers, workerOptionsFromEnv } from '@remit/core';
-import { buildApp, REDACT } from './app.js';
+import { buildApp, loggerOptions } from './app.js';
 import { coreOptions, loadConfig } from './config.js';
 
 /** A start-up failure (configuration, database) ends the process with one readable line, no stack. */
@@ -13,10 +13,19 @@ async function orExit<T>(what: string, step: () => T | Promise<T>): Promise<T> {
   }
 }
 
+// Everything this process writes (the embedded database, check images, the sandbox key) is owner-only.
+process.umask(0o077);
 const config = await orExit('configuration', () => loadConfig());
 const where = config.databaseUrl ? 'the Postgres at DATABASE_URL' : `the embedded database in ${config.dataDir}`;
 const core = await orExit(`cannot open ${where}`, () => openCore(coreOptions(config)));
-const app = await buildApp(core, { logger: { level: config.logLevel, redact: REDACT }, payDir: config.payDir });
+const app = await buildApp(core, {
+  logger: loggerOptions(config.logLevel),
+  payDir: config.payDir,
+  portalDir: config.portalDir,
+  rateLimits: config.rateLimits,
+  trustProxy: config.trustProxy,
+  timeLimits: config.timeLimits,
+});
 await orExit(`cannot listen on ${config.host}:${config.port}`, () => app.listen({ port: config.port, host: config.host }));
 // Webhook and message dispatchers: every server process runs them unless REMIT_WORKERS=off (an
 // API-only process beside worker processes on one Postgres); they share work through the database.

@@ -76,6 +76,15 @@ const entries = {
 
   // 403.
   sandbox_only: { status: 403 },
+  /** The widget backend: the page's Origin is not in the merchant's widget allowed_origins. */
+  origin_not_allowed: {
+    status: 403,
+    message: "Origin not allowed: add this page's origin to the widget settings' allowed_origins (PUT /widgets/{id}).",
+  },
+  /** The widget backend: the merchant turned this widget off in its widget settings. */
+  widget_disabled: { status: 403 },
+  /** Portal: a state-changing call without the session's CSRF token, or from another origin. */
+  csrf_rejected: { status: 403, message: 'This request was refused: it did not come from the portal page (CSRF token or Origin missing or wrong). Reload the portal and try again.' },
 
   // 404.
   route_not_found: { status: 404 },
@@ -91,6 +100,8 @@ const entries = {
   challenge_not_found: { status: 404 },
   widget_not_found: { status: 404 },
   asset_not_found: { status: 404 },
+  message_not_found: { status: 404, message: 'Message not found.' },
+  webhook_url_not_set: { status: 400, message: 'Set a webhook URL first: test events are sent to it.' },
 
   // 409.
   order_id_exists: { status: 409 },
@@ -105,9 +116,12 @@ const entries = {
   card_link_cancelled: { status: 410 },
 
   // Transport limits.
+  /** The request (headers and body) did not arrive within the server's time limit. */
+  request_timeout: { status: 408 },
   payload_too_large: { status: 413, message: 'Request body is too large.' },
   unsupported_media_type: { status: 415, message: 'Unsupported Content-Type; send application/json.' },
   rate_limited: { status: 429 },
+  headers_too_large: { status: 431, message: 'Request headers are too large.' },
 
   // 5xx.
   internal_error: { status: 500, message: 'Internal server error. Quote request_id when you report it.' },

@@ -29,6 +29,8 @@ const preauthChange = z.object({
 
 /** `data` of each event type. */
 export const eventDataSchemas = {
+  /** Our extension: sent on request from the sandbox portal ("send test event") to check a receiver. */
+  'webhook.test': z.object({ client_id: z.string(), message: z.string() }),
   'payment.success': z.object({
     transaction_id: z.string(),
     merchant_id: z.string(),
@@ -113,6 +115,7 @@ const event = <K extends EventType>(type: K) =>
 
 /** A webhook body as Remit sends it. */
 export const webhookEventSchema = z.discriminatedUnion('event_type', [
+  event('webhook.test'),
   event('payment.success'),
   event('merchant.onboarding'),
   event('merchant.approval'),

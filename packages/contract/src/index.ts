@@ -24,3 +24,4 @@ export * from './portal.js';
 export * from './pay-page.js';
 export * from './origins.js';
 export * from './widgets.js';
+export { exampleOnboarding } from './onboarding-example.js';

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { amount, flag, merchantKey, text } from './fields.js';
+import { amount, flag, merchantKey, phone, text } from './fields.js';
 import { originField } from './origins.js';
 
 /** `GET /widgets` and `PUT /widgets/{id}`: the merchant's widget settings (DESIGN.md "widget settings"). */
@@ -73,3 +73,99 @@ export const widgetSchema = z.object({
   updated_date: z.string(),
 });
 export type Widget = z.infer<typeof widgetSchema>;
+
+/* ------------------------------------------------------------------------------------------------
+ * The widget backend `/widget/v1` (authorized by the merchant public key alone) and what the
+ * loader (`dynamic-launch.js`, `@remit/loader`) hands back to the page.
+ * ---------------------------------------------------------------------------------------------- */
+
+export const WIDGET_TRANSACTIONS_PAGE_SIZE = 10;
+export const WIDGET_PAGE_MAX = 1000;
+
+/** `GET /widget/v1/config`: the settings a widget may see (never the allowed origins list or ids). */
+export const widgetConfigSchema = z.object({
+  button_text: z.string(),
+  theme: z.object({ primary_color: z.string().nullable() }),
+  request_payment_enabled: z.boolean(),
+  completed_transactions_enabled: z.boolean(),
+  max_amount: z.string().nullable().describe('decimal text; null: the merchant limit'),
+  environment: z.enum(['sandbox', 'production']),
+});
+export type WidgetConfig = z.infer<typeof widgetConfigSchema>;
+
+/** `POST /widget/v1/pay-links`: a pay link for an amount; the request's `Origin` is recorded as its embed_origin. */
+export const widgetPayLinkBody = z.object({ amount: amount() });
+export type WidgetPayLinkInput = z.output<typeof widgetPayLinkBody>;
+export const widgetPayLinkSchema = z.object({
+  link_id: z.string(),
+  pay_link: z.string().describe('address of the hosted pay page for this link'),
+  amount: z.string(),
+});
+export type WidgetPayLink = z.infer<typeof widgetPayLinkSchema>;
+
+/** `POST /widget/v1/payment-requests`: a payment request sent by SMS to a US or E.164 phone. */
+export const widgetRequestBody = z.object({ amount: amount(), phone_number: phone() });
+export type WidgetRequestInput = z.output<typeof widgetRequestBody>;
+export const widgetRequestSchema = z.object({
+  status: z.literal('sent'),
+  link_id: z.string(),
+  amount: z.string(),
+  phone_last_four: z.string().describe('the last four digits of the phone the SMS went to'),
+});
+export type WidgetRequestResult = z.infer<typeof widgetRequestSchema>;
+
+/** `GET /widget/v1/transactions?page=`: completed transactions, newest first; no customer data. */
+export const widgetTransactionsQuery = z.object({
+  page: z
+    .string()
+    .regex(/^\d{1,4}$/, `must be a whole number from 0 to ${WIDGET_PAGE_MAX}`)
+    .transform(Number)
+    .refine((n) => n <= WIDGET_PAGE_MAX, `must be a whole number from 0 to ${WIDGET_PAGE_MAX}`)
+    .optional(),
+});
+export const widgetTransactionSchema = z.object({
+  transaction_id: z.string(),
+  date: z.string().describe('ISO 8601'),
+  amount: z.string(),
+  brand: z.string().nullable().describe('card brand, or null for a bank (ACH) payment'),
+  last_four: z.string().nullable(),
+  status: z.string(),
+});
+export type WidgetTransaction = z.infer<typeof widgetTransactionSchema>;
+export const widgetTransactionsSchema = z.object({
+  data: z.array(widgetTransactionSchema),
+  page: z.number().int(),
+  page_size: z.number().int(),
+  has_more: z.boolean(),
+});
+export type WidgetTransactions = z.infer<typeof widgetTransactionsSchema>;
+
+/** What `getPaymentPage` resolves with: paid, or closed by the customer before paying. */
+export type PaymentResult = { status: 'succeeded'; transaction_id: string } | { status: 'closed'; transaction_id: null };
+/** What `sendRequestPayment` resolves with once the SMS is queued. */
+export type RequestResult = WidgetRequestResult;
+
+/** The `detail` of the `remit:payment-success`, `remit:close` and `remit:error` DOM events on `document`. */
+export interface RemitEventMap {
+  'remit:payment-success': CustomEvent<{ status: 'succeeded'; transaction_id: string }>;
+  'remit:close': CustomEvent<{ status: 'closed'; transaction_id: null }>;
+  'remit:error': CustomEvent<{ code: string; message: string }>;
+}
+
+/** The error the loader's Promises reject with. `code`: the server's error code, or `invalid_amount`, `invalid_phone`, `invalid_key`, `load_failed`, `network_error`. */
+export interface RemitWidgetError extends Error {
+  code: string;
+  status?: number;
+}
+
+/** The loader's programmatic API: `window.Remit` once dynamic-launch.js ran; `loadRemit()` resolves with it. */
+export interface RemitWidgets {
+  /** Opens the pay modal (a popup on narrow screens). Resolves `{status:'succeeded', transaction_id}` or `{status:'closed', transaction_id:null}`; rejects with a RemitWidgetError on bad input or a failed request. */
+  getPaymentPage(amount: number | string): Promise<PaymentResult>;
+  /** Sends the payment request SMS and shows a confirmation. Resolves once sent; rejects with a RemitWidgetError. */
+  sendRequestPayment(amount: number | string, phone: string): Promise<RequestResult>;
+  /** Renders the completed-transactions table in `el` (a `<table>` is filled in place; any other element gets a shadow root). Returns unmount. */
+  mountTransactions(el: HTMLElement): () => void;
+  /** The public key this loader was started with. */
+  readonly publicKey: string;
+}

@@ -3,6 +3,7 @@ import type { Now } from './clock.js';
 import type { Env } from './environment.js';
 import type { Vault } from './encryption.js';
 import type { Processor } from './processor/connector.js';
+import type { RateLimiter } from './rate-limits/limiter.js';
 
 /** Everything a core operation needs, made once at start-up by the server or a test. */
 export interface Ctx {
@@ -17,4 +18,8 @@ export interface Ctx {
   settlementCutoffMs: number;
   /** Where the service keeps files (check images); never served. */
   filesDir: string;
+  /** How long an unfinished `Idempotency-Key` claim holds the key (default `IDEMPOTENCY_LEASE_MS`). */
+  idempotencyLeaseMs?: number;
+  /** Counters shared by every process on the database; the server's limits consume from it. */
+  rateLimiter: RateLimiter;
 }

@@ -26,4 +26,6 @@ export const newId = {
   paymentMethod: () => `pm_${randomToken()}`,
   gatewayRef: () => `gw_${randomToken(16)}`,
   challenge: () => `chl_${randomToken()}`,
+  /** The order_id of a payment request sent from the request-payment widget. */
+  widgetRequest: () => `wreq_${randomToken()}`,
 };

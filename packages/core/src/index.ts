@@ -22,3 +22,5 @@ export * from './payments/index.js';
 export * from './idempotency/index.js';
 export * from './widgets/index.js';
 export * from './pay-page/index.js';
+export * from './rate-limits/index.js';
+export * from './portal/index.js';

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { sealLegacyOwnerInfo } from './merchants/owner-info.js';
 import { connectDatabase, type ConnectOptions, type Database } from './db/connect.js';
 import { startMaintenance } from './db/maintenance.js';
 import { systemNow, type Now } from './clock.js';
@@ -7,6 +8,7 @@ import { Vault } from './encryption.js';
 import type { Env } from './environment.js';
 import type { Processor } from './processor/connector.js';
 import { createProcessor } from './processor/select.js';
+import { createRateLimiter } from './rate-limits/limiter.js';
 
 export interface OpenOptions {
   env: Env;
@@ -18,10 +20,13 @@ export interface OpenOptions {
   filesDir?: string;
   poolSize?: number;
   logger?: ConnectOptions['logger'];
+  onStatement?: ConnectOptions['onStatement'];
   processor?: Processor;
   now?: Now;
   /** The daily settlement cutoff in milliseconds after 00:00 UTC (`parseCutoff`); default midnight. */
   settlementCutoffMs?: number;
+  /** How long an unfinished `Idempotency-Key` claim holds the key; default 60 s. */
+  idempotencyLeaseMs?: number;
 }
 
 export interface Core {
@@ -43,7 +48,11 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
     now: opts.now ?? systemNow,
     settlementCutoffMs: opts.settlementCutoffMs ?? 0,
     filesDir: resolve(opts.filesDir ?? opts.dataDir ?? '.remit'),
+    idempotencyLeaseMs: opts.idempotencyLeaseMs,
+    rateLimiter: createRateLimiter(database.db),
   };
+  // Rows from before the owner's personal fields were encrypted are sealed now.
+  await sealLegacyOwnerInfo(ctx);
   const maintenance = startMaintenance(database);
   return {
     ctx,

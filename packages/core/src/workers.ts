@@ -33,7 +33,8 @@ export function startWorkers(ctx: Pick<Ctx, 'db' | 'vault' | 'env'>, opts: Worke
 /**
  * Worker settings from the environment: `REMIT_WEBHOOK_RETRY_SCALE` (a factor on the retry
  * schedule), `REMIT_WEBHOOK_TIMEOUT_MS` (default 10 000), `REMIT_WEBHOOK_LEASE_MS` (default timeout + 30 s),
- * `SMTP_URL` and `REMIT_EMAIL_FROM` (email transport).
+ * `REMIT_WAKE_ON_COMMIT=off` (poll only), `REMIT_WAKE_GAP_MS` (default 10: woken passes under load at
+ * least this far apart), `SMTP_URL` and `REMIT_EMAIL_FROM` (email transport).
  */
 export function workerOptionsFromEnv(env: Record<string, string | undefined>): WorkerOptions {
   const scale = env.REMIT_WEBHOOK_RETRY_SCALE ? Number(env.REMIT_WEBHOOK_RETRY_SCALE) : undefined;
@@ -47,11 +48,20 @@ export function workerOptionsFromEnv(env: Record<string, string | undefined>): W
     if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a whole number of milliseconds`);
     return n;
   };
+  // Off: the dispatchers find new rows by their poll alone (for comparison; the wake-up is the default).
+  const wakeOnCommit = env.REMIT_WAKE_ON_COMMIT === 'off' ? false : undefined;
+  const gap = env.REMIT_WAKE_GAP_MS;
+  const wakeGapMs = gap === undefined || gap === '' ? undefined : Number(gap);
+  if (wakeGapMs !== undefined && !(Number.isInteger(wakeGapMs) && wakeGapMs >= 0)) {
+    throw new Error('REMIT_WAKE_GAP_MS must be a whole number of milliseconds (0 or more)');
+  }
   return {
     // Timeout and lease are operator knobs mainly for tests (a shorter lease recovers sooner after a crash).
-    webhooks: { retryScale: scale, timeoutMs: ms('REMIT_WEBHOOK_TIMEOUT_MS'), leaseMs: ms('REMIT_WEBHOOK_LEASE_MS') },
+    webhooks: { retryScale: scale, timeoutMs: ms('REMIT_WEBHOOK_TIMEOUT_MS'), leaseMs: ms('REMIT_WEBHOOK_LEASE_MS'), wakeOnCommit, wakeGapMs },
     messages: {
       retryScale: scale,
+      wakeOnCommit,
+      wakeGapMs,
       email: env.SMTP_URL ? smtpTransport(env.SMTP_URL, env.REMIT_EMAIL_FROM || undefined) : undefined,
     },
   };

@@ -23,6 +23,9 @@ writeFileSync(
       lib: ['ES2022', 'DOM'],
       strict: true,
       noUncheckedIndexedAccess: true,
+      // Straight to the source: found through node_modules, tsc 7 sometimes treats the contract's files
+      // as an external library and emits only its index (a race seen under load).
+      paths: { '@remit/contract': [join(packages, 'contract/src/index.ts')] },
       skipLibCheck: true,
       declaration: true,
       rootDir: packages,
@@ -45,8 +48,10 @@ try {
     }
   }
   fixSpecifiers(next);
-  rmSync(dist, { recursive: true, force: true });
+  // The old build is moved aside before it is removed, so two builds at once never rm into each other.
+  if (existsSync(dist)) renameSync(dist, `${next}.old`);
   renameSync(next, dist);
+  rmSync(`${next}.old`, { recursive: true, force: true });
 } finally {
   rmSync(out, { recursive: true, force: true });
   rmSync(next, { recursive: true, force: true });

@@ -32,6 +32,8 @@ describe('the webhook event union', () => {
       | 'preauth.decrement'
       | 'preauth.charge'
       | 'preauth.void'
+      // Our extension: the sandbox portal's "send test event".
+      | 'webhook.test'
     >();
     expectTypeOf<WebhookEventOf<'preauth.increment'>['data']>().toEqualTypeOf<{
       merchant_id: string;

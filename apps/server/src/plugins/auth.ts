@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { authenticateClient, type Client, type Ctx } from '@remit/core';
+import { authenticateClient, claimedClientId, isRemitError, type Client, type Ctx } from '@remit/core';
+import { rateLimited } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -7,11 +8,40 @@ declare module 'fastify' {
   }
 }
 
-/** HTTP Basic on every route of the scope, checked before the body is looked at. */
+const LOCKED = 'Too many failed authentications';
+
+/**
+ * HTTP Basic on every route of the scope, checked before the body is looked at. Failures count
+ * per claimed client id and per address; past either limit the answer is 429 (even for the right
+ * secret, so guessing learns nothing) until the window ends. A client then counts its requests.
+ */
 export function registerAuth(app: FastifyInstance, ctx: Ctx) {
+  const limits = app.rateLimits;
   app.decorateRequest('client', null as unknown as Client);
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
     if (req.routeOptions.config?.public) return;
-    req.client = await authenticateClient(ctx, req.headers.authorization);
+    let client: Client;
+    try {
+      client = await authenticateClient(ctx, req.headers.authorization);
+    } catch (err) {
+      if (!isRemitError(err) || err.code !== 'unauthorized') throw err;
+      const claimed = claimedClientId(req.headers.authorization);
+      const [byClient, byAddress] = await Promise.all([
+        claimed ? ctx.rateLimiter.consume(limits.authFailuresPerClient, claimed) : null,
+        ctx.rateLimiter.consume(limits.authFailuresPerAddress, req.ip),
+      ]);
+      if (byClient && !byClient.allowed) throw rateLimited(reply, byClient, `${LOCKED} for this client id`);
+      if (!byAddress.allowed) throw rateLimited(reply, byAddress, `${LOCKED} from this address`);
+      throw err;
+    }
+    // One round trip: is this id or address locked out by failures; if not, count the request.
+    const { lockedBy, decision } = await ctx.rateLimiter.consumeUnless(limits.apiPerClient, client.id, [
+      { rule: limits.authFailuresPerClient, key: client.id },
+      { rule: limits.authFailuresPerAddress, key: req.ip },
+    ]);
+    if (lockedBy === 0) throw rateLimited(reply, decision, `${LOCKED} for this client id`);
+    if (lockedBy === 1) throw rateLimited(reply, decision, `${LOCKED} from this address`);
+    if (!decision.allowed) throw rateLimited(reply, decision, 'Too many requests for this client');
+    req.client = client;
   });
 }

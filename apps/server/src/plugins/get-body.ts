@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RemitError } from '@remit/core';
+import { parseQueryString } from './query-string.js';
 
 const MAX_GET_BODY = 64 * 1024;
 
@@ -17,15 +18,22 @@ export function registerGetBody(app: FastifyInstance) {
     const type = String(req.headers['content-type'] ?? 'application/json');
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of req.raw) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_GET_BODY) throw new RemitError('payload_too_large');
-      chunks.push(chunk as Buffer);
+    try {
+      for await (const chunk of req.raw) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_GET_BODY) throw new RemitError('payload_too_large');
+        chunks.push(chunk as Buffer);
+      }
+    } catch (e) {
+      if (e instanceof RemitError) throw e;
+      // The client went away mid-body: its doing, not a fault of the server's.
+      req.log.info({ reason: (e as { code?: string }).code ?? (e as Error).message }, 'client aborted the request body');
+      throw new RemitError('invalid_request', 'The request body ended before its announced length.');
     }
     const raw = Buffer.concat(chunks).toString('utf8');
     if (raw.trim() === '') return;
     if (type.includes('application/x-www-form-urlencoded')) {
-      req.body = Object.fromEntries(new URLSearchParams(raw));
+      req.body = parseQueryString(raw);
       return;
     }
     if (!type.includes('json')) {

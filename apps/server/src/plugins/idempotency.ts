@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { claimIdempotencyKey, completeIdempotencyKey, isRemitError, releaseIdempotencyKey, RemitError, type Ctx, type IdempotencyClaim } from '@remit/core';
 
@@ -5,6 +6,9 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotencyKey?: string;
     idempotencyScope?: string;
+    idempotencyClaimedAt?: Date;
+    /** The client went away before the answer was sent. */
+    clientAborted?: boolean;
   }
 }
 
@@ -26,6 +30,28 @@ export interface IdempotencyOptions {
 
 const clientScope = (req: FastifyRequest) => req.client?.id ?? null;
 
+/**
+ * What the request actually sent, as one string: method, URL (query string included) and the
+ * parsed body, with uploaded files (Buffers, from multipart) as their SHA-256. A multipart
+ * deposit's amount, merchant_key and images count like any JSON field.
+ */
+export function requestFingerprint(req: FastifyRequest): string {
+  const body = JSON.stringify(req.body ?? null, function (this: Record<string, unknown>, k: string, v: unknown) {
+    const raw = this[k];
+    return Buffer.isBuffer(raw) ? `sha256:${createHash('sha256').update(raw).digest('hex')}` : v;
+  });
+  return `${req.method} ${req.url}\n${body}`;
+}
+
+/**
+ * Answers that are not the server's decision about the request, and so are never replayed: the
+ * client went away, the request timed out (408), was rate limited (429), or the server failed (5xx).
+ * The key is freed and the client's retry runs.
+ */
+function notADecision(req: FastifyRequest, status: number): boolean {
+  return req.clientAborted === true || req.raw.socket?.destroyed === true || status === 408 || status === 429 || status >= 500;
+}
+
 async function claim(ctx: Ctx, scope: string, key: string, request: string, waitMs: number): Promise<IdempotencyClaim> {
   const until = Date.now() + waitMs;
   for (;;) {
@@ -38,7 +64,10 @@ async function claim(ctx: Ctx, scope: string, key: string, request: string, wait
   }
 }
 
-/** `Idempotency-Key` on POSTs: the first response is stored and replayed for 24 hours. */
+/**
+ * `Idempotency-Key` on POSTs: the first response is stored and replayed for 24 hours. A claim not
+ * completed within the lease (`ctx.idempotencyLeaseMs`: the process died) frees the key.
+ */
 export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: IdempotencyOptions = {}) {
   const scopeOf = opts.scope ?? clientScope;
   app.addHook('preHandler', async (req, reply) => {
@@ -51,7 +80,7 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: Idempo
       }
       return;
     }
-    const raw = `${req.method} ${req.url}\n${JSON.stringify(req.body ?? null)}`;
+    const raw = requestFingerprint(req);
     const request = opts.sensitiveBodies ? ctx.vault.mac(raw) : raw;
     const claimed = await claim(ctx, scope, header, request, opts.waitForFirstMs ?? 0);
     if (claimed.kind === 'replay') {
@@ -60,14 +89,19 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: Idempo
     }
     req.idempotencyKey = header;
     req.idempotencyScope = scope;
+    req.idempotencyClaimedAt = claimed.claimedAt;
+  });
+  app.addHook('onRequestAbort', async (req) => {
+    req.clientAborted = true;
   });
   app.addHook('onSend', async (req, reply, payload) => {
     if (!req.idempotencyKey || !req.idempotencyScope) return payload;
-    if (opts.forgetInvalid && reply.statusCode === 400) {
-      await releaseIdempotencyKey(ctx, req.idempotencyScope, req.idempotencyKey);
+    const { idempotencyScope: scope, idempotencyKey: key, idempotencyClaimedAt: claimedAt } = req;
+    if ((opts.forgetInvalid && reply.statusCode === 400) || notADecision(req, reply.statusCode)) {
+      await releaseIdempotencyKey(ctx, scope, key, claimedAt);
       return payload;
     }
-    await completeIdempotencyKey(ctx, req.idempotencyScope, req.idempotencyKey, reply.statusCode, String(payload));
+    await completeIdempotencyKey(ctx, scope, key, reply.statusCode, String(payload), claimedAt);
     return payload;
   });
 }

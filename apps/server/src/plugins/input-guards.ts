@@ -2,37 +2,67 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { ErrorCode } from '@remit/contract';
 import { RemitError } from '@remit/core';
 import { sendError } from './errors.js';
+import { MalformedText } from './query-string.js';
 
 const NUL_RULE = 'must not contain a NUL character';
+const SURROGATE_RULE = 'must not contain an unpaired UTF-16 surrogate';
+const ENCODING_RULE = 'must be UTF-8 text, correctly percent-encoded';
 const MAX_DEPTH = 32;
+/** With the `u` flag a paired surrogate is one code point; only an unpaired one is `Cs`. */
+const LONE_SURROGATE = /\p{Cs}/u;
 
-/** The path of the first string (or key) holding U+0000, or null. */
-function findNul(v: unknown, path: string, depth = 0): string | null {
-  if (typeof v === 'string') return v.includes('\u0000') ? path : null;
-  if (v === null || typeof v !== 'object' || depth > MAX_DEPTH) return null;
+/** Why a string cannot be taken as text, or null when it can. */
+function textFault(s: string): string | null {
+  if (s.includes('\u0000')) return NUL_RULE;
+  if (LONE_SURROGATE.test(s)) return SURROGATE_RULE;
+  return null;
+}
+
+export interface TextFault {
+  path: string;
+  rule: string;
+}
+
+/** The first string (or key) in `v` that is not storable text: a NUL or a lone surrogate. */
+export function findTextFault(v: unknown, path = '', depth = 0): TextFault | null {
+  if (typeof v === 'string') {
+    const rule = textFault(v);
+    return rule ? { path, rule } : null;
+  }
+  if (v instanceof MalformedText) return { path, rule: ENCODING_RULE };
+  if (v === null || typeof v !== 'object' || depth > MAX_DEPTH || Buffer.isBuffer(v)) return null;
   for (const [k, child] of Object.entries(v)) {
     const p = path ? `${path}.${k}` : k;
-    if (k.includes('\u0000')) return p;
-    const hit = findNul(child, p, depth + 1);
+    const keyRule = textFault(k);
+    if (keyRule) return { path: p, rule: keyRule };
+    const hit = findTextFault(child, p, depth + 1);
     if (hit) return hit;
   }
   return null;
 }
 
+/** Throws the 400 naming the field when `v` holds a string that is not storable text. */
+export function assertText(v: unknown, path = ''): void {
+  const fault = findTextFault(v, path);
+  if (!fault) return;
+  const where = fault.path || 'body';
+  throw new RemitError('invalid_request', `Invalid request. ${where}: ${fault.rule}`, {
+    errors: [{ path: where, message: fault.rule }],
+  });
+}
+
 /**
- * Postgres `text` cannot hold U+0000, so a NUL anywhere in the input would reach the driver as
- * a 500. One check before validation turns it into a 400 for every route, path and query too.
- * Register after the get-body hook so GET bodies are covered.
+ * Postgres `text` cannot hold U+0000, and a lone UTF-16 surrogate ("\ud800" in JSON) is not a
+ * character: the driver fails on one (a 500) or stores U+FFFD in its place. One check before
+ * validation turns either into a 400 naming the field for every route: body, path and query.
+ * Register after the get-body hook so GET bodies are covered. (Multipart fields are checked
+ * where they are read.)
  */
 export function registerInputGuards(app: FastifyInstance) {
   app.addHook('preValidation', async (req) => {
-    const where = findNul(req.params, '') ?? findNul(req.query, '') ?? findNul(req.body, '');
-    if (where !== null) {
-      const path = where || 'body';
-      throw new RemitError('invalid_request', `Invalid request. ${path}: ${NUL_RULE}`, {
-        errors: [{ path, message: NUL_RULE }],
-      });
-    }
+    assertText(req.params);
+    assertText(req.query);
+    assertText(req.body);
   });
 }
 

@@ -123,12 +123,23 @@ describe('public key plus Origin (the widgets’ resolver)', () => {
     await app.close();
   });
 
-  it('an unknown or malformed key, a missing Origin and an origin not allowed are one 401', async () => {
+  it('a missing Origin and an origin not allowed are 403 origin_not_allowed', async () => {
     const app = await widgetApp({ [a.merchant_id]: ['https://shop.example'] });
     const refusals = [
       await call(app, a.public_key, 'https://evil.example'),
       await call(app, a.public_key),
       await call(app, b.public_key, 'https://shop.example'), // b allows no origin
+    ];
+    for (const res of refusals) {
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ result: false, code: 'origin_not_allowed' });
+    }
+    await app.close();
+  });
+
+  it('an unknown or malformed key is one 401', async () => {
+    const app = await widgetApp({ [a.merchant_id]: ['https://shop.example'] });
+    const refusals = [
       await call(app, 'pk_test_nope', 'https://shop.example'),
       await call(app, 7, 'https://shop.example'),
       await call(app, a.merchant_key, 'https://shop.example'), // a secret key is not a public key
@@ -146,7 +157,7 @@ describe('public key plus Origin (the widgets’ resolver)', () => {
     registerMerchant(app, s.core.ctx);
     app.post('/w', { config: { merchant: 'public_key' } }, async (req) => ({ id: req.merchant.id }));
     const res = await app.inject({ method: 'POST', url: '/w', payload: { public_key: a.public_key }, headers: { origin: 'https://shop.example' } });
-    expect(res.statusCode).toBe(401);
+    expect(res.statusCode).toBe(403);
     await app.close();
   });
 });

@@ -21,12 +21,14 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The merchant the caller acts for; set on routes whose config names a `merchant` kind. */
     merchant: Merchant;
+    /** On `public_key` routes: the caller's Origin, checked against the merchant's allowed origins. */
+    widgetOrigin: string;
   }
 }
 
 export interface MerchantPluginOptions {
   /** The origins a merchant allows for its public key; none until widget settings say so. */
-  allowedOrigins?: (merchant: Merchant) => Promise<readonly string[]> | readonly string[];
+  allowedOrigins?: (merchant: Merchant) => Promise<readonly string[] | 'any'> | readonly string[] | 'any';
 }
 
 /** A field of the parsed body (JSON, form, or a GET body), else of the query string. */
@@ -45,6 +47,7 @@ export const merchantForClientKey = (ctx: Ctx, client: Client, merchantKey: unkn
 export function registerMerchant(app: FastifyInstance, ctx: Ctx, opts: MerchantPluginOptions = {}) {
   const allowedOrigins = opts.allowedOrigins ?? (() => []);
   app.decorateRequest('merchant', null as unknown as Merchant);
+  app.decorateRequest('widgetOrigin', '');
   // preHandler: after the body is parsed and validated (a 400 still comes first) and after the
   // idempotency claim, so a replayed request answers what it answered the first time.
   app.addHook('preHandler', async (req) => {
@@ -56,6 +59,7 @@ export function registerMerchant(app: FastifyInstance, ctx: Ctx, opts: MerchantP
         return;
       case 'public_key':
         req.merchant = await merchantForPublicKey(ctx.db, callerField(req, 'public_key'), req.headers.origin, allowedOrigins);
+        req.widgetOrigin = req.headers.origin!;
         return;
       default:
         return;

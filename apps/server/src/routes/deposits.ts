@@ -4,6 +4,7 @@ import { depositResponseSchema, errorEnvelopeSchema, errorResponses, MAX_CHECK_I
 import { parseDepositUpload, RemitError, submitDeposit, tooLarge, type Ctx, type DepositUpload } from '@remit/core';
 import { ok } from './envelope.js';
 import { merchantForClientKey } from '../plugins/merchant.js';
+import { assertText } from '../plugins/input-guards.js';
 import type { App } from './types.js';
 
 const FILE_PARTS = new Set(['front_file', 'back_file']);
@@ -65,11 +66,18 @@ export function depositRoutes(app: App, ctx: Ctx) {
             413: errorEnvelopeSchema.describe('An image is above the size limit'),
           },
         },
+        // The whole upload is read before the Idempotency-Key is claimed (a preHandler), so the key
+        // guards what was sent (fields and image digests), and an upload cut off midway claims nothing.
+        preValidation: async (req) => {
+          if (!req.isMultipart()) throw new RemitError('unsupported_media_type', 'Send the deposit as multipart/form-data.');
+          const upload = await readUpload(req);
+          assertText(upload);
+          req.body = upload;
+        },
       },
       async (req) => {
-        if (!req.isMultipart()) throw new RemitError('unsupported_media_type', 'Send the deposit as multipart/form-data.');
         // The merchant_key is a multipart field: resolved here, once the parts are read and checked.
-        const deposit = parseDepositUpload(await readUpload(req));
+        const deposit = parseDepositUpload(req.body as DepositUpload);
         const merchant = await merchantForClientKey(ctx, req.client, deposit.fields.merchant_key);
         const { message, data } = await submitDeposit(ctx, merchant, deposit);
         return ok(message, data);

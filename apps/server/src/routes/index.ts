@@ -1,7 +1,6 @@
 import type { Ctx } from '@remit/core';
 import type { App } from './types.js';
 import { healthRoutes } from './health.js';
-import { portalRoutes } from './portal.js';
 import { webhookRoutes } from './webhooks.js';
 import { sandboxMessageRoutes } from './sandbox-messages.js';
 import { merchantRoutes } from './merchants.js';
@@ -19,7 +18,9 @@ import { widgetRoutes } from './widgets.js';
 export type Routes = (app: App, ctx: Ctx) => void;
 
 /** No credentials: health, the sandbox portal, the hosted pages. */
-export const publicRoutes: Routes[] = [healthRoutes, portalRoutes];
+export const publicRoutes: Routes[] = [healthRoutes];
+
+export { portalRoutes } from './portal/index.js';
 
 export { payRoutes } from './pay/index.js';
 

@@ -59,10 +59,19 @@ describe('GET /pay/{link_id}', () => {
     expect(state.page).toBe('link');
     const api = await s.http({ method: 'GET', path: `/pay/api/links/${id}` });
     expect(state.view).toEqual(api.body);
-    // The rest of the page is the build's, byte for byte.
+    // The markup rendered for that state fills #app, with its locale; the title names the merchant;
+    // the rest of the page is the build's, byte for byte.
+    expect(res.text).toContain('<div id="app" data-locale="en"><p class="rendered">link</p></div>');
+    expect(res.text).toContain(`<title>Pay · ${state.view.merchant.name}</title>`);
     const [head, tail] = FIXTURE_HTML.split('<!--remit-state-->');
-    expect(res.text.startsWith(head!)).toBe(true);
-    expect(res.text.endsWith(tail!)).toBe(true);
+    expect(res.text.startsWith(head!.replace('<title>Pay</title>', `<title>Pay · ${state.view.merchant.name}</title>`))).toBe(true);
+    expect(res.text.endsWith(tail!.replace('<div id="app"><!--remit-app-->', '<div id="app" data-locale="en"><p class="rendered">link</p>'))).toBe(true);
+  });
+
+  it('renders in the locale ?locale= asks for, on <html lang> and #app', async () => {
+    const res = await page(`/pay/${await payLink()}?locale=es`);
+    expect(res.text).toContain('<html lang="es">');
+    expect(res.text).toContain('<div id="app" data-locale="es">');
   });
 
   it('404 for an unknown link and 410 for a deleted one, with the error state', async () => {

@@ -161,7 +161,7 @@ describe('GET /client/webhook-deliveries and retry', () => {
       event_type: expect.any(String),
       url: rx.url,
       status: 'delivered',
-      attempts: [{ at: expect.any(String), status_code: 200, latency_ms: expect.any(Number), error: null }],
+      attempts: [{ at: expect.any(String), status_code: 200, latency_ms: expect.any(Number), error: null, response_body: expect.any(String) }],
       next_attempt_at: null,
       created_at: expect.any(String),
       delivered_at: expect.any(String),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
+import { logCapture, secretsIn } from '../testing/log-scan.js';
 import {
   clientRoutes,
   makeTenant,
@@ -22,9 +23,11 @@ const RUNS = 40;
 
 let s: TestServer;
 let t: Tenant;
+/** Everything the server prints during the run, scanned for secrets at the end. */
+const log = logCapture();
 
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ logStream: log.stream, logLevel: 'debug' });
   t = await makeTenant(s, 'Bad Input Shop');
 });
 afterAll(() => s.close());
@@ -242,5 +245,16 @@ describe('credentials of any shape', () => {
       { numRuns: RUNS },
     );
     expect(await tableCounts(s.core)).toEqual(before);
+  });
+});
+
+describe('what the server printed during all of the above', () => {
+  it('holds no card number, SSN, account number, secret key or merchant key (also those sent in query strings)', async () => {
+    // Secrets in query strings too: the URL is in every request line.
+    const q = await s.http({ method: 'GET', path: `/api/v1/merchant/transactions?merchant_key=${t.merchant_key}&card_number=4242424242424242&ssn=123-45-6789`, auth: t.auth });
+    expect(q.status).toBeLessThan(500);
+    const text = log.text();
+    expect(text.length).toBeGreaterThan(1000);
+    expect(secretsIn(text, [t.merchant_key, t.auth[1], '000123456789'])).toEqual([]);
   });
 });

@@ -6,7 +6,9 @@ import { sql } from 'drizzle-orm';
 import { openCore, startWorkers, type Core, type Env, type Now, type WorkerOptions, type Workers } from '@remit/core';
 import { createTestDatabase, testDbKind } from '@remit/core/testing';
 import { basicAuth, send, type HttpRequest, type HttpResponse } from './http.js';
-import { buildApp, type RemitApp } from '../app.js';
+import { buildApp, loggerOptions, type RemitApp } from '../app.js';
+import { generousRateLimits, type RateLimits } from '../rate-limits.js';
+import type { TimeLimits } from '../time-limits.js';
 
 /**
  * Tests run against PGlite by default; `REMIT_TEST_DB=postgres` runs them on the local Postgres
@@ -30,7 +32,27 @@ export interface TestServer {
 }
 
 export async function startTestServer(
-  opts: { env?: Env; now?: Now; workers?: WorkerOptions | true; /** The built pay page; default apps/pay/dist. */ payDir?: string } = {},
+  opts: {
+    env?: Env;
+    now?: Now;
+    workers?: WorkerOptions | true;
+    /** The built pay page; default apps/pay/dist. */
+    payDir?: string;
+    idempotencyLeaseMs?: number;
+    /** Where the server's JSON log lines go (at `logLevel`, default info); unset: no log. */
+    logStream?: { write(line: string): void };
+    logLevel?: string;
+    /** The built portal; default apps/portal/dist. */
+    portalDir?: string;
+    /** Rate limits to apply; by default every limit is raised out of the way (generousRateLimits). */
+    rateLimits?: Partial<RateLimits>;
+    /** Fastify's trustProxy (tests of per-address limits send X-Forwarded-For); default none. */
+    trustProxy?: boolean;
+    /** Sees every statement the driver sends (BEGIN and COMMIT included). */
+    onStatement?: (text: string) => void;
+    /** Request, header, keep-alive and idle time limits; default the server's defaults. */
+    timeLimits?: TimeLimits;
+  } = {},
 ): Promise<TestServer> {
   const db = testDbKind === 'postgres' ? await createTestDatabase() : null;
   const core = await openCore({
@@ -39,10 +61,20 @@ export async function startTestServer(
     encryptionKey: randomBytes(32),
     databaseUrl: db?.url,
     now: opts.now,
+    onStatement: opts.onStatement,
+    idempotencyLeaseMs: opts.idempotencyLeaseMs,
     // Each server keeps its files (check images) apart, never in the repository's .remit.
     filesDir: mkdtempSync(join(tmpdir(), 'remit-files-')),
   });
-  const app = await buildApp(core, { payDir: opts.payDir });
+  const logger = opts.logStream ? loggerOptions(opts.logLevel ?? 'info', opts.logStream) : undefined;
+  const app = await buildApp(core, {
+    payDir: opts.payDir,
+    portalDir: opts.portalDir,
+    logger,
+    rateLimits: { ...generousRateLimits(), ...opts.rateLimits },
+    timeLimits: opts.timeLimits,
+    trustProxy: opts.trustProxy,
+  });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   core.ctx.publicUrl = address;
   const workers = opts.workers ? startWorkers(core.ctx, opts.workers === true ? {} : opts.workers) : null;

@@ -12,18 +12,31 @@ export const FIXTURE_HTML = `<!doctype html>
 <script type="module" src="/pay/assets/index-abc123.js"></script>
 <link rel="stylesheet" href="/pay/assets/index-abc123.css">
 </head>
-<body><div id="app"></div></body>
+<body><div id="app"><!--remit-app--></div></body>
 </html>
 `;
 
 /**
- * A small stand-in for `apps/pay/dist` in a temp directory: an index.html with the state marker
- * and two hashed assets. Server tests use it so they do not depend on the front end's build.
+ * The fixture's stand-in for `dist/ssr/ssr.js`: markup naming the state's page, in the locale
+ * `?locale=` asks for (else `en`), with the title the real renderer would give a link.
+ */
+export const FIXTURE_RENDERER = `export function renderPage(state, search) {
+  const locale = new URLSearchParams(search).get('locale') === 'es' ? 'es' : 'en';
+  return { html: '<p class="rendered">' + state.page + '</p>', locale, title: state.page === 'error' ? 'Not found' : 'Pay · ' + state.view.merchant.name };
+}
+`;
+
+/**
+ * A small stand-in for `apps/pay/dist` in a temp directory: an index.html with the state and
+ * markup markers, a renderer and two hashed assets. Server tests use it so they do not depend on
+ * the front end's build.
  */
 export function writePayFixture(): string {
   const dir = mkdtempSync(join(tmpdir(), 'remit-pay-dist-'));
   mkdirSync(join(dir, 'assets'));
   writeFileSync(join(dir, 'index.html'), FIXTURE_HTML);
+  mkdirSync(join(dir, 'ssr'));
+  writeFileSync(join(dir, 'ssr', 'ssr.js'), FIXTURE_RENDERER);
   writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("pay");\n');
   writeFileSync(join(dir, 'assets', 'index-abc123.css'), 'body{margin:0}\n');
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));

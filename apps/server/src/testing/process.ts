@@ -29,10 +29,10 @@ export interface ServerProcess {
 export async function startProcess(
   script: string,
   env: Record<string, string>,
-  opts: { port?: number; readyPath?: string } = {},
+  opts: { port?: number; readyPath?: string; /** Extra node flags (a profile's --cpu-prof). */ nodeArgs?: string[] } = {},
 ): Promise<ServerProcess> {
   const port = opts.port ?? (await freePort());
-  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', script], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -53,6 +53,20 @@ const unauthorized = (message: string) => new RemitError('unauthorized', message
 const MISSING =
   'Authentication required: send HTTP Basic credentials (username client_id, password secret_key).';
 const WRONG = 'Invalid client credentials.';
+/** Compared against when the client id is unknown; no secret has this digest. */
+const DUMMY_DIGEST = digest('remit: no client has this secret');
+
+/**
+ * The client id an `Authorization: Basic …` header claims, checked or not (rate limits count
+ * failures per claimed id); null when the header names none.
+ */
+export function claimedClientId(header: string | undefined): string | null {
+  const m = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
+  if (!m) return null;
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon < 1 ? null : decoded.slice(0, Math.min(colon, 100));
+}
 
 /** Checks an `Authorization: Basic …` header against the stored client. */
 export async function authenticateClient(ctx: Pick<Ctx, 'db' | 'env'>, header: string | undefined): Promise<Client> {
@@ -61,8 +75,11 @@ export async function authenticateClient(ctx: Pick<Ctx, 'db' | 'env'>, header: s
   const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 1) throw unauthorized(MISSING);
-  const clientId = decoded.slice(0, colon);
-  const secret = decoded.slice(colon + 1);
+  return verifyCredentials(ctx, decoded.slice(0, colon), decoded.slice(colon + 1));
+}
+
+/** Checks a client id and secret key (the Basic header's two halves, or the portal's sign-in form). */
+export async function verifyCredentials(ctx: Pick<Ctx, 'db' | 'env'>, clientId: string, secret: string): Promise<Client> {
   const secretEnv = keyEnv(secret);
   if (secretEnv && secretEnv !== ctx.env) {
     throw unauthorized(
@@ -70,8 +87,15 @@ export async function authenticateClient(ctx: Pick<Ctx, 'db' | 'env'>, header: s
     );
   }
   if (clientId.length > 100) throw unauthorized(WRONG);
-  const row = authRowsOf(ctx.db).get(clientId) ?? (await loadAuthRow(ctx, clientId));
-  if (!row || !digestEquals(secret, row.secretHash)) throw unauthorized(WRONG);
+  // The cache serves the right secret only. Any failure costs one lookup and one comparison,
+  // against a dummy digest when the id is unknown: an unknown client_id and a wrong secret
+  // answer in the same time, so 401s do not tell which client ids exist.
+  let row: AuthRow | undefined = authRowsOf(ctx.db).get(clientId);
+  if (!row || !digestEquals(secret, row.secretHash)) {
+    row = await loadAuthRow(ctx, clientId);
+    const matches = digestEquals(secret, row?.secretHash ?? DUMMY_DIGEST);
+    if (!row || !matches) throw unauthorized(WRONG);
+  }
   if (row.env !== ctx.env) {
     throw unauthorized(`These credentials belong to the ${row.env} environment; this server is ${ctx.env}.`);
   }

@@ -3,7 +3,7 @@ import type { UpdateWebhookUrlInput } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import { clients, webhookDeliveries } from '../db/schema.js';
 import { invalid, RemitError } from '../errors.js';
-import { isBlockedHostName } from '../events/address-guard.js';
+import { checkHost, isBlockedHostName } from '../events/address-guard.js';
 import { newKey } from '../secret-keys.js';
 
 export interface WebhookRegistration {
@@ -12,6 +12,9 @@ export interface WebhookRegistration {
 }
 
 const urlError = (message: string) => invalid('invalid_webhook_url', message, [{ path: 'webhook_url', message }]);
+
+const NOT_PUBLIC =
+  'webhook_url must point at a public host: loopback, private, link-local, metadata and other special-use addresses are refused in production.';
 
 /** Checks the shape of a webhook URL; production allows only https to public hosts. */
 export function checkWebhookUrl(raw: string, env: Ctx['env']): string {
@@ -27,11 +30,24 @@ export function checkWebhookUrl(raw: string, env: Ctx['env']): string {
   if (url.username || url.password) throw urlError('webhook_url must not carry a user name or password.');
   if (env === 'production') {
     if (url.protocol !== 'https:') throw urlError('webhook_url must use https in production.');
-    if (isBlockedHostName(url.hostname)) {
-      throw urlError('webhook_url must point at a public host: loopback, private, link-local and metadata addresses are refused in production.');
-    }
+    if (isBlockedHostName(url.hostname)) throw urlError(NOT_PUBLIC);
   }
   return url.toString();
+}
+
+/**
+ * In production the host is resolved now and refused if any answer is a blocked address (the
+ * dispatcher checks again at connect time, against DNS that may have changed). A name that does not
+ * resolve yet is accepted: each delivery's connect-time check refuses it if it later resolves to a
+ * blocked address. The message never names the address a name resolved to.
+ */
+async function checkResolvedHost(host: string): Promise<void> {
+  const verdict = await checkHost(host);
+  if (verdict === 'blocked') {
+    throw urlError(
+      `webhook_url must point at a public host: ${host} resolves to a loopback, private, link-local, metadata or other special-use address, which production refuses.`,
+    );
+  }
 }
 
 /**
@@ -41,6 +57,7 @@ export function checkWebhookUrl(raw: string, env: Ctx['env']): string {
  */
 export async function updateWebhookUrl(ctx: Ctx, clientId: string, input: UpdateWebhookUrlInput): Promise<WebhookRegistration> {
   const url = checkWebhookUrl(input.webhook_url, ctx.env);
+  if (ctx.env === 'production') await checkResolvedHost(new URL(url).hostname);
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx.select().from(clients).where(eq(clients.id, clientId)).for('update');
     if (!row) throw new RemitError('unauthorized', 'Invalid client credentials.');

@@ -5,14 +5,11 @@ import { invalid } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { queueMessage } from '../messages/outbox.js';
+import { escapeHtml, oneLine } from '../messages/templates.js';
 import { findCustomer } from './customers.js';
 
 /** Address of the hosted add-card page; the token is the `card_request` pay link's id. */
 export const addCardUrl = (ctx: Pick<Ctx, 'publicUrl'>, token: string) => `${ctx.publicUrl}/pay/card/${token}`;
-
-const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Texts of the card request; pure so they can be read in tests. */
 export function cardRequestTexts(m: { businessName: string; customerName: string; link: string }) {

@@ -1,5 +1,6 @@
+import { claimDataDir, restrictDataDir } from './data-dir.js';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, types, type Transaction } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -8,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.js';
 import { signalCommits } from '../outbox-signal.js';
+import { attachMerchantCache, MerchantCache } from '../merchants/merchant-cache.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -31,6 +33,53 @@ export interface ConnectOptions {
   poolSize?: number;
   /** Sees every statement (the benchmark records an endpoint's SQL with it). */
   logger?: { logQuery(query: string, params: unknown[]): void };
+  /**
+   * Sees every statement as the driver sends it, BEGIN and COMMIT included: one call per round
+   * trip (a test counts each route's round trips with it).
+   */
+  onStatement?: (text: string) => void;
+}
+
+const asText = (value: string) => value;
+/**
+ * The result parsers Drizzle hands PGlite with every query (it maps dates itself): leave dates,
+ * intervals and their arrays as text. PGlite merges a query's parsers over its whole type table on
+ * every call (11–12% of the server's CPU under load), so they are set once on the instance instead.
+ */
+const DRIZZLE_PARSERS = Object.fromEntries(
+  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((t) => [t, asText]),
+);
+
+/**
+ * Drops the per-query `parsers` Drizzle passes (the instance has the same ones), in transactions
+ * too; and shows `onStatement` every statement, with the BEGIN and COMMIT PGlite sends itself.
+ */
+function parsersOnceOnly(client: PGlite, onStatement: (text: string) => void) {
+  const strip = (q: PGlite | Transaction) => {
+    const query = q.query.bind(q) as PGlite['query'];
+    q.query = ((text: string, params?: unknown[], options?: Parameters<PGlite['query']>[2]) => {
+      onStatement(text);
+      return query(text, params, options?.parsers ? { ...options, parsers: undefined } : options);
+    }) as PGlite['query'];
+    const exec = q.exec.bind(q) as PGlite['exec'];
+    q.exec = ((text: string, options?: Parameters<PGlite['exec']>[1]) => (onStatement(text), exec(text, options))) as PGlite['exec'];
+  };
+  strip(client);
+  const transaction = client.transaction.bind(client);
+  client.transaction = (async (run: (tx: Transaction) => Promise<unknown>) => {
+    onStatement('BEGIN');
+    let ok = false;
+    try {
+      const result = await transaction((tx) => {
+        strip(tx);
+        return run(tx);
+      });
+      ok = true;
+      return result;
+    } finally {
+      onStatement(ok ? 'COMMIT' : 'ROLLBACK');
+    }
+  }) as PGlite['transaction'];
 }
 
 /** Opens the database and applies migrations before returning. */
@@ -40,12 +89,43 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
     // An idle client whose server connection drops (restart, failover, DROP DATABASE) emits here;
     // unhandled it would end the process. The pool replaces the client on next use.
     pool.on('error', () => {});
+    const onStatement = opts.onStatement;
+    if (onStatement) {
+      pool.on('connect', (client) => {
+        const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+        client.query = ((...args: unknown[]) => {
+          const q = args[0];
+          onStatement(typeof q === 'string' ? q : String((q as { text?: string }).text));
+          return query(...args);
+        }) as typeof client.query;
+      });
+    }
     const db = drizzlePg(pool, { schema, logger: opts.logger });
     await migratePg(db, { migrationsFolder });
     return { db: signalCommits(db as unknown as Db), kind: 'postgres', close: () => pool.end() };
   }
-  const client = opts.dataDir ? new PGlite(opts.dataDir) : new PGlite();
-  const db = drizzlePglite(client, { schema, logger: opts.logger });
-  await migratePglite(db, { migrationsFolder });
-  return { db: signalCommits(db as unknown as Db), kind: 'pglite', close: () => client.close() };
+  const release = opts.dataDir ? claimDataDir(opts.dataDir) : () => {};
+  try {
+    const client = new PGlite({ dataDir: opts.dataDir, parsers: DRIZZLE_PARSERS });
+    // One process owns a PGlite database: merchant lookups are cached, emptied by any write to merchants.
+    const merchantCache = new MerchantCache();
+    const onStatement = opts.onStatement;
+    parsersOnceOnly(client, (text) => {
+      merchantCache.sawStatement(text);
+      onStatement?.(text);
+    });
+    const db = drizzlePglite(client, { schema, logger: opts.logger });
+    await migratePglite(db, { migrationsFolder });
+    attachMerchantCache(db, merchantCache);
+    if (opts.dataDir) restrictDataDir(opts.dataDir);
+    const close = async () => {
+      await client.close();
+      if (opts.dataDir) restrictDataDir(opts.dataDir);
+      release();
+    };
+    return { db: signalCommits(db as unknown as Db), kind: 'pglite', close };
+  } catch (e) {
+    release();
+    throw e;
+  }
 }

@@ -344,3 +344,38 @@ export const transactionCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.merchantId, t.day, t.shard] })],
 );
+
+/**
+ * Rate-limit counters, one row per rule and key (`auth_fail_client:cl_…`); a window opens at a key's first hit.
+ * Kept in the database so every server process on one Postgres counts against the same numbers.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    /** When the current window opened (its first hit), milliseconds since the epoch (database clock). */
+    windowStartMs: bigint('window_start_ms', { mode: 'number' }).notNull(),
+    hits: integer('hits').notNull(),
+    /** When the row may be swept: the end of its window. */
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('rate_limits_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * Sandbox portal sessions. Only a SHA-256 digest of the cookie's token is kept, so a copy of the
+ * table signs no one in. Ended sessions are deleted; expired ones are refused and swept at sign-in.
+ */
+export const portalSessions = pgTable(
+  'portal_sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => clients.id),
+    createdAt: ts('created_at').notNull(),
+    lastSeenAt: ts('last_seen_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('portal_sessions_client_idx').on(t.clientId), index('portal_sessions_expires_idx').on(t.expiresAt)],
+);

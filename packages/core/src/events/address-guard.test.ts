@@ -7,6 +7,9 @@ describe('address guard', () => {
     '127.0.0.1', '127.1.2.3', '10.0.0.1', '172.16.5.4', '172.31.255.255', '192.168.1.1', '169.254.169.254',
     '100.64.0.1', '100.100.100.200', '0.0.0.0', '224.0.0.1', '255.255.255.255',
     '::1', '::', 'fe80::1', 'fc00::1', 'fd00:ec2::254', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a9fe:a9fe', '[::1]',
+    // IPv6 forms that embed an IPv4 address, and other special-use ranges.
+    '::127.0.0.1', '::7f00:1', '::ffff:0:7f00:1', '2002:7f00:1::1', '2002::', '64:ff9b::7f00:1', '64:ff9b:1::1',
+    '100::1', '2001::1', '2001:db8::1', 'fec0::1', '5f00::1', '4000::1', '198.18.0.1', '192.88.99.1', 'not an address',
   ])('refuses %s', (a) => expect(isBlockedAddress(a)).toBe(true));
 
   it.each(['93.184.216.34', '8.8.8.8', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])('allows %s', (a) =>
@@ -22,7 +25,7 @@ describe('address guard', () => {
 
   it('the agent lookup fails for a name that resolves to loopback', async () => {
     const err = await new Promise<Error | null>((resolve) => guardedLookup('localhost', {}, (e) => resolve(e)));
-    expect(err?.message).toMatch(/refused to connect to localhost/);
+    expect(err?.message).toBe('refused to connect to localhost: it is or resolves to a loopback, private, link-local, metadata or other special-use address');
   });
 });
 

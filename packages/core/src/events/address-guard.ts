@@ -1,62 +1,36 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { lookup as dnsLookupAll } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 /**
- * Addresses a production webhook may not reach: loopback, private, link-local (cloud metadata
- * lives there), carrier-grade NAT, unspecified, multicast and documentation ranges.
+ * Where a production webhook may connect: only addresses ipaddr.js classifies as plain `unicast`
+ * (its tables follow the IANA special-purpose registries of both families), so loopback,
+ * private, link-local (cloud metadata), carrier-grade NAT, documentation, benchmarking, reserved,
+ * multicast and the rest are refused without a hand-kept list. IPv6 must also be global unicast
+ * (2000::/3): that rules out the IPv4-compatible `::a.b.c.d` (`[::127.0.0.1]` is `[::7f00:1]`),
+ * which no table lists. An IPv4-mapped address is judged as the IPv4 address inside; the
+ * translation and tunnel prefixes that embed one (`::ffff:0:0/96`, NAT64 `64:ff9b::/96`, 6to4
+ * `2002::/16`, Teredo) and discard-only `100::/64` are special ranges, so refused.
  */
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv4');
-}
-// Alibaba Cloud's metadata service sits outside the private ranges.
-blocked.addAddress('100.100.100.200', 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['2001:db8::', 32],
-  ['64:ff9b::', 96],
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
-}
-
-/** True when `address` (an IP literal) is one a production webhook must not connect to. */
 export function isBlockedAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '');
-  const kind = isIP(bare);
-  if (kind === 4) return blocked.check(bare, 'ipv4');
-  if (kind === 6) {
-    // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible forms reach the IPv4 address inside.
-    const mapped = /^(?:::ffff:|::)(\d+\.\d+\.\d+\.\d+)$/i.exec(bare);
-    if (mapped) return blocked.check(mapped[1]!, 'ipv4');
-    const hexMapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(bare);
-    if (hexMapped) {
-      const hi = parseInt(hexMapped[1]!, 16);
-      const lo = parseInt(hexMapped[2]!, 16);
-      return blocked.check(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`, 'ipv4');
-    }
-    return blocked.check(bare, 'ipv6');
+  if (!isIP(bare)) return true; // not an address at all: refuse rather than guess
+  let ip: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    ip = ipaddr.parse(bare);
+  } catch {
+    return true;
   }
-  return true; // not an address at all: refuse rather than guess
+  if (ip.kind() === 'ipv6') {
+    const v6 = ip as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) return isBlockedAddress(v6.toIPv4Address().toString());
+    if (!v6.match(GLOBAL_UNICAST)) return true;
+  }
+  return ip.range() !== 'unicast';
 }
+
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
 
 /** Host names that point at the machine itself or a metadata service whatever DNS says. */
 const BLOCKED_NAMES = /^(localhost|.*\.localhost|metadata|metadata\.google\.internal|instance-data|.*\.internal)\.?$/i;
@@ -67,11 +41,34 @@ export function isBlockedHostName(host: string): boolean {
   return BLOCKED_NAMES.test(bare);
 }
 
+/**
+ * A refused connection. The message names the host as the client wrote it, never the address a
+ * name resolved to: the delivery log is shown to the client, and the answer would map the network.
+ */
 export class BlockedAddressError extends Error {
   readonly code = 'EBLOCKEDADDRESS';
-  constructor(host: string, address: string) {
-    super(`refused to connect to ${host}: ${address} is a loopback, private, link-local or metadata address`);
+  constructor(host: string) {
+    super(`refused to connect to ${host}: it is or resolves to a loopback, private, link-local, metadata or other special-use address`);
   }
+}
+
+/**
+ * Whether `host` (a name or an IP literal) is refused for a production webhook: a blocked literal,
+ * a name that always means this machine, or a name any of whose DNS answers is blocked. A name that
+ * does not resolve answers `unresolved`.
+ */
+export async function checkHost(host: string): Promise<'ok' | 'blocked' | 'unresolved'> {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (isBlockedHostName(bare)) return 'blocked';
+  if (isIP(bare)) return 'ok';
+  let answers: LookupAddress[];
+  try {
+    answers = await dnsLookupAll(bare, { all: true, verbatim: true });
+  } catch {
+    return 'unresolved';
+  }
+  if (!answers.length) return 'unresolved';
+  return answers.some((a) => isBlockedAddress(a.address)) ? 'blocked' : 'ok';
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -86,7 +83,7 @@ export function guardedLookup(hostname: string, options: LookupOptions, callback
     if (err) return callback(err, '');
     const list = addresses as LookupAddress[];
     const bad = list.find((a) => isBlockedAddress(a.address));
-    if (bad) return callback(new BlockedAddressError(hostname, bad.address), '');
+    if (bad) return callback(new BlockedAddressError(hostname), '');
     if (options.all) return callback(null, list);
     const first = list[0];
     if (!first) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '');

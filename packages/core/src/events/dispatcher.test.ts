@@ -22,6 +22,7 @@ const voidRecord = {
   txn_date: '2026-01-02T03:04:05.678Z',
 };
 const SAMPLES: { [K in EventType]: EventData[K] } = {
+  'webhook.test': { client_id: 'cl_1', message: 'A test event from the Remit sandbox portal.' },
   'payment.success': {
     transaction_id: 'txn_a',
     merchant_id: 'm_1',
@@ -112,7 +113,7 @@ describe('webhook dispatcher', () => {
     });
     expect(d.id).toBe(`dlv_${ids['payment.success']!.slice(4)}`);
     expect(d.url).toBe(rx.url);
-    expect(d.attempts).toEqual([{ at: expect.any(String), status_code: 200, latency_ms: expect.any(Number), error: null }]);
+    expect(d.attempts).toEqual([{ at: expect.any(String), status_code: 200, latency_ms: expect.any(Number), error: null, response_body: expect.any(String) }]);
     expect(d.deliveredAt).toBeInstanceOf(Date);
   });
 
@@ -268,8 +269,9 @@ describe('webhook dispatcher', () => {
       return all.every((a) => a.length === 1) ? all.map((a) => a[0]!.error) : null;
     });
     expect(errors[0]).toBe('refused: production webhooks use https only');
-    expect(errors[1]).toMatch(/127\.0\.0\.1 is a loopback, private, link-local or metadata address/);
-    expect(errors[2]).toMatch(/::1 is a loopback/);
-    expect(errors[3]).toMatch(/localhost: 127\.0\.0\.1 is a loopback|localhost: ::1 is a loopback/);
+    expect(errors[1]).toBe('refused to connect to 127.0.0.1: it is or resolves to a loopback, private, link-local, metadata or other special-use address');
+    expect(errors[2]).toMatch(/^refused to connect to ::1: it is or resolves to a loopback/);
+    // The name, never the address it resolved to.
+    expect(errors[3]).toBe('EBLOCKEDADDRESS: refused to connect to localhost: it is or resolves to a loopback, private, link-local, metadata or other special-use address');
   });
 });

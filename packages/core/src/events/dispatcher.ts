@@ -6,6 +6,7 @@ import type { Db } from '../db/connect.js';
 import { ClaimLoop, claimDue } from '../poll-loop.js';
 import { onOutboxCommit } from '../outbox-signal.js';
 import { BlockedAddressError, guardedLookup, isBlockedAddress } from './address-guard.js';
+import { isIP } from 'node:net';
 import { retryDelayMs, type DeliveryAttempt } from './deliveries.js';
 import { openPayload } from './outbox.js';
 import { webhookHeaders } from './signing.js';
@@ -23,6 +24,8 @@ export interface WebhookDispatcherOptions {
   pollMs?: number;
   /** Look at once when an operation of this process commits an event. Default true (off: poll only, for comparison). */
   wakeOnCommit?: boolean;
+  /** Under a stream of commits, passes start at least this far apart (PollLoopOptions.wakeGapMs). Default 10 ms. */
+  wakeGapMs?: number;
   /** Deliveries in flight at once in this process. Default 16. */
   concurrency?: number;
   /** How long a claim holds a delivery; a killed process's deliveries are due again after it. */
@@ -32,6 +35,9 @@ export interface WebhookDispatcherOptions {
   random?: () => number;
   logger?: DispatcherLogger;
 }
+
+/** The dispatchers' default gap between woken passes: at most 100 passes a second under load. */
+export const DEFAULT_WAKE_GAP_MS = 10;
 
 interface Claimed {
   id: string;
@@ -51,7 +57,12 @@ interface Outcome {
   statusCode: number | null;
   error: string | null;
   latencyMs: number;
+  /** The start of the receiver's answer, shown in the portal's delivery log. */
+  responseBody: string | null;
 }
+
+/** How much of a receiver's answer is kept with each attempt. */
+export const RESPONSE_BODY_KEPT = 2000;
 
 /**
  * Turns outbox events into webhook deliveries and sends them. Several dispatchers (in several
@@ -76,6 +87,7 @@ export class WebhookDispatcher {
       timeoutMs,
       pollMs: opts.pollMs ?? 50,
       wakeOnCommit: opts.wakeOnCommit ?? true,
+      wakeGapMs: opts.wakeGapMs ?? DEFAULT_WAKE_GAP_MS,
       concurrency: opts.concurrency ?? 16,
       // A lease shorter than a try could let a second process send while the first still waits.
       leaseMs: Math.max(opts.leaseMs ?? timeoutMs + 30_000, timeoutMs + 1_000),
@@ -93,6 +105,7 @@ export class WebhookDispatcher {
       handle: (c) => this.#deliver(c),
       concurrency: this.#o.concurrency,
       pollMs: this.#o.pollMs,
+      wakeGapMs: this.#o.wakeGapMs,
       failureMessage: 'webhook dispatcher pass failed',
       logger: this.#o.logger,
     });
@@ -179,7 +192,13 @@ export class WebhookDispatcher {
   }
 
   async #record(c: Claimed, url: string, at: Date, o: Outcome): Promise<void> {
-    const attempt: DeliveryAttempt = { at: at.toISOString(), status_code: o.statusCode, latency_ms: o.latencyMs, error: o.error };
+    const attempt: DeliveryAttempt = {
+      at: at.toISOString(),
+      status_code: o.statusCode,
+      latency_ms: o.latencyMs,
+      error: o.error,
+      response_body: o.responseBody,
+    };
     const log = JSON.stringify([attempt]);
     const tries = c.tries + 1;
     const ok = o.statusCode !== null && o.statusCode >= 200 && o.statusCode < 300;
@@ -225,11 +244,12 @@ export class WebhookDispatcher {
     return new Promise<Outcome>((resolve) => {
       let settled = false;
       let timer: NodeJS.Timeout | undefined;
+      let kept = '';
       const finish = (statusCode: number | null, error: string | null) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        resolve({ statusCode, error, latencyMs: latency() });
+        resolve({ statusCode, error, latencyMs: latency(), responseBody: statusCode === null && !kept ? null : kept });
       };
       let url: URL;
       try {
@@ -243,9 +263,7 @@ export class WebhookDispatcher {
         // IP literals skip the agent's lookup, so they are checked here.
         const host = url.hostname.replace(/^\[|\]$/g, '');
         if (!https) return finish(null, 'refused: production webhooks use https only');
-        if (/^[\d.]+$|:/.test(host) && isBlockedAddress(host)) {
-          return finish(null, new BlockedAddressError(host, host).message);
-        }
+        if (isIP(host) && isBlockedAddress(host)) return finish(null, new BlockedAddressError(host).message);
       }
       const req = (https ? httpsRequest : httpRequest)(
         url,
@@ -260,17 +278,21 @@ export class WebhookDispatcher {
           },
         },
         (res: IncomingMessage) => {
-          res.on('error', (e) => finish(null, describe(e)));
+          res.on('error', (e) => finish(null, describe(e, url.hostname)));
           res.on('end', () => finish(res.statusCode ?? null, statusError(res.statusCode)));
           res.on('close', () => finish(null, 'connection closed before the response ended'));
-          res.resume();
+          res.setEncoding('utf8');
+          // Read to the end (the connection is reused), keeping only the start.
+          res.on('data', (chunk: string) => {
+            if (kept.length < RESPONSE_BODY_KEPT) kept = (kept + chunk).slice(0, RESPONSE_BODY_KEPT);
+          });
         },
       );
       timer = setTimeout(() => {
         finish(null, `timed out after ${this.#o.timeoutMs} ms`);
         req.destroy();
       }, this.#o.timeoutMs);
-      req.on('error', (e) => finish(null, describe(e)));
+      req.on('error', (e) => finish(null, describe(e, url.hostname)));
       req.end(body);
     });
   }
@@ -283,8 +305,30 @@ function statusError(code: number | undefined): string | null {
   return `HTTP ${code}`;
 }
 
-function describe(e: Error & { code?: string }): string {
-  return e.code && !e.message.includes(e.code) ? `${e.code}: ${e.message}` : e.message;
+/** Socket errors as Node words them name the address connected to ("connect ECONNREFUSED 10.0.0.5:443"). */
+const SOCKET_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EPIPE: 'connection closed while sending',
+  ENOTFOUND: 'host name not found',
+  EAI_AGAIN: 'host name lookup failed for now',
+};
+const IPV4 = /\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b/g;
+const IPV6 = /\[?\b(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}\b\]?(?::\d+)?/gi;
+
+/**
+ * What a failed try records (shown to the client in the delivery log): the host as the client
+ * registered it, never the address its name resolved to, so the log cannot be used to map the
+ * network behind a name.
+ */
+function describe(e: Error & { code?: string }, host: string): string {
+  const known = e.code ? SOCKET_ERRORS[e.code] : undefined;
+  if (known) return `${e.code}: ${known} (${host})`;
+  const message = e.message.replace(IPV6, '[address]').replace(IPV4, '[address]');
+  return e.code && !message.includes(e.code) ? `${e.code}: ${message}` : message;
 }
 
 export function startWebhookDispatcher(ctx: Pick<Ctx, 'db' | 'vault' | 'env'>, opts: WebhookDispatcherOptions = {}) {

@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm';
 import type { Queryable } from '../db/connect.js';
 import { events } from '../db/schema.js';
 import { newId } from '../ids.js';
@@ -30,6 +31,31 @@ export async function recordEvent<T extends EventType>(
     eventType: e.type,
     payload: sealPayload(e.type, e.data as unknown as Record<string, unknown>, vault),
   });
+  outboxWritten(tx, 'webhooks');
+  return id;
+}
+
+/**
+ * `recordEvent` folded into the statement of the change itself: `writes` (inserts, updates whose
+ * results the caller already knows) run as data-modifying CTEs of the event's insert, so the change
+ * and its outbox row are one statement, one round trip, atomic even outside a transaction.
+ */
+export async function writeWithEvent<T extends EventType>(
+  tx: Queryable,
+  writes: ReadonlyArray<{ getSQL(): SQL }>,
+  e: { clientId: string; merchantId?: string | null; type: T; data: EventData[T] },
+  vault?: Vault,
+): Promise<string> {
+  const id = newId.event();
+  const insert = tx.insert(events).values({
+    id,
+    clientId: e.clientId,
+    merchantId: e.merchantId ?? null,
+    eventType: e.type,
+    payload: sealPayload(e.type, e.data as unknown as Record<string, unknown>, vault),
+  });
+  const ctes = writes.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w.getSQL()})`);
+  await tx.execute(ctes.length ? sql`with ${sql.join(ctes, sql`, `)} ${insert.getSQL()}` : insert.getSQL());
   outboxWritten(tx, 'webhooks');
   return id;
 }

@@ -1,4 +1,4 @@
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, lt, or } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import { idempotencyKeys } from '../db/schema.js';
 import { RemitError } from '../errors.js';
@@ -6,10 +6,17 @@ import { digest } from '../secret-keys.js';
 
 /** How long a stored response is replayed. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long a claim may stay "in progress" before another request may take the key over: a
+ * request whose process died (SIGKILL, crash) never completes its claim, and the client's
+ * honest retry must not wait 24 hours. Longer than any request may run.
+ */
+export const IDEMPOTENCY_LEASE_MS = 60_000;
 const IN_PROGRESS = 0;
 
 export type IdempotencyClaim =
-  | { kind: 'new' }
+  /** `claimedAt` identifies this claim: completing it after another request took the key over does nothing. */
+  | { kind: 'new'; claimedAt: Date }
   | { kind: 'replay'; statusCode: number; body: string };
 
 /**
@@ -18,7 +25,7 @@ export type IdempotencyClaim =
  * or a repeat while the first is still running, is a conflict.
  */
 export async function claimIdempotencyKey(
-  ctx: Pick<Ctx, 'db' | 'now' | 'vault'>,
+  ctx: Pick<Ctx, 'db' | 'now' | 'vault'> & { idempotencyLeaseMs?: number },
   clientId: string,
   key: string,
   request: string,
@@ -27,16 +34,25 @@ export async function claimIdempotencyKey(
     throw new RemitError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 characters.');
   }
   const requestHash = digest(request);
-  const expired = new Date(ctx.now().getTime() - IDEMPOTENCY_TTL_MS);
+  const now = ctx.now().getTime();
+  const expired = new Date(now - IDEMPOTENCY_TTL_MS);
+  const leaseOver = new Date(now - (ctx.idempotencyLeaseMs ?? IDEMPOTENCY_LEASE_MS));
   await ctx.db
     .delete(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.clientId, clientId), eq(idempotencyKeys.key, key), lt(idempotencyKeys.createdAt, expired)));
+    .where(
+      and(
+        eq(idempotencyKeys.clientId, clientId),
+        eq(idempotencyKeys.key, key),
+        or(lt(idempotencyKeys.createdAt, expired), and(eq(idempotencyKeys.statusCode, IN_PROGRESS), lt(idempotencyKeys.createdAt, leaseOver))),
+      ),
+    );
+  const claimedAt = new Date(now);
   const inserted = await ctx.db
     .insert(idempotencyKeys)
-    .values({ clientId, key, requestHash, statusCode: IN_PROGRESS, responseBody: '', createdAt: ctx.now() })
+    .values({ clientId, key, requestHash, statusCode: IN_PROGRESS, responseBody: '', createdAt: claimedAt })
     .onConflictDoNothing()
     .returning({ key: idempotencyKeys.key });
-  if (inserted.length) return { kind: 'new' };
+  if (inserted.length) return { kind: 'new', claimedAt };
   const [row] = await ctx.db
     .select()
     .from(idempotencyKeys)
@@ -61,8 +77,9 @@ export async function completeIdempotencyKey(
   key: string,
   statusCode: number,
   body: string,
+  claimedAt?: Date,
 ): Promise<void> {
-  const where = and(eq(idempotencyKeys.clientId, clientId), eq(idempotencyKeys.key, key));
+  const where = ownClaim(clientId, key, claimedAt);
   if (statusCode >= 500) {
     await ctx.db.delete(idempotencyKeys).where(where);
     return;
@@ -71,6 +88,12 @@ export async function completeIdempotencyKey(
 }
 
 /** Forgets a claimed key: the request it guarded changed nothing worth replaying (invalid input). */
-export async function releaseIdempotencyKey(ctx: Pick<Ctx, 'db'>, clientId: string, key: string): Promise<void> {
-  await ctx.db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.clientId, clientId), eq(idempotencyKeys.key, key)));
+export async function releaseIdempotencyKey(ctx: Pick<Ctx, 'db'>, clientId: string, key: string, claimedAt?: Date): Promise<void> {
+  await ctx.db.delete(idempotencyKeys).where(ownClaim(clientId, key, claimedAt));
+}
+
+/** The key's row, and only while it is still this claim (not taken over after its lease ran out). */
+function ownClaim(clientId: string, key: string, claimedAt?: Date) {
+  const row = and(eq(idempotencyKeys.clientId, clientId), eq(idempotencyKeys.key, key));
+  return claimedAt ? and(row, eq(idempotencyKeys.createdAt, claimedAt)) : row;
 }

@@ -1,5 +1,6 @@
 import type { Ctx } from '../context.js';
-import type { Tx } from '../db/connect.js';
+import { sql } from 'drizzle-orm';
+import type { Queryable } from '../db/connect.js';
 import { payLinks, transactions } from '../db/schema.js';
 import { RemitError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -31,13 +32,15 @@ export interface OpenedLink {
 export const payLinkUrl = (ctx: Pick<Ctx, 'publicUrl'>, linkId: string) => `${ctx.publicUrl}/pay/${linkId}`;
 
 /**
- * Writes a pay link and its pending sale (fee 0 until paid) in the caller's transaction. A
- * `/requests` order_id already used by the merchant fails as `order_id_exists`: the insert skips on
- * the partial unique index instead of raising, which also settles two concurrent requests.
+ * Writes a pay link and its pending sale (fee 0 until paid). A `/requests` order_id already used by
+ * the merchant fails as `order_id_exists`: the insert skips on the partial unique index instead of
+ * raising, which also settles two concurrent requests; that takes two statements, run in the
+ * caller's transaction. Other kinds cannot collide: both rows go in one statement (a data-modifying
+ * CTE, atomic on its own, one round trip), so a caller with nothing else to write needs no transaction.
  */
 export async function openLink(
   ctx: Ctx,
-  tx: Tx,
+  tx: Queryable,
   merchant: Merchant,
   input: NewLink,
   at: Date,
@@ -56,18 +59,8 @@ export async function openLink(
     },
     merchant,
   );
-  const inserted = await tx
-    .insert(payLinks)
-    .values({ ...link, id: linkId, merchantId: merchant.id, status: 'open', salesId, createdAt: at })
-    .onConflictDoNothing()
-    .returning({ id: payLinks.id });
-  if (inserted.length === 0) {
-    throw new RemitError('order_id_exists',
-      `A payment request with order_id "${link.orderId}" already exists for this merchant; use a new order_id.`,
-      { errors: [{ path: 'order_id', message: 'is already used by another payment request of this merchant' }] },
-    );
-  }
-  await tx.insert(transactions).values({
+  const linkRow = { ...link, id: linkId, merchantId: merchant.id, status: 'open', salesId, createdAt: at };
+  const saleRow = {
     id: salesId,
     merchantId: merchant.id,
     type: link.preauth ? 'PreAuth' : 'Sale',
@@ -85,6 +78,18 @@ export async function openLink(
     orderCreatedfrom: ORDER_CREATED_FROM[link.kind],
     createdAt: at,
     updatedAt: at,
-  });
+  } satisfies typeof transactions.$inferInsert;
+  if (link.kind !== 'request') {
+    await tx.execute(sql`with link as (${tx.insert(payLinks).values(linkRow).getSQL()}) ${tx.insert(transactions).values(saleRow).getSQL()}`);
+    return { linkId, salesId, orderId: link.orderId, payLink: payLinkUrl(ctx, linkId), totals };
+  }
+  const inserted = await tx.insert(payLinks).values(linkRow).onConflictDoNothing().returning({ id: payLinks.id });
+  if (inserted.length === 0) {
+    throw new RemitError('order_id_exists',
+      `A payment request with order_id "${link.orderId}" already exists for this merchant; use a new order_id.`,
+      { errors: [{ path: 'order_id', message: 'is already used by another payment request of this merchant' }] },
+    );
+  }
+  await tx.insert(transactions).values(saleRow);
   return { linkId, salesId, orderId: link.orderId, payLink: payLinkUrl(ctx, linkId), totals };
 }

@@ -20,24 +20,23 @@ export async function createPayLink(
   const amounts = { amountCents: input.amount, taxCents: 0, surchargeCents: 0, discountCents: 0, passFee: false };
   assertPayable(linkTotals(amounts, merchant), merchant.maxAmountCents);
   const at = merchantNow(ctx.now, merchant);
-  const opened = await ctx.db.transaction((tx) =>
-    openLink(
-      ctx,
-      tx,
-      merchant,
-      {
-        kind: 'link',
-        // Filled in below when absent: the order id then is the link id.
-        orderId: input.order_id ?? '',
-        invoiceNumber: input.invoice_number ?? null,
-        amountCents: input.amount,
-        allowCard: input.allow_card,
-        allowAch: input.allow_ach,
-        embedOrigin: input.embed_origin ?? null,
-      },
-      at,
-      { orderIdIsLinkId: input.order_id === undefined },
-    ),
+  // One statement writes the link and its sale: no transaction to open.
+  const opened = await openLink(
+    ctx,
+    ctx.db,
+    merchant,
+    {
+      kind: 'link',
+      // Filled in below when absent: the order id then is the link id.
+      orderId: input.order_id ?? '',
+      invoiceNumber: input.invoice_number ?? null,
+      amountCents: input.amount,
+      allowCard: input.allow_card,
+      allowAch: input.allow_ach,
+      embedOrigin: input.embed_origin ?? null,
+    },
+    at,
+    { orderIdIsLinkId: input.order_id === undefined },
   );
   return { order_id: opened.orderId, payment_link: opened.payLink, sales_id: opened.salesId };
 }

@@ -10,3 +10,4 @@ export {
   type MerchantStatus,
   type ApprovalResult,
 } from './merchants.js';
+export { sealOwnerInfo, openOwnerInfo, sealLegacyOwnerInfo, SEALED_OWNER_FIELDS } from './owner-info.js';

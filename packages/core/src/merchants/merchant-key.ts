@@ -1,8 +1,9 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/connect.js';
 import { merchants } from '../db/schema.js';
-import { unauthorizedMerchant, unauthorizedPublicKey } from '../errors.js';
+import { RemitError, unauthorizedMerchant, unauthorizedPublicKey } from '../errors.js';
 import { digest } from '../secret-keys.js';
+import { merchantCacheOf } from './merchant-cache.js';
 
 /**
  * A merchant as operations see it: everything but the onboarding documents (large JSON that only
@@ -19,8 +20,15 @@ export async function merchantForKey(db: Db, clientId: string, merchantKey: unkn
   if (typeof merchantKey !== 'string' || merchantKey.length === 0 || merchantKey.length > 200) {
     throw unauthorizedMerchant();
   }
-  const [row] = await byKeyQuery(db).execute({ hash: digest(merchantKey), clientId });
+  const hash = digest(merchantKey);
+  const cache = merchantCacheOf(db);
+  const key = `${clientId}:${hash}`;
+  const hit = cache?.get(key);
+  if (hit) return hit;
+  const generation = cache?.generation ?? 0;
+  const [row] = await byKeyQuery(db).execute({ hash, clientId });
   if (!row) throw unauthorizedMerchant();
+  cache?.set(key, row, generation);
   return row;
 }
 
@@ -41,21 +49,23 @@ function byKeyQuery(db: Db) {
 
 /**
  * The merchant a publishable key (`pk_…`) names, for calls from a browser (the widgets): the key is
- * public, so the caller's `Origin` must be one the merchant allowed. Unknown keys, malformed keys
- * and origins not allowed all fail alike.
+ * public, so the caller's `Origin` must be one the merchant allowed. Unknown and malformed keys are
+ * 401 `invalid_public_key`; a known key from a missing or not allowed origin is 403
+ * `origin_not_allowed` (the key is public anyway; the 403 tells the merchant what to fix).
+ * `allowedOrigins` answers the exact origins, or `'any'` (a sandbox merchant with an empty list).
  */
 export async function merchantForPublicKey(
   db: Db,
   publicKey: unknown,
   origin: unknown,
-  allowedOrigins: (merchant: Merchant) => Promise<readonly string[]> | readonly string[],
+  allowedOrigins: (merchant: Merchant) => Promise<readonly string[] | 'any'> | readonly string[] | 'any',
 ): Promise<Merchant> {
-  if (typeof publicKey !== 'string' || publicKey.length === 0 || publicKey.length > 200) throw unauthorizedPublicKey();
-  if (typeof origin !== 'string' || origin.length === 0 || origin.length > 300) throw unauthorizedPublicKey();
+  if (typeof publicKey !== 'string' || !publicKey.startsWith('pk_') || publicKey.length > 200) throw unauthorizedPublicKey();
   const [row] = await db.select(merchantColumns).from(merchants).where(eq(merchants.publicKey, publicKey)).limit(1);
   if (!row) throw unauthorizedPublicKey();
-  const allowed = (await allowedOrigins(row)).map((o) => o.toLowerCase());
-  if (!allowed.includes(origin.toLowerCase())) throw unauthorizedPublicKey();
+  if (typeof origin !== 'string' || origin.length === 0 || origin.length > 300) throw new RemitError('origin_not_allowed');
+  const allowed = await allowedOrigins(row);
+  if (allowed !== 'any' && !allowed.some((o) => o.toLowerCase() === origin.toLowerCase())) throw new RemitError('origin_not_allowed');
   return row;
 }
 

@@ -1,3 +1,4 @@
+import { sealOwnerInfo } from './owner-info.js';
 import type { OnboardingInput, OnboardingResult as OnboardingAnswer } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import { merchants } from '../db/schema.js';
@@ -23,7 +24,8 @@ export interface OnboardingResult extends OnboardingAnswer {
 /**
  * Creates a `pending` merchant for the client from a parsed submission and emits
  * `merchant.onboarding` in the same transaction. SSN, EIN and the account number are kept only
- * encrypted; the merchant_key only as digest + ciphertext.
+ * encrypted, and so are the owner's date of birth, licence number and home address; the
+ * merchant_key only as digest + ciphertext.
  */
 export async function onboardMerchant(ctx: Ctx, clientId: string, input: OnboardingInput): Promise<OnboardingResult> {
   const { BankingInfo: bank, BusinessInfo: business, OwnerInfo: owner, ProcessingInfo: processing } = input;
@@ -48,7 +50,7 @@ export async function onboardMerchant(ctx: Ctx, clientId: string, input: Onboard
       merchantKeyEnc: ctx.vault.encrypt(merchantKey),
       publicKey,
       businessInfo: businessRest,
-      ownerInfo: ownerRest,
+      ownerInfo: sealOwnerInfo(ctx.vault, ownerRest),
       processingInfo: processing,
       bankName: bank.bank_name,
       routingNumber: bank.routing_number,

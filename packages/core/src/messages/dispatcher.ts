@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { retryDelayMs } from '../events/deliveries.js';
-import type { DispatcherLogger } from '../events/dispatcher.js';
+import { DEFAULT_WAKE_GAP_MS, type DispatcherLogger } from '../events/dispatcher.js';
 import { ClaimLoop, claimDue } from '../poll-loop.js';
 import { onOutboxCommit } from '../outbox-signal.js';
 import { SANDBOX_INBOX_STATUS, type SmsConnector } from './transports/sms.js';
@@ -15,6 +15,10 @@ export interface MessageDispatcherOptions {
   inbox?: boolean;
   retryScale?: number;
   pollMs?: number;
+  /** Look at once when an operation of this process commits a message. Default true (off: poll only). */
+  wakeOnCommit?: boolean;
+  /** Under a stream of commits, passes start at least this far apart. Default 10 ms. */
+  wakeGapMs?: number;
   batchSize?: number;
   leaseMs?: number;
   random?: () => number;
@@ -52,7 +56,7 @@ export function htmlFromText(text: string): string {
  */
 export class MessageDispatcher {
   readonly #db: Db;
-  readonly #o: MessageDispatcherOptions & { inbox: boolean; retryScale: number; pollMs: number; batchSize: number; leaseMs: number };
+  readonly #o: MessageDispatcherOptions & { inbox: boolean; retryScale: number; pollMs: number; wakeGapMs: number; batchSize: number; leaseMs: number };
   readonly #loop: ClaimLoop<ClaimedMessage>;
   #unsubscribe: (() => void) | null = null;
 
@@ -63,6 +67,7 @@ export class MessageDispatcher {
       inbox: opts.inbox ?? ctx.env === 'sandbox',
       retryScale: opts.retryScale ?? 1,
       pollMs: opts.pollMs ?? 100,
+      wakeGapMs: opts.wakeGapMs ?? DEFAULT_WAKE_GAP_MS,
       batchSize: opts.batchSize ?? 10,
       leaseMs: opts.leaseMs ?? 120_000,
     };
@@ -71,6 +76,7 @@ export class MessageDispatcher {
       handle: (m) => this.#send(m),
       concurrency: this.#o.batchSize,
       pollMs: this.#o.pollMs,
+      wakeGapMs: this.#o.wakeGapMs,
       failureMessage: 'message dispatcher pass failed',
       logger: this.#o.logger,
     });
@@ -78,7 +84,7 @@ export class MessageDispatcher {
 
   start(): this {
     this.#loop.start();
-    this.#unsubscribe ??= onOutboxCommit(this.#db, (kind) => kind === 'messages' && this.nudge());
+    if (this.#o.wakeOnCommit !== false) this.#unsubscribe ??= onOutboxCommit(this.#db, (kind) => kind === 'messages' && this.nudge());
     return this;
   }
 

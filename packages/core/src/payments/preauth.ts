@@ -5,7 +5,7 @@ import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
-import { recordEvent } from '../events/outbox.js';
+import { recordEvent, writeWithEvent } from '../events/outbox.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount } from '../money.js';
 import { feeFor } from './fees.js';
@@ -70,7 +70,7 @@ export async function updatePreauth(ctx: Ctx, merchant: Merchant, input: UpdateP
     const cents = input.new_authorized_amount;
     // The hold shows the fee of its current amount, as at creation; capture prices it again.
     const fee = feeFor(merchant, 'card', cents);
-    await tx
+    const update = tx
       .update(transactions)
       .set({
         authorizedCents: cents,
@@ -83,7 +83,8 @@ export async function updatePreauth(ctx: Ctx, merchant: Merchant, input: UpdateP
       })
       .where(eq(transactions.id, row.id));
     const orderId = row.orderId ?? input.order_id;
-    await recordEvent(tx, {
+    // The update and its event in one statement (the row stays locked by the select above).
+    await writeWithEvent(tx, [update], {
       clientId: merchant.clientId,
       merchantId: merchant.id,
       type: cents > input.last_authorized_amount ? 'preauth.increment' : 'preauth.decrement',

@@ -35,44 +35,51 @@ export async function insertRecord(
   original: TxnRow,
   r: { type: RecordType; amountCents: number; netCents: number; at: Date },
 ): Promise<TxnRow> {
-  const [row] = await tx
-    .insert(transactions)
-    .values({
-      id: newId.transaction(),
-      merchantId: original.merchantId,
-      type: r.type,
-      paymentMethod: original.paymentMethod,
-      ...stateColumns('completed'),
-      amountCents: r.amountCents,
-      feeCents: -r.amountCents - r.netCents,
-      feeRateE7: original.feeRateE7,
-      netCents: r.netCents,
-      settled: original.paymentMethod === 'ach',
-      settledAt: original.paymentMethod === 'ach' ? r.at : null,
-      completedAt: r.at,
-      linkedTxnId: original.id,
-      payLinkId: original.payLinkId,
-      customerId: original.customerId,
-      paymentMethodId: original.paymentMethodId,
-      orderId: original.orderId,
-      invoiceNumber: original.invoiceNumber,
-      orderCreatedfrom: original.orderCreatedfrom,
-      gatewayRef: newId.gatewayRef(),
-      authCode: original.authCode,
-      cardBrand: original.cardBrand,
-      lastFour: original.lastFour,
-      createdAt: r.at,
-      updatedAt: r.at,
-    })
-    .returning();
+  const [row] = await tx.insert(transactions).values(recordValues(original, r)).returning();
   return row!;
+}
+
+/** The row `insertRecord` writes, for a caller that folds the insert into a larger statement. */
+export function recordValues(
+  original: TxnRow,
+  r: { type: RecordType; amountCents: number; netCents: number; at: Date },
+) {
+  return {
+    id: newId.transaction(),
+    merchantId: original.merchantId,
+    type: r.type,
+    paymentMethod: original.paymentMethod,
+    ...stateColumns('completed'),
+    amountCents: r.amountCents,
+    feeCents: -r.amountCents - r.netCents,
+    feeRateE7: original.feeRateE7,
+    netCents: r.netCents,
+    settled: original.paymentMethod === 'ach',
+    settledAt: original.paymentMethod === 'ach' ? r.at : null,
+    completedAt: r.at,
+    linkedTxnId: original.id,
+    payLinkId: original.payLinkId,
+    customerId: original.customerId,
+    paymentMethodId: original.paymentMethodId,
+    orderId: original.orderId,
+    invoiceNumber: original.invoiceNumber,
+    orderCreatedfrom: original.orderCreatedfrom,
+    gatewayRef: newId.gatewayRef(),
+    authCode: original.authCode,
+    cardBrand: original.cardBrand,
+    lastFour: original.lastFour,
+    createdAt: r.at,
+    updatedAt: r.at,
+  } satisfies typeof transactions.$inferInsert;
 }
 
 /** `data` of void and refund responses ("Void / refund record"). */
 export type { MoneyRecord };
 
 /** The record as the HTTP response shows it: `linked_txn_id` is the original transaction. */
-export function toMoneyRecord(record: TxnRow): MoneyRecord {
+export function toMoneyRecord(
+  record: Pick<TxnRow, 'id' | 'orderCreatedfrom' | 'amountCents' | 'gatewayRef' | 'createdAt' | 'linkedTxnId' | 'type'>,
+): MoneyRecord {
   return {
     sales_id: record.id,
     transaction_id: record.id,

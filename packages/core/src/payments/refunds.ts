@@ -4,10 +4,10 @@ import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { transactions } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
-import { recordEvent } from '../events/outbox.js';
+import { writeWithEvent } from '../events/outbox.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber } from '../money.js';
-import { insertRecord, lockTransaction, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
+import { lockTransaction, recordValues, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
 import { settleIfDue } from './settlement.js';
 import { isPaymentType, nextState, stateColumns, stateOf } from './state.js';
 import { performVoid } from './voids.js';
@@ -62,13 +62,15 @@ export async function refundTransaction(
 
     const refunded = row.refundedCents + cents;
     const next = nextState('completed', refunded === row.amountCents ? 'refund_rest' : 'refund')!;
-    const record = await insertRecord(tx, row, { type: 'Refund', amountCents: cents, netCents: -cents, at });
-    await tx
+    const record = recordValues(row, { type: 'Refund', amountCents: cents, netCents: -cents, at });
+    const shown = toMoneyRecord(record);
+    // The refund record, the original's new balance and the event: one statement (the original
+    // stays locked by the select above until the transaction commits).
+    const update = tx
       .update(transactions)
       .set({ refundedCents: refunded, ...stateColumns(next), updatedAt: at })
       .where(eq(transactions.id, row.id));
-    const shown = toMoneyRecord(record);
-    await recordEvent(tx, {
+    await writeWithEvent(tx, [tx.insert(transactions).values(record), update], {
       clientId: merchant.clientId,
       merchantId: merchant.id,
       type: 'payment.refund',

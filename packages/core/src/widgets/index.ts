@@ -1,2 +1,3 @@
 export { exactOrigin, isLocalOrigin, originField, ORIGIN_RULE } from './origins.js';
 export { widgetFor, findWidget, widgetView, listWidgets, updateWidget, type WidgetRow, type WidgetView } from './settings.js';
+export { widgetOriginsFor, widgetConfig, createWidgetPayLink, sendWidgetPaymentRequest, listWidgetTransactions } from './widget-api.js';

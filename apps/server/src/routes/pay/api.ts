@@ -11,6 +11,7 @@ import {
 } from '@remit/contract';
 import { addCardFromLink, addCardView, answerChallenge, payLink, payLinkView, type Ctx } from '@remit/core';
 import { registerIdempotency } from '../../plugins/idempotency.js';
+import { enforceRateLimit } from '../../plugins/rate-limit.js';
 import type { App } from '../types.js';
 import { setApiHeaders } from './headers.js';
 
@@ -28,7 +29,7 @@ const idempotencyHeader = z.object({
   'idempotency-key': z.string({ error: KEY_RULE }).min(1, KEY_RULE).max(255, KEY_RULE).describe('one key per payment attempt, made by the page'),
 });
 
-const errors = { 400: errorEnvelopeSchema, 402: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema, 410: errorEnvelopeSchema };
+const errors = { 400: errorEnvelopeSchema, 402: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema, 410: errorEnvelopeSchema, 429: errorEnvelopeSchema };
 const config = { public: true } as const;
 const tags = ['pay page'];
 /** No credentials: the link id in the path is the authorization. */
@@ -40,8 +41,15 @@ const WAIT_FOR_FIRST_MS = 10_000;
 export function payApiRoutes(app: App, ctx: Ctx) {
   app.register(
     async (api: App) => {
-      api.addHook('onRequest', async (_req, reply) => {
+      api.addHook('onRequest', async (req, reply) => {
         setApiHeaders(reply);
+        // Card testing: every call counts per address, every write per link (or card token).
+        await enforceRateLimit(ctx, reply, app.rateLimits.payPerAddress, req.ip, 'Too many payment page requests from this address');
+        const p = req.params as { linkId?: string; token?: string };
+        const link = p.linkId ? `pay:${p.linkId}` : p.token ? `card:${p.token}` : null;
+        if (req.method === 'POST' && link) {
+          await enforceRateLimit(ctx, reply, app.rateLimits.payWritesPerLink, link, 'Too many payment attempts on this link');
+        }
       });
       registerIdempotency(api, ctx, {
         required: true,

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { FastifyReply } from 'fastify';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PayPageState } from '@remit/contract';
 import { payPage, type Ctx } from '@remit/core';
 import { sendError } from '../../plugins/errors.js';
@@ -9,8 +9,10 @@ import type { App } from '../types.js';
 import { setAssetHeaders, setPageHeaders, type Framing } from './headers.js';
 
 /**
- * The hosted pay page: `apps/pay`'s built `index.html` with the page's initial state injected,
- * answered with the status of what it shows, and its hashed assets under `/pay/assets/`.
+ * The hosted pay page: `apps/pay`'s built `index.html` with the page's initial state injected and
+ * its markup server-rendered (so the form takes typing before any script runs), answered with the
+ * status of what it shows, and its hashed assets under `/pay/assets/`. The template and the
+ * renderer are read once per server, on the first page asked for.
  */
 
 /** `<repo>/apps/pay/dist`, where `npm run build` puts the page. */
@@ -37,7 +39,32 @@ export function injectState(html: string, state: PayPageState): string {
   return html.replace('</head>', () => `${script}</head>`);
 }
 
-const TYPES: Record<string, string> = {
+/** Where the built page's `#app` takes the server-rendered markup. */
+export const APP_MARKER = '<!--remit-app-->';
+
+/** `apps/pay/src/ssr.tsx`, as built into `dist/ssr/ssr.js`. */
+export interface PayRenderer {
+  renderPage(state: PayPageState, search: string, acceptLanguage: string | undefined): { html: string; locale: string; title: string };
+}
+
+const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The built template with the state, the rendered markup, its language and title filled in. */
+export function fillPage(template: string, state: PayPageState, page: { html: string; locale: string; title: string }): string {
+  const [before, after] = template.split(APP_MARKER) as [string, string | undefined];
+  const head = injectState(before, state)
+    .replace(/<html lang="[^"]*"/, () => `<html lang="${page.locale}"`)
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeText(page.title)}</title>`)
+    .replace('<div id="app">', () => `<div id="app" data-locale="${page.locale}">`);
+  return after === undefined ? head : head + page.html + after;
+}
+
+interface Built {
+  template: string;
+  renderer: PayRenderer;
+}
+
+export const ASSET_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -52,34 +79,49 @@ const TYPES: Record<string, string> = {
 };
 
 /** Asset paths are file names (or a few folders of them) from the build: nothing else is looked up. */
-const ASSET_PATH = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}\/){0,3}[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
+export const ASSET_PATH = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}\/){0,3}[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
 
 export function payPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_PAY_DIST) {
   const dist = resolve(distDir);
   const assets = join(dist, 'assets');
+  // Loaded once; a failed load (not built yet) is tried again on the next request.
+  let built: Promise<Built> | null = null;
+  const load = () =>
+    (built ??= Promise.all([
+      readFile(join(dist, 'index.html'), 'utf8'),
+      import(pathToFileURL(join(dist, 'ssr', 'ssr.js')).href) as Promise<PayRenderer>,
+    ]).then(
+      ([template, renderer]) => ({ template, renderer }),
+      (e: unknown) => {
+        built = null;
+        throw e;
+      },
+    ));
 
-  async function sendPage(reply: FastifyReply, id: string, purpose: 'pay' | 'card') {
-    let html: string;
+  async function sendPage(req: FastifyRequest, reply: FastifyReply, id: string, purpose: 'pay' | 'card') {
+    let page: { template: string; renderer: PayRenderer };
     try {
-      html = await readFile(join(dist, 'index.html'), 'utf8');
+      page = await load();
     } catch {
       const framing: Framing = { env: ctx.env, allowedOrigins: [], embedOrigin: null };
       return setPageHeaders(reply, framing)
         .status(503)
         .type('text/plain; charset=utf-8')
-        .send(`${NOT_BUILT_MESSAGE} (no index.html in ${dist})\n`);
+        .send(`${NOT_BUILT_MESSAGE} (no index.html or ssr/ssr.js in ${dist})\n`);
     }
-    const page = await payPage(ctx, id, purpose);
-    setPageHeaders(reply, { env: ctx.env, allowedOrigins: page.allowedOrigins, embedOrigin: page.embedOrigin });
-    return reply.status(page.status).send(injectState(html, page.state));
+    const found = await payPage(ctx, id, purpose);
+    const q = req.url.indexOf('?');
+    const rendered = page.renderer.renderPage(found.state, q < 0 ? '' : req.url.slice(q), req.headers['accept-language']);
+    setPageHeaders(reply, { env: ctx.env, allowedOrigins: found.allowedOrigins, embedOrigin: found.embedOrigin });
+    return reply.status(found.status).send(fillPage(page.template, found.state, rendered));
   }
 
   const config = { public: true } as const;
   app.get<{ Params: { linkId: string } }>('/pay/:linkId', { config, schema: { hide: true } }, (req, reply) =>
-    sendPage(reply, req.params.linkId, 'pay'),
+    sendPage(req, reply, req.params.linkId, 'pay'),
   );
   app.get<{ Params: { token: string } }>('/pay/card/:token', { config, schema: { hide: true } }, (req, reply) =>
-    sendPage(reply, req.params.token, 'card'),
+    sendPage(req, reply, req.params.token, 'card'),
   );
 
   app.get<{ Params: { '*': string } }>('/pay/assets/*', { config, schema: { hide: true } }, async (req, reply) => {
@@ -90,7 +132,7 @@ export function payPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_PAY_
     try {
       if (!(await stat(file)).isFile()) return notFound();
       const body = await readFile(file);
-      setAssetHeaders(reply).type(TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream');
+      setAssetHeaders(reply).type(ASSET_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream');
       return reply.send(body);
     } catch {
       return notFound();

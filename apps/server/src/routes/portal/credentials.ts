@@ -1,12 +1,15 @@
 import { credentialsSchema } from '@remit/contract';
 import { createCredentials, RemitError, type Ctx } from '@remit/core';
-import type { App } from './types.js';
+import { enforceRateLimit } from '../../plugins/rate-limit.js';
+import type { App } from '../types.js';
 
-export function portalRoutes(app: App, ctx: Ctx) {
+export function credentialRoutes(app: App, ctx: Ctx) {
   app.post(
     '/portal/api/credentials',
     {
       config: { public: true },
+      onRequest: async (req, reply) =>
+        enforceRateLimit(ctx, reply, app.rateLimits.credentialsPerAddress, req.ip, 'Too many credentials created from this address'),
       schema: {
         tags: ['sandbox'],
         summary: 'Create sandbox credentials (no authentication; sandbox only)',
@@ -15,6 +18,8 @@ export function portalRoutes(app: App, ctx: Ctx) {
       },
     },
     async (_req, reply) => {
+      // The secret key is in this answer: no cache may keep it.
+      reply.header('cache-control', 'no-store');
       if (ctx.env !== 'sandbox') {
         throw new RemitError('sandbox_only', 'Credentials are made with `npm run remit -- credentials create` in production.');
       }

@@ -1,0 +1,44 @@
+import type { PayPageState } from '@remit/contract';
+import { renderToString } from 'preact-render-to-string';
+import { App } from './app.js';
+import { locale, pickLocale, t, type Locale } from './i18n.js';
+
+/**
+ * Server rendering of the pay page (built by `vite build --ssr` into `dist/ssr/`, loaded once by
+ * the server): the form's markup is in the HTML, so its fields take typing as soon as the HTML is
+ * parsed; main.tsx then hydrates it, keeping what was typed.
+ */
+
+export interface RenderedPage {
+  /** Markup of `#app`. */
+  html: string;
+  locale: Locale;
+  title: string;
+}
+
+/** `Accept-Language` as a list of tags, most wanted first (q=0 dropped). */
+export function acceptedLanguages(header: string | undefined): string[] {
+  if (!header) return [];
+  return header
+    .split(',')
+    .map((part, i) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      return { tag: tag.trim(), q: q ? Number(q.slice(2)) : 1, i };
+    })
+    .filter((l) => l.tag && l.q > 0)
+    .sort((a, b) => b.q - a.q || a.i - b.i)
+    .map((l) => l.tag);
+}
+
+export function pageTitle(state: PayPageState): string {
+  const m = t();
+  if (state.page !== 'error') return `${m.title} · ${state.view.merchant.name}`;
+  return state.status === 410 ? m.cancelledTitle : m.notFoundTitle;
+}
+
+/** The page for a state, in the locale `?locale=` or the browser's languages choose (as main.tsx does). */
+export function renderPage(state: PayPageState, search: string, acceptLanguage: string | undefined): RenderedPage {
+  locale.value = pickLocale(search, acceptedLanguages(acceptLanguage));
+  return { html: renderToString(<App state={state} />), locale: locale.value, title: pageTitle(state) };
+}

@@ -1,0 +1,42 @@
+import { useEffect, useRef } from 'preact/hooks';
+
+/**
+ * GOV.UK error summary: after a submit with errors it lists them at the top, each linked to its
+ * field, and takes focus so a screen reader reads it at once. `[id, message]`; an empty id is a
+ * message that belongs to no field.
+ */
+export function ErrorSummary({ items, title = 'There is a problem' }: { items: Array<[string, string]>; title?: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (items.length) ref.current?.focus();
+  }, [items]);
+  if (!items.length) return null;
+  return (
+    <div class="error-summary" ref={ref} tabIndex={-1} role="alert" aria-labelledby="error-summary-title">
+      <h2 class="error-summary__title" id="error-summary-title">
+        {title}
+      </h2>
+      <ul class="error-summary__list">
+        {items.map(([id, message], i) =>
+          id ? (
+            <li key={id}>
+              <a
+                href={`#${id}`}
+                onClick={(e) => {
+                  e.preventDefault();
+                  const el = document.getElementById(id);
+                  el?.closest('details')?.setAttribute('open', '');
+                  el?.focus();
+                }}
+              >
+                {message}
+              </a>
+            </li>
+          ) : (
+            <li key={`m${i}`}>{message}</li>
+          ),
+        )}
+      </ul>
+    </div>
+  );
+}

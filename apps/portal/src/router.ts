@@ -1,0 +1,33 @@
+import { signal } from '@preact/signals';
+
+export const VIEWS = ['merchants', 'onboarding', 'webhooks', 'inbox', 'transactions', 'snippets'] as const;
+export type View = (typeof VIEWS)[number];
+
+export const TITLES: Record<View, string> = {
+  merchants: 'Merchants',
+  onboarding: 'Onboard a merchant',
+  webhooks: 'Webhooks',
+  inbox: 'Inbox',
+  transactions: 'Transactions',
+  snippets: 'Snippets',
+};
+
+export function viewOf(pathname: string): View {
+  const name = pathname.replace(/^\/portal\/?/, '').split('/')[0] ?? '';
+  return (VIEWS as readonly string[]).includes(name) ? (name as View) : 'merchants';
+}
+
+export const view = signal<View>(typeof location === 'undefined' ? 'merchants' : viewOf(location.pathname));
+
+/** Each view has its own address, so reloads, the back button and shared links work. */
+export function go(next: View): void {
+  if (next === view.value) return;
+  history.pushState(null, '', `/portal/${next}`);
+  view.value = next;
+}
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('popstate', () => {
+    view.value = viewOf(location.pathname);
+  });
+}

@@ -1,0 +1,48 @@
+import { useState } from 'preact/hooks';
+import type { Credentials } from '@remit/contract';
+import { api, setCsrfToken } from './api.js';
+import { announce } from './announce.js';
+import { CredentialsForm } from './credentials-form.js';
+import { SignInForm } from './sign-in-form.js';
+import { viewOf, view } from './router.js';
+import { created, session } from './state.js';
+import type { PortalSession } from '@remit/contract';
+
+function signedIn(s: PortalSession) {
+  setCsrfToken(s.csrf_token);
+  view.value = viewOf(location.pathname);
+  session.value = s;
+  announce(`Signed in as ${s.client_id}.`);
+}
+
+/** Signed out: make credentials, or sign in with them. */
+export function SignInView() {
+  const [error, setError] = useState('');
+  const use = async (c: Credentials) => {
+    const r = await api.signIn(c);
+    if (!r.ok) return setError(r.message);
+    signedIn(r.data);
+  };
+  return (
+    <main id="main" class="main main--narrow">
+      <h1>Remit sandbox portal</h1>
+      <p class="lead">From nothing to a received webhook in five minutes: credentials, a merchant, a webhook, a payment.</p>
+      {error && (
+        <p class="alert" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="two">
+        <CredentialsForm
+          create={api.createCredentials}
+          onUse={use}
+          onMade={(c) => {
+            // Kept in memory for the snippets until sign-out; never written to any storage.
+            created.value = c;
+          }}
+        />
+        <SignInForm signIn={api.signIn} onSignedIn={signedIn} />
+      </div>
+    </main>
+  );
+}

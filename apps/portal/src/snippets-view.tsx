@@ -1,0 +1,47 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from './api.js';
+import { CopyButton } from './copy-button.js';
+import { snippets } from './snippets.js';
+import { created, merchant, session } from './state.js';
+
+/** Copy-paste snippets with the reader's keys filled in. */
+export function SnippetsView() {
+  const [signingSecret, setSigningSecret] = useState<string | null>(null);
+  useEffect(() => {
+    void api.webhook().then((r) => r.ok && setSigningSecret(r.data.signing_secret));
+  }, []);
+  const m = merchant.value;
+  const secretKey = created.value?.client_id === session.value?.client_id ? created.value?.secret_key ?? null : null;
+  const list = snippets({
+    origin: location.origin,
+    clientId: session.value?.client_id ?? 'cl_…',
+    secretKey,
+    merchantKey: m?.merchant_key ?? null,
+    publicKey: m?.public_data.public_key ?? null,
+    signingSecret,
+  });
+  return (
+    <>
+      <p class="lead">
+        Filled in with your client ID{m ? `, ${m.businessname}'s keys` : ''}
+        {signingSecret ? ' and your signing secret' : ''}.{' '}
+        {secretKey
+          ? 'The secret key is filled in because you made it in this tab; it is gone when you sign out or close the tab.'
+          : 'Your secret key is not kept anywhere, so the snippets read it from $REMIT_SECRET_KEY.'}
+      </p>
+      {list.map((s) => (
+        <section class="card snippet" key={s.id} aria-labelledby={`snippet-${s.id}`}>
+          <div class="item__head">
+            <h2 id={`snippet-${s.id}`} class="item__title">
+              {s.title}
+            </h2>
+            <CopyButton text={s.code} label={`Copy ${s.title}`} />
+          </div>
+          <pre class="code" tabIndex={0} aria-labelledby={`snippet-${s.id}`}>
+            <code>{s.code}</code>
+          </pre>
+        </section>
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type { RateRule } from '@remit/core';
+import { newMerchant } from './testing/fixtures.js';
+import { startTestServer, tableCounts, type TestServer } from './testing/harness.js';
+import { rows } from './testing/payments.js';
+import type { RateLimits } from './rate-limits.js';
+
+/**
+ * Each limit over HTTP against the real server: the hit past the limit answers 429 in the spec's
+ * envelope with `Retry-After`, nothing is done for it, and the count starts again after the window.
+ */
+
+const HOUR = 3_600_000;
+const rule = (name: string, limit: number, windowMs = HOUR): RateRule => ({ name, limit, windowMs });
+
+let servers: TestServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  servers = [];
+});
+async function server(rateLimits: Partial<RateLimits>) {
+  const s = await startTestServer({ rateLimits });
+  servers.push(s);
+  return s;
+}
+
+function expect429(res: { status: number; headers: Record<string, unknown>; body: any }, message: RegExp, maxSeconds = HOUR / 1000) {
+  expect(res.status).toBe(429);
+  expect(res.body).toEqual({ result: false, message: expect.stringMatching(message), code: 'rate_limited', request_id: expect.any(String) });
+  const retry = Number(res.headers['retry-after']);
+  expect(Number.isInteger(retry)).toBe(true);
+  expect(retry).toBeGreaterThanOrEqual(1);
+  expect(retry).toBeLessThanOrEqual(maxSeconds);
+  expect(res.body.message).toContain(`Try again in ${retry} second`);
+}
+
+const listMerchants = (s: TestServer, auth: [string, string]) => s.http({ method: 'GET', path: '/api/v1/merchant', auth });
+
+describe('failed authentication', () => {
+  it('per client id: past the limit a wrong secret, and then the right one, get 429 with Retry-After', async () => {
+    const s = await server({ authFailuresPerClient: rule('auth_fail_client', 3) });
+    const [id, secret] = await s.credentials();
+    const wrong: [string, string] = [id, 'sk_test_wrongwrongwrongwrong'];
+    for (let i = 0; i < 3; i++) expect((await listMerchants(s, wrong)).status).toBe(401);
+    expect429(await listMerchants(s, wrong), /^Too many failed authentications for this client id\. Try again in \d+ seconds?\.$/);
+    // Guessing learns nothing: the right secret is refused the same way until the window ends.
+    expect429(await listMerchants(s, [id, secret]), /failed authentications for this client id/);
+    // Another client from the same address is not held back by this client id's failures.
+    const other = await s.credentials();
+    expect((await listMerchants(s, other)).status).toBe(200);
+  });
+
+  it('per client address, across client ids', async () => {
+    const s = await server({ authFailuresPerAddress: rule('auth_fail_address', 4) });
+    const good = await s.credentials();
+    for (let i = 0; i < 4; i++) expect((await listMerchants(s, [`cl_guess${i}`, 'sk_test_nope'])).status).toBe(401);
+    expect429(await listMerchants(s, ['cl_guess9', 'sk_test_nope']), /^Too many failed authentications from this address\./);
+    expect429(await listMerchants(s, good), /from this address/);
+    // A request with no credentials at all counts as a failure of the address too.
+    expect429(await s.http({ method: 'GET', path: '/api/v1/merchant' }), /from this address/);
+  });
+});
+
+describe('POST /portal/api/credentials', () => {
+  it('per client address: past the limit 429, and no client is made', async () => {
+    const s = await server({ credentialsPerAddress: rule('credentials_address', 3) });
+    for (let i = 0; i < 3; i++) expect((await s.http({ method: 'POST', path: '/portal/api/credentials' })).status).toBe(201);
+    const before = await tableCounts(s.core);
+    const res = await s.http({ method: 'POST', path: '/portal/api/credentials' });
+    expect429(res, /^Too many credentials created from this address\./);
+    expect(await tableCounts(s.core)).toEqual(before);
+  });
+});
+
+describe('the API per client', () => {
+  it('past the limit 429 for that client on /api/v1 and /sandbox alike; other clients go on', async () => {
+    const s = await server({ apiPerClient: rule('api_client', 3) });
+    const a = await s.credentials();
+    const b = await s.credentials();
+    for (let i = 0; i < 3; i++) expect((await listMerchants(s, a)).status).toBe(200);
+    expect429(await listMerchants(s, a), /^Too many requests for this client\./);
+    expect429(await s.http({ method: 'GET', path: '/sandbox/messages', auth: a }), /for this client/);
+    expect((await listMerchants(s, b)).status).toBe(200);
+    // Public routes are not counted against anyone.
+    expect((await s.http({ method: 'GET', path: '/healthz' })).status).toBe(200);
+  });
+});
+
+describe('pay page calls', () => {
+  async function payLink(s: TestServer) {
+    const m = await newMerchant(s);
+    const res = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '10.00' } });
+    expect(res.status).toBe(200);
+    return String(res.body.data.payment_link).split('/').pop()!;
+  }
+  const YEAR = new Date().getUTCFullYear() + 2;
+  const declined = { method: 'card', card: { number: '4000000000000002', exp_month: 12, exp_year: YEAR, cvc: '123', name: 'Card Tester', zip: '94105' } };
+  const pay = (s: TestServer, id: string) =>
+    s.http({ method: 'POST', path: `/pay/api/links/${id}/pay`, json: declined, headers: { 'idempotency-key': randomUUID() } });
+
+  it('per link: card testing on one link stops at the limit, and the refused attempt charges nothing', async () => {
+    const s = await server({ payWritesPerLink: rule('pay_link', 3) });
+    const id = await payLink(s);
+    for (let i = 0; i < 3; i++) expect((await pay(s, id)).status).toBe(402);
+    const before = await tableCounts(s.core);
+    expect429(await pay(s, id), /^Too many payment attempts on this link\./);
+    expect(await tableCounts(s.core)).toEqual(before);
+    // Reading the page is not a write: still answered.
+    expect((await s.http({ method: 'GET', path: `/pay/api/links/${id}` })).status).toBe(200);
+    // Another link is not affected.
+    expect((await pay(s, await payLink(s))).status).toBe(402);
+  });
+
+  it('per address: every /pay/api call counts, across links', async () => {
+    const s = await server({ payPerAddress: rule('pay_address', 4) });
+    const [one, two] = [await payLink(s), await payLink(s)];
+    expect((await s.http({ method: 'GET', path: `/pay/api/links/${one}` })).status).toBe(200);
+    expect((await pay(s, one)).status).toBe(402);
+    expect((await s.http({ method: 'GET', path: `/pay/api/links/${two}` })).status).toBe(200);
+    expect((await pay(s, two)).status).toBe(402);
+    const before = await tableCounts(s.core);
+    expect429(await pay(s, two), /^Too many payment page requests from this address\./);
+    expect429(await s.http({ method: 'GET', path: `/pay/api/links/${one}` }), /from this address/);
+    expect(await tableCounts(s.core)).toEqual(before);
+  });
+});
+
+describe('windows', () => {
+  it('counts start again once the window has passed, and Retry-After says when', async () => {
+    const s = await server({ authFailuresPerClient: rule('auth_fail_client', 2, 2000), apiPerClient: rule('api_client', 2, 2000) });
+    const auth = await s.credentials();
+    for (let i = 0; i < 2; i++) expect((await listMerchants(s, auth)).status).toBe(200);
+    const refused = await listMerchants(s, auth);
+    expect429(refused, /for this client/, 2);
+    await new Promise((r) => setTimeout(r, Number(refused.headers['retry-after']) * 1000 + 100));
+    expect((await listMerchants(s, auth)).status).toBe(200);
+
+    const wrong: [string, string] = [auth[0], 'sk_test_wrongwrongwrong'];
+    for (let i = 0; i < 2; i++) expect((await listMerchants(s, wrong)).status).toBe(401);
+    const locked = await listMerchants(s, wrong);
+    expect429(locked, /failed authentications/, 2);
+    await new Promise((r) => setTimeout(r, Number(locked.headers['retry-after']) * 1000 + 100));
+    expect((await listMerchants(s, wrong)).status).toBe(401);
+  });
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});

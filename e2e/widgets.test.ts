@@ -1,0 +1,196 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CARDS, checkState, newPage, SCREENSHOTS, startWorld, YY, type World } from './support.js';
+
+/**
+ * The widgets on a merchant's own page, served by a second local HTTP server (another origin than
+ * Remit's), under a strict nonce-based CSP: the script tag, the pay modal with the hosted pay page,
+ * the request payment confirmation and the completed-transactions table, in real Chromium.
+ */
+let w: World;
+let shop: string;
+const servers: Server[] = [];
+const NONCE = 'r4nd0mN0nce';
+
+type Csp = 'host' | 'strict-dynamic';
+/** A shop page; `csp: host` allows the Remit origin plus the nonce, `strict-dynamic` the nonce alone. */
+function shopPage(remit: string, key: string, csp: Csp): { headers: Record<string, string>; html: string } {
+  const script = csp === 'host' ? `'nonce-${NONCE}' ${remit}` : `'nonce-${NONCE}' 'strict-dynamic'`;
+  return {
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': `default-src 'none'; script-src ${script}; connect-src ${remit}; frame-src ${remit}; style-src 'self'; base-uri 'none'`,
+    },
+    html: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme shop</title>
+<script nonce="${NONCE}" src="${remit}/js/dynamic-launch.js?remit_merchant_public_key=${key}"></script></head>
+<body><main aria-label="Acme shop"><h1>Acme shop</h1>
+<p><button id="pay" type="button">Pay $12.50</button></p>
+<p><label for="phone">Customer phone</label> <input id="phone" value="(415) 555-0142" autocomplete="tel"> <button id="req" type="button">Request payment</button></p>
+<p id="out" role="status"></p>
+<table id="remit_complete_transactions"></table>
+</main>
+<script nonce="${NONCE}">
+window.events = []; window.violations = [];
+document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective + ' ' + e.blockedURI));
+for (const t of ['remit:payment-success', 'remit:close', 'remit:error']) document.addEventListener(t, (e) => events.push({ type: e.type, detail: e.detail }));
+const out = document.getElementById('out');
+document.getElementById('pay').addEventListener('click', () => getPaymentPage(12.5).then((r) => (out.textContent = 'Payment ' + r.status), (e) => (out.textContent = 'Error: ' + e.message)));
+document.getElementById('req').addEventListener('click', () => sendRequestPayment(15, document.getElementById('phone').value).then(() => (out.textContent = 'Request sent'), (e) => (out.textContent = 'Error: ' + e.message)));
+</script></body></html>`,
+  };
+}
+
+async function shopSite(csp: Csp = 'host'): Promise<string> {
+  const server = createServer((req, res) => {
+    const { headers, html } = shopPage(w.s.url, w.m.public_key, csp);
+    res.writeHead(req.url === '/' ? 200 : 404, headers);
+    res.end(req.url === '/' ? html : 'not found');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  servers.push(server);
+  // localhost (not 127.0.0.1): another origin than the Remit server's.
+  return `http://localhost:${(server.address() as AddressInfo).port}`;
+}
+
+beforeAll(async () => {
+  w = await startWorld();
+  shop = await shopSite();
+  const id = (await w.s.http({ method: 'GET', path: '/api/v1/widgets', auth: w.m.auth, json: { merchant_key: w.m.merchant_key } })).body.data[0].id;
+  const put = await w.s.http({ method: 'PUT', path: `/api/v1/widgets/${id}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, allowed_origins: [shop] } });
+  expect(put.status).toBe(200);
+});
+afterAll(async () => {
+  await w?.close();
+  for (const s of servers) await new Promise((r) => s.close(r));
+});
+
+const out = (page: Page) => page.locator('#out');
+const events = (page: Page) => page.evaluate(() => (window as unknown as { events: Array<{ type: string; detail: any }> }).events);
+const violations = (page: Page) => page.evaluate(() => (window as unknown as { violations: string[] }).violations);
+const modal = (page: Page) => page.getByRole('dialog', { name: 'Pay $12.50' });
+
+async function payInModal(page: Page) {
+  const f = page.frameLocator('iframe[title="Payment form: Pay $12.50"]');
+  await f.getByLabel('Card number').fill(CARDS.visa);
+  await f.getByLabel('Expiry date').fill(`12 / ${YY}`);
+  await f.getByLabel('Security code').fill('123');
+  await f.getByLabel('Name on card').fill('Ada Lovelace');
+  await f.getByLabel('ZIP code').fill('94105');
+  await f.getByRole('button', { name: /^Pay/ }).click();
+}
+
+describe('the widgets on a shop page of another origin, under a nonce CSP', () => {
+  it('pay: the modal opens the pay page; paying with 4242… closes it, resolves, and the table shows the payment', async () => {
+    const page = await newPage(w);
+    await page.goto(shop);
+    await expect.poll(() => page.getByText('No completed transactions yet.').count()).toBe(1);
+    await page.screenshot({ path: join(SCREENSHOTS, 'widgets-shop-empty.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Pay $12.50' }).click();
+    await modal(page).waitFor();
+    await page.frameLocator('iframe[title="Payment form: Pay $12.50"]').getByLabel('Card number').waitFor();
+    await checkState(page, 'widgets-pay-modal');
+    await payInModal(page);
+    await expect.poll(() => out(page).textContent(), { timeout: 15_000 }).toBe('Payment succeeded');
+    expect(await modal(page).count()).toBe(0);
+    const ev = await events(page);
+    expect(ev).toEqual([{ type: 'remit:payment-success', detail: { status: 'succeeded', transaction_id: expect.stringMatching(/^txn_/) } }]);
+    const row = page.locator('#remit_complete_transactions tbody tr').first();
+    await expect.poll(() => row.locator('td').allTextContents()).toEqual([expect.any(String), '$12.50', 'Visa •••• 4242', 'Completed']);
+    expect(await violations(page)).toEqual([]);
+    await checkState(page, 'widgets-shop-paid');
+    await page.context().close();
+  });
+
+  it('keyboard only: Enter opens the modal, focus stays in it, Escape closes it and focus returns to the button', async () => {
+    const page = await newPage(w);
+    await page.goto(shop);
+    let tabs = 0;
+    while ((await page.evaluate(() => document.activeElement?.id)) !== 'pay' && tabs++ < 10) await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await modal(page).waitFor();
+    const card = page.frameLocator('iframe[title="Payment form: Pay $12.50"]').getByLabel('Card number');
+    await card.waitFor();
+    // Tab cycles through the modal (the pay page's frame, the close button) and the browser's own
+    // controls: the page behind is inert (a modal <dialog>) and never gets focus.
+    const seen = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      await page.keyboard.press('Tab');
+      seen.add((await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName)) ?? '');
+    }
+    expect(seen.has('REMIT-PAY')).toBe(true);
+    for (const behind of ['pay', 'req', 'phone']) expect(seen.has(behind)).toBe(false);
+    await card.focus();
+    await page.keyboard.type('4242');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => out(page).textContent()).toBe('Payment closed');
+    expect(await modal(page).count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('pay');
+    expect(await events(page)).toEqual([{ type: 'remit:close', detail: { status: 'closed', transaction_id: null } }]);
+    // Escape with focus on the modal's own close button closes it too.
+    await page.keyboard.press('Enter');
+    await modal(page).waitFor();
+    await page.getByRole('button', { name: 'Close payment' }).focus();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => modal(page).count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('pay');
+    await page.context().close();
+  });
+
+  it('request payment: a confirmation, and the SMS in the sandbox inbox', async () => {
+    const page = await newPage(w);
+    await page.goto(shop);
+    await page.getByRole('button', { name: 'Request payment' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Payment request sent' });
+    await dialog.waitFor();
+    expect(await dialog.getByText(/was sent to the phone number ending in 0142/).textContent()).toBe(
+      'A text message with a link to pay $15.00 was sent to the phone number ending in 0142.',
+    );
+    await checkState(page, 'widgets-request-sent');
+    await page.getByRole('button', { name: 'Done' }).click();
+    expect(await dialog.count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('req');
+    await expect
+      .poll(async () => {
+        const inbox = await w.s.http({ method: 'GET', path: `/sandbox/messages?merchant_key=${w.m.merchant_key}`, auth: w.m.auth });
+        return inbox.body.data.messages.filter((m: any) => m.recipient === '+14155550142').map((m: any) => [m.channel, m.status]);
+      })
+      .toEqual([['sms', 'delivered_to_inbox']]);
+    await page.context().close();
+  });
+
+  it('an origin not allowed is refused: a rejected Promise, remit:error, no modal, the table says so', async () => {
+    const stranger = await shopSite();
+    const page = await newPage(w);
+    const consoleErrors: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    await page.goto(stranger);
+    await page.getByRole('button', { name: 'Pay $12.50' }).click();
+    await expect.poll(() => out(page).textContent()).toContain("this page's origin is not in the widget settings' allowed_origins");
+    expect(await modal(page).count()).toBe(0);
+    expect((await events(page)).map((e) => [e.type, e.detail.code])).toEqual([['remit:error', 'network_error']]);
+    await expect.poll(() => page.locator('#remit_complete_transactions caption').textContent()).toContain('Could not load transactions');
+    expect(consoleErrors.some((m) => m.startsWith('Remit: could not reach'))).toBe(true);
+    // The server refused it too (not only the browser's CORS).
+    const direct = await w.s.http({ method: 'POST', path: `/widget/v1/pay-links?public_key=${w.m.public_key}`, json: { amount: 1 }, headers: { origin: stranger } });
+    expect(direct.status).toBe(403);
+    await page.screenshot({ path: join(SCREENSHOTS, 'widgets-origin-refused.png'), fullPage: true });
+    await page.context().close();
+  });
+
+  it("works under a CSP of the nonce alone ('strict-dynamic'): no violation", async () => {
+    const strict = await shopSite('strict-dynamic');
+    const id = (await w.s.http({ method: 'GET', path: '/api/v1/widgets', auth: w.m.auth, json: { merchant_key: w.m.merchant_key } })).body.data[0];
+    await w.s.http({ method: 'PUT', path: `/api/v1/widgets/${id.id}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, allowed_origins: [...id.allowed_origins, strict] } });
+    const page = await newPage(w);
+    await page.goto(strict);
+    await expect.poll(() => page.locator('#remit_complete_transactions tbody tr').count()).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Pay $12.50' }).click();
+    await page.frameLocator('iframe[title="Payment form: Pay $12.50"]').getByLabel('Card number').waitFor();
+    expect(await violations(page)).toEqual([]);
+    await page.screenshot({ path: join(SCREENSHOTS, 'widgets-strict-dynamic.png'), fullPage: true });
+    await page.context().close();
+  });
+});

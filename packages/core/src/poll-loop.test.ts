@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { PollLoop } from './poll-loop.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('PollLoop wake-ups', () => {
+  it('an idle loop woken runs its pass at once', async () => {
+    const starts: number[] = [];
+    const loop = new PollLoop(async () => (starts.push(performance.now()), false), { pollMs: 10_000, wakeGapMs: 50, failureMessage: 'x' });
+    loop.start();
+    await sleep(100); // the first pass is done; the loop sleeps its 10 s poll
+    const woken = performance.now();
+    loop.wake();
+    await sleep(20);
+    await loop.stop();
+    expect(starts).toHaveLength(2);
+    expect(starts[1]! - woken).toBeLessThan(15);
+  });
+
+  it('a stream of wake-ups runs passes no closer than the gap, and none is lost', async () => {
+    const starts: number[] = [];
+    const loop = new PollLoop(async () => (starts.push(performance.now()), await sleep(2), false), { pollMs: 10_000, wakeGapMs: 40, failureMessage: 'x' });
+    loop.start();
+    const until = performance.now() + 400;
+    while (performance.now() < until) {
+      loop.wake();
+      await sleep(1);
+    }
+    await sleep(60);
+    await loop.stop();
+    const gaps = starts.slice(1).map((t, i) => t - starts[i]!);
+    // Without the gap a wake-up every millisecond would run some 130 passes of 2 ms here.
+    expect(starts.length).toBeGreaterThanOrEqual(6);
+    expect(starts.length).toBeLessThanOrEqual(12);
+    for (const g of gaps) expect(g).toBeGreaterThanOrEqual(38);
+    // The last wake-up's work was looked at: a pass began after it.
+    expect(starts.at(-1)!).toBeGreaterThan(until - 45);
+  });
+});

@@ -1,0 +1,1 @@
+export { createRateLimiter, type RateDecision, type RateLimiter, type RateRule } from './limiter.js';

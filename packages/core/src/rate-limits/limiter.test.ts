@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openTestCore, type TestCore } from '../events/test-support.js';
+import type { RateRule } from './limiter.js';
+
+/** The shared counters on the real database (PGlite, or Postgres with REMIT_TEST_DB=postgres). */
+let core: TestCore;
+beforeAll(async () => {
+  core = await openTestCore();
+});
+afterAll(() => core.close());
+
+const rule = (limit: number, windowMs = 3_600_000): RateRule => ({ name: `t${Math.random()}`, limit, windowMs });
+
+it('allows `limit` hits per key, then refuses with the seconds left in the window', async () => {
+  const r = rule(3);
+  const got = [];
+  for (let i = 0; i < 5; i++) got.push(await core.ctx.rateLimiter.consume(r, 'k'));
+  expect(got.map((d) => [d.allowed, d.remaining])).toEqual([[true, 2], [true, 1], [true, 0], [false, 0], [false, 0]]);
+  expect(got[3]!.retryAfterSeconds).toBeGreaterThan(3590);
+  expect(got[3]!.retryAfterSeconds).toBeLessThanOrEqual(3600);
+  expect((await core.ctx.rateLimiter.consume(r, 'other key')).allowed).toBe(true);
+});
+
+it('peek says whether the next hit would pass without counting one', async () => {
+  const r = rule(2);
+  expect((await core.ctx.rateLimiter.peek(r, 'k')).allowed).toBe(true);
+  await core.ctx.rateLimiter.consume(r, 'k');
+  expect((await core.ctx.rateLimiter.peek(r, 'k')).allowed).toBe(true);
+  await core.ctx.rateLimiter.consume(r, 'k');
+  const blocked = await core.ctx.rateLimiter.peek(r, 'k');
+  expect(blocked.allowed).toBe(false);
+  expect(blocked.retryAfterSeconds).toBeGreaterThan(0);
+});
+
+it('concurrent hits are counted exactly: 40 at once against a limit of 15 let 15 through', async () => {
+  const r = rule(15);
+  const all = await Promise.all(Array.from({ length: 40 }, () => core.ctx.rateLimiter.consume(r, 'k')));
+  expect(all.filter((d) => d.allowed)).toHaveLength(15);
+});
+
+it('the count starts again after the window', async () => {
+  const r = rule(1, 300);
+  expect((await core.ctx.rateLimiter.consume(r, 'k')).allowed).toBe(true);
+  expect((await core.ctx.rateLimiter.consume(r, 'k')).allowed).toBe(false);
+  await new Promise((res) => setTimeout(res, 350));
+  expect((await core.ctx.rateLimiter.consume(r, 'k')).allowed).toBe(true);
+});
+
+it('a limit of 0 switches the rule off', async () => {
+  const r = rule(0);
+  for (let i = 0; i < 3; i++) expect((await core.ctx.rateLimiter.consume(r, 'k')).allowed).toBe(true);
+});
+
+it('consumeUnless counts only while no lock is at its limit, in one statement', async () => {
+  const [lockA, lockB, api] = [rule(2), rule(5), rule(3)];
+  const locks = [{ rule: lockA, key: 'id' }, { rule: lockB, key: 'addr' }];
+  const first = await core.ctx.rateLimiter.consumeUnless(api, 'id', locks);
+  expect(first).toEqual({ lockedBy: -1, decision: { allowed: true, retryAfterSeconds: 0, remaining: 2 } });
+  await core.ctx.rateLimiter.consume(lockA, 'id');
+  await core.ctx.rateLimiter.consume(lockA, 'id');
+  const locked = await core.ctx.rateLimiter.consumeUnless(api, 'id', locks);
+  expect(locked.lockedBy).toBe(0);
+  expect(locked.decision.allowed).toBe(false);
+  expect(locked.decision.retryAfterSeconds).toBeGreaterThan(3590);
+  // Nothing was counted while locked: the api rule still has two hits left.
+  expect(await core.ctx.rateLimiter.peek(api, 'id')).toMatchObject({ allowed: true, remaining: 2 });
+  const other = await core.ctx.rateLimiter.consumeUnless(api, 'other', [{ rule: lockB, key: 'addr' }]);
+  expect(other.lockedBy).toBe(-1);
+  expect(other.decision.allowed).toBe(true);
+});

@@ -1,0 +1,142 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/connect.js';
+
+/** A limit: at most `limit` hits per key in each window of `windowMs`. */
+export interface RateRule {
+  /** Names the counter (`auth_fail_client`); rules with different names never share counts. */
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
+export interface RateDecision {
+  allowed: boolean;
+  /** Seconds until the window that refused this hit ends (at least 1); 0 when allowed. */
+  retryAfterSeconds: number;
+  /** Hits still allowed in this window (after this one, for a consume). */
+  remaining: number;
+}
+
+export interface RateLimiter {
+  /** Counts one hit of `key` against `rule` and says whether it is within the limit. */
+  consume(rule: RateRule, key: string): Promise<RateDecision>;
+  /** Whether the next hit would be allowed, without counting one (a lock-out check before the work). */
+  peek(rule: RateRule, key: string): Promise<RateDecision>;
+  /**
+   * A lock-out check and a count in one round trip: when any of `locks` is at its limit nothing is
+   * counted and `lockedBy` is its index (the decision is the lock's, with its Retry-After);
+   * otherwise one hit of `key` is counted against `rule` and `lockedBy` is -1.
+   */
+  consumeUnless(rule: RateRule, key: string, locks: ReadonlyArray<{ rule: RateRule; key: string }>): Promise<{ lockedBy: number; decision: RateDecision }>;
+}
+
+/** Counter rows past their window are deleted at most this often, by whichever hit comes next. */
+const SWEEP_EVERY_MS = 60_000;
+/** Keys are client ids, addresses, link ids: anything longer is cut (a long key is not a new key). */
+const MAX_KEY = 200;
+
+/**
+ * Fixed-window counters in the `rate_limits` table, one atomic upsert per hit: a key's window
+ * opens at its first hit and its count starts again at the first hit after the window. Times are
+ * the database's clock, so every process sharing the database (N servers on one Postgres) counts
+ * into the same row and agrees on when it resets.
+ *
+ * @example
+ *   const d = await ctx.rateLimiter.consume({ name: 'credentials_ip', limit: 20, windowMs: 3_600_000 }, ip);
+ *   if (!d.allowed) // answer 429 with Retry-After: d.retryAfterSeconds
+ */
+export function createRateLimiter(db: Db): RateLimiter {
+  let lastSweep = 0;
+  const sweep = () => {
+    const now = Date.now();
+    if (now - lastSweep < SWEEP_EVERY_MS) return;
+    lastSweep = now;
+    db.execute(sql`delete from rate_limits where expires_at < now()`).catch(() => {
+      lastSweep = 0;
+    });
+  };
+  const limiter: RateLimiter = {
+    async consume(rule, key) {
+      if (unlimited(rule)) return UNLIMITED;
+      const id = counterId(rule, key);
+      const w = Math.round(rule.windowMs);
+      const result = await db.execute(sql`
+        with clock as (select floor(extract(epoch from clock_timestamp()) * 1000)::bigint as now_ms)
+        insert into rate_limits as r (key, window_start_ms, hits, expires_at)
+        select ${id}, now_ms, 1, to_timestamp((now_ms + ${w}) / 1000.0) from clock
+        on conflict (key) do update set
+          hits = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.hits + 1 else 1 end,
+          window_start_ms = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.window_start_ms else excluded.window_start_ms end,
+          expires_at = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.expires_at else excluded.expires_at end
+        returning hits, window_start_ms::float8 as window_start_ms, (select now_ms from clock)::float8 as now_ms`);
+      sweep();
+      const row = (result as unknown as { rows: Array<{ hits: number; window_start_ms: number; now_ms: number }> }).rows[0]!;
+      return decide(rule, Number(row.hits), Number(row.window_start_ms) + w - Number(row.now_ms), 0);
+    },
+
+    async peek(rule, key) {
+      if (unlimited(rule)) return UNLIMITED;
+      const w = Math.round(rule.windowMs);
+      const result = await db.execute(sql`
+        with clock as (select floor(extract(epoch from clock_timestamp()) * 1000)::bigint as now_ms)
+        select r.hits, (r.window_start_ms + ${w} - now_ms)::float8 as ends_in_ms
+        from rate_limits r, clock where r.key = ${counterId(rule, key)} and r.window_start_ms + ${w} > now_ms`);
+      const row = (result as unknown as { rows: Array<{ hits: number; ends_in_ms: number }> }).rows[0];
+      return row ? decide(rule, Number(row.hits), Number(row.ends_in_ms), 1) : decide(rule, 0, 0, 1);
+    },
+
+    async consumeUnless(rule, key, locks) {
+      const active = locks.map((l, i) => ({ ...l, i })).filter((l) => !unlimited(l.rule));
+      if (!active.length) return { lockedBy: -1, decision: await limiter.consume(rule, key) };
+      const values = sql.join(
+        active.map((l) => sql`(${counterId(l.rule, l.key)}::text, ${Math.round(l.rule.windowMs)}::bigint, ${l.rule.limit}::int, ${l.i}::int)`),
+        sql`, `,
+      );
+      const counted = !unlimited(rule);
+      const w = Math.round(rule.windowMs);
+      const result = await db.execute(sql`
+        with clock as (select floor(extract(epoch from clock_timestamp()) * 1000)::bigint as now_ms),
+        locks (key, w, lim, idx) as (values ${values}),
+        locked as (
+          select l.idx, (r.window_start_ms + l.w - c.now_ms)::float8 as ends_in_ms
+          from locks l join rate_limits r on r.key = l.key cross join clock c
+          where r.window_start_ms + l.w > c.now_ms and r.hits >= l.lim
+          order by l.idx limit 1),
+        up as (
+          insert into rate_limits as r (key, window_start_ms, hits, expires_at)
+          select ${counterId(rule, key)}, now_ms, 1, to_timestamp((now_ms + ${w}) / 1000.0) from clock
+          where ${counted} and not exists (select 1 from locked)
+          on conflict (key) do update set
+            hits = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.hits + 1 else 1 end,
+            window_start_ms = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.window_start_ms else excluded.window_start_ms end,
+            expires_at = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.expires_at else excluded.expires_at end
+          returning hits, window_start_ms)
+        select (select idx from locked) as locked_idx, (select ends_in_ms from locked) as locked_ends_in_ms,
+          (select hits from up) as hits, (select window_start_ms::float8 from up) as window_start_ms, (select now_ms::float8 from clock) as now_ms`);
+      sweep();
+      const row = (result as unknown as { rows: Array<Record<string, number | null>> }).rows[0]!;
+      if (row.locked_idx !== null && row.locked_idx !== undefined) {
+        const lock = locks[Number(row.locked_idx)]!;
+        return { lockedBy: Number(row.locked_idx), decision: decide(lock.rule, lock.rule.limit, Number(row.locked_ends_in_ms), 1) };
+      }
+      if (!counted) return { lockedBy: -1, decision: UNLIMITED };
+      return { lockedBy: -1, decision: decide(rule, Number(row.hits), Number(row.window_start_ms) + w - Number(row.now_ms), 0) };
+    },
+  };
+  return limiter;
+}
+
+const UNLIMITED: RateDecision = { allowed: true, retryAfterSeconds: 0, remaining: Number.MAX_SAFE_INTEGER };
+/** A limit of 0 (or a window of 0) switches the rule off. */
+const unlimited = (rule: RateRule) => !(rule.limit > 0) || !(rule.windowMs > 0);
+const counterId = (rule: RateRule, key: string) => `${rule.name}:${key.slice(0, MAX_KEY)}`;
+
+/** `hits` counted so far in the window (`next` more to come: 0 after a consume, 1 for a peek). */
+function decide(rule: RateRule, hits: number, endsInMs: number, next: number): RateDecision {
+  const allowed = hits + next <= rule.limit;
+  return {
+    allowed,
+    retryAfterSeconds: allowed ? 0 : Math.max(1, Math.ceil(endsInMs / 1000)),
+    remaining: Math.max(0, rule.limit - hits),
+  };
+}

@@ -1,0 +1,118 @@
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import {
+  WIDGET_TRANSACTIONS_PAGE_SIZE,
+  type WidgetConfig,
+  type WidgetPayLink,
+  type WidgetRequestResult,
+  type WidgetTransactions,
+} from '@remit/contract';
+import { merchantNow } from '../clock.js';
+import type { Ctx } from '../context.js';
+import { transactions } from '../db/schema.js';
+import { invalid, RemitError } from '../errors.js';
+import { createPayLink } from '../links/pay-links.js';
+import { createPaymentRequest } from '../links/payment-requests.js';
+import type { Merchant } from '../merchants/merchant-key.js';
+import { formatAmount } from '../money.js';
+import { newId } from '../ids.js';
+import { widgetFor, type WidgetRow } from './settings.js';
+
+/**
+ * The widget backend (`/widget/v1`): what a page holding only the merchant's public key may do.
+ * The caller's Origin was checked before any of these run (see `widgetOriginsFor`).
+ */
+
+/** The origins a public key is accepted from: the settings' list; an empty list is any origin in sandbox, none in production. */
+export async function widgetOriginsFor(ctx: Ctx, merchant: Merchant): Promise<readonly string[] | 'any'> {
+  const w = await widgetFor(ctx.db, merchant.id, merchantNow(ctx.now, merchant));
+  if (w.allowedOrigins.length) return w.allowedOrigins;
+  return ctx.env === 'sandbox' ? 'any' : [];
+}
+
+/** `GET /widget/v1/config`. */
+export async function widgetConfig(ctx: Ctx, merchant: Merchant): Promise<WidgetConfig> {
+  const w = await widgetFor(ctx.db, merchant.id, merchantNow(ctx.now, merchant));
+  return {
+    button_text: w.buttonText,
+    theme: { primary_color: w.primaryColor },
+    request_payment_enabled: w.requestPaymentEnabled,
+    completed_transactions_enabled: w.completedTransactionsEnabled,
+    max_amount: w.maxAmountCents === null ? null : formatAmount(w.maxAmountCents),
+    environment: ctx.env,
+  };
+}
+
+/** The widget's own ceiling (`max_amount`) comes on top of the merchant's limit. */
+function assertWidgetAmount(w: WidgetRow, amountCents: number): void {
+  if (w.maxAmountCents !== null && amountCents > w.maxAmountCents) {
+    const message = `must be at most ${formatAmount(w.maxAmountCents)}, the widget's max_amount`;
+    throw invalid('amount_over_limit', `amount ${message}.`, [{ path: 'amount', message }]);
+  }
+}
+
+/** `POST /widget/v1/pay-links`: a pay link whose page posts its outcome to `origin` (the calling page). */
+export async function createWidgetPayLink(ctx: Ctx, merchant: Merchant, origin: string, amountCents: number): Promise<WidgetPayLink> {
+  const w = await widgetFor(ctx.db, merchant.id, merchantNow(ctx.now, merchant));
+  assertWidgetAmount(w, amountCents);
+  const link = await createPayLink(ctx, merchant, { amount: amountCents, allow_card: true, allow_ach: true, embed_origin: origin });
+  return { link_id: link.order_id, pay_link: link.payment_link, amount: formatAmount(amountCents) };
+}
+
+/** `POST /widget/v1/payment-requests`: an SMS carrying a pay link to `phone` (E.164). */
+export async function sendWidgetPaymentRequest(ctx: Ctx, merchant: Merchant, amountCents: number, phone: string): Promise<WidgetRequestResult> {
+  const w = await widgetFor(ctx.db, merchant.id, merchantNow(ctx.now, merchant));
+  if (!w.requestPaymentEnabled) throw new RemitError('widget_disabled', 'The request payment widget is turned off in the widget settings (request_payment_enabled).');
+  assertWidgetAmount(w, amountCents);
+  const { data } = await createPaymentRequest(ctx, merchant, {
+    amount: amountCents,
+    order_id: newId.widgetRequest(),
+    phone_number: phone,
+    preauth: false,
+    pass_fee: false,
+    require_3ds: false,
+    allow_card: true,
+    allow_ach: true,
+  });
+  return { status: 'sent', link_id: data.link_id, amount: formatAmount(amountCents), phone_last_four: phone.slice(-4) };
+}
+
+const SHOWN_STATES = ['completed', 'refunded'];
+const SHOWN_TYPES = ['Sale', 'PreAuth'];
+
+/** `GET /widget/v1/transactions`: completed payments, newest first; date, amount, brand, last four, status only. */
+export async function listWidgetTransactions(ctx: Ctx, merchant: Merchant, page: number): Promise<WidgetTransactions> {
+  const w = await widgetFor(ctx.db, merchant.id, merchantNow(ctx.now, merchant));
+  if (!w.completedTransactionsEnabled) {
+    throw new RemitError('widget_disabled', 'The completed transactions widget is turned off in the widget settings (completed_transactions_enabled).');
+  }
+  const size = WIDGET_TRANSACTIONS_PAGE_SIZE;
+  const rows = await ctx.db
+    .select({
+      id: transactions.id,
+      completedAt: transactions.completedAt,
+      createdAt: transactions.createdAt,
+      amountCents: transactions.amountCents,
+      paymentMethod: transactions.paymentMethod,
+      cardBrand: transactions.cardBrand,
+      lastFour: transactions.lastFour,
+      status: transactions.status,
+    })
+    .from(transactions)
+    .where(and(eq(transactions.merchantId, merchant.id), inArray(transactions.status, SHOWN_STATES), inArray(transactions.type, SHOWN_TYPES)))
+    .orderBy(desc(transactions.createdAt), desc(transactions.id))
+    .limit(size + 1)
+    .offset(page * size);
+  return {
+    data: rows.slice(0, size).map((r) => ({
+      transaction_id: r.id,
+      date: (r.completedAt ?? r.createdAt).toISOString(),
+      amount: formatAmount(r.amountCents),
+      brand: r.cardBrand || (r.paymentMethod === 'ach' ? 'Bank' : null),
+      last_four: r.lastFour || null,
+      status: r.status,
+    })),
+    page,
+    page_size: size,
+    has_more: rows.length > size,
+  };
+}

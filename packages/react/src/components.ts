@@ -1,0 +1,89 @@
+'use client';
+import { createElement, useEffect, useRef, type ReactElement, type ReactNode } from 'react';
+import type { RemitWidgets } from '@remit/loader';
+import { browserOnly, load, toError } from './remit.js';
+import type { PaymentResult, RemitConnection, RemitWidgetError, RequestResult } from './types.js';
+
+/** Callbacks and button text shared by the two buttons. */
+export interface RemitButtonProps<R> extends RemitConnection {
+  /** The amount, in major units: `12.3` or `"12.30"`. */
+  amount: number | string;
+  /** Called when the payment (or the request) went through. */
+  onSuccess?: (result: R) => void;
+  /** Called when the loader, the amount, the key or the server refuses; the error's message says why. */
+  onError?: (error: RemitWidgetError) => void;
+  /** Called when the customer closes the pay window without paying. */
+  onClose?: () => void;
+  /** The button's text. */
+  children?: ReactNode;
+}
+export type GetPaymentPageProps = RemitButtonProps<PaymentResult>;
+export interface RequestPaymentonClickProps extends RemitButtonProps<RequestResult> {
+  /** The customer's phone: a US number or E.164. */
+  phone_number: string;
+}
+export interface CompletedTransactionsProps extends RemitConnection {
+  onError?: (error: RemitWidgetError) => void;
+}
+
+/** A button that loads Remit ahead of the click and runs one widget call on each click. */
+function useRemitButton<R>(props: RemitButtonProps<R>, call: (remit: RemitWidgets) => Promise<R>, text: string): ReactElement {
+  // The latest props, read at click time, so a parent re-rendering new callbacks needs no effect.
+  const latest = useRef({ props, call });
+  latest.current = { props, call };
+  const { clientKey, baseUrl, nonce } = props;
+  useEffect(() => {
+    // Warm the loader: one script per page whatever mounts it (StrictMode's second mount reuses it).
+    load({ clientKey, baseUrl, nonce }).catch(() => {});
+  }, [clientKey, baseUrl, nonce]);
+  const onClick = () => {
+    const { props: p, call: c } = latest.current;
+    load(p)
+      .then((remit) => (remit ? c(remit) : browserOnly()))
+      .then(
+        (result) => settle(p, result),
+        (error: unknown) => p.onError?.(toError(error)),
+      );
+  };
+  return createElement('button', { type: 'button', onClick }, props.children ?? text);
+}
+
+/** Success or close: the loader's result says which. */
+function settle<R>(p: RemitButtonProps<R>, result: R) {
+  if ((result as { status?: string } | null)?.status === 'closed') p.onClose?.();
+  else p.onSuccess?.(result);
+}
+
+/** A pay button: opens Remit's hosted pay page for `amount` in a modal (a popup on narrow screens). */
+export function GetPaymentPage(props: GetPaymentPageProps): ReactElement {
+  return useRemitButton(props, (remit) => remit.getPaymentPage(props.amount), 'Pay');
+}
+
+/** A button that texts `phone_number` a link to pay `amount`, then shows a confirmation. */
+export function RequestPaymentonClick(props: RequestPaymentonClickProps): ReactElement {
+  return useRemitButton(props, (remit) => remit.sendRequestPayment(props.amount, props.phone_number), 'Request payment');
+}
+
+/** The merchant's completed transactions (date, amount, brand and last four, status), paginated. */
+export function CompletedTransactions(props: CompletedTransactionsProps): ReactElement {
+  const el = useRef<HTMLDivElement>(null);
+  const onError = useRef(props.onError);
+  onError.current = props.onError;
+  const { clientKey, baseUrl, nonce } = props;
+  useEffect(() => {
+    // Mounted once the loader is there; a cleanup that comes first (StrictMode) cancels that mount.
+    let live = true;
+    let unmount: (() => void) | undefined;
+    load({ clientKey, baseUrl, nonce }).then(
+      (remit) => {
+        if (live && remit && el.current) unmount = remit.mountTransactions(el.current);
+      },
+      (error: unknown) => live && onError.current?.(toError(error)),
+    );
+    return () => {
+      live = false;
+      unmount?.();
+    };
+  }, [clientKey, baseUrl, nonce]);
+  return createElement('div', { ref: el, 'data-remit-widget': 'completed-transactions' });
+}

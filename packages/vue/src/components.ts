@@ -1,0 +1,86 @@
+import { defineComponent, h, onBeforeUnmount, onMounted, ref, watch, type PropType } from 'vue';
+import type { RemitWidgets } from '@remit/loader';
+import { browserOnly, load, toError } from './remit.js';
+import type { PaymentResult, RemitConnection, RemitWidgetError, RequestResult } from './types.js';
+
+/** Props of every component: the merchant public key, the Remit server (default: the page's origin), a CSP nonce. */
+const connection = {
+  clientKey: { type: String, required: true },
+  baseUrl: String,
+  nonce: String,
+} as const;
+/** The amount, in major units: `12.3` or `"12.30"`. */
+const amount = { type: [Number, String] as PropType<number | string>, required: true } as const;
+const phone_number = { type: String, required: true } as const;
+
+/** A button that loads Remit once mounted and runs one widget call per click: emits success, close or error. */
+function button<R, P extends object>(name: string, props: P, text: string, call: (remit: RemitWidgets, props: any) => Promise<R>) {
+  return defineComponent({
+    name,
+    props: { ...connection, amount, ...props },
+    emits: {
+      success: (_result: R) => true,
+      error: (_error: RemitWidgetError) => true,
+      close: () => true,
+    },
+    setup(props, { emit, slots }) {
+      // The generic props type is opaque to TS inside this factory; every button has these.
+      const p = props as unknown as RemitConnection;
+      // Warm the loader (one script per page, whatever mounts it); onMounted never runs on the server.
+      onMounted(() => load(p).catch(() => {}));
+      const onClick = () =>
+        load(p)
+          .then((remit) => (remit ? call(remit, p) : browserOnly()))
+          .then(
+            (result) => ((result as { status?: string }).status === 'closed' ? emit('close') : emit('success', result)),
+            (error: unknown) => emit('error', toError(error)),
+          );
+      return () => h('button', { type: 'button', onClick }, slots.default?.() ?? text);
+    },
+  });
+}
+
+/** A pay button: opens Remit's hosted pay page for `amount` in a modal (a popup on narrow screens). */
+export const GetPaymentPage = button<PaymentResult, {}>('GetPaymentPage', {}, 'Pay', (remit, p) => remit.getPaymentPage(p.amount));
+
+/** A button that texts `phone_number` a link to pay `amount`, then shows a confirmation. */
+export const RequestPaymentonClick = button<RequestResult, { phone_number: typeof phone_number }>(
+  'RequestPaymentonClick',
+  { phone_number },
+  'Request payment',
+  (remit, p) => remit.sendRequestPayment(p.amount, p.phone_number),
+);
+
+/** The merchant's completed transactions (date, amount, brand and last four, status), paginated. */
+export const CompletedTransactions = defineComponent({
+  name: 'CompletedTransactions',
+  props: connection,
+  emits: { error: (_error: RemitWidgetError) => true },
+  setup(p, { emit }) {
+    const el = ref<HTMLElement>();
+    let unmount: (() => void) | undefined;
+    // Each (re)mount bumps it: a loader that resolves after an unmount or a newer mount mounts nothing.
+    let generation = 0;
+    const stop = () => {
+      generation++;
+      unmount?.();
+      unmount = undefined;
+    };
+    const mount = () => {
+      stop();
+      const mine = generation;
+      load(p).then(
+        (remit) => {
+          if (mine === generation && remit && el.value) unmount = remit.mountTransactions(el.value);
+        },
+        (error: unknown) => mine === generation && emit('error', toError(error)),
+      );
+    };
+    onMounted(() => {
+      mount();
+      watch(() => [p.clientKey, p.baseUrl, p.nonce], mount);
+    });
+    onBeforeUnmount(stop);
+    return () => h('div', { ref: el, 'data-remit-widget': 'completed-transactions' });
+  },
+});

@@ -1,0 +1,33 @@
+/**
+ * The shapes the components hand to their callbacks. They mirror `@remit/loader`'s (from
+ * `@remit/contract`) so the published package stands alone: `types.assert.ts` fails the
+ * typecheck the day the two disagree.
+ */
+
+/** What every component takes: the merchant's public key, where the Remit server is, a CSP nonce. */
+export interface RemitConnection {
+  /** The merchant public key (`pk_test_…` / `pk_live_…`). */
+  clientKey: string;
+  /** The Remit server, e.g. `https://pay.example.com`. Default: the page's own origin. */
+  baseUrl?: string;
+  /** The nonce of a strict Content-Security-Policy, put on the loader's script tag. */
+  nonce?: string;
+}
+
+/** The pay button's outcome: paid (`onSuccess`), or closed without paying (`onClose`). */
+export type PaymentResult = { status: 'succeeded'; transaction_id: string } | { status: 'closed'; transaction_id: null };
+
+/** The payment request, sent by SMS. */
+export interface RequestResult {
+  status: 'sent';
+  link_id: string;
+  amount: string;
+  /** The last four digits of the phone the SMS went to. */
+  phone_last_four: string;
+}
+
+/** What `onError` gets. `code`: the server's error code, or `invalid_amount`, `invalid_phone`, `invalid_key`, `load_failed`, `network_error`. */
+export interface RemitWidgetError extends Error {
+  code?: string;
+  status?: number;
+}

@@ -1,0 +1,37 @@
+import type { WidgetConfig } from '@remit/contract';
+import type { BootWidgets, WidgetUI } from '@remit/loader/ui';
+import { widgetApi, type Call } from './api.js';
+import { pay } from './pay.js';
+import { request } from './request.js';
+import { mountTable, tableModel, type TableModel } from './transactions.js';
+
+/**
+ * The widget chunk's operations for the loader. The widget settings are read once in the
+ * background (only the theme colour is taken from them); every mounted table refreshes after a
+ * successful payment.
+ */
+export const bootWidgets: BootWidgets = (ctx, call: Call = widgetApi(ctx)): WidgetUI => {
+  let primary: string | null = null;
+  call<WidgetConfig>('/config').then(
+    (c) => (primary = c.theme.primary_color),
+    () => {},
+  );
+  const tables = new Set<TableModel>();
+  return {
+    async pay(amount, opener, popup) {
+      const r = await pay(call, amount, opener, popup, () => primary);
+      if (r.status === 'succeeded') for (const t of tables) void t.load(0);
+      return r;
+    },
+    request: (amount, phone, opener) => request(call, amount, phone, opener, () => primary),
+    table(el) {
+      const model = tableModel(call);
+      tables.add(model);
+      const unmount = mountTable(el, model, primary);
+      return () => {
+        tables.delete(model);
+        unmount();
+      };
+    },
+  };
+};

@@ -1,0 +1,132 @@
+import type { WidgetTransactions } from '@remit/contract';
+import { signal, type Signal } from '@preact/signals';
+import { render } from 'preact';
+import type { Call } from './api.js';
+import { date, money } from './format.js';
+import { adoptStyles } from './styles.js';
+
+/**
+ * The completed-transactions table: date, amount, card (brand and last four), status; ten a page,
+ * newest first. A `<table>` of the merchant's is filled in place (a table cannot host a shadow
+ * root, and the merchant's own table styles then apply); any other element gets an open shadow
+ * root with a styled table in it.
+ */
+type State =
+  | { kind: 'loading' }
+  | { kind: 'error'; message: string }
+  | { kind: 'ready'; list: WidgetTransactions };
+
+export interface TableModel {
+  state: Signal<State>;
+  page: Signal<number>;
+  load(page: number): Promise<void>;
+}
+
+export function tableModel(call: Call): TableModel {
+  const state = signal<State>({ kind: 'loading' });
+  const page = signal(0);
+  let seq = 0;
+  return {
+    state,
+    page,
+    async load(p) {
+      const mine = ++seq;
+      page.value = p;
+      if (state.value.kind !== 'ready') state.value = { kind: 'loading' };
+      try {
+        const list = await call<WidgetTransactions>(`/transactions?page=${p}`);
+        if (mine === seq) state.value = { kind: 'ready', list };
+      } catch (e) {
+        if (mine === seq) state.value = { kind: 'error', message: (e as Error).message };
+      }
+    },
+  };
+}
+
+const COLUMNS = ['Date', 'Amount', 'Card', 'Status'];
+
+export function Rows({ model }: { model: TableModel }) {
+  const s = model.state.value;
+  const p = model.page.value;
+  const status =
+    s.kind === 'loading' ? 'Loading transactions…' : s.kind === 'error' ? `Could not load transactions: ${s.message}` : null;
+  const rows = s.kind === 'ready' ? s.list.data : [];
+  return (
+    <>
+      <caption>
+        Completed transactions
+        <span class={s.kind === 'error' ? 'err' : undefined} role="status">
+          {status ? ` — ${status}` : ''}
+        </span>
+      </caption>
+      <thead>
+        <tr>
+          {COLUMNS.map((c) => (
+            <th scope="col" class={c === 'Amount' ? 'num' : undefined}>
+              {c}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {s.kind === 'ready' && rows.length === 0 && (
+          <tr>
+            <td colSpan={4}>No completed transactions yet.</td>
+          </tr>
+        )}
+        {rows.map((t) => (
+          <tr key={t.transaction_id}>
+            <td>{date(t.date)}</td>
+            <td class="num">{money(t.amount)}</td>
+            <td>{t.brand ? `${t.brand}${t.last_four ? ` •••• ${t.last_four}` : ''}` : '—'}</td>
+            <td>{t.status[0]!.toUpperCase() + t.status.slice(1)}</td>
+          </tr>
+        ))}
+      </tbody>
+      <tfoot>
+        <tr>
+          <td colSpan={4}>
+            <div class="pager">
+              {s.kind === 'error' ? (
+                <button type="button" onClick={() => model.load(p)}>
+                  Retry
+                </button>
+              ) : (
+                <>
+                  <button type="button" disabled={p === 0 || s.kind !== 'ready'} onClick={() => model.load(p - 1)}>
+                    Previous page
+                  </button>
+                  <span>Page {p + 1}</span>
+                  <button type="button" disabled={s.kind !== 'ready' || !s.list.has_more} onClick={() => model.load(p + 1)}>
+                    Next page
+                  </button>
+                </>
+              )}
+            </div>
+          </td>
+        </tr>
+      </tfoot>
+    </>
+  );
+}
+
+/** Renders the table in `el` and loads page one; returns unmount. */
+export function mountTable(el: HTMLElement, model: TableModel, primary: string | null): () => void {
+  let target: Element | ShadowRoot = el;
+  if (el.tagName === 'TABLE') {
+    el.textContent = '';
+    render(<Rows model={model} />, el);
+  } else {
+    const root = el.shadowRoot ?? el.attachShadow({ mode: 'open' });
+    adoptStyles(root, primary);
+    target = root;
+    render(
+      <table>
+        <Rows model={model} />
+      </table>,
+      root,
+    );
+  }
+  void model.load(0);
+  return () => render(null, target);
+}

@@ -1,0 +1,178 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/preact';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { WidgetTransactions } from '@remit/contract';
+import type { Call } from './api.js';
+import { widgetError } from './api.js';
+import { pay } from './pay.js';
+import { request } from './request.js';
+import { mountTable, Rows, tableModel } from './transactions.js';
+
+const tx = (i: number) => ({
+  transaction_id: `txn_${i}`,
+  date: '2026-11-23T12:00:00.000Z',
+  amount: '12.50',
+  brand: 'Visa',
+  last_four: '4242',
+  status: 'completed',
+});
+const pageOf = (n: number, has_more = false, page = 0): WidgetTransactions => ({
+  data: Array.from({ length: n }, (_, i) => tx(page * 10 + i)),
+  page,
+  page_size: 10,
+  has_more,
+});
+
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+describe('completed transactions table', () => {
+  it('shows loading, then rows with date, amount, card and status', async () => {
+    let answer!: (v: WidgetTransactions) => void;
+    const call = vi.fn(() => new Promise((r) => (answer = r as never))) as unknown as Call;
+    const model = tableModel(call);
+    render(<table><Rows model={model} /></table>);
+    void model.load(0);
+    expect(screen.getByRole('status').textContent).toContain('Loading transactions…');
+    answer(pageOf(2));
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(4)); // head, 2 rows, foot
+    const cells = screen.getAllByRole('row')[1]!.querySelectorAll('td');
+    expect([...cells].map((c) => c.textContent)).toEqual(['Nov 23, 2026', '$12.50', 'Visa •••• 4242', 'Completed']);
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Date', 'Amount', 'Card', 'Status']);
+    expect(call).toHaveBeenCalledWith('/transactions?page=0');
+  });
+
+  it('empty: says so', async () => {
+    const model = tableModel((async () => pageOf(0)) as Call);
+    render(<table><Rows model={model} /></table>);
+    await model.load(0);
+    await screen.findByText('No completed transactions yet.');
+    expect((screen.getByRole('button', { name: 'Next page' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Previous page' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('error: shows the message and a retry that loads again', async () => {
+    const call = vi.fn(async () => {
+      throw widgetError('network_error', 'could not reach the server');
+    });
+    const model = tableModel(call as unknown as Call);
+    render(<table><Rows model={model} /></table>);
+    await model.load(0);
+    await waitFor(() => expect(screen.getByRole('status').textContent).toBe(' — Could not load transactions: could not reach the server'));
+    call.mockImplementation(async () => pageOf(1) as never);
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(3));
+    expect(call).toHaveBeenCalledTimes(2);
+  });
+
+  it('pages forward and back', async () => {
+    const call = vi.fn(async (path: string) => (path.endsWith('page=0') ? pageOf(10, true, 0) : pageOf(3, false, 1)));
+    const model = tableModel(call as unknown as Call);
+    render(<table><Rows model={model} /></table>);
+    await model.load(0);
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(12));
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(screen.getByText('Page 2')).toBeTruthy());
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(5));
+    expect(call).toHaveBeenLastCalledWith('/transactions?page=1');
+    fireEvent.click(screen.getByRole('button', { name: 'Previous page' }));
+    await waitFor(() => expect(screen.getByText('Page 1')).toBeTruthy());
+  });
+
+  it("fills a merchant's <table> in place, and gives other elements a shadow root", async () => {
+    const call = (async () => pageOf(1)) as Call;
+    const table = document.createElement('table');
+    document.body.append(table);
+    const off = mountTable(table, tableModel(call), null);
+    await waitFor(() => expect(table.querySelectorAll('tbody tr')).toHaveLength(1));
+    expect(table.shadowRoot).toBeNull();
+    off();
+    expect(table.querySelector('tbody')).toBeNull();
+
+    const div = document.createElement('div');
+    document.body.append(div);
+    mountTable(div, tableModel(call), '#112233');
+    await waitFor(() => expect(div.shadowRoot!.querySelectorAll('tbody tr')).toHaveLength(1));
+    expect(div.shadowRoot!.adoptedStyleSheets).toHaveLength(2);
+    expect(div.querySelector('[style]')).toBeNull();
+  });
+});
+
+describe('pay modal', () => {
+  const link = { link_id: 'ord_1', pay_link: 'https://remit.test/pay/ord_1', amount: '12.50' };
+
+  async function openModal() {
+    const button = document.createElement('button');
+    document.body.append(button);
+    button.focus();
+    const call = vi.fn(async () => link) as unknown as Call;
+    const result = pay(call, '12.50', button, null, () => null);
+    await waitFor(() => expect(document.querySelector('remit-pay')).not.toBeNull());
+    const root = document.querySelector('remit-pay')!.shadowRoot!;
+    return { button, call, result, root };
+  }
+
+  it('opens the pay page in a titled iframe inside a modal dialog', async () => {
+    const { call, root } = await openModal();
+    expect(call).toHaveBeenCalledWith('/pay-links', { amount: '12.50' });
+    const dialog = root.querySelector('dialog')!;
+    expect(dialog.getAttribute('aria-label')).toBe('Pay $12.50');
+    const frame = root.querySelector('iframe')!;
+    expect(frame.getAttribute('title')).toBe('Payment form: Pay $12.50');
+    expect(frame.getAttribute('src')).toBe(link.pay_link);
+    expect(root.querySelector('button')!.getAttribute('aria-label')).toBe('Close payment');
+    expect(root.adoptedStyleSheets.length).toBeGreaterThan(0);
+  });
+
+  it('Escape (cancel) closes: resolves closed, removes the modal and returns focus to the button', async () => {
+    const { button, result, root } = await openModal();
+    root.querySelector('dialog')!.dispatchEvent(new Event('cancel', { cancelable: true }));
+    await expect(result).resolves.toEqual({ status: 'closed', transaction_id: null });
+    expect(document.querySelector('remit-pay')).toBeNull();
+    expect(document.activeElement).toBe(button);
+  });
+
+  it('settles on the pay page message from its own origin and frame only', async () => {
+    const { result, root } = await openModal();
+    const frame = root.querySelector('iframe')!;
+    // happy-dom loads no frames: the frame's window is played by a stand-in.
+    const frameWindow = window.open('about:blank') ?? window;
+    Object.defineProperty(frame, 'contentWindow', { value: frameWindow });
+    const settled = vi.fn();
+    void result.then(settled);
+    const msg = { type: 'remit:payment', status: 'succeeded', transaction_id: 'txn_9' };
+    window.dispatchEvent(new MessageEvent('message', { data: msg, origin: 'https://evil.test', source: frameWindow }));
+    window.dispatchEvent(new MessageEvent('message', { data: { ...msg, status: 'failed' }, origin: 'https://remit.test', source: frameWindow }));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(settled).not.toHaveBeenCalled();
+    window.dispatchEvent(new MessageEvent('message', { data: msg, origin: 'https://remit.test', source: frameWindow }));
+    await expect(result).resolves.toEqual({ status: 'succeeded', transaction_id: 'txn_9' });
+    expect(document.querySelector('remit-pay')).toBeNull();
+  });
+
+  it('a refused pay link rejects and opens nothing', async () => {
+    const call = (async () => {
+      throw widgetError('amount_over_limit', "amount must be at most 500.00, the widget's max_amount.", 400);
+    }) as Call;
+    await expect(pay(call, '900', null, null, () => null)).rejects.toMatchObject({ code: 'amount_over_limit', status: 400 });
+    expect(document.querySelector('remit-pay')).toBeNull();
+  });
+});
+
+describe('request payment confirmation', () => {
+  it('sends, resolves with what was sent, and confirms in a dialog that returns focus when done', async () => {
+    const button = document.createElement('button');
+    document.body.append(button);
+    button.focus();
+    const sent = { status: 'sent' as const, link_id: 'ord_2', amount: '15.00', phone_last_four: '0123' };
+    const call = vi.fn(async () => sent) as unknown as Call;
+    await expect(request(call, '15', '(415) 555-0123', button, () => null)).resolves.toEqual(sent);
+    expect(call).toHaveBeenCalledWith('/payment-requests', { amount: '15', phone_number: '(415) 555-0123' });
+    const root = document.querySelector('remit-request')!.shadowRoot!;
+    expect(root.querySelector('h2')!.textContent).toBe('Payment request sent');
+    expect(root.querySelector('p')!.textContent).toBe('A text message with a link to pay $15.00 was sent to the phone number ending in 0123.');
+    (root.querySelector('button') as HTMLButtonElement).click();
+    expect(document.querySelector('remit-request')).toBeNull();
+    expect(document.activeElement).toBe(button);
+  });
+});
