@@ -1,39 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { send, basicAuth } from './testing/http.js';
 import { validOnboarding } from './testing/fixtures.js';
-import { createTestDatabase, testDbKind } from './testing/harness.js';
-import { startProcess, type ServerProcess } from './testing/process.js';
+import { restartableServer } from './testing/restartable.js';
 
-let db: Awaited<ReturnType<typeof createTestDatabase>> | null = null;
-let dataDir: string;
-const procs: ServerProcess[] = [];
-
-beforeAll(async () => {
-  if (testDbKind === 'postgres') db = await createTestDatabase();
-  dataDir = mkdtempSync(join(tmpdir(), 'remit-acked-kill-'));
-});
-afterAll(async () => {
-  for (const p of procs) await p.stop('SIGKILL');
-  await db?.drop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-const encryptionKey = randomBytes(32).toString('hex');
-async function startServer(): Promise<ServerProcess> {
-  const server = await startProcess('apps/server/src/main.ts', {
-    REMIT_ENV: 'sandbox',
-    REMIT_ENCRYPTION_KEY: encryptionKey,
-    DATABASE_URL: db?.url ?? '',
-    REMIT_DATA_DIR: dataDir,
-    REMIT_WORKERS: 'off',
-  });
-  procs.push(server);
-  return server;
-}
+const { start: startServer } = restartableServer();
 
 /**
  * A payments service answers 2xx only for what it has committed: a server process killed outright

@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../testing/harness.js';
@@ -29,19 +29,36 @@ it('the charge of a client that disconnected is kept for its retry: replayed, ch
   const path = `/api/v1/customers/charge/${customerId}`;
   const url = new URL(s.url);
   const auth = Buffer.from(`${m.auth[0]}:${m.auth[1]}`).toString('base64');
+  const serverSide = new Promise<Socket>((r) => s.app.server.once('connection', r));
   const sock = connect(Number(url.port), url.hostname);
   await new Promise<void>((r) => sock.once('connect', () => r()));
-  sock.write(
-    `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Basic ${auth}\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nIdempotency-Key: gone-1\r\n\r\n${body}`,
-  );
-  // Gone before any answer (its request sent in full first): the charge runs on without its client.
-  sock.end();
-  sock.on('data', () => sock.destroy());
-  const until = Date.now() + 10_000;
-  while ((await chargesOf(1731)) === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  const closed = new Promise<void>((r) => void serverSide.then((c) => c.once('close', () => r())));
+  // The card network answers only once the client is gone: the charge runs on without it.
+  const processor = s.core.ctx.processor;
+  const authorize = processor.authorizeCard.bind(processor);
+  let called!: () => void;
+  const reached = new Promise<void>((r) => (called = r));
+  let answer!: () => void;
+  const gate = new Promise<void>((r) => (answer = r));
+  processor.authorizeCard = async (...args) => (called(), await gate, authorize(...args));
+  try {
+    sock.write(
+      `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Basic ${auth}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nIdempotency-Key: gone-1\r\n\r\n${body}`,
+    );
+    await reached;
+    sock.destroy();
+    await closed; // the server has seen its client go
+    answer();
+    const until = Date.now() + 10_000;
+    while ((await chargesOf(1731)) === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  } finally {
+    processor.authorizeCard = authorize;
+  }
   expect(await chargesOf(1731)).toBe(1);
-  await new Promise((r) => setTimeout(r, 200)); // its answer stored
+  // The request has finished with its key (stored, or with the defect, released).
+  const keyState = async () => (await rows(s, sql`select status_code from idempotency_keys where key = 'gone-1'`))[0]?.status_code;
+  while ((await keyState()) === 0) await new Promise((r) => setTimeout(r, 20));
   const retry = await s.http({ method: 'POST', path, auth: m.auth, raw: body, headers: { 'content-type': 'application/json', 'idempotency-key': 'gone-1' } });
   expect(retry.status).toBe(200);
   expect(retry.headers['idempotent-replayed']).toBe('true');
