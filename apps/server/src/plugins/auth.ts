@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { authenticateClient, claimedClientId, isRemitError, type Client, type Ctx } from '@remit/core';
+import { authenticateClient, claimedClientId, isRemitError, merchantEpochRead, type Client, type Ctx } from '@remit/core';
 import { rateLimited } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     client: Client;
+    /**
+     * The merchants' epoch read by this request's first statement (Postgres), against which a
+     * cached merchant is checked; undefined when no statement ran (limits off) or on PGlite.
+     */
+    merchantEpoch: number | undefined;
   }
 }
 
@@ -18,6 +23,8 @@ const LOCKED = 'Too many failed authentications';
 export function registerAuth(app: FastifyInstance, ctx: Ctx) {
   const limits = app.rateLimits;
   app.decorateRequest('client', null as unknown as Client);
+  app.decorateRequest('merchantEpoch', undefined);
+  const epoch = merchantEpochRead(ctx.db);
   app.addHook('onRequest', async (req, reply) => {
     if (req.routeOptions.config?.public) return;
     let client: Client;
@@ -34,14 +41,21 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx) {
       if (!byAddress.allowed) throw rateLimited(reply, byAddress, `${LOCKED} from this address`);
       throw err;
     }
-    // One round trip: is this id or address locked out by failures; if not, count the request.
-    const { lockedBy, decision } = await ctx.rateLimiter.consumeUnless(limits.apiPerClient, client.id, [
-      { rule: limits.authFailuresPerClient, key: client.id },
-      { rule: limits.authFailuresPerAddress, key: req.ip },
-    ]);
+    // One round trip: is this id or address locked out by failures; if not, count the request. It
+    // also reads the merchants' epoch, so the merchant this request names can come from the cache.
+    const { lockedBy, decision, read } = await ctx.rateLimiter.consumeUnless(
+      limits.apiPerClient,
+      client.id,
+      [
+        { rule: limits.authFailuresPerClient, key: client.id },
+        { rule: limits.authFailuresPerAddress, key: req.ip },
+      ],
+      epoch,
+    );
     if (lockedBy === 0) throw rateLimited(reply, decision, `${LOCKED} for this client id`);
     if (lockedBy === 1) throw rateLimited(reply, decision, `${LOCKED} from this address`);
     if (!decision.allowed) throw rateLimited(reply, decision, 'Too many requests for this client');
     req.client = client;
+    if (typeof read === 'number') req.merchantEpoch = read;
   });
 }

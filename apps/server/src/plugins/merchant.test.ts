@@ -1,7 +1,9 @@
 import Fastify from 'fastify';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNAUTHORIZED_MERCHANT_MESSAGE, UNAUTHORIZED_PUBLIC_KEY_MESSAGE } from '@remit/core';
-import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
+import { startTestServer, tableCounts, testDbKind, type TestServer } from '../testing/harness.js';
+import { newCustomer } from '../testing/payments.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
 import { registerErrorHandling } from './errors.js';
 import { registerMerchant } from './merchant.js';
@@ -159,5 +161,34 @@ describe('public key plus Origin (the widgets’ resolver)', () => {
     const res = await app.inject({ method: 'POST', url: '/w', payload: { public_key: a.public_key }, headers: { origin: 'https://shop.example' } });
     expect(res.statusCode).toBe(403);
     await app.close();
+  });
+});
+
+describe('the merchant cache when no statement reads the epoch (every API limit off)', () => {
+  const off = { name: 'off', limit: 0, windowMs: 0 };
+  let quiet: TestServer;
+  let sent: string[] = [];
+  beforeAll(async () => {
+    quiet = await startTestServer({
+      rateLimits: { apiPerClient: off, authFailuresPerClient: off, authFailuresPerAddress: off },
+      onStatement: (text) => void sent.push(text),
+    });
+  });
+  afterAll(() => quiet.close());
+
+  it('a change is still seen by the next request: Postgres looks the merchant up each time, PGlite empties its cache', async () => {
+    const m = await newMerchant(quiet);
+    const customer = await newCustomer(quiet, m);
+    const chargeIt = () =>
+      quiet.http({ method: 'POST', path: `/api/v1/customers/charge/${customer}`, auth: m.auth, json: { merchant_key: m.merchant_key, amount: 1, order_id: 'off', preAuth: false } });
+    expect((await chargeIt()).status).toBe(200);
+    sent = [];
+    expect((await chargeIt()).status).toBe(200);
+    const lookups = sent.filter((q) => /^\s*select\b[\s\S]*\bfrom "merchants"/i.test(q)).length;
+    expect(lookups).toBe(testDbKind === 'postgres' ? 1 : 0);
+    expect(sent.some((q) => q.includes('merchant_epoch') && !/from "merchants"/.test(q))).toBe(false);
+    await quiet.core.ctx.db.execute(sql`update merchants set status = 'suspended' where id = ${m.merchant_id}`);
+    const refused = await chargeIt();
+    expect([refused.status, refused.body.code]).toEqual([400, 'merchant_not_approved']);
   });
 });

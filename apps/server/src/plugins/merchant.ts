@@ -40,9 +40,12 @@ export function callerField(req: FastifyRequest, name: string): unknown {
   return undefined;
 }
 
-/** The merchant a `merchant_key` names among this client's; one 401 for unknown, malformed and foreign keys. */
-export const merchantForClientKey = (ctx: Ctx, client: Client, merchantKey: unknown): Promise<Merchant> =>
-  merchantForKey(ctx.db, client.id, merchantKey);
+/**
+ * The merchant a `merchant_key` names among this client's; one 401 for unknown, malformed and foreign
+ * keys. With the epoch the request's first statement read (auth.ts), a cached merchant may answer.
+ */
+export const merchantForClientKey = (ctx: Ctx, client: Client, merchantKey: unknown, seenEpoch?: number): Promise<Merchant> =>
+  merchantForKey(ctx.db, client.id, merchantKey, seenEpoch);
 
 export function registerMerchant(app: FastifyInstance, ctx: Ctx, opts: MerchantPluginOptions = {}) {
   const allowedOrigins = opts.allowedOrigins ?? (() => []);
@@ -55,7 +58,7 @@ export function registerMerchant(app: FastifyInstance, ctx: Ctx, opts: MerchantP
     if (config?.sandboxOnly && ctx.env !== 'sandbox') throw sandboxOnly(config.sandboxOnly);
     switch (config?.merchant) {
       case 'merchant_key':
-        req.merchant = await merchantForClientKey(ctx, req.client, callerField(req, 'merchant_key'));
+        req.merchant = await merchantForClientKey(ctx, req.client, callerField(req, 'merchant_key'), req.merchantEpoch);
         return;
       case 'public_key':
         req.merchant = await merchantForPublicKey(ctx.db, callerField(req, 'public_key'), req.headers.origin, allowedOrigins);

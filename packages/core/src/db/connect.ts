@@ -102,13 +102,15 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
     }
     const db = drizzlePg(pool, { schema, logger: opts.logger });
     await migratePg(db, { migrationsFolder });
+    // Other processes write this database too: cached merchants are checked against its epoch.
+    attachMerchantCache(db, new MerchantCache('shared'));
     return { db: signalCommits(db as unknown as Db), kind: 'postgres', close: () => pool.end() };
   }
   const release = opts.dataDir ? claimDataDir(opts.dataDir) : () => {};
   try {
     const client = new PGlite({ dataDir: opts.dataDir, parsers: DRIZZLE_PARSERS });
     // One process owns a PGlite database: merchant lookups are cached, emptied by any write to merchants.
-    const merchantCache = new MerchantCache();
+    const merchantCache = new MerchantCache('local');
     const onStatement = opts.onStatement;
     parsersOnceOnly(client, (text) => {
       merchantCache.sawStatement(text);

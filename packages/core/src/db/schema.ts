@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   date,
   index,
   integer,
@@ -71,6 +72,21 @@ export const merchants = pgTable(
     uniqueIndex('merchants_public_key_idx').on(t.publicKey),
     index('merchants_client_idx').on(t.clientId, t.joinDate),
   ],
+);
+
+/**
+ * The version of the merchants table: one row, whose `epoch` a trigger (migration 0006) raises in
+ * every statement that updates, deletes or truncates merchants, inside that statement's transaction.
+ * A merchant read together with epoch e is still what the table holds for any later statement that
+ * reads e: the cached merchants of merchant-cache.ts are checked against it.
+ */
+export const merchantEpoch = pgTable(
+  'merchant_epoch',
+  {
+    id: boolean('id').primaryKey().default(true),
+    epoch: bigint('epoch', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [check('merchant_epoch_one_row', sql`${t.id}`)],
 );
 
 /** Pay links: plain links, payment requests, and customer authorization requests. */

@@ -3,7 +3,7 @@ import type { Db, Queryable } from '../db/connect.js';
 import { merchants } from '../db/schema.js';
 import { RemitError, unauthorizedMerchant, unauthorizedPublicKey } from '../errors.js';
 import { digest } from '../secret-keys.js';
-import { merchantCacheOf } from './merchant-cache.js';
+import { MERCHANT_EPOCH, merchantCacheOf } from './merchant-cache.js';
 
 /**
  * A merchant as operations see it: everything but the onboarding documents (large JSON that only
@@ -15,28 +15,34 @@ export type Merchant = Omit<typeof merchants.$inferSelect, 'businessInfo' | 'own
 /**
  * The merchant a `merchant_key` names, if it belongs to this client. Unknown, malformed and
  * other clients' keys all fail the same way, so keys cannot be probed across tenants.
+ * `seenEpoch`: the merchants' epoch this request's own first statement read (`merchantEpochRead`);
+ * on Postgres only with it may the answer come from the cache, else it is looked up.
  */
-export async function merchantForKey(db: Db, clientId: string, merchantKey: unknown): Promise<Merchant> {
+export async function merchantForKey(db: Db, clientId: string, merchantKey: unknown, seenEpoch?: number): Promise<Merchant> {
   if (typeof merchantKey !== 'string' || merchantKey.length === 0 || merchantKey.length > 200) {
     throw unauthorizedMerchant();
   }
   const hash = digest(merchantKey);
   const cache = merchantCacheOf(db);
   const key = `${clientId}:${hash}`;
-  const hit = cache?.get(key);
+  const version = cache?.versionNow(seenEpoch);
+  const hit = version === undefined ? undefined : cache!.get(key, version);
   if (hit) return hit;
-  const generation = cache?.generation ?? 0;
-  const [row] = await byKeyQuery(db).execute({ hash, clientId });
-  if (!row) throw unauthorizedMerchant();
-  cache?.set(key, row, generation);
+  const [found] = await byKeyQuery(db).execute({ hash, clientId });
+  if (!found) throw unauthorizedMerchant();
+  const { epoch, ...row } = found;
+  // Local: the counter from before the lookup (a write since then leaves nothing behind). Shared:
+  // the epoch read in the lookup's own snapshot, with the row.
+  if (cache) cache.set(key, row, cache.mode === 'local' ? version! : epoch);
   return row;
 }
 
 // Every API call runs this lookup: build its SQL once per database, and let Postgres keep the plan.
+// It reads the merchants' epoch in the same statement, so the row and its version agree.
 const byKey = new WeakMap<Db, ReturnType<typeof prepareByKey>>();
 const prepareByKey = (db: Db) =>
   db
-    .select(merchantColumns)
+    .select({ ...merchantColumns, epoch: MERCHANT_EPOCH })
     .from(merchants)
     .where(and(eq(merchants.merchantKeyHash, sql.placeholder('hash')), eq(merchants.clientId, sql.placeholder('clientId'))))
     .limit(1)

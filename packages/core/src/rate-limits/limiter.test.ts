@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { openTestCore, type TestCore } from '../events/test-support.js';
 import type { RateRule } from './limiter.js';
 
@@ -67,4 +68,14 @@ it('consumeUnless counts only while no lock is at its limit, in one statement', 
   const other = await core.ctx.rateLimiter.consumeUnless(api, 'other', [{ rule: lockB, key: 'addr' }]);
   expect(other.lockedBy).toBe(-1);
   expect(other.decision.allowed).toBe(true);
+});
+
+it('consumeUnless also selects what `read` asks in the same statement (the merchants epoch), with locks or without; nothing when every rule is off', async () => {
+  const read = sql`(select 41 + 1)`;
+  const off: RateRule = { name: 'off', limit: 0, windowMs: 0 };
+  const withLock = await core.ctx.rateLimiter.consumeUnless(rule(3), 'id', [{ rule: rule(2), key: 'id' }], read);
+  expect(withLock).toMatchObject({ lockedBy: -1, read: 42 });
+  expect(await core.ctx.rateLimiter.consumeUnless(rule(3), 'id', [{ rule: off, key: 'id' }], read)).toMatchObject({ read: 42 });
+  expect(await core.ctx.rateLimiter.consumeUnless(off, 'id', [{ rule: rule(2), key: 'id' }], read)).toMatchObject({ read: 42 });
+  expect((await core.ctx.rateLimiter.consumeUnless(off, 'id', [{ rule: off, key: 'id' }], read)).read).toBeUndefined();
 });

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/connect.js';
 
 /** A limit: at most `limit` hits per key in each window of `windowMs`. */
@@ -26,8 +26,15 @@ export interface RateLimiter {
    * A lock-out check and a count in one round trip: when any of `locks` is at its limit nothing is
    * counted and `lockedBy` is its index (the decision is the lock's, with its Retry-After);
    * otherwise one hit of `key` is counted against `rule` and `lockedBy` is -1.
+   * `read`: a scalar expression the same statement also selects (`read` of the answer), so a
+   * request's first round trip carries it; `undefined` when no statement was needed (limits off).
    */
-  consumeUnless(rule: RateRule, key: string, locks: ReadonlyArray<{ rule: RateRule; key: string }>): Promise<{ lockedBy: number; decision: RateDecision }>;
+  consumeUnless(
+    rule: RateRule,
+    key: string,
+    locks: ReadonlyArray<{ rule: RateRule; key: string }>,
+    read?: SQL,
+  ): Promise<{ lockedBy: number; decision: RateDecision; read?: unknown }>;
 }
 
 /** Counter rows past their window are deleted at most this often, by whichever hit comes next. */
@@ -55,23 +62,28 @@ export function createRateLimiter(db: Db): RateLimiter {
       lastSweep = 0;
     });
   };
+  /** One hit of `key` counted against `rule`, and `read` selected beside it. */
+  const count = async (rule: RateRule, key: string, read?: SQL): Promise<{ decision: RateDecision; read?: unknown }> => {
+    if (unlimited(rule)) return { decision: UNLIMITED };
+    const id = counterId(rule, key);
+    const w = Math.round(rule.windowMs);
+    const result = await db.execute(sql`
+      with clock as (select floor(extract(epoch from clock_timestamp()) * 1000)::bigint as now_ms)
+      insert into rate_limits as r (key, window_start_ms, hits, expires_at)
+      select ${id}, now_ms, 1, to_timestamp((now_ms + ${w}) / 1000.0) from clock
+      on conflict (key) do update set
+        hits = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.hits + 1 else 1 end,
+        window_start_ms = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.window_start_ms else excluded.window_start_ms end,
+        expires_at = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.expires_at else excluded.expires_at end
+      returning hits, window_start_ms::float8 as window_start_ms, (select now_ms from clock)::float8 as now_ms${readAs(read)}`);
+    sweep();
+    const row = (result as unknown as { rows: Array<{ hits: number; window_start_ms: number; now_ms: number; read?: unknown }> }).rows[0]!;
+    return { decision: decide(rule, Number(row.hits), Number(row.window_start_ms) + w - Number(row.now_ms), 0), read: row.read };
+  };
+
   const limiter: RateLimiter = {
     async consume(rule, key) {
-      if (unlimited(rule)) return UNLIMITED;
-      const id = counterId(rule, key);
-      const w = Math.round(rule.windowMs);
-      const result = await db.execute(sql`
-        with clock as (select floor(extract(epoch from clock_timestamp()) * 1000)::bigint as now_ms)
-        insert into rate_limits as r (key, window_start_ms, hits, expires_at)
-        select ${id}, now_ms, 1, to_timestamp((now_ms + ${w}) / 1000.0) from clock
-        on conflict (key) do update set
-          hits = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.hits + 1 else 1 end,
-          window_start_ms = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.window_start_ms else excluded.window_start_ms end,
-          expires_at = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.expires_at else excluded.expires_at end
-        returning hits, window_start_ms::float8 as window_start_ms, (select now_ms from clock)::float8 as now_ms`);
-      sweep();
-      const row = (result as unknown as { rows: Array<{ hits: number; window_start_ms: number; now_ms: number }> }).rows[0]!;
-      return decide(rule, Number(row.hits), Number(row.window_start_ms) + w - Number(row.now_ms), 0);
+      return (await count(rule, key)).decision;
     },
 
     async peek(rule, key) {
@@ -85,9 +97,9 @@ export function createRateLimiter(db: Db): RateLimiter {
       return row ? decide(rule, Number(row.hits), Number(row.ends_in_ms), 1) : decide(rule, 0, 0, 1);
     },
 
-    async consumeUnless(rule, key, locks) {
+    async consumeUnless(rule, key, locks, read) {
       const active = locks.map((l, i) => ({ ...l, i })).filter((l) => !unlimited(l.rule));
-      if (!active.length) return { lockedBy: -1, decision: await limiter.consume(rule, key) };
+      if (!active.length) return { lockedBy: -1, ...(await count(rule, key, read)) };
       const values = sql.join(
         active.map((l) => sql`(${counterId(l.rule, l.key)}::text, ${Math.round(l.rule.windowMs)}::bigint, ${l.rule.limit}::int, ${l.i}::int)`),
         sql`, `,
@@ -112,20 +124,21 @@ export function createRateLimiter(db: Db): RateLimiter {
             expires_at = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.expires_at else excluded.expires_at end
           returning hits, window_start_ms)
         select (select idx from locked) as locked_idx, (select ends_in_ms from locked) as locked_ends_in_ms,
-          (select hits from up) as hits, (select window_start_ms::float8 from up) as window_start_ms, (select now_ms::float8 from clock) as now_ms`);
+          (select hits from up) as hits, (select window_start_ms::float8 from up) as window_start_ms, (select now_ms::float8 from clock) as now_ms${readAs(read)}`);
       sweep();
       const row = (result as unknown as { rows: Array<Record<string, number | null>> }).rows[0]!;
       if (row.locked_idx !== null && row.locked_idx !== undefined) {
         const lock = locks[Number(row.locked_idx)]!;
-        return { lockedBy: Number(row.locked_idx), decision: decide(lock.rule, lock.rule.limit, Number(row.locked_ends_in_ms), 1) };
+        return { lockedBy: Number(row.locked_idx), decision: decide(lock.rule, lock.rule.limit, Number(row.locked_ends_in_ms), 1), read: row.read };
       }
-      if (!counted) return { lockedBy: -1, decision: UNLIMITED };
-      return { lockedBy: -1, decision: decide(rule, Number(row.hits), Number(row.window_start_ms) + w - Number(row.now_ms), 0) };
+      if (!counted) return { lockedBy: -1, decision: UNLIMITED, read: row.read };
+      return { lockedBy: -1, decision: decide(rule, Number(row.hits), Number(row.window_start_ms) + w - Number(row.now_ms), 0), read: row.read };
     },
   };
   return limiter;
 }
 
+const readAs = (read: SQL | undefined) => (read ? sql`, ${read} as read` : sql``);
 const UNLIMITED: RateDecision = { allowed: true, retryAfterSeconds: 0, remaining: Number.MAX_SAFE_INTEGER };
 /** A limit of 0 (or a window of 0) switches the rule off. */
 const unlimited = (rule: RateRule) => !(rule.limit > 0) || !(rule.windowMs > 0);
