@@ -12,31 +12,21 @@ import './styles.css';
  * the customer may already be typing in stay as they are. Otherwise render afresh in the browser's
  * locale, keeping what was typed and where the focus was.
  */
-function start() {
-  const state = readState(document);
-  const root = document.getElementById('app')!;
-  locale.value = pickLocale(location.search, navigator.languages ?? [navigator.language]);
-  if (state.page !== 'error') applyBrand(state.view.merchant.primary_color);
-  captureTyped(root);
-  if (root.dataset.locale === locale.value && root.firstElementChild) {
-    scripted.value = false; // as the server rendered it
-    hydrate(<App state={state} />, root);
-  } else {
-    const focused = document.activeElement?.id;
-    document.documentElement.lang = locale.value;
-    root.textContent = '';
-    render(<App state={state} />, root);
-    if (focused) document.getElementById(focused)?.focus();
-  }
-  scripted.value = true;
-  root.dataset.locale = locale.value;
-  performance.mark('remit:ready');
+const state = readState(document);
+const root = document.getElementById('app')!;
+locale.value = pickLocale(location.search, navigator.languages ?? [navigator.language]);
+if (state.page !== 'error') applyBrand(state.view.merchant.primary_color);
+captureTyped(root);
+if (root.dataset.locale === locale.value && root.firstElementChild) {
+  scripted.value = false; // as the server rendered it: Pay disabled until hydrated
+  hydrate(<App state={state} />, root);
+} else {
+  const focused = document.activeElement?.id;
+  document.documentElement.lang = locale.value;
+  root.textContent = '';
+  render(<App state={state} />, root);
+  if (focused) document.getElementById(focused)?.focus();
 }
-
-// The server-rendered form takes typing once it is painted, and Chromium delivers no input before
-// the first paint: hydrate after it (a frame, then a task), not before. A hidden page (a frame not
-// shown yet) gets no frames, hence the timer.
-let started = false;
-const once = () => started || ((started = true), start());
-requestAnimationFrame(() => setTimeout(once));
-setTimeout(once, 500);
+scripted.value = true;
+root.dataset.locale = locale.value;
+performance.mark('remit:ready');
