@@ -81,17 +81,23 @@ it('credentials create beside a running server: refused on the embedded database
   }
 }, 180_000);
 
+// The embedded database's folder on every run (on the Postgres run too: the folder is PGlite's).
 it('the data folder is owner-only: the folder 0700, no file readable by others', async () => {
-  if (testDbKind !== 'pglite') return;
-  expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+  const folder = join(dataDir, '..', 'owner-only');
+  const p = await startProcess('apps/server/src/main.ts', { ...env(), DATABASE_URL: '', REMIT_DATA_DIR: folder });
+  procs.push(p);
+  expect((await send({ method: 'POST', url: `${p.base}/portal/api/credentials` })).status).toBe(201);
+  expect(statSync(folder).mode & 0o777).toBe(0o700);
+  await p.stop('SIGTERM');
   const open: string[] = [];
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (statSync(p).mode & 0o007) open.push(p);
-      if (e.isDirectory()) walk(p);
+      const path = join(dir, e.name);
+      if (statSync(path).mode & 0o077) open.push(path);
+      if (e.isDirectory()) walk(path);
     }
   };
-  walk(dataDir);
+  walk(folder);
+  expect(readdirSync(folder).length).toBeGreaterThan(10);
   expect(open).toEqual([]);
-});
+}, 120_000);

@@ -7,8 +7,6 @@ declare module 'fastify' {
     idempotencyKey?: string;
     idempotencyScope?: string;
     idempotencyClaimedAt?: Date;
-    /** The client went away before the answer was sent. */
-    clientAborted?: boolean;
   }
 }
 
@@ -45,11 +43,13 @@ export function requestFingerprint(req: FastifyRequest): string {
 
 /**
  * Answers that are not the server's decision about the request, and so are never replayed: the
- * client went away, the request timed out (408), was rate limited (429), or the server failed (5xx).
- * The key is freed and the client's retry runs.
+ * request timed out (408), was rate limited (429), or the server failed (5xx). The key is freed and
+ * the client's retry runs. A client that went away after sending its request in full still gets its
+ * answer on the retry: the work was done (a card charged), and running it again would do it twice.
+ * An upload cut off midway never claims its key (the body is read in full first).
  */
-function notADecision(req: FastifyRequest, status: number): boolean {
-  return req.clientAborted === true || req.raw.socket?.destroyed === true || status === 408 || status === 429 || status >= 500;
+function notADecision(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
 }
 
 async function claim(ctx: Ctx, scope: string, key: string, request: string, waitMs: number): Promise<IdempotencyClaim> {
@@ -91,13 +91,10 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: Idempo
     req.idempotencyScope = scope;
     req.idempotencyClaimedAt = claimed.claimedAt;
   });
-  app.addHook('onRequestAbort', async (req) => {
-    req.clientAborted = true;
-  });
   app.addHook('onSend', async (req, reply, payload) => {
     if (!req.idempotencyKey || !req.idempotencyScope) return payload;
     const { idempotencyScope: scope, idempotencyKey: key, idempotencyClaimedAt: claimedAt } = req;
-    if ((opts.forgetInvalid && reply.statusCode === 400) || notADecision(req, reply.statusCode)) {
+    if ((opts.forgetInvalid && reply.statusCode === 400) || notADecision(reply.statusCode)) {
       await releaseIdempotencyKey(ctx, scope, key, claimedAt);
       return payload;
     }

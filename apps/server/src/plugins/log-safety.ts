@@ -6,26 +6,52 @@ import type { FastifyRequest } from 'fastify';
  */
 const SECRET_PARAM = /key|secret|token|passw|pwd|auth|signature|card|account|ssn|cvc|cvv|routing|number|dob|birth/i;
 export const REDACTED = '[Redacted]';
+/**
+ * Values that are secrets whatever they are called (`?q=4242…`, a merchant key pasted as a path
+ * segment): Remit's keys by their prefix, and card, account or social security numbers, which are
+ * 9 to 19 digits, spaced or dashed or not. No id Remit issues is a bare run of digits that long.
+ */
+const SECRET_VALUE = /^(?:(?:sk|mk)_(?:test|live)_|whsec_)|^\d[\d -]{7,24}\d$/i;
 
-/** The URL with the value of every secret-looking query parameter replaced by `[Redacted]`. */
+function secretValue(raw: string): boolean {
+  let v = raw;
+  try {
+    v = decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    // judged as written
+  }
+  v = v.trim();
+  if (!SECRET_VALUE.test(v)) return false;
+  const digits = v.replace(/[ -]/g, '');
+  return !/^\d+$/.test(digits) || (digits.length >= 9 && digits.length <= 19);
+}
+
+/**
+ * The URL with the value of every secret-looking query parameter, and every secret-shaped value or
+ * path segment, replaced by `[Redacted]`.
+ */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
-  if (q < 0) return url;
+  const path = (q < 0 ? url : url.slice(0, q))
+    .split('/')
+    .map((seg) => (seg && secretValue(seg) ? REDACTED : seg))
+    .join('/');
+  if (q < 0) return path;
   const params = url
     .slice(q + 1)
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
-      if (eq < 0) return pair;
+      if (eq < 0) return secretValue(pair) ? REDACTED : pair;
       let name = pair.slice(0, eq);
       try {
         name = decodeURIComponent(name.replace(/\+/g, ' '));
       } catch {
         // an undecodable name is judged as written
       }
-      return SECRET_PARAM.test(name) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
+      return SECRET_PARAM.test(name) || secretValue(pair.slice(eq + 1)) ? `${pair.slice(0, eq)}=${REDACTED}` : pair;
     });
-  return `${url.slice(0, q)}?${params.join('&')}`;
+  return `${path}?${params.join('&')}`;
 }
 
 /** Fastify's request line in the log, with the URL redacted. */

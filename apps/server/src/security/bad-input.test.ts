@@ -251,10 +251,16 @@ describe('credentials of any shape', () => {
 describe('what the server printed during all of the above', () => {
   it('holds no card number, SSN, account number, secret key or merchant key (also those sent in query strings)', async () => {
     // Secrets in query strings too: the URL is in every request line.
-    const q = await s.http({ method: 'GET', path: `/api/v1/merchant/transactions?merchant_key=${t.merchant_key}&card_number=4242424242424242&ssn=123-45-6789`, auth: t.auth });
+    const q = await s.http({
+      method: 'GET',
+      path: `/api/v1/merchant/transactions?merchant_key=${t.merchant_key}&card_number=4242424242424242&ssn=123-45-6789&account_number=000123456789&secret_key=${t.auth[1]}`,
+      auth: t.auth,
+    });
     expect(q.status).toBeLessThan(500);
     const text = log.text();
     expect(text.length).toBeGreaterThan(1000);
+    // The request line with them was logged (the scan below reads it), redacted.
+    expect(text).toContain('merchant_key=[Redacted]&card_number=[Redacted]&ssn=[Redacted]&account_number=[Redacted]&secret_key=[Redacted]');
     expect(secretsIn(text, [t.merchant_key, t.auth[1], '000123456789'])).toEqual([]);
   });
 });

@@ -34,6 +34,19 @@ describe('secrets in logs', () => {
     expect(secretsIn(text, [m.merchant_key, m.auth[1], 'abc123secret', 'tok_987654321'])).toEqual([]);
   });
 
+  it('a secret-shaped value is redacted whatever its parameter is called, and as a path segment', async () => {
+    const from = log.text().length;
+    const q = await s.http({ method: 'GET', path: `/api/v1/merchant?q=4242%204242%204242%204242&n=123-45-6789&x=${m.merchant_key}&limit=5`, auth: m.auth });
+    expect(q.status).toBe(200);
+    // A careless client puts the merchant key where the merchant id goes.
+    const p = await s.http({ method: 'GET', path: `/api/v1/merchant/${m.merchant_key}`, auth: m.auth });
+    expect(p.status).toBe(404);
+    const text = log.text().slice(from);
+    expect(text).toContain('/api/v1/merchant?q=[Redacted]&n=[Redacted]&x=[Redacted]&limit=5');
+    expect(text).toContain('/api/v1/merchant/[Redacted]');
+    expect(secretsIn(text, [m.merchant_key, '4242 4242 4242 4242', '4242%204242'])).toEqual([]);
+  });
+
   it("a failed database write logs the statement, never its parameters (owner's date of birth, licence, address, SSN)", async () => {
     await s.core.ctx.db.execute(sql.raw(`create function remit_test_fail() returns trigger language plpgsql as $$ begin raise exception 'disk full (test)'; end $$`));
     await s.core.ctx.db.execute(sql.raw(`create trigger remit_test_fail before insert on merchants for each row execute function remit_test_fail()`));
@@ -71,5 +84,22 @@ describe('a client aborting a GET with a body', () => {
     expect(after.filter((e) => e.level >= 50)).toEqual([]);
     expect(after.some((e) => e.level === 30 && e.msg === 'client aborted the request body')).toBe(true);
     expect(secretsIn(JSON.stringify(after), [m.merchant_key])).toEqual([]);
+  });
+});
+
+describe('everything this server printed', () => {
+  it('holds no card number, SSN, account number, secret key, merchant key or owner data, wherever they were sent', async () => {
+    // Each kind of secret once more in a query string, under the names a client would use.
+    const q = await s.http({
+      method: 'GET',
+      path: `/api/v1/customers?merchant_key=${m.merchant_key}&card_number=4242424242424242&account_number=000123456789&ssn=123-45-6789&secret_key=${m.auth[1]}`,
+      auth: m.auth,
+    });
+    expect(q.status).toBeLessThan(500);
+    const text = log.text();
+    // The scan saw the request lines (the log is not silent), and every earlier test's lines.
+    expect(text).toContain('card_number=[Redacted]&account_number=[Redacted]&ssn=[Redacted]&secret_key=[Redacted]');
+    expect(log.entries().length).toBeGreaterThan(20);
+    expect(secretsIn(text, [m.merchant_key, m.auth[1], ...PERSONAL])).toEqual([]);
   });
 });

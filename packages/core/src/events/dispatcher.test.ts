@@ -243,10 +243,12 @@ describe('webhook dispatcher', () => {
     const { clientId } = await newClient();
     rx.behave((_r, res) => res.writeHead(500).end());
     const id = await emit(clientId, 'preauth.charge', SAMPLES['preauth.charge']);
-    start({ retryScale: 0.01 }); // first retry 50 ms later
+    start({ retryScale: 1000 }); // the retry is hours away: nothing is sent before the URL changes
     await eventually(async () => (await delivery(id))?.status === 'retrying');
     rx.behave((_r, res) => res.writeHead(200).end());
     await updateWebhookUrl(core.ctx, clientId, { webhook_url: `${rx.url}/new` });
+    // Then the retry's time comes (the clock moved on, in effect).
+    await core.ctx.db.update(webhookDeliveries).set({ nextAttemptAt: sql`now()` }).where(eq(webhookDeliveries.eventId, id));
     await eventually(async () => (await delivery(id))?.status === 'delivered');
     expect(forEvent(id).map((r) => r.path)).toEqual(['/hooks', '/hooks/new']);
   });
