@@ -114,6 +114,10 @@ describe('the pay page', () => {
     await page.getByLabel('Name on card').fill('Early Typist');
     expect(await number.isEnabled()).toBe(true);
     expect(await page.evaluate(() => performance.getEntriesByName('remit:ready').length)).toBe(0);
+    // Without its script the form must not submit itself (a GET with the card number in the address).
+    expect(await page.getByRole('button', { name: 'Pay $14.00' }).isDisabled()).toBe(true);
+    await page.getByLabel('Name on card').press('Enter');
+    expect(page.url()).toBe(`${w.s.url}/pay/${id}`);
     await page.getByLabel('Card number').focus();
     release();
     await nav;

@@ -21,7 +21,6 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown, ide
         ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: 'same-origin',
       cache: 'no-store',
     });
   } catch {

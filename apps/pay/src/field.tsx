@@ -1,6 +1,7 @@
 import type { ComponentChildren, PartialInputHTMLAttributes, TargetedEvent } from 'preact';
 import { ErrorSummary } from './error-summary.js';
 import { t } from './i18n.js';
+import { scripted } from './typed.js';
 
 type InputProps = Omit<PartialInput, 'id' | 'label' | 'onBlur' | 'type' | 'role' | 'list'>;
 type PartialInput = PartialInputHTMLAttributes<HTMLInputElement>;
@@ -80,7 +81,7 @@ export function PayForm({ busy, submitLabel, summary, onSubmit, children }: PayF
     <form class="pay-form" noValidate onSubmit={submit} aria-busy={busy}>
       <ErrorSummary items={summary} />
       {children}
-      <button class="button" type="submit" disabled={busy}>
+      <button class="button" type="submit" disabled={busy || !scripted.value}>
         {busy ? t().processing : submitLabel}
       </button>
     </form>

@@ -14,11 +14,8 @@ function store(): Storage | null {
   }
 }
 
-function newKey(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-}
+/** 128 random bits. (`crypto.randomUUID` exists only in secure contexts: not on plain http.) */
+const newKey = (): string => crypto.getRandomValues(new Uint32Array(4)).join('-');
 
 export function attemptKey(scope: string, fingerprint: string): string {
   const name = `remit-attempt:${scope}`;

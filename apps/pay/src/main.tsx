@@ -3,7 +3,7 @@ import { App } from './app.js';
 import { locale, pickLocale } from './i18n.js';
 import { readState } from './state.js';
 import { applyBrand } from './theme.js';
-import { captureTyped } from './typed.js';
+import { captureTyped, scripted } from './typed.js';
 import './styles.css';
 
 /**
@@ -18,6 +18,7 @@ locale.value = pickLocale(location.search, navigator.languages ?? [navigator.lan
 if (state.page !== 'error') applyBrand(state.view.merchant.primary_color);
 captureTyped(root);
 if (root.dataset.locale === locale.value && root.firstElementChild) {
+  scripted.value = false; // as the server rendered it: Pay disabled until hydrated
   hydrate(<App state={state} />, root);
 } else {
   const focused = document.activeElement?.id;
@@ -26,5 +27,6 @@ if (root.dataset.locale === locale.value && root.firstElementChild) {
   render(<App state={state} />, root);
   if (focused) document.getElementById(focused)?.focus();
 }
+scripted.value = true;
 root.dataset.locale = locale.value;
 performance.mark('remit:ready');

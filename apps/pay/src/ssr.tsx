@@ -2,6 +2,7 @@ import type { PayPageState } from '@remit/contract';
 import { renderToString } from 'preact-render-to-string';
 import { App } from './app.js';
 import { locale, pickLocale, t, type Locale } from './i18n.js';
+import { scripted } from './typed.js';
 
 /**
  * Server rendering of the pay page (built by `vite build --ssr` into `dist/ssr/`, loaded once by
@@ -40,5 +41,6 @@ export function pageTitle(state: PayPageState): string {
 /** The page for a state, in the locale `?locale=` or the browser's languages choose (as main.tsx does). */
 export function renderPage(state: PayPageState, search: string, acceptLanguage: string | undefined): RenderedPage {
   locale.value = pickLocale(search, acceptedLanguages(acceptLanguage));
+  scripted.value = false;
   return { html: renderToString(<App state={state} />), locale: locale.value, title: pageTitle(state) };
 }

@@ -8,5 +8,5 @@ export function readState(doc: Document): PayPageState {
   } catch {
     /* fall through: a page without usable state shows the not-found page */
   }
-  return { page: 'error', status: 404, code: 'link_not_found', message: 'Not found' };
+  return { page: 'error', status: 404 } as PayPageState; // the error page reads the status alone
 }
