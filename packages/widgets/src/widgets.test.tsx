@@ -150,12 +150,53 @@ describe('pay modal', () => {
     expect(document.querySelector('remit-pay')).toBeNull();
   });
 
-  it('a refused pay link rejects and opens nothing', async () => {
+  it('a refused pay link rejects, removes the modal and returns focus to the button', async () => {
+    const button = document.createElement('button');
+    document.body.append(button);
+    button.focus();
     const call = (async () => {
       throw widgetError('amount_over_limit', "amount must be at most 500.00, the widget's max_amount.", 400);
     }) as Call;
-    await expect(pay(call, '900', null, null, () => null)).rejects.toMatchObject({ code: 'amount_over_limit', status: 400 });
+    await expect(pay(call, '900', button, null, () => null)).rejects.toMatchObject({ code: 'amount_over_limit', status: 400 });
     expect(document.querySelector('remit-pay')).toBeNull();
+    expect(document.activeElement).toBe(button);
+  });
+
+  it('opens at once, while the link is being made; the frame comes with the link', async () => {
+    let answer!: (l: typeof link) => void;
+    const call = vi.fn(() => new Promise((r) => (answer = r as never))) as unknown as Call;
+    const result = pay(call, '12.50', null, null, () => null);
+    const root = document.querySelector('remit-pay')!.shadowRoot!;
+    expect(root.querySelector('dialog')!.open).toBe(true);
+    expect(root.querySelector('[role=status]')!.textContent).toBe('Opening the payment form…');
+    expect(root.querySelector('iframe')).toBeNull();
+    answer(link);
+    await waitFor(() => expect(root.querySelector('iframe')?.getAttribute('src')).toBe(link.pay_link));
+    expect(root.querySelector('[role=status]')).toBeNull();
+    root.querySelector('dialog')!.dispatchEvent(new Event('cancel', { cancelable: true }));
+    await expect(result).resolves.toEqual({ status: 'closed', transaction_id: null });
+  });
+
+  it('closed before the link arrives: resolves closed and never shows the frame', async () => {
+    let answer!: (l: typeof link) => void;
+    const call = vi.fn(() => new Promise((r) => (answer = r as never))) as unknown as Call;
+    const result = pay(call, '12.50', null, null, () => null);
+    document.querySelector('remit-pay')!.shadowRoot!.querySelector('dialog')!.dispatchEvent(new Event('cancel', { cancelable: true }));
+    answer(link);
+    await expect(result).resolves.toEqual({ status: 'closed', transaction_id: null });
+    expect(document.querySelector('remit-pay')).toBeNull();
+  });
+
+  it('focus guards at both ends send Tab back into the dialog: the end one to the close button, the start one to the frame', async () => {
+    const { root } = await openModal();
+    const [start, end] = [...root.querySelectorAll<HTMLElement>('.guard')];
+    const close = root.querySelector<HTMLElement>('.x')!;
+    const frame = root.querySelector('iframe')!;
+    expect(close.hasAttribute('autofocus')).toBe(true); // the dialog opens on it, not on the start guard
+    end!.focus();
+    expect(root.activeElement).toBe(close);
+    start!.focus();
+    expect(root.activeElement).toBe(frame);
   });
 });
 

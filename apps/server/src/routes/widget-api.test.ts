@@ -106,6 +106,36 @@ describe('auth: public key + Origin', () => {
 });
 
 describe('POST /widget/v1/pay-links', () => {
+  it('takes a form-encoded body, as the widgets send it (a CORS simple request: no preflight round trip)', async () => {
+    const form = await s.http({
+      method: 'POST',
+      path: `/widget/v1/pay-links?public_key=${m.public_key}`,
+      raw: 'amount=7.25',
+      headers: { origin: SHOP, 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+    });
+    expect(form.status).toBe(200);
+    expect(form.body.data.amount).toBe('7.25');
+    expect(form.headers['access-control-allow-origin']).toBe(SHOP);
+    const sms = await s.http({
+      method: 'POST',
+      path: `/widget/v1/payment-requests?public_key=${m.public_key}`,
+      raw: new URLSearchParams({ amount: '3', phone_number: '(415) 555-0177' }).toString(),
+      headers: { origin: SHOP, 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', 'x-forwarded-for': '10.3.3.3' },
+    });
+    expect(sms.status).toBe(200);
+    expect(sms.body.data.phone_last_four).toBe('0177');
+    // From an origin not allowed, a simple request is refused by the server itself, nothing made.
+    const before = await rows(s, sql`select count(*)::int as c from pay_links where merchant_id = ${m.merchant_id}`);
+    const evil = await s.http({
+      method: 'POST',
+      path: `/widget/v1/pay-links?public_key=${m.public_key}`,
+      raw: 'amount=7.25',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(evil.status).toBe(403);
+    expect(await rows(s, sql`select count(*)::int as c from pay_links where merchant_id = ${m.merchant_id}`)).toEqual(before);
+  });
+
   it("opens a link for the amount and records the page's origin on it", async () => {
     const res = await w({ method: 'POST', path: '/pay-links', json: { amount: 12.5 } });
     expect(res.status).toBe(200);
