@@ -103,6 +103,61 @@ describe('auth: public key + Origin', () => {
     const notARoute = await w({ method: 'POST', path: '/refunds', json: {} });
     expect(notARoute.status).toBe(404);
   });
+
+  it('a public key opens nothing else, however it is presented: every other authenticated route is 401', async () => {
+    const pk = m.public_key;
+    const routes: Array<[string, string]> = [
+      ['GET', '/api/v1/merchant'],
+      ['GET', '/api/v1/merchant/transactions'],
+      ['POST', '/api/v1/order/sales-return'],
+      ['POST', '/api/v1/customers/charge/x'],
+      ['GET', '/sandbox/messages'],
+    ];
+    const ways: Array<{ name: string; auth?: [string, string]; headers?: Record<string, string>; query?: string }> = [
+      { name: 'as HTTP Basic user and secret', auth: [pk, pk] },
+      { name: 'as the Basic secret of the right client', auth: [m.auth[0], pk] },
+      { name: 'as a bearer token', headers: { authorization: `Bearer ${pk}` } },
+      { name: 'as api_key', headers: { api_key: pk } },
+      { name: 'in the query, as the widgets send it', query: `public_key=${pk}` },
+    ];
+    for (const [method, path] of routes) {
+      for (const way of ways) {
+        const res = await s.http({
+          method,
+          path: way.query ? `${path}?${way.query}` : path,
+          auth: way.auth,
+          headers: { origin: SHOP, ...way.headers },
+          json: method === 'POST' ? { merchant_key: pk, amount: 1 } : undefined,
+        });
+        expect(res.status, `${method} ${path} ${way.name}`).toBe(401);
+      }
+    }
+  });
+
+  it('the OpenAPI document describes the widget settings (GET /widgets, PUT /widgets/{id}) and the widget backend', async () => {
+    const doc = (await s.http({ method: 'GET', path: '/api/v1/openapi.json' })).body;
+    const list = doc.paths['/api/v1/widgets']?.get;
+    const put = doc.paths['/api/v1/widgets/{id}']?.put;
+    expect(list, 'GET /widgets').toBeDefined();
+    expect(put, 'PUT /widgets/{id}').toBeDefined();
+    const body = put.requestBody.content['application/json'].schema;
+    expect(Object.keys(body.properties)).toEqual(
+      expect.arrayContaining(['merchant_key', 'allowed_origins', 'button_text', 'theme', 'request_payment_enabled', 'completed_transactions_enabled', 'max_amount']),
+    );
+    expect(put.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: 'path', name: 'id' })]));
+    for (const [method, path] of [
+      ['get', '/widget/v1/config'],
+      ['post', '/widget/v1/pay-links'],
+      ['post', '/widget/v1/payment-requests'],
+      ['get', '/widget/v1/transactions'],
+    ] as const) {
+      const op = doc.paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '429']));
+    }
+    // The SMS limits the document states are the configured ones.
+    expect(doc.paths['/widget/v1/payment-requests'].post.description).toContain('At most 3 per 1 hour per phone');
+  });
 });
 
 describe('POST /widget/v1/pay-links', () => {
