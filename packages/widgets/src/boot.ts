@@ -16,22 +16,28 @@ export const bootWidgets: BootWidgets = (ctx, call: Call = widgetApi(ctx)): Widg
     (c) => (primary = c.theme.primary_color),
     () => {},
   );
-  const tables = new Set<TableModel>();
+  const tables = new Map<TableModel, { el: HTMLElement; off: () => void }>();
   return {
     async pay(amount, opener, popup) {
       const r = await pay(call, amount, opener, popup, () => primary);
-      if (r.status === 'succeeded') for (const t of tables) void t.load(0);
+      if (r.status === 'succeeded')
+        for (const [model, t] of tables) {
+          // A table a single-page app has taken off the page is let go, not refreshed.
+          if (t.el.isConnected) void model.load(0);
+          else t.off();
+        }
       return r;
     },
     request: (amount, phone, opener) => request(call, amount, phone, opener, () => primary),
     table(el) {
       const model = tableModel(call);
-      tables.add(model);
       const unmount = mountTable(el, model, primary);
-      return () => {
+      const off = () => {
         tables.delete(model);
         unmount();
       };
+      tables.set(model, { el, off });
+      return off;
     },
   };
 };

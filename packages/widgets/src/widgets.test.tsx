@@ -4,6 +4,7 @@ import type { WidgetTransactions } from '@remit/contract';
 import type { Call } from './api.js';
 import { widgetError } from './api.js';
 import { pay } from './pay.js';
+import { bootWidgets } from './boot.js';
 import { request } from './request.js';
 import { mountTable, Rows, tableModel } from './transactions.js';
 
@@ -215,5 +216,31 @@ describe('request payment confirmation', () => {
     (root.querySelector('button') as HTMLButtonElement).click();
     expect(document.querySelector('remit-request')).toBeNull();
     expect(document.activeElement).toBe(button);
+  });
+});
+
+describe('boot: tables refresh after a payment', () => {
+  it('every table on the page loads again on success; one taken off the page is let go, not asked for', async () => {
+    const link = { link_id: 'ord_1', pay_link: 'https://remit.test/pay/ord_1', amount: '5.00' };
+    const call = vi.fn(async (path: string) => (path === '/config' ? { theme: { primary_color: null } } : path === '/pay-links' ? link : pageOf(1))) as unknown as Call;
+    const ui = bootWidgets({ base: 'https://remit.test', key: 'pk_test_x' }, call);
+    const kept = document.createElement('table');
+    const gone = document.createElement('table');
+    document.body.append(kept, gone);
+    ui.table(kept);
+    ui.table(gone);
+    await waitFor(() => expect(kept.querySelectorAll('tbody tr')).toHaveLength(1));
+    const loads = () => (call as unknown as ReturnType<typeof vi.fn>).mock.calls.filter(([p]) => String(p).startsWith('/transactions')).length;
+    expect(loads()).toBe(2);
+    gone.remove();
+    const result = ui.pay('5', null, null);
+    await waitFor(() => expect(document.querySelector('remit-pay')?.shadowRoot?.querySelector('iframe')).toBeTruthy());
+    const frame = document.querySelector('remit-pay')!.shadowRoot!.querySelector('iframe')!;
+    const frameWindow = window.open('about:blank') ?? window;
+    Object.defineProperty(frame, 'contentWindow', { value: frameWindow });
+    window.dispatchEvent(new MessageEvent('message', { data: { type: 'remit:payment', status: 'succeeded', transaction_id: 'txn_1' }, origin: 'https://remit.test', source: frameWindow }));
+    await expect(result).resolves.toEqual({ status: 'succeeded', transaction_id: 'txn_1' });
+    await waitFor(() => expect(loads()).toBe(3));
+    expect(gone.querySelector('tbody')).toBeNull(); // unmounted
   });
 });
