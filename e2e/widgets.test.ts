@@ -103,15 +103,17 @@ async function tabTo(page: Page, label: RegExp, back = false) {
   throw new Error(`never reached ${label} by keyboard`);
 }
 
-async function payInModal(page: Page) {
-  const f = page.frameLocator('iframe[title="Payment form: Pay $12.50"]');
-  await f.getByLabel('Card number').fill(CARDS.visa);
-  await f.getByLabel('Expiry date').fill(`12 / ${YY}`);
-  await f.getByLabel('Security code').fill('123');
-  await f.getByLabel('Name on card').fill('Ada Lovelace');
-  await f.getByLabel('ZIP code').fill('94105');
-  await f.getByRole('button', { name: /^Pay/ }).click();
+/** Pays with the test card in the pay page: the modal's frame, or the popup. */
+async function payWithCard(where: Pick<Page, 'getByLabel' | 'getByRole'>) {
+  await where.getByLabel('Card number').fill(CARDS.visa);
+  await where.getByLabel('Expiry date').fill(`12 / ${YY}`);
+  await where.getByLabel('Security code').fill('123');
+  await where.getByLabel('Name on card').fill('Ada Lovelace');
+  await where.getByLabel('ZIP code').fill('94105');
+  await where.getByRole('button', { name: /^Pay/ }).click();
 }
+
+const payInModal = (page: Page) => payWithCard(page.frameLocator('iframe[title="Payment form: Pay $12.50"]'));
 
 describe('the widgets on a shop page of another origin, under a nonce CSP', () => {
   it('pay: the modal opens the pay page; paying with 4242… closes it, resolves, and the table shows the payment', async () => {
@@ -280,12 +282,7 @@ describe('the widgets on a shop page of another origin, under a nonce CSP', () =
     const before = await rows.count();
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Pay $12.50' }).click()]);
     expect(await modal(page).count()).toBe(0);
-    await popup.getByLabel('Card number').fill(CARDS.visa);
-    await popup.getByLabel('Expiry date').fill(`12 / ${YY}`);
-    await popup.getByLabel('Security code').fill('123');
-    await popup.getByLabel('Name on card').fill('Ada Lovelace');
-    await popup.getByLabel('ZIP code').fill('94105');
-    await popup.getByRole('button', { name: /^Pay/ }).click();
+    await payWithCard(popup);
     await expect.poll(() => out(page).textContent(), { timeout: 15_000 }).toBe('Payment succeeded');
     await expect.poll(() => popup.isClosed()).toBe(true);
     expect((await events(page)).map((e) => [e.type, e.detail.status])).toEqual([['remit:payment-success', 'succeeded']]);

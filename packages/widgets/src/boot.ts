@@ -1,5 +1,5 @@
 import type { WidgetConfig } from '@remit/contract';
-import type { BootWidgets, WidgetUI } from '@remit/loader/ui';
+import type { WidgetContext, WidgetUI } from '@remit/loader/ui';
 import { widgetApi, type Call } from './api.js';
 import { pay } from './pay.js';
 import { request } from './request.js';
@@ -10,7 +10,7 @@ import { mountTable, tableModel, type TableModel } from './transactions.js';
  * background (only the theme colour is taken from them); every mounted table refreshes after a
  * successful payment.
  */
-export const bootWidgets: BootWidgets = (ctx, call: Call = widgetApi(ctx)): WidgetUI => {
+export function bootWidgets(ctx: WidgetContext, call: Call = widgetApi(ctx)): WidgetUI {
   let primary: string | null = null;
   call<WidgetConfig>('/config').then(
     (c) => (primary = c.theme.primary_color),
@@ -40,4 +40,4 @@ export const bootWidgets: BootWidgets = (ctx, call: Call = widgetApi(ctx)): Widg
       return off;
     },
   };
-};
+}
