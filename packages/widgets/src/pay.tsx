@@ -27,6 +27,7 @@ export async function pay(
   let host: HTMLElement | null = null;
   let poll = 0;
   let from = '';
+  let done = false;
   let settle!: (r: PaymentResult) => void;
   const settled = new Promise<PaymentResult>((ok) => (settle = ok));
   const teardown = () => {
@@ -41,6 +42,7 @@ export async function pay(
     if (popup && !popup.closed) popup.close();
   };
   const finish = (r: PaymentResult) => {
+    done = true;
     teardown();
     settle(r);
   };
@@ -83,10 +85,11 @@ export async function pay(
   try {
     link = await linked;
   } catch (e) {
+    if (done) return settled; // closed by the customer before the refusal came: that is the answer
     teardown();
     throw e;
   }
-  if (!host && !popup) return settled; // closed while the link was being made
+  if (done) return settled; // closed while the link was being made
   from = new URL(link.pay_link).origin;
   if (popup) {
     popup.location.href = link.pay_link;

@@ -188,6 +188,15 @@ describe('pay modal', () => {
     expect(document.querySelector('remit-pay')).toBeNull();
   });
 
+  it('closed before a refusal arrives: still resolves closed (the customer left; no error to report)', async () => {
+    let refuse!: (e: Error) => void;
+    const call = vi.fn(() => new Promise((_, no) => (refuse = no))) as unknown as Call;
+    const result = pay(call, '12.50', null, null, () => null);
+    document.querySelector('remit-pay')!.shadowRoot!.querySelector('dialog')!.dispatchEvent(new Event('cancel', { cancelable: true }));
+    refuse(widgetError('network_error', 'could not reach the server'));
+    await expect(result).resolves.toEqual({ status: 'closed', transaction_id: null });
+  });
+
   it('focus guards at both ends send Tab back into the dialog: the end one to the close button, the start one to the frame', async () => {
     const { root } = await openModal();
     const [start, end] = [...root.querySelectorAll<HTMLElement>('.guard')];
