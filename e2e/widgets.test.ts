@@ -219,7 +219,9 @@ describe('the widgets on a shop page of another origin, under a nonce CSP', () =
       let frameFields = 0;
       for (let i = 0; i < 40; i++) {
         await page.keyboard.press(key);
-        const at = await focused(page);
+        // Focus leaving the pay page's frame crosses processes: let it land before looking.
+        let at = await focused(page);
+        for (let n = 0; at === 'BODY' && n < 20; n++) at = await new Promise((r) => setTimeout(r, 25)).then(() => focused(page));
         seen.add(at);
         if (at === 'REMIT-PAY>IFRAME' && (await inFrame())) frameFields++;
       }
