@@ -72,15 +72,48 @@ const events = (page: Page) => page.evaluate(() => (window as unknown as { event
 const violations = (page: Page) => page.evaluate(() => (window as unknown as { violations: string[] }).violations);
 const modal = (page: Page) => page.getByRole('dialog', { name: 'Pay $12.50' });
 
-async function payInModal(page: Page) {
-  const f = page.frameLocator('iframe[title="Payment form: Pay $12.50"]');
-  await f.getByLabel('Card number').fill(CARDS.visa);
-  await f.getByLabel('Expiry date').fill(`12 / ${YY}`);
-  await f.getByLabel('Security code').fill('123');
-  await f.getByLabel('Name on card').fill('Ada Lovelace');
-  await f.getByLabel('ZIP code').fill('94105');
-  await f.getByRole('button', { name: /^Pay/ }).click();
+/** What has focus, seen from the top: an element of the page, or inside the pay modal (its shadow root's element, or the frame). */
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const a = document.activeElement;
+    if (!a || a === document.body) return 'BODY';
+    if (a.tagName !== 'REMIT-PAY') return a.id || a.tagName;
+    const inner = a.shadowRoot!.activeElement;
+    return `REMIT-PAY>${inner ? inner.tagName + (inner.className ? '.' + inner.className : '') : '?'}`;
+  });
+
+/** The pay page inside the modal, once it is there. */
+async function payFrame(page: Page) {
+  await page.frameLocator('iframe[title="Payment form: Pay $12.50"]').getByLabel('Card number').waitFor();
+  return page.frames().find((f) => f.url().includes('/pay/'))!;
 }
+
+/** Tab (or Shift+Tab) until the pay page's focused field has this label; fails after 30 presses. */
+async function tabTo(page: Page, label: RegExp, back = false) {
+  const frame = await payFrame(page);
+  for (let i = 0; i < 30; i++) {
+    const at = await frame.evaluate(() => {
+      const el = document.activeElement as HTMLInputElement | null;
+      if (!el || el === document.body) return '';
+      return (el.labels?.[0]?.textContent ?? '') + '|' + (el.getAttribute('aria-label') ?? '') + '|' + (el.tagName === 'BUTTON' ? el.textContent : '');
+    });
+    if (label.test(at)) return;
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`never reached ${label} by keyboard`);
+}
+
+/** Pays with the test card in the pay page: the modal's frame, or the popup. */
+async function payWithCard(where: Pick<Page, 'getByLabel' | 'getByRole'>) {
+  await where.getByLabel('Card number').fill(CARDS.visa);
+  await where.getByLabel('Expiry date').fill(`12 / ${YY}`);
+  await where.getByLabel('Security code').fill('123');
+  await where.getByLabel('Name on card').fill('Ada Lovelace');
+  await where.getByLabel('ZIP code').fill('94105');
+  await where.getByRole('button', { name: /^Pay/ }).click();
+}
+
+const payInModal = (page: Page) => payWithCard(page.frameLocator('iframe[title="Payment form: Pay $12.50"]'));
 
 describe('the widgets on a shop page of another origin, under a nonce CSP', () => {
   it('pay: the modal opens the pay page; paying with 4242… closes it, resolves, and the table shows the payment', async () => {
@@ -139,6 +172,69 @@ describe('the widgets on a shop page of another origin, under a nonce CSP', () =
     await page.context().close();
   });
 
+  it('keyboard only, all the way: Tab to the button, Enter, pay with the test card in the frame, the modal closes, the table refreshes, focus is back on the button', async () => {
+    const page = await newPage(w);
+    await page.goto(shop);
+    const rows = page.locator('#remit_complete_transactions tbody tr');
+    await expect.poll(() => page.locator('#remit_complete_transactions caption [role=status]').textContent()).toBe('');
+    const before = await rows.count();
+    let tabs = 0;
+    while ((await focused(page)) !== 'pay' && tabs++ < 10) await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('pay');
+    await page.keyboard.press('Enter');
+    await modal(page).waitFor();
+    await payFrame(page);
+    // The frame takes focus once loaded; from there the keyboard reaches every field.
+    await expect.poll(() => focused(page)).toBe('REMIT-PAY>IFRAME');
+    await tabTo(page, /Card number/);
+    await page.keyboard.type(CARDS.visa);
+    await tabTo(page, /Expiry date/);
+    await page.keyboard.type(`12${YY}`);
+    await tabTo(page, /Security code/);
+    await page.keyboard.type('123');
+    await tabTo(page, /Name on card/);
+    await page.keyboard.type('Ada Lovelace');
+    await tabTo(page, /ZIP code/);
+    await page.keyboard.type('94105');
+    await tabTo(page, /^\|\|Pay/);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => out(page).textContent(), { timeout: 15_000 }).toBe('Payment succeeded');
+    expect(await modal(page).count()).toBe(0);
+    expect(await focused(page)).toBe('pay');
+    await expect.poll(() => rows.count()).toBe(before + 1);
+    expect(await rows.first().locator('td').allTextContents()).toEqual([expect.any(String), '$12.50', 'Visa •••• 4242', 'Completed']);
+    await page.context().close();
+  });
+
+  it('Tab and Shift+Tab cycle inside the modal, through the pay page and the close button, never to the page behind or out of the document', async () => {
+    const page = await newPage(w);
+    await page.goto(shop);
+    await page.getByRole('button', { name: 'Pay $12.50' }).focus();
+    await page.keyboard.press('Enter');
+    await modal(page).waitFor();
+    const frame = await payFrame(page);
+    const inFrame = () => frame.evaluate(() => document.hasFocus() && document.activeElement !== document.body);
+    for (const key of ['Tab', 'Shift+Tab']) {
+      const seen = new Set<string>();
+      let frameFields = 0;
+      for (let i = 0; i < 40; i++) {
+        await page.keyboard.press(key);
+        // Focus leaving the pay page's frame crosses processes: let it land before looking.
+        let at = await focused(page);
+        for (let n = 0; at === 'BODY' && n < 20; n++) at = await new Promise((r) => setTimeout(r, 25)).then(() => focused(page));
+        seen.add(at);
+        if (at === 'REMIT-PAY>IFRAME' && (await inFrame())) frameFields++;
+      }
+      // Only the modal: its close button and the frame (the guards pass focus straight on).
+      expect([...seen].sort(), key).toEqual(['REMIT-PAY>BUTTON.x', 'REMIT-PAY>IFRAME']);
+      expect(frameFields, key).toBeGreaterThan(5);
+    }
+    await page.keyboard.press('Escape');
+    await expect.poll(() => modal(page).count()).toBe(0);
+    expect(await focused(page)).toBe('pay');
+    await page.context().close();
+  });
+
   it('request payment: a confirmation, and the SMS in the sandbox inbox', async () => {
     const page = await newPage(w);
     await page.goto(shop);
@@ -177,6 +273,34 @@ describe('the widgets on a shop page of another origin, under a nonce CSP', () =
     const direct = await w.s.http({ method: 'POST', path: `/widget/v1/pay-links?public_key=${w.m.public_key}`, json: { amount: 1 }, headers: { origin: stranger } });
     expect(direct.status).toBe(403);
     await page.screenshot({ path: join(SCREENSHOTS, 'widgets-origin-refused.png'), fullPage: true });
+    await page.context().close();
+  });
+
+  it('narrower than 600 px: a popup opens the pay page; paying there closes it, resolves, and the table shows the payment', async () => {
+    const page = await newPage(w, { viewport: { width: 420, height: 800 } });
+    await page.goto(shop);
+    const rows = page.locator('#remit_complete_transactions tbody tr');
+    await expect.poll(() => page.locator('#remit_complete_transactions caption [role=status]').textContent()).toBe('');
+    const before = await rows.count();
+    const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Pay $12.50' }).click()]);
+    expect(await modal(page).count()).toBe(0);
+    await payWithCard(popup);
+    await expect.poll(() => out(page).textContent(), { timeout: 15_000 }).toBe('Payment succeeded');
+    await expect.poll(() => popup.isClosed()).toBe(true);
+    expect((await events(page)).map((e) => [e.type, e.detail.status])).toEqual([['remit:payment-success', 'succeeded']]);
+    await expect.poll(() => rows.count()).toBe(before + 1);
+    expect(await rows.first().locator('td').allTextContents()).toEqual([expect.any(String), '$12.50', 'Visa •••• 4242', 'Completed']);
+    await page.context().close();
+  });
+
+  it('narrower than 600 px: closing the popup without paying resolves closed and fires remit:close', async () => {
+    const page = await newPage(w, { viewport: { width: 420, height: 800 } });
+    await page.goto(shop);
+    const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Pay $12.50' }).click()]);
+    await popup.getByLabel('Card number').waitFor();
+    await popup.close();
+    await expect.poll(() => out(page).textContent()).toBe('Payment closed');
+    expect(await events(page)).toEqual([{ type: 'remit:close', detail: { status: 'closed', transaction_id: null } }]);
     await page.context().close();
   });
 

@@ -17,7 +17,7 @@ import { apiRoutes, payRoutes, portalRoutes, publicRoutes, sandboxRoutes } from 
 import { openApiInfo, openApiServers } from './openapi.js';
 import { widgetAssetRoutes, type WidgetAssetDirs } from './routes/widget-assets.js';
 import { WIDGET_PREFIX, widgetApiRoutes } from './routes/widget-api.js';
-import type { WidgetLimiter } from './plugins/widget-limits.js';
+import type { WidgetLimiter, WidgetLimits } from './plugins/widget-limits.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limits.js';
 import { DEFAULT_TIME_LIMITS, timeLimitOptions, type TimeLimits } from './time-limits.js';
 import './plugins/rate-limit.js';
@@ -30,6 +30,8 @@ export interface AppOptions {
   widgetAssets?: WidgetAssetDirs;
   /** The widget backend's rate limiter (default: the shared database limiter, ctx.rateLimiter). */
   widgetLimiter?: WidgetLimiter;
+  /** The widget backend's rate and amount limits; default DEFAULT_WIDGET_LIMITS (the server reads them from REMIT_WIDGET_*). */
+  widgetLimits?: WidgetLimits;
   /** The built portal (`apps/portal/dist` by default). */
   portalDir?: string;
   /** The rate limits; default DEFAULT_RATE_LIMITS (the server reads them from the environment). */
@@ -93,7 +95,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
   for (const routes of [...publicRoutes, portalRoutes(opts.portalDir), payRoutes(opts.payDir), widgetAssetRoutes(opts.widgetAssets)]) routes(app, ctx);
 
   // The widget backend: public key + Origin, its own CORS, no HTTP Basic.
-  await app.register((widget) => widgetApiRoutes(widget, ctx, opts.widgetLimiter), { prefix: WIDGET_PREFIX });
+  await app.register((widget) => widgetApiRoutes(widget, ctx, { limiter: opts.widgetLimiter, limits: opts.widgetLimits }), { prefix: WIDGET_PREFIX });
 
   await app.register(
     async (api) => {

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createProcessor, parseCutoff, type Env, type OpenOptions, type Processor } from '@remit/core';
 import { rateLimitsFromEnv, type RateLimits } from './rate-limits.js';
 import { timeLimitsFromEnv, type TimeLimits } from './time-limits.js';
+import { widgetLimitsFromEnv, type WidgetLimits } from './plugins/widget-limits.js';
 
 export interface ServerConfig {
   port: number;
@@ -26,6 +27,8 @@ export interface ServerConfig {
   portalDir?: string;
   /** REMIT_RATE_LIMIT_*: the rate limits (README "Rate limits"). */
   rateLimits: RateLimits;
+  /** REMIT_WIDGET_RATE_LIMIT_*, REMIT_WIDGET_MAX_AMOUNT: the widget backend's limits (README "Rate limits"). */
+  widgetLimits: WidgetLimits;
   /** REMIT_REQUEST_TIMEOUT_MS, REMIT_HEADERS_TIMEOUT_MS, REMIT_KEEP_ALIVE_TIMEOUT_MS, REMIT_IDLE_TIMEOUT_MS. */
   timeLimits: TimeLimits;
   /**
@@ -63,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     idempotencyLeaseMs: positiveMs('REMIT_IDEMPOTENCY_LEASE_MS', env.REMIT_IDEMPOTENCY_LEASE_MS),
     portalDir: env.REMIT_PORTAL_DIR ? resolve(env.REMIT_PORTAL_DIR) : undefined,
     rateLimits: rateLimitsFromEnv(env),
+    widgetLimits: widgetLimitsFromEnv(env),
     timeLimits: timeLimitsFromEnv(env),
     trustProxy: trustProxy(env.REMIT_TRUST_PROXY),
   };

@@ -23,6 +23,7 @@ const app = await buildApp(core, {
   payDir: config.payDir,
   portalDir: config.portalDir,
   rateLimits: config.rateLimits,
+  widgetLimits: config.widgetLimits,
   trustProxy: config.trustProxy,
   timeLimits: config.timeLimits,
 });

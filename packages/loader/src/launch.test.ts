@@ -43,8 +43,16 @@ class TrackedObserver extends MutationObserver {
   }
 }
 
+// ...and its intent listeners (pointerover, focusin) on the document: removed after each test too.
+const listeners: Array<[string, EventListenerOrEventListenerObject, boolean | AddEventListenerOptions | undefined]> = [];
+const addListener = document.addEventListener.bind(document);
+
 beforeEach(() => {
   vi.stubGlobal('MutationObserver', TrackedObserver);
+  vi.spyOn(document, 'addEventListener').mockImplementation((type: string, fn: EventListenerOrEventListenerObject, opts?: boolean | AddEventListenerOptions) => {
+    if (!type.startsWith('remit:')) listeners.push([type, fn, opts]);
+    addListener(type, fn, opts);
+  });
   chunks = [];
   errors = [];
   events = [];
@@ -64,6 +72,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   for (const o of observers.splice(0)) o.disconnect();
+  for (const [type, fn, opts] of listeners.splice(0)) document.removeEventListener(type, fn, opts);
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   for (const t of ['remit:payment-success', 'remit:close', 'remit:error']) document.removeEventListener(t, record);
@@ -172,6 +181,53 @@ describe('using a widget', () => {
     expect(chunks).toHaveLength(2);
     chunkRuns({ pay: async () => ({ status: 'closed', transaction_id: null }) });
     await expect(second).resolves.toMatchObject({ status: 'closed' });
+  });
+});
+
+describe('warming up on intent', () => {
+  it('the pointer or focus reaching a button loads the chunk once, before any click; elsewhere nothing', async () => {
+    await launch();
+    const p = document.createElement('p');
+    const button = document.createElement('button');
+    const inner = document.createElement('span');
+    button.append(inner);
+    document.body.append(p, button);
+    p.dispatchEvent(new Event('pointerover', { bubbles: true }));
+    expect(chunks).toEqual([]);
+    inner.dispatchEvent(new Event('pointerover', { bubbles: true }));
+    expect(chunks).toHaveLength(1);
+    button.focus();
+    button.dispatchEvent(new Event('pointerover', { bubbles: true }));
+    expect(chunks).toHaveLength(1);
+    // The click then finds the chunk there: no second script.
+    const pay = vi.fn(async () => ({ status: 'closed' as const, transaction_id: null }));
+    chunkRuns({ pay });
+    await win.Remit!.getPaymentPage(5);
+    expect(pay).toHaveBeenCalledTimes(1);
+    expect(chunks).toHaveLength(1);
+  });
+
+  it('keyboard focus on a button warms up too; a failed warm-up is silent and the click tries again', async () => {
+    await launch();
+    const button = document.createElement('button');
+    document.body.append(button);
+    button.focus();
+    expect(chunks).toHaveLength(1);
+    chunks[0]!.dispatchEvent(new Event('error'));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(errors).toEqual([]);
+    const pending = win.Remit!.getPaymentPage(5);
+    expect(chunks).toHaveLength(2);
+    chunkRuns({ pay: async () => ({ status: 'closed', transaction_id: null }) });
+    await expect(pending).resolves.toMatchObject({ status: 'closed' });
+  });
+
+  it('with a bad key, nothing is warmed', async () => {
+    await launch('https://remit.test/js/dynamic-launch.js');
+    const button = document.createElement('button');
+    document.body.append(button);
+    button.dispatchEvent(new Event('pointerover', { bubbles: true }));
+    expect(chunks).toEqual([]);
   });
 });
 

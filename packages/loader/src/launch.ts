@@ -5,7 +5,7 @@ import type { BootWidgets, WidgetUI } from './ui.js';
  * `dynamic-launch.js`: the script tag a merchant pastes. It reads the public key from its own
  * address, defines `getPaymentPage`, `sendRequestPayment` and `window.Remit`, fills
  * `#remit_complete_transactions` whenever one is on the page, and loads the widget chunk (with its
- * own script tag's nonce) only when a widget is used. Loaded twice, the second copy does nothing.
+ * own script tag's nonce) only when a widget is used or about to be (pointer or focus on a button). Loaded twice, the second copy does nothing.
  * Kept tiny (budget 1.3 KB gzip): the work is in the chunk.
  */
 declare const __REMIT_CHUNK__: string;
@@ -46,6 +46,11 @@ type Failure = Error & { code: string };
       };
       d.head.append(s);
     }));
+
+  // Warmed on intent: the pointer or focus reaching a button fetches the chunk, so the click that
+  // follows finds it ready (a page nobody points at never loads it).
+  for (const t of ['pointerover', 'focusin'])
+    d.addEventListener(t, (e) => badKey || ((e.target as Element).closest?.('button,[role=button],input') && load().catch(() => 0)), true);
 
   /** Runs a widget operation; a failure is logged, dispatched as `remit:error` and rejected. */
   const run = <T>(op: (u: WidgetUI) => Promise<T>, undo?: () => void): Promise<T> =>

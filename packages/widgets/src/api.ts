@@ -6,17 +6,18 @@ import type { WidgetContext } from '@remit/loader/ui';
 export const widgetError = (code: string, message: string, status?: number): RemitWidgetError =>
   Object.assign(new Error(message), { code, status });
 
-export type Call = <T>(path: string, body?: unknown) => Promise<T>;
+export type Call = <T>(path: string, body?: Record<string, string>) => Promise<T>;
 
 export function widgetApi(ctx: WidgetContext, f: typeof fetch = fetch): Call {
-  return async <T>(path: string, body?: unknown): Promise<T> => {
+  return async <T>(path: string, body?: Record<string, string>): Promise<T> => {
     const url = `${ctx.base}/widget/v1${path}${path.includes('?') ? '&' : '?'}public_key=${encodeURIComponent(ctx.key)}`;
     let res: Response;
     try {
       res = await f(url, {
         method: body === undefined ? 'GET' : 'POST',
-        headers: body === undefined ? undefined : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        // Form-encoded, not JSON: a CORS "simple" request, so no preflight round trip before the
+        // pay link (the server checks the Origin itself either way).
+        body: body === undefined ? undefined : new URLSearchParams(body),
         credentials: 'omit',
       });
     } catch {

@@ -1,5 +1,5 @@
 import type { WidgetConfig } from '@remit/contract';
-import type { BootWidgets, WidgetUI } from '@remit/loader/ui';
+import type { WidgetContext, WidgetUI } from '@remit/loader/ui';
 import { widgetApi, type Call } from './api.js';
 import { pay } from './pay.js';
 import { request } from './request.js';
@@ -10,28 +10,34 @@ import { mountTable, tableModel, type TableModel } from './transactions.js';
  * background (only the theme colour is taken from them); every mounted table refreshes after a
  * successful payment.
  */
-export const bootWidgets: BootWidgets = (ctx, call: Call = widgetApi(ctx)): WidgetUI => {
+export function bootWidgets(ctx: WidgetContext, call: Call = widgetApi(ctx)): WidgetUI {
   let primary: string | null = null;
   call<WidgetConfig>('/config').then(
     (c) => (primary = c.theme.primary_color),
     () => {},
   );
-  const tables = new Set<TableModel>();
+  const tables = new Map<TableModel, { el: HTMLElement; off: () => void }>();
   return {
     async pay(amount, opener, popup) {
       const r = await pay(call, amount, opener, popup, () => primary);
-      if (r.status === 'succeeded') for (const t of tables) void t.load(0);
+      if (r.status === 'succeeded')
+        for (const [model, t] of tables) {
+          // A table a single-page app has taken off the page is let go, not refreshed.
+          if (t.el.isConnected) void model.load(0);
+          else t.off();
+        }
       return r;
     },
     request: (amount, phone, opener) => request(call, amount, phone, opener, () => primary),
     table(el) {
       const model = tableModel(call);
-      tables.add(model);
       const unmount = mountTable(el, model, primary);
-      return () => {
+      const off = () => {
         tables.delete(model);
         unmount();
       };
+      tables.set(model, { el, off });
+      return off;
     },
   };
-};
+}

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 /**
  * A modal `<dialog>` (showModal): the page behind is inert, so focus stays inside; Escape closes
@@ -7,7 +7,8 @@ import { useEffect, useRef } from 'preact/hooks';
  */
 export function Modal(props: { label: string; class: string; onClose: () => void; children: ComponentChildren; labelledBy?: string }) {
   const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
+  // Shown as soon as it is in the document (not a frame later): the click answers at once.
+  useLayoutEffect(() => {
     const d = ref.current!;
     if (!d.open) d.showModal();
     return () => d.close();

@@ -1,16 +1,18 @@
 import type { PaymentResult, WidgetPayLink } from '@remit/contract';
+import { signal } from '@preact/signals';
 import { render } from 'preact';
 import type { Call } from './api.js';
 import { Modal } from './dialog.js';
 import { money } from './format.js';
 import { shadowHost } from './styles.js';
-
 /**
  * The pay button's flow: open a pay link for the amount (the backend records this page's origin
- * on it), show the hosted pay page in a modal iframe (or in the popup the loader opened on a
- * narrow screen), and settle on the page's `remit:payment` message from the pay page's origin:
- * `succeeded` resolves with the transaction, `closed` (or the modal closed) resolves `closed`.
- * `failed` settles nothing: the customer can try another card in the page.
+ * on it) and show the hosted pay page in a modal iframe (or in the popup the loader opened on a
+ * narrow screen). The modal opens at once, while the link is being made, so the click answers
+ * within a frame and the iframe starts loading the moment the link is known. It settles on the
+ * page's `remit:payment` message from the pay page's origin: `succeeded` resolves with the
+ * transaction, `closed` (or the modal closed) resolves `closed`. `failed` settles nothing: the
+ * customer can try another card in the page.
  */
 export async function pay(
   call: Call,
@@ -19,61 +21,94 @@ export async function pay(
   popup: Window | null,
   primary: () => string | null,
 ): Promise<PaymentResult> {
-  const link = await call<WidgetPayLink>('/pay-links', { amount });
-  const from = new URL(link.pay_link).origin;
-  return new Promise<PaymentResult>((resolve) => {
-    let frame: HTMLIFrameElement | null = null;
-    let host: HTMLElement | null = null;
-    let poll = 0;
-    const finish = (r: PaymentResult) => {
-      removeEventListener('message', onMessage);
-      clearInterval(poll);
-      if (host) {
-        render(null, host.shadowRoot!);
-        host.remove();
-        (opener as HTMLElement | null)?.focus?.();
-      }
-      if (popup && !popup.closed) popup.close();
-      resolve(r);
-    };
-    const closed = () => finish({ status: 'closed', transaction_id: null });
-    const onMessage = (e: MessageEvent) => {
-      const source = popup ?? frame?.contentWindow;
-      const m = e.data as { type?: string; status?: string; transaction_id?: string } | null;
-      if (e.origin !== from || !source || e.source !== source || m?.type !== 'remit:payment') return;
-      if (m.status === 'succeeded' && m.transaction_id) finish({ status: 'succeeded', transaction_id: m.transaction_id });
-      else if (m.status === 'closed') closed();
-    };
-    addEventListener('message', onMessage);
-
-    if (popup) {
-      popup.location.href = link.pay_link;
-      poll = window.setInterval(() => popup.closed && closed(), 400);
-      return;
+  const linked = call<WidgetPayLink>('/pay-links', { amount });
+  const src = signal<string | null>(null);
+  let frame: HTMLIFrameElement | null = null;
+  let host: HTMLElement | null = null;
+  let poll = 0;
+  let from = '';
+  let done = false;
+  let settle!: (r: PaymentResult) => void;
+  const settled = new Promise<PaymentResult>((ok) => (settle = ok));
+  const teardown = () => {
+    removeEventListener('message', onMessage);
+    clearInterval(poll);
+    if (host) {
+      render(null, host.shadowRoot!);
+      host.remove();
+      host = null;
+      (opener as HTMLElement | null)?.focus?.();
     }
+    if (popup && !popup.closed) popup.close();
+  };
+  const finish = (r: PaymentResult) => {
+    done = true;
+    teardown();
+    settle(r);
+  };
+  const closed = () => finish({ status: 'closed', transaction_id: null });
+  const onMessage = (e: MessageEvent) => {
+    const source = popup ?? frame?.contentWindow;
+    const m = e.data as { type?: string; status?: string; transaction_id?: string } | null;
+    if (!from || e.origin !== from || !source || e.source !== source || m?.type !== 'remit:payment') return;
+    if (m.status === 'succeeded' && m.transaction_id) finish({ status: 'succeeded', transaction_id: m.transaction_id });
+    else if (m.status === 'closed') closed();
+  };
+  addEventListener('message', onMessage);
+
+  if (!popup) {
     const shadow = shadowHost('pay', primary());
     host = shadow.host;
-    const label = `Pay ${money(link.amount)}`;
+    const label = `Pay ${money(amount)}`;
+    // The guards at both ends keep Tab and Shift+Tab inside the dialog: leaving the pay page's
+    // frame forward lands on the last guard (back to the close button), backward on the first
+    // (back into the frame), instead of escaping to the browser's own controls.
+    let x: HTMLButtonElement | null = null;
+    const toX = () => x?.focus();
     render(
       <Modal class="pay" label={label} onClose={closed}>
+        <span class="guard" tabIndex={0} onFocus={() => (frame ? frame.focus() : toX())} />
         <div class="bar">
           <span>{label}</span>
-          <button type="button" class="x" aria-label="Close payment" onClick={closed}>
+          <button type="button" class="x" aria-label="Close payment" autofocus ref={(el) => void (x = el)} onClick={closed}>
             ×
           </button>
         </div>
-        <iframe
-          ref={(el) => {
-            frame = el;
-          }}
-          src={link.pay_link}
-          title={`Payment form: ${label}`}
-          allow="payment"
-          // The form takes focus as soon as it is there: the customer can type at once.
-          onLoad={(e) => (e.currentTarget as HTMLIFrameElement).focus()}
-        />
+        <PayFrame label={label} src={src} frameRef={(el) => void (frame = el)} />
+        <span class="guard" tabIndex={0} onFocus={toX} />
       </Modal>,
       shadow.root,
     );
-  });
+  }
+
+  let link: WidgetPayLink;
+  try {
+    link = await linked;
+  } catch (e) {
+    if (done) return settled; // closed by the customer before the refusal came: that is the answer
+    teardown();
+    throw e;
+  }
+  if (done) return settled; // closed while the link was being made
+  from = new URL(link.pay_link).origin;
+  if (popup) {
+    popup.location.href = link.pay_link;
+    poll = window.setInterval(() => popup.closed && closed(), 400);
+  } else src.value = link.pay_link;
+  return settled;
+}
+
+function PayFrame(props: { label: string; src: { value: string | null }; frameRef: (el: HTMLIFrameElement | null) => void }) {
+  const src = props.src.value;
+  if (!src) return <p class="wait" role="status">Opening the payment form…</p>;
+  return (
+    <iframe
+      ref={props.frameRef}
+      src={src}
+      title={`Payment form: ${props.label}`}
+      allow="payment"
+      // The form takes focus as soon as it is there: the customer can type at once.
+      onLoad={(e) => (e.currentTarget as HTMLIFrameElement).focus()}
+    />
+  );
 }

@@ -12,6 +12,8 @@ dialog::backdrop{background:rgb(17 24 39/.55)}
 .pay{width:480px;height:min(820px,calc(100vh - 16px));display:flex;flex-direction:column}
 .bar{display:flex;align-items:center;justify-content:space-between;gap:8px;padding:8px 8px 8px 16px;border-bottom:1px solid #e5e7eb;font-weight:600}
 iframe{flex:1;width:100%;border:0;display:block}
+.wait{flex:1;margin:0;padding:24px;color:#374151}
+.guard{position:fixed;width:1px;height:1px;overflow:hidden}
 button{font:inherit;cursor:pointer;min-height:44px;min-width:44px;border-radius:8px}
 .x{border:1px solid transparent;background:transparent;font-size:24px;line-height:1;color:#374151}
 .x:hover{background:#f3f4f6}

@@ -4,6 +4,7 @@ import type { WidgetTransactions } from '@remit/contract';
 import type { Call } from './api.js';
 import { widgetError } from './api.js';
 import { pay } from './pay.js';
+import { bootWidgets } from './boot.js';
 import { request } from './request.js';
 import { mountTable, Rows, tableModel } from './transactions.js';
 
@@ -150,12 +151,62 @@ describe('pay modal', () => {
     expect(document.querySelector('remit-pay')).toBeNull();
   });
 
-  it('a refused pay link rejects and opens nothing', async () => {
+  it('a refused pay link rejects, removes the modal and returns focus to the button', async () => {
+    const button = document.createElement('button');
+    document.body.append(button);
+    button.focus();
     const call = (async () => {
       throw widgetError('amount_over_limit', "amount must be at most 500.00, the widget's max_amount.", 400);
     }) as Call;
-    await expect(pay(call, '900', null, null, () => null)).rejects.toMatchObject({ code: 'amount_over_limit', status: 400 });
+    await expect(pay(call, '900', button, null, () => null)).rejects.toMatchObject({ code: 'amount_over_limit', status: 400 });
     expect(document.querySelector('remit-pay')).toBeNull();
+    expect(document.activeElement).toBe(button);
+  });
+
+  it('opens at once, while the link is being made; the frame comes with the link', async () => {
+    let answer!: (l: typeof link) => void;
+    const call = vi.fn(() => new Promise((r) => (answer = r as never))) as unknown as Call;
+    const result = pay(call, '12.50', null, null, () => null);
+    const root = document.querySelector('remit-pay')!.shadowRoot!;
+    expect(root.querySelector('dialog')!.open).toBe(true);
+    expect(root.querySelector('[role=status]')!.textContent).toBe('Opening the payment form…');
+    expect(root.querySelector('iframe')).toBeNull();
+    answer(link);
+    await waitFor(() => expect(root.querySelector('iframe')?.getAttribute('src')).toBe(link.pay_link));
+    expect(root.querySelector('[role=status]')).toBeNull();
+    root.querySelector('dialog')!.dispatchEvent(new Event('cancel', { cancelable: true }));
+    await expect(result).resolves.toEqual({ status: 'closed', transaction_id: null });
+  });
+
+  it('closed before the link arrives: resolves closed and never shows the frame', async () => {
+    let answer!: (l: typeof link) => void;
+    const call = vi.fn(() => new Promise((r) => (answer = r as never))) as unknown as Call;
+    const result = pay(call, '12.50', null, null, () => null);
+    document.querySelector('remit-pay')!.shadowRoot!.querySelector('dialog')!.dispatchEvent(new Event('cancel', { cancelable: true }));
+    answer(link);
+    await expect(result).resolves.toEqual({ status: 'closed', transaction_id: null });
+    expect(document.querySelector('remit-pay')).toBeNull();
+  });
+
+  it('closed before a refusal arrives: still resolves closed (the customer left; no error to report)', async () => {
+    let refuse!: (e: Error) => void;
+    const call = vi.fn(() => new Promise((_, no) => (refuse = no))) as unknown as Call;
+    const result = pay(call, '12.50', null, null, () => null);
+    document.querySelector('remit-pay')!.shadowRoot!.querySelector('dialog')!.dispatchEvent(new Event('cancel', { cancelable: true }));
+    refuse(widgetError('network_error', 'could not reach the server'));
+    await expect(result).resolves.toEqual({ status: 'closed', transaction_id: null });
+  });
+
+  it('focus guards at both ends send Tab back into the dialog: the end one to the close button, the start one to the frame', async () => {
+    const { root } = await openModal();
+    const [start, end] = [...root.querySelectorAll<HTMLElement>('.guard')];
+    const close = root.querySelector<HTMLElement>('.x')!;
+    const frame = root.querySelector('iframe')!;
+    expect(close.hasAttribute('autofocus')).toBe(true); // the dialog opens on it, not on the start guard
+    end!.focus();
+    expect(root.activeElement).toBe(close);
+    start!.focus();
+    expect(root.activeElement).toBe(frame);
   });
 });
 
@@ -174,5 +225,31 @@ describe('request payment confirmation', () => {
     (root.querySelector('button') as HTMLButtonElement).click();
     expect(document.querySelector('remit-request')).toBeNull();
     expect(document.activeElement).toBe(button);
+  });
+});
+
+describe('boot: tables refresh after a payment', () => {
+  it('every table on the page loads again on success; one taken off the page is let go, not asked for', async () => {
+    const link = { link_id: 'ord_1', pay_link: 'https://remit.test/pay/ord_1', amount: '5.00' };
+    const call = vi.fn(async (path: string) => (path === '/config' ? { theme: { primary_color: null } } : path === '/pay-links' ? link : pageOf(1))) as unknown as Call;
+    const ui = bootWidgets({ base: 'https://remit.test', key: 'pk_test_x' }, call);
+    const kept = document.createElement('table');
+    const gone = document.createElement('table');
+    document.body.append(kept, gone);
+    ui.table(kept);
+    ui.table(gone);
+    await waitFor(() => expect(kept.querySelectorAll('tbody tr')).toHaveLength(1));
+    const loads = () => (call as unknown as ReturnType<typeof vi.fn>).mock.calls.filter(([p]) => String(p).startsWith('/transactions')).length;
+    expect(loads()).toBe(2);
+    gone.remove();
+    const result = ui.pay('5', null, null);
+    await waitFor(() => expect(document.querySelector('remit-pay')?.shadowRoot?.querySelector('iframe')).toBeTruthy());
+    const frame = document.querySelector('remit-pay')!.shadowRoot!.querySelector('iframe')!;
+    const frameWindow = window.open('about:blank') ?? window;
+    Object.defineProperty(frame, 'contentWindow', { value: frameWindow });
+    window.dispatchEvent(new MessageEvent('message', { data: { type: 'remit:payment', status: 'succeeded', transaction_id: 'txn_1' }, origin: 'https://remit.test', source: frameWindow }));
+    await expect(result).resolves.toEqual({ status: 'succeeded', transaction_id: 'txn_1' });
+    await waitFor(() => expect(loads()).toBe(3));
+    expect(gone.querySelector('tbody')).toBeNull(); // unmounted
   });
 });

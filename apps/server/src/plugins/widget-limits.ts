@@ -1,45 +1,95 @@
 import type { FastifyReply } from 'fastify';
-import { RemitError, type Ctx } from '@remit/core';
+import { parseAmountText } from '@remit/contract';
+import { RemitError, type Ctx, type RateRule } from '@remit/core';
+import { parseRateRule } from '../rate-limits.js';
 
 /**
- * Rate limits of the widget backend: a public key is on every merchant page, so it must not be
- * usable to flood phones with SMS or the server with links. Each rule is a fixed window counted
- * per key (the public key, the phone, the client address).
+ * Limits of the widget backend: a public key is on every merchant page, so it must not be usable
+ * to flood phones with SMS or the server with links. Each rate rule is a fixed window counted per
+ * key (the public key, the phone, the client address); each is configurable by environment
+ * variable like the server's other rate limits (README "Rate limits").
  *
  * The counting sits behind `WidgetLimiter`: the shared database limiter by default, an
  * in-process one for a single process or a test.
  */
-export interface LimitRule {
-  name: string;
-  /** Requests allowed per window. */
-  max: number;
-  windowMs: number;
+export interface WidgetLimits {
+  /** Every /widget/v1 call, per public key. */
+  perKey: RateRule;
+  /** Every /widget/v1 call, per client address. */
+  perAddress: RateRule;
+  /** Payment request SMS, per public key. */
+  smsPerKey: RateRule;
+  /** Payment request SMS, per recipient phone. */
+  smsPerPhone: RateRule;
+  /** Payment request SMS, per client address. */
+  smsPerAddress: RateRule;
+  /** Highest amount (cents) a public key may open a link or send a request for, over every merchant; null: none beyond the merchant's and the widget's own. */
+  maxAmountCents: number | null;
 }
 
-export const WIDGET_LIMITS = {
-  /** Every /widget/v1 call, per public key. */
-  perKey: { name: 'widget_key', max: 300, windowMs: 60_000 },
-  /** Every /widget/v1 call, per client address. */
-  perAddress: { name: 'widget_address', max: 120, windowMs: 60_000 },
-  /** Payment request SMS, per public key. */
-  smsPerKey: { name: 'widget_sms_key', max: 50, windowMs: 60 * 60_000 },
-  /** Payment request SMS, per recipient phone. */
-  smsPerPhone: { name: 'widget_sms_phone', max: 3, windowMs: 60 * 60_000 },
-  /** Payment request SMS, per client address. */
-  smsPerAddress: { name: 'widget_sms_address', max: 10, windowMs: 60 * 60_000 },
-} as const satisfies Record<string, LimitRule>;
+type RuleKey = Exclude<keyof WidgetLimits, 'maxAmountCents'>;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** Name of each rule's environment variable, and its default. */
+const RULES: Record<RuleKey, { env: string; rule: RateRule }> = {
+  perKey: { env: 'REMIT_WIDGET_RATE_LIMIT_PER_KEY', rule: { name: 'widget_key', limit: 300, windowMs: MINUTE } },
+  perAddress: { env: 'REMIT_WIDGET_RATE_LIMIT_PER_ADDRESS', rule: { name: 'widget_address', limit: 120, windowMs: MINUTE } },
+  smsPerKey: { env: 'REMIT_WIDGET_RATE_LIMIT_SMS_PER_KEY', rule: { name: 'widget_sms_key', limit: 50, windowMs: HOUR } },
+  smsPerPhone: { env: 'REMIT_WIDGET_RATE_LIMIT_SMS_PER_PHONE', rule: { name: 'widget_sms_phone', limit: 3, windowMs: HOUR } },
+  smsPerAddress: { env: 'REMIT_WIDGET_RATE_LIMIT_SMS_PER_ADDRESS', rule: { name: 'widget_sms_address', limit: 10, windowMs: HOUR } },
+};
+export const WIDGET_MAX_AMOUNT_ENV = 'REMIT_WIDGET_MAX_AMOUNT';
+
+export const DEFAULT_WIDGET_LIMITS: WidgetLimits = {
+  ...(Object.fromEntries(Object.entries(RULES).map(([k, v]) => [k, v.rule])) as Record<RuleKey, RateRule>),
+  maxAmountCents: null,
+};
+
+/** The environment variable of each limit (for messages and the README). */
+export const WIDGET_LIMIT_ENV: Record<keyof WidgetLimits, string> = {
+  ...(Object.fromEntries(Object.entries(RULES).map(([k, v]) => [k, v.env])) as Record<RuleKey, string>),
+  maxAmountCents: WIDGET_MAX_AMOUNT_ENV,
+};
+
+/** The widget limits from the environment, each variable unset meaning its default: rules `LIMIT/WINDOW` or `off`, the amount decimal text (`500.00`) or `off`. */
+export function widgetLimitsFromEnv(env: NodeJS.ProcessEnv): WidgetLimits {
+  const out = { ...DEFAULT_WIDGET_LIMITS };
+  for (const [key, { env: variable, rule }] of Object.entries(RULES) as Array<[RuleKey, (typeof RULES)[RuleKey]]>) {
+    const value = env[variable];
+    if (value === undefined || value === '') continue;
+    try {
+      out[key] = parseRateRule(rule.name, value);
+    } catch (err) {
+      throw new Error(`${variable} ${(err as Error).message}`);
+    }
+  }
+  const amount = env[WIDGET_MAX_AMOUNT_ENV]?.trim();
+  if (amount && amount.toLowerCase() !== 'off') {
+    const cents = parseAmountText(amount);
+    if (cents === null || cents <= 0) throw new Error(`${WIDGET_MAX_AMOUNT_ENV} must be an amount above 0 like 500.00, or off, not "${amount}"`);
+    out.maxAmountCents = cents;
+  }
+  return out;
+}
+
+/** A rule switched off (`off`, or a limit of 0) counts nothing. */
+const isOff = (rule: RateRule) => !(rule.limit > 0 && rule.windowMs > 0);
+
+/** Text for the API document: "3 per 1 hour", "off". */
+export const describeRule = (rule: RateRule) => (isOff(rule) ? 'unlimited' : `${rule.limit} per ${rule.windowMs % HOUR === 0 ? `${rule.windowMs / HOUR} hour` : rule.windowMs % MINUTE === 0 ? `${rule.windowMs / MINUTE} minute` : `${rule.windowMs / 1000} seconds`}`);
 
 export type LimitOutcome = { ok: true } | { ok: false; retryAfterSeconds: number };
 
 export interface WidgetLimiter {
-  consume(rule: LimitRule, key: string): Promise<LimitOutcome> | LimitOutcome;
+  consume(rule: RateRule, key: string): Promise<LimitOutcome> | LimitOutcome;
 }
 
 /** The shared database limiter (ctx.rateLimiter): every server process on one database counts together. */
 export function databaseLimiter(ctx: Ctx): WidgetLimiter {
   return {
     async consume(rule, key) {
-      const d = await ctx.rateLimiter.consume({ name: rule.name, limit: rule.max, windowMs: rule.windowMs }, key);
+      const d = await ctx.rateLimiter.consume(rule, key);
       return d.allowed ? { ok: true } : { ok: false, retryAfterSeconds: d.retryAfterSeconds };
     },
   };
@@ -58,19 +108,20 @@ export function memoryLimiter(now: () => number = Date.now): WidgetLimiter {
         windows.set(id, (w = { start: t, count: 0 }));
       }
       w.count++;
-      if (w.count <= rule.max) return { ok: true };
+      if (w.count <= rule.limit) return { ok: true };
       return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((w.start + rule.windowMs - t) / 1000)) };
     },
   };
 }
 
-/** Consumes each rule in turn; the first refusal is a 429 with `Retry-After`. */
-export async function enforce(limiter: WidgetLimiter, reply: FastifyReply, checks: Array<[LimitRule, string]>): Promise<void> {
+/** Consumes each rule in turn (switched-off ones skipped); the first refusal is a 429 with `Retry-After` and counts no later rule. */
+export async function enforce(limiter: WidgetLimiter, reply: FastifyReply, checks: Array<[RateRule, string]>): Promise<void> {
   for (const [rule, key] of checks) {
+    if (isOff(rule)) continue;
     const out = await limiter.consume(rule, key);
     if (!out.ok) {
       reply.header('retry-after', String(out.retryAfterSeconds));
-      throw new RemitError('rate_limited', `Too many requests (${rule.name}: at most ${rule.max} per ${rule.windowMs / 1000} seconds). Retry after ${out.retryAfterSeconds} seconds.`, {
+      throw new RemitError('rate_limited', `Too many requests (${rule.name}: at most ${describeRule(rule)}). Retry after ${out.retryAfterSeconds} seconds.`, {
         extra: { retry_after: out.retryAfterSeconds },
       });
     }

@@ -103,9 +103,94 @@ describe('auth: public key + Origin', () => {
     const notARoute = await w({ method: 'POST', path: '/refunds', json: {} });
     expect(notARoute.status).toBe(404);
   });
+
+  it('a public key opens nothing else, however it is presented: every other authenticated route is 401', async () => {
+    const pk = m.public_key;
+    const routes: Array<[string, string]> = [
+      ['GET', '/api/v1/merchant'],
+      ['GET', '/api/v1/merchant/transactions'],
+      ['POST', '/api/v1/order/sales-return'],
+      ['POST', '/api/v1/customers/charge/x'],
+      ['GET', '/sandbox/messages'],
+    ];
+    const ways: Array<{ name: string; auth?: [string, string]; headers?: Record<string, string>; query?: string }> = [
+      { name: 'as HTTP Basic user and secret', auth: [pk, pk] },
+      { name: 'as the Basic secret of the right client', auth: [m.auth[0], pk] },
+      { name: 'as a bearer token', headers: { authorization: `Bearer ${pk}` } },
+      { name: 'as api_key', headers: { api_key: pk } },
+      { name: 'in the query, as the widgets send it', query: `public_key=${pk}` },
+    ];
+    for (const [method, path] of routes) {
+      for (const way of ways) {
+        const res = await s.http({
+          method,
+          path: way.query ? `${path}?${way.query}` : path,
+          auth: way.auth,
+          headers: { origin: SHOP, ...way.headers },
+          json: method === 'POST' ? { merchant_key: pk, amount: 1 } : undefined,
+        });
+        expect(res.status, `${method} ${path} ${way.name}`).toBe(401);
+      }
+    }
+  });
+
+  it('the OpenAPI document describes the widget settings (GET /widgets, PUT /widgets/{id}) and the widget backend', async () => {
+    const doc = (await s.http({ method: 'GET', path: '/api/v1/openapi.json' })).body;
+    const list = doc.paths['/api/v1/widgets']?.get;
+    const put = doc.paths['/api/v1/widgets/{id}']?.put;
+    expect(list, 'GET /widgets').toBeDefined();
+    expect(put, 'PUT /widgets/{id}').toBeDefined();
+    const body = put.requestBody.content['application/json'].schema;
+    expect(Object.keys(body.properties)).toEqual(
+      expect.arrayContaining(['merchant_key', 'allowed_origins', 'button_text', 'theme', 'request_payment_enabled', 'completed_transactions_enabled', 'max_amount']),
+    );
+    expect(put.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: 'path', name: 'id' })]));
+    for (const [method, path] of [
+      ['get', '/widget/v1/config'],
+      ['post', '/widget/v1/pay-links'],
+      ['post', '/widget/v1/payment-requests'],
+      ['get', '/widget/v1/transactions'],
+    ] as const) {
+      const op = doc.paths[path]?.[method];
+      expect(op, `${method} ${path}`).toBeDefined();
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '429']));
+    }
+    // The SMS limits the document states are the configured ones.
+    expect(doc.paths['/widget/v1/payment-requests'].post.description).toContain('At most 3 per 1 hour per phone');
+  });
 });
 
 describe('POST /widget/v1/pay-links', () => {
+  it('takes a form-encoded body, as the widgets send it (a CORS simple request: no preflight round trip)', async () => {
+    const form = await s.http({
+      method: 'POST',
+      path: `/widget/v1/pay-links?public_key=${m.public_key}`,
+      raw: 'amount=7.25',
+      headers: { origin: SHOP, 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+    });
+    expect(form.status).toBe(200);
+    expect(form.body.data.amount).toBe('7.25');
+    expect(form.headers['access-control-allow-origin']).toBe(SHOP);
+    const sms = await s.http({
+      method: 'POST',
+      path: `/widget/v1/payment-requests?public_key=${m.public_key}`,
+      raw: new URLSearchParams({ amount: '3', phone_number: '(415) 555-0177' }).toString(),
+      headers: { origin: SHOP, 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', 'x-forwarded-for': '10.3.3.3' },
+    });
+    expect(sms.status).toBe(200);
+    expect(sms.body.data.phone_last_four).toBe('0177');
+    // From an origin not allowed, a simple request is refused by the server itself, nothing made.
+    const before = await rows(s, sql`select count(*)::int as c from pay_links where merchant_id = ${m.merchant_id}`);
+    const evil = await s.http({
+      method: 'POST',
+      path: `/widget/v1/pay-links?public_key=${m.public_key}`,
+      raw: 'amount=7.25',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(evil.status).toBe(403);
+    expect(await rows(s, sql`select count(*)::int as c from pay_links where merchant_id = ${m.merchant_id}`)).toEqual(before);
+  });
+
   it("opens a link for the amount and records the page's origin on it", async () => {
     const res = await w({ method: 'POST', path: '/pay-links', json: { amount: 12.5 } });
     expect(res.status).toBe(200);

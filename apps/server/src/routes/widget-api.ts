@@ -22,7 +22,7 @@ import {
 } from '@remit/contract';
 import * as z from 'zod';
 import { registerMerchant } from '../plugins/merchant.js';
-import { databaseLimiter, enforce, WIDGET_LIMITS, type WidgetLimiter } from '../plugins/widget-limits.js';
+import { databaseLimiter, DEFAULT_WIDGET_LIMITS, describeRule, enforce, type WidgetLimiter, type WidgetLimits } from '../plugins/widget-limits.js';
 import { ok } from './envelope.js';
 import type { App } from './types.js';
 
@@ -51,7 +51,16 @@ async function corsOrigin(ctx: Ctx, req: FastifyRequest): Promise<string | false
   }
 }
 
-export async function widgetApiRoutes(app: App, ctx: Ctx, limiter: WidgetLimiter = databaseLimiter(ctx)) {
+export interface WidgetApiOptions {
+  /** Rate and amount limits (REMIT_WIDGET_*); default DEFAULT_WIDGET_LIMITS. */
+  limits?: WidgetLimits;
+  /** Who counts the rate limits; default the shared database limiter. */
+  limiter?: WidgetLimiter;
+}
+
+export async function widgetApiRoutes(app: App, ctx: Ctx, opts: WidgetApiOptions = {}) {
+  const limits = opts.limits ?? DEFAULT_WIDGET_LIMITS;
+  const limiter = opts.limiter ?? databaseLimiter(ctx);
   await app.register(cors, {
     delegator: (req, cb) => {
       corsOrigin(ctx, req as FastifyRequest).then(
@@ -65,8 +74,8 @@ export async function widgetApiRoutes(app: App, ctx: Ctx, limiter: WidgetLimiter
   /** Every call counts against the key and the client address. */
   const everyCall = (req: FastifyRequest, reply: FastifyReply) =>
     enforce(limiter, reply, [
-      [WIDGET_LIMITS.perKey, req.merchant.publicKey],
-      [WIDGET_LIMITS.perAddress, req.ip],
+      [limits.perKey, req.merchant.publicKey],
+      [limits.perAddress, req.ip],
     ]);
   const config = { merchant: 'public_key' as const };
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
@@ -106,7 +115,7 @@ export async function widgetApiRoutes(app: App, ctx: Ctx, limiter: WidgetLimiter
     async (req, reply) => {
       await everyCall(req, reply);
       noStore(reply);
-      return ok('Pay link created.', await createWidgetPayLink(ctx, req.merchant, req.widgetOrigin, req.body.amount));
+      return ok('Pay link created.', await createWidgetPayLink(ctx, req.merchant, req.widgetOrigin, req.body.amount, limits.maxAmountCents));
     },
   );
 
@@ -117,7 +126,7 @@ export async function widgetApiRoutes(app: App, ctx: Ctx, limiter: WidgetLimiter
       schema: {
         tags: ['widget backend'],
         summary: 'Send a payment request SMS (the request payment button)',
-        description: `US (10 digits) or E.164 phone. At most ${WIDGET_LIMITS.smsPerPhone.max} per phone and ${WIDGET_LIMITS.smsPerAddress.max} per client address an hour, ${WIDGET_LIMITS.smsPerKey.max} per key an hour (429 with Retry-After).`,
+        description: `US (10 digits) or E.164 phone. At most ${describeRule(limits.smsPerPhone)} per phone, ${describeRule(limits.smsPerAddress)} per client address and ${describeRule(limits.smsPerKey)} per key (429 with Retry-After).`,
         querystring: keyQuery,
         body: widgetRequestBody,
         response: { 200: envelope(widgetRequestSchema), ...errors },
@@ -126,12 +135,12 @@ export async function widgetApiRoutes(app: App, ctx: Ctx, limiter: WidgetLimiter
     async (req, reply) => {
       await everyCall(req, reply);
       await enforce(limiter, reply, [
-        [WIDGET_LIMITS.smsPerPhone, req.body.phone_number],
-        [WIDGET_LIMITS.smsPerAddress, req.ip],
-        [WIDGET_LIMITS.smsPerKey, req.merchant.publicKey],
+        [limits.smsPerPhone, req.body.phone_number],
+        [limits.smsPerAddress, req.ip],
+        [limits.smsPerKey, req.merchant.publicKey],
       ]);
       noStore(reply);
-      return ok('Payment request sent.', await sendWidgetPaymentRequest(ctx, req.merchant, req.body.amount, req.body.phone_number));
+      return ok('Payment request sent.', await sendWidgetPaymentRequest(ctx, req.merchant, req.body.amount, req.body.phone_number, limits.maxAmountCents));
     },
   );
 

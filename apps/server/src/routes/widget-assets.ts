@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Ctx } from '@remit/core';
@@ -11,6 +14,8 @@ import type { App } from './types.js';
  *   (5 minutes) and revalidated: a new release reaches pages within minutes;
  * - `/js/widgets.<hash>.js` (`packages/widgets` build): named by content, cached for a year.
  * `Cross-Origin-Resource-Policy: cross-origin` lets any page load them (the key check is on the API).
+ * Both carry an `ETag` (a revalidation of the loader is a 304) and are sent gzipped to browsers
+ * that accept it (the size budgets are gzip sizes).
  */
 
 export const DEFAULT_LOADER_DIST = fileURLToPath(new URL('../../../../packages/loader/dist', import.meta.url));
@@ -24,6 +29,39 @@ export interface WidgetAssetDirs {
   widgetsDir?: string;
 }
 
+interface Script {
+  body: Buffer;
+  gz: Buffer;
+  etag: string;
+}
+
+/** A script with its gzip and ETag, remembered by content (a rebuilt loader is a new entry). */
+const scripts = new Map<string, Script>();
+async function readScript(file: string): Promise<Script> {
+  const body = await readFile(file);
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"`;
+  let s = scripts.get(etag);
+  if (!s) {
+    if (scripts.size > 50) scripts.clear();
+    scripts.set(etag, (s = { body, gz: gzipSync(body, { level: 9 }), etag }));
+  }
+  return s;
+}
+
+function sendScript(req: FastifyRequest, reply: FastifyReply, script: Script, cache: string) {
+  reply
+    .header('content-type', 'text/javascript; charset=utf-8')
+    .header('cache-control', cache)
+    .header('etag', script.etag)
+    .header('vary', 'accept-encoding')
+    .header('x-content-type-options', 'nosniff')
+    .header('cross-origin-resource-policy', 'cross-origin');
+  const match = req.headers['if-none-match'];
+  if (match && match.split(/\s*,\s*/).some((t) => t.replace(/^W\//, '') === script.etag)) return reply.status(304).send();
+  if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(script.gz);
+  return reply.send(script.body);
+}
+
 export const widgetAssetRoutes =
   (dirs: WidgetAssetDirs = {}) =>
   (app: App, _ctx: Ctx) => {
@@ -31,38 +69,25 @@ export const widgetAssetRoutes =
     const widgetsDir = resolve(dirs.widgetsDir ?? DEFAULT_WIDGETS_DIST);
     const config = { public: true } as const;
 
-    const script = (body: Buffer, cache: string) => ({ body, cache });
-    const send = async (file: string, cache: string) => script(await readFile(file), cache);
-
     app.get('/js/dynamic-launch.js', { config, schema: { hide: true } }, async (req, reply) => {
-      let out;
+      let script;
       try {
-        out = await send(join(loaderDir, 'dynamic-launch.js'), LOADER_CACHE);
+        script = await readScript(join(loaderDir, 'dynamic-launch.js'));
       } catch {
         return sendError(req, reply, 503, 'unavailable', 'The widget loader is not built: run npm run build.');
       }
-      return reply
-        .header('content-type', 'text/javascript; charset=utf-8')
-        .header('cache-control', out.cache)
-        .header('x-content-type-options', 'nosniff')
-        .header('cross-origin-resource-policy', 'cross-origin')
-        .send(out.body);
+      return sendScript(req, reply, script, LOADER_CACHE);
     });
 
     app.get<{ Params: { file: string } }>('/js/:file', { config, schema: { hide: true } }, async (req, reply) => {
       const notFound = () => sendError(req, reply, 404, 'asset_not_found', 'No such widget script.');
       if (!CHUNK_NAME.test(req.params.file)) return notFound();
-      let out;
+      let script;
       try {
-        out = await send(join(widgetsDir, req.params.file), CHUNK_CACHE);
+        script = await readScript(join(widgetsDir, req.params.file));
       } catch {
         return notFound();
       }
-      return reply
-        .header('content-type', 'text/javascript; charset=utf-8')
-        .header('cache-control', out.cache)
-        .header('x-content-type-options', 'nosniff')
-        .header('cross-origin-resource-policy', 'cross-origin')
-        .send(out.body);
+      return sendScript(req, reply, script, CHUNK_CACHE);
     });
   };

@@ -9,6 +9,7 @@ import { basicAuth, send, type HttpRequest, type HttpResponse } from './http.js'
 import { buildApp, loggerOptions, type RemitApp } from '../app.js';
 import { generousRateLimits, type RateLimits } from '../rate-limits.js';
 import type { TimeLimits } from '../time-limits.js';
+import type { WidgetLimits } from '../plugins/widget-limits.js';
 
 /**
  * Tests run against PGlite by default; `REMIT_TEST_DB=postgres` runs them on the local Postgres
@@ -46,6 +47,8 @@ export async function startTestServer(
     portalDir?: string;
     /** Rate limits to apply; by default every limit is raised out of the way (generousRateLimits). */
     rateLimits?: Partial<RateLimits>;
+    /** The widget backend's limits; default the server's defaults (not raised: the widget tests count against them). */
+    widgetLimits?: WidgetLimits;
     /** Fastify's trustProxy (tests of per-address limits send X-Forwarded-For); default none. */
     trustProxy?: boolean;
     /** Sees every statement the driver sends (BEGIN and COMMIT included). */
@@ -72,6 +75,7 @@ export async function startTestServer(
     portalDir: opts.portalDir,
     logger,
     rateLimits: { ...generousRateLimits(), ...opts.rateLimits },
+    widgetLimits: opts.widgetLimits,
     timeLimits: opts.timeLimits,
     trustProxy: opts.trustProxy,
   });

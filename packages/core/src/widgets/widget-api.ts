@@ -42,27 +42,39 @@ export async function widgetConfig(ctx: Ctx, merchant: Merchant): Promise<Widget
   };
 }
 
-/** The widget's own ceiling (`max_amount`) comes on top of the merchant's limit. */
-function assertWidgetAmount(w: WidgetRow, amountCents: number): void {
-  if (w.maxAmountCents !== null && amountCents > w.maxAmountCents) {
-    const message = `must be at most ${formatAmount(w.maxAmountCents)}, the widget's max_amount`;
+/**
+ * The widget's own ceiling (`max_amount`) and the server's ceiling for public keys
+ * (`serverMax`, REMIT_WIDGET_MAX_AMOUNT) come on top of the merchant's limit.
+ */
+function assertWidgetAmount(w: WidgetRow, amountCents: number, serverMax: number | null): void {
+  const over = (max: number | null, whose: string) => {
+    if (max === null || amountCents <= max) return;
+    const message = `must be at most ${formatAmount(max)}, ${whose}`;
     throw invalid('amount_over_limit', `amount ${message}.`, [{ path: 'amount', message }]);
-  }
+  };
+  over(w.maxAmountCents, "the widget's max_amount");
+  over(serverMax, "this server's limit for widget payments");
 }
 
 /** `POST /widget/v1/pay-links`: a pay link whose page posts its outcome to `origin` (the calling page). */
-export async function createWidgetPayLink(ctx: Ctx, merchant: Merchant, origin: string, amountCents: number): Promise<WidgetPayLink> {
+export async function createWidgetPayLink(ctx: Ctx, merchant: Merchant, origin: string, amountCents: number, serverMax: number | null = null): Promise<WidgetPayLink> {
   const w = await widgetFor(ctx.db, merchant.id, merchantNow(ctx.now, merchant));
-  assertWidgetAmount(w, amountCents);
+  assertWidgetAmount(w, amountCents, serverMax);
   const link = await createPayLink(ctx, merchant, { amount: amountCents, allow_card: true, allow_ach: true, embed_origin: origin });
   return { link_id: link.order_id, pay_link: link.payment_link, amount: formatAmount(amountCents) };
 }
 
 /** `POST /widget/v1/payment-requests`: an SMS carrying a pay link to `phone` (E.164). */
-export async function sendWidgetPaymentRequest(ctx: Ctx, merchant: Merchant, amountCents: number, phone: string): Promise<WidgetRequestResult> {
+export async function sendWidgetPaymentRequest(
+  ctx: Ctx,
+  merchant: Merchant,
+  amountCents: number,
+  phone: string,
+  serverMax: number | null = null,
+): Promise<WidgetRequestResult> {
   const w = await widgetFor(ctx.db, merchant.id, merchantNow(ctx.now, merchant));
   if (!w.requestPaymentEnabled) throw new RemitError('widget_disabled', 'The request payment widget is turned off in the widget settings (request_payment_enabled).');
-  assertWidgetAmount(w, amountCents);
+  assertWidgetAmount(w, amountCents, serverMax);
   const { data } = await createPaymentRequest(ctx, merchant, {
     amount: amountCents,
     order_id: newId.widgetRequest(),
