@@ -14,7 +14,9 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { createTestDatabase, testPostgresAdminUrl } from '@remit/core/testing';
 import { startProcess, type ServerProcess } from '../apps/server/src/testing/process.js';
-import { encryptionKey, ROUTES, routeLoads, serverEnv, setup, type Route, type Setup } from './run.js';
+import { routeLoads } from './loads.js';
+import { serverEnv } from './server-env.js';
+import { encryptionKey, ROUTES, setup, type Route, type Setup } from './setup.js';
 import { fmt, type Figures } from './stats.js';
 
 const kind = process.argv[2] === 'postgres' ? 'postgres' : 'pglite';

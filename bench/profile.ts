@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestDatabase } from '@remit/core/testing';
 import { startProcess } from '../apps/server/src/testing/process.js';
-import { encryptionKey, routeLoads, serverEnv, setup, type Route } from './run.js';
+import { routeLoads } from './loads.js';
+import { serverEnv } from './server-env.js';
+import { encryptionKey, setup, type Route } from './setup.js';
 import { fmt } from './stats.js';
 
 const kind = process.argv[2] === 'postgres' ? 'postgres' : 'pglite';

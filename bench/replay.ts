@@ -1,6 +1,10 @@
+/**
+ * The ceiling of a route: the statements one request sent, recorded at the driver (BEGIN and
+ * COMMIT included, in order, with their parameters), replayed through the driver with no HTTP.
+ */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { percentile, type Figures } from './stats.js';
 
@@ -9,57 +13,106 @@ export interface Statement {
   params: unknown[];
 }
 
-/** Records every statement an operation runs, through the core's Drizzle logger. */
+/**
+ * One request's statements as it sent them: a transaction (on one connection, in order) or a group
+ * sent at once outside any transaction (`Promise.all` in the code: on Postgres, on several clients).
+ */
+export type Step = { kind: 'tx' | 'group'; statements: Statement[] };
+export type Recording = Step[];
+
+const TX_START = /^\s*begin\b/i;
+const TX_END = /^\s*(commit|rollback)\b/i;
+
+/**
+ * Records an operation's statements: the driver's hook (`onStatement`: order, BEGIN/COMMIT, which
+ * were sent in the same turn of the event loop) joined with Drizzle's logger (the parameters).
+ */
 export class SqlRecorder {
-  recording = false;
-  statements: Statement[] = [];
+  #on = false;
+  #sent: Array<{ text: string; turn: number }> = [];
+  #logged: Statement[] = [];
+  #turn = 0;
+  #turnOpen = false;
+
   logQuery(query: string, params: unknown[]) {
-    if (this.recording) this.statements.push({ query, params: [...params] });
+    if (this.#on) this.#logged.push({ query, params: [...params] });
   }
-  async record(run: () => Promise<unknown>): Promise<Statement[]> {
-    this.statements = [];
-    this.recording = true;
+
+  readonly onStatement = (text: string) => {
+    if (!this.#on) return;
+    // Statements sent before the event loop turns were sent together (no answer came in between).
+    if (!this.#turnOpen) {
+      this.#turnOpen = true;
+      this.#turn++;
+      setImmediate(() => (this.#turnOpen = false));
+    }
+    this.#sent.push({ text, turn: this.#turn });
+  };
+
+  async record(run: () => Promise<unknown>): Promise<Recording> {
+    this.#sent = [];
+    this.#logged = [];
+    this.#on = true;
     try {
       await run();
     } finally {
-      this.recording = false;
+      this.#on = false;
     }
-    return this.statements;
+    return this.#steps();
+  }
+
+  #steps(): Recording {
+    let cursor = 0;
+    const withParams = this.#sent.map(({ text, turn }) => {
+      const at = this.#logged.findIndex((l, i) => i >= cursor && l.query === text);
+      if (at >= 0) cursor = at + 1;
+      const params = at >= 0 ? this.#logged[at]!.params : [];
+      if (at < 0 && /\$\d/.test(text)) throw new Error(`bench: no parameters recorded for ${text.slice(0, 80)}`);
+      return { statement: { query: text, params }, turn };
+    });
+    const steps: Recording = [];
+    let tx: Statement[] | null = null;
+    let lastTurn = -1;
+    for (const { statement, turn } of withParams) {
+      if (tx) {
+        if (TX_END.test(statement.query)) {
+          steps.push({ kind: 'tx', statements: tx });
+          tx = null;
+        } else tx.push(statement);
+      } else if (TX_START.test(statement.query)) tx = [];
+      else if (steps.at(-1)?.kind === 'group' && turn === lastTurn) steps.at(-1)!.statements.push(statement);
+      else steps.push({ kind: 'group', statements: [statement] });
+      lastTurn = turn;
+    }
+    return steps;
   }
 }
 
-const ID = /^(txn|ord|evt|msg|pm|gw)_[0-9A-Za-z]+$/;
+export const describeRecording = (r: Recording) =>
+  r.map((s) => (s.kind === 'tx' ? `BEGIN + ${s.statements.length} + COMMIT` : s.statements.length > 1 ? `${s.statements.length} at once` : '1')).join(', ');
 
-/** Fresh ids per run, the same within one run, so primary keys never collide. */
-function freshParams(statements: Statement[]): unknown[][] {
-  const map = new Map<string, string>();
-  return statements.map((s) =>
-    s.params.map((p) => {
-      if (typeof p !== 'string' || !ID.test(p)) return p;
-      let fresh = map.get(p);
-      if (!fresh) {
-        fresh = `${p.slice(0, p.indexOf('_'))}_${randomBytes(12).toString('base64url')}`;
-        map.set(p, fresh);
-      }
-      return fresh;
-    }),
-  );
-}
+export const statementCount = (r: Recording) => r.reduce((n, s) => n + s.statements.length + (s.kind === 'tx' ? 2 : 0), 0);
 
 export interface Driver {
-  runTransaction(statements: Statement[], params: unknown[][]): Promise<void>;
+  kind: 'pglite' | 'postgres';
+  run(step: Step, params: unknown[][]): Promise<Array<Record<string, unknown>>[]>;
   close(): Promise<void>;
 }
 
+/** The server's own pool size (20), so the ceiling has the connections the server has. */
 export function pgDriver(url: string, poolSize = 20): Driver {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   return {
-    async runTransaction(statements, params) {
+    kind: 'postgres',
+    async run(step, params) {
+      if (step.kind === 'group') return Promise.all(step.statements.map(async (s, i) => (await pool.query(s.query, params[i])).rows));
       const c = await pool.connect();
       try {
         await c.query('BEGIN');
-        for (let i = 0; i < statements.length; i++) await c.query(statements[i]!.query, params[i]);
+        const out = [];
+        for (let i = 0; i < step.statements.length; i++) out.push((await c.query(step.statements[i]!.query, params[i])).rows);
         await c.query('COMMIT');
+        return out;
       } catch (e) {
         await c.query('ROLLBACK');
         throw e;
@@ -71,41 +124,99 @@ export function pgDriver(url: string, poolSize = 20): Driver {
   };
 }
 
-export function pgliteDriver(db: PGlite): Driver {
+/** PGlite is one connection: a group's statements queue behind one another there, as in the server. */
+export function pgliteDriver(db: PGlite, close = () => db.close()): Driver {
+  type Q = Pick<PGlite, 'query'>;
+  const all = async (q: Q, step: Step, params: unknown[][]) => {
+    const out = [];
+    for (let i = 0; i < step.statements.length; i++) out.push((await q.query<Record<string, unknown>>(step.statements[i]!.query, params[i])).rows);
+    return out;
+  };
   return {
-    async runTransaction(statements, params) {
-      await db.transaction(async (tx) => {
-        for (let i = 0; i < statements.length; i++) await tx.query(statements[i]!.query, params[i]);
-      });
-    },
-    close: () => db.close(),
+    kind: 'pglite',
+    run: (step, params) => (step.kind === 'tx' ? db.transaction((tx) => all(tx, step, params)) : all(db, step, params)),
+    close,
   };
 }
 
+const ID = /^(txn|ord|evt|msg|pm|gw)_[0-9A-Za-z]+$/;
+
+export interface ReplayOptions {
+  /** Ids of rows that existed before the recorded request (what it read or changed): replayed as they are. */
+  keep: Set<string>;
+  /** A row the request consumes (a void's original): each replay takes the next one; none left ends the run. */
+  consume?: { id: string; next(): string | undefined };
+}
+
 /**
- * Replays recorded statements with `concurrency` workers for `seconds`: the write ceiling. Worker i
- * replays recording i (mod their number), so operations recorded on distinct rows stay distinct.
+ * The parameters for one replay: ids the request created are fresh each time (so primary keys
+ * never collide), the same within one request; ids of rows that existed are kept.
  */
-export async function replay(driver: Driver, recordings: Statement[][], concurrency: number, seconds: number): Promise<Figures> {
+export function freshParams(r: Recording, o: ReplayOptions): unknown[][] | null {
+  const map = new Map<string, string>();
+  if (o.consume) {
+    const next = o.consume.next();
+    if (!next) return null;
+    map.set(o.consume.id, next);
+  }
+  return r.flatMap((step) =>
+    step.statements.map((s) =>
+      s.params.map((p) => {
+        if (typeof p !== 'string') return p;
+        if (map.has(p)) return map.get(p);
+        if (o.keep.has(p)) return p;
+        if (!ID.test(p)) return p;
+        const fresh = `${p.slice(0, p.indexOf('_'))}_${randomBytes(15).toString('base64url').replace(/[-_]/g, 'x')}`;
+        map.set(p, fresh);
+        return fresh;
+      }),
+    ),
+  );
+}
+
+export async function runRecording(driver: Driver, r: Recording, params: unknown[][]) {
+  let at = 0;
+  for (const step of r) {
+    await driver.run(step, params.slice(at, at + step.statements.length));
+    at += step.statements.length;
+  }
+}
+
+/**
+ * Replays recorded requests with `concurrency` workers for `seconds`. Worker i replays recording
+ * i (mod their number), so requests recorded on distinct rows stay on distinct rows.
+ */
+export async function replay(
+  driver: Driver,
+  recordings: Recording[],
+  concurrency: number,
+  seconds: number,
+  opts: ReplayOptions,
+): Promise<Figures> {
   const latencies: number[] = [];
   let errors = 0;
-  const end = performance.now() + seconds * 1000;
+  let firstError: unknown;
   const start = performance.now();
+  const end = start + seconds * 1000;
   await Promise.all(
     Array.from({ length: concurrency }, async (_, worker) => {
-      const statements = recordings[worker % recordings.length]!;
+      const r = recordings[worker % recordings.length]!;
       while (performance.now() < end) {
+        const params = freshParams(r, opts);
+        if (!params) return;
         const t0 = performance.now();
         try {
-          await driver.runTransaction(statements, freshParams(statements));
+          await runRecording(driver, r, params);
           latencies.push(performance.now() - t0);
-        } catch {
+        } catch (e) {
+          firstError ??= e;
           errors++;
         }
       }
     }),
   );
   const elapsed = (performance.now() - start) / 1000;
+  if (firstError) console.warn(`  (replay: ${errors} errors, first: ${String((firstError as Error).message ?? firstError).slice(0, 160)})`);
   latencies.sort((a, b) => a - b);
   return { rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
 }

@@ -1,0 +1,143 @@
+/**
+ * The bench's data, made in-process through the real routes (app.inject), recording on the way the
+ * statements one request of each route sends: the ceilings replay them.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { openCore } from '@remit/core';
+import { buildApp } from '../apps/server/src/app.js';
+import { validOnboarding } from '../apps/server/src/testing/fixtures.js';
+import { basicAuth } from '../apps/server/src/testing/http.js';
+import { SqlRecorder, type Recording } from './replay.js';
+
+export const CONNECTIONS = 50;
+export const SEED_ROWS = 10_000;
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+/** Completed sales a void consumes: enough for the HTTP load (with its warm-up) and, apart, the ceiling. */
+export const VOID_ROWS = Number(process.env.BENCH_VOID_ROWS ?? 3500 * (SECONDS + WARMUP_SECONDS));
+export const encryptionKey = randomBytes(32).toString('hex');
+
+/** The hot routes, in the order they are loaded. */
+export const ROUTES = ['payLink', 'charge', 'refund', 'void', 'preauthUpdate', 'get', 'list'] as const;
+export type Route = (typeof ROUTES)[number];
+
+export interface Setup {
+  auth: string;
+  merchantKey: string;
+  customerId: number;
+  /** One completed charge per connection to refund, one preauthorization per connection to update. */
+  sales: string[];
+  preauths: Array<{ id: string; cents: number }>;
+  /** A second merchant's completed sales, each voided once: the first half for HTTP, the rest for the ceiling. */
+  voidMerchantKey: string;
+  voidable: string[];
+  /** A transaction of the list to read alone. */
+  readId: string;
+  recorded: Record<Route, Recording[]>;
+  /** Ids of rows that existed before the recordings: a replay keeps them (see ReplayOptions.keep). */
+  keep: Set<string>;
+  listBody: string;
+}
+
+export const dollars = (cents: number) => (cents / 100).toFixed(2);
+
+/** Makes the data in-process (recording each route's SQL on the way), then closes the database. */
+export async function setup(target: { dataDir?: string; databaseUrl?: string }): Promise<Setup> {
+  const recorder = new SqlRecorder();
+  const core = await openCore({
+    env: 'sandbox',
+    publicUrl: 'http://127.0.0.1',
+    encryptionKey: Buffer.from(encryptionKey, 'hex'),
+    ...target,
+    logger: recorder,
+    onStatement: recorder.onStatement,
+  });
+  const app = await buildApp(core);
+  const call = async (method: 'GET' | 'POST', url: string, payload?: object, auth?: string) => {
+    const res = await app.inject({ method, url, payload, headers: auth ? { authorization: auth } : {} });
+    if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+    return { json: res.json(), body: res.body };
+  };
+  const creds = (await call('POST', '/portal/api/credentials')).json;
+  const auth = basicAuth(creds.client_id, creds.secret_key);
+  const merchant = async (name: string) => {
+    const { merchant_key, public_key } = (await call('POST', '/api/v1/onboarding', validOnboarding({ business_name: name }), auth)).json.data;
+    const list = (await call('GET', '/api/v1/merchant', undefined, auth)).json.data as Array<{ merchant_id: string; public_data: { public_key: string } }>;
+    const id = list.find((m) => m.public_data.public_key === public_key)!.merchant_id;
+    await call('POST', '/api/v1/approve-merchant', { merchant_id: id }, auth);
+    return { key: merchant_key as string, id };
+  };
+  const main = await merchant('Bench Shop');
+  const voids = await merchant('Bench Voids');
+  const merchantKey = main.key;
+  const customerId: number = (
+    await call('POST', '/api/v1/customers/add', {
+      merchant_key: merchantKey,
+      first_name: 'Bench',
+      email: 'bench@example.com',
+      card: { number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123', zip: '94105' },
+    }, auth)
+  ).json.data.customer_id;
+  const charge = (body: object) => call('POST', `/api/v1/customers/charge/${customerId}`, { merchant_key: merchantKey, ...body }, auth);
+  const sales: string[] = [];
+  const preauths: Setup['preauths'] = [];
+  for (let i = 0; i < CONNECTIONS; i++) {
+    sales.push((await charge({ amount: 9000, order_id: `bench-sale-${i}`, preAuth: false })).json.transaction_id);
+    preauths.push({ id: (await charge({ amount: 100, order_id: `bench-pa-${i}`, preAuth: true })).json.transaction_id, cents: 10_000 });
+  }
+  const seed = (merchantId: string, prefix: string, rows: number, age: string) =>
+    core.database.db.execute(sql`
+      insert into transactions (id, merchant_id, type, payment_method, is_status, status, amount_cents, fee_cents,
+        fee_rate_e7, net_cents, order_createdfrom, auth_code, card_brand, last_four, order_id, created_at, updated_at)
+      select ${prefix} || g, ${merchantId}, 'Sale', 'card', 2, 'completed', 1000 + g, 59, 29000000, 941 + g, 'API',
+        '123456', 'Visa', '4242', 'seed-' || g, now() - g * ${sql.raw(`interval '${age}'`)}, now()
+      from generate_series(0, ${rows - 1}) g`);
+  await seed(main.id, 'txn_seed', SEED_ROWS, '1 minute');
+  // Voidable: completed today, so not settled (created a millisecond apart, all after the last cutoff).
+  await seed(voids.id, 'txn_void', VOID_ROWS + 1, '1 millisecond');
+  // What autovacuum (Postgres) or the maintenance timer (PGlite) would have done by now.
+  await core.database.db.execute(sql`vacuum analyze transactions`);
+
+  const existing = await core.database.db.execute(sql`
+    select id from transactions union all select id from payment_methods union all select id from merchants`);
+  const keep = new Set(((existing as unknown as { rows: Array<{ id: string }> }).rows ?? []).map((r) => r.id));
+
+  const api = (method: 'GET' | 'POST', path: string, body: object) => () => call(method, `/api/v1${path}`, body, auth);
+  /** The second of two identical requests: the first warmed whatever the route caches. */
+  const warmRecord = async (send: () => Promise<unknown>) => (await send(), recorder.record(send));
+  const readId = 'txn_seed5';
+  const voidable = Array.from({ length: VOID_ROWS }, (_, g) => `txn_void${g + 1}`);
+  const recorded: Setup['recorded'] = {
+    payLink: [await warmRecord(api('POST', '/pay-link', { merchant_key: merchantKey, amount: '25.00' }))],
+    charge: [await warmRecord(api('POST', `/customers/charge/${customerId}`, { merchant_key: merchantKey, amount: 12.5, order_id: 'bench-charge', preAuth: false }))],
+    refund: [],
+    void: [],
+    preauthUpdate: [],
+    get: [await warmRecord(api('GET', `/merchant/transactions/${readId}`, { merchant_key: merchantKey }))],
+    list: [await warmRecord(api('GET', '/merchant/transactions', { merchant_key: merchantKey, limit: '20', pageNumber: 0 }))],
+  };
+  // The void merchant's cache warmed by a read, then one void recorded on the row kept aside for it.
+  await call('GET', `/api/v1/merchant/transactions/txn_void0`, { merchant_key: voids.key }, auth);
+  recorded.void.push(await recorder.record(api('POST', '/order/sales-void', { merchant_key: voids.key, transaction_id: 'txn_void0' })));
+  for (let i = 0; i < CONNECTIONS; i++) {
+    recorded.refund.push(await recorder.record(api('POST', '/order/sales-return', { merchant_key: merchantKey, transaction_id: sales[i], amount: '0.01' })));
+    const pa = preauths[i]!;
+    recorded.preauthUpdate.push(
+      await recorder.record(
+        api('POST', '/preauth/update', {
+          merchant_key: merchantKey,
+          transaction_id: pa.id,
+          last_authorized_amount: dollars(pa.cents),
+          new_authorized_amount: dollars(pa.cents + 1),
+          order_id: `bench-pa-${i}`,
+        }),
+      ),
+    );
+    pa.cents += 1;
+  }
+  const listBody = (await call('GET', `/api/v1/merchant/transactions?merchant_key=${merchantKey}`, undefined, auth)).body;
+  await app.close();
+  await core.close();
+  return { auth, merchantKey, customerId, sales, preauths, voidMerchantKey: voids.key, voidable, readId, recorded, keep, listBody };
+}
