@@ -5,10 +5,10 @@ import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
-import { recordEvent } from '../events/outbox.js';
+import { writeWithEvent } from '../events/outbox.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber } from '../money.js';
-import { insertRecord, lockTransaction, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
+import { lockTransaction, originalRow, recordInsert, recordShown, toMoneyRecord, type MoneyRecord, type RecordShown, type TxnRow } from './records.js';
 import { settleIfDue } from './settlement.js';
 import { isPaymentType, nextState, stateColumns, stateOf, type PaymentEvent } from './state.js';
 
@@ -30,25 +30,23 @@ export async function performVoid(
   original: TxnRow,
   at: Date,
   opts: { event: PaymentEvent; eventType: 'payment.void' | 'preauth.void' },
-): Promise<TxnRow> {
+): Promise<RecordShown> {
   const next = nextState(stateOf(original.isStatus), opts.event);
   if (next !== 'voided') throw new Error(`void from ${stateOf(original.isStatus)} is not in the state table`);
   // An open preauthorization releases its whole hold. Either way the void record cancels the
   // original's remaining net, so a voided payment and its records sum to zero in any list.
   const hold = stateOf(original.isStatus) === 'authorized';
   const amountCents = hold ? (original.authorizedCents ?? original.amountCents) : original.amountCents - original.refundedCents;
-  const record = await insertRecord(tx, original, {
-    type: 'Void',
-    amountCents,
-    netCents: -(original.netCents - original.refundedCents),
-    at,
-  });
-  await tx
+  const r = { type: 'Void' as const, amountCents, netCents: -(original.netCents - original.refundedCents), at };
+  const made = recordInsert(originalRow(original.id), r);
+  const record = recordShown(made, { order_createdfrom: original.orderCreatedfrom, amount_cents: amountCents }, { ...r, originalId: original.id });
+  const shown = toMoneyRecord(record);
+  const update = tx
     .update(transactions)
     .set({ ...stateColumns(next), updatedAt: at })
     .where(eq(transactions.id, original.id));
-  const shown = toMoneyRecord(record);
-  await recordEvent(tx, {
+  // The record, the original's new state and the event: one statement (the caller holds the lock).
+  await writeWithEvent(tx, [made.query, update], {
     clientId: merchant.clientId,
     merchantId: merchant.id,
     type: opts.eventType,
