@@ -4,7 +4,7 @@ import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { amountNumber } from '../money.js';
-import { stateColumns } from './state.js';
+import { PAYMENT_TYPES, stateColumns } from './state.js';
 
 /**
  * Records that move money back (Void, Refund, Return) are transactions of their own, linked to
@@ -46,7 +46,7 @@ export interface NewRecord {
 export function recordInsert(source: SQL, r: NewRecord): { id: string; gatewayRef: string; query: SQL } {
   const id = newId.transaction();
   const gatewayRef = newId.gatewayRef();
-  const at = sql`${r.at.toISOString()}::timestamptz`;
+  const at = stamp(r.at);
   const completed = stateColumns('completed');
   // Parameters in a select list are text unless cast.
   const amount = sql`(${r.amountCents})::bigint`;
@@ -91,6 +91,12 @@ export async function insertRecord(tx: Queryable, original: TxnRow, r: NewRecord
   await tx.execute(made.query);
   return recordShown(made, { order_createdfrom: original.orderCreatedfrom, amount_cents: r.amountCents }, { ...r, originalId: original.id });
 }
+
+/** A time as a statement parameter. */
+export const stamp = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+
+/** `type in (…)` of the payment types, for a guard written in SQL. */
+export const isPaymentTypeSql = sql`type in (${sql.join(PAYMENT_TYPES.map((t) => sql`${t}`), sql`, `)})`;
 
 /** Rows of a raw statement, whichever driver ran it. */
 export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;

@@ -8,9 +8,9 @@ import { eventInsertFrom } from '../events/outbox.js';
 import { outboxWritten } from '../outbox-signal.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber } from '../money.js';
-import { lockTransaction, recordInsert, recordShown, rowsOf, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
+import { lockTransaction, recordInsert, recordShown, rowsOf, stamp, isPaymentTypeSql, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
 import { lastCutoff, settleIfDue } from './settlement.js';
-import { IS_STATUS, isPaymentType, nextState, PAYMENT_TYPES, stateColumns, stateOf } from './state.js';
+import { IS_STATUS, isPaymentType, nextState, stateColumns, stateOf } from './state.js';
 import { performVoid } from './voids.js';
 
 /** `POST /order/sales-return`: partial and repeated refunds of a completed payment. */
@@ -54,13 +54,11 @@ async function writeRefund(
   at: Date,
 ): Promise<{ message: string; data: MoneyRecord } | null> {
   const cents = sql`${input.amount}::bigint`;
-  const stamp = (d: Date) => sql`${d.toISOString()}::timestamptz`;
   const cutoff = stamp(lastCutoff(at, ctx.settlementCutoffMs));
   const due = sql`(payment_method = 'card' and coalesce(completed_at, created_at) < ${cutoff})`;
   const rest = stateColumns(nextState('completed', 'refund_rest')!);
   const part = stateColumns(nextState('completed', 'refund')!);
   const last = sql`refunded_cents + ${cents} = amount_cents`;
-  const paymentTypes = sql.join(PAYMENT_TYPES.map((t) => sql`${t}`), sql`, `);
   const update = sql`update transactions set
       refunded_cents = refunded_cents + ${cents},
       is_status = case when ${last} then ${rest.isStatus}::smallint else ${part.isStatus}::smallint end,
@@ -68,7 +66,7 @@ async function writeRefund(
       settled = settled or ${due},
       settled_at = case when not settled and ${due} then ${cutoff} else settled_at end,
       updated_at = ${stamp(at)}
-    where id = ${input.transaction_id} and merchant_id = ${merchant.id} and type in (${paymentTypes})
+    where id = ${input.transaction_id} and merchant_id = ${merchant.id} and ${isPaymentTypeSql}
       and is_status = ${IS_STATUS.completed}::smallint and refunded_cents + ${cents} <= amount_cents
       and not (${cents} = amount_cents and refunded_cents = 0
                and coalesce(completed_at, created_at) < ${stamp(new Date(at.getTime() - FULL_REFUND_VOID_AGE_MS))})

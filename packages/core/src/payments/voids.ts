@@ -9,9 +9,9 @@ import { eventInsertFrom, writeWithEvent } from '../events/outbox.js';
 import { outboxWritten } from '../outbox-signal.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber } from '../money.js';
-import { lockTransaction, originalRow, recordInsert, recordShown, rowsOf, toMoneyRecord, type MoneyRecord, type RecordShown, type TxnRow } from './records.js';
+import { lockTransaction, originalRow, recordInsert, recordShown, rowsOf, stamp, isPaymentTypeSql, toMoneyRecord, type MoneyRecord, type RecordShown, type TxnRow } from './records.js';
 import { lastCutoff, settleIfDue } from './settlement.js';
-import { IS_STATUS, isPaymentType, nextState, PAYMENT_TYPES, stateColumns, stateOf, type PaymentEvent } from './state.js';
+import { IS_STATUS, isPaymentType, nextState, stateColumns, stateOf, type PaymentEvent } from './state.js';
 
 /** `POST /order/sales-void`: voids a completed, unsettled payment. */
 
@@ -103,11 +103,9 @@ async function writeVoid(
   input: VoidInput,
   at: Date,
 ): Promise<{ message: string; data: MoneyRecord } | null> {
-  const stamp = (d: Date) => sql`${d.toISOString()}::timestamptz`;
   const voided = stateColumns(nextState('completed', 'void')!);
-  const paymentTypes = sql.join(PAYMENT_TYPES.map((t) => sql`${t}`), sql`, `);
   const update = sql`update transactions set is_status = ${voided.isStatus}::smallint, status = ${voided.status}::text, updated_at = ${stamp(at)}
-    where id = ${input.transaction_id} and merchant_id = ${merchant.id} and type in (${paymentTypes})
+    where id = ${input.transaction_id} and merchant_id = ${merchant.id} and ${isPaymentTypeSql}
       and is_status = ${IS_STATUS.completed}::smallint and not settled
       and not (payment_method = 'card' and coalesce(completed_at, created_at) < ${stamp(lastCutoff(at, ctx.settlementCutoffMs))})
     returning *`;
