@@ -77,7 +77,7 @@ describe('embedded in an iframe on another origin', () => {
     await page.context().close();
   });
 
-  it('in a popup it posts the result to its opener on the embed_origin, and closed when closed unpaid', async () => {
+  it('in a popup it posts the result to its opener on the embed_origin, and closed when left unpaid', async () => {
     const origin = await merchantSite();
     const id = await createLink(w, { amount: '24.00', embed_origin: origin });
     const other = await createLink(w, { amount: '25.00', embed_origin: origin });
@@ -104,9 +104,11 @@ describe('embedded in an iframe on another origin', () => {
       page.evaluate((url) => void window.open(url, 'pay2', 'width=480,height=800'), `${w.s.url}/pay/${other}`),
     ]);
     await second.getByLabel('Card number').waitFor();
-    // The form is server-rendered, so it shows before the script that listens for the close has run.
+    // The form is server-rendered, so it shows before the script that listens for pagehide has run.
     await second.waitForFunction(() => performance.getEntriesByName('remit:ready').length === 1);
-    await second.close({ runBeforeUnload: true });
+    // Navigated away unpaid, it says so. (A popup closed outright may be torn down before its last
+    // message leaves when the opener lives in another process; the widget watches `popup.closed`.)
+    await second.goto('about:blank');
     await expect.poll(async () => (await received(page)).length).toBe(2);
     expect((await received(page))[1]).toEqual({ origin: w.s.url, data: { type: 'remit:payment', status: 'closed', transaction_id: null } });
     await page.context().close();

@@ -1,12 +1,12 @@
-import { readFile, stat } from 'node:fs/promises';
-import { extname, join, resolve, sep } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PayPageState } from '@remit/contract';
 import { payPage, type Ctx } from '@remit/core';
-import { sendError } from '../../plugins/errors.js';
 import type { App } from '../types.js';
-import { setAssetHeaders, setPageHeaders, type Framing } from './headers.js';
+import { builtAssetRoute } from '../built-assets.js';
+import { setPageHeaders, type Framing } from './headers.js';
 
 /**
  * The hosted pay page: `apps/pay`'s built `index.html` with the page's initial state injected and
@@ -64,23 +64,6 @@ interface Built {
   renderer: PayRenderer;
 }
 
-export const ASSET_TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.webp': 'image/webp',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json',
-  '.map': 'application/json',
-  '.txt': 'text/plain; charset=utf-8',
-};
-
-/** Asset paths are file names (or a few folders of them) from the build: nothing else is looked up. */
-export const ASSET_PATH = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}\/){0,3}[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}$/;
-
 export function payPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_PAY_DIST) {
   const dist = resolve(distDir);
   const assets = join(dist, 'assets');
@@ -124,18 +107,5 @@ export function payPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_PAY_
     sendPage(req, reply, req.params.token, 'card'),
   );
 
-  app.get<{ Params: { '*': string } }>('/pay/assets/*', { config, schema: { hide: true } }, async (req, reply) => {
-    const rel = req.params['*'];
-    const file = resolve(assets, rel);
-    const notFound = () => sendError(req, reply, 404, 'asset_not_found', 'No such pay page asset.');
-    if (!ASSET_PATH.test(rel) || rel.split('/').some((p) => p === '..') || !file.startsWith(assets + sep)) return notFound();
-    try {
-      if (!(await stat(file)).isFile()) return notFound();
-      const body = await readFile(file);
-      setAssetHeaders(reply).type(ASSET_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream');
-      return reply.send(body);
-    } catch {
-      return notFound();
-    }
-  });
+  builtAssetRoute(app, '/pay/assets', assets, 'No such pay page asset.');
 }

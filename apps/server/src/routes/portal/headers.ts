@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 
-export { setApiHeaders, setAssetHeaders } from '../pay/headers.js';
+export { setApiHeaders } from '../pay/headers.js';
 
 /**
  * The portal page's CSP: scripts and styles from this origin only (no inline script or style

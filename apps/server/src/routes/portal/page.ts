@@ -1,12 +1,11 @@
-import { readFile, stat } from 'node:fs/promises';
-import { extname, join, resolve, sep } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyReply } from 'fastify';
 import type { Ctx } from '@remit/core';
-import { sendError } from '../../plugins/errors.js';
-import { ASSET_PATH, ASSET_TYPES } from '../pay/page.js';
+import { builtAssetRoute } from '../built-assets.js';
 import type { App } from '../types.js';
-import { setAssetHeaders, setPortalPageHeaders } from './headers.js';
+import { setPortalPageHeaders } from './headers.js';
 
 /** `<repo>/apps/portal/dist`, where `npm run build` puts the portal. */
 export const DEFAULT_PORTAL_DIST = fileURLToPath(new URL('../../../../portal/dist', import.meta.url));
@@ -58,18 +57,5 @@ export function portalPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_P
     return sendPage(reply);
   });
 
-  app.get<{ Params: { '*': string } }>('/portal/assets/*', { config, schema }, async (req, reply) => {
-    const rel = req.params['*'];
-    const file = resolve(assets, rel);
-    const notFound = () => sendError(req, reply, 404, 'asset_not_found', 'No such portal asset.');
-    if (!ASSET_PATH.test(rel) || rel.split('/').some((p) => p === '..') || !file.startsWith(assets + sep)) return notFound();
-    try {
-      if (!(await stat(file)).isFile()) return notFound();
-      const body = await readFile(file);
-      setAssetHeaders(reply).type(ASSET_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream');
-      return reply.send(body);
-    } catch {
-      return notFound();
-    }
-  });
+  builtAssetRoute(app, '/portal/assets', assets, 'No such portal asset.');
 }
