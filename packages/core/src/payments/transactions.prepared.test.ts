@@ -27,7 +27,8 @@ it('the list and the single read are prepared once under their names, whatever t
   const merchant = { id: 'm_prepared', clockOffsetMs: 0 } as Merchant;
   // Inputs that used to change the statement's text (dates given or not) must not change it now:
   // node-postgres refuses one name with two texts.
-  for (const input of [{}, { from_date: '2026-01-01', to_date: '2026-01-31', limit: 5, pageNumber: 1 }, {}]) {
+  const key = { merchant_key: 'mk_test_unused' };
+  for (const input of [key, { ...key, from_date: '2026-01-01', to_date: '2026-01-31', limit: 5, pageNumber: 1 }, key]) {
     expect(await listTransactions(ctx, merchant, input)).toEqual({ data: [], total: 0 });
     await expect(getTransaction(ctx, merchant, 'txn_none')).rejects.toMatchObject({ code: 'transaction_not_found' });
   }
