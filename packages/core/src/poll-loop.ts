@@ -136,9 +136,17 @@ export interface ClaimDueOptions {
  * processes claim from one table at once without taking the same row twice.
  */
 export async function claimDue<T extends Leased>(db: Db, o: ClaimDueOptions): Promise<T[]> {
-  const lease = randomBytes(12).toString('base64url');
+  const r = await db.execute(claimDueQuery(o, newLease()));
+  return (r as unknown as { rows: T[] }).rows;
+}
+
+/** A fresh lease id: every write of a claimed row names it. */
+export const newLease = () => randomBytes(12).toString('base64url');
+
+/** `claimDue`'s statement under `lease`, for a caller that folds it into a larger one. */
+export function claimDueQuery(o: ClaimDueOptions, lease: string): SQL {
   const t = sql.raw(o.table);
-  const r = await db.execute(sql`
+  return sql`
     update ${t} d
     set locked_until = now() + make_interval(secs => ${o.leaseMs / 1000}), lease_id = ${lease}
     ${o.join ? sql`from ${o.join.from}` : sql``}
@@ -148,8 +156,7 @@ export async function claimDue<T extends Leased>(db: Db, o: ClaimDueOptions): Pr
           and (locked_until is null or locked_until <= now())
         order by next_attempt_at limit ${o.limit} for update skip locked)
       ${o.join ? sql`and ${o.join.on}` : sql``}
-    returning ${o.returning}`);
-  return (r as unknown as { rows: T[] }).rows;
+    returning ${o.returning}`;
 }
 
 export interface ClaimLoopOptions<T> {

@@ -15,6 +15,7 @@ import {
 } from '@remit/contract';
 import { addCustomer, chargeCustomer, chargeMessage, getCustomer, listCustomers, requestCard, type Ctx } from '@remit/core';
 import { mergeGetBodyIntoQuery } from '../plugins/get-body.js';
+import { serializeAsBuilt } from '../plugins/as-built.js';
 import { ok } from './envelope.js';
 import type { App } from './types.js';
 
@@ -92,6 +93,7 @@ export function customerRoutes(app: App, ctx: Ctx) {
   app.post(
     '/customers/charge/:customerId',
     {
+      serializerCompiler: serializeAsBuilt,
       config: { merchant: 'merchant_key' },
       schema: {
         tags: ['customers', 'payments'],

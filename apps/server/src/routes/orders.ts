@@ -1,5 +1,6 @@
 import { errorEnvelopeSchema, errorResponses, moneyRecordResponseSchema, refundInput, voidInput } from '@remit/contract';
 import { refundTransaction, voidTransaction, type Ctx } from '@remit/core';
+import { serializeAsBuilt } from '../plugins/as-built.js';
 import { ok } from './envelope.js';
 import type { App } from './types.js';
 
@@ -10,6 +11,7 @@ export function orderRoutes(app: App, ctx: Ctx) {
   app.post(
     '/order/sales-void',
     {
+      serializerCompiler: serializeAsBuilt,
       config: { merchant: 'merchant_key' },
       schema: {
         tags: ['orders'],
@@ -35,6 +37,7 @@ export function orderRoutes(app: App, ctx: Ctx) {
   app.post(
     '/order/sales-return',
     {
+      serializerCompiler: serializeAsBuilt,
       config: { merchant: 'merchant_key' },
       schema: {
         tags: ['orders'],

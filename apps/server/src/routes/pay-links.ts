@@ -8,6 +8,7 @@ import {
   payLinkResponseSchema,
 } from '@remit/contract';
 import { createPayLink, deletePayLink, type Ctx } from '@remit/core';
+import { serializeAsBuilt } from '../plugins/as-built.js';
 import { ok } from './envelope.js';
 import type { App } from './types.js';
 
@@ -15,6 +16,7 @@ export function payLinkRoutes(app: App, ctx: Ctx) {
   app.post(
     '/pay-link',
     {
+      serializerCompiler: serializeAsBuilt,
       config: { merchant: 'merchant_key' },
       schema: {
         tags: ['pay links'],

@@ -8,6 +8,7 @@ import {
   updatePreauthInput,
 } from '@remit/contract';
 import { capturePreauth, updatePreauth, voidPreauth, type Ctx } from '@remit/core';
+import { serializeAsBuilt } from '../plugins/as-built.js';
 import { ok } from './envelope.js';
 import type { App } from './types.js';
 
@@ -21,6 +22,7 @@ export function preauthRoutes(app: App, ctx: Ctx) {
   app.post(
     '/preauth/update',
     {
+      serializerCompiler: serializeAsBuilt,
       config: { merchant: 'merchant_key' },
       schema: {
         tags: ['preauth'],

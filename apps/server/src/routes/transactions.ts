@@ -9,6 +9,7 @@ import {
 } from '@remit/contract';
 import { getTransaction, listTransactions, type Ctx } from '@remit/core';
 import { mergeGetBodyIntoQuery } from '../plugins/get-body.js';
+import { serializeAsBuilt } from '../plugins/as-built.js';
 import { ok } from './envelope.js';
 import type { App } from './types.js';
 
@@ -16,6 +17,7 @@ export function transactionRoutes(app: App, ctx: Ctx) {
   app.get(
     '/merchant/transactions',
     {
+      serializerCompiler: serializeAsBuilt,
       preValidation: mergeGetBodyIntoQuery,
       config: { merchant: 'merchant_key' },
       schema: {
@@ -38,6 +40,7 @@ export function transactionRoutes(app: App, ctx: Ctx) {
   app.get(
     '/merchant/transactions/:transaction_id',
     {
+      serializerCompiler: serializeAsBuilt,
       preValidation: mergeGetBodyIntoQuery,
       config: { merchant: 'merchant_key' },
       schema: {

@@ -1,8 +1,8 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq } from 'drizzle-orm';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
-import { customers } from '../db/schema.js';
+import { customers, paymentMethods } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import type { AddCustomerInput, Customer, ListCustomersInput } from '@remit/contract';
@@ -46,19 +46,48 @@ export async function addCustomer(ctx: Ctx, merchant: Merchant, input: AddCustom
   });
 }
 
+/** A customerId path parameter as a row id; 0 (which names no customer) when it is not a positive integer. */
+function customerRowId(customerId: string | number): number {
+  const text = String(customerId).trim();
+  return /^\d{1,9}$/.test(text) ? Number(text) : 0;
+}
+
 /**
  * The merchant's customer named by a path parameter. Unknown ids, other merchants' customers and
  * ids that are not positive integers all answer the same 404.
  */
 export async function findCustomer(db: Queryable, merchantId: string, customerId: string | number): Promise<CustomerRow> {
-  const text = String(customerId).trim();
-  const id = /^\d{1,9}$/.test(text) ? Number(text) : 0;
+  const id = customerRowId(customerId);
   const [row] =
     id > 0
       ? await db
           .select()
           .from(customers)
           .where(and(eq(customers.id, id), eq(customers.merchantId, merchantId)))
+          .limit(1)
+      : [];
+  if (!row) throw notFound('customer_not_found');
+  return row;
+}
+
+/**
+ * The customer a charge names (404 as `findCustomer`) and the method it uses: the default one
+ * (else the oldest, should the flag ever be missing), null when there is none. One statement.
+ */
+export async function customerToCharge(
+  db: Queryable,
+  merchantId: string,
+  customerId: string | number,
+): Promise<{ customerId: number; method: PaymentMethodRow | null }> {
+  const id = customerRowId(customerId);
+  const [row] =
+    id > 0
+      ? await db
+          .select({ customerId: customers.id, method: paymentMethods })
+          .from(customers)
+          .leftJoin(paymentMethods, eq(paymentMethods.customerId, customers.id))
+          .where(and(eq(customers.id, id), eq(customers.merchantId, merchantId)))
+          .orderBy(desc(paymentMethods.isDefault), asc(paymentMethods.createdAt), asc(paymentMethods.id))
           .limit(1)
       : [];
   if (!row) throw notFound('customer_not_found');

@@ -1,10 +1,9 @@
-export { addCustomer, listCustomers, getCustomer, findCustomer, customerView, RAW_PAYMENT_DATA_MESSAGE, type CustomerRow, type CustomerView } from './customers.js';
+export { addCustomer, listCustomers, getCustomer, findCustomer, customerToCharge, customerView, RAW_PAYMENT_DATA_MESSAGE, type CustomerRow, type CustomerView } from './customers.js';
 export { requestCard, addCardUrl, cardRequestTexts } from './request-card.js';
 export {
   checkCard,
   storeCard,
   storeBankAccount,
-  defaultPaymentMethod,
   methodsOf,
   methodSummary,
   revealCard,

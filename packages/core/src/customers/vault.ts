@@ -107,17 +107,6 @@ async function insertMethod(
   return row!;
 }
 
-/** The method a charge uses: the default one (else the oldest, should the flag ever be missing). */
-export async function defaultPaymentMethod(db: Queryable, customerId: number): Promise<PaymentMethodRow | null> {
-  const [row] = await db
-    .select()
-    .from(paymentMethods)
-    .where(eq(paymentMethods.customerId, customerId))
-    .orderBy(desc(paymentMethods.isDefault), asc(paymentMethods.createdAt), asc(paymentMethods.id))
-    .limit(1);
-  return row ?? null;
-}
-
 /** Every method of a set of customers, default first. */
 export async function methodsOf(db: Queryable, merchantId: string, customerIds: number[]): Promise<PaymentMethodRow[]> {
   if (customerIds.length === 0) return [];

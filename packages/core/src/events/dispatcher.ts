@@ -1,9 +1,9 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/connect.js';
-import { ClaimLoop, claimDue } from '../poll-loop.js';
+import { ClaimLoop, claimDueQuery, newLease } from '../poll-loop.js';
 import { onOutboxCommit } from '../outbox-signal.js';
 import { BlockedAddressError, guardedLookup, isBlockedAddress } from './address-guard.js';
 import { isIP } from 'node:net';
@@ -100,7 +100,6 @@ export class WebhookDispatcher {
     this.#httpAgent = new HttpAgent(agentOpts);
     this.#httpsAgent = new HttpsAgent(agentOpts);
     this.#loop = new ClaimLoop<Claimed>({
-      prepare: () => this.createDeliveries(),
       claim: (n) => this.#claim(n),
       handle: (c) => this.#deliver(c),
       concurrency: this.#o.concurrency,
@@ -143,32 +142,37 @@ export class WebhookDispatcher {
    * only later events). One statement, so it is atomic without a transaction.
    */
   async createDeliveries(limit = 500): Promise<number> {
-    const r = await this.#db.execute(sql`
-      with ev as (
-        update events set dispatched_at = now()
-        where id in (
-          select id from events where dispatched_at is null
-          order by created_at, id limit ${limit} for update skip locked)
-        returning id, client_id, event_type, created_at)
-      insert into webhook_deliveries (id, client_id, event_id, event_type, url, status, next_attempt_at, created_at)
-      select 'dlv_' || substr(ev.id, 5), ev.client_id, ev.id, ev.event_type, c.webhook_url,
-             case when c.webhook_disabled_at is null then 'pending' else 'disabled' end, now(), now()
-      from ev join clients c on c.id = ev.client_id
-      where c.webhook_url is not null
-      on conflict (event_id) do nothing`);
-    return (r as { rowCount?: number; affectedRows?: number }).rowCount ?? (r as { affectedRows?: number }).affectedRows ?? 0;
+    const r = await this.#db.execute(sql`with ${newDeliveries(limit, null)} select count(*)::int as n from made`);
+    return Number((r as unknown as { rows: Array<{ n: number }> }).rows[0]?.n ?? 0);
   }
 
-  /** Due deliveries, with the client's URL and secret and the event's payload. */
-  #claim(n: number): Promise<Claimed[]> {
-    return claimDue<Claimed>(this.#db, {
-      table: 'webhook_deliveries',
-      limit: n,
-      leaseMs: this.#o.leaseMs,
-      join: { from: sql`clients c, events e`, on: sql`c.id = d.client_id and e.id = d.event_id` },
-      returning: sql`d.id, d.event_id, d.event_type, d.tries, d.lease_id, d.client_id, c.webhook_url, c.webhook_secret_enc,
-                c.webhook_disabled_at, e.payload, e.created_at as event_created_at`,
-    });
+  /**
+   * One pass's claim, one statement: up to `n` due deliveries, and new events made into
+   * deliveries, as many of those leased at once as slots remain (the rest are claimed by a later
+   * pass), each with the client's URL and secret and the event's payload.
+   */
+  async #claim(n: number): Promise<Claimed[]> {
+    const lease = newLease();
+    const claimed = sql`d.id, d.event_id, d.event_type, d.tries, d.lease_id, d.client_id, c.webhook_url, c.webhook_secret_enc,
+                c.webhook_disabled_at, e.payload, e.created_at as event_created_at`;
+    const due = claimDueQuery(
+      {
+        table: 'webhook_deliveries',
+        limit: n,
+        leaseMs: this.#o.leaseMs,
+        join: { from: sql`clients c, events e`, on: sql`c.id = d.client_id and e.id = d.event_id` },
+        returning: claimed,
+      },
+      lease,
+    );
+    const leased = { id: lease, ms: this.#o.leaseMs, slots: sql`${n}::int - (select count(*) from due)` };
+    const r = await this.#db.execute(sql`
+      with due as (${due}), ${newDeliveries(500, leased)}
+      select * from due
+      union all
+      select ${claimed} from made d join ev e on e.id = d.event_id join clients c on c.id = d.client_id
+      where d.lease_id is not null`);
+    return (r as unknown as { rows: Claimed[] }).rows;
   }
 
   async #deliver(c: Claimed): Promise<void> {
@@ -329,6 +333,35 @@ function describe(e: Error & { code?: string }, host: string): string {
   if (known) return `${e.code}: ${known} (${host})`;
   const message = e.message.replace(IPV6, '[address]').replace(IPV4, '[address]');
   return e.code && !message.includes(e.code) ? `${e.code}: ${message}` : message;
+}
+
+/**
+ * The CTEs `ev` (up to `limit` new events, marked dispatched) and `made` (one delivery each for a
+ * client with a URL; 'disabled' while the client's URL is disabled). With `leased`, the first
+ * `slots` pending ones (oldest first) are made already leased to this pass.
+ */
+function newDeliveries(limit: number, leased: { id: string; ms: number; slots: SQL } | null): SQL {
+  const take = leased ? sql`(not n.disabled and n.rn <= ${leased.slots})` : sql`false`;
+  return sql`
+    ev as (
+      update events set dispatched_at = now()
+      where id in (
+        select id from events where dispatched_at is null
+        order by created_at, id limit ${limit} for update skip locked)
+      returning id, client_id, event_type, payload, created_at),
+    made as (
+      insert into webhook_deliveries (id, client_id, event_id, event_type, url, status, next_attempt_at, created_at, locked_until, lease_id)
+      select 'dlv_' || substr(n.id, 5), n.client_id, n.id, n.event_type, n.webhook_url,
+             case when n.disabled then 'disabled' else 'pending' end, now(), now(),
+             case when ${take} then now() + make_interval(secs => ${(leased?.ms ?? 0) / 1000}) end,
+             case when ${take} then ${leased?.id ?? null}::text end
+      from (
+        select ev.*, c.webhook_url, c.webhook_disabled_at is not null as disabled,
+               row_number() over (order by c.webhook_disabled_at is not null, ev.created_at, ev.id) as rn
+        from ev join clients c on c.id = ev.client_id
+        where c.webhook_url is not null) n
+      on conflict (event_id) do nothing
+      returning id, event_id, event_type, tries, lease_id, client_id)`;
 }
 
 export function startWebhookDispatcher(ctx: Pick<Ctx, 'db' | 'vault' | 'env'>, opts: WebhookDispatcherOptions = {}) {

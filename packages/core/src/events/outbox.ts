@@ -60,6 +60,26 @@ export async function writeWithEvent<T extends EventType>(
   return id;
 }
 
+/**
+ * The outbox row of a change whose payload holds values only the statement knows (the original
+ * row's `order_createdfrom`, an order id it may hold): inserted from `source`, a CTE of the change,
+ * one event per row it returns (none, no event), `fromRow` adding those fields to `data` as SQL
+ * over the source's columns. The caller folds it into the change's statement and, once a row came
+ * back, calls `outboxWritten`. Event types with sealed fields cannot go this way.
+ */
+export function eventInsertFrom<T extends EventType, K extends keyof EventData[T] & string>(
+  source: SQL,
+  e: { clientId: string; merchantId: string; type: T; data: Omit<EventData[T], K> },
+  fromRow: Record<K, SQL>,
+): SQL {
+  if (SEALED_FIELDS[e.type]) throw new Error(`${e.type} carries secret fields: write it with recordEvent`);
+  const fields = Object.entries<SQL>(fromRow).map(([k, v]) => sql`${k}::text, ${v}`);
+  return sql`insert into events (id, client_id, merchant_id, event_type, payload)
+    select ${newId.event()}::text, ${e.clientId}::text, ${e.merchantId}::text, ${e.type}::text,
+      ${JSON.stringify(e.data)}::jsonb || jsonb_build_object(${sql.join(fields, sql`, `)})
+    from ${source}`;
+}
+
 function sealPayload(type: EventType, data: Record<string, unknown>, vault?: Vault): Record<string, unknown> {
   const fields = SEALED_FIELDS[type];
   if (!fields) return data;

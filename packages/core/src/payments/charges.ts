@@ -2,8 +2,8 @@ import { ERROR_CODES, errorMessage, isErrorCode, type ChargeData, type ChargeInp
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { transactions } from '../db/schema.js';
-import { findCustomer } from '../customers/customers.js';
-import { defaultPaymentMethod, revealAccountNumber, revealCard, type PaymentMethodRow } from '../customers/vault.js';
+import { customerToCharge } from '../customers/customers.js';
+import { revealAccountNumber, revealCard, type PaymentMethodRow } from '../customers/vault.js';
 import { invalid, RemitError } from '../errors.js';
 import { writeWithEvent } from '../events/outbox.js';
 import { newId } from '../ids.js';
@@ -35,8 +35,8 @@ type NewTxn = typeof transactions.$inferInsert;
  */
 export async function chargeCustomer(ctx: Ctx, merchant: Merchant, customerId: string, input: ChargeInput) {
   requireApproved(merchant);
-  const customer = await findCustomer(ctx.db, merchant.id, customerId);
-  const method = await defaultPaymentMethod(ctx.db, customer.id);
+  const customer = await customerToCharge(ctx.db, merchant.id, customerId);
+  const method = customer.method;
   if (!method) {
     throw invalid(
       'no_payment_method',
@@ -52,7 +52,7 @@ export async function chargeCustomer(ctx: Ctx, merchant: Merchant, customerId: s
     id: newId.transaction(),
     merchantId: merchant.id,
     amountCents: input.amount,
-    customerId: customer.id,
+    customerId: customer.customerId,
     paymentMethodId: method.id,
     orderId: input.order_id,
     orderCreatedfrom: 'API',
@@ -73,16 +73,15 @@ async function chargeCard(ctx: Ctx, merchant: Merchant, method: PaymentMethodRow
   const result = await ctx.processor.authorizeCard(revealCard(ctx, method), input.amount, { capture: !input.preAuth, now });
   const card = { ...base, paymentMethod: 'card', cardBrand: method.brand ?? '', gatewayRef: result.gatewayRef };
   if (!result.approved) {
-    await ctx.db.transaction(async (tx) => {
-      await tx.insert(transactions).values({
-        ...card,
-        type: input.preAuth ? 'PreAuth' : 'Sale',
-        ...stateColumns('declined'),
-        feeCents: 0,
-        feeRateE7: 0,
-        netCents: 0,
-        declineReason: result.message,
-      });
+    // One insert: atomic without a transaction (BEGIN and COMMIT would be two more round trips).
+    await ctx.db.insert(transactions).values({
+      ...card,
+      type: input.preAuth ? 'PreAuth' : 'Sale',
+      ...stateColumns('declined'),
+      feeCents: 0,
+      feeRateE7: 0,
+      netCents: 0,
+      declineReason: result.message,
     });
     // A connector's own decline codes answer as the generic decline.
     const code = isErrorCode(result.code) && ERROR_CODES[result.code].status === 402 ? result.code : 'card_declined';
@@ -138,23 +137,22 @@ async function chargeBankAccount(ctx: Ctx, merchant: Merchant, method: PaymentMe
     amountCents: input.amount,
   });
   const fee = feeFor(merchant, 'ach', input.amount);
-  return ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(transactions)
-      .values({
-        ...base,
-        type: 'Sale',
-        paymentMethod: 'ach',
-        cardBrand: ACH_BRAND,
-        gatewayRef,
-        ...stateColumns('pending'),
-        feeCents: fee.feeCents,
-        feeRateE7: fee.rateE7,
-        netCents: fee.netCents,
-      })
-      .returning();
-    return row!;
-  });
+  // A pending sale and no event: one insert, atomic on its own.
+  const [row] = await ctx.db
+    .insert(transactions)
+    .values({
+      ...base,
+      type: 'Sale',
+      paymentMethod: 'ach',
+      cardBrand: ACH_BRAND,
+      gatewayRef,
+      ...stateColumns('pending'),
+      feeCents: fee.feeCents,
+      feeRateE7: fee.rateE7,
+      netCents: fee.netCents,
+    })
+    .returning();
+  return row!;
 }
 
 /** `payment.success` payload of a completed transaction (ACH approval sends the same shape). */

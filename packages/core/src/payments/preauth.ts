@@ -1,16 +1,17 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { errorMessage, type PreauthCaptureResult, type PreauthIdInput, type PreauthUpdateResult, type UpdatePreauthInput } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
-import { recordEvent, writeWithEvent } from '../events/outbox.js';
+import { eventInsertFrom, recordEvent } from '../events/outbox.js';
+import { outboxWritten } from '../outbox-signal.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount } from '../money.js';
 import { feeFor } from './fees.js';
-import { lockTransaction, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
-import { nextState, stateColumns, stateOf, type PaymentEvent } from './state.js';
+import { lockTransaction, rowsOf, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
+import { IS_STATUS, nextState, stateColumns, stateOf, type PaymentEvent } from './state.js';
 import { performVoid } from './voids.js';
 
 /** Preauthorizations: `POST /preauth/update`, `/preauth/capture`, `/preauth/void`. */
@@ -56,56 +57,92 @@ async function lockPreauth(
   throw invalid(code, `The preauthorization ${why}; it can no longer be ${VERB[event]}.`);
 }
 
+/**
+ * `POST /preauth/update` when the preauthorization is open and holds `last_authorized_amount`
+ * (the usual case): one statement, its UPDATE the compare-and-set (it takes the row lock and
+ * rechecks the guard against the latest row), writes the new amount and the event. Otherwise, in
+ * one transaction under the row lock, the refusal that applies, or the update after all.
+ */
 export async function updatePreauth(ctx: Ctx, merchant: Merchant, input: UpdatePreauthInput): Promise<PreauthUpdateResult> {
   if (input.new_authorized_amount === input.last_authorized_amount) {
     throw invalid('amount_unchanged', 'new_authorized_amount equals last_authorized_amount; there is nothing to change.');
   }
+  const done = await writePreauthUpdate(ctx.db, ctx, merchant, input);
+  if (done) return done;
   return ctx.db.transaction(async (tx) => {
     const row = await lockPreauth(tx, merchant.id, input.transaction_id, 'preauth_update');
     // Compare-and-set: the row is locked, so the amount read here is the one this update replaces.
     if ((row.authorizedCents ?? row.amountCents) !== input.last_authorized_amount) {
       throw invalid('amount_mismatch', AMOUNT_MISMATCH_MESSAGE);
     }
-    const at = merchantNow(ctx.now, merchant);
-    const cents = input.new_authorized_amount;
-    // The hold shows the fee of its current amount, as at creation; capture prices it again.
-    const fee = feeFor(merchant, 'card', cents);
-    const update = tx
-      .update(transactions)
-      .set({
-        authorizedCents: cents,
-        amountCents: cents,
-        feeCents: fee.feeCents,
-        feeRateE7: fee.rateE7,
-        netCents: fee.netCents,
-        ...stateColumns(nextState('authorized', 'preauth_update')!),
-        updatedAt: at,
-      })
-      .where(eq(transactions.id, row.id));
-    const orderId = row.orderId ?? input.order_id;
-    // The update and its event in one statement (the row stays locked by the select above).
-    await writeWithEvent(tx, [update], {
+    const updated = await writePreauthUpdate(tx, ctx, merchant, input);
+    if (!updated) throw new Error(`preauth update of ${row.id} refused by its guard although the locked row allows it`);
+    return updated;
+  });
+}
+
+/** The update of an open preauthorization holding `last_authorized_amount`, and its event; null when the guard refused. */
+async function writePreauthUpdate(
+  q: Queryable,
+  ctx: Pick<Ctx, 'now'>,
+  merchant: Merchant,
+  input: UpdatePreauthInput,
+): Promise<PreauthUpdateResult | null> {
+  const at = merchantNow(ctx.now, merchant);
+  const cents = input.new_authorized_amount;
+  // The hold shows the fee of its current amount, as at creation; capture prices it again.
+  const fee = feeFor(merchant, 'card', cents);
+  const update = q
+    .update(transactions)
+    .set({
+      authorizedCents: cents,
+      amountCents: cents,
+      feeCents: fee.feeCents,
+      feeRateE7: fee.rateE7,
+      netCents: fee.netCents,
+      ...stateColumns(nextState('authorized', 'preauth_update')!),
+      updatedAt: at,
+    })
+    .where(
+      and(
+        eq(transactions.id, input.transaction_id),
+        eq(transactions.merchantId, merchant.id),
+        eq(transactions.type, 'PreAuth'),
+        eq(transactions.isStatus, IS_STATUS.authorized),
+        sql`coalesce(${transactions.authorizedCents}, ${transactions.amountCents}) = ${input.last_authorized_amount}::bigint`,
+      ),
+    )
+    .returning({ id: transactions.id, lastFour: transactions.lastFour, cardBrand: transactions.cardBrand, authCode: transactions.authCode, orderId: transactions.orderId });
+  const orderId = sql`coalesce(u.order_id, ${input.order_id}::text)`;
+  const event = eventInsertFrom(
+    sql`u`,
+    {
       clientId: merchant.clientId,
       merchantId: merchant.id,
       type: cents > input.last_authorized_amount ? 'preauth.increment' : 'preauth.decrement',
       data: {
         merchant_id: merchant.id,
-        transaction_id: row.id,
-        order_id: orderId,
+        transaction_id: input.transaction_id,
         last_authorized_amount: amountNumber(input.last_authorized_amount),
         authorized_amount: amountNumber(cents),
       },
-    });
-    return {
-      Status: 'Approved',
-      Account: row.lastFour,
-      Brand: row.cardBrand,
-      AuthCode: row.authCode,
-      Authorized: formatAmount(cents),
-      transaction_id: row.id,
-      orderid: orderId,
-    };
-  });
+    },
+    { order_id: orderId },
+  );
+  const [row] = rowsOf<{ last_four: string; card_brand: string; auth_code: string; order_id: string }>(
+    await q.execute(sql`with u as (${update.getSQL()}), e as (${event}) select last_four, card_brand, auth_code, ${orderId} as order_id from u`),
+  );
+  if (!row) return null;
+  outboxWritten(q, 'webhooks');
+  return {
+    Status: 'Approved',
+    Account: row.last_four,
+    Brand: row.card_brand,
+    AuthCode: row.auth_code,
+    Authorized: formatAmount(cents),
+    transaction_id: input.transaction_id,
+    orderid: row.order_id,
+  };
 }
 
 export async function capturePreauth(ctx: Ctx, merchant: Merchant, input: PreauthIdInput): Promise<PreauthCaptureResult> {

@@ -1,15 +1,16 @@
-import { eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { errorMessage, type RefundInput } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
-import { transactions } from '../db/schema.js';
+import type { Queryable } from '../db/connect.js';
 import { invalid, notFound } from '../errors.js';
-import { writeWithEvent } from '../events/outbox.js';
+import { eventInsertFrom } from '../events/outbox.js';
+import { outboxWritten } from '../outbox-signal.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber } from '../money.js';
-import { lockTransaction, recordValues, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
-import { settleIfDue } from './settlement.js';
-import { isPaymentType, nextState, stateColumns, stateOf } from './state.js';
+import { lockTransaction, recordInsert, recordShown, rowsOf, stamp, isPaymentTypeSql, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
+import { lastCutoff, settleIfDue } from './settlement.js';
+import { IS_STATUS, isPaymentType, nextState, stateColumns, stateOf } from './state.js';
 import { performVoid } from './voids.js';
 
 /** `POST /order/sales-return`: partial and repeated refunds of a completed payment. */
@@ -38,57 +39,101 @@ function refundRefusal(row: TxnRow, cents: number) {
   return null;
 }
 
-export async function refundTransaction(
-  ctx: Ctx,
+/**
+ * The refund itself, guarded in its own UPDATE: the original must be a completed payment with
+ * `cents` left to refund, and not a full refund due as a void (the 24-hour rule). One statement
+ * takes the row lock, flags the original settled when the cutoff says so (refunds are allowed
+ * settled or not; lists then show it), raises its refunded balance, writes the Refund record and
+ * `payment.refund`. Null when the guard refused: the caller finds out why under the lock.
+ */
+async function writeRefund(
+  q: Queryable,
+  ctx: Pick<Ctx, 'settlementCutoffMs'>,
   merchant: Merchant,
   input: RefundInput,
-): Promise<{ message: string; data: MoneyRecord }> {
-  return ctx.db.transaction(async (tx) => {
-    const locked = await lockTransaction(tx, merchant.id, input.transaction_id);
-    if (!locked) throw notFound('transaction_not_found', REFUND_MESSAGES.notFound);
-    const at = merchantNow(ctx.now, merchant);
-    // Refunds are allowed settled or not; the flag is brought up to date so lists show it.
-    const row = isPaymentType(locked.type) ? await settleIfDue(tx, locked, at, ctx.settlementCutoffMs) : locked;
-    const cents = input.amount;
-    const refusal = refundRefusal(row, cents);
-    if (refusal) throw refusal;
-
-    const fullAmount = cents === row.amountCents && row.refundedCents === 0;
-    const completedAt = row.completedAt ?? row.createdAt;
-    if (fullAmount && at.getTime() - completedAt.getTime() > FULL_REFUND_VOID_AGE_MS) {
-      const record = await performVoid(tx, merchant, row, at, { event: 'refund_as_void', eventType: 'payment.void' });
-      return { message: 'Transaction voided successfully (a full refund after 24 hours is performed as a void).', data: toMoneyRecord(record) };
-    }
-
-    const refunded = row.refundedCents + cents;
-    const next = nextState('completed', refunded === row.amountCents ? 'refund_rest' : 'refund')!;
-    const record = recordValues(row, { type: 'Refund', amountCents: cents, netCents: -cents, at });
-    const shown = toMoneyRecord(record);
-    // The refund record, the original's new balance and the event: one statement (the original
-    // stays locked by the select above until the transaction commits).
-    const update = tx
-      .update(transactions)
-      .set({ refundedCents: refunded, ...stateColumns(next), updatedAt: at })
-      .where(eq(transactions.id, row.id));
-    await writeWithEvent(tx, [tx.insert(transactions).values(record), update], {
+  at: Date,
+): Promise<{ message: string; data: MoneyRecord } | null> {
+  const cents = sql`${input.amount}::bigint`;
+  const cutoff = stamp(lastCutoff(at, ctx.settlementCutoffMs));
+  const due = sql`(payment_method = 'card' and coalesce(completed_at, created_at) < ${cutoff})`;
+  const rest = stateColumns(nextState('completed', 'refund_rest')!);
+  const part = stateColumns(nextState('completed', 'refund')!);
+  const last = sql`refunded_cents + ${cents} = amount_cents`;
+  const update = sql`update transactions set
+      refunded_cents = refunded_cents + ${cents},
+      is_status = case when ${last} then ${rest.isStatus}::smallint else ${part.isStatus}::smallint end,
+      status = case when ${last} then ${rest.status}::text else ${part.status}::text end,
+      settled = settled or ${due},
+      settled_at = case when not settled and ${due} then ${cutoff} else settled_at end,
+      updated_at = ${stamp(at)}
+    where id = ${input.transaction_id} and merchant_id = ${merchant.id} and ${isPaymentTypeSql}
+      and is_status = ${IS_STATUS.completed}::smallint and refunded_cents + ${cents} <= amount_cents
+      and not (${cents} = amount_cents and refunded_cents = 0
+               and coalesce(completed_at, created_at) < ${stamp(new Date(at.getTime() - FULL_REFUND_VOID_AGE_MS))})
+    returning *`;
+  const r = { type: 'Refund' as const, amountCents: input.amount, netCents: -input.amount, at };
+  const made = recordInsert(sql`u`, r);
+  const shown = toMoneyRecord(recordShown(made, { order_createdfrom: '', amount_cents: input.amount }, { ...r, originalId: input.transaction_id }));
+  const event = eventInsertFrom(
+    sql`u`,
+    {
       clientId: merchant.clientId,
       merchantId: merchant.id,
       type: 'payment.refund',
       data: {
         merchant_id: merchant.id,
-        transaction_id: record.id,
+        transaction_id: made.id,
         Status: 'Success',
         // The spec's event names the refund record here and the original in parent_transaction_id.
-        linked_txn_id: record.id,
-        parent_transaction_id: row.id,
-        sales_id: record.id,
-        order_createdfrom: record.orderCreatedfrom,
-        amount: amountNumber(cents),
+        linked_txn_id: made.id,
+        parent_transaction_id: input.transaction_id,
+        sales_id: made.id,
+        amount: amountNumber(input.amount),
         txn_id: shown.txn_id,
         txn_date: shown.txn_date,
         type: 'Refund',
       },
-    });
-    return { message: 'Refund processed successfully.', data: shown };
+    },
+    { order_createdfrom: sql`u.order_createdfrom` },
+  );
+  const [row] = rowsOf<{ order_createdfrom: string }>(
+    await q.execute(sql`with u as (${update}), r as (${made.query}), e as (${event}) select order_createdfrom from r`),
+  );
+  if (!row) return null;
+  outboxWritten(q, 'webhooks');
+  return { message: 'Refund processed successfully.', data: { ...shown, order_createdfrom: row.order_createdfrom } };
+}
+
+/**
+ * Refunds in one statement when the refund is allowed (the usual case); otherwise, in one
+ * transaction holding the row lock, the spec's refusal, or the 24-hour rule's void, or (the
+ * original changed in between) the refund after all.
+ */
+export async function refundTransaction(
+  ctx: Ctx,
+  merchant: Merchant,
+  input: RefundInput,
+): Promise<{ message: string; data: MoneyRecord }> {
+  const done = await writeRefund(ctx.db, ctx, merchant, input, merchantNow(ctx.now, merchant));
+  if (done) return done;
+  return ctx.db.transaction(async (tx) => {
+    const locked = await lockTransaction(tx, merchant.id, input.transaction_id);
+    if (!locked) throw notFound('transaction_not_found', REFUND_MESSAGES.notFound);
+    const at = merchantNow(ctx.now, merchant);
+    const cents = input.amount;
+    const refusal = refundRefusal(locked, cents);
+    if (refusal) throw refusal;
+
+    const fullAmount = cents === locked.amountCents && locked.refundedCents === 0;
+    const completedAt = locked.completedAt ?? locked.createdAt;
+    if (fullAmount && at.getTime() - completedAt.getTime() > FULL_REFUND_VOID_AGE_MS) {
+      // Refunds are allowed settled or not; the flag is brought up to date so lists show it.
+      const row = await settleIfDue(tx, locked, at, ctx.settlementCutoffMs);
+      const record = await performVoid(tx, merchant, row, at, { event: 'refund_as_void', eventType: 'payment.void' });
+      return { message: 'Transaction voided successfully (a full refund after 24 hours is performed as a void).', data: toMoneyRecord(record) };
+    }
+    const refunded = await writeRefund(tx, ctx, merchant, input, at);
+    if (!refunded) throw new Error(`refund of ${locked.id} refused by its guard although the locked row allows it`);
+    return refunded;
   });
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lte, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { DEFAULT_LIMIT, type GetTransactionInput, type ListTransactionsInput, type TransactionDetail, type TransactionExtras, type TransactionListItem } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
@@ -69,37 +69,71 @@ export function toDetail(t: ViewRow): TransactionDetail {
 }
 
 const DAY_MS = 86_400_000;
+const ph = sql.placeholder;
 
 /**
- * Both ends of created_at are always bounded (±infinity when not given): with a range on the
- * index's second column the planner walks (merchant_id, created_at, id) backwards for the page
- * and counts from the index even without table statistics, which PGlite never gathers itself.
+ * The list and the single read are named prepared statements (node-postgres sends the name, and
+ * each pooled connection parses and plans the statement once); their shapes never vary, so every
+ * input is a parameter. PGlite has no statement cache across calls: there the name is unused.
+ * Prepared per database handle.
  */
-function rangeFilter(merchantId: string, input: ListTransactionsInput): SQL {
-  const from = input.from_date ? sql`${`${input.from_date}T00:00:00.000Z`}::timestamptz` : sql`'-infinity'::timestamptz`;
-  // Inclusive end day: everything before the next midnight UTC.
-  const to = input.to_date
-    ? sql`${new Date(Date.parse(`${input.to_date}T00:00:00.000Z`) + DAY_MS).toISOString()}::timestamptz`
-    : sql`'infinity'::timestamptz`;
-  return and(eq(transactions.merchantId, merchantId), sql`${transactions.createdAt} >= ${from}`, sql`${transactions.createdAt} < ${to}`)!;
-}
+const prepared = new WeakMap<object, ReturnType<typeof prepare>>();
 
-/**
- * How many transactions match: a sum over the per-day counts the database keeps (dates filter whole
- * UTC days, so the days in range are exactly the rows in range), not a count over every row.
- */
-async function countTransactions(db: Queryable, merchantId: string, input: ListTransactionsInput): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<string | null>`sum(${transactionCounts.n})` })
+function prepare(db: Queryable) {
+  // Both ends of created_at are always bounded (±infinity when not given): with a range on the
+  // index's second column the planner walks (merchant_id, created_at, id) backwards for the page.
+  const page = db
+    .select(viewColumns)
+    .from(transactions)
+    .where(
+      and(
+        eq(transactions.merchantId, ph('merchantId')),
+        sql`${transactions.createdAt} >= ${ph('from')}::timestamptz`,
+        sql`${transactions.createdAt} < ${ph('to')}::timestamptz`,
+      ),
+    )
+    .orderBy(desc(transactions.createdAt), desc(transactions.id))
+    .limit(ph('limit'))
+    .offset(ph('offset'))
+    .as('p');
+  // The total is a sum over the per-day counts the database keeps (dates filter whole UTC days, so
+  // the days in range are exactly the rows in range), not a count over every row.
+  const counted = db
+    .select({ total: sql<number>`coalesce(sum(${transactionCounts.n}), 0)::int`.as('total') })
     .from(transactionCounts)
     .where(
       and(
-        eq(transactionCounts.merchantId, merchantId),
-        input.from_date ? gte(transactionCounts.day, input.from_date) : undefined,
-        input.to_date ? lte(transactionCounts.day, input.to_date) : undefined,
+        eq(transactionCounts.merchantId, ph('merchantId')),
+        sql`${transactionCounts.day} >= ${ph('fromDay')}::date`,
+        sql`${transactionCounts.day} <= ${ph('toDay')}::date`,
       ),
-    );
-  return Number(row?.n ?? 0);
+    )
+    .as('c');
+  const row = Object.fromEntries(Object.keys(viewColumns).map((k) => [k, page[k as keyof typeof viewColumns]])) as {
+    [K in keyof typeof viewColumns]: (typeof page)[K];
+  };
+  return {
+    // The page and the total in one statement: the total's one row, the page joined to it (an
+    // empty page still answers the total).
+    list: db
+      .select({ total: counted.total, row })
+      .from(counted)
+      .leftJoinLateral(page, sql`true`)
+      .orderBy(desc(page.createdAt), desc(page.id))
+      .prepare('remit_transactions_page'),
+    one: db
+      .select(viewColumns)
+      .from(transactions)
+      .where(and(eq(transactions.id, ph('id')), eq(transactions.merchantId, ph('merchantId'))))
+      .limit(1)
+      .prepare('remit_transaction_one'),
+  };
+}
+
+function statements(db: Queryable) {
+  let s = prepared.get(db);
+  if (!s) prepared.set(db, (s = prepare(db)));
+  return s;
 }
 
 /**
@@ -111,21 +145,20 @@ export async function listTransactions(
   merchant: Merchant,
   input: ListTransactionsInput,
 ): Promise<{ data: TransactionListItem[]; total: number }> {
-  const where = rangeFilter(merchant.id, input);
   const limit = input.limit ?? DEFAULT_LIMIT;
-  const offset = (input.pageNumber ?? 0) * limit;
-  const [rows, total] = await Promise.all([
-    ctx.db
-      .select(viewColumns)
-      .from(transactions)
-      .where(where)
-      .orderBy(desc(transactions.createdAt), desc(transactions.id))
-      .limit(limit)
-      .offset(offset),
-    countTransactions(ctx.db, merchant.id, input),
-  ]);
+  const rows = await statements(ctx.db).list.execute({
+    merchantId: merchant.id,
+    from: input.from_date ? `${input.from_date}T00:00:00.000Z` : '-infinity',
+    // Inclusive end day: everything before the next midnight UTC.
+    to: input.to_date ? new Date(Date.parse(`${input.to_date}T00:00:00.000Z`) + DAY_MS).toISOString() : 'infinity',
+    fromDay: input.from_date ?? '-infinity',
+    toDay: input.to_date ?? 'infinity',
+    limit,
+    offset: (input.pageNumber ?? 0) * limit,
+  });
   const at = merchantNow(ctx.now, merchant);
-  return { data: rows.map((r) => toListItem(withSettlement(r, at, ctx.settlementCutoffMs))), total };
+  const page = rows.flatMap((r) => (r.row ? [toListItem(withSettlement(r.row, at, ctx.settlementCutoffMs))] : []));
+  return { data: page, total: Number(rows[0]?.total ?? 0) };
 }
 
 export const TRANSACTION_NOT_FOUND = 'Transaction not found: no transaction with this transaction_id belongs to this merchant.';
@@ -138,11 +171,7 @@ export async function getTransaction(
 ): Promise<TransactionDetail> {
   // Postgres text cannot hold NUL; such an id names nothing (and must not reach the driver).
   if (transactionId.includes('\u0000')) throw notFound('transaction_not_found', TRANSACTION_NOT_FOUND);
-  const [row] = await ctx.db
-    .select(viewColumns)
-    .from(transactions)
-    .where(and(eq(transactions.id, transactionId), eq(transactions.merchantId, merchant.id)))
-    .limit(1);
+  const [row] = await statements(ctx.db).one.execute({ id: transactionId, merchantId: merchant.id });
   if (!row) throw notFound('transaction_not_found', TRANSACTION_NOT_FOUND);
   return toDetail(withSettlement(row, merchantNow(ctx.now, merchant), ctx.settlementCutoffMs));
 }

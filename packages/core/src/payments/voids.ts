@@ -1,16 +1,17 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { errorMessage, type VoidInput } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
-import { recordEvent } from '../events/outbox.js';
+import { eventInsertFrom, writeWithEvent } from '../events/outbox.js';
+import { outboxWritten } from '../outbox-signal.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber } from '../money.js';
-import { insertRecord, lockTransaction, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
-import { settleIfDue } from './settlement.js';
-import { isPaymentType, nextState, stateColumns, stateOf, type PaymentEvent } from './state.js';
+import { lockTransaction, originalRow, recordInsert, recordShown, rowsOf, stamp, isPaymentTypeSql, toMoneyRecord, type MoneyRecord, type RecordShown, type TxnRow } from './records.js';
+import { lastCutoff, settleIfDue } from './settlement.js';
+import { IS_STATUS, isPaymentType, nextState, stateColumns, stateOf, type PaymentEvent } from './state.js';
 
 /** `POST /order/sales-void`: voids a completed, unsettled payment. */
 
@@ -30,42 +31,43 @@ export async function performVoid(
   original: TxnRow,
   at: Date,
   opts: { event: PaymentEvent; eventType: 'payment.void' | 'preauth.void' },
-): Promise<TxnRow> {
+): Promise<RecordShown> {
   const next = nextState(stateOf(original.isStatus), opts.event);
   if (next !== 'voided') throw new Error(`void from ${stateOf(original.isStatus)} is not in the state table`);
   // An open preauthorization releases its whole hold. Either way the void record cancels the
   // original's remaining net, so a voided payment and its records sum to zero in any list.
   const hold = stateOf(original.isStatus) === 'authorized';
   const amountCents = hold ? (original.authorizedCents ?? original.amountCents) : original.amountCents - original.refundedCents;
-  const record = await insertRecord(tx, original, {
-    type: 'Void',
-    amountCents,
-    netCents: -(original.netCents - original.refundedCents),
-    at,
-  });
-  await tx
+  const r = { type: 'Void' as const, amountCents, netCents: -(original.netCents - original.refundedCents), at };
+  const made = recordInsert(originalRow(original.id), r);
+  const record = recordShown(made, { order_createdfrom: original.orderCreatedfrom, amount_cents: amountCents }, { ...r, originalId: original.id });
+  const shown = toMoneyRecord(record);
+  const update = tx
     .update(transactions)
     .set({ ...stateColumns(next), updatedAt: at })
     .where(eq(transactions.id, original.id));
-  const shown = toMoneyRecord(record);
-  await recordEvent(tx, {
+  // The record, the original's new state and the event: one statement (the caller holds the lock).
+  await writeWithEvent(tx, [made.query, update], {
     clientId: merchant.clientId,
     merchantId: merchant.id,
     type: opts.eventType,
-    data: {
-      merchant_id: merchant.id,
-      transaction_id: record.id,
-      Status: 'Success',
-      linked_txn_id: original.id,
-      sales_id: record.id,
-      order_createdfrom: record.orderCreatedfrom,
-      amount: amountNumber(amountCents),
-      txn_id: shown.txn_id,
-      txn_date: shown.txn_date,
-      type: 'Void',
-    },
+    data: { ...voidEventData(merchant, record, shown), order_createdfrom: record.orderCreatedfrom, amount: amountNumber(amountCents) },
   });
   return record;
+}
+
+/** A void event's payload but for what the original row gives (`order_createdfrom`, `amount`). */
+function voidEventData(merchant: Merchant, record: RecordShown, shown: MoneyRecord) {
+  return {
+    merchant_id: merchant.id,
+    transaction_id: record.id,
+    Status: 'Success' as const,
+    linked_txn_id: record.linkedTxnId ?? '',
+    sales_id: record.id,
+    txn_id: shown.txn_id,
+    txn_date: shown.txn_date,
+    type: 'Void' as const,
+  };
 }
 
 /** Why a locked payment cannot be voided through `POST /order/sales-void`, or null when it can. */
@@ -88,11 +90,56 @@ function voidRefusal(row: TxnRow) {
   return null;
 }
 
+/**
+ * The void itself, guarded in its own UPDATE: a completed payment, not settled and not due to be
+ * (the cutoff rule). One statement takes the row lock, voids the original, writes the Void record
+ * (the amount not yet refunded; it cancels the rest of the original's net) and `payment.void`.
+ * Null when the guard refused: the caller finds out why under the lock.
+ */
+async function writeVoid(
+  q: Queryable,
+  ctx: Pick<Ctx, 'settlementCutoffMs'>,
+  merchant: Merchant,
+  input: VoidInput,
+  at: Date,
+): Promise<{ message: string; data: MoneyRecord } | null> {
+  const voided = stateColumns(nextState('completed', 'void')!);
+  const update = sql`update transactions set is_status = ${voided.isStatus}::smallint, status = ${voided.status}::text, updated_at = ${stamp(at)}
+    where id = ${input.transaction_id} and merchant_id = ${merchant.id} and ${isPaymentTypeSql}
+      and is_status = ${IS_STATUS.completed}::smallint and not settled
+      and not (payment_method = 'card' and coalesce(completed_at, created_at) < ${stamp(lastCutoff(at, ctx.settlementCutoffMs))})
+    returning *`;
+  const r = { type: 'Void' as const, amountCents: sql`o.amount_cents - o.refunded_cents`, netCents: sql`-(o.net_cents - o.refunded_cents)`, at };
+  const made = recordInsert(sql`u`, r);
+  const placeholder = recordShown(made, { order_createdfrom: '', amount_cents: 0 }, { ...r, originalId: input.transaction_id });
+  const event = eventInsertFrom(
+    sql`u`,
+    { clientId: merchant.clientId, merchantId: merchant.id, type: 'payment.void', data: voidEventData(merchant, placeholder, toMoneyRecord(placeholder)) },
+    { order_createdfrom: sql`u.order_createdfrom`, amount: sql`((u.amount_cents - u.refunded_cents) / 100.0)::float8` },
+  );
+  const [row] = rowsOf<{ order_createdfrom: string; amount_cents: number }>(
+    await q.execute(sql`with u as (${update}), r as (${made.query}), e as (${event}) select order_createdfrom, amount_cents from r`),
+  );
+  if (!row) return null;
+  outboxWritten(q, 'webhooks');
+  const record = recordShown(made, row, { ...r, originalId: input.transaction_id });
+  return { message: VOIDED, data: toMoneyRecord(record) };
+}
+
+const VOIDED = 'Transaction voided successfully.';
+
+/**
+ * Voids in one statement when the void is allowed (the usual case); otherwise, in one
+ * transaction holding the row lock, the refusal that applies (the settled flag brought up to
+ * date first), or (the original changed in between) the void after all.
+ */
 export async function voidTransaction(
   ctx: Ctx,
   merchant: Merchant,
   input: VoidInput,
 ): Promise<{ message: string; data: MoneyRecord }> {
+  const done = await writeVoid(ctx.db, ctx, merchant, input, merchantNow(ctx.now, merchant));
+  if (done) return done;
   return ctx.db.transaction(async (tx) => {
     const locked = await lockTransaction(tx, merchant.id, input.transaction_id);
     if (!locked) throw notFound('transaction_not_found', VOID_NOT_FOUND_MESSAGE);
@@ -101,6 +148,6 @@ export async function voidTransaction(
     const refusal = voidRefusal(row);
     if (refusal) throw refusal;
     const record = await performVoid(tx, merchant, row, at, { event: 'void', eventType: 'payment.void' });
-    return { message: 'Transaction voided successfully.', data: toMoneyRecord(record) };
+    return { message: VOIDED, data: toMoneyRecord(record) };
   });
 }
