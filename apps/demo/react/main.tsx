@@ -2,7 +2,8 @@
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { CompletedTransactions, GetPaymentPage, RequestPaymentonClick } from '@remit/react';
-import './app.css';
+// The shop's stylesheet: the three demo sites look alike.
+import '../shop/shop.css';
 
 // The demo server writes the Remit server and the public key into the page (`?key=` overrides).
 const meta = (name: string) => document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)!.content;
@@ -52,7 +53,7 @@ function Shop() {
   );
 }
 
-createRoot(document.getElementById('root')!).render(
+createRoot(document.getElementById('app')!).render(
   <StrictMode>
     <Shop />
   </StrictMode>,
