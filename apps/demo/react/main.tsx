@@ -14,8 +14,8 @@ function Shop() {
   const [phone, setPhone] = useState('(415) 555-0123');
   const failed = (e: Error) => setStatus(`Error: ${e.message}`);
   return (
-    <main>
-      <h1>Remit demo shop</h1>
+    <main aria-labelledby="shop-title">
+      <h1 id="shop-title">Remit demo shop</h1>
       <p className="lead">A React app on its own origin, with @remit/react.</p>
       <section aria-labelledby="mug">
         <h2 id="mug">Blue mug</h2>
