@@ -1,13 +1,17 @@
-// Builds a framework wrapper's dist/ (@remit/react, @remit/vue): one ESM file with the loader's
-// side-effect-free API bundled in (so installing the wrapper alone works) and the framework left
-// as an import, plus the .d.ts files index.d.ts reaches, which must stand alone (only the framework
-// may be imported from them). Run by each package's `prepack` and `build`.
+// Builds a framework wrapper's dist/ (@remit/react, @remit/vue): one ESM file with
+// @remit/wrapper-core and the loader's side-effect-free API bundled in (so installing the wrapper
+// alone works) and the framework left as an import, plus the .d.ts files index.d.ts reaches, which
+// must stand alone: only the framework may be imported from them, and the shared published types
+// (@remit/wrapper-core/types) are copied in as dist/types.d.ts. Run by each package's `prepack` and `build`.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import * as esbuild from 'esbuild';
+
+/** Packages whose declarations dist/ carries itself: the import → the emitted file (under the packages folder) → its name in dist/. */
+const INLINED = { '@remit/wrapper-core/types': { emitted: 'wrapper-core/src/types.d.ts', as: 'types.d.ts' } };
 
 /**
  * @param {string} pkg the package's directory
@@ -53,13 +57,15 @@ export async function buildWrapper(pkg, { framework, directive }) {
           rootDir: packages,
           outDir: join(out, 'types'),
           types: [],
+          // Straight to the source (as packages/sdk's build does): tsc then emits their declarations too.
+          paths: Object.fromEntries(Object.entries(INLINED).map(([spec, f]) => [spec, [join(packages, f.emitted.replace(/\.d\.ts$/, '.ts'))]])),
         },
         files: [join(pkg, 'src/index.ts')],
       }),
     );
     const tsc = join(dirname(createRequire(join(pkg, 'package.json')).resolve('typescript/package.json')), 'bin/tsc');
     execFileSync(process.execPath, [tsc, '-p', config], { stdio: 'inherit' });
-    copyDeclarations(join(out, 'types', name, 'src'), next, 'index.d.ts', framework);
+    copyDeclarations(join(out, 'types'), join(name, 'src'), next, 'index.d.ts', framework);
     rmSync(join(pkg, 'dist'), { recursive: true, force: true });
     renameSync(next, join(pkg, 'dist'));
   } finally {
@@ -68,17 +74,25 @@ export async function buildWrapper(pkg, { framework, directive }) {
   }
 }
 
-/** Copies `file` and every declaration file it reaches by relative import; anything else it imports must be the framework. */
-function copyDeclarations(from, to, file, framework, seen = new Set()) {
+/**
+ * Copies `file` (under `from`/`dir`) and every declaration file it reaches by relative import; an
+ * INLINED import is copied beside it and its specifier made relative; anything else it imports must
+ * be the framework.
+ */
+function copyDeclarations(from, dir, to, file, framework, seen = new Set()) {
   if (seen.has(file)) return;
   seen.add(file);
-  const text = readFileSync(join(from, file), 'utf8');
-  mkdirSync(dirname(join(to, file)), { recursive: true });
-  cpSync(join(from, file), join(to, file));
+  let text = readFileSync(join(from, dir, file), 'utf8');
   for (const [, spec] of text.matchAll(/(?:from|import\()\s*['"]([^'"]+)['"]/g)) {
-    if (spec.startsWith('.')) copyDeclarations(from, to, join(dirname(file), spec.replace(/\.js$/, '.d.ts')), framework, seen);
+    const inlined = INLINED[spec];
+    if (inlined) {
+      copyDeclarations(from, dirname(inlined.emitted), to, inlined.as, framework, seen);
+      text = text.replaceAll(`'${spec}'`, `'${relative(dirname(join('/', file)), join('/', inlined.as)).replace(/^(?!\.)/, './').replace(/\.d\.ts$/, '.js')}'`);
+    } else if (spec.startsWith('.')) copyDeclarations(from, dir, to, join(dirname(file), spec.replace(/\.js$/, '.d.ts')), framework, seen);
     else if (!framework.some((f) => spec === f || spec.startsWith(`${f}/`))) {
       throw new Error(`dist/${file} imports ${spec}: the published types may import only ${framework.join(', ')}`);
     }
   }
+  mkdirSync(dirname(join(to, file)), { recursive: true });
+  writeFileSync(join(to, file), text);
 }

@@ -2,7 +2,8 @@
 import { StrictMode, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { CompletedTransactions, GetPaymentPage, RequestPaymentonClick } from '@remit/react';
-import './app.css';
+// The shop's stylesheet: the three demo sites look alike.
+import '../shop/shop.css';
 
 // The demo server writes the Remit server and the public key into the page (`?key=` overrides).
 const meta = (name: string) => document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`)!.content;
@@ -13,8 +14,8 @@ function Shop() {
   const [phone, setPhone] = useState('(415) 555-0123');
   const failed = (e: Error) => setStatus(`Error: ${e.message}`);
   return (
-    <main>
-      <h1>Remit demo shop</h1>
+    <main aria-labelledby="shop-title">
+      <h1 id="shop-title">Remit demo shop</h1>
       <p className="lead">A React app on its own origin, with @remit/react.</p>
       <section aria-labelledby="mug">
         <h2 id="mug">Blue mug</h2>
@@ -52,7 +53,7 @@ function Shop() {
   );
 }
 
-createRoot(document.getElementById('root')!).render(
+createRoot(document.getElementById('app')!).render(
   <StrictMode>
     <Shop />
   </StrictMode>,

@@ -1,5 +1,6 @@
 import { createApp } from 'vue';
 import Shop from './Shop.vue';
-import './app.css';
+// The shop's stylesheet: the three demo sites look alike.
+import '../shop/shop.css';
 
 createApp(Shop).mount('#app');

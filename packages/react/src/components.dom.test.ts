@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { createElement as h, StrictMode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeRemit } from './fake-remit.js';
+import { fakeRemit } from '@remit/wrapper-core/testing';
 import { CompletedTransactions, GetPaymentPage, RequestPaymentonClick } from './index.js';
 
 const remit = fakeRemit('pk_test_abc');

@@ -1,8 +1,8 @@
 'use client';
 import { createElement, useEffect, useRef, type ReactElement, type ReactNode } from 'react';
 import type { RemitWidgets } from '@remit/loader';
-import { browserOnly, load, toError } from './remit.js';
-import type { PaymentResult, RemitConnection, RemitWidgetError, RequestResult } from './types.js';
+import { load, press, toError } from '@remit/wrapper-core';
+import type { PaymentResult, RemitConnection, RemitWidgetError, RequestResult } from '@remit/wrapper-core/types';
 
 /** Callbacks and button text shared by the two buttons. */
 export interface RemitButtonProps<R> extends RemitConnection {
@@ -38,20 +38,9 @@ function useRemitButton<R>(props: RemitButtonProps<R>, call: (remit: RemitWidget
   }, [clientKey, baseUrl, nonce]);
   const onClick = () => {
     const { props: p, call: c } = latest.current;
-    load(p)
-      .then((remit) => (remit ? c(remit) : browserOnly()))
-      .then(
-        (result) => settle(p, result),
-        (error: unknown) => p.onError?.(toError(error)),
-      );
+    press(p, c, { success: (r) => p.onSuccess?.(r), close: () => p.onClose?.(), error: (e) => p.onError?.(e) });
   };
   return createElement('button', { type: 'button', onClick }, props.children ?? text);
-}
-
-/** Success or close: the loader's result says which. */
-function settle<R>(p: RemitButtonProps<R>, result: R) {
-  if ((result as { status?: string } | null)?.status === 'closed') p.onClose?.();
-  else p.onSuccess?.(result);
 }
 
 /** A pay button: opens Remit's hosted pay page for `amount` in a modal (a popup on narrow screens). */

@@ -8,4 +8,4 @@ export {
   type RemitButtonProps,
   type RequestPaymentonClickProps,
 } from './components.js';
-export type { PaymentResult, RemitConnection, RemitWidgetError, RequestResult } from './types.js';
+export type { PaymentResult, RemitConnection, RemitWidgetError, RequestResult } from '@remit/wrapper-core/types';

@@ -1,7 +1,7 @@
 import { flushPromises, mount } from '@vue/test-utils';
 import { defineComponent, h, nextTick, ref } from 'vue';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeRemit } from './fake-remit.js';
+import { fakeRemit } from '@remit/wrapper-core/testing';
 import { CompletedTransactions, GetPaymentPage, RequestPaymentonClick } from './index.js';
 
 const remit = fakeRemit('pk_test_abc');

@@ -1,7 +1,7 @@
 import { defineComponent, h, onBeforeUnmount, onMounted, ref, watch, type PropType } from 'vue';
 import type { RemitWidgets } from '@remit/loader';
-import { browserOnly, load, toError } from './remit.js';
-import type { PaymentResult, RemitConnection, RemitWidgetError, RequestResult } from './types.js';
+import { load, press, toError } from '@remit/wrapper-core';
+import type { PaymentResult, RemitConnection, RemitWidgetError, RequestResult } from '@remit/wrapper-core/types';
 
 /** Props of every component: the merchant public key, the Remit server (default: the page's origin), a CSP nonce. */
 const connection = {
@@ -29,12 +29,7 @@ function button<R, P extends object>(name: string, props: P, text: string, call:
       // Warm the loader (one script per page, whatever mounts it); onMounted never runs on the server.
       onMounted(() => load(p).catch(() => {}));
       const onClick = () =>
-        load(p)
-          .then((remit) => (remit ? call(remit, p) : browserOnly()))
-          .then(
-            (result) => ((result as { status?: string }).status === 'closed' ? emit('close') : emit('success', result)),
-            (error: unknown) => emit('error', toError(error)),
-          );
+        press(p, (remit) => call(remit, p), { success: (r) => emit('success', r), close: () => emit('close'), error: (e) => emit('error', e) });
       return () => h('button', { type: 'button', onClick }, slots.default?.() ?? text);
     },
   });

@@ -1,7 +1,8 @@
 /**
- * The shapes the components hand to their callbacks. They mirror `@remit/loader`'s (from
- * `@remit/contract`) so the published package stands alone: `types.assert.ts` fails the
- * typecheck the day the two disagree.
+ * What @remit/react and @remit/vue publish: the connection props and the shapes handed to their
+ * callbacks. They mirror `@remit/loader`'s (from `@remit/contract`) so each published package
+ * stands alone (scripts/build-wrapper.mjs copies this file into its dist/, so it imports nothing);
+ * `types.assert.ts` fails the typecheck the day the two disagree.
  */
 
 /** What every component takes: the merchant's public key, where the Remit server is, a CSP nonce. */

@@ -1,0 +1,2 @@
+// The wrappers' runtime glue; their published types are in ./types (no imports, so dist/ can carry them).
+export { load, press, toError, type ButtonOutcome } from './connect.js';
