@@ -11,6 +11,8 @@ import { percentile, type Figures } from './stats.js';
 export interface Statement {
   query: string;
   params: unknown[];
+  /** A named prepared statement (Postgres): replayed by name, so it is parsed and planned once per connection as in the server. */
+  name?: string;
 }
 
 /**
@@ -29,7 +31,7 @@ const TX_END = /^\s*(commit|rollback)\b/i;
  */
 export class SqlRecorder {
   #on = false;
-  #sent: Array<{ text: string; turn: number }> = [];
+  #sent: Array<{ text: string; name?: string; turn: number }> = [];
   #logged: Statement[] = [];
   #turn = 0;
   #turnOpen = false;
@@ -38,7 +40,7 @@ export class SqlRecorder {
     if (this.#on) this.#logged.push({ query, params: [...params] });
   }
 
-  readonly onStatement = (text: string) => {
+  readonly onStatement = (text: string, name?: string) => {
     if (!this.#on) return;
     // Statements sent before the event loop turns were sent together (no answer came in between).
     if (!this.#turnOpen) {
@@ -46,7 +48,7 @@ export class SqlRecorder {
       this.#turn++;
       setImmediate(() => (this.#turnOpen = false));
     }
-    this.#sent.push({ text, turn: this.#turn });
+    this.#sent.push({ text, name, turn: this.#turn });
   };
 
   async record(run: () => Promise<unknown>): Promise<Recording> {
@@ -63,12 +65,12 @@ export class SqlRecorder {
 
   #steps(): Recording {
     let cursor = 0;
-    const withParams = this.#sent.map(({ text, turn }) => {
+    const withParams = this.#sent.map(({ text, name, turn }) => {
       const at = this.#logged.findIndex((l, i) => i >= cursor && l.query === text);
       if (at >= 0) cursor = at + 1;
       const params = at >= 0 ? this.#logged[at]!.params : [];
       if (at < 0 && /\$\d/.test(text)) throw new Error(`bench: no parameters recorded for ${text.slice(0, 80)}`);
-      return { statement: { query: text, params }, turn };
+      return { statement: { query: text, params, ...(name ? { name } : {}) }, turn };
     });
     const steps: Recording = [];
     let tx: Statement[] | null = null;
@@ -102,15 +104,16 @@ export interface Driver {
 /** The server's own pool size (20), so the ceiling has the connections the server has. */
 export function pgDriver(url: string, poolSize = 20): Driver {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const config = (s: Statement, values: unknown[] | undefined) => (s.name ? { name: s.name, text: s.query, values } : { text: s.query, values });
   return {
     kind: 'postgres',
     async run(step, params) {
-      if (step.kind === 'group') return Promise.all(step.statements.map(async (s, i) => (await pool.query(s.query, params[i])).rows));
+      if (step.kind === 'group') return Promise.all(step.statements.map(async (s, i) => (await pool.query(config(s, params[i]))).rows));
       const c = await pool.connect();
       try {
         await c.query('BEGIN');
         const out = [];
-        for (let i = 0; i < step.statements.length; i++) out.push((await c.query(step.statements[i]!.query, params[i])).rows);
+        for (let i = 0; i < step.statements.length; i++) out.push((await c.query(config(step.statements[i]!, params[i]))).rows);
         await c.query('COMMIT');
         return out;
       } catch (e) {

@@ -140,6 +140,31 @@ describe('the pay page', () => {
     await page.context().close();
   });
 
+  it("hydrating starts no Intl: the server's money texts are reused, the same on both sides, in English and Spanish", async () => {
+    // A page's first Intl call costs 30–90 ms here (ICU starting), and a keystroke would wait for it.
+    const id = await createLink(w, { amount: '20.00', tax: '1.60', discount: '2.00', pass_fee: true, allow_ach: true });
+    for (const locale of ['en', 'es']) {
+      const page = await newPage(w);
+      await page.addInitScript(() => {
+        const made: string[] = ((window as unknown as { intlMade: string[] }).intlMade = []);
+        for (const k of ['NumberFormat', 'DateTimeFormat', 'PluralRules'] as const) {
+          const Real = Intl[k] as unknown as new (...a: unknown[]) => object;
+          (Intl as unknown as Record<string, unknown>)[k] = new Proxy(Real, { construct: (T, a) => (made.push(k), new T(...a)) });
+        }
+      });
+      await page.goto(`${w.s.url}/pay/${id}?locale=${locale}`);
+      const served = await page.locator('#app').innerText();
+      await page.waitForFunction(() => performance.getEntriesByName('remit:ready').length === 1);
+      expect(await page.evaluate(() => (window as unknown as { intlMade: string[] }).intlMade)).toEqual([]);
+      expect(await page.locator('#app').innerText()).toBe(served);
+      expect(served).toContain(locale === 'en' ? '$20.00' : '20.00');
+      // An amount the server did not show (the bank total) is formatted when it is needed, and right.
+      await page.getByLabel(locale === 'en' ? 'Bank account' : 'Cuenta bancaria').check();
+      expect(await page.evaluate(() => (window as unknown as { intlMade: string[] }).intlMade.length)).toBeGreaterThan(0);
+      await page.context().close();
+    }
+  });
+
   it('a link the merchant deleted answers 410 and says it was cancelled; an unknown one a friendly 404', async () => {
     const id = await createLink(w);
     const del = await w.s.http({ method: 'DELETE', path: `/api/v1/pay-link/${id}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key } });

@@ -85,7 +85,7 @@ const focused = (page: Page) =>
 /** The pay page inside the modal, once it is there. */
 async function payFrame(page: Page) {
   await page.frameLocator('iframe[title="Payment form: Pay $12.50"]').getByLabel('Card number').waitFor();
-  return page.frames().find((f) => f.url().includes('/pay/'))!;
+  return page.frames().find((f) => /\/pay\/(?!preload)/.test(f.url()))!;
 }
 
 /** Tab (or Shift+Tab) until the pay page's focused field has this label; fails after 30 presses. */
@@ -134,6 +134,29 @@ describe('the widgets on a shop page of another origin, under a nonce CSP', () =
     await expect.poll(() => row.locator('td').allTextContents()).toEqual([expect.any(String), '$12.50', 'Visa •••• 4242', 'Completed']);
     expect(await violations(page)).toEqual([]);
     await checkState(page, 'widgets-shop-paid');
+    await page.context().close();
+  });
+
+  it("the pointer on a button warms the pay frame: a hidden /pay/preload frame, and the pay page's assets come from the cache", async () => {
+    const page = await newPage(w);
+    await page.goto(shop);
+    await expect.poll(() => page.locator('#remit_complete_transactions tbody tr').count()).toBeGreaterThan(0);
+    const preload = page.locator('iframe[src$="/pay/preload"]');
+    expect(await preload.count()).toBe(0); // a table alone warms nothing
+    await page.getByRole('button', { name: 'Pay $12.50' }).hover();
+    await expect.poll(() => preload.count()).toBe(1);
+    expect(await preload.evaluate((f: HTMLIFrameElement) => [getComputedStyle(f).display, f.tabIndex, f.getAttribute('aria-hidden')])).toEqual(['none', -1, 'true']);
+    await expect.poll(() => page.frames().some((f) => f.url().endsWith('/pay/preload'))).toBe(true);
+    await page.getByRole('button', { name: 'Pay $12.50' }).click();
+    const frame = await payFrame(page);
+    // Served from this page's cache partition, filled by the preload frame: nothing crossed the network.
+    const assets = await frame.evaluate(() =>
+      (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => e.name.includes('/pay/assets/')).map((e) => e.transferSize),
+    );
+    expect(assets.length).toBeGreaterThan(0);
+    expect(assets.every((n) => n === 0)).toBe(true);
+    expect(await preload.count()).toBe(1); // once per page
+    expect(await violations(page)).toEqual([]);
     await page.context().close();
   });
 
@@ -284,6 +307,7 @@ describe('the widgets on a shop page of another origin, under a nonce CSP', () =
     const before = await rows.count();
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Pay $12.50' }).click()]);
     expect(await modal(page).count()).toBe(0);
+    expect(await page.locator('iframe[src$="/pay/preload"]').count()).toBe(0); // the popup is another cache partition: nothing to warm
     await payWithCard(popup);
     await expect.poll(() => out(page).textContent(), { timeout: 15_000 }).toBe('Payment succeeded');
     await expect.poll(() => popup.isClosed()).toBe(true);

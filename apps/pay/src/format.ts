@@ -1,6 +1,19 @@
-/** Money and dates for the customer's locale. Amounts arrive as integer cents. */
+/**
+ * Money and dates for the customer's locale. Amounts arrive as integer cents.
+ *
+ * Money texts are kept by their arguments, and the server's render hands its table to the page
+ * (`#remit-formatted`): hydrating then formats nothing. A page's first Intl call costs 30–90 ms
+ * (ICU starting up in a fresh renderer), which the customer's first keystroke would wait for.
+ */
+export const formattedMoney: Record<string, string> = {};
+let seeded = typeof document == 'undefined';
+
 export function formatMoney(cents: number, currency: string, locale: string): string {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(cents / 100);
+  if (!seeded) {
+    seeded = true;
+    Object.assign(formattedMoney, JSON.parse(document.getElementById('remit-formatted')?.textContent || '{}'));
+  }
+  return (formattedMoney[`${locale} ${currency} ${cents}`] ??= new Intl.NumberFormat(locale, { style: 'currency', currency }).format(cents / 100));
 }
 
 export function formatDate(iso: string, locale: string): string {

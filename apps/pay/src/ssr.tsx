@@ -1,6 +1,7 @@
 import type { PayPageState } from '@remit/contract';
 import { renderToString } from 'preact-render-to-string';
 import { App } from './app.js';
+import { formattedMoney } from './format.js';
 import { locale, pickLocale, t, type Locale } from './i18n.js';
 import { scripted } from './typed.js';
 
@@ -15,6 +16,8 @@ export interface RenderedPage {
   html: string;
   locale: Locale;
   title: string;
+  /** The money texts the render made, by their arguments, for the page to hydrate without Intl. */
+  formatted: Record<string, string>;
 }
 
 /** `Accept-Language` as a list of tags, most wanted first (q=0 dropped). */
@@ -42,5 +45,7 @@ export function pageTitle(state: PayPageState): string {
 export function renderPage(state: PayPageState, search: string, acceptLanguage: string | undefined): RenderedPage {
   locale.value = pickLocale(search, acceptedLanguages(acceptLanguage));
   scripted.value = false;
-  return { html: renderToString(<App state={state} />), locale: locale.value, title: pageTitle(state) };
+  for (const k in formattedMoney) delete formattedMoney[k]; // this page's texts only
+  const html = renderToString(<App state={state} />);
+  return { html, locale: locale.value, title: pageTitle(state), formatted: { ...formattedMoney } };
 }

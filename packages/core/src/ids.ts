@@ -1,10 +1,22 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
+/** CSPRNG bytes drawn in blocks (one call per block, not per id); each byte is handed out once. */
+const POOL = Buffer.alloc(4096);
+let poolAt = POOL.length;
+function random(n: number): Buffer {
+  if (n > POOL.length) return randomBytes(n);
+  if (poolAt + n > POOL.length) {
+    randomFillSync(POOL);
+    poolAt = 0;
+  }
+  return POOL.subarray(poolAt, (poolAt += n));
+}
+
 /** Random base62 text; 20 characters carry ~119 bits. */
 export function randomToken(length = 20): string {
-  const bytes = randomBytes(length * 2);
+  const bytes = random(length * 2);
   let out = '';
   for (let i = 0; out.length < length; i++) {
     const b = bytes[i % bytes.length]!;

@@ -4,6 +4,7 @@ import { widgetApi, type Call } from './api.js';
 import { pay } from './pay.js';
 import { request } from './request.js';
 import { mountTable, tableModel, type TableModel } from './transactions.js';
+import { warmOnIntent, warmPayFrame } from './warm.js';
 
 /**
  * The widget chunk's operations for the loader. The widget settings are read once in the
@@ -16,9 +17,11 @@ export function bootWidgets(ctx: WidgetContext, call: Call = widgetApi(ctx)): Wi
     (c) => (primary = c.theme.primary_color),
     () => {},
   );
+  warmOnIntent(ctx.base);
   const tables = new Map<TableModel, { el: HTMLElement; off: () => void }>();
   return {
     async pay(amount, opener, popup) {
+      warmPayFrame(ctx.base); // a call with no intent before it (a script, not a click) warms while the link is made
       const r = await pay(call, amount, opener, popup, () => primary);
       if (r.status === 'succeeded')
         for (const [model, t] of tables) {

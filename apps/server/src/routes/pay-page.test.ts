@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -13,7 +13,8 @@ import { buildApp, REDACT } from '../app.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { FIXTURE_HTML, stateOf, writePayFixture } from '../testing/pay-dist.js';
-import { DEFAULT_PAY_DIST } from './pay/index.js';
+import { DEFAULT_PAY_DIST, fillPage } from './pay/index.js';
+import { inlineStylesheets } from './pay/page.js';
 
 /**
  * Serving the built pay page: `/pay/{link_id}` and `/pay/card/{token}` answer index.html with the
@@ -63,9 +64,12 @@ describe('GET /pay/{link_id}', () => {
     // the rest of the page is the build's, byte for byte.
     expect(res.text).toContain('<div id="app" data-locale="en"><p class="rendered">link</p></div>');
     expect(res.text).toContain(`<title>Pay · ${state.view.merchant.name}</title>`);
+    // (the stylesheet written in, so the first paint waits for no second request)
     const [head, tail] = FIXTURE_HTML.split('<!--remit-state-->');
     expect(res.text.startsWith(head!.replace('<title>Pay</title>', `<title>Pay · ${state.view.merchant.name}</title>`))).toBe(true);
-    expect(res.text.endsWith(tail!.replace('<div id="app"><!--remit-app-->', '<div id="app" data-locale="en"><p class="rendered">link</p>'))).toBe(true);
+    const inlined = tail!.replace('<link rel="stylesheet" href="/pay/assets/index-abc123.css">', '<style>body{margin:0}\n</style>');
+    expect(inlined).not.toBe(tail);
+    expect(res.text.endsWith(inlined.replace('<div id="app"><!--remit-app-->', '<div id="app" data-locale="en"><p class="rendered">link</p>'))).toBe(true);
   });
 
   it('renders in the locale ?locale= asks for, on <html lang> and #app', async () => {
@@ -135,7 +139,8 @@ describe('security headers', () => {
     expect(cspOf(res)).toEqual({
       'default-src': "'none'",
       'script-src': "'self'",
-      'style-src': "'self'",
+      // the built stylesheet, inlined, by the hash of its exact text; no 'unsafe-inline', no style attributes
+      'style-src': `'self' 'sha256-${createHash('sha256').update('body{margin:0}\n').digest('base64')}'`,
       'img-src': "'self' data: https:",
       'font-src': "'self'",
       'connect-src': "'self'",
@@ -298,5 +303,32 @@ describe('logs', () => {
       await core.close();
       await db?.drop();
     }
+  });
+});
+
+describe('inlineStylesheets', () => {
+  it('writes each built stylesheet in as <style>, hashed for the CSP; one that could close its element stays a link', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'remit-inline-'));
+    try {
+      writeFileSync(join(dir, 'a.css'), 'p{color:red}');
+      writeFileSync(join(dir, 'b.css'), 'p::after{content:"</style><script>"}');
+      const a = '<link rel="stylesheet" crossorigin href="/pay/assets/a.css">';
+      const b = '<link rel="stylesheet" href="/pay/assets/b.css">';
+      const out = await inlineStylesheets(`<head>${a}${b}</head>`, dir);
+      expect(out.template).toBe(`<head><style>p{color:red}</style>${b}</head>`);
+      expect(out.styleHashes).toEqual([`sha256-${createHash('sha256').update('p{color:red}').digest('base64')}`]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('fillPage', () => {
+  const state = { page: 'error', status: 404 } as never;
+  it("carries the render's money texts as inert JSON for the page to hydrate without Intl; none, no script", () => {
+    const page = fillPage(FIXTURE_HTML, state, { html: '<p>x</p>', locale: 'en', title: 'T', formatted: { 'en-US USD 1000': '$10.00', x: '</script><b>' } });
+    expect(page).toContain('<script id="remit-formatted" type="application/json">{"en-US USD 1000":"$10.00","x":"\\u003c/script>\\u003cb>"}</script></head>');
+    expect(fillPage(FIXTURE_HTML, state, { html: '', locale: 'en', title: 'T', formatted: {} })).not.toContain('remit-formatted');
+    expect(fillPage(FIXTURE_HTML, state, { html: '', locale: 'en', title: 'T' })).not.toContain('remit-formatted');
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
@@ -80,18 +80,26 @@ export async function customerToCharge(
   customerId: string | number,
 ): Promise<{ customerId: number; method: PaymentMethodRow | null }> {
   const id = customerRowId(customerId);
-  const [row] =
-    id > 0
-      ? await db
-          .select({ customerId: customers.id, method: paymentMethods })
-          .from(customers)
-          .leftJoin(paymentMethods, eq(paymentMethods.customerId, customers.id))
-          .where(and(eq(customers.id, id), eq(customers.merchantId, merchantId)))
-          .orderBy(desc(paymentMethods.isDefault), asc(paymentMethods.createdAt), asc(paymentMethods.id))
-          .limit(1)
-      : [];
+  const [row] = id > 0 ? await toChargeStatement(db).execute({ id, merchantId }) : [];
   if (!row) throw notFound('customer_not_found');
   return row;
+}
+
+/** `customerToCharge`'s read, prepared by name once per database handle (Drizzle built it on every charge). */
+const toCharge = new WeakMap<object, ReturnType<typeof prepareToCharge>>();
+const prepareToCharge = (db: Queryable) =>
+  db
+    .select({ customerId: customers.id, method: paymentMethods })
+    .from(customers)
+    .leftJoin(paymentMethods, eq(paymentMethods.customerId, customers.id))
+    .where(and(eq(customers.id, sql.placeholder('id')), eq(customers.merchantId, sql.placeholder('merchantId'))))
+    .orderBy(desc(paymentMethods.isDefault), asc(paymentMethods.createdAt), asc(paymentMethods.id))
+    .limit(1)
+    .prepare('remit_customer_to_charge');
+function toChargeStatement(db: Queryable) {
+  let p = toCharge.get(db);
+  if (!p) toCharge.set(db, (p = prepareToCharge(db)));
+  return p;
 }
 
 /** A customer as lists show it: payment methods summarized, never a number. */

@@ -35,9 +35,10 @@ export interface ConnectOptions {
   logger?: { logQuery(query: string, params: unknown[]): void };
   /**
    * Sees every statement as the driver sends it, BEGIN and COMMIT included: one call per round
-   * trip (a test counts each route's round trips with it).
+   * trip (a test counts each route's round trips with it). `name`: a prepared statement's name on
+   * Postgres (the bench replays it by name, as the server sends it).
    */
-  onStatement?: (text: string) => void;
+  onStatement?: (text: string, name?: string) => void;
 }
 
 const asText = (value: string) => value;
@@ -95,7 +96,8 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
         const query = client.query.bind(client) as (...args: unknown[]) => unknown;
         client.query = ((...args: unknown[]) => {
           const q = args[0];
-          onStatement(typeof q === 'string' ? q : String((q as { text?: string }).text));
+          if (typeof q === 'string') onStatement(q);
+          else onStatement(String((q as { text?: string }).text), (q as { name?: string }).name);
           return query(...args);
         }) as typeof client.query;
       });

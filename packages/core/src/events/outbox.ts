@@ -73,12 +73,27 @@ export function eventInsertFrom<T extends EventType, K extends keyof EventData[T
   fromRow: Record<K, SQL>,
 ): SQL {
   if (SEALED_FIELDS[e.type]) throw new Error(`${e.type} carries secret fields: write it with recordEvent`);
-  const fields = Object.entries<SQL>(fromRow).map(([k, v]) => sql`${k}::text, ${v}`);
+  return eventInsertSql(source, { id: newId.event(), clientId: e.clientId, merchantId: e.merchantId, type: e.type, data: JSON.stringify(e.data) }, fromRow);
+}
+
+/**
+ * `eventInsertFrom`'s statement with its values given: plain values, or `sql.placeholder`s of a
+ * statement prepared once (`data`: the payload as JSON text; the type must carry no sealed field).
+ */
+export function eventInsertSql(
+  source: SQL,
+  v: { id: unknown; clientId: unknown; merchantId: unknown; type: unknown; data: unknown },
+  fromRow: Record<string, SQL>,
+): SQL {
+  const fields = Object.entries<SQL>(fromRow).map(([k, f]) => sql`${k}::text, ${f}`);
   return sql`insert into events (id, client_id, merchant_id, event_type, payload)
-    select ${newId.event()}::text, ${e.clientId}::text, ${e.merchantId}::text, ${e.type}::text,
-      ${JSON.stringify(e.data)}::jsonb || jsonb_build_object(${sql.join(fields, sql`, `)})
+    select ${v.id}::text, ${v.clientId}::text, ${v.merchantId}::text, ${v.type}::text,
+      ${v.data}::jsonb || jsonb_build_object(${sql.join(fields, sql`, `)})
     from ${source}`;
 }
+
+/** Whether events of `type` carry fields stored sealed (they cannot go through `eventInsertSql`). */
+export const hasSealedFields = (type: EventType) => Boolean(SEALED_FIELDS[type]);
 
 function sealPayload(type: EventType, data: Record<string, unknown>, vault?: Vault): Record<string, unknown> {
   const fields = SEALED_FIELDS[type];

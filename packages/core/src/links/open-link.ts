@@ -4,6 +4,7 @@ import type { Queryable } from '../db/connect.js';
 import { payLinks, transactions } from '../db/schema.js';
 import { RemitError } from '../errors.js';
 import { newId } from '../ids.js';
+import { preparedSql, type PreparedSql } from '../db/prepared-sql.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { linkTotals, type LinkTotals } from './totals.js';
 
@@ -80,7 +81,7 @@ export async function openLink(
     updatedAt: at,
   } satisfies typeof transactions.$inferInsert;
   if (link.kind !== 'request') {
-    await tx.execute(sql`with link as (${tx.insert(payLinks).values(linkRow).getSQL()}) ${tx.insert(transactions).values(saleRow).getSQL()}`);
+    await insertPair(tx, linkRow, saleRow);
     return { linkId, salesId, orderId: link.orderId, payLink: payLinkUrl(ctx, linkId), totals };
   }
   const inserted = await tx.insert(payLinks).values(linkRow).onConflictDoNothing().returning({ id: payLinks.id });
@@ -92,4 +93,39 @@ export async function openLink(
   }
   await tx.insert(transactions).values(saleRow);
   return { linkId, salesId, orderId: link.orderId, payLink: payLinkUrl(ctx, linkId), totals };
+}
+
+type LinkRow = typeof payLinks.$inferInsert;
+type SaleRow = typeof transactions.$inferInsert;
+
+/** Prepared link + sale inserts, one per set of columns given (the rest take their defaults). */
+const pairs = new Map<string, PreparedSql>();
+/** Inputs are few (the link's optional fields); past this many shapes the statement is built each time. */
+const MAX_SHAPES = 64;
+
+/**
+ * The link and its sale in one statement (a data-modifying CTE), prepared: the SQL is built once per
+ * shape, each call only binds the values (building it took a sixth of a pay-link's server time).
+ */
+async function insertPair(tx: Queryable, linkRow: LinkRow, saleRow: SaleRow): Promise<void> {
+  const given = (row: object) => Object.keys(row).filter((k) => row[k as keyof typeof row] !== undefined);
+  const linkKeys = given(linkRow);
+  const saleKeys = given(saleRow);
+  const shape = `${linkKeys.join(',')}|${saleKeys.join(',')}`;
+  let p = pairs.get(shape);
+  if (!p) {
+    if (pairs.size >= MAX_SHAPES) {
+      await tx.execute(sql`with link as (${tx.insert(payLinks).values(linkRow).getSQL()}) ${tx.insert(transactions).values(saleRow).getSQL()}`);
+      return;
+    }
+    const placeholders = (keys: string[], prefix: string) => Object.fromEntries(keys.map((k) => [k, sql.placeholder(`${prefix}${k}`)]));
+    const l = placeholders(linkKeys, 'l_') as unknown as LinkRow;
+    const t = placeholders(saleKeys, 's_') as unknown as SaleRow;
+    p = preparedSql(`remit_open_link_${pairs.size}`, sql`with link as (${tx.insert(payLinks).values(l).getSQL()}) ${tx.insert(transactions).values(t).getSQL()}`);
+    pairs.set(shape, p);
+  }
+  const values: Record<string, unknown> = {};
+  for (const k of linkKeys) values[`l_${k}`] = linkRow[k as keyof LinkRow];
+  for (const k of saleKeys) values[`s_${k}`] = saleRow[k as keyof SaleRow];
+  await p.run(tx, values);
 }

@@ -1,7 +1,11 @@
 import { ERROR_CODES, errorMessage, isErrorCode, type ChargeData, type ChargeInput } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
-import { transactions } from '../db/schema.js';
+import { sql } from 'drizzle-orm';
+import type { Queryable } from '../db/connect.js';
+import { preparedSql, type PreparedSql } from '../db/prepared-sql.js';
+import { events, transactions } from '../db/schema.js';
+import { outboxWritten } from '../outbox-signal.js';
 import { customerToCharge } from '../customers/customers.js';
 import { revealAccountNumber, revealCard, type PaymentMethodRow } from '../customers/vault.js';
 import { invalid, RemitError } from '../errors.js';
@@ -106,13 +110,50 @@ async function chargeCard(ctx: Ctx, merchant: Merchant, method: PaymentMethodRow
   }
   // The sale and its payment.success event: one statement, atomic without a transaction.
   const row = transactionRow(values);
-  await writeWithEvent(ctx.db, [ctx.db.insert(transactions).values(values)], {
-    clientId: merchant.clientId,
-    merchantId: merchant.id,
-    type: 'payment.success',
-    data: paymentSuccessData(row),
-  });
+  await writeSale(ctx.db, values, { clientId: merchant.clientId, merchantId: merchant.id, data: paymentSuccessData(row) });
   return row;
+}
+
+/** Prepared sale + `payment.success` inserts, one per shape of the sale's values (columns given, and which are null). */
+const sales = new Map<string, PreparedSql>();
+/** Shapes are few (the optional fields of a sale); past this many the statement is built each time. */
+const MAX_SHAPES = 64;
+
+/**
+ * `writeWithEvent` of a sale and its `payment.success`, prepared: the same statement (the sale a
+ * CTE of the event's insert, one round trip, atomic on its own), built once per shape and sent by
+ * name; each call only binds the values (each through its column's encoder, as Drizzle would).
+ */
+async function writeSale(
+  db: Queryable,
+  values: NewTxn,
+  e: { clientId: string; merchantId: string; data: ReturnType<typeof paymentSuccessData> },
+): Promise<void> {
+  const keys = Object.keys(values).filter((k) => values[k as keyof NewTxn] !== undefined) as Array<keyof NewTxn>;
+  const shape = keys.map((k) => (values[k] === null ? `${k}=null` : k)).join(',');
+  let p = sales.get(shape);
+  if (!p) {
+    if (sales.size >= MAX_SHAPES) {
+      await writeWithEvent(db, [db.insert(transactions).values(values)], { ...e, type: 'payment.success' });
+      return;
+    }
+    const ph = sql.placeholder;
+    // A null stays a null parameter (a column encoder is not given nulls).
+    const row = Object.fromEntries(keys.map((k) => [k, values[k] === null ? null : ph(`t_${k}`)])) as unknown as NewTxn;
+    const event = db.insert(events).values({
+      id: ph('e_id') as unknown as string,
+      clientId: ph('e_client') as unknown as string,
+      merchantId: ph('e_merchant') as unknown as string,
+      eventType: 'payment.success',
+      payload: ph('e_payload'),
+    });
+    p = preparedSql(`remit_charge_sale_${sales.size}`, sql`with w0 as (${db.insert(transactions).values(row).getSQL()}) ${event.getSQL()}`);
+    sales.set(shape, p);
+  }
+  const bound: Record<string, unknown> = { e_id: newId.event(), e_client: e.clientId, e_merchant: e.merchantId, e_payload: e.data };
+  for (const k of keys) if (values[k] !== null) bound[`t_${k}`] = values[k];
+  await p.run(db, bound);
+  outboxWritten(db, 'webhooks');
 }
 
 /**

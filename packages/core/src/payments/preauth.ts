@@ -1,11 +1,13 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { errorMessage, type PreauthCaptureResult, type PreauthIdInput, type PreauthUpdateResult, type UpdatePreauthInput } from '@remit/contract';
+import { errorMessage, type EventData, type PreauthCaptureResult, type PreauthIdInput, type PreauthUpdateResult, type UpdatePreauthInput } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
-import { eventInsertFrom, recordEvent } from '../events/outbox.js';
+import { eventInsertSql, recordEvent } from '../events/outbox.js';
+import { preparedSql, type PreparedSql } from '../db/prepared-sql.js';
+import { newId } from '../ids.js';
 import { outboxWritten } from '../outbox-signal.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount } from '../money.js';
@@ -92,45 +94,27 @@ async function writePreauthUpdate(
   const cents = input.new_authorized_amount;
   // The hold shows the fee of its current amount, as at creation; capture prices it again.
   const fee = feeFor(merchant, 'card', cents);
-  const update = q
-    .update(transactions)
-    .set({
-      authorizedCents: cents,
-      amountCents: cents,
+  const [row] = rowsOf<{ last_four: string; card_brand: string; auth_code: string; order_id: string }>(
+    await preauthUpdateStatement(q).run(q, {
+      cents,
       feeCents: fee.feeCents,
       feeRateE7: fee.rateE7,
       netCents: fee.netCents,
-      ...stateColumns(nextState('authorized', 'preauth_update')!),
-      updatedAt: at,
-    })
-    .where(
-      and(
-        eq(transactions.id, input.transaction_id),
-        eq(transactions.merchantId, merchant.id),
-        eq(transactions.type, 'PreAuth'),
-        eq(transactions.isStatus, IS_STATUS.authorized),
-        sql`coalesce(${transactions.authorizedCents}, ${transactions.amountCents}) = ${input.last_authorized_amount}::bigint`,
-      ),
-    )
-    .returning({ id: transactions.id, lastFour: transactions.lastFour, cardBrand: transactions.cardBrand, authCode: transactions.authCode, orderId: transactions.orderId });
-  const orderId = sql`coalesce(u.order_id, ${input.order_id}::text)`;
-  const event = eventInsertFrom(
-    sql`u`,
-    {
-      clientId: merchant.clientId,
+      at,
+      txnId: input.transaction_id,
       merchantId: merchant.id,
-      type: cents > input.last_authorized_amount ? 'preauth.increment' : 'preauth.decrement',
-      data: {
+      last: input.last_authorized_amount,
+      orderId: input.order_id,
+      eventId: newId.event(),
+      clientId: merchant.clientId,
+      eventType: cents > input.last_authorized_amount ? 'preauth.increment' : 'preauth.decrement',
+      data: JSON.stringify({
         merchant_id: merchant.id,
         transaction_id: input.transaction_id,
         last_authorized_amount: amountNumber(input.last_authorized_amount),
         authorized_amount: amountNumber(cents),
-      },
-    },
-    { order_id: orderId },
-  );
-  const [row] = rowsOf<{ last_four: string; card_brand: string; auth_code: string; order_id: string }>(
-    await q.execute(sql`with u as (${update.getSQL()}), e as (${event}) select last_four, card_brand, auth_code, ${orderId} as order_id from u`),
+      } satisfies Omit<EventData['preauth.increment'], 'order_id'>),
+    }),
   );
   if (!row) return null;
   outboxWritten(q, 'webhooks');
@@ -143,6 +127,47 @@ async function writePreauthUpdate(
     transaction_id: input.transaction_id,
     orderid: row.order_id,
   };
+}
+
+/**
+ * `writePreauthUpdate`'s statement, built once and prepared (building it with Drizzle on every
+ * request cost more than running it); only the placeholders' values change per call.
+ */
+let preauthUpdatePrepared: PreparedSql | undefined;
+function preauthUpdateStatement(q: Queryable): PreparedSql {
+  return (preauthUpdatePrepared ??= preparedSql('remit_preauth_update', () => {
+    const ph = sql.placeholder;
+    // Placeholders bound through the columns' own encoders, as the values were.
+    const v = (name: string) => ph(name) as unknown as number;
+    const update = q
+      .update(transactions)
+      .set({
+        authorizedCents: v('cents'),
+        amountCents: v('cents'),
+        feeCents: v('feeCents'),
+        feeRateE7: v('feeRateE7'),
+        netCents: v('netCents'),
+        ...stateColumns(nextState('authorized', 'preauth_update')!),
+        updatedAt: ph('at') as unknown as Date,
+      })
+      .where(
+        and(
+          eq(transactions.id, ph('txnId')),
+          eq(transactions.merchantId, ph('merchantId')),
+          eq(transactions.type, 'PreAuth'),
+          eq(transactions.isStatus, IS_STATUS.authorized),
+          sql`coalesce(${transactions.authorizedCents}, ${transactions.amountCents}) = ${ph('last')}::bigint`,
+        ),
+      )
+      .returning({ id: transactions.id, lastFour: transactions.lastFour, cardBrand: transactions.cardBrand, authCode: transactions.authCode, orderId: transactions.orderId });
+    const orderId = sql`coalesce(u.order_id, ${ph('orderId')}::text)`;
+    const event = eventInsertSql(
+      sql`u`,
+      { id: ph('eventId'), clientId: ph('clientId'), merchantId: ph('merchantId'), type: ph('eventType'), data: ph('data') },
+      { order_id: orderId },
+    );
+    return sql`with u as (${update.getSQL()}), e as (${event}) select last_four, card_brand, auth_code, ${orderId} as order_id from u`;
+  }));
 }
 
 export async function capturePreauth(ctx: Ctx, merchant: Merchant, input: PreauthIdInput): Promise<PreauthCaptureResult> {

@@ -46,12 +46,24 @@ export interface NewRecord {
 export function recordInsert(source: SQL, r: NewRecord): { id: string; gatewayRef: string; query: SQL } {
   const id = newId.transaction();
   const gatewayRef = newId.gatewayRef();
-  const at = stamp(r.at);
+  return { id, gatewayRef, query: recordInsertSql(source, r, { id, gatewayRef, at: stamp(r.at) }) };
+}
+
+/**
+ * `recordInsert`'s statement with its per-call values given: plain values, or `sql.placeholder`s
+ * of a statement prepared once (the SQL text is the same either way).
+ */
+export function recordInsertSql(
+  source: SQL,
+  r: Pick<NewRecord, 'type'> & { amountCents: unknown; netCents: unknown },
+  v: { id: unknown; gatewayRef: unknown; at: SQL },
+): SQL {
+  const { id, gatewayRef, at } = v;
   const completed = stateColumns('completed');
   // Parameters in a select list are text unless cast.
   const amount = sql`(${r.amountCents})::bigint`;
   const net = sql`(${r.netCents})::bigint`;
-  const query = sql`insert into transactions (id, merchant_id, type, payment_method, is_status, status, amount_cents,
+  return sql`insert into transactions (id, merchant_id, type, payment_method, is_status, status, amount_cents,
       fee_cents, fee_rate_e7, net_cents, settled, settled_at, completed_at, linked_txn_id, pay_link_id, customer_id,
       payment_method_id, order_id, invoice_number, order_createdfrom, gateway_ref, auth_code, card_brand, last_four,
       created_at, updated_at)
@@ -62,7 +74,6 @@ export function recordInsert(source: SQL, r: NewRecord): { id: string; gatewayRe
       ${at}, ${at}
     from ${source} o
     returning order_createdfrom, amount_cents::int as amount_cents`;
-  return { id, gatewayRef, query };
 }
 
 /** The original row named by id, as a `recordInsert` source (the caller holds its lock). */

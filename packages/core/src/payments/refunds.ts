@@ -1,14 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { errorMessage, type RefundInput } from '@remit/contract';
+import { errorMessage, type EventData, type RefundInput } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { invalid, notFound } from '../errors.js';
-import { eventInsertFrom } from '../events/outbox.js';
+import { eventInsertSql } from '../events/outbox.js';
+import { preparedSql, type PreparedSql } from '../db/prepared-sql.js';
+import { newId } from '../ids.js';
 import { outboxWritten } from '../outbox-signal.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber } from '../money.js';
-import { lockTransaction, recordInsert, recordShown, rowsOf, stamp, isPaymentTypeSql, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
+import { lockTransaction, recordInsertSql, recordShown, rowsOf, stamp, isPaymentTypeSql, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
 import { lastCutoff, settleIfDue } from './settlement.js';
 import { IS_STATUS, isPaymentType, nextState, stateColumns, stateOf } from './state.js';
 import { performVoid } from './voids.js';
@@ -53,55 +55,83 @@ async function writeRefund(
   input: RefundInput,
   at: Date,
 ): Promise<{ message: string; data: MoneyRecord } | null> {
-  const cents = sql`${input.amount}::bigint`;
-  const cutoff = stamp(lastCutoff(at, ctx.settlementCutoffMs));
-  const due = sql`(payment_method = 'card' and coalesce(completed_at, created_at) < ${cutoff})`;
-  const rest = stateColumns(nextState('completed', 'refund_rest')!);
-  const part = stateColumns(nextState('completed', 'refund')!);
-  const last = sql`refunded_cents + ${cents} = amount_cents`;
-  const update = sql`update transactions set
+  const r = { type: 'Refund' as const, amountCents: input.amount, netCents: -input.amount, at };
+  const made = { id: newId.transaction(), gatewayRef: newId.gatewayRef() };
+  const shown = toMoneyRecord(recordShown(made, { order_createdfrom: '', amount_cents: input.amount }, { ...r, originalId: input.transaction_id }));
+  const data = {
+    merchant_id: merchant.id,
+    transaction_id: made.id,
+    Status: 'Success',
+    // The spec's event names the refund record here and the original in parent_transaction_id.
+    linked_txn_id: made.id,
+    parent_transaction_id: input.transaction_id,
+    sales_id: made.id,
+    amount: amountNumber(input.amount),
+    txn_id: shown.txn_id,
+    txn_date: shown.txn_date,
+    type: 'Refund',
+  } satisfies Omit<EventData['payment.refund'], 'order_createdfrom'>;
+  const [row] = rowsOf<{ order_createdfrom: string }>(
+    await refundStatement().run(q, {
+      cents: input.amount,
+      cutoff: lastCutoff(at, ctx.settlementCutoffMs).toISOString(),
+      at: at.toISOString(),
+      voidAge: new Date(at.getTime() - FULL_REFUND_VOID_AGE_MS).toISOString(),
+      txnId: input.transaction_id,
+      merchantId: merchant.id,
+      recordId: made.id,
+      gatewayRef: made.gatewayRef,
+      recordAmount: r.amountCents,
+      recordNet: r.netCents,
+      eventId: newId.event(),
+      clientId: merchant.clientId,
+      data: JSON.stringify(data),
+    }),
+  );
+  if (!row) return null;
+  outboxWritten(q, 'webhooks');
+  return { message: 'Refund processed successfully.', data: { ...shown, order_createdfrom: row.order_createdfrom } };
+}
+
+/**
+ * `writeRefund`'s statement, built once and prepared (building it with Drizzle on every request
+ * cost more than running it); only the placeholders' values change per call.
+ */
+let refundPrepared: PreparedSql | undefined;
+function refundStatement(): PreparedSql {
+  return (refundPrepared ??= preparedSql('remit_refund', () => {
+    const ph = sql.placeholder;
+    const cents = sql`${ph('cents')}::bigint`;
+    const cutoff = sql`${ph('cutoff')}::timestamptz`;
+    const at = sql`${ph('at')}::timestamptz`;
+    const due = sql`(payment_method = 'card' and coalesce(completed_at, created_at) < ${cutoff})`;
+    const rest = stateColumns(nextState('completed', 'refund_rest')!);
+    const part = stateColumns(nextState('completed', 'refund')!);
+    const last = sql`refunded_cents + ${cents} = amount_cents`;
+    const update = sql`update transactions set
       refunded_cents = refunded_cents + ${cents},
       is_status = case when ${last} then ${rest.isStatus}::smallint else ${part.isStatus}::smallint end,
       status = case when ${last} then ${rest.status}::text else ${part.status}::text end,
       settled = settled or ${due},
       settled_at = case when not settled and ${due} then ${cutoff} else settled_at end,
-      updated_at = ${stamp(at)}
-    where id = ${input.transaction_id} and merchant_id = ${merchant.id} and ${isPaymentTypeSql}
+      updated_at = ${at}
+    where id = ${ph('txnId')} and merchant_id = ${ph('merchantId')} and ${isPaymentTypeSql}
       and is_status = ${IS_STATUS.completed}::smallint and refunded_cents + ${cents} <= amount_cents
       and not (${cents} = amount_cents and refunded_cents = 0
-               and coalesce(completed_at, created_at) < ${stamp(new Date(at.getTime() - FULL_REFUND_VOID_AGE_MS))})
+               and coalesce(completed_at, created_at) < ${sql`${ph('voidAge')}::timestamptz`})
     returning *`;
-  const r = { type: 'Refund' as const, amountCents: input.amount, netCents: -input.amount, at };
-  const made = recordInsert(sql`u`, r);
-  const shown = toMoneyRecord(recordShown(made, { order_createdfrom: '', amount_cents: input.amount }, { ...r, originalId: input.transaction_id }));
-  const event = eventInsertFrom(
-    sql`u`,
-    {
-      clientId: merchant.clientId,
-      merchantId: merchant.id,
-      type: 'payment.refund',
-      data: {
-        merchant_id: merchant.id,
-        transaction_id: made.id,
-        Status: 'Success',
-        // The spec's event names the refund record here and the original in parent_transaction_id.
-        linked_txn_id: made.id,
-        parent_transaction_id: input.transaction_id,
-        sales_id: made.id,
-        amount: amountNumber(input.amount),
-        txn_id: shown.txn_id,
-        txn_date: shown.txn_date,
-        type: 'Refund',
-      },
-    },
-    { order_createdfrom: sql`u.order_createdfrom` },
-  );
-  const [row] = rowsOf<{ order_createdfrom: string }>(
-    await q.execute(sql`with u as (${update}), r as (${made.query}), e as (${event}) select order_createdfrom from r`),
-  );
-  if (!row) return null;
-  outboxWritten(q, 'webhooks');
-  return { message: 'Refund processed successfully.', data: { ...shown, order_createdfrom: row.order_createdfrom } };
+    const made = recordInsertSql(
+      sql`u`,
+      { type: 'Refund', amountCents: ph('recordAmount'), netCents: ph('recordNet') },
+      { id: ph('recordId'), gatewayRef: ph('gatewayRef'), at },
+    );
+    const event = eventInsertSql(
+      sql`u`,
+      { id: ph('eventId'), clientId: ph('clientId'), merchantId: ph('merchantId'), type: 'payment.refund', data: ph('data') },
+      { order_createdfrom: sql`u.order_createdfrom` },
+    );
+    return sql`with u as (${update}), r as (${made}), e as (${event}) select order_createdfrom from r`;
+  }));
 }
 
 /**

@@ -5,11 +5,13 @@ import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
-import { eventInsertFrom, writeWithEvent } from '../events/outbox.js';
+import { eventInsertSql, writeWithEvent } from '../events/outbox.js';
+import { preparedSql, type PreparedSql } from '../db/prepared-sql.js';
+import { newId } from '../ids.js';
 import { outboxWritten } from '../outbox-signal.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber } from '../money.js';
-import { lockTransaction, originalRow, recordInsert, recordShown, rowsOf, stamp, isPaymentTypeSql, toMoneyRecord, type MoneyRecord, type RecordShown, type TxnRow } from './records.js';
+import { lockTransaction, originalRow, recordInsert, recordInsertSql, recordShown, rowsOf, isPaymentTypeSql, toMoneyRecord, type MoneyRecord, type RecordShown, type TxnRow } from './records.js';
 import { lastCutoff, settleIfDue } from './settlement.js';
 import { IS_STATUS, isPaymentType, nextState, stateColumns, stateOf, type PaymentEvent } from './state.js';
 
@@ -103,27 +105,55 @@ async function writeVoid(
   input: VoidInput,
   at: Date,
 ): Promise<{ message: string; data: MoneyRecord } | null> {
-  const voided = stateColumns(nextState('completed', 'void')!);
-  const update = sql`update transactions set is_status = ${voided.isStatus}::smallint, status = ${voided.status}::text, updated_at = ${stamp(at)}
-    where id = ${input.transaction_id} and merchant_id = ${merchant.id} and ${isPaymentTypeSql}
-      and is_status = ${IS_STATUS.completed}::smallint and not settled
-      and not (payment_method = 'card' and coalesce(completed_at, created_at) < ${stamp(lastCutoff(at, ctx.settlementCutoffMs))})
-    returning *`;
-  const r = { type: 'Void' as const, amountCents: sql`o.amount_cents - o.refunded_cents`, netCents: sql`-(o.net_cents - o.refunded_cents)`, at };
-  const made = recordInsert(sql`u`, r);
+  const r = { type: 'Void' as const, at };
+  const made = { id: newId.transaction(), gatewayRef: newId.gatewayRef() };
   const placeholder = recordShown(made, { order_createdfrom: '', amount_cents: 0 }, { ...r, originalId: input.transaction_id });
-  const event = eventInsertFrom(
-    sql`u`,
-    { clientId: merchant.clientId, merchantId: merchant.id, type: 'payment.void', data: voidEventData(merchant, placeholder, toMoneyRecord(placeholder)) },
-    { order_createdfrom: sql`u.order_createdfrom`, amount: sql`((u.amount_cents - u.refunded_cents) / 100.0)::float8` },
-  );
   const [row] = rowsOf<{ order_createdfrom: string; amount_cents: number }>(
-    await q.execute(sql`with u as (${update}), r as (${made.query}), e as (${event}) select order_createdfrom, amount_cents from r`),
+    await voidStatement().run(q, {
+      at: at.toISOString(),
+      cutoff: lastCutoff(at, ctx.settlementCutoffMs).toISOString(),
+      txnId: input.transaction_id,
+      merchantId: merchant.id,
+      recordId: made.id,
+      gatewayRef: made.gatewayRef,
+      eventId: newId.event(),
+      clientId: merchant.clientId,
+      data: JSON.stringify(voidEventData(merchant, placeholder, toMoneyRecord(placeholder))),
+    }),
   );
   if (!row) return null;
   outboxWritten(q, 'webhooks');
   const record = recordShown(made, row, { ...r, originalId: input.transaction_id });
   return { message: VOIDED, data: toMoneyRecord(record) };
+}
+
+/**
+ * `writeVoid`'s statement, built once and prepared (building it with Drizzle on every request
+ * cost more than running it); only the placeholders' values change per call.
+ */
+let voidPrepared: PreparedSql | undefined;
+function voidStatement(): PreparedSql {
+  return (voidPrepared ??= preparedSql('remit_void', () => {
+    const ph = sql.placeholder;
+    const at = sql`${ph('at')}::timestamptz`;
+    const voided = stateColumns(nextState('completed', 'void')!);
+    const update = sql`update transactions set is_status = ${voided.isStatus}::smallint, status = ${voided.status}::text, updated_at = ${at}
+    where id = ${ph('txnId')} and merchant_id = ${ph('merchantId')} and ${isPaymentTypeSql}
+      and is_status = ${IS_STATUS.completed}::smallint and not settled
+      and not (payment_method = 'card' and coalesce(completed_at, created_at) < ${sql`${ph('cutoff')}::timestamptz`})
+    returning *`;
+    const made = recordInsertSql(
+      sql`u`,
+      { type: 'Void', amountCents: sql`o.amount_cents - o.refunded_cents`, netCents: sql`-(o.net_cents - o.refunded_cents)` },
+      { id: ph('recordId'), gatewayRef: ph('gatewayRef'), at },
+    );
+    const event = eventInsertSql(
+      sql`u`,
+      { id: ph('eventId'), clientId: ph('clientId'), merchantId: ph('merchantId'), type: 'payment.void', data: ph('data') },
+      { order_createdfrom: sql`u.order_createdfrom`, amount: sql`((u.amount_cents - u.refunded_cents) / 100.0)::float8` },
+    );
+    return sql`with u as (${update}), r as (${made}), e as (${event}) select order_createdfrom, amount_cents from r`;
+  }));
 }
 
 const VOIDED = 'Transaction voided successfully.';

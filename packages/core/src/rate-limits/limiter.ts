@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/connect.js';
+import { preparedSql, type PreparedSql } from '../db/prepared-sql.js';
 
 /** A limit: at most `limit` hits per key in each window of `windowMs`. */
 export interface RateRule {
@@ -100,31 +101,16 @@ export function createRateLimiter(db: Db): RateLimiter {
     async consumeUnless(rule, key, locks, read) {
       const active = locks.map((l, i) => ({ ...l, i })).filter((l) => !unlimited(l.rule));
       if (!active.length) return { lockedBy: -1, ...(await count(rule, key, read)) };
-      const values = sql.join(
-        active.map((l) => sql`(${counterId(l.rule, l.key)}::text, ${Math.round(l.rule.windowMs)}::bigint, ${l.rule.limit}::int, ${l.i}::int)`),
-        sql`, `,
-      );
       const counted = !unlimited(rule);
       const w = Math.round(rule.windowMs);
-      const result = await db.execute(sql`
-        with clock as (select floor(extract(epoch from clock_timestamp()) * 1000)::bigint as now_ms),
-        locks (key, w, lim, idx) as (values ${values}),
-        locked as (
-          select l.idx, (r.window_start_ms + l.w - c.now_ms)::float8 as ends_in_ms
-          from locks l join rate_limits r on r.key = l.key cross join clock c
-          where r.window_start_ms + l.w > c.now_ms and r.hits >= l.lim
-          order by l.idx limit 1),
-        up as (
-          insert into rate_limits as r (key, window_start_ms, hits, expires_at)
-          select ${counterId(rule, key)}, now_ms, 1, to_timestamp((now_ms + ${w}) / 1000.0) from clock
-          where ${counted} and not exists (select 1 from locked)
-          on conflict (key) do update set
-            hits = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.hits + 1 else 1 end,
-            window_start_ms = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.window_start_ms else excluded.window_start_ms end,
-            expires_at = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.expires_at else excluded.expires_at end
-          returning hits, window_start_ms)
-        select (select idx from locked) as locked_idx, (select ends_in_ms from locked) as locked_ends_in_ms,
-          (select hits from up) as hits, (select window_start_ms::float8 from up) as window_start_ms, (select now_ms::float8 from clock) as now_ms${readAs(read)}`);
+      const values: Record<string, unknown> = { key: counterId(rule, key), w, counted };
+      active.forEach((l, j) => {
+        values[`k${j}`] = counterId(l.rule, l.key);
+        values[`w${j}`] = Math.round(l.rule.windowMs);
+        values[`l${j}`] = l.rule.limit;
+        values[`i${j}`] = l.i;
+      });
+      const result = await lockedCount(active.length, read).run(db, values);
       sweep();
       const row = (result as unknown as { rows: Array<Record<string, number | null>> }).rows[0]!;
       if (row.locked_idx !== null && row.locked_idx !== undefined) {
@@ -136,6 +122,45 @@ export function createRateLimiter(db: Db): RateLimiter {
     },
   };
   return limiter;
+}
+
+/** consumeUnless's statement, prepared per number of locks and `read` (its text varies with nothing else). */
+const lockedCounts = new WeakMap<object, Map<number, PreparedSql>>();
+const NO_READ = {};
+let lockedCountNames = 0;
+function lockedCount(locks: number, read: SQL | undefined): PreparedSql {
+  let byLocks = lockedCounts.get(read ?? NO_READ);
+  if (!byLocks) lockedCounts.set(read ?? NO_READ, (byLocks = new Map()));
+  let p = byLocks.get(locks);
+  if (!p) {
+    const ph = sql.placeholder;
+    const values = sql.join(
+      Array.from({ length: locks }, (_, j) => sql`(${ph(`k${j}`)}::text, ${ph(`w${j}`)}::bigint, ${ph(`l${j}`)}::int, ${ph(`i${j}`)}::int)`),
+      sql`, `,
+    );
+    const w = ph('w');
+    p = preparedSql(`remit_rate_locked_${lockedCountNames++}`, sql`
+        with clock as (select floor(extract(epoch from clock_timestamp()) * 1000)::bigint as now_ms),
+        locks (key, w, lim, idx) as (values ${values}),
+        locked as (
+          select l.idx, (r.window_start_ms + l.w - c.now_ms)::float8 as ends_in_ms
+          from locks l join rate_limits r on r.key = l.key cross join clock c
+          where r.window_start_ms + l.w > c.now_ms and r.hits >= l.lim
+          order by l.idx limit 1),
+        up as (
+          insert into rate_limits as r (key, window_start_ms, hits, expires_at)
+          select ${ph('key')}, now_ms, 1, to_timestamp((now_ms + ${w}) / 1000.0) from clock
+          where ${ph('counted')} and not exists (select 1 from locked)
+          on conflict (key) do update set
+            hits = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.hits + 1 else 1 end,
+            window_start_ms = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.window_start_ms else excluded.window_start_ms end,
+            expires_at = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.expires_at else excluded.expires_at end
+          returning hits, window_start_ms)
+        select (select idx from locked) as locked_idx, (select ends_in_ms from locked) as locked_ends_in_ms,
+          (select hits from up) as hits, (select window_start_ms::float8 from up) as window_start_ms, (select now_ms::float8 from clock) as now_ms${readAs(read)}`);
+    byLocks.set(locks, p);
+  }
+  return p;
 }
 
 const readAs = (read: SQL | undefined) => (read ? sql`, ${read} as read` : sql``);

@@ -16,6 +16,17 @@ describe('frameAncestors', () => {
   });
 });
 
+describe('payPageCsp', () => {
+  it("styles from itself and the page's own <style> by hash: never 'unsafe-inline' or 'unsafe-hashes' (style attributes)", () => {
+    const framing = { env: 'production' as const, allowedOrigins: [], embedOrigin: null };
+    expect(payPageCsp(framing)).toContain("style-src 'self';");
+    const csp = payPageCsp({ ...framing, styleHashes: ['sha256-abc='] });
+    expect(csp).toContain("style-src 'self' 'sha256-abc=';");
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).not.toMatch(/unsafe/);
+  });
+});
+
 describe('on top of app-wide helmet defaults', () => {
   it("the pay page's own headers win over helmet's, whatever helmet set first", async () => {
     const app = Fastify();

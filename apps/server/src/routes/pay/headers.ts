@@ -12,6 +12,11 @@ export interface Framing {
   allowedOrigins: string[];
   /** The origin recorded on the link, if any. */
   embedOrigin: string | null;
+  /**
+   * `'sha256-…'` sources of the page's own `<style>` elements (the built stylesheet, inlined by the
+   * server): those exact texts and nothing else, never a style attribute.
+   */
+  styleHashes?: string[];
 }
 
 /**
@@ -27,14 +32,15 @@ export function frameAncestors({ env, allowedOrigins, embedOrigin }: Framing): s
 }
 
 /**
- * Scripts and styles from the server's own origin only (no inline script or style attribute),
- * images also from https (merchant logos) and data: URIs, calls and form posts to itself.
+ * Scripts and styles from the server's own origin only (no inline script or style attribute;
+ * the page's own `<style>` by its hash), images also from https (merchant logos) and data: URIs,
+ * calls and form posts to itself.
  */
 export function payPageCsp(framing: Framing): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
-    "style-src 'self'",
+    ["style-src 'self'", ...(framing.styleHashes ?? []).map((h) => `'${h}'`)].join(' '),
     "img-src 'self' data: https:",
     "font-src 'self'",
     "connect-src 'self'",

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -7,6 +8,7 @@ import { payPage, type Ctx } from '@remit/core';
 import type { App } from '../types.js';
 import { builtAssetRoute } from '../built-assets.js';
 import { setPageHeaders, type Framing } from './headers.js';
+import { preloadPage, setPreloadHeaders } from './preload.js';
 
 /**
  * The hosted pay page: `apps/pay`'s built `index.html` with the page's initial state injected and
@@ -28,8 +30,12 @@ export const NOT_BUILT_MESSAGE = 'The pay page is not built: run npm run build.'
  * element or open a comment; U+2028/2029 are escaped for old parsers that end lines there.
  */
 export function stateScript(state: PayPageState): string {
-  const json = JSON.stringify(state).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-  return `<script id="remit-state" type="application/json">${json}</script>`;
+  return jsonScript('remit-state', state);
+}
+
+function jsonScript(id: string, value: unknown): string {
+  const json = JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return `<script id="${id}" type="application/json">${json}</script>`;
 }
 
 export function injectState(html: string, state: PayPageState): string {
@@ -44,15 +50,25 @@ export const APP_MARKER = '<!--remit-app-->';
 
 /** `apps/pay/src/ssr.tsx`, as built into `dist/ssr/ssr.js`. */
 export interface PayRenderer {
-  renderPage(state: PayPageState, search: string, acceptLanguage: string | undefined): { html: string; locale: string; title: string };
+  renderPage(state: PayPageState, search: string, acceptLanguage: string | undefined): RenderedPage;
+}
+
+interface RenderedPage {
+  html: string;
+  locale: string;
+  title: string;
+  /** Money texts the render made, by their arguments: the page hydrates without starting Intl. */
+  formatted?: Record<string, string>;
 }
 
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The built template with the state, the rendered markup, its language and title filled in. */
-export function fillPage(template: string, state: PayPageState, page: { html: string; locale: string; title: string }): string {
+export function fillPage(template: string, state: PayPageState, page: RenderedPage): string {
   const [before, after] = template.split(APP_MARKER) as [string, string | undefined];
+  const formatted = page.formatted && Object.keys(page.formatted).length ? jsonScript('remit-formatted', page.formatted) : '';
   const head = injectState(before, state)
+    .replace('</head>', () => `${formatted}</head>`)
     .replace(/<html lang="[^"]*"/, () => `<html lang="${page.locale}"`)
     .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeText(page.title)}</title>`)
     .replace('<div id="app">', () => `<div id="app" data-locale="${page.locale}">`);
@@ -62,6 +78,32 @@ export function fillPage(template: string, state: PayPageState, page: { html: st
 interface Built {
   template: string;
   renderer: PayRenderer;
+  /** CSP sources of the template's inlined `<style>` elements. */
+  styleHashes: string[];
+}
+
+/** `<link rel="stylesheet" … href="/pay/assets/<file>.css">` as Vite writes it into index.html. */
+const STYLESHEET_LINK = /<link rel="stylesheet"[^>]*? href="\/pay\/assets\/([A-Za-z0-9._-]+\.css)"[^>]*>/g;
+
+/**
+ * The built stylesheets written into the template as `<style>` elements, each allowed by its
+ * sha256 in the CSP: the first paint waits for no second request (the HTML is never cached, so
+ * a returning customer downloads the few KB again; a first visit, the usual one, saves a round
+ * trip). The files stay in `assets/` (the bundle budget counts them). A stylesheet that could
+ * close its own element stays a link.
+ */
+export async function inlineStylesheets(template: string, assetsDir: string): Promise<{ template: string; styleHashes: string[] }> {
+  const styleHashes: string[] = [];
+  const links = [...template.matchAll(STYLESHEET_LINK)];
+  const css = await Promise.all(links.map((l) => readFile(join(assetsDir, l[1]!), 'utf8')));
+  let i = 0;
+  const out = template.replace(STYLESHEET_LINK, (link) => {
+    const text = css[i++]!;
+    if (/<\/style/i.test(text)) return link;
+    styleHashes.push(`sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`);
+    return `<style>${text}</style>`;
+  });
+  return { template: out, styleHashes };
 }
 
 export function payPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_PAY_DIST) {
@@ -73,16 +115,15 @@ export function payPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_PAY_
     (built ??= Promise.all([
       readFile(join(dist, 'index.html'), 'utf8'),
       import(pathToFileURL(join(dist, 'ssr', 'ssr.js')).href) as Promise<PayRenderer>,
-    ]).then(
-      ([template, renderer]) => ({ template, renderer }),
-      (e: unknown) => {
+    ])
+      .then(async ([template, renderer]) => ({ renderer, ...(await inlineStylesheets(template, assets)) }))
+      .catch((e: unknown) => {
         built = null;
         throw e;
-      },
-    ));
+      }));
 
   async function sendPage(req: FastifyRequest, reply: FastifyReply, id: string, purpose: 'pay' | 'card') {
-    let page: { template: string; renderer: PayRenderer };
+    let page: Built;
     try {
       page = await load();
     } catch {
@@ -95,11 +136,20 @@ export function payPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_PAY_
     const found = await payPage(ctx, id, purpose);
     const q = req.url.indexOf('?');
     const rendered = page.renderer.renderPage(found.state, q < 0 ? '' : req.url.slice(q), req.headers['accept-language']);
-    setPageHeaders(reply, { env: ctx.env, allowedOrigins: found.allowedOrigins, embedOrigin: found.embedOrigin });
+    setPageHeaders(reply, { env: ctx.env, allowedOrigins: found.allowedOrigins, embedOrigin: found.embedOrigin, styleHashes: page.styleHashes });
     return reply.status(found.status).send(fillPage(page.template, found.state, rendered));
   }
 
   const config = { public: true } as const;
+  let preload: string | null = null;
+  app.get('/pay/preload', { config, schema: { hide: true } }, async (_req, reply) => {
+    try {
+      preload ??= preloadPage((await load()).template);
+    } catch {
+      return reply.status(503).type('text/plain; charset=utf-8').send(`${NOT_BUILT_MESSAGE}\n`);
+    }
+    return setPreloadHeaders(reply).send(preload);
+  });
   app.get<{ Params: { linkId: string } }>('/pay/:linkId', { config, schema: { hide: true } }, (req, reply) =>
     sendPage(req, reply, req.params.linkId, 'pay'),
   );

@@ -1,0 +1,41 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { warmOnIntent, warmPayFrame } from './warm.js';
+
+const BASE = 'https://remit.test';
+const frames = () => [...document.querySelectorAll('iframe')];
+
+afterEach(() => {
+  document.body.innerHTML = '';
+  (globalThis as { innerWidth: number }).innerWidth = 1024;
+});
+
+describe('warming the pay frame', () => {
+  it('one hidden, unfocusable frame on /pay/preload per page, however often it is asked', () => {
+    warmPayFrame(BASE);
+    warmPayFrame(BASE);
+    expect(frames().map((f) => [f.src, f.style.display, f.tabIndex, f.getAttribute('aria-hidden')])).toEqual([[`${BASE}/pay/preload`, 'none', -1, 'true']]);
+  });
+
+  it('not on a narrow screen (the pay page opens in a popup, another cache partition)', () => {
+    (globalThis as { innerWidth: number }).innerWidth = 400;
+    warmPayFrame(BASE);
+    expect(frames()).toEqual([]);
+  });
+
+  it('waits for intent: focus on a button warms, focus on a paragraph does not', () => {
+    document.body.innerHTML = '<p tabindex="0">Text</p><button>Pay</button>';
+    warmOnIntent(BASE);
+    expect(frames()).toEqual([]);
+    document.querySelector('p')!.focus();
+    expect(frames()).toEqual([]);
+    document.querySelector('button')!.focus();
+    expect(frames().map((f) => f.src)).toEqual([`${BASE}/pay/preload`]);
+  });
+
+  it('warms at once when a button already has the focus (the intent that loaded the chunk)', () => {
+    document.body.innerHTML = '<button>Pay</button>';
+    document.querySelector('button')!.focus();
+    warmOnIntent(BASE);
+    expect(frames()).toHaveLength(1);
+  });
+});
