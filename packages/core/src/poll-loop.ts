@@ -122,8 +122,10 @@ export interface Leased {
 export interface ClaimDueOptions {
   /** The outbox table; its rows carry status, next_attempt_at, locked_until and lease_id. */
   table: 'webhook_deliveries' | 'messages';
-  limit: number;
-  leaseMs: number;
+  /** A number, or a `sql.placeholder` in a statement prepared once. */
+  limit: unknown;
+  /** The lease in seconds: a number, or a `sql.placeholder`. */
+  leaseSeconds: unknown;
   /** The columns returned, of `d` (the table) and of the joined tables. */
   returning: SQL;
   /** Tables joined to each claimed row, for what its work needs (`from` list and the join condition). */
@@ -144,17 +146,17 @@ export async function claimDue<T extends Leased>(db: Db, o: ClaimDueOptions): Pr
 export const newLease = () => randomBytes(12).toString('base64url');
 
 /** `claimDue`'s statement under `lease`, for a caller that folds it into a larger one. */
-export function claimDueQuery(o: ClaimDueOptions, lease: string): SQL {
+export function claimDueQuery(o: ClaimDueOptions, lease: unknown): SQL {
   const t = sql.raw(o.table);
   return sql`
     update ${t} d
-    set locked_until = now() + make_interval(secs => ${o.leaseMs / 1000}), lease_id = ${lease}
+    set locked_until = now() + make_interval(secs => ${o.leaseSeconds}::float8), lease_id = ${lease}::text
     ${o.join ? sql`from ${o.join.from}` : sql``}
     where d.id in (
         select id from ${t}
         where status in ('pending', 'retrying') and next_attempt_at <= now()
           and (locked_until is null or locked_until <= now())
-        order by next_attempt_at limit ${o.limit} for update skip locked)
+        order by next_attempt_at limit ${o.limit}::int for update skip locked)
       ${o.join ? sql`and ${o.join.on}` : sql``}
     returning ${o.returning}`;
 }

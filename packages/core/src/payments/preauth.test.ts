@@ -5,7 +5,8 @@ import { transactions } from '../db/schema.js';
 import { amountNumber } from '../money.js';
 import { feeFor } from './fees.js';
 import { capturePreauth } from './preauth.js';
-import { coreCharge, coreFixture, type CoreFixture } from './test-support.js';
+import { openTestCore } from '../events/test-support.js';
+import { addTestMerchant, coreCharge, type CoreFixture } from './test-support.js';
 
 /**
  * The capture prices the held amount in SQL (the amount is the row's, read under its lock): it
@@ -15,7 +16,7 @@ import { coreCharge, coreFixture, type CoreFixture } from './test-support.js';
 
 let f: CoreFixture;
 beforeAll(async () => {
-  f = await coreFixture();
+  f = await addTestMerchant(await openTestCore());
 });
 afterAll(() => f.core.close());
 
