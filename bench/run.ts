@@ -143,7 +143,7 @@ function report(kind: string, m: Measured, baseline: Baseline | null): Record<st
   kept.webhooks = { rps: w.deliveriesPerSecond, p99: null, ceiling: w.ceiling };
   out.push('  ceiling: the statements one request sent (BEGIN/COMMIT counted), replayed through the driver, same connections:');
   out.push(`    ${ROUTES.map((r) => `${r} ${m.shapes[r]}`).join('; ')}`);
-  out.push('    webhook claim loop: prepare, claim a batch of 32, record each delivery; no HTTP');
+  out.push('    webhook claim loop: prepare, claim a batch of 32, record its results (as the dispatcher does); no HTTP');
   if (kind === 'postgres') {
     const tool = secondToolName();
     out.push(`  p99 at ${CONNECTIONS} connections after the warm-up (budget ≤ ${P99_BUDGET_MS} ms), autocannon | ${tool}:`);

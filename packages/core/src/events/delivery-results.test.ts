@@ -27,7 +27,7 @@ beforeAll(async () => {
     publicUrl: 'http://127.0.0.1',
     encryptionKey: randomBytes(32),
     databaseUrl: tdb?.url,
-    onStatement: (text) => sent.push(text),
+    onStatement: (text) => void sent.push(text),
   });
 });
 afterAll(async () => {
