@@ -31,6 +31,8 @@ export class PollLoop {
   #wake: (() => void) | null = null;
   /** A wake-up that came during a pass: the work it announces may have missed that pass. */
   #woken = false;
+  /** That wake-up was `wake(true)`. */
+  #wokenNow = false;
   /** When the last pass began (performance.now()). */
   #passStart = -Infinity;
   /** Moves the end of the current sleep earlier (a wake-up inside the gap). */
@@ -48,13 +50,17 @@ export class PollLoop {
     this.#loop = this.#run();
   }
 
-  /** Ends the current sleep, if any, so the next pass runs now. */
-  wake(): void {
+  /**
+   * Ends the current sleep, if any, so the next pass runs now (or once the wake gap from the last
+   * pass's start is over). `now`: regardless of the gap (the loop's own backlog, not a commit).
+   */
+  wake(now = false): void {
     if (!this.#wake) {
       this.#woken = true;
+      this.#wokenNow ||= now;
       return;
     }
-    const wait = this.#passStart + (this.#o.wakeGapMs ?? 0) - performance.now();
+    const wait = now ? 0 : this.#passStart + (this.#o.wakeGapMs ?? 0) - performance.now();
     if (wait <= 0) this.#wake();
     else this.#shorten?.(wait);
   }
@@ -70,6 +76,7 @@ export class PollLoop {
     while (!this.#stopped) {
       let busy = false;
       this.#woken = false;
+      this.#wokenNow = false;
       this.#passStart = performance.now();
       try {
         busy = await this.#pass();
@@ -81,7 +88,7 @@ export class PollLoop {
       }
       if (this.#woken && !errorDelay) {
         this.#woken = false;
-        const wait = this.#passStart + (this.#o.wakeGapMs ?? 0) - performance.now();
+        const wait = this.#wokenNow ? 0 : this.#passStart + (this.#o.wakeGapMs ?? 0) - performance.now();
         if (wait > 0) await this.#sleep(wait);
         continue;
       }
@@ -242,7 +249,8 @@ export class ClaimLoop<T> {
     void p.finally(() => {
       this.#inFlight.delete(p);
       // Only a backlog needs a claim before the next poll; otherwise a finished item is no news.
-      if (this.#full && this.#inFlight.size <= this.#o.concurrency / 2) this.#poll.wake();
+      // That claim takes half the slots or more, so it skips the gap meant for commits' wake-ups.
+      if (this.#full && this.#inFlight.size <= this.#o.concurrency / 2) this.#poll.wake(true);
     });
   }
 }
