@@ -47,7 +47,7 @@ export function fixedRequests(base: string, s: Setup): Partial<Record<Route, Fix
 
 /**
  * One load per route against the server at `base`; each call runs the route's load once for
- * `seconds`. A route that consumes rows (void) takes the first half of `s.voidable`.
+ * `seconds`. A route that consumes rows (the voids, the capture) takes the first half of its list.
  */
 export function routeLoads(base: string, s: Setup): Record<Route, (seconds?: number) => Promise<Figures>> {
   const headers = { authorization: s.auth, 'content-type': 'application/json' };
@@ -56,7 +56,16 @@ export function routeLoads(base: string, s: Setup): Record<Route, (seconds?: num
   const plain = (r: FixedRequest) => ({ url: r.url, method: r.method, headers: r.headers, body: r.body });
   let order = 0;
   const next: number[] = [];
-  const toVoid = voidQueue(s);
+  const toVoid = voidQueue(s, 'voidable');
+  const toCapture = voidQueue(s, 'capturable');
+  const toVoidHold = voidQueue(s, 'preauthVoidable');
+  /** Each request takes a row no other request touched (none left: the request fails, counted as an error). */
+  const consuming = (path: string, queue: string[]) =>
+    (sec?: number) =>
+      load({
+        ...post(path),
+        requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: JSON.stringify({ merchant_key: s.voidMerchantKey, transaction_id: queue.pop() ?? 'txn_none' }) }) }] as unknown as autocannon.Request[],
+      }, sec);
   return {
     payLink: (sec) => load(plain(fixed.payLink!), sec),
     charge: (sec) =>
@@ -69,12 +78,7 @@ export function routeLoads(base: string, s: Setup): Record<Route, (seconds?: num
         ...post('/order/sales-return'),
         requests: rowPool((i) => ({ merchant_key: s.merchantKey, transaction_id: s.sales[i], amount: '0.01' })),
       }, sec),
-    void: (sec) =>
-      load({
-        ...post('/order/sales-void'),
-        // Each void takes a sale no other request touched (none left: the request fails, counted as an error).
-        requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: JSON.stringify({ merchant_key: s.voidMerchantKey, transaction_id: toVoid.pop() ?? 'txn_none' }) }) }] as unknown as autocannon.Request[],
-      }, sec),
+    void: consuming('/order/sales-void', toVoid),
     preauthUpdate: (sec) =>
       load({
         ...post('/preauth/update'),
@@ -98,16 +102,20 @@ export function routeLoads(base: string, s: Setup): Record<Route, (seconds?: num
           },
         ),
       }, sec),
+    capture: consuming('/preauth/capture', toCapture),
+    preauthVoid: consuming('/preauth/void', toVoidHold),
     get: (sec) => load(plain(fixed.get!), sec),
     list: (sec) => load(plain(fixed.list!), sec),
   };
 }
 
-const voidQueues = new WeakMap<Setup, string[]>();
-/** The sales HTTP loads void (the first half of `s.voidable`), shared by every load of one setup. */
-function voidQueue(s: Setup): string[] {
-  if (!voidQueues.has(s)) voidQueues.set(s, s.voidable.slice(0, s.voidable.length / 2).reverse());
-  return voidQueues.get(s)!;
+type Consumable = 'voidable' | 'capturable' | 'preauthVoidable';
+const queues = new WeakMap<Setup, Partial<Record<Consumable, string[]>>>();
+/** The rows HTTP loads consume (the first half of the list), shared by every load of one setup. */
+function voidQueue(s: Setup, list: Consumable): string[] {
+  if (!queues.has(s)) queues.set(s, {});
+  const q = queues.get(s)!;
+  return (q[list] ??= s[list].slice(0, s[list].length / 2).reverse());
 }
 
 /** A warm-up load (discarded), then the measured one. */

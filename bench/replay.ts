@@ -26,15 +26,17 @@ const TX_START = /^\s*begin\b/i;
 const TX_END = /^\s*(commit|rollback)\b/i;
 
 /**
- * Records an operation's statements: the driver's hook (`onStatement`: order, BEGIN/COMMIT, which
- * were sent in the same turn of the event loop) joined with Drizzle's logger (the parameters).
+ * Records an operation's statements: the driver's hook (`onStatement`: order, BEGIN/COMMIT, and
+ * when each one's answer came) joined with Drizzle's logger (the parameters). Statements outside a
+ * transaction were sent at once when one was sent before the answer to another of its group came
+ * (`Promise.all` in the code); one sent after every answer of the group is a step of its own.
  */
 export class SqlRecorder {
   #on = false;
-  #sent: Array<{ text: string; name?: string; turn: number }> = [];
+  #sent: Array<{ text: string; name?: string; sentAt: number; answeredAt: number }> = [];
   #logged: Statement[] = [];
-  #turn = 0;
-  #turnOpen = false;
+  /** Counts sends and answers, in the order they happened. */
+  #clock = 0;
 
   logQuery(query: string, params: unknown[]) {
     if (this.#on) this.#logged.push({ query, params: [...params] });
@@ -42,13 +44,11 @@ export class SqlRecorder {
 
   readonly onStatement = (text: string, name?: string) => {
     if (!this.#on) return;
-    // Statements sent before the event loop turns were sent together (no answer came in between).
-    if (!this.#turnOpen) {
-      this.#turnOpen = true;
-      this.#turn++;
-      setImmediate(() => (this.#turnOpen = false));
-    }
-    this.#sent.push({ text, name, turn: this.#turn });
+    const entry = { text, name, sentAt: ++this.#clock, answeredAt: Infinity };
+    this.#sent.push(entry);
+    return () => {
+      entry.answeredAt = Math.min(entry.answeredAt, ++this.#clock);
+    };
   };
 
   async record(run: () => Promise<unknown>): Promise<Recording> {
@@ -65,26 +65,34 @@ export class SqlRecorder {
 
   #steps(): Recording {
     let cursor = 0;
-    const withParams = this.#sent.map(({ text, name, turn }) => {
+    const withParams = this.#sent.map(({ text, name, sentAt, answeredAt }) => {
       const at = this.#logged.findIndex((l, i) => i >= cursor && l.query === text);
       if (at >= 0) cursor = at + 1;
       const params = at >= 0 ? this.#logged[at]!.params : [];
       if (at < 0 && /\$\d/.test(text)) throw new Error(`bench: no parameters recorded for ${text.slice(0, 80)}`);
-      return { statement: { query: text, params, ...(name ? { name } : {}) }, turn };
+      return { statement: { query: text, params, ...(name ? { name } : {}) }, sentAt, answeredAt };
     });
     const steps: Recording = [];
     let tx: Statement[] | null = null;
-    let lastTurn = -1;
-    for (const { statement, turn } of withParams) {
+    /** The latest answer among the open group's statements. */
+    let groupAnswered = -Infinity;
+    for (const { statement, sentAt, answeredAt } of withParams) {
       if (tx) {
         if (TX_END.test(statement.query)) {
           steps.push({ kind: 'tx', statements: tx });
           tx = null;
         } else tx.push(statement);
-      } else if (TX_START.test(statement.query)) tx = [];
-      else if (steps.at(-1)?.kind === 'group' && turn === lastTurn) steps.at(-1)!.statements.push(statement);
-      else steps.push({ kind: 'group', statements: [statement] });
-      lastTurn = turn;
+        groupAnswered = -Infinity;
+      } else if (TX_START.test(statement.query)) {
+        tx = [];
+        groupAnswered = -Infinity;
+      } else if (steps.at(-1)?.kind === 'group' && sentAt < groupAnswered) {
+        steps.at(-1)!.statements.push(statement);
+        groupAnswered = Math.max(groupAnswered, answeredAt);
+      } else {
+        steps.push({ kind: 'group', statements: [statement] });
+        groupAnswered = answeredAt;
+      }
     }
     return steps;
   }

@@ -39,6 +39,8 @@ const NAMES: Record<Route | 'webhooks', string> = {
   refund: 'POST /order/sales-return',
   void: 'POST /order/sales-void',
   preauthUpdate: 'POST /preauth/update',
+  capture: 'POST /preauth/capture',
+  preauthVoid: 'POST /preauth/void',
   get: 'GET /merchant/transactions/{id}',
   list: 'GET /merchant/transactions',
   webhooks: 'webhook claim loop',
@@ -98,10 +100,18 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<Measured> {
     const driver = dataDir ? pgliteDriver(new PGlite(dataDir)) : pgDriver(databaseUrl!);
     const ceilings = {} as Record<Route, Figures>;
     try {
-      // The ceiling takes the second half of the void merchant's sales (the HTTP load took the first).
-      const toVoid = s.voidable.slice(s.voidable.length / 2).reverse();
+      // The ceiling takes the second half of the void merchant's rows (the HTTP load took the first).
+      const consume = (recordedOn: string, list: string[]) => {
+        const rest = list.slice(list.length / 2).reverse();
+        return { id: recordedOn, next: () => rest.pop() };
+      };
+      const consumed: Partial<Record<Route, ReturnType<typeof consume>>> = {
+        void: consume('txn_void0', s.voidable),
+        capture: consume('txn_pacap0', s.capturable),
+        preauthVoid: consume('txn_pavoid0', s.preauthVoidable),
+      };
       for (const r of ROUTES) {
-        const opts = { keep: s.keep, consume: r === 'void' ? { id: 'txn_void0', next: () => toVoid.pop() } : undefined };
+        const opts = { keep: s.keep, consume: consumed[r] };
         if (WARMUP_SECONDS > 0) await replay(driver, s.recorded[r], CONNECTIONS, Math.min(1, WARMUP_SECONDS), opts);
         ceilings[r] = await replay(driver, s.recorded[r], CONNECTIONS, SECONDS, opts);
       }
@@ -143,7 +153,7 @@ function report(kind: string, m: Measured, baseline: Baseline | null): Record<st
   kept.webhooks = { rps: w.deliveriesPerSecond, p99: null, ceiling: w.ceiling };
   out.push('  ceiling: the statements one request sent (BEGIN/COMMIT counted), replayed through the driver, same connections:');
   out.push(`    ${ROUTES.map((r) => `${r} ${m.shapes[r]}`).join('; ')}`);
-  out.push('    webhook claim loop: prepare, claim a batch of 32, record each delivery; no HTTP');
+  out.push('    webhook claim loop: prepare, claim a batch of 32, record its results (as the dispatcher does); no HTTP');
   if (kind === 'postgres') {
     const tool = secondToolName();
     out.push(`  p99 at ${CONNECTIONS} connections after the warm-up (budget ≤ ${P99_BUDGET_MS} ms), autocannon | ${tool}:`);

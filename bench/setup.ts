@@ -19,7 +19,7 @@ export const VOID_ROWS = Number(process.env.BENCH_VOID_ROWS ?? 3500 * (SECONDS +
 export const encryptionKey = randomBytes(32).toString('hex');
 
 /** The hot routes, in the order they are loaded. */
-export const ROUTES = ['payLink', 'charge', 'refund', 'void', 'preauthUpdate', 'get', 'list'] as const;
+export const ROUTES = ['payLink', 'charge', 'refund', 'void', 'preauthUpdate', 'capture', 'preauthVoid', 'get', 'list'] as const;
 export type Route = (typeof ROUTES)[number];
 
 export interface Setup {
@@ -32,6 +32,9 @@ export interface Setup {
   /** A second merchant's completed sales, each voided once: the first half for HTTP, the rest for the ceiling. */
   voidMerchantKey: string;
   voidable: string[];
+  /** The void merchant's open preauthorizations, each captured (or voided) once, halves as `voidable`. */
+  capturable: string[];
+  preauthVoidable: string[];
   /** A transaction of the list to read alone. */
   readId: string;
   recorded: Record<Route, Recording[]>;
@@ -96,6 +99,16 @@ export async function setup(target: { dataDir?: string; databaseUrl?: string }):
   await seed(main.id, 'txn_seed', SEED_ROWS, '1 minute');
   // Voidable: completed today, so not settled (created a millisecond apart, all after the last cutoff).
   await seed(voids.id, 'txn_void', VOID_ROWS + 1, '1 millisecond');
+  // Open preauthorizations of the void merchant to capture and to void (one each kept for the recordings).
+  const seedPreauths = (prefix: string) =>
+    core.database.db.execute(sql`
+      insert into transactions (id, merchant_id, type, payment_method, is_status, status, amount_cents, authorized_cents,
+        fee_cents, fee_rate_e7, net_cents, order_createdfrom, auth_code, card_brand, last_four, order_id, created_at, updated_at)
+      select ${prefix} || g, ${voids.id}, 'PreAuth', 'card', 1, 'authorized', 2000, 2000, 88, 29000000, 1912, 'API',
+        '123456', 'Visa', '4242', ${prefix} || g, now() - g * interval '1 millisecond', now()
+      from generate_series(0, ${VOID_ROWS}) g`);
+  await seedPreauths('txn_pacap');
+  await seedPreauths('txn_pavoid');
   // What autovacuum (Postgres) or the maintenance timer (PGlite) would have done by now.
   await core.database.db.execute(sql`vacuum analyze transactions`);
 
@@ -107,19 +120,24 @@ export async function setup(target: { dataDir?: string; databaseUrl?: string }):
   /** The second of two identical requests: the first warmed whatever the route caches. */
   const warmRecord = async (send: () => Promise<unknown>) => (await send(), recorder.record(send));
   const readId = 'txn_seed5';
-  const voidable = Array.from({ length: VOID_ROWS }, (_, g) => `txn_void${g + 1}`);
+  const consumable = (prefix: string) => Array.from({ length: VOID_ROWS }, (_, g) => `${prefix}${g + 1}`);
+  const voidable = consumable('txn_void');
   const recorded: Setup['recorded'] = {
     payLink: [await warmRecord(api('POST', '/pay-link', { merchant_key: merchantKey, amount: '25.00' }))],
     charge: [await warmRecord(api('POST', `/customers/charge/${customerId}`, { merchant_key: merchantKey, amount: 12.5, order_id: 'bench-charge', preAuth: false }))],
     refund: [],
     void: [],
     preauthUpdate: [],
+    capture: [],
+    preauthVoid: [],
     get: [await warmRecord(api('GET', `/merchant/transactions/${readId}`, { merchant_key: merchantKey }))],
     list: [await warmRecord(api('GET', '/merchant/transactions', { merchant_key: merchantKey, limit: '20', pageNumber: 0 }))],
   };
   // The void merchant's cache warmed by a read, then one void recorded on the row kept aside for it.
   await call('GET', `/api/v1/merchant/transactions/txn_void0`, { merchant_key: voids.key }, auth);
   recorded.void.push(await recorder.record(api('POST', '/order/sales-void', { merchant_key: voids.key, transaction_id: 'txn_void0' })));
+  recorded.capture.push(await recorder.record(api('POST', '/preauth/capture', { merchant_key: voids.key, transaction_id: 'txn_pacap0' })));
+  recorded.preauthVoid.push(await recorder.record(api('POST', '/preauth/void', { merchant_key: voids.key, transaction_id: 'txn_pavoid0' })));
   for (let i = 0; i < CONNECTIONS; i++) {
     recorded.refund.push(await recorder.record(api('POST', '/order/sales-return', { merchant_key: merchantKey, transaction_id: sales[i], amount: '0.01' })));
     const pa = preauths[i]!;
@@ -139,5 +157,19 @@ export async function setup(target: { dataDir?: string; databaseUrl?: string }):
   const listBody = (await call('GET', `/api/v1/merchant/transactions?merchant_key=${merchantKey}`, undefined, auth)).body;
   await app.close();
   await core.close();
-  return { auth, merchantKey, customerId, sales, preauths, voidMerchantKey: voids.key, voidable, readId, recorded, keep, listBody };
+  return {
+    auth,
+    merchantKey,
+    customerId,
+    sales,
+    preauths,
+    voidMerchantKey: voids.key,
+    voidable,
+    capturable: consumable('txn_pacap'),
+    preauthVoidable: consumable('txn_pavoid'),
+    readId,
+    recorded,
+    keep,
+    listBody,
+  };
 }

@@ -21,7 +21,7 @@ const LATENCY_EVENTS = Number(process.env.BENCH_WEBHOOK_LATENCY_EVENTS ?? 200);
 export interface WebhookFigures {
   database: 'pglite' | 'postgres';
   deliveriesPerSecond: number;
-  /** The claim loop's own statements (prepare, claim, record each delivery) with no HTTP: deliveries/s. */
+  /** The claim loop's own statements (prepare, claim, record the results) with no HTTP: deliveries/s. */
   ceiling: number;
   p50: number;
   p99: number;
@@ -141,16 +141,22 @@ async function benchOne(database: 'pglite' | 'postgres'): Promise<WebhookFigures
 }
 
 /**
- * Replays a recorded pass (prepare, claim, one update per delivery) until `expected` deliveries are
- * recorded: each claim gets a lease of its own, and each claimed delivery's update is the recorded
- * one with the claimed id and lease. A whole batch is recorded before the next claim.
+ * Replays a recorded pass (prepare, claim, the results written) until `expected` deliveries are
+ * recorded: each claim gets a lease of its own. A result statement naming the delivery among its
+ * parameters runs once per claimed delivery with its id and lease; one whose parameter is the
+ * batch as JSON (`remit_webhook_results`) runs once per claim, with a row per claimed delivery
+ * made from the recorded one. A whole batch is recorded before the next claim.
  */
 async function drainWithoutHttp(driver: Driver, pass: Statement[], deliveryId: string, expected: number): Promise<number> {
-  const first = pass.findIndex((s) => s.params.includes(deliveryId));
-  const perDelivery = pass.slice(first).filter((s) => s.params.includes(deliveryId));
+  const names = (s: Statement) => s.params.includes(deliveryId);
+  const batched = (s: Statement) => s.params.some((p) => typeof p === 'string' && p.startsWith('[') && p.includes(deliveryId));
+  const first = pass.findIndex((s) => names(s) || batched(s));
+  const results = pass.slice(first).filter((s) => names(s) || batched(s));
   const claim = pass[first - 1];
-  const lease = claim?.params.find((p) => typeof p === 'string' && perDelivery[0]!.params.includes(p));
-  if (first < 1 || !claim || lease === undefined) throw new Error('bench: the recorded pass has no claim and delivery update');
+  const leaseOf = (s: Statement) =>
+    names(s) ? s.params.find((p) => typeof p === 'string' && claim?.params.includes(p)) : (JSON.parse(s.params.find((p) => typeof p === 'string' && p.startsWith('['))! as string)[0]?.lease_id as unknown);
+  const lease = results[0] && leaseOf(results[0]);
+  if (first < 1 || !claim || lease === undefined || !claim.params.includes(lease)) throw new Error('bench: the recorded pass has no claim and delivery result');
   const prepare = pass.slice(0, first - 1);
   const run = async (s: Statement, swap: (p: unknown) => unknown) =>
     (await driver.run({ kind: 'group', statements: [s] }, [s.params.map(swap)]))[0]!;
@@ -161,9 +167,16 @@ async function drainWithoutHttp(driver: Driver, pass: Statement[], deliveryId: s
     const mine = randomBytes(12).toString('base64url');
     const rows = await run(claim, (p) => (p === lease ? mine : p));
     if (!rows.length) break;
+    for (const s of results.filter(batched)) {
+      await run(s, (p) => {
+        if (typeof p !== 'string' || !p.startsWith('[') || !p.includes(deliveryId)) return p;
+        const [recorded] = JSON.parse(p) as Array<Record<string, unknown>>;
+        return JSON.stringify(rows.map((row) => ({ ...recorded, id: row.id, lease_id: row.lease_id })));
+      });
+    }
     await Promise.all(
       rows.map(async (row) => {
-        for (const s of perDelivery) await run(s, (p) => (p === deliveryId ? row.id : p === lease ? row.lease_id : p));
+        for (const s of results.filter(names)) await run(s, (p) => (p === deliveryId ? row.id : p === lease ? row.lease_id : p));
       }),
     );
     delivered += rows.length;

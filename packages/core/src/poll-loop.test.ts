@@ -36,4 +36,20 @@ describe('PollLoop wake-ups', () => {
     // The last wake-up's work was looked at: a pass began after it.
     expect(starts.at(-1)!).toBeGreaterThan(until - 45);
   });
+
+  it('wake(true), the loop’s own backlog, does not wait for the gap, during a pass or asleep', async () => {
+    const starts: number[] = [];
+    const loop = new PollLoop(async () => (starts.push(performance.now()), await sleep(5), false), { pollMs: 10_000, wakeGapMs: 500, failureMessage: 'x' });
+    loop.start();
+    await sleep(1); // during the first pass
+    loop.wake(true);
+    await sleep(30);
+    const woken = performance.now();
+    loop.wake(true); // asleep, well inside the gap
+    await sleep(30);
+    await loop.stop();
+    expect(starts).toHaveLength(3);
+    expect(starts[1]! - starts[0]!).toBeLessThan(100);
+    expect(starts[2]! - woken).toBeLessThan(15);
+  });
 });

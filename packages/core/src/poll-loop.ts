@@ -31,6 +31,8 @@ export class PollLoop {
   #wake: (() => void) | null = null;
   /** A wake-up that came during a pass: the work it announces may have missed that pass. */
   #woken = false;
+  /** That wake-up was `wake(true)`. */
+  #wokenNow = false;
   /** When the last pass began (performance.now()). */
   #passStart = -Infinity;
   /** Moves the end of the current sleep earlier (a wake-up inside the gap). */
@@ -48,13 +50,17 @@ export class PollLoop {
     this.#loop = this.#run();
   }
 
-  /** Ends the current sleep, if any, so the next pass runs now. */
-  wake(): void {
+  /**
+   * Ends the current sleep, if any, so the next pass runs now (or once the wake gap from the last
+   * pass's start is over). `now`: regardless of the gap (the loop's own backlog, not a commit).
+   */
+  wake(now = false): void {
     if (!this.#wake) {
       this.#woken = true;
+      this.#wokenNow ||= now;
       return;
     }
-    const wait = this.#passStart + (this.#o.wakeGapMs ?? 0) - performance.now();
+    const wait = now ? 0 : this.#passStart + (this.#o.wakeGapMs ?? 0) - performance.now();
     if (wait <= 0) this.#wake();
     else this.#shorten?.(wait);
   }
@@ -70,6 +76,7 @@ export class PollLoop {
     while (!this.#stopped) {
       let busy = false;
       this.#woken = false;
+      this.#wokenNow = false;
       this.#passStart = performance.now();
       try {
         busy = await this.#pass();
@@ -81,7 +88,7 @@ export class PollLoop {
       }
       if (this.#woken && !errorDelay) {
         this.#woken = false;
-        const wait = this.#passStart + (this.#o.wakeGapMs ?? 0) - performance.now();
+        const wait = this.#wokenNow ? 0 : this.#passStart + (this.#o.wakeGapMs ?? 0) - performance.now();
         if (wait > 0) await this.#sleep(wait);
         continue;
       }
@@ -122,8 +129,10 @@ export interface Leased {
 export interface ClaimDueOptions {
   /** The outbox table; its rows carry status, next_attempt_at, locked_until and lease_id. */
   table: 'webhook_deliveries' | 'messages';
-  limit: number;
-  leaseMs: number;
+  /** A number, or a `sql.placeholder` in a statement prepared once. */
+  limit: unknown;
+  /** The lease in seconds: a number, or a `sql.placeholder`. */
+  leaseSeconds: unknown;
   /** The columns returned, of `d` (the table) and of the joined tables. */
   returning: SQL;
   /** Tables joined to each claimed row, for what its work needs (`from` list and the join condition). */
@@ -144,17 +153,17 @@ export async function claimDue<T extends Leased>(db: Db, o: ClaimDueOptions): Pr
 export const newLease = () => randomBytes(12).toString('base64url');
 
 /** `claimDue`'s statement under `lease`, for a caller that folds it into a larger one. */
-export function claimDueQuery(o: ClaimDueOptions, lease: string): SQL {
+export function claimDueQuery(o: ClaimDueOptions, lease: unknown): SQL {
   const t = sql.raw(o.table);
   return sql`
     update ${t} d
-    set locked_until = now() + make_interval(secs => ${o.leaseMs / 1000}), lease_id = ${lease}
+    set locked_until = now() + make_interval(secs => ${o.leaseSeconds}::float8), lease_id = ${lease}::text
     ${o.join ? sql`from ${o.join.from}` : sql``}
     where d.id in (
         select id from ${t}
         where status in ('pending', 'retrying') and next_attempt_at <= now()
           and (locked_until is null or locked_until <= now())
-        order by next_attempt_at limit ${o.limit} for update skip locked)
+        order by next_attempt_at limit ${o.limit}::int for update skip locked)
       ${o.join ? sql`and ${o.join.on}` : sql``}
     returning ${o.returning}`;
 }
@@ -240,7 +249,8 @@ export class ClaimLoop<T> {
     void p.finally(() => {
       this.#inFlight.delete(p);
       // Only a backlog needs a claim before the next poll; otherwise a finished item is no news.
-      if (this.#full && this.#inFlight.size <= this.#o.concurrency / 2) this.#poll.wake();
+      // That claim takes half the slots or more, so it skips the gap meant for commits' wake-ups.
+      if (this.#full && this.#inFlight.size <= this.#o.concurrency / 2) this.#poll.wake(true);
     });
   }
 }

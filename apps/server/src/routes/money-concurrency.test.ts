@@ -72,6 +72,38 @@ describe(`concurrency (${testDbKind})`, () => {
     expect(evs[0].authorized_amount).toBe(Number(won));
   });
 
+  it('captures, voids and an update racing on one preauthorization: one capture or void wins, at the amount held last', async () => {
+    for (let round = 0; round < 3; round++) {
+      const id = await charge(s, m, card, '10.00', { preAuth: true, order_id: 'race-pa' });
+      const update = post('/preauth/update', { transaction_id: id, last_authorized_amount: '10.00', new_authorized_amount: '12.00', order_id: 'race-pa' });
+      const ends = Array.from({ length: 10 }, (_, i) => post(i % 2 ? '/preauth/void' : '/preauth/capture', { transaction_id: id }));
+      const [updated, ...results] = await Promise.all([update, ...ends]);
+      const winners = results.filter((r) => r.status === 200);
+      expect(winners).toHaveLength(1);
+      const held = updated!.status === 200 ? 1200 : 1000;
+      const orig = await txnRow(s, id);
+      const recs = await linkedRows(s, id);
+      const charged = (await eventsOf(s, m.merchant_id, 'preauth.charge')).filter((e) => e.transaction_id === id);
+      const voided = (await eventsOf(s, m.merchant_id, 'preauth.void')).filter((e) => e.linked_txn_id === id);
+      if (orig.is_status === 2) {
+        // 2.9% + 0.30 of what was held when the capture took the row.
+        const fee = Math.round(held * 0.029) + 30;
+        expect(orig).toMatchObject({ amount: held, fee, net: held - fee });
+        expect(winners[0]!.body.data).toMatchObject({ amount: (held / 100).toFixed(2), net_amount: (held - fee) / 100 });
+        expect(charged).toEqual([expect.objectContaining({ amount: held / 100, fee_amount: fee / 100 })]);
+        expect(recs).toEqual([]);
+        expect(voided).toEqual([]);
+      } else {
+        expect(orig.is_status).toBe(4);
+        expect(recs).toEqual([expect.objectContaining({ type: 'Void', amount: held })]);
+        expect(voided).toEqual([expect.objectContaining({ amount: held / 100 })]);
+        expect(charged).toEqual([]);
+      }
+      const code = orig.is_status === 2 ? 'preauth_captured' : 'preauth_voided';
+      for (const r of results.filter((x) => x.status !== 200)) expect([r.status, r.body.code]).toEqual([400, code]);
+    }
+  });
+
   it('void against refunds: totals stay consistent whichever wins', async () => {
     const ids = await Promise.all(Array.from({ length: 4 }, () => charge(s, m, card, '10.00')));
     await Promise.all(

@@ -36,10 +36,15 @@ export interface ConnectOptions {
   /**
    * Sees every statement as the driver sends it, BEGIN and COMMIT included: one call per round
    * trip (a test counts each route's round trips with it). `name`: a prepared statement's name on
-   * Postgres (the bench replays it by name, as the server sends it).
+   * Postgres (the bench replays it by name, as the server sends it). It may return a function:
+   * called when the statement's answer came (or it failed), before the code that sent it runs on,
+   * so a statement sent before another's answer came was sent at once with it.
    */
-  onStatement?: (text: string, name?: string) => void;
+  onStatement?: (text: string, name?: string) => void | Answered;
 }
+
+/** `onStatement`'s optional return: told when the statement's answer came. */
+export type Answered = () => void;
 
 const asText = (value: string) => value;
 /**
@@ -51,34 +56,57 @@ const DRIZZLE_PARSERS = Object.fromEntries(
   [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((t) => [t, asText]),
 );
 
+/** Calls `answered` (if any) when `p` settles, ahead of the code awaiting `p` (registered first). */
+function whenAnswered<T>(p: Promise<T>, answered: void | Answered): Promise<T> {
+  if (typeof answered === 'function') p.then(answered, answered);
+  return p;
+}
+const noop = () => {};
+
 /**
  * Drops the per-query `parsers` Drizzle passes (the instance has the same ones), in transactions
- * too; and shows `onStatement` every statement, with the BEGIN and COMMIT PGlite sends itself.
+ * too; shows `saw` every statement, with the BEGIN and COMMIT PGlite sends itself, and `onStatement`
+ * too (with the statement's end).
  */
-function parsersOnceOnly(client: PGlite, onStatement: (text: string) => void) {
+function parsersOnceOnly(client: PGlite, saw: (text: string) => void, onStatement: ConnectOptions['onStatement'] = noop) {
+  /** Shows a statement sent; `run` sends it. */
+  const sent = <T>(text: string, run: () => Promise<T>): Promise<T> => {
+    saw(text);
+    const answered = onStatement(text);
+    return whenAnswered(run(), answered);
+  };
   const strip = (q: PGlite | Transaction) => {
     const query = q.query.bind(q) as PGlite['query'];
-    q.query = ((text: string, params?: unknown[], options?: Parameters<PGlite['query']>[2]) => {
-      onStatement(text);
-      return query(text, params, options?.parsers ? { ...options, parsers: undefined } : options);
-    }) as PGlite['query'];
+    q.query = ((text: string, params?: unknown[], options?: Parameters<PGlite['query']>[2]) =>
+      sent(text, () => query(text, params, options?.parsers ? { ...options, parsers: undefined } : options))) as PGlite['query'];
     const exec = q.exec.bind(q) as PGlite['exec'];
-    q.exec = ((text: string, options?: Parameters<PGlite['exec']>[1]) => (onStatement(text), exec(text, options))) as PGlite['exec'];
+    q.exec = ((text: string, options?: Parameters<PGlite['exec']>[1]) => sent(text, () => exec(text, options))) as PGlite['exec'];
   };
   strip(client);
   const transaction = client.transaction.bind(client);
   client.transaction = (async (run: (tx: Transaction) => Promise<unknown>) => {
-    onStatement('BEGIN');
+    saw('BEGIN');
+    const told = onStatement('BEGIN');
+    let begun = typeof told === 'function' ? told : noop;
+    const answered = () => {
+      begun();
+      begun = noop;
+    };
     let ok = false;
     try {
       const result = await transaction((tx) => {
+        answered();
         strip(tx);
         return run(tx);
       });
       ok = true;
       return result;
     } finally {
-      onStatement(ok ? 'COMMIT' : 'ROLLBACK');
+      answered();
+      // Shown once PGlite has ended the transaction: sent and answered.
+      saw(ok ? 'COMMIT' : 'ROLLBACK');
+      const ended = onStatement(ok ? 'COMMIT' : 'ROLLBACK');
+      if (typeof ended === 'function') ended();
     }
   }) as PGlite['transaction'];
 }
@@ -96,9 +124,18 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
         const query = client.query.bind(client) as (...args: unknown[]) => unknown;
         client.query = ((...args: unknown[]) => {
           const q = args[0];
-          if (typeof q === 'string') onStatement(q);
-          else onStatement(String((q as { text?: string }).text), (q as { name?: string }).name);
-          return query(...args);
+          const text = typeof q === 'string' ? q : String((q as { text?: string }).text);
+          const name = typeof q === 'string' ? undefined : (q as { name?: string }).name;
+          // The pool's own queries pass a callback; Drizzle's get a promise.
+          const answered = onStatement(text, name);
+          const last = args.length - 1;
+          const callback = args[last];
+          if (typeof callback === 'function') {
+            if (typeof answered === 'function') args[last] = (...r: unknown[]) => (answered(), callback(...r));
+            return query(...args);
+          }
+          const result = query(...args);
+          return result instanceof Promise ? whenAnswered(result, answered) : result;
         }) as typeof client.query;
       });
     }
@@ -114,10 +151,7 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
     // One process owns a PGlite database: merchant lookups are cached, emptied by any write to merchants.
     const merchantCache = new MerchantCache('local');
     const onStatement = opts.onStatement;
-    parsersOnceOnly(client, (text) => {
-      merchantCache.sawStatement(text);
-      onStatement?.(text);
-    });
+    parsersOnceOnly(client, (text) => merchantCache.sawStatement(text), onStatement);
     const db = drizzlePglite(client, { schema, logger: opts.logger });
     await migratePglite(db, { migrationsFolder });
     attachMerchantCache(db, merchantCache);

@@ -4,6 +4,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { ClaimLoop, claimDueQuery, newLease } from '../poll-loop.js';
+import { preparedSql } from '../db/prepared-sql.js';
+import { DeliveryResults } from './delivery-results.js';
 import { onOutboxCommit } from '../outbox-signal.js';
 import { BlockedAddressError, guardedLookup, isBlockedAddress } from './address-guard.js';
 import { isIP } from 'node:net';
@@ -76,11 +78,13 @@ export class WebhookDispatcher {
   readonly #httpAgent: HttpAgent;
   readonly #httpsAgent: HttpsAgent;
   readonly #loop: ClaimLoop<Claimed>;
+  readonly #results: DeliveryResults;
   #unsubscribe: (() => void) | null = null;
 
   constructor(ctx: Pick<Ctx, 'db' | 'vault' | 'env'>, opts: WebhookDispatcherOptions = {}) {
     this.#db = ctx.db;
     this.#ctx = ctx;
+    this.#results = new DeliveryResults(ctx.db);
     const timeoutMs = opts.timeoutMs ?? 10_000;
     this.#o = {
       retryScale: opts.retryScale ?? 1,
@@ -147,40 +151,19 @@ export class WebhookDispatcher {
   }
 
   /**
-   * One pass's claim, one statement: up to `n` due deliveries, and new events made into
-   * deliveries, as many of those leased at once as slots remain (the rest are claimed by a later
-   * pass), each with the client's URL and secret and the event's payload.
+   * One pass's claim, one statement (prepared once): up to `n` due deliveries, and new events made
+   * into deliveries, as many of those leased at once as slots remain (the rest are claimed by a
+   * later pass), each with the client's URL and secret and the event's payload.
    */
   async #claim(n: number): Promise<Claimed[]> {
-    const lease = newLease();
-    const claimed = sql`d.id, d.event_id, d.event_type, d.tries, d.lease_id, d.client_id, c.webhook_url, c.webhook_secret_enc,
-                c.webhook_disabled_at, e.payload, e.created_at as event_created_at`;
-    const due = claimDueQuery(
-      {
-        table: 'webhook_deliveries',
-        limit: n,
-        leaseMs: this.#o.leaseMs,
-        join: { from: sql`clients c, events e`, on: sql`c.id = d.client_id and e.id = d.event_id` },
-        returning: claimed,
-      },
-      lease,
-    );
-    const leased = { id: lease, ms: this.#o.leaseMs, slots: sql`${n}::int - (select count(*) from due)` };
-    const r = await this.#db.execute(sql`
-      with due as (${due}), ${newDeliveries(500, leased)}
-      select * from due
-      union all
-      select ${claimed} from made d join ev e on e.id = d.event_id join clients c on c.id = d.client_id
-      where d.lease_id is not null`);
+    const r = await claimStatement.run(this.#db, { n, lease: newLease(), leaseSeconds: this.#o.leaseMs / 1000 });
     return (r as unknown as { rows: Claimed[] }).rows;
   }
 
   async #deliver(c: Claimed): Promise<void> {
     try {
       if (!c.webhook_url || !c.webhook_secret_enc || c.webhook_disabled_at) {
-        await this.#db.execute(sql`
-          update webhook_deliveries set status = 'disabled', locked_until = null, lease_id = null
-          where id = ${c.id} and lease_id = ${c.lease_id}`);
+        await this.#results.record({ id: c.id, lease_id: c.lease_id, status: 'disabled', tries: null, url: null, attempt: null, delay_ms: null });
         return;
       }
       const secret = this.#ctx.vault.decrypt(c.webhook_secret_enc);
@@ -203,18 +186,15 @@ export class WebhookDispatcher {
       error: o.error,
       response_body: o.responseBody,
     };
-    const log = JSON.stringify([attempt]);
     const tries = c.tries + 1;
     const ok = o.statusCode !== null && o.statusCode >= 200 && o.statusCode < 300;
+    const row = { id: c.id, lease_id: c.lease_id, tries, url, attempt: [attempt] };
     if (ok) {
-      await this.#db.execute(sql`
-        update webhook_deliveries
-        set status = 'delivered', delivered_at = now(), tries = ${tries}, url = ${url},
-            attempts = attempts || ${log}::jsonb, locked_until = null, lease_id = null
-        where id = ${c.id} and lease_id = ${c.lease_id}`);
+      await this.#results.record({ ...row, status: 'delivered', delay_ms: null });
       return;
     }
     if (o.statusCode === 410) {
+      const log = JSON.stringify([attempt]);
       // The receiver says the URL is gone: stop sending to it until the client registers again.
       await this.#db.transaction(async (tx) => {
         await tx.execute(sql`
@@ -232,12 +212,7 @@ export class WebhookDispatcher {
       return;
     }
     const delay = retryDelayMs(tries, this.#o.retryScale, this.#o.random);
-    await this.#db.execute(sql`
-      update webhook_deliveries
-      set status = ${delay === null ? 'failed' : 'retrying'}, tries = ${tries}, url = ${url},
-          attempts = attempts || ${log}::jsonb, locked_until = null, lease_id = null,
-          next_attempt_at = now() + make_interval(secs => ${(delay ?? 0) / 1000})
-      where id = ${c.id} and lease_id = ${c.lease_id}`);
+    await this.#results.record({ ...row, status: delay === null ? 'failed' : 'retrying', delay_ms: delay ?? 0 });
     if (delay !== null && delay < this.#o.pollMs) this.nudge();
   }
 
@@ -340,7 +315,7 @@ function describe(e: Error & { code?: string }, host: string): string {
  * client with a URL; 'disabled' while the client's URL is disabled). With `leased`, the first
  * `slots` pending ones (oldest first) are made already leased to this pass.
  */
-function newDeliveries(limit: number, leased: { id: string; ms: number; slots: SQL } | null): SQL {
+function newDeliveries(limit: number, leased: { id: unknown; seconds: unknown; slots: SQL } | null): SQL {
   const take = leased ? sql`(not n.disabled and n.rn <= ${leased.slots})` : sql`false`;
   return sql`
     ev as (
@@ -353,7 +328,7 @@ function newDeliveries(limit: number, leased: { id: string; ms: number; slots: S
       insert into webhook_deliveries (id, client_id, event_id, event_type, url, status, next_attempt_at, created_at, locked_until, lease_id)
       select 'dlv_' || substr(n.id, 5), n.client_id, n.id, n.event_type, n.webhook_url,
              case when n.disabled then 'disabled' else 'pending' end, now(), now(),
-             case when ${take} then now() + make_interval(secs => ${(leased?.ms ?? 0) / 1000}) end,
+             case when ${take} then now() + make_interval(secs => ${leased?.seconds ?? 0}::float8) end,
              case when ${take} then ${leased?.id ?? null}::text end
       from (
         select ev.*, c.webhook_url, c.webhook_disabled_at is not null as disabled,
@@ -363,6 +338,33 @@ function newDeliveries(limit: number, leased: { id: string; ms: number; slots: S
       on conflict (event_id) do nothing
       returning id, event_id, event_type, tries, lease_id, client_id)`;
 }
+
+/**
+ * `#claim`'s statement, built once and prepared: the slots (`n`), the lease and its length are
+ * its parameters.
+ */
+const claimStatement = preparedSql('remit_webhook_claim', () => {
+  const ph = sql.placeholder;
+  const claimed = sql`d.id, d.event_id, d.event_type, d.tries, d.lease_id, d.client_id, c.webhook_url, c.webhook_secret_enc,
+              c.webhook_disabled_at, e.payload, e.created_at as event_created_at`;
+  const due = claimDueQuery(
+    {
+      table: 'webhook_deliveries',
+      limit: ph('n'),
+      leaseSeconds: ph('leaseSeconds'),
+      join: { from: sql`clients c, events e`, on: sql`c.id = d.client_id and e.id = d.event_id` },
+      returning: claimed,
+    },
+    ph('lease'),
+  );
+  const leased = { id: ph('lease'), seconds: ph('leaseSeconds'), slots: sql`${ph('n')}::int - (select count(*) from due)` };
+  return sql`
+    with due as (${due}), ${newDeliveries(500, leased)}
+    select * from due
+    union all
+    select ${claimed} from made d join ev e on e.id = d.event_id join clients c on c.id = d.client_id
+    where d.lease_id is not null`;
+});
 
 export function startWebhookDispatcher(ctx: Pick<Ctx, 'db' | 'vault' | 'env'>, opts: WebhookDispatcherOptions = {}) {
   return new WebhookDispatcher(ctx, opts).start();

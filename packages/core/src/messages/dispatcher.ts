@@ -108,7 +108,7 @@ export class MessageDispatcher {
     return claimDue<ClaimedMessage>(this.#db, {
       table: 'messages',
       limit: n,
-      leaseMs: this.#o.leaseMs,
+      leaseSeconds: this.#o.leaseMs / 1000,
       returning: sql`d.id, d.channel, d.recipient, d.subject, d.body_text, d.body_html, d.attempts, d.lease_id`,
     });
   }

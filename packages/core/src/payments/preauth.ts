@@ -1,20 +1,20 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { errorMessage, type EventData, type PreauthCaptureResult, type PreauthIdInput, type PreauthUpdateResult, type UpdatePreauthInput } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
-import { eventInsertSql, recordEvent } from '../events/outbox.js';
+import { eventInsertSql } from '../events/outbox.js';
 import { preparedSql, type PreparedSql } from '../db/prepared-sql.js';
 import { newId } from '../ids.js';
 import { outboxWritten } from '../outbox-signal.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount } from '../money.js';
 import { feeFor } from './fees.js';
-import { lockTransaction, rowsOf, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
-import { IS_STATUS, nextState, stateColumns, stateOf, type PaymentEvent } from './state.js';
-import { performVoid } from './voids.js';
+import { lockTransaction, rowsOf, type MoneyRecord, type TxnRow } from './records.js';
+import { IS_STATUS, nextState, stateColumns, stateOf } from './state.js';
+import { guardedVoidSql, writeGuardedVoid } from './voids.js';
 
 /** Preauthorizations: `POST /preauth/update`, `/preauth/capture`, `/preauth/void`. */
 
@@ -170,67 +170,122 @@ function preauthUpdateStatement(q: Queryable): PreparedSql {
   }));
 }
 
+/**
+ * `POST /preauth/capture` when the preauthorization is open (the usual case): one statement, its
+ * UPDATE guarded by the state (it takes the row lock and rechecks against the latest row), prices
+ * the held amount (the merchant's current pricing, in SQL: the amount is the row's), completes it
+ * and writes `preauth.charge` and `payment.success`. Otherwise, in one transaction under the row
+ * lock, the refusal that applies, or the capture after all.
+ */
 export async function capturePreauth(ctx: Ctx, merchant: Merchant, input: PreauthIdInput): Promise<PreauthCaptureResult> {
+  const done = await writeCapture(ctx.db, ctx, merchant, input.transaction_id);
+  if (done) return done;
   return ctx.db.transaction(async (tx) => {
     const row = await lockPreauth(tx, merchant.id, input.transaction_id, 'preauth_capture');
-    const at = merchantNow(ctx.now, merchant);
-    const cents = row.authorizedCents ?? row.amountCents;
-    const fee = feeFor(merchant, row.paymentMethod === 'ach' ? 'ach' : 'card', cents);
-    await tx
-      .update(transactions)
-      .set({
-        ...stateColumns(nextState('authorized', 'preauth_capture')!),
-        amountCents: cents,
-        feeCents: fee.feeCents,
-        feeRateE7: fee.rateE7,
-        netCents: fee.netCents,
-        completedAt: at,
-        updatedAt: at,
-      })
-      .where(eq(transactions.id, row.id));
-    const orderId = row.orderId ?? '';
-    const money = { amount: amountNumber(cents), net_amount: amountNumber(fee.netCents), fee_amount: amountNumber(fee.feeCents) };
-    await recordEvent(tx, {
-      clientId: merchant.clientId,
-      merchantId: merchant.id,
-      type: 'preauth.charge',
-      data: { merchant_id: merchant.id, transaction_id: row.id, order_id: orderId, ...money },
-    });
-    await recordEvent(tx, {
-      clientId: merchant.clientId,
-      merchantId: merchant.id,
-      type: 'payment.success',
-      data: {
-        transaction_id: row.id,
-        merchant_id: merchant.id,
-        ...money,
-        order_id: orderId,
-        last_four: row.lastFour,
-        brand: row.cardBrand,
-        link_id: row.payLinkId ?? '',
-      },
-    });
-    return {
-      Status: 'Approved',
-      Account: row.lastFour,
-      Brand: row.cardBrand,
-      AuthCode: row.authCode,
-      amount: formatAmount(cents),
-      Authorized: amountNumber(cents),
-      orderid: orderId,
-      transaction_id: row.id,
-      net_amount: money.net_amount,
-    };
+    const captured = await writeCapture(tx, ctx, merchant, input.transaction_id);
+    if (!captured) throw new Error(`capture of ${row.id} refused by its guard although the locked row allows it`);
+    return captured;
   });
 }
 
-/** `POST /preauth/void`: releases the hold; a void record for the authorized amount, `preauth.void`. */
+/** The capture of an open preauthorization and its two events; null when the guard refused. */
+async function writeCapture(q: Queryable, ctx: Pick<Ctx, 'now'>, merchant: Merchant, txnId: string): Promise<PreauthCaptureResult | null> {
+  const ids = { merchant_id: merchant.id, transaction_id: txnId };
+  const [row] = rowsOf<{ last_four: string; card_brand: string; auth_code: string; order_id: string; amount_cents: string | number; net_cents: string | number }>(
+    await captureStatement().run(q, {
+      at: merchantNow(ctx.now, merchant).toISOString(),
+      txnId,
+      merchantId: merchant.id,
+      cardRate: merchant.cardFeeRateE7,
+      cardFixed: merchant.cardFeeFixedCents,
+      achRate: merchant.achFeeRateE7,
+      achCap: merchant.achFeeCapCents,
+      clientId: merchant.clientId,
+      chargeId: newId.event(),
+      successId: newId.event(),
+      data: JSON.stringify(ids),
+    }),
+  );
+  if (!row) return null;
+  outboxWritten(q, 'webhooks');
+  const cents = Number(row.amount_cents);
+  return {
+    Status: 'Approved',
+    Account: row.last_four,
+    Brand: row.card_brand,
+    AuthCode: row.auth_code,
+    amount: formatAmount(cents),
+    Authorized: amountNumber(cents),
+    orderid: row.order_id,
+    transaction_id: txnId,
+    net_amount: amountNumber(Number(row.net_cents)),
+  };
+}
+
+/**
+ * `writeCapture`'s statement, built once and prepared. The fee is `feeFor` in SQL over the row
+ * being updated (never over an earlier read, which a concurrent update could have changed):
+ * card, amount × rate rounded half up + fixed; ACH, the same product capped. Amounts in the
+ * events are `amountNumber`'s (cents / 100 as a double).
+ */
+let capturePrepared: PreparedSql | undefined;
+function captureStatement(): PreparedSql {
+  return (capturePrepared ??= preparedSql('remit_preauth_capture', () => {
+    const ph = sql.placeholder;
+    const at = sql`${ph('at')}::timestamptz`;
+    const held = sql`coalesce(authorized_cents, amount_cents)`;
+    const rated = (rate: string) => sql`div(${held}::numeric * ${ph(rate)}::bigint + 500000000, 1000000000)::bigint`;
+    const fee = sql`(case when payment_method = 'ach' then least(${rated('achRate')}, ${ph('achCap')}::bigint)
+      else ${rated('cardRate')} + ${ph('cardFixed')}::bigint end)`;
+    const completed = stateColumns(nextState('authorized', 'preauth_capture')!);
+    const update = sql`update transactions set is_status = ${completed.isStatus}::smallint, status = ${completed.status}::text,
+      amount_cents = ${held}, fee_cents = ${fee},
+      fee_rate_e7 = case when payment_method = 'ach' then ${ph('achRate')}::int else ${ph('cardRate')}::int end,
+      net_cents = ${held} - ${fee}, completed_at = ${at}, updated_at = ${at}
+    where id = ${ph('txnId')} and merchant_id = ${ph('merchantId')} and type = 'PreAuth'
+      and is_status = ${IS_STATUS.authorized}::smallint
+    returning *`;
+    const amount = (column: string) => sql`(${sql.raw(`u.${column}`)} / 100.0)::float8`;
+    const money = { amount: amount('amount_cents'), net_amount: amount('net_cents'), fee_amount: amount('fee_cents') };
+    const orderId = sql`coalesce(u.order_id, '')`;
+    const event = (id: string, type: 'preauth.charge' | 'payment.success', fromRow: Record<string, SQL>) =>
+      eventInsertSql(sql`u`, { id: ph(id), clientId: ph('clientId'), merchantId: ph('merchantId'), type, data: ph('data') }, fromRow);
+    const charged = event('chargeId', 'preauth.charge', { order_id: orderId, ...money });
+    const success = event('successId', 'payment.success', {
+      ...money,
+      order_id: orderId,
+      last_four: sql`u.last_four`,
+      brand: sql`u.card_brand`,
+      link_id: sql`coalesce(u.pay_link_id, '')`,
+    });
+    return sql`with u as (${update}), c as (${charged}), s as (${success})
+      select last_four, card_brand, auth_code, ${orderId} as order_id, amount_cents, net_cents from u`;
+  }));
+}
+
+/**
+ * `POST /preauth/void`: releases the hold, a Void record for the authorized amount and
+ * `preauth.void`, in one statement guarded by the state when the preauthorization is open (the
+ * usual case); otherwise, in one transaction under the row lock, the refusal that applies, or
+ * the void after all.
+ */
 export async function voidPreauth(ctx: Ctx, merchant: Merchant, input: PreauthIdInput): Promise<MoneyRecord> {
+  const done = await writeGuardedVoid(ctx.db, preauthVoidStatement(), merchant, input.transaction_id, merchantNow(ctx.now, merchant));
+  if (done) return done;
   return ctx.db.transaction(async (tx) => {
     const row = await lockPreauth(tx, merchant.id, input.transaction_id, 'preauth_void');
-    const at = merchantNow(ctx.now, merchant);
-    const event: PaymentEvent = 'preauth_void';
-    const record = await performVoid(tx, merchant, row, at, { event, eventType: 'preauth.void' });
-    return toMoneyRecord(record);
+    const voided = await writeGuardedVoid(tx, preauthVoidStatement(), merchant, row.id, merchantNow(ctx.now, merchant));
+    if (!voided) throw new Error(`void of ${row.id} refused by its guard although the locked row allows it`);
+    return voided;
   });
+}
+
+/** `voidPreauth`'s statement, built once and prepared: the whole hold is released. */
+let preauthVoidPrepared: PreparedSql | undefined;
+function preauthVoidStatement(): PreparedSql {
+  return (preauthVoidPrepared ??= preparedSql('remit_preauth_void', () => {
+    if (nextState('authorized', 'preauth_void') !== 'voided') throw new Error('the state table no longer voids an open preauthorization');
+    const guard = sql`type = 'PreAuth' and is_status = ${IS_STATUS.authorized}::smallint`;
+    return guardedVoidSql(guard, (t) => sql`coalesce(${t}.authorized_cents, ${t}.amount_cents)`, 'preauth.void');
+  }));
 }

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { errorMessage, type VoidInput } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
@@ -105,14 +105,32 @@ async function writeVoid(
   input: VoidInput,
   at: Date,
 ): Promise<{ message: string; data: MoneyRecord } | null> {
+  const data = await writeGuardedVoid(q, voidStatement(), merchant, input.transaction_id, at, {
+    cutoff: lastCutoff(at, ctx.settlementCutoffMs).toISOString(),
+  });
+  return data && { message: VOIDED, data };
+}
+
+/**
+ * Runs a statement of `guardedVoidSql` on the original `txnId`: the Void record as the answer
+ * shows it, or null when the statement's guard refused (nothing written).
+ */
+export async function writeGuardedVoid(
+  q: Queryable,
+  statement: PreparedSql,
+  merchant: Merchant,
+  txnId: string,
+  at: Date,
+  values: Record<string, unknown> = {},
+): Promise<MoneyRecord | null> {
   const r = { type: 'Void' as const, at };
   const made = { id: newId.transaction(), gatewayRef: newId.gatewayRef() };
-  const placeholder = recordShown(made, { order_createdfrom: '', amount_cents: 0 }, { ...r, originalId: input.transaction_id });
+  const placeholder = recordShown(made, { order_createdfrom: '', amount_cents: 0 }, { ...r, originalId: txnId });
   const [row] = rowsOf<{ order_createdfrom: string; amount_cents: number }>(
-    await voidStatement().run(q, {
+    await statement.run(q, {
+      ...values,
       at: at.toISOString(),
-      cutoff: lastCutoff(at, ctx.settlementCutoffMs).toISOString(),
-      txnId: input.transaction_id,
+      txnId,
       merchantId: merchant.id,
       recordId: made.id,
       gatewayRef: made.gatewayRef,
@@ -123,8 +141,34 @@ async function writeVoid(
   );
   if (!row) return null;
   outboxWritten(q, 'webhooks');
-  const record = recordShown(made, row, { ...r, originalId: input.transaction_id });
-  return { message: VOIDED, data: toMoneyRecord(record) };
+  return toMoneyRecord(recordShown(made, row, { ...r, originalId: txnId }));
+}
+
+/**
+ * A void in one statement, to prepare once: its UPDATE takes the row lock and checks `guard` (SQL
+ * over the original's columns, placeholders as needed) against the latest row, voids the
+ * original, writes the Void record of `amount` (SQL over the original as alias `t`) cancelling the
+ * rest of its net, and the `eventType` event. Returns the record's `order_createdfrom` and
+ * `amount_cents`; no row when the guard refused.
+ */
+export function guardedVoidSql(guard: SQL, amount: (t: SQL) => SQL, eventType: 'payment.void' | 'preauth.void'): SQL {
+  const ph = sql.placeholder;
+  const at = sql`${ph('at')}::timestamptz`;
+  const voided = stateColumns('voided');
+  const update = sql`update transactions set is_status = ${voided.isStatus}::smallint, status = ${voided.status}::text, updated_at = ${at}
+    where id = ${ph('txnId')} and merchant_id = ${ph('merchantId')} and ${guard}
+    returning *`;
+  const made = recordInsertSql(
+    sql`u`,
+    { type: 'Void', amountCents: amount(sql`o`), netCents: sql`-(o.net_cents - o.refunded_cents)` },
+    { id: ph('recordId'), gatewayRef: ph('gatewayRef'), at },
+  );
+  const event = eventInsertSql(
+    sql`u`,
+    { id: ph('eventId'), clientId: ph('clientId'), merchantId: ph('merchantId'), type: eventType, data: ph('data') },
+    { order_createdfrom: sql`u.order_createdfrom`, amount: sql`((${amount(sql`u`)}) / 100.0)::float8` },
+  );
+  return sql`with u as (${update}), r as (${made}), e as (${event}) select order_createdfrom, amount_cents from r`;
 }
 
 /**
@@ -134,25 +178,11 @@ async function writeVoid(
 let voidPrepared: PreparedSql | undefined;
 function voidStatement(): PreparedSql {
   return (voidPrepared ??= preparedSql('remit_void', () => {
-    const ph = sql.placeholder;
-    const at = sql`${ph('at')}::timestamptz`;
-    const voided = stateColumns(nextState('completed', 'void')!);
-    const update = sql`update transactions set is_status = ${voided.isStatus}::smallint, status = ${voided.status}::text, updated_at = ${at}
-    where id = ${ph('txnId')} and merchant_id = ${ph('merchantId')} and ${isPaymentTypeSql}
-      and is_status = ${IS_STATUS.completed}::smallint and not settled
-      and not (payment_method = 'card' and coalesce(completed_at, created_at) < ${sql`${ph('cutoff')}::timestamptz`})
-    returning *`;
-    const made = recordInsertSql(
-      sql`u`,
-      { type: 'Void', amountCents: sql`o.amount_cents - o.refunded_cents`, netCents: sql`-(o.net_cents - o.refunded_cents)` },
-      { id: ph('recordId'), gatewayRef: ph('gatewayRef'), at },
-    );
-    const event = eventInsertSql(
-      sql`u`,
-      { id: ph('eventId'), clientId: ph('clientId'), merchantId: ph('merchantId'), type: 'payment.void', data: ph('data') },
-      { order_createdfrom: sql`u.order_createdfrom`, amount: sql`((u.amount_cents - u.refunded_cents) / 100.0)::float8` },
-    );
-    return sql`with u as (${update}), r as (${made}), e as (${event}) select order_createdfrom, amount_cents from r`;
+    if (nextState('completed', 'void') !== 'voided') throw new Error('the state table no longer voids a completed payment');
+    const cutoff = sql`${sql.placeholder('cutoff')}::timestamptz`;
+    const guard = sql`${isPaymentTypeSql} and is_status = ${IS_STATUS.completed}::smallint and not settled
+      and not (payment_method = 'card' and coalesce(completed_at, created_at) < ${cutoff})`;
+    return guardedVoidSql(guard, (t) => sql`${t}.amount_cents - ${t}.refunded_cents`, 'payment.void');
   }));
 }
 

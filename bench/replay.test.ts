@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openCore, type Core } from '@remit/core';
+import { createTestDatabase, testDbKind, type TestDatabase } from '@remit/core/testing';
+import { describeRecording, SqlRecorder } from './replay.js';
+
+/**
+ * The bench's recorder tells statements sent at once from statements sent one after another by
+ * their answers, not by event-loop turns: on PGlite an answer comes back within the same turn, so
+ * statements awaited one by one used to be taken as sent at once.
+ */
+
+let core: Core;
+let tdb: TestDatabase | null = null;
+const recorder = new SqlRecorder();
+beforeAll(async () => {
+  tdb = testDbKind === 'postgres' ? await createTestDatabase() : null;
+  core = await openCore({
+    env: 'sandbox',
+    publicUrl: 'http://127.0.0.1',
+    encryptionKey: randomBytes(32),
+    databaseUrl: tdb?.url,
+    logger: recorder,
+    onStatement: recorder.onStatement,
+  });
+});
+afterAll(async () => {
+  await core.close();
+  await tdb?.drop();
+});
+
+it(`one after another, at once, and in a transaction are told apart (${testDbKind})`, async () => {
+  const db = core.ctx.db;
+  // Two pooled connections open already (on Postgres), as in a server under load.
+  await Promise.all([db.execute(sql`select 1`), db.execute(sql`select 2`)]);
+  const r = await recorder.record(async () => {
+    await db.execute(sql`select ${1}::int`);
+    await db.execute(sql`select ${2}::int`);
+    await Promise.all([db.execute(sql`select ${3}::int`), db.execute(sql`select ${4}::int`)]);
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`select ${5}::int`);
+      await tx.execute(sql`select ${6}::int`);
+    });
+    await db.execute(sql`select ${7}::int`);
+  });
+  expect(describeRecording(r)).toBe('1, 1, 2 at once, BEGIN + 2 + COMMIT, 1');
+  expect(r.flatMap((s) => s.statements.map((x) => x.params))).toEqual([[1], [2], [3], [4], [5], [6], [7]]);
+});
