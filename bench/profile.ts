@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { createTestDatabase } from '@remit/core/testing';
 import { startProcess } from '../apps/server/src/testing/process.js';
 import { routeLoads } from './loads.js';
+import { processCpuMs } from './process-cpu.js';
 import { serverEnv } from './server-env.js';
 import { encryptionKey, setup, WARMUP_SECONDS, type Route } from './setup.js';
 import { fmt } from './stats.js';
@@ -22,11 +23,6 @@ const profDir = mkdtempSync(join(tmpdir(), 'remit-prof-'));
 const db = kind === 'postgres' ? await createTestDatabase('remit_prof') : null;
 const dataDir = db ? undefined : mkdtempSync(join(tmpdir(), 'remit-prof-db-'));
 
-/** utime + stime of a process in ms (clock ticks of 10 ms). */
-function cpuMs(pid: number): { user: number; system: number } {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
-}
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 try {
@@ -41,11 +37,11 @@ try {
     const run = routeLoads(server.base, s)[route];
     await run(Math.max(WARMUP_SECONDS, 2));
     const pid = server.proc.pid!;
-    const before = cpuMs(pid);
+    const before = processCpuMs(pid);
     const t0 = nowUs();
     const f = await run();
     window = [t0, nowUs()];
-    const after = cpuMs(pid);
+    const after = processCpuMs(pid);
     const requests = f.rps * ((window[1] - window[0]) / 1e6);
     const per = (ms: number) => ((ms / requests) * 1000).toFixed(0);
     console.log(`${route}: ${fmt(f)}`);
