@@ -98,7 +98,10 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: Idempo
   };
   app.addHook('onSend', (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => {
     if (!req.idempotencyKey || !req.idempotencyScope) return done(null, payload);
-    store(req, reply, payload).then(() => done(null, payload), done);
+    store(req, reply, payload).then(
+      () => done(null, payload),
+      (err: unknown) => done((err as Error | undefined) ?? new Error('Storing the idempotent answer failed without an error.')),
+    );
   });
   const store = async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const { idempotencyScope: scope, idempotencyKey: key, idempotencyClaimedAt: claimedAt } = req;
