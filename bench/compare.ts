@@ -15,6 +15,7 @@ import pg from 'pg';
 import { createTestDatabase, testPostgresAdminUrl } from '@remit/core/testing';
 import { startProcess, type ServerProcess } from '../apps/server/src/testing/process.js';
 import { routeLoads } from './loads.js';
+import { processCpuMs } from './process-cpu.js';
 import { serverEnv } from './server-env.js';
 import { encryptionKey, ROUTES, setup, type Route, type Setup } from './setup.js';
 import { fmt, type Figures } from './stats.js';
@@ -68,15 +69,22 @@ try {
   console.log(`== ${kind}: ${ROUNDS} rounds, A and B alternating ==`);
   for (const sv of servers) console.log(`  ${sv.label}`);
   const figures = new Map<string, Figures[]>();
+  const cpu = new Map<string, number[]>();
   for (let round = 0; round < ROUNDS; round++) {
     for (const r of routes) {
       // Alternate which goes first, so neither always follows the other's load.
       const order = round % 2 === 0 ? servers : [...servers].reverse();
       for (const sv of order) {
+        const before = processCpuMs(sv.proc.proc.pid!);
+        const t0 = performance.now();
         const f = await routeLoads(sv.proc.base, sv.s)[r]();
+        const after = processCpuMs(sv.proc.proc.pid!);
+        // The server's own CPU (user + system) per request: moves less with the machine's load than req/s.
+        const cpuUs = ((after.user + after.system - before.user - before.system) * 1000) / (f.rps * ((performance.now() - t0) / 1000));
         const key = `${r} ${sv.label[0]}`;
         figures.set(key, [...(figures.get(key) ?? []), f]);
-        console.log(`round ${round + 1} ${r.padEnd(14)} ${sv.label[0]} ${fmt(f)}`);
+        cpu.set(key, [...(cpu.get(key) ?? []), cpuUs]);
+        console.log(`round ${round + 1} ${r.padEnd(14)} ${sv.label[0]} ${fmt(f)}  server CPU ${cpuUs.toFixed(0).padStart(5)} µs/req`);
       }
     }
   }
@@ -85,7 +93,7 @@ try {
   for (const r of routes) {
     const line = servers.map((sv) => {
       const fs = figures.get(`${r} ${sv.label[0]}`)!;
-      return `${sv.label[0]} ${median(fs.map((f) => f.rps)).toFixed(0).padStart(5)} req/s p99 ${median(fs.map((f) => f.p99)).toFixed(0).padStart(5)} ms errors ${fs.reduce((a, f) => a + f.errors, 0)}`;
+      return `${sv.label[0]} ${median(fs.map((f) => f.rps)).toFixed(0).padStart(5)} req/s p99 ${median(fs.map((f) => f.p99)).toFixed(0).padStart(5)} ms errors ${fs.reduce((a, f) => a + f.errors, 0)} CPU ${median(cpu.get(`${r} ${sv.label[0]}`)!).toFixed(0).padStart(5)} µs/req`;
     });
     console.log(`${r.padEnd(14)} ${line.join('   ')}`);
   }

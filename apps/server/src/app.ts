@@ -84,7 +84,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
 
   app.decorate('rateLimits', opts.rateLimits ?? DEFAULT_RATE_LIMITS);
   registerErrorHandling(app);
-  await registerSecurityHeaders(app);
+  registerSecurityHeaders(app);
   // Bodies are JSON (or form-encoded where the spec allows it); a text body is a 415, not a string to validate.
   app.removeContentTypeParser('text/plain');
   await app.register(formbody, { bodyLimit: 1024 * 1024, parser: parseQueryString });

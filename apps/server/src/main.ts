@@ -1,6 +1,7 @@
 import { openCore, startWorkers, workerOptionsFromEnv } from '@remit/core';
 import { buildApp, loggerOptions } from './app.js';
 import { coreOptions, loadConfig } from './config.js';
+import { batchedLog } from './log-destination.js';
 
 /** A start-up failure (configuration, database) ends the process with one readable line, no stack. */
 async function orExit<T>(what: string, step: () => T | Promise<T>): Promise<T> {
@@ -19,7 +20,7 @@ const config = await orExit('configuration', () => loadConfig());
 const where = config.databaseUrl ? 'the Postgres at DATABASE_URL' : `the embedded database in ${config.dataDir}`;
 const core = await orExit(`cannot open ${where}`, () => openCore(coreOptions(config)));
 const app = await buildApp(core, {
-  logger: loggerOptions(config.logLevel),
+  logger: loggerOptions(config.logLevel, batchedLog()),
   payDir: config.payDir,
   portalDir: config.portalDir,
   rateLimits: config.rateLimits,

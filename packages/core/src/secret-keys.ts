@@ -1,4 +1,5 @@
 /** API keys and webhook secrets: how they are minted, which environment they belong to, and their digests. */
+import * as crypto from 'node:crypto';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Env } from './environment.js';
 import { randomToken } from './ids.js';
@@ -19,7 +20,14 @@ export function keyEnv(key: string): Env | null {
   return m[1] === 'test' ? 'sandbox' : 'production';
 }
 
-export const digest = (value: string) => createHash('sha256').update(value).digest('hex');
+/**
+ * SHA-256 of a key, hex. Every API request digests its secret and its merchant key: the one-shot
+ * `crypto.hash` (Node 20.12+) is a third of `createHash`'s cost; older Nodes take the long way.
+ */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+export const digest: (value: string) => string = oneShot
+  ? (value) => oneShot('sha256', value, 'hex')
+  : (value) => createHash('sha256').update(value).digest('hex');
 
 export function digestEquals(value: string, expectedHex: string): boolean {
   const a = Buffer.from(digest(value), 'hex');

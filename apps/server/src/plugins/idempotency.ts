@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { claimIdempotencyKey, completeIdempotencyKey, isRemitError, releaseIdempotencyKey, RemitError, type Ctx, type IdempotencyClaim } from '@remit/core';
+import { hookStep } from './hook-step.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -70,16 +71,20 @@ async function claim(ctx: Ctx, scope: string, key: string, request: string, wait
  */
 export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: IdempotencyOptions = {}) {
   const scopeOf = opts.scope ?? clientScope;
-  app.addHook('preHandler', async (req, reply) => {
-    if (req.method !== 'POST') return;
+  // Synchronous when the request carries no key (no promise per request); the claim is async.
+  app.addHook('preHandler', (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    if (req.method !== 'POST') return done();
     const header = req.headers['idempotency-key'];
     const scope = scopeOf(req);
     if (typeof header !== 'string' || !scope) {
       if (opts.required) {
-        throw new RemitError('invalid_request', 'An Idempotency-Key header is required: one key per payment attempt.');
+        return done(new RemitError('invalid_request', 'An Idempotency-Key header is required: one key per payment attempt.'));
       }
-      return;
+      return done();
     }
+    hookStep(claimOrReplay(req, reply, header, scope), done);
+  });
+  const claimOrReplay = async (req: FastifyRequest, reply: FastifyReply, header: string, scope: string) => {
     const raw = requestFingerprint(req);
     const request = opts.sensitiveBodies ? ctx.vault.mac(raw) : raw;
     const claimed = await claim(ctx, scope, header, request, opts.waitForFirstMs ?? 0);
@@ -90,15 +95,20 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: Idempo
     req.idempotencyKey = header;
     req.idempotencyScope = scope;
     req.idempotencyClaimedAt = claimed.claimedAt;
+  };
+  app.addHook('onSend', (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => {
+    if (!req.idempotencyKey || !req.idempotencyScope) return done(null, payload);
+    store(req, reply, payload).then(
+      () => done(null, payload),
+      (err: unknown) => done((err as Error | undefined) ?? new Error('Storing the idempotent answer failed without an error.')),
+    );
   });
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (!req.idempotencyKey || !req.idempotencyScope) return payload;
+  const store = async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const { idempotencyScope: scope, idempotencyKey: key, idempotencyClaimedAt: claimedAt } = req;
     if ((opts.forgetInvalid && reply.statusCode === 400) || notADecision(reply.statusCode)) {
-      await releaseIdempotencyKey(ctx, scope, key, claimedAt);
-      return payload;
+      await releaseIdempotencyKey(ctx, scope!, key!, claimedAt);
+      return;
     }
-    await completeIdempotencyKey(ctx, scope, key, reply.statusCode, String(payload), claimedAt);
-    return payload;
-  });
+    await completeIdempotencyKey(ctx, scope!, key!, reply.statusCode, String(payload), claimedAt);
+  };
 }

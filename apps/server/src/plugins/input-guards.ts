@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { ErrorCode } from '@remit/contract';
 import { RemitError } from '@remit/core';
 import { sendError } from './errors.js';
@@ -59,10 +59,16 @@ export function assertText(v: unknown, path = ''): void {
  * where they are read.)
  */
 export function registerInputGuards(app: FastifyInstance) {
-  app.addHook('preValidation', async (req) => {
-    assertText(req.params);
-    assertText(req.query);
-    assertText(req.body);
+  // Synchronous (no promise per request): the check never waits on anything.
+  app.addHook('preValidation', (req: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    try {
+      assertText(req.params);
+      assertText(req.query);
+      assertText(req.body);
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
   });
 }
 

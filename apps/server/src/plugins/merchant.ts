@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { merchantForKey, merchantForPublicKey, sandboxOnly, type Client, type Ctx, type Merchant } from '@remit/core';
+import { hookStep } from './hook-step.js';
 
 /**
  * How a route's caller becomes a merchant, resolved once at the edge before the handler runs:
@@ -53,19 +54,20 @@ export function registerMerchant(app: FastifyInstance, ctx: Ctx, opts: MerchantP
   app.decorateRequest('widgetOrigin', '');
   // preHandler: after the body is parsed and validated (a 400 still comes first) and after the
   // idempotency claim, so a replayed request answers what it answered the first time.
-  app.addHook('preHandler', async (req) => {
+  // Synchronous on routes that name no merchant (no promise per request); the lookup is async.
+  app.addHook('preHandler', (req: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const config = req.routeOptions.config;
-    if (config?.sandboxOnly && ctx.env !== 'sandbox') throw sandboxOnly(config.sandboxOnly);
-    switch (config?.merchant) {
-      case 'merchant_key':
-        req.merchant = await merchantForClientKey(ctx, req.client, callerField(req, 'merchant_key'), req.merchantEpoch);
-        return;
-      case 'public_key':
-        req.merchant = await merchantForPublicKey(ctx.db, callerField(req, 'public_key'), req.headers.origin, allowedOrigins);
-        req.widgetOrigin = req.headers.origin!;
-        return;
-      default:
-        return;
-    }
+    if (config?.sandboxOnly && ctx.env !== 'sandbox') return done(sandboxOnly(config.sandboxOnly));
+    const kind = config?.merchant;
+    if (kind !== 'merchant_key' && kind !== 'public_key') return done();
+    hookStep(resolveCaller(req, kind), done);
   });
+  const resolveCaller = async (req: FastifyRequest, kind: CallerKind) => {
+    if (kind === 'merchant_key') {
+      req.merchant = await merchantForClientKey(ctx, req.client, callerField(req, 'merchant_key'), req.merchantEpoch);
+      return;
+    }
+    req.merchant = await merchantForPublicKey(ctx.db, callerField(req, 'public_key'), req.headers.origin, allowedOrigins);
+    req.widgetOrigin = req.headers.origin!;
+  };
 }

@@ -24,7 +24,39 @@ function expectBaseline(headers: Record<string, unknown>) {
   expect(String(headers['content-security-policy'])).toContain("frame-ancestors 'self'");
 }
 
+/** Every header helmet 8 sets with the server's options, as @fastify/helmet set them per request before. */
+const HELMET_HEADERS = {
+  'content-security-policy':
+    "default-src 'self';base-uri 'self';font-src 'self' https: data:;form-action 'self';frame-ancestors 'self';img-src 'self' data:;" +
+    "object-src 'none';script-src 'self';script-src-attr 'none';style-src 'self' https: 'unsafe-inline'",
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'no-referrer',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-frame-options': 'SAMEORIGIN',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+};
+
 describe('security headers on every route', () => {
+  it("helmet's whole set, computed once, on an API answer, an error, an unknown route and /healthz", async () => {
+    const answers = [
+      await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '1.00' } }),
+      await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key } }),
+      await s.http({ method: 'GET', path: '/nope' }),
+      await s.http({ method: 'GET', path: '/healthz' }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 400, 404, 200]);
+    for (const a of answers) {
+      expect(a.headers).toMatchObject(HELMET_HEADERS);
+      expect(a.headers['x-powered-by']).toBeUndefined();
+    }
+  });
+
   it('/docs, the OpenAPI document, API answers (also errors and unknown routes) and /healthz', async () => {
     const docs = await s.http({ method: 'GET', path: '/docs' });
     expect(docs.status).toBe(200);

@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
-import helmet from '@fastify/helmet';
 import { describe, expect, it } from 'vitest';
+import { registerSecurityHeaders } from '../../plugins/security-headers.js';
 import { frameAncestors, payPageCsp, setApiHeaders, setPageHeaders } from './headers.js';
 
 describe('frameAncestors', () => {
@@ -30,7 +30,7 @@ describe('payPageCsp', () => {
 describe('on top of app-wide helmet defaults', () => {
   it("the pay page's own headers win over helmet's, whatever helmet set first", async () => {
     const app = Fastify();
-    await app.register(helmet);
+    registerSecurityHeaders(app);
     const framing = { env: 'production' as const, allowedOrigins: ['https://shop.example.com'], embedOrigin: null };
     app.get('/page', (_req, reply) => setPageHeaders(reply, framing).send('<!doctype html>'));
     app.get('/api', (_req, reply) => setApiHeaders(reply).send({ ok: true }));

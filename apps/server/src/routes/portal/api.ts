@@ -60,8 +60,10 @@ const config = { public: true } as const;
  */
 export function portalApiRoutes(app: App, ctx: Ctx) {
   const limit: SignInLimit = sharedSignInLimit(ctx, app.rateLimits);
-  app.addHook('onSend', async (req, reply) => {
+  // Synchronous: it runs on every answer of the server (no promise per request).
+  app.addHook('onSend', (req, reply, payload, done) => {
     if (req.url.startsWith('/portal/api/')) setApiHeaders(reply);
+    done(null, payload);
   });
 
   app.post(
