@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Queryable } from '../db/connect.js';
-import { merchants, payLinks, transactions, widgets } from '../db/schema.js';
+import { merchants, payLinks, transactions } from '../db/schema.js';
 import { RemitError } from '../errors.js';
 
 /**
@@ -62,11 +62,6 @@ export async function loadLink(db: Queryable, id: string, purpose: LinkPurpose, 
     .where(eq(payLinks.id, id));
   // Only the link row is locked: payments of one merchant's other links do not wait on each other.
   const [row] = opts.lock ? await query.for('update', { of: payLinks }) : await query;
-  return checked(row, purpose);
-}
-
-/** The link of a looked-up row, unless unknown, of the other purpose (404) or deleted (410). */
-function checked<R extends { link: LinkRow }>(row: R | undefined, purpose: LinkPurpose): R {
   if (!row || (row.link.kind === 'card_request') !== (purpose === 'card')) throw missing(purpose);
   if (row.link.deletedAt) {
     throw purpose === 'pay'
@@ -74,37 +69,6 @@ function checked<R extends { link: LinkRow }>(row: R | undefined, purpose: LinkP
       : new RemitError('card_link_cancelled', CARD_LINK_CANCELLED_MESSAGE);
   }
   return row;
-}
-
-export interface PageBranding {
-  logoUrl: string | null;
-  primaryColor: string | null;
-  allowedOrigins: string[];
-}
-
-/**
- * What the HTML page needs before its first byte, in one statement: the link, its merchant, the
- * merchant's widget settings (branding, embedding origins; one per merchant) and the link's sale.
- */
-export async function loadPageLink(
-  db: Queryable,
-  id: string,
-  purpose: LinkPurpose,
-): Promise<LoadedLink & { widget: PageBranding | null; sale: SaleRow | null }> {
-  if (!LINK_ID.test(id)) throw missing(purpose);
-  const [row] = await db
-    .select({
-      link: payLinks,
-      merchant: merchantColumns,
-      widget: { logoUrl: widgets.logoUrl, primaryColor: widgets.primaryColor, allowedOrigins: widgets.allowedOrigins },
-      sale: transactions,
-    })
-    .from(payLinks)
-    .innerJoin(merchants, eq(merchants.id, payLinks.merchantId))
-    .leftJoin(widgets, eq(widgets.merchantId, payLinks.merchantId))
-    .leftJoin(transactions, eq(transactions.id, payLinks.salesId))
-    .where(eq(payLinks.id, id));
-  return checked(row, purpose);
 }
 
 /** The link's sale (pending until paid); locked with the link when paying. */

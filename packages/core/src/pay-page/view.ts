@@ -6,7 +6,7 @@ import { customers, paymentMethods } from '../db/schema.js';
 import { isRemitError } from '../errors.js';
 import { findWidget, type WidgetRow } from '../widgets/settings.js';
 import { payAmounts } from './amounts.js';
-import { loadLink, loadPageLink, saleOf, type LinkPurpose, type LinkRow, type PayMerchantRow, type SaleRow } from './lookup.js';
+import { loadLink, saleOf, type LinkPurpose, type LinkRow, type PayMerchantRow, type SaleRow } from './lookup.js';
 
 const KIND: Record<string, PayLinkView['kind']> = {
   link: 'pay_link',
@@ -118,7 +118,8 @@ export interface PayPage {
  */
 export async function payPage(ctx: Pick<Ctx, 'db'>, id: string, purpose: LinkPurpose): Promise<PayPage> {
   try {
-    const { link, merchant, widget, sale } = await loadPageLink(ctx.db, id, purpose);
+    const { link, merchant } = await loadLink(ctx.db, id, purpose);
+    const [widget, sale] = await Promise.all([findWidget(ctx.db, merchant.id), purpose === 'pay' ? saleOf(ctx.db, link) : null]);
     const frame = { allowedOrigins: widget?.allowedOrigins ?? [], embedOrigin: link.embedOrigin };
     if (purpose === 'card') return { status: 200, state: { page: 'card', view: await cardViewOf(ctx.db, link, merchant, widget) }, ...frame };
     return { status: 200, state: { page: 'link', view: viewOf(link, merchant, sale, widget) }, ...frame };
