@@ -17,7 +17,7 @@ import './styles.css';
  */
 const root = document.getElementById('app')!;
 const start = (state: PayPageState) => {
-  locale.value = pickLocale(location.search, navigator.languages ?? [navigator.language]);
+  locale.value = pickLocale(location.search, navigator.languages);
   if (state.page !== 'error') applyBrand(state.view.merchant.primary_color);
   captureTyped(root);
   if (root.dataset.locale === locale.value && root.firstElementChild) {

@@ -2,16 +2,16 @@
  * The warm pay frame. Opening the pay modal costs a cross-site frame: a renderer process to start,
  * the pay page's HTML and assets to fetch, its script to run. When the customer shows intent (the
  * pointer or focus on a button), a hidden frame loads `/pay/preload`, a shell of the pay page (its
- * script run, nothing rendered), which says `remit:shell` when ready. The pay modal then takes
- * that frame, moves it into the dialog (`moveBefore` keeps a frame's document, where a plain move
- * would reload it) and posts it the link to render: no navigation after the click. One such frame
- * per page; narrow screens pay in a popup (another cache partition), so they are not warmed.
+ * script run, nothing rendered). The pay modal then takes that frame, moves it into the dialog
+ * (`moveBefore` keeps a frame's document, where a plain move would reload it) and posts it the
+ * link to render: no navigation after the click. One such frame per page; narrow screens pay in a
+ * popup (another cache partition), so they are not warmed.
  */
 const INTENT = 'button,[role=button],input';
 
 export interface WarmFrame {
   frame: HTMLIFrameElement;
-  /** Resolves once the shell's script runs and listens. */
+  /** Resolves once the shell has loaded (its script has run and listens). */
   ready: Promise<true>;
 }
 
@@ -20,15 +20,8 @@ let warm: WarmFrame | null = null;
 export function warmPayFrame(base: string): void {
   if (innerWidth < 600 || warm?.frame.isConnected) return;
   const f = document.createElement('iframe');
-  let ready!: (v: true) => void;
-  warm = { frame: f, ready: new Promise((r) => (ready = r)) };
-  const origin = new URL(base).origin;
-  const onMessage = (e: MessageEvent) => {
-    if (e.source !== f.contentWindow || e.origin !== origin || (e.data as { type?: string } | null)?.type !== 'remit:shell') return;
-    removeEventListener('message', onMessage);
-    ready(true);
-  };
-  addEventListener('message', onMessage);
+  // Its module script has run (and listens) by the frame's load event.
+  warm = { frame: f, ready: new Promise((r) => f.addEventListener('load', () => r(true), { once: true })) };
   f.src = `${base}/pay/preload`;
   f.title = 'Remit preload';
   f.allow = 'payment';
