@@ -147,12 +147,25 @@ async function clickToTyping(page: Page, hooks: Hooks, url: string, mode: Mode, 
   const typed = new Promise<Frame>((resolve) => (hooks.typed = resolve)).then((f) => (typedIn = f));
   await click(cdp, button);
   const at = field ?? (await fieldPoint(page));
-  while (!typedIn) {
+  const until = Date.now() + 15_000;
+  for (let n = 1; !typedIn; n++) {
+    // The binding is the quick way back; a frame whose binding is not there yet is found by looking.
+    if (n % 10 === 0)
+      for (const f of page.frames().slice(1))
+        if (await f.evaluate(() => !!(window as unknown as { firstInput?: number }).firstInput).catch(() => false)) typedIn = f;
+    if (Date.now() > until) {
+      const seen = await Promise.all(
+        page.frames().map((f) =>
+          f.evaluate(() => [location.href, document.activeElement?.id, (document.getElementById('card-number') as HTMLInputElement | null)?.value, (window as unknown as { firstInput?: number }).firstInput]).catch(String),
+        ),
+      );
+      throw new Error(`no input handled by the card number 15 s after the click (${url}, ${mode}, at ${JSON.stringify(at)}): ${JSON.stringify(seen)}`);
+    }
     await click(cdp, at);
     await cdp.send('Input.insertText', { text: '4' });
     await Promise.race([typed, sleep(TICK_MS)]);
   }
-  const frame = await typed;
+  const frame: Frame = typedIn ?? (await typed);
   const clickAt = await page.evaluate(() => (window as unknown as { clickAt: number }).clickAt);
   const typedAt = await frame.evaluate(() => (window as unknown as { firstInput: number }).firstInput);
   await cdp.detach();
