@@ -1,4 +1,4 @@
-import type { PayPageState } from '@remit/contract';
+import type { PayLinkView, PayPageState } from '@remit/contract';
 import { getLink } from './api.js';
 
 /**
@@ -16,13 +16,12 @@ export function shell(start: (state: PayPageState) => void): void {
     onmessage = null; // one link per frame
     const path = `/pay/${encodeURIComponent(id)}`;
     const r = await getLink(id);
-    const view = r.ok ? r.data : null;
-    const may = view?.frame_ancestors ?? [];
+    const may = (r.ok && r.data.frame_ancestors) || [];
     // The parent (the message's origin) and every ancestor above it, as the browser lists them;
     // a browser without that list (Firefox) navigates, and frame-ancestors decides.
     const above = location.ancestorOrigins;
     if (above && (may[0] === '*' || [e.origin, ...above].every((o) => may.includes(o)))) {
-      start({ page: 'link', view: view! });
+      start({ page: 'link', view: (r as { data: PayLinkView }).data });
     } else location.replace(path);
   };
 }
