@@ -108,9 +108,9 @@ export async function pay(
     f.removeAttribute('tabindex');
     f.removeAttribute('aria-hidden');
     f.style.display = '';
-    f.focus();
     const ok = await Promise.race([warm.ready, new Promise((r) => setTimeout(r, WARM_WAIT_MS, false))]);
     if (done) return settled;
+    f.focus(); // once loaded (a frame focused while its document loads loses it): the customer can type at once
     if (ok) f.contentWindow!.postMessage({ type: 'remit:open', link_id: link.link_id }, from);
     else f.src = link.pay_link;
   } else src.value = link.pay_link;
