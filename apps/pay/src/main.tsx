@@ -1,6 +1,8 @@
+import type { PayPageState } from '@remit/contract';
 import { hydrate, render } from 'preact';
 import { App } from './app.js';
 import { locale, pickLocale } from './i18n.js';
+import { shell } from './shell.js';
 import { readState } from './state.js';
 import { applyBrand } from './theme.js';
 import { captureTyped, scripted } from './typed.js';
@@ -10,23 +12,27 @@ import './styles.css';
  * The server rendered the page (ssr.tsx) in the locale it chose; the browser's own choice is the
  * same unless its languages differ from its Accept-Language. Same locale: hydrate, so the fields
  * the customer may already be typing in stay as they are. Otherwise render afresh in the browser's
- * locale, keeping what was typed and where the focus was.
+ * locale, keeping what was typed and where the focus was. The warm pay frame (shell.ts) starts
+ * the same way once it is given a link.
  */
-const state = readState(document);
 const root = document.getElementById('app')!;
-locale.value = pickLocale(location.search, navigator.languages ?? [navigator.language]);
-if (state.page !== 'error') applyBrand(state.view.merchant.primary_color);
-captureTyped(root);
-if (root.dataset.locale === locale.value && root.firstElementChild) {
-  scripted.value = false; // as the server rendered it: Pay disabled until hydrated
-  hydrate(<App state={state} />, root);
-} else {
-  const focused = document.activeElement?.id;
-  document.documentElement.lang = locale.value;
-  root.textContent = '';
-  render(<App state={state} />, root);
-  if (focused) document.getElementById(focused)?.focus();
-}
-scripted.value = true;
-root.dataset.locale = locale.value;
-performance.mark('remit:ready');
+const start = (state: PayPageState) => {
+  locale.value = pickLocale(location.search, navigator.languages);
+  if (state.page !== 'error') applyBrand(state.view.merchant.primary_color);
+  captureTyped(root);
+  if (root.dataset.locale === locale.value && root.firstElementChild) {
+    scripted.value = false; // as the server rendered it: Pay disabled until hydrated
+    hydrate(<App state={state} />, root);
+  } else {
+    const focused = document.activeElement?.id;
+    document.documentElement.lang = locale.value;
+    root.textContent = '';
+    render(<App state={state} />, root);
+    if (focused) document.getElementById(focused)?.focus();
+  }
+  scripted.value = true;
+  root.dataset.locale = locale.value;
+  performance.mark('remit:ready');
+};
+if (root.hasAttribute('data-shell')) shell(start);
+else start(readState(document));

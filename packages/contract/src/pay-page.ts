@@ -87,6 +87,11 @@ export const payLinkViewSchema = z.object({
   require_3ds: z.boolean(),
   /** The exact origin of the merchant page that opened the link (postMessage target), or null. */
   embed_origin: z.string().nullable(),
+  /**
+   * The origins that may frame this link's page (its `frame-ancestors`): the merchant's allowed
+   * origins and `embed_origin`; `['*']` any (sandbox with none set); `[]` none.
+   */
+  frame_ancestors: z.array(z.string()),
   receipt: receiptSchema.nullable(),
 });
 export type PayLinkView = z.infer<typeof payLinkViewSchema>;

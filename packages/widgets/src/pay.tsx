@@ -5,6 +5,7 @@ import type { Call } from './api.js';
 import { Modal } from './dialog.js';
 import { money } from './format.js';
 import { shadowHost } from './styles.js';
+import { takeWarmFrame } from './warm.js';
 /**
  * The pay button's flow: open a pay link for the amount (the backend records this page's origin
  * on it) and show the hosted pay page in a modal iframe (or in the popup the loader opened on a
@@ -12,7 +13,8 @@ import { shadowHost } from './styles.js';
  * within a frame and the iframe starts loading the moment the link is known. It settles on the
  * page's `remit:payment` message from the pay page's origin: `succeeded` resolves with the
  * transaction, `closed` (or the modal closed) resolves `closed`. `failed` settles nothing: the
- * customer can try another card in the page.
+ * customer can try another card in the page. With a warm pay frame on the page (warm.ts), that
+ * frame is moved into the modal and given the link instead of a new frame navigating to it.
  */
 export async function pay(
   call: Call,
@@ -24,6 +26,7 @@ export async function pay(
   const linked = call<WidgetPayLink>('/pay-links', { amount });
   const src = signal<string | null>(null);
   let frame: HTMLIFrameElement | null = null;
+  let end: HTMLElement | null = null;
   let host: HTMLElement | null = null;
   let poll = 0;
   let from = '';
@@ -56,10 +59,10 @@ export async function pay(
   };
   addEventListener('message', onMessage);
 
+  const label = `Pay ${money(amount)}`;
   if (!popup) {
     const shadow = shadowHost('pay', primary());
     host = shadow.host;
-    const label = `Pay ${money(amount)}`;
     // The guards at both ends keep Tab and Shift+Tab inside the dialog: leaving the pay page's
     // frame forward lands on the last guard (back to the close button), backward on the first
     // (back into the frame), instead of escaping to the browser's own controls.
@@ -75,7 +78,7 @@ export async function pay(
           </button>
         </div>
         <PayFrame label={label} src={src} frameRef={(el) => void (frame = el)} />
-        <span class="guard" tabIndex={0} onFocus={toX} />
+        <span class="guard" tabIndex={0} onFocus={toX} ref={(el) => void (end = el)} />
       </Modal>,
       shadow.root,
     );
@@ -91,15 +94,36 @@ export async function pay(
   }
   if (done) return settled; // closed while the link was being made
   from = new URL(link.pay_link).origin;
+  const warm = popup ? null : takeWarmFrame();
   if (popup) {
     popup.location.href = link.pay_link;
     poll = window.setInterval(() => popup.closed && closed(), 400);
+  } else if (warm) {
+    // Shown in the dialog at once (its process paints while the shell fetches the link), given
+    // the link when its shell is ready; a shell not ready in time is navigated to the link.
+    const f = (frame = warm.frame);
+    (end!.parentNode as Element & { moveBefore(n: Node, r: Node | null): void }).moveBefore(f, end);
+    src.value = '';
+    f.title = `Payment form: ${label}`;
+    f.removeAttribute('tabindex');
+    f.removeAttribute('aria-hidden');
+    f.style.display = '';
+    const ok = await Promise.race([warm.ready, new Promise((r) => setTimeout(r, WARM_WAIT_MS, false))]);
+    if (done) return settled;
+    f.focus(); // once loaded (a frame focused while its document loads loses it): the customer can type at once
+    if (ok) f.contentWindow!.postMessage({ type: 'remit:open', link_id: link.link_id }, from);
+    else f.src = link.pay_link;
   } else src.value = link.pay_link;
   return settled;
 }
 
+/** How long the pay modal waits for a warm frame's shell before navigating that frame to the link. */
+const WARM_WAIT_MS = 2000;
+
+/** The wait text, then the frame of the link ('': the warm frame, moved in beside this). */
 function PayFrame(props: { label: string; src: { value: string | null }; frameRef: (el: HTMLIFrameElement | null) => void }) {
   const src = props.src.value;
+  if (src === '') return null;
   if (!src) return <p class="wait" role="status">Opening the payment form…</p>;
   return (
     <iframe

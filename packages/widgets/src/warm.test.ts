@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { warmOnIntent, warmPayFrame } from './warm.js';
+import { takeWarmFrame, warmOnIntent, warmPayFrame } from './warm.js';
 
 const BASE = 'https://remit.test';
 const frames = () => [...document.querySelectorAll('iframe')];
@@ -37,5 +37,27 @@ describe('warming the pay frame', () => {
     document.querySelector('button')!.focus();
     warmOnIntent(BASE);
     expect(frames()).toHaveLength(1);
+  });
+});
+
+describe('taking the warm frame for the pay modal', () => {
+  it('hands the frame over once (the next intent warms another), only while it is on the page and where moveBefore keeps it loaded', () => {
+    const proto = Element.prototype as unknown as { moveBefore?: unknown };
+    const had = 'moveBefore' in proto;
+    proto.moveBefore ??= () => {};
+    try {
+      warmPayFrame(BASE);
+      const first = frames()[0]!;
+      expect(takeWarmFrame()?.frame).toBe(first);
+      expect(takeWarmFrame()).toBeNull();
+      warmPayFrame(BASE);
+      expect(frames()).toHaveLength(2);
+      frames()[1]!.remove();
+      expect(takeWarmFrame()).toBeNull();
+    } finally {
+      if (!had) delete proto.moveBefore;
+    }
+    warmPayFrame(BASE);
+    if (!had) expect(takeWarmFrame()).toBeNull(); // no moveBefore: the modal navigates a new frame as before
   });
 });

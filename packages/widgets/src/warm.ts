@@ -1,24 +1,42 @@
 /**
- * Warming the pay frame on intent. Opening the pay modal costs a cross-site frame: a renderer
- * process to start and the pay page's assets to fetch, after the pay link is made. When the
- * customer shows intent (the pointer or focus on a button), a hidden frame loads `/pay/preload`
- * (an empty page that fetches those assets), so the process is running and the assets are cached
- * for this page's frames by the time they are needed. One such frame per page; narrow screens pay in a popup
- * (another cache partition), so they are not warmed.
+ * The warm pay frame. Opening the pay modal costs a cross-site frame: a renderer process to start,
+ * the pay page's HTML and assets to fetch, its script to run. When the customer shows intent (the
+ * pointer or focus on a button), a hidden frame loads `/pay/preload`, a shell of the pay page (its
+ * script run, nothing rendered). The pay modal then takes that frame, moves it into the dialog
+ * (`moveBefore` keeps a frame's document, where a plain move would reload it) and posts it the
+ * link to render: no navigation after the click. One such frame per page; narrow screens pay in a
+ * popup (another cache partition), so they are not warmed.
  */
 const INTENT = 'button,[role=button],input';
 
+export interface WarmFrame {
+  frame: HTMLIFrameElement;
+  /** Resolves once the shell has loaded (its script has run and listens). */
+  ready: Promise<true>;
+}
+
+let warm: WarmFrame | null = null;
+
 export function warmPayFrame(base: string): void {
-  const src = `${base}/pay/preload`;
-  if (innerWidth < 600 || document.querySelector(`iframe[src="${src}"]`)) return;
+  if (innerWidth < 600 || warm?.frame.isConnected) return;
   const f = document.createElement('iframe');
-  f.src = src;
+  // Its module script has run (and listens) by the frame's load event.
+  warm = { frame: f, ready: new Promise((r) => f.addEventListener('load', () => r(true), { once: true })) };
+  f.src = `${base}/pay/preload`;
   f.title = 'Remit preload';
+  f.allow = 'payment';
   f.tabIndex = -1;
   f.setAttribute('aria-hidden', 'true');
   // Set through the CSSOM, which a page's CSP without 'unsafe-inline' still allows.
   f.style.display = 'none';
   document.body.append(f);
+}
+
+/** The warm frame for a pay modal, if one is on the page and this browser can move it without reloading it; the next intent warms another. */
+export function takeWarmFrame(): WarmFrame | null {
+  const w = warm?.frame.isConnected && 'moveBefore' in Element.prototype ? warm : null;
+  if (w) warm = null;
+  return w;
 }
 
 /** Warms now when a button already has the pointer or focus (the intent that loaded the chunk), else on the next such intent. */

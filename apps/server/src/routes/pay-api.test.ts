@@ -92,6 +92,7 @@ describe('GET /pay/api/links/{link_id}', () => {
       preauth: false,
       require_3ds: false,
       embed_origin: null,
+      frame_ancestors: ['*'], // sandbox, no allowed origins: any page may frame it
       receipt: null,
     });
   });

@@ -174,10 +174,17 @@ describe('security headers', () => {
     const plain = await page(`/pay/${await payLink({}, other)}`);
     expect(cspOf(plain)['frame-ancestors']).toBe('https://shop.example.com http://localhost:5173');
     expect(stateOf(plain.text).view.merchant).toEqual({ name: 'Framed Shop', logo_url: 'https://cdn.example.com/l.png', primary_color: '#112233', accepts_payments: true });
-    const embedded = await page(`/pay/${await payLink({ embed_origin: 'https://pos.example.net' }, other)}`);
+    const embeddedId = await payLink({ embed_origin: 'https://pos.example.net' }, other);
+    const embedded = await page(`/pay/${embeddedId}`);
     expect(cspOf(embedded)['frame-ancestors']).toBe('https://shop.example.com http://localhost:5173 https://pos.example.net');
+    // The link view carries the same list (the warm pay frame renders a link only under one of them).
+    const listed = ['https://shop.example.com', 'http://localhost:5173', 'https://pos.example.net'];
+    expect(stateOf(embedded.text).view.frame_ancestors).toEqual(listed);
+    expect((await s.http({ method: 'GET', path: `/pay/api/links/${embeddedId}` })).body.frame_ancestors).toEqual(listed);
     // The merchant's own list does not reach other merchants' pages.
-    expect(cspOf(await page(`/pay/${await payLink()}`))['frame-ancestors']).toBe('*');
+    const anyId = await payLink();
+    expect(cspOf(await page(`/pay/${anyId}`))['frame-ancestors']).toBe('*');
+    expect((await s.http({ method: 'GET', path: `/pay/api/links/${anyId}` })).body.frame_ancestors).toEqual(['*']);
   });
 
   it('/pay/api answers no-store, nosniff, errors included', async () => {

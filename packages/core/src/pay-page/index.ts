@@ -3,3 +3,4 @@ export { addCardFromLink } from './add-card.js';
 export { payLinkView, addCardView, payPage, maskEmail, type PayPage } from './view.js';
 export { payAmounts } from './amounts.js';
 export { LINK_NOT_FOUND_MESSAGE, LINK_CANCELLED_MESSAGE, CARD_LINK_NOT_FOUND_MESSAGE, CARD_LINK_CANCELLED_MESSAGE } from './lookup.js';
+export { framingOrigins } from './framing.js';

@@ -6,6 +6,7 @@ import { customers, paymentMethods } from '../db/schema.js';
 import { isRemitError } from '../errors.js';
 import { findWidget, type WidgetRow } from '../widgets/settings.js';
 import { payAmounts } from './amounts.js';
+import { framingOrigins } from './framing.js';
 import { loadLink, saleOf, type LinkPurpose, type LinkRow, type PayMerchantRow, type SaleRow } from './lookup.js';
 
 const KIND: Record<string, PayLinkView['kind']> = {
@@ -21,7 +22,7 @@ export function maskEmail(email: string): string {
   return `${email[0]}***${email.slice(at)}`;
 }
 
-type Branding = Pick<WidgetRow, 'logoUrl' | 'primaryColor'> | null;
+type Branding = Pick<WidgetRow, 'logoUrl' | 'primaryColor' | 'allowedOrigins'> | null;
 
 function payMerchant(merchant: PayMerchantRow, widget: Branding): PayMerchant {
   return {
@@ -54,7 +55,7 @@ export function receiptOf(link: LinkRow, sale: SaleRow, merchantName: string): R
 }
 
 /** What the pay page shows for a link: the merchant, the order, the itemized amounts, and a receipt once paid. */
-export function viewOf(link: LinkRow, merchant: PayMerchantRow, sale: SaleRow | null, widget: Branding): PayLinkView {
+export function viewOf(link: LinkRow, merchant: PayMerchantRow, sale: SaleRow | null, widget: Branding, env: Ctx['env']): PayLinkView {
   const paid = link.status === 'paid' && sale !== null;
   return {
     link_id: link.id,
@@ -70,15 +71,16 @@ export function viewOf(link: LinkRow, merchant: PayMerchantRow, sale: SaleRow | 
     preauth: link.preauth,
     require_3ds: link.require3ds,
     embed_origin: link.embedOrigin,
+    frame_ancestors: framingOrigins(env, widget?.allowedOrigins ?? [], link.embedOrigin),
     receipt: paid ? receiptOf(link, sale, merchant.businessname) : null,
   };
 }
 
 /** `GET /pay/api/links/{link_id}`. */
-export async function payLinkView(ctx: Pick<Ctx, 'db'>, linkId: string): Promise<PayLinkView> {
+export async function payLinkView(ctx: Pick<Ctx, 'db' | 'env'>, linkId: string): Promise<PayLinkView> {
   const { link, merchant } = await loadLink(ctx.db, linkId, 'pay');
   const [sale, widget] = await Promise.all([saleOf(ctx.db, link), findWidget(ctx.db, merchant.id)]);
-  return viewOf(link, merchant, sale, widget);
+  return viewOf(link, merchant, sale, widget, ctx.env);
 }
 
 /** `GET /pay/api/cards/{token}`. */
@@ -116,13 +118,13 @@ export interface PayPage {
  * The initial state of the HTML page at `/pay/{link_id}` (`link`) or `/pay/card/{token}` (`card`):
  * the view, or the error page's status, code and message.
  */
-export async function payPage(ctx: Pick<Ctx, 'db'>, id: string, purpose: LinkPurpose): Promise<PayPage> {
+export async function payPage(ctx: Pick<Ctx, 'db' | 'env'>, id: string, purpose: LinkPurpose): Promise<PayPage> {
   try {
     const { link, merchant } = await loadLink(ctx.db, id, purpose);
     const [widget, sale] = await Promise.all([findWidget(ctx.db, merchant.id), purpose === 'pay' ? saleOf(ctx.db, link) : null]);
     const frame = { allowedOrigins: widget?.allowedOrigins ?? [], embedOrigin: link.embedOrigin };
     if (purpose === 'card') return { status: 200, state: { page: 'card', view: await cardViewOf(ctx.db, link, merchant, widget) }, ...frame };
-    return { status: 200, state: { page: 'link', view: viewOf(link, merchant, sale, widget) }, ...frame };
+    return { status: 200, state: { page: 'link', view: viewOf(link, merchant, sale, widget, ctx.env) }, ...frame };
   } catch (e) {
     if (isRemitError(e) && (e.status === 404 || e.status === 410)) {
       const status = e.status;

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { Env } from '@remit/core';
+import { framingOrigins, type Env } from '@remit/core';
 
 /**
  * The pay page's security headers, in one place. Set on the reply by the pay routes themselves,
@@ -22,13 +22,12 @@ export interface Framing {
 /**
  * Who may frame the page: the merchant's allowed origins (and the link's own embedding origin).
  * With none set, any origin in sandbox, so a developer can try the pay modal anywhere; in
- * production only the link's embedding origin, else no one.
+ * production only the link's embedding origin, else no one (`framingOrigins`, which the link
+ * view also carries for the warm pay frame).
  */
 export function frameAncestors({ env, allowedOrigins, embedOrigin }: Framing): string {
-  const origins = new Set(allowedOrigins);
-  if (origins.size === 0 && env === 'sandbox') return '*';
-  if (embedOrigin) origins.add(embedOrigin);
-  return origins.size ? [...origins].join(' ') : "'none'";
+  const origins = framingOrigins(env, allowedOrigins, embedOrigin);
+  return origins.length ? origins.join(' ') : "'none'";
 }
 
 /**
@@ -36,7 +35,7 @@ export function frameAncestors({ env, allowedOrigins, embedOrigin }: Framing): s
  * the page's own `<style>` by its hash), images also from https (merchant logos) and data: URIs,
  * calls and form posts to itself.
  */
-export function payPageCsp(framing: Framing): string {
+export function payPageCsp(framing: Framing, ancestors = frameAncestors(framing)): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -46,7 +45,7 @@ export function payPageCsp(framing: Framing): string {
     "connect-src 'self'",
     "form-action 'self'",
     "base-uri 'none'",
-    `frame-ancestors ${frameAncestors(framing)}`,
+    `frame-ancestors ${ancestors}`,
   ].join('; ');
 }
 

@@ -143,12 +143,14 @@ export function payPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_PAY_
   const config = { public: true } as const;
   let preload: string | null = null;
   app.get('/pay/preload', { config, schema: { hide: true } }, async (_req, reply) => {
+    let page: Built;
     try {
-      preload ??= preloadPage((await load()).template);
+      page = await load();
     } catch {
       return reply.status(503).type('text/plain; charset=utf-8').send(`${NOT_BUILT_MESSAGE}\n`);
     }
-    return setPreloadHeaders(reply).send(preload);
+    preload ??= preloadPage(page.template);
+    return setPreloadHeaders(reply, page.styleHashes).send(preload);
   });
   app.get<{ Params: { linkId: string } }>('/pay/:linkId', { config, schema: { hide: true } }, (req, reply) =>
     sendPage(req, reply, req.params.linkId, 'pay'),

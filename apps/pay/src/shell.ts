@@ -1,0 +1,27 @@
+import type { PayLinkView, PayPageState } from '@remit/contract';
+import { getLink } from './api.js';
+
+/**
+ * The warm pay frame (`/pay/preload`, `#app[data-shell]`): the page's script loaded and run, nothing
+ * rendered, until its parent (the widget's page, never another window) posts `{type:'remit:open',
+ * link_id}`. Then it fetches the link's view and starts the page on it if every ancestor's origin
+ * is one of the view's `frame_ancestors` (the link page's own `frame-ancestors`, `['*']` for any);
+ * else (or in a browser that does not list a frame's ancestors) it navigates to `/pay/{link_id}`,
+ * where the browser enforces that list itself.
+ */
+export function shell(start: (state: PayPageState) => void): void {
+  onmessage = async (e) => {
+    const id = e.source === parent && e.data?.type === 'remit:open' && e.data.link_id;
+    if (typeof id !== 'string') return;
+    onmessage = null; // one link per frame
+    const path = `/pay/${encodeURIComponent(id)}`;
+    const r = await getLink(id);
+    const may = (r.ok && r.data.frame_ancestors) || [];
+    // The parent (the message's origin) and every ancestor above it, as the browser lists them;
+    // a browser without that list (Firefox) navigates, and frame-ancestors decides.
+    const above = location.ancestorOrigins;
+    if (above && (may[0] === '*' || [e.origin, ...above].every((o) => may.includes(o)))) {
+      start({ page: 'link', view: (r as { data: PayLinkView }).data });
+    } else location.replace(path);
+  };
+}
