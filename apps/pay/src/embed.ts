@@ -6,7 +6,7 @@ import type { PaymentMessage } from '@remit/contract';
  * ignored. The one message understood is `{type:'remit:query'}`, answered with the last outcome.
  */
 export function isEmbedded(): boolean {
-  return typeof window !== 'undefined' && (!!opener || parent !== window);
+  return !import.meta.env.SSR && (!!opener || parent !== window);
 }
 
 /** The windows told: an opener (popup) and a parent (iframe). */

@@ -96,7 +96,6 @@ const en = {
   savedTitle: 'Card saved',
   savedText: (card: string, m: string) => `Your ${card} is saved with ${m}. You have not been charged.`,
   secure: 'Secure payment',
-  logo: (m: string) => `${m} logo`,
   cardBrand: (b: string) => `Card type: ${b}`,
 };
 export type Messages = typeof en;
@@ -191,7 +190,6 @@ const es: Messages = {
   savedTitle: 'Tarjeta guardada',
   savedText: (card, m) => `Su ${card} quedó guardada en ${m}. No se le ha cobrado nada.`,
   secure: 'Pago seguro',
-  logo: (m) => `Logotipo de ${m}`,
   cardBrand: (b) => `Tipo de tarjeta: ${b}`,
 };
 

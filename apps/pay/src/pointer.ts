@@ -6,7 +6,7 @@
 let down = false;
 let pending: Array<() => void> = [];
 
-if (typeof document !== 'undefined') {
+if (!import.meta.env.SSR) {
   document.addEventListener('pointerdown', () => (down = true), true);
   const release = () => {
     if (!down) return;

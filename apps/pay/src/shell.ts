@@ -17,10 +17,10 @@ export function shell(start: (state: PayPageState) => void): void {
     const path = `/pay/${encodeURIComponent(id)}`;
     const r = await getLink(id);
     const may = (r.ok && r.data.frame_ancestors) || [];
-    // The parent (the message's origin) and every ancestor above it, as the browser lists them;
-    // a browser without that list (Firefox) navigates, and frame-ancestors decides.
+    // Every ancestor's origin as the browser lists them, the parent first (the message came from
+    // it: source === parent); a browser without that list (Firefox) navigates, and frame-ancestors decides.
     const above = location.ancestorOrigins;
-    if (above && (may[0] === '*' || [e.origin, ...above].every((o) => may.includes(o)))) {
+    if (above && (may[0] === '*' || [...above].every((o) => may.includes(o)))) {
       start({ page: 'link', view: (r as { data: PayLinkView }).data });
     } else location.replace(path);
   };
