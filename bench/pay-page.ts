@@ -102,19 +102,35 @@ async function measureSetup(browser: Browser, setup: Setup, url: string, floorUr
     const floorAt = await fieldPoint(opener, floorUrl);
     const pay: Row[] = [];
     const floor: Row[] = [];
+    let failed = 0;
     for (let i = 0; i < RUNS; i++) {
+      // A run whose input never arrives (about 1 in 50 here: the driver's CDP input calls hang when
+      // they meet the navigation's commit) is said and left out, pay and floor alike, not the end of the series.
       const page = await opener.newPage();
-      const row = await typeOnArrival(page, url, payAt);
-      await page.waitForFunction(() => performance.getEntriesByName('remit:ready').length === 1);
-      // Honest: what was typed, maybe before the script hydrated the server-rendered form, is still there.
-      const kept = await page.locator('#card-number').inputValue();
-      if (kept !== '4') throw new Error(`typed 4 into the card number, the page kept ${JSON.stringify(kept)}`);
-      row.ready = await page.evaluate(() => performance.getEntriesByName('remit:ready')[0]!.startTime);
-      pay.push(row);
+      let row: Row;
+      try {
+        row = await typeOnArrival(page, url, payAt);
+        await page.waitForFunction(() => performance.getEntriesByName('remit:ready').length === 1);
+        // Honest: what was typed, maybe before the script hydrated the server-rendered form, is still there.
+        const kept = await page.locator('#card-number').inputValue();
+        if (kept !== '4') throw new Error(`typed 4 into the card number, the page kept ${JSON.stringify(kept)}`);
+        row.ready = await page.evaluate(() => performance.getEntriesByName('remit:ready')[0]!.startTime);
+      } catch (e) {
+        if ((e as Error).message.startsWith('typed 4') || ++failed > RUNS / 4) throw e;
+        console.log(`  run ${i + 1} left out: ${(e as Error).message}`);
+        await opener.done(page).catch(() => {});
+        continue;
+      }
       await opener.done(page);
       const floorPage = await opener.newPage();
-      floor.push(await typeOnArrival(floorPage, floorUrl, floorAt));
-      await opener.done(floorPage);
+      try {
+        floor.push(await typeOnArrival(floorPage, floorUrl, floorAt));
+      } catch (e) {
+        if (++failed > RUNS / 4) throw e;
+        console.log(`  floor run ${i + 1} left out: ${(e as Error).message}`);
+      }
+      await opener.done(floorPage).catch(() => {});
+      pay.push(row);
       if (process.env.BENCH_PAY_DEBUG) console.log(setup, round(row), 'floor', round(floor.at(-1)!));
     }
     const col = (rows: Row[], k: keyof Row) => rows.map((r) => r[k]);
@@ -200,6 +216,7 @@ async function typeOnArrival(page: Page, url: string, at: Point): Promise<Row> {
   let typed = false;
   cdp.on('Runtime.bindingCalled', (e) => (typed ||= e.name === '__remitTyped'));
   const nav = page.goto(url);
+  nav.catch(() => {}); // awaited below; a run given up closes the page under it
   const start = Date.now();
   let tries = 0;
   let inFlight = 0;
