@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
+import { perHandle } from '../db/prepared-sql.js';
 import { customers, paymentMethods } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
 import type { Merchant } from '../merchants/merchant-key.js';
@@ -86,8 +87,7 @@ export async function customerToCharge(
 }
 
 /** `customerToCharge`'s read, prepared by name once per database handle (Drizzle built it on every charge). */
-const toCharge = new WeakMap<object, ReturnType<typeof prepareToCharge>>();
-const prepareToCharge = (db: Queryable) =>
+const toChargeStatement = perHandle((db: Queryable) =>
   db
     .select({ customerId: customers.id, method: paymentMethods })
     .from(customers)
@@ -95,12 +95,8 @@ const prepareToCharge = (db: Queryable) =>
     .where(and(eq(customers.id, sql.placeholder('id')), eq(customers.merchantId, sql.placeholder('merchantId'))))
     .orderBy(desc(paymentMethods.isDefault), asc(paymentMethods.createdAt), asc(paymentMethods.id))
     .limit(1)
-    .prepare('remit_customer_to_charge');
-function toChargeStatement(db: Queryable) {
-  let p = toCharge.get(db);
-  if (!p) toCharge.set(db, (p = prepareToCharge(db)));
-  return p;
-}
+    .prepare('remit_customer_to_charge'),
+);
 
 /** A customer as lists show it: payment methods summarized, never a number. */
 export function customerView(c: CustomerRow, methods: PaymentMethodRow[]): Customer {

@@ -4,7 +4,7 @@ import type { Queryable } from '../db/connect.js';
 import { payLinks, transactions } from '../db/schema.js';
 import { RemitError } from '../errors.js';
 import { newId } from '../ids.js';
-import { preparedSql, type PreparedSql } from '../db/prepared-sql.js';
+import { preparedByShape } from '../db/prepared-sql.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { linkTotals, type LinkTotals } from './totals.js';
 
@@ -99,9 +99,7 @@ type LinkRow = typeof payLinks.$inferInsert;
 type SaleRow = typeof transactions.$inferInsert;
 
 /** Prepared link + sale inserts, one per set of columns given (the rest take their defaults). */
-const pairs = new Map<string, PreparedSql>();
-/** Inputs are few (the link's optional fields); past this many shapes the statement is built each time. */
-const MAX_SHAPES = 64;
+const pairs = preparedByShape('remit_open_link_');
 
 /**
  * The link and its sale in one statement (a data-modifying CTE), prepared: the SQL is built once per
@@ -112,17 +110,12 @@ async function insertPair(tx: Queryable, linkRow: LinkRow, saleRow: SaleRow): Pr
   const linkKeys = given(linkRow);
   const saleKeys = given(saleRow);
   const shape = `${linkKeys.join(',')}|${saleKeys.join(',')}`;
-  let p = pairs.get(shape);
+  const pair = (l: LinkRow, t: SaleRow) => sql`with link as (${tx.insert(payLinks).values(l).getSQL()}) ${tx.insert(transactions).values(t).getSQL()}`;
+  const placeholders = (keys: string[], prefix: string) => Object.fromEntries(keys.map((k) => [k, sql.placeholder(`${prefix}${k}`)]));
+  const p = pairs(shape, () => pair(placeholders(linkKeys, 'l_') as unknown as LinkRow, placeholders(saleKeys, 's_') as unknown as SaleRow));
   if (!p) {
-    if (pairs.size >= MAX_SHAPES) {
-      await tx.execute(sql`with link as (${tx.insert(payLinks).values(linkRow).getSQL()}) ${tx.insert(transactions).values(saleRow).getSQL()}`);
-      return;
-    }
-    const placeholders = (keys: string[], prefix: string) => Object.fromEntries(keys.map((k) => [k, sql.placeholder(`${prefix}${k}`)]));
-    const l = placeholders(linkKeys, 'l_') as unknown as LinkRow;
-    const t = placeholders(saleKeys, 's_') as unknown as SaleRow;
-    p = preparedSql(`remit_open_link_${pairs.size}`, sql`with link as (${tx.insert(payLinks).values(l).getSQL()}) ${tx.insert(transactions).values(t).getSQL()}`);
-    pairs.set(shape, p);
+    await tx.execute(pair(linkRow, saleRow));
+    return;
   }
   const values: Record<string, unknown> = {};
   for (const k of linkKeys) values[`l_${k}`] = linkRow[k as keyof LinkRow];

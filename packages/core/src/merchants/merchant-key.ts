@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/connect.js';
+import { perHandle } from '../db/prepared-sql.js';
 import { merchants } from '../db/schema.js';
 import { RemitError, unauthorizedMerchant, unauthorizedPublicKey } from '../errors.js';
 import { digest } from '../secret-keys.js';
@@ -39,19 +40,14 @@ export async function merchantForKey(db: Db, clientId: string, merchantKey: unkn
 
 // Every API call runs this lookup: build its SQL once per database, and let Postgres keep the plan.
 // It reads the merchants' epoch in the same statement, so the row and its version agree.
-const byKey = new WeakMap<Db, ReturnType<typeof prepareByKey>>();
-const prepareByKey = (db: Db) =>
+const byKeyQuery = perHandle((db: Db) =>
   db
     .select({ ...merchantColumns, epoch: MERCHANT_EPOCH })
     .from(merchants)
     .where(and(eq(merchants.merchantKeyHash, sql.placeholder('hash')), eq(merchants.clientId, sql.placeholder('clientId'))))
     .limit(1)
-    .prepare('merchant_for_key');
-function byKeyQuery(db: Db) {
-  let q = byKey.get(db);
-  if (!q) byKey.set(db, (q = prepareByKey(db)));
-  return q;
-}
+    .prepare('merchant_for_key'),
+);
 
 /**
  * The merchant a publishable key (`pk_…`) names, for calls from a browser (the widgets): the key is

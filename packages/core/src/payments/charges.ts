@@ -3,7 +3,7 @@ import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../db/connect.js';
-import { preparedSql, type PreparedSql } from '../db/prepared-sql.js';
+import { preparedByShape } from '../db/prepared-sql.js';
 import { events, transactions } from '../db/schema.js';
 import { outboxWritten } from '../outbox-signal.js';
 import { customerToCharge } from '../customers/customers.js';
@@ -115,9 +115,7 @@ async function chargeCard(ctx: Ctx, merchant: Merchant, method: PaymentMethodRow
 }
 
 /** Prepared sale + `payment.success` inserts, one per shape of the sale's values (columns given, and which are null). */
-const sales = new Map<string, PreparedSql>();
-/** Shapes are few (the optional fields of a sale); past this many the statement is built each time. */
-const MAX_SHAPES = 64;
+const sales = preparedByShape('remit_charge_sale_');
 
 /**
  * `writeWithEvent` of a sale and its `payment.success`, prepared: the same statement (the sale a
@@ -131,12 +129,7 @@ async function writeSale(
 ): Promise<void> {
   const keys = Object.keys(values).filter((k) => values[k as keyof NewTxn] !== undefined) as Array<keyof NewTxn>;
   const shape = keys.map((k) => (values[k] === null ? `${k}=null` : k)).join(',');
-  let p = sales.get(shape);
-  if (!p) {
-    if (sales.size >= MAX_SHAPES) {
-      await writeWithEvent(db, [db.insert(transactions).values(values)], { ...e, type: 'payment.success' });
-      return;
-    }
+  const p = sales(shape, () => {
     const ph = sql.placeholder;
     // A null stays a null parameter (a column encoder is not given nulls).
     const row = Object.fromEntries(keys.map((k) => [k, values[k] === null ? null : ph(`t_${k}`)])) as unknown as NewTxn;
@@ -147,8 +140,11 @@ async function writeSale(
       eventType: 'payment.success',
       payload: ph('e_payload'),
     });
-    p = preparedSql(`remit_charge_sale_${sales.size}`, sql`with w0 as (${db.insert(transactions).values(row).getSQL()}) ${event.getSQL()}`);
-    sales.set(shape, p);
+    return sql`with w0 as (${db.insert(transactions).values(row).getSQL()}) ${event.getSQL()}`;
+  });
+  if (!p) {
+    await writeWithEvent(db, [db.insert(transactions).values(values)], { ...e, type: 'payment.success' });
+    return;
   }
   const bound: Record<string, unknown> = { e_id: newId.event(), e_client: e.clientId, e_merchant: e.merchantId, e_payload: e.data };
   for (const k of keys) if (values[k] !== null) bound[`t_${k}`] = values[k];

@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { DEFAULT_LIMIT, type GetTransactionInput, type ListTransactionsInput, type TransactionDetail, type TransactionExtras, type TransactionListItem } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
+import { perHandle } from '../db/prepared-sql.js';
 import { transactionCounts, transactions } from '../db/schema.js';
 import { notFound } from '../errors.js';
 import type { Merchant } from '../merchants/merchant-key.js';
@@ -77,8 +78,6 @@ const ph = sql.placeholder;
  * input is a parameter. PGlite has no statement cache across calls: there the name is unused.
  * Prepared per database handle.
  */
-const prepared = new WeakMap<object, ReturnType<typeof prepare>>();
-
 function prepare(db: Queryable) {
   // Both ends of created_at are always bounded (±infinity when not given): with a range on the
   // index's second column the planner walks (merchant_id, created_at, id) backwards for the page.
@@ -130,11 +129,7 @@ function prepare(db: Queryable) {
   };
 }
 
-function statements(db: Queryable) {
-  let s = prepared.get(db);
-  if (!s) prepared.set(db, (s = prepare(db)));
-  return s;
-}
+const statements = perHandle(prepare);
 
 /**
  * One page of a merchant's transactions, newest first (ties by id), and the count of all that
