@@ -1,7 +1,32 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** A process's CPU time so far in ms, user and system (from /proc: clock ticks of 10 ms; Linux only). */
 export function processCpuMs(pid: number): { user: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+}
+
+/** CPU time so far (ms, user + system) of every process named `postgres` (the server's backends, the bench's). */
+export function postgresCpuMs(): number {
+  let ms = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.split(') ')[1]!.split(' ');
+      ms += (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return ms;
+}
+
+/** The whole machine's CPU time so far (ms): busy (all but idle and iowait) and idle, over all cores. */
+export function machineCpuMs(): { busy: number; idle: number } {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = f[3]! + f[4]!;
+  const all = f.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { busy: (all - idle) * 10, idle: idle * 10 };
 }

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { createTestDatabase } from '@remit/core/testing';
 import { startProcess } from '../apps/server/src/testing/process.js';
 import { routeLoads } from './loads.js';
-import { processCpuMs } from './process-cpu.js';
+import { machineCpuMs, postgresCpuMs, processCpuMs } from './process-cpu.js';
 import { serverEnv } from './server-env.js';
 import { encryptionKey, setup, WARMUP_SECONDS, type Route } from './setup.js';
 import { fmt } from './stats.js';
@@ -38,14 +38,23 @@ try {
     await run(Math.max(WARMUP_SECONDS, 2));
     const pid = server.proc.pid!;
     const before = processCpuMs(pid);
+    const [tool0, pg0, machine0] = [process.cpuUsage(), postgresCpuMs(), machineCpuMs()];
     const t0 = nowUs();
     const f = await run();
     window = [t0, nowUs()];
     const after = processCpuMs(pid);
+    const [tool, pgMs, machine] = [process.cpuUsage(tool0), postgresCpuMs() - pg0, machineCpuMs()];
     const requests = f.rps * ((window[1] - window[0]) / 1e6);
     const per = (ms: number) => ((ms / requests) * 1000).toFixed(0);
     console.log(`${route}: ${fmt(f)}`);
     console.log(`server CPU per request: user ${per(after.user - before.user)} µs, system ${per(after.system - before.system)} µs (${requests.toFixed(0)} requests)`);
+    // Where the machine's CPU went, per request: the load tool is this process (autocannon).
+    const serverMs = after.user - before.user + after.system - before.system;
+    const busy = machine.busy - machine0.busy;
+    console.log(
+      `machine CPU per request: server ${per(serverMs)} µs, load tool ${per((tool.user + tool.system) / 1000)} µs, postgres ${per(pgMs)} µs, ` +
+        `rest ${per(busy - serverMs - (tool.user + tool.system) / 1000 - pgMs)} µs, idle ${per(machine.idle - machine0.idle)} µs`,
+    );
   } finally {
     await server.stop();
   }

@@ -10,12 +10,16 @@ import { validOnboarding } from '../apps/server/src/testing/fixtures.js';
 import { basicAuth } from '../apps/server/src/testing/http.js';
 import { SqlRecorder, type Recording } from './replay.js';
 
-export const CONNECTIONS = 50;
+/** 50; `BENCH_CONNECTIONS` changes it for a profile (a few connections: samples show CPU, not waits for it). */
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 export const SEED_ROWS = 10_000;
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
-/** Completed sales a void consumes: enough for the HTTP load (with its warm-up) and, apart, the ceiling. */
-export const VOID_ROWS = Number(process.env.BENCH_VOID_ROWS ?? 3500 * (SECONDS + WARMUP_SECONDS));
+/**
+ * Rows a consuming route (void, capture, preauth void) takes: half for the HTTP load with its warm-up,
+ * half for the ceiling, each enough at 6,000 a second (ceilings reach about 4,000 on Postgres).
+ */
+export const VOID_ROWS = Number(process.env.BENCH_VOID_ROWS ?? 2 * 6000 * (SECONDS + WARMUP_SECONDS));
 export const encryptionKey = randomBytes(32).toString('hex');
 
 /** The hot routes, in the order they are loaded. */
