@@ -1,12 +1,13 @@
 /** The HTTP load of each hot route (autocannon, 50 connections), and the request each sends. */
 import autocannon from 'autocannon';
 import { CONNECTIONS, dollars, SECONDS, WARMUP_SECONDS, type Route, type Setup } from './setup.js';
+import { processCpuMs } from './process-cpu.js';
 import type { Figures } from './stats.js';
 
 export async function load(opts: autocannon.Options, seconds = SECONDS): Promise<Figures> {
   const r = await autocannon({ connections: CONNECTIONS, duration: seconds, ...opts });
   // Successes only: a refusal (a consumed row, a 404) is cheaper than the work and would flatter the rate.
-  return { rps: r['2xx'] / r.duration, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts };
+  return { rps: r['2xx'] / r.duration, count: r['2xx'], p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts };
 }
 
 /**
@@ -119,8 +120,13 @@ function voidQueue(s: Setup, list: Consumable): string[] {
   return (q[list] ??= s[list].slice(0, s[list].length / 2).reverse());
 }
 
-/** A warm-up load (discarded), then the measured one. */
-export async function warmThenLoad(run: (seconds?: number) => Promise<Figures>): Promise<Figures> {
+/** A warm-up load (discarded), then the measured one; with `serverPid`, the server's CPU per request in it. */
+export async function warmThenLoad(run: (seconds?: number) => Promise<Figures>, serverPid?: number): Promise<Figures> {
   if (WARMUP_SECONDS > 0) await run(WARMUP_SECONDS);
-  return run();
+  if (!serverPid) return run();
+  const before = processCpuMs(serverPid);
+  const f = await run();
+  const after = processCpuMs(serverPid);
+  const ms = after.user - before.user + after.system - before.system;
+  return { ...f, cpuUs: f.count ? (ms * 1000) / f.count : undefined };
 }

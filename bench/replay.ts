@@ -155,6 +155,8 @@ const ID = /^(txn|ord|evt|msg|pm|gw)_[0-9A-Za-z]+$/;
 export interface ReplayOptions {
   /** Ids of rows that existed before the recorded request (what it read or changed): replayed as they are. */
   keep: Set<string>;
+  /** Recordings each worker replays in turn (worker w: the w-th run of this many); default 1. */
+  cycle?: number;
   /** A row the request consumes (a void's original): each replay takes the next one; none left ends the run. */
   consume?: { id: string; next(): string | undefined };
 }
@@ -195,7 +197,8 @@ export async function runRecording(driver: Driver, r: Recording, params: unknown
 
 /**
  * Replays recorded requests with `concurrency` workers for `seconds`. Worker i replays recording
- * i (mod their number), so requests recorded on distinct rows stay on distinct rows.
+ * i (mod their number; with `cycle` c, recordings ci … ci+c-1 in turn), so requests recorded on
+ * distinct rows stay on distinct rows.
  */
 export async function replay(
   driver: Driver,
@@ -208,11 +211,13 @@ export async function replay(
   let errors = 0;
   let firstError: unknown;
   const start = performance.now();
+  const cpu0 = process.cpuUsage();
   const end = start + seconds * 1000;
   await Promise.all(
     Array.from({ length: concurrency }, async (_, worker) => {
-      const r = recordings[worker % recordings.length]!;
-      while (performance.now() < end) {
+      const cycle = opts.cycle ?? 1;
+      for (let turn = 0; performance.now() < end; turn++) {
+        const r = recordings[(worker * cycle + (turn % cycle)) % recordings.length]!;
         const params = freshParams(r, opts);
         if (!params) return;
         const t0 = performance.now();
@@ -227,7 +232,9 @@ export async function replay(
     }),
   );
   const elapsed = (performance.now() - start) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   if (firstError) console.warn(`  (replay: ${errors} errors, first: ${String((firstError as Error).message ?? firstError).slice(0, 160)})`);
   latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
+  const count = latencies.length;
+  return { rps: count / elapsed, count, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, cpuUs: count ? (cpu.user + cpu.system) / count : undefined };
 }

@@ -87,7 +87,7 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<Measured> {
     const second: Measured['second'] = {};
     try {
       const loads = routeLoads(server.base, s);
-      for (const r of ROUTES) http[r] = await warmThenLoad(loads[r]);
+      for (const r of ROUTES) http[r] = await warmThenLoad(loads[r], server.proc.pid);
       // The same server, already warm, driven by another tool: its p99 beside autocannon's.
       if (kind === 'postgres') {
         const fixed = fixedRequests(server.base, s);
@@ -111,7 +111,7 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<Measured> {
         preauthVoid: consume('txn_pavoid0', s.preauthVoidable),
       };
       for (const r of ROUTES) {
-        const opts = { keep: s.keep, consume: consumed[r] };
+        const opts = { keep: s.keep, consume: consumed[r], cycle: r === 'preauthUpdate' ? 2 : 1 };
         if (WARMUP_SECONDS > 0) await replay(driver, s.recorded[r], CONNECTIONS, Math.min(1, WARMUP_SECONDS), opts);
         ceilings[r] = await replay(driver, s.recorded[r], CONNECTIONS, SECONDS, opts);
       }
@@ -128,11 +128,12 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<Measured> {
 }
 
 const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+const cpuPair = (h: Figures, c: Figures) => `${h.cpuUs?.toFixed(0) ?? '-'} | ${c.cpuUs?.toFixed(0) ?? '-'}`;
 
 function report(kind: string, m: Measured, baseline: Baseline | null): Record<string, Kept> {
   const out: string[] = [];
   out.push(`\n== ${kind}: ${CONNECTIONS} connections, ${SECONDS} s each after a ${WARMUP_SECONDS} s warm-up; load average ${m.loadStart} at start, ${m.loadEnd} at end ==`);
-  out.push(`${'route'.padEnd(32)} ${'req/s'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  ${'ceiling'.padStart(7)}  ratio  budget ≥ ${RATIO_BUDGET * 100}%`);
+  out.push(`${'route'.padEnd(32)} ${'req/s'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  ${'ceiling'.padStart(7)}  ratio  ${'CPU µs/req'.padStart(11)}  budget ≥ ${RATIO_BUDGET * 100}%`);
   const kept: Record<string, Kept> = {};
   for (const r of ROUTES) {
     const h = m.http[r];
@@ -141,16 +142,17 @@ function report(kind: string, m: Measured, baseline: Baseline | null): Record<st
     const errors = h.errors || c.errors ? `  (errors: ${h.errors} HTTP, ${c.errors} ceiling)` : '';
     const extra = r === 'list' ? `  [bare Fastify route, same bytes: ${m.bare.rps.toFixed(0)} req/s]` : '';
     out.push(
-      `${NAMES[r].padEnd(32)} ${h.rps.toFixed(0).padStart(6)} ${h.p50.toFixed(1).padStart(7)} ${h.p99.toFixed(1).padStart(7)}  ${c.rps.toFixed(0).padStart(7)}  ${`${(ratio * 100).toFixed(0)}%`.padStart(5)}  ${verdict(ratio >= RATIO_BUDGET)}${errors}${extra}`,
+      `${NAMES[r].padEnd(32)} ${h.rps.toFixed(0).padStart(6)} ${h.p50.toFixed(1).padStart(7)} ${h.p99.toFixed(1).padStart(7)}  ${c.rps.toFixed(0).padStart(7)}  ${`${(ratio * 100).toFixed(0)}%`.padStart(5)}  ${cpuPair(h, c).padStart(11)}  ${verdict(ratio >= RATIO_BUDGET)}${errors}${extra}`,
     );
     kept[r] = { rps: h.rps, p99: h.p99, ceiling: c.rps };
   }
   const w = m.webhooks;
   const wr = w.deliveriesPerSecond / w.ceiling;
   out.push(
-    `${NAMES.webhooks.padEnd(32)} ${w.deliveriesPerSecond.toFixed(0).padStart(6)} ${'-'.padStart(7)} ${'-'.padStart(7)}  ${w.ceiling.toFixed(0).padStart(7)}  ${`${(wr * 100).toFixed(0)}%`.padStart(5)}  ${verdict(wr >= RATIO_BUDGET)}  (deliveries/s to a local receiver)`,
+    `${NAMES.webhooks.padEnd(32)} ${w.deliveriesPerSecond.toFixed(0).padStart(6)} ${'-'.padStart(7)} ${'-'.padStart(7)}  ${w.ceiling.toFixed(0).padStart(7)}  ${`${(wr * 100).toFixed(0)}%`.padStart(5)}  ${'-'.padStart(11)}  ${verdict(wr >= RATIO_BUDGET)}  (deliveries/s to a local receiver)`,
   );
   kept.webhooks = { rps: w.deliveriesPerSecond, p99: null, ceiling: w.ceiling };
+  out.push('  CPU µs/req: the server process per request under HTTP | the replaying process per request for the ceiling (the driver alone; on PGlite the database too)');
   out.push('  ceiling: the statements one request sent (BEGIN/COMMIT counted), replayed through the driver, same connections:');
   out.push(`    ${ROUTES.map((r) => `${r} ${m.shapes[r]}`).join('; ')}`);
   out.push('    webhook claim loop: prepare, claim a batch of 32, record its results (as the dispatcher does); no HTTP');

@@ -144,19 +144,23 @@ export async function setup(target: { dataDir?: string; databaseUrl?: string }):
   recorded.preauthVoid.push(await recorder.record(api('POST', '/preauth/void', { merchant_key: voids.key, transaction_id: 'txn_pavoid0' })));
   for (let i = 0; i < CONNECTIONS; i++) {
     recorded.refund.push(await recorder.record(api('POST', '/order/sales-return', { merchant_key: merchantKey, transaction_id: sales[i], amount: '0.01' })));
+    // Up a cent and back down: the ceiling replays the two in turn, so each replay changes the
+    // amount (a replay of the same move would find the amount already moved and change nothing).
     const pa = preauths[i]!;
-    recorded.preauthUpdate.push(
-      await recorder.record(
-        api('POST', '/preauth/update', {
-          merchant_key: merchantKey,
-          transaction_id: pa.id,
-          last_authorized_amount: dollars(pa.cents),
-          new_authorized_amount: dollars(pa.cents + 1),
-          order_id: `bench-pa-${i}`,
-        }),
-      ),
-    );
-    pa.cents += 1;
+    for (const step of [1, -1]) {
+      recorded.preauthUpdate.push(
+        await recorder.record(
+          api('POST', '/preauth/update', {
+            merchant_key: merchantKey,
+            transaction_id: pa.id,
+            last_authorized_amount: dollars(pa.cents),
+            new_authorized_amount: dollars(pa.cents + step),
+            order_id: `bench-pa-${i}`,
+          }),
+        ),
+      );
+      pa.cents += step;
+    }
   }
   const listBody = (await call('GET', `/api/v1/merchant/transactions?merchant_key=${merchantKey}`, undefined, auth)).body;
   await app.close();

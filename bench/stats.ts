@@ -3,6 +3,10 @@ export interface Figures {
   p50: number;
   p99: number;
   errors: number;
+  /** Requests answered (successes). */
+  count?: number;
+  /** CPU time (user + system, µs) per answered request of the process doing the work: the server under HTTP, the replaying process for a ceiling. */
+  cpuUs?: number;
 }
 
 export function percentile(sorted: number[], p: number): number {
