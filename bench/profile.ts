@@ -13,7 +13,7 @@ import { startProcess } from '../apps/server/src/testing/process.js';
 import { routeLoads } from './loads.js';
 import { machineCpuMs, postgresCpuMs, processCpuMs } from './process-cpu.js';
 import { serverEnv } from './server-env.js';
-import { encryptionKey, setup, WARMUP_SECONDS, type Route } from './setup.js';
+import { benchDatabaseUrl, encryptionKey, setup, WARMUP_SECONDS, type Route } from './setup.js';
 import { fmt } from './stats.js';
 
 const kind = process.argv[2] === 'postgres' ? 'postgres' : 'pglite';
@@ -30,7 +30,7 @@ try {
   const server = await startProcess(root ? resolve(root, 'apps/server/src/main.ts') : 'apps/server/src/main.ts', {
     ...serverEnv(),
     REMIT_ENCRYPTION_KEY: encryptionKey,
-    ...(dataDir ? { REMIT_DATA_DIR: dataDir, DATABASE_URL: '' } : { DATABASE_URL: db!.url }),
+    ...(dataDir ? { REMIT_DATA_DIR: dataDir, DATABASE_URL: '' } : { DATABASE_URL: benchDatabaseUrl(db!.url) }),
   }, { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`] });
   let window: [number, number];
   try {

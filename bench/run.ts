@@ -23,7 +23,7 @@ import { runPayPageBench } from './pay-page.js';
 import { describeRecording, pgDriver, pgliteDriver, replay, statementCount } from './replay.js';
 import { secondTool, secondToolName } from './second-tool.js';
 import { serverEnv } from './server-env.js';
-import { CONNECTIONS, encryptionKey, ROUTES, SECONDS, setup, WARMUP_SECONDS, type Route } from './setup.js';
+import { benchDatabaseUrl, CONNECTIONS, encryptionKey, ROUTES, SECONDS, setup, WARMUP_SECONDS, type Route } from './setup.js';
 import { fmt, type Figures } from './stats.js';
 import { runWebhookBench, type WebhookFigures } from './webhooks.js';
 import { runWidgetPayBench } from './widget-pay.js';
@@ -75,7 +75,7 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<Measured> {
   const loadStart = load1();
   const db = kind === 'postgres' ? await createTestDatabase() : null;
   const dataDir = db ? undefined : mkdtempSync(join(tmpdir(), 'remit-bench-'));
-  const databaseUrl = db?.url;
+  const databaseUrl = db ? benchDatabaseUrl(db.url) : undefined;
   try {
     const s = await setup({ dataDir, databaseUrl });
     const server = await startProcess('apps/server/src/main.ts', {

@@ -12,6 +12,7 @@ import { createCredentials, openCore, recordEvent, updateWebhookUrl, WebhookDisp
 import { createTestDatabase } from '@remit/core/testing';
 import { pgDriver, pgliteDriver, SqlRecorder, type Driver, type Statement } from './replay.js';
 import { percentile } from './stats.js';
+import { benchDatabaseUrl } from './setup.js';
 
 const BACKLOG = Number(process.env.BENCH_WEBHOOK_BACKLOG ?? 2000);
 /** The dispatcher's deliveries in flight in this bench. */
@@ -53,7 +54,7 @@ async function waitFor(pred: () => boolean, timeoutMs: number) {
 
 async function benchOne(database: 'pglite' | 'postgres'): Promise<WebhookFigures> {
   const db = database === 'postgres' ? await createTestDatabase('remit_bench_wh') : null;
-  const databaseUrl = db?.url;
+  const databaseUrl = db ? benchDatabaseUrl(db.url) : undefined;
   const recorder = new SqlRecorder();
   const core: Core = await openCore({
     env: 'sandbox',
