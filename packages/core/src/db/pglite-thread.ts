@@ -14,12 +14,18 @@ export class PGliteThread {
   readonly #pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
   #lastId = 0;
   #stopped: Error | undefined;
+  /** The database failed to open: nothing to close but the worker. */
+  #unopened = false;
   #closing: Promise<void> | undefined;
   /** Settles once the worker's PGlite has opened (or failed to). */
   readonly waitReady: Promise<void>;
 
-  constructor(opts: { dataDir?: string; textTypes: number[] }) {
-    this.#worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
+  /**
+   * `textTypes`: type OIDs whose values stay text (the instance's parsers, set once). `workerUrl`:
+   * another worker script (a test's).
+   */
+  constructor(opts: { dataDir?: string; textTypes: number[]; workerUrl?: URL }) {
+    this.#worker = new Worker(opts.workerUrl ?? new URL('./pglite-worker.mjs', import.meta.url), {
       workerData: { dataDir: opts.dataDir, textTypes: opts.textTypes },
     });
     let ready!: () => void;
@@ -29,7 +35,9 @@ export class PGliteThread {
     this.#worker.on('message', (m: Reply) => {
       if ('ready' in m) {
         if (this.#pending.size === 0) this.#worker.unref();
-        return m.ready ? ready() : failed(rebuild(m.error!));
+        if (m.ready) return ready();
+        this.#unopened = true;
+        return failed(rebuild(m.error!));
       }
       const call = this.#pending.get(m.id);
       if (!call) return;
@@ -117,7 +125,7 @@ export class PGliteThread {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       try {
-        if (!this.#stopped) await this.#call({ op: 'close' });
+        if (!this.#stopped && !this.#unopened) await this.#call({ op: 'close' });
       } finally {
         await this.#worker.terminate();
       }
