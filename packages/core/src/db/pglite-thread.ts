@@ -32,6 +32,8 @@ export class PGliteThread {
     let failed!: (e: unknown) => void;
     this.waitReady = new Promise<void>((res, rej) => ((ready = res), (failed = rej)));
     this.waitReady.catch(() => {}); // seen by whoever awaits it; never unhandled
+    // The worker is held (ref) while it opens and while a call waits for its answer, and let go
+    // otherwise: an idle database keeps no process alive, as an in-process PGlite does not.
     this.#worker.on('message', (m: Reply) => {
       if ('ready' in m) {
         if (this.#pending.size === 0) this.#worker.unref();
@@ -55,7 +57,6 @@ export class PGliteThread {
     };
     this.#worker.on('error', (e) => stop(e instanceof Error ? e.message : String(e)));
     this.#worker.on('exit', (code) => stop(`exit code ${code}`));
-    // Held while it opens and while a call waits for its answer: an idle database keeps no process alive.
   }
 
   #call<T>(message: Call): Promise<T> {
