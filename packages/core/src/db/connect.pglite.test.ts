@@ -23,7 +23,8 @@ describe.each([true, false])('connectDatabase on PGlite, pgliteThread %s', (pgli
       ).rejects.toThrow('undo');
       expect(seen).toEqual(['BEGIN', 'insert', 'COMMIT', 'BEGIN', 'insert', 'ROLLBACK']);
       // Dates stay text (Drizzle maps them itself); the failed statement's cause keeps its code.
-      expect((await db.execute(sql`select id, at from probe`)).rows).toEqual([{ id: 1, at: '2026-01-02 03:04:05+00' }]);
+      const rows = (await db.execute(sql`select id, at from probe`)) as unknown as { rows: unknown[] };
+      expect(rows.rows).toEqual([{ id: 1, at: '2026-01-02 03:04:05+00' }]);
       const failed = await db.execute(sql`insert into probe values (1, null)`).catch((e: Error) => e);
       expect((failed as Error & { cause?: { code?: string; constraint?: string } }).cause).toMatchObject({
         code: '23505',
