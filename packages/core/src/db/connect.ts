@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.js';
 import { signalCommits } from '../outbox-signal.js';
+import { PGliteThread } from './pglite-thread.js';
 import { attachMerchantCache, MerchantCache } from '../merchants/merchant-cache.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -41,6 +42,11 @@ export interface ConnectOptions {
    * so a statement sent before another's answer came was sent at once with it.
    */
   onStatement?: (text: string, name?: string) => void | Answered;
+  /**
+   * PGlite: run the database on a worker thread (the default), so that it and the HTTP work each
+   * have a core; false keeps it on the calling thread.
+   */
+  pgliteThread?: boolean;
 }
 
 /** `onStatement`'s optional return: told when the statement's answer came. */
@@ -52,9 +58,11 @@ const asText = (value: string) => value;
  * intervals and their arrays as text. PGlite merges a query's parsers over its whole type table on
  * every call (11–12% of the server's CPU under load), so they are set once on the instance instead.
  */
-const DRIZZLE_PARSERS = Object.fromEntries(
-  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((t) => [t, asText]),
-);
+const TEXT_TYPES = [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182];
+const DRIZZLE_PARSERS = Object.fromEntries(TEXT_TYPES.map((t) => [t, asText]));
+
+/** What connect.ts and Drizzle use of a PGlite: an in-process one or its stand-in for a worker's. */
+type PGliteLike = Pick<PGlite, 'query' | 'exec' | 'transaction' | 'close'>;
 
 /** Calls `answered` (if any) when `p` settles, ahead of the code awaiting `p` (registered first). */
 function whenAnswered<T>(p: Promise<T>, answered: void | Answered): Promise<T> {
@@ -68,14 +76,14 @@ const noop = () => {};
  * too; shows `saw` every statement, with the BEGIN and COMMIT PGlite sends itself, and `onStatement`
  * too (with the statement's end).
  */
-function parsersOnceOnly(client: PGlite, saw: (text: string) => void, onStatement: ConnectOptions['onStatement'] = noop) {
+function parsersOnceOnly(client: PGliteLike, saw: (text: string) => void, onStatement: ConnectOptions['onStatement'] = noop) {
   /** Shows a statement sent; `run` sends it. */
   const sent = <T>(text: string, run: () => Promise<T>): Promise<T> => {
     saw(text);
     const answered = onStatement(text);
     return whenAnswered(run(), answered);
   };
-  const strip = (q: PGlite | Transaction) => {
+  const strip = (q: PGliteLike | Transaction) => {
     const query = q.query.bind(q) as PGlite['query'];
     q.query = ((text: string, params?: unknown[], options?: Parameters<PGlite['query']>[2]) =>
       sent(text, () => query(text, params, options?.parsers ? { ...options, parsers: undefined } : options))) as PGlite['query'];
@@ -146,13 +154,19 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
     return { db: signalCommits(db as unknown as Db), kind: 'postgres', close: () => pool.end() };
   }
   const release = opts.dataDir ? claimDataDir(opts.dataDir) : () => {};
+  let closeOnFailure = async () => {};
   try {
-    const client = new PGlite({ dataDir: opts.dataDir, parsers: DRIZZLE_PARSERS });
+    const client: PGliteLike =
+      opts.pgliteThread === false
+        ? new PGlite({ dataDir: opts.dataDir, parsers: DRIZZLE_PARSERS })
+        : new PGliteThread({ dataDir: opts.dataDir, textTypes: TEXT_TYPES });
+    closeOnFailure = () => client.close();
+    if (client instanceof PGliteThread) await client.waitReady;
     // One process owns a PGlite database: merchant lookups are cached, emptied by any write to merchants.
     const merchantCache = new MerchantCache('local');
     const onStatement = opts.onStatement;
     parsersOnceOnly(client, (text) => merchantCache.sawStatement(text), onStatement);
-    const db = drizzlePglite(client, { schema, logger: opts.logger });
+    const db = drizzlePglite(client as PGlite, { schema, logger: opts.logger });
     await migratePglite(db, { migrationsFolder });
     attachMerchantCache(db, merchantCache);
     if (opts.dataDir) restrictDataDir(opts.dataDir);
@@ -163,6 +177,7 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
     };
     return { db: signalCommits(db as unknown as Db), kind: 'pglite', close };
   } catch (e) {
+    await closeOnFailure().catch(() => {});
     release();
     throw e;
   }
