@@ -18,7 +18,17 @@ async function orExit<T>(what: string, step: () => T | Promise<T>): Promise<T> {
 process.umask(0o077);
 const config = await orExit('configuration', () => loadConfig());
 const where = config.databaseUrl ? 'the Postgres at DATABASE_URL' : `the embedded database in ${config.dataDir}`;
-const core = await orExit(`cannot open ${where}`, () => openCore(coreOptions(config)));
+const core = await orExit(`cannot open ${where}`, () =>
+  openCore({
+    ...coreOptions(config),
+    // The embedded database's thread died: every request would fail. End the process, so that its
+    // supervisor starts it again (the data folder's lock goes with it).
+    onDatabaseLost: (err) => {
+      console.error(`remit: lost ${where}: ${err.message}`);
+      process.exit(1);
+    },
+  }),
+);
 const app = await buildApp(core, {
   logger: loggerOptions(config.logLevel, batchedLog()),
   payDir: config.payDir,

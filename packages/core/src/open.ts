@@ -21,6 +21,7 @@ export interface OpenOptions {
   poolSize?: number;
   logger?: ConnectOptions['logger'];
   onStatement?: ConnectOptions['onStatement'];
+  onDatabaseLost?: ConnectOptions['onDatabaseLost'];
   processor?: Processor;
   now?: Now;
   /** The daily settlement cutoff in milliseconds after 00:00 UTC (`parseCutoff`); default midnight. */

@@ -47,6 +47,8 @@ export interface ConnectOptions {
    * have a core; false keeps it on the calling thread.
    */
   pgliteThread?: boolean;
+  /** PGlite on its thread: told if that thread stops while the database is open (every query fails from then on). */
+  onDatabaseLost?: (e: Error) => void;
 }
 
 /** `onStatement`'s optional return: told when the statement's answer came. */
@@ -159,7 +161,7 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
     const client: PGliteLike =
       opts.pgliteThread === false
         ? new PGlite({ dataDir: opts.dataDir, parsers: DRIZZLE_PARSERS })
-        : new PGliteThread({ dataDir: opts.dataDir, textTypes: TEXT_TYPES });
+        : new PGliteThread({ dataDir: opts.dataDir, textTypes: TEXT_TYPES, onLost: opts.onDatabaseLost });
     closeOnFailure = () => client.close();
     if (client instanceof PGliteThread) await client.waitReady;
     // One process owns a PGlite database: merchant lookups are cached, emptied by any write to merchants.

@@ -141,11 +141,15 @@ describe('PGliteThread when the worker ends', () => {
          parentPort.postMessage({ ready: true });
          parentPort.on('message', () => process.exit(7));`,
       );
-      const dying = new PGliteThread({ textTypes: [], workerUrl: new URL(`file://${script}`) });
+      const lost: string[] = [];
+      const dying = new PGliteThread({ textTypes: [], workerUrl: new URL(`file://${script}`), onLost: (e) => lost.push(e.message) });
       await dying.waitReady;
       await expect(dying.query('select 1')).rejects.toThrow('The PGlite worker stopped (exit code 7)');
       await expect(dying.transaction(async () => {})).rejects.toThrow('The PGlite worker stopped');
+      // Told once (the server ends its process on it).
+      expect(lost).toEqual(['The PGlite worker stopped (exit code 7); the database is closed.']);
       await dying.close();
+      expect(lost).toHaveLength(1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -167,10 +171,13 @@ describe('PGliteThread when the worker ends', () => {
   it('close() closes the database and ends the worker: later calls are refused', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'remit-thread-'));
     try {
-      const first = new PGliteThread({ dataDir: dir, textTypes: [] });
+      const lost: Error[] = [];
+      const first = new PGliteThread({ dataDir: dir, textTypes: [], onLost: (e) => lost.push(e) });
       await first.exec('create table kept (x int); insert into kept values (7)');
       await first.close();
       await expect(first.query('select 1')).rejects.toThrow('The PGlite worker stopped');
+      // A close is not a loss.
+      expect(lost).toEqual([]);
       // Closed cleanly: the data is there for the next opener.
       const second = new PGliteThread({ dataDir: dir, textTypes: [] });
       expect((await second.query('select x from kept')).rows).toEqual([{ x: 7 }]);

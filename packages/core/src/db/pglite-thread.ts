@@ -22,9 +22,10 @@ export class PGliteThread {
 
   /**
    * `textTypes`: type OIDs whose values stay text (the instance's parsers, set once). `workerUrl`:
-   * another worker script (a test's).
+   * another worker script (a test's). `onLost`: told when an opened database's worker stops
+   * without close() (a crash): every call fails from then on.
    */
-  constructor(opts: { dataDir?: string; textTypes: number[]; workerUrl?: URL }) {
+  constructor(opts: { dataDir?: string; textTypes: number[]; workerUrl?: URL; onLost?: (e: Error) => void }) {
     this.#worker = new Worker(opts.workerUrl ?? new URL('./pglite-worker.mjs', import.meta.url), {
       workerData: { dataDir: opts.dataDir, textTypes: opts.textTypes },
     });
@@ -54,6 +55,7 @@ export class PGliteThread {
       failed(this.#stopped);
       for (const call of this.#pending.values()) call.reject(this.#stopped);
       this.#pending.clear();
+      if (!this.#closing && !this.#unopened) opts.onLost?.(this.#stopped);
     };
     this.#worker.on('error', (e) => stop(e instanceof Error ? e.message : String(e)));
     this.#worker.on('exit', (code) => stop(`exit code ${code}`));
