@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 /**
  * GOV.UK error summary: after a submit with errors it lists them at the top, each linked to its
@@ -7,7 +7,9 @@ import { useEffect, useRef } from 'preact/hooks';
  */
 export function ErrorSummary({ items, title = 'There is a problem' }: { items: Array<[string, string]>; title?: string }) {
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  // Focus in the same task as the render, not after paint: nothing (a click, a screen reader's
+  // cursor) lands between the summary appearing and it taking focus.
+  useLayoutEffect(() => {
     if (items.length) ref.current?.focus();
   }, [items]);
   if (!items.length) return null;
