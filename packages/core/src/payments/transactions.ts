@@ -1,8 +1,8 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { DEFAULT_LIMIT, type GetTransactionInput, type ListTransactionsInput, type TransactionDetail, type TransactionExtras, type TransactionListItem } from '@remit/contract';
 import type { Ctx } from '../context.js';
-import type { Queryable } from '../db/connect.js';
-import { perHandle } from '../db/prepared-sql.js';
+import { preparedSql } from '../db/prepared-sql.js';
 import { transactionCounts, transactions } from '../db/schema.js';
 import { notFound } from '../errors.js';
 import type { Merchant } from '../merchants/merchant-key.js';
@@ -76,12 +76,17 @@ const ph = sql.placeholder;
  * The list and the single read are named prepared statements (node-postgres sends the name, and
  * each pooled connection parses and plans the statement once); their shapes never vary, so every
  * input is a parameter. PGlite has no statement cache across calls: there the name is unused.
- * Prepared per database handle.
+ * They answer the driver's rows, mapped by `viewRow`: Drizzle's per-field row mapping (alias
+ * lookups, entity checks) was about a tenth of the list's server CPU.
  */
-function prepare(db: Queryable) {
+const qb = new QueryBuilder();
+
+// The page and the total in one statement: the total's one row, the page joined to it (an empty
+// page still answers the total).
+const listStatement = preparedSql('remit_transactions_page', () => {
   // Both ends of created_at are always bounded (±infinity when not given): with a range on the
   // index's second column the planner walks (merchant_id, created_at, id) backwards for the page.
-  const page = db
+  const page = qb
     .select(viewColumns)
     .from(transactions)
     .where(
@@ -97,7 +102,7 @@ function prepare(db: Queryable) {
     .as('p');
   // The total is a sum over the per-day counts the database keeps (dates filter whole UTC days, so
   // the days in range are exactly the rows in range), not a count over every row.
-  const counted = db
+  const counted = qb
     .select({ total: sql<number>`coalesce(sum(${transactionCounts.n}), 0)::int`.as('total') })
     .from(transactionCounts)
     .where(
@@ -111,37 +116,22 @@ function prepare(db: Queryable) {
   const row = Object.fromEntries(Object.keys(viewColumns).map((k) => [k, page[k as keyof typeof viewColumns]])) as {
     [K in keyof typeof viewColumns]: (typeof page)[K];
   };
-  // Built by Drizzle, run as raw rows mapped by `viewRow`: Drizzle's per-field row mapping (alias
-  // lookups, entity checks) was about a tenth of the list's server CPU.
-  return {
-    // The page and the total in one statement: the total's one row, the page joined to it (an
-    // empty page still answers the total).
-    list: rawPrepared(
-      db,
-      'remit_transactions_page',
-      db.select({ total: counted.total, row }).from(counted).leftJoinLateral(page, sql`true`).orderBy(desc(page.createdAt), desc(page.id)),
-    ),
-    one: rawPrepared(
-      db,
-      'remit_transaction_one',
-      db
-        .select(viewColumns)
-        .from(transactions)
-        .where(and(eq(transactions.id, ph('id')), eq(transactions.merchantId, ph('merchantId'))))
-        .limit(1),
-    ),
-  };
-}
+  return qb.select({ total: counted.total, row }).from(counted).leftJoinLateral(page, sql`true`).orderBy(desc(page.createdAt), desc(page.id)).getSQL();
+});
+
+const oneStatement = preparedSql('remit_transaction_one', () =>
+  qb
+    .select(viewColumns)
+    .from(transactions)
+    .where(and(eq(transactions.id, ph('id')), eq(transactions.merchantId, ph('merchantId'))))
+    .limit(1)
+    .getSQL(),
+);
 
 type RawRow = Record<string, unknown>;
 
-/** `query` prepared under `name`, answering the driver's rows (column names, the driver's values) unmapped. */
-function rawPrepared(db: Queryable, name: string, query: { toSQL(): { sql: string; params: unknown[] } }) {
-  const p = db._.session.prepareQuery(query.toSQL() as never, undefined, name, false) as unknown as {
-    execute(values: Record<string, unknown>): Promise<{ rows: RawRow[] }>;
-  };
-  return { execute: async (values: Record<string, unknown>) => (await p.execute(values)).rows };
-}
+/** The driver's rows of a prepared statement (node-postgres and PGlite both answer `{ rows }`). */
+const rowsOf = async (answer: Promise<unknown>) => ((await answer) as { rows: RawRow[] }).rows;
 
 /** Timestamps come as Postgres text (Drizzle's session reads them so), bigints as text or bigint. */
 const at = (v: unknown) => new Date(v as string);
@@ -167,8 +157,6 @@ function viewRow(r: RawRow): ViewRow {
   };
 }
 
-const statements = perHandle(prepare);
-
 /**
  * One page of a merchant's transactions, newest first (ties by id), and the count of all that
  * match: the page from the (merchant_id, created_at, id) index, the total from the per-day counts.
@@ -179,7 +167,7 @@ export async function listTransactions(
   input: ListTransactionsInput,
 ): Promise<{ data: TransactionListItem[]; total: number }> {
   const limit = input.limit ?? DEFAULT_LIMIT;
-  const rows = await statements(ctx.db).list.execute({
+  const rows = await rowsOf(listStatement.run(ctx.db, {
     merchantId: merchant.id,
     from: input.from_date ? `${input.from_date}T00:00:00.000Z` : '-infinity',
     // Inclusive end day: everything before the next midnight UTC.
@@ -188,7 +176,7 @@ export async function listTransactions(
     toDay: input.to_date ?? 'infinity',
     limit,
     offset: (input.pageNumber ?? 0) * limit,
-  });
+  }));
   const now = merchantNow(ctx.now, merchant);
   // The left join's empty page: one row with the total and no transaction.
   const page = rows.flatMap((r) => (r.id == null ? [] : [toListItem(withSettlement(viewRow(r), now, ctx.settlementCutoffMs))]));
@@ -205,7 +193,7 @@ export async function getTransaction(
 ): Promise<TransactionDetail> {
   // Postgres text cannot hold NUL; such an id names nothing (and must not reach the driver).
   if (transactionId.includes('\u0000')) throw notFound('transaction_not_found', TRANSACTION_NOT_FOUND);
-  const [row] = await statements(ctx.db).one.execute({ id: transactionId, merchantId: merchant.id });
+  const [row] = await rowsOf(oneStatement.run(ctx.db, { id: transactionId, merchantId: merchant.id }));
   if (!row) throw notFound('transaction_not_found', TRANSACTION_NOT_FOUND);
   return toDetail(withSettlement(viewRow(row), merchantNow(ctx.now, merchant), ctx.settlementCutoffMs));
 }
