@@ -14,8 +14,7 @@ import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { createTestDatabase, testPostgresAdminUrl } from '@remit/core/testing';
 import { startProcess, type ServerProcess } from '../apps/server/src/testing/process.js';
-import { routeLoads } from './loads.js';
-import { processCpuMs } from './process-cpu.js';
+import { routeLoads, withServerCpu } from './loads.js';
 import { serverEnv } from './server-env.js';
 import { encryptionKey, ROUTES, setup, type Route, type Setup } from './setup.js';
 import { fmt, type Figures } from './stats.js';
@@ -75,12 +74,9 @@ try {
       // Alternate which goes first, so neither always follows the other's load.
       const order = round % 2 === 0 ? servers : [...servers].reverse();
       for (const sv of order) {
-        const before = processCpuMs(sv.proc.proc.pid!);
-        const t0 = performance.now();
-        const f = await routeLoads(sv.proc.base, sv.s)[r]();
-        const after = processCpuMs(sv.proc.proc.pid!);
         // The server's own CPU (user + system) per request: moves less with the machine's load than req/s.
-        const cpuUs = ((after.user + after.system - before.user - before.system) * 1000) / (f.rps * ((performance.now() - t0) / 1000));
+        const f = await withServerCpu(sv.proc.proc.pid!, () => routeLoads(sv.proc.base, sv.s)[r]());
+        const cpuUs = f.cpuUs ?? NaN;
         const key = `${r} ${sv.label[0]}`;
         figures.set(key, [...(figures.get(key) ?? []), f]);
         cpu.set(key, [...(cpu.get(key) ?? []), cpuUs]);

@@ -123,7 +123,11 @@ function voidQueue(s: Setup, list: Consumable): string[] {
 /** A warm-up load (discarded), then the measured one; with `serverPid`, the server's CPU per request in it. */
 export async function warmThenLoad(run: (seconds?: number) => Promise<Figures>, serverPid?: number): Promise<Figures> {
   if (WARMUP_SECONDS > 0) await run(WARMUP_SECONDS);
-  if (!serverPid) return run();
+  return serverPid ? withServerCpu(serverPid, run) : run();
+}
+
+/** `run`'s figures with the server's CPU (user + system, from /proc) per answered request. */
+export async function withServerCpu(serverPid: number, run: () => Promise<Figures>): Promise<Figures> {
   const before = processCpuMs(serverPid);
   const f = await run();
   const after = processCpuMs(serverPid);

@@ -2,7 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 /** A process's CPU time so far in ms, user and system (from /proc: clock ticks of 10 ms; Linux only). */
 export function processCpuMs(pid: number): { user: number; system: number } {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/** User and system CPU (ms) in a `/proc/<pid>/stat` line (after the command name, which may hold spaces). */
+function statCpuMs(stat: string): { user: number; system: number } {
+  const fields = stat.split(') ')[1]!.split(' ');
   return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
 }
 
@@ -14,8 +19,8 @@ export function postgresCpuMs(): number {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       if (!stat.includes('(postgres)')) continue;
-      const fields = stat.split(') ')[1]!.split(' ');
-      ms += (Number(fields[11]) + Number(fields[12])) * 10;
+      const { user, system } = statCpuMs(stat);
+      ms += user + system;
     } catch {
       // The process ended between the listing and the read.
     }
