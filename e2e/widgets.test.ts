@@ -208,6 +208,9 @@ describe('the widgets on a shop page of another origin, under a nonce CSP', () =
     // Escape with focus on the modal's own close button closes it too.
     await page.keyboard.press('Enter');
     await modal(page).waitFor();
+    // The form takes focus once its frame is ready; move to the close button after that, not before
+    // (a CI run focused it first, and the frame then took focus and the Escape).
+    await expect.poll(() => focused(page)).toBe('REMIT-PAY>IFRAME');
     await page.getByRole('button', { name: 'Close payment' }).focus();
     await page.keyboard.press('Escape');
     await expect.poll(() => modal(page).count()).toBe(0);
