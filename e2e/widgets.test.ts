@@ -218,6 +218,31 @@ describe('the widgets on a shop page of another origin, under a nonce CSP', () =
     await page.context().close();
   });
 
+  it('a key pressed while the form is on its way keeps focus where the customer put it: the form, once ready, does not take it', async () => {
+    const page = await newPage(w);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    // The pay link held back, so the customer acts in the modal before its form is there.
+    await page.route('**/widget/v1/pay-links?*', async (route) => (await held, route.continue()));
+    await page.goto(shop);
+    await page.waitForFunction(() => typeof (window as unknown as { getPaymentPage?: unknown }).getPaymentPage === 'function');
+    await page.getByRole('button', { name: 'Pay $12.50' }).focus();
+    await page.keyboard.press('Enter');
+    await modal(page).waitFor();
+    await expect.poll(() => focused(page)).toBe('REMIT-PAY>BUTTON.x');
+    // Tab with nothing else to reach yet: the dialog's guard keeps focus on the close button.
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('REMIT-PAY>BUTTON.x');
+    release();
+    await payFrame(page);
+    await new Promise((r) => setTimeout(r, 500)); // time for a focus move, if one were coming
+    expect(await focused(page)).toBe('REMIT-PAY>BUTTON.x');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => modal(page).count()).toBe(0);
+    expect(await focused(page)).toBe('pay');
+    await page.context().close();
+  });
+
   it('keyboard only, all the way: Tab to the button, Enter, pay with the test card in the frame, the modal closes, the table refreshes, focus is back on the button', async () => {
     const page = await newPage(w);
     await page.goto(shop);

@@ -31,6 +31,9 @@ export async function pay(
   let poll = 0;
   let from = '';
   let done = false;
+  // A key or a click in the dialog before the form is ready: focus stays where the customer put it.
+  let acted = false;
+  const focusForm = (f: HTMLIFrameElement) => acted || f.focus();
   let settle!: (r: PaymentResult) => void;
   const settled = new Promise<PaymentResult>((ok) => (settle = ok));
   const teardown = () => {
@@ -63,6 +66,7 @@ export async function pay(
   if (!popup) {
     const shadow = shadowHost('pay', primary());
     host = shadow.host;
+    for (const t of ['keydown', 'pointerdown']) host.addEventListener(t, () => (acted = true), true);
     // The guards at both ends keep Tab and Shift+Tab inside the dialog: leaving the pay page's
     // frame forward lands on the last guard (back to the close button), backward on the first
     // (back into the frame), instead of escaping to the browser's own controls.
@@ -77,7 +81,7 @@ export async function pay(
             ×
           </button>
         </div>
-        <PayFrame label={label} src={src} frameRef={(el) => void (frame = el)} />
+        <PayFrame label={label} src={src} frameRef={(el) => void (frame = el)} focus={focusForm} />
         <span class="guard" tabIndex={0} onFocus={toX} ref={(el) => void (end = el)} />
       </Modal>,
       shadow.root,
@@ -110,7 +114,7 @@ export async function pay(
     f.style.display = '';
     const ok = await Promise.race([warm.ready, new Promise((r) => setTimeout(r, WARM_WAIT_MS, false))]);
     if (done) return settled;
-    f.focus(); // once loaded (a frame focused while its document loads loses it): the customer can type at once
+    focusForm(f); // once loaded (a frame focused while its document loads loses it): the customer can type at once
     if (ok) f.contentWindow!.postMessage({ type: 'remit:open', link_id: link.link_id }, from);
     else f.src = link.pay_link;
   } else src.value = link.pay_link;
@@ -121,7 +125,12 @@ export async function pay(
 const WARM_WAIT_MS = 2000;
 
 /** The wait text, then the frame of the link ('': the warm frame, moved in beside this). */
-function PayFrame(props: { label: string; src: { value: string | null }; frameRef: (el: HTMLIFrameElement | null) => void }) {
+function PayFrame(props: {
+  label: string;
+  src: { value: string | null };
+  frameRef: (el: HTMLIFrameElement | null) => void;
+  focus: (f: HTMLIFrameElement) => void;
+}) {
   const src = props.src.value;
   if (src === '') return null;
   if (!src) return <p class="wait" role="status">Opening the payment form…</p>;
@@ -132,7 +141,7 @@ function PayFrame(props: { label: string; src: { value: string | null }; frameRe
       title={`Payment form: ${props.label}`}
       allow="payment"
       // The form takes focus as soon as it is there: the customer can type at once.
-      onLoad={(e) => (e.currentTarget as HTMLIFrameElement).focus()}
+      onLoad={(e) => props.focus(e.currentTarget as HTMLIFrameElement)}
     />
   );
 }
