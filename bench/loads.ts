@@ -1,7 +1,7 @@
 /** The HTTP load of each hot route (autocannon, 50 connections), and the request each sends. */
 import autocannon from 'autocannon';
 import { CONNECTIONS, dollars, SECONDS, WARMUP_SECONDS, type Route, type Setup } from './setup.js';
-import { processCpuMs } from './process-cpu.js';
+import { postgresCpuMs, processCpuMs, selfCpuMs } from './process-cpu.js';
 import type { Figures } from './stats.js';
 
 export async function load(opts: autocannon.Options, seconds = SECONDS): Promise<Figures> {
@@ -120,10 +120,23 @@ function voidQueue(s: Setup, list: Consumable): string[] {
   return (q[list] ??= s[list].slice(0, s[list].length / 2).reverse());
 }
 
-/** A warm-up load (discarded), then the measured one; with `serverPid`, the server's CPU per request in it. */
+/** A warm-up load (discarded), then the measured one with its CPU cost per request (see withCost). */
 export async function warmThenLoad(run: (seconds?: number) => Promise<Figures>, serverPid?: number): Promise<Figures> {
   if (WARMUP_SECONDS > 0) await run(WARMUP_SECONDS);
-  return serverPid ? withServerCpu(serverPid, run) : run();
+  return withCost(() => (serverPid ? withServerCpu(serverPid, run) : run()), serverPid);
+}
+
+/**
+ * `run`'s figures with its CPU cost per answered request: this process (the load tool, or the
+ * replaying driver) and the load tools it ran, Postgres, and the server `pid` (the other processes
+ * on the machine are left out).
+ */
+export async function withCost(run: () => Promise<Figures>, pid?: number): Promise<Figures> {
+  const total = () => selfCpuMs() + postgresCpuMs() + (pid ? processCpuMs(pid).user + processCpuMs(pid).system : 0);
+  const before = total();
+  const f = await run();
+  const ms = total() - before;
+  return { ...f, costUs: f.count ? (ms * 1000) / f.count : undefined };
 }
 
 /** `run`'s figures with the server's CPU (user + system, from /proc) per answered request. */

@@ -6,9 +6,15 @@ export function processCpuMs(pid: number): { user: number; system: number } {
 }
 
 /** User and system CPU (ms) in a `/proc/<pid>/stat` line (after the command name, which may hold spaces). */
-function statCpuMs(stat: string): { user: number; system: number } {
+function statCpuMs(stat: string): { user: number; system: number; children: number } {
   const fields = stat.split(') ')[1]!.split(' ');
-  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10, children: (Number(fields[13]) + Number(fields[14])) * 10 };
+}
+
+/** This process's CPU so far (ms, user + system), and its children's that have ended (a wrk run). */
+export function selfCpuMs(): number {
+  const { user, system, children } = statCpuMs(readFileSync('/proc/self/stat', 'utf8'));
+  return user + system + children;
 }
 
 /** CPU time so far (ms, user + system) of every process named `postgres` (the server's backends, the bench's). */

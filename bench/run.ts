@@ -10,7 +10,7 @@
  *   BENCH_SECOND_TOOL=node (the Node client even when wrk is installed)
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { createTestDatabase } from '../apps/server/src/testing/harness.js';
@@ -18,7 +18,7 @@ import { startProcess } from '../apps/server/src/testing/process.js';
 import { compareToBaseline, readBaseline, saveBaseline, type Baseline, type Kept } from './baseline.js';
 import { reportBundles } from './bundles.js';
 import { reportContractBundles } from './contract-bundles.js';
-import { fixedRequests, load, routeLoads, warmThenLoad } from './loads.js';
+import { fixedRequests, load, routeLoads, warmThenLoad, withCost } from './loads.js';
 import { runPayPageBench } from './pay-page.js';
 import { describeRecording, pgDriver, pgliteDriver, replay, statementCount } from './replay.js';
 import { secondTool, secondToolName } from './second-tool.js';
@@ -48,12 +48,16 @@ const NAMES: Record<Route | 'webhooks', string> = {
 
 const load1 = () => loadavg()[0]!.toFixed(2);
 
-async function bareFigures(listBody: string): Promise<Figures> {
+/** A bare Fastify route answering the list's bytes, no database: by autocannon and by the second tool. */
+async function bareFigures(listBody: string): Promise<Measured['bare']> {
   const bodyFile = join(tmpdir(), `remit-bare-${process.pid}.json`);
   writeFileSync(bodyFile, listBody);
   const bare = await startProcess('bench/bare-server.ts', { BARE_BODY_FILE: bodyFile }, { readyPath: '/bare' });
   try {
-    return await load({ url: `${bare.base}/bare` });
+    const autocannon = await warmThenLoad((sec) => load({ url: `${bare.base}/bare` }, sec), bare.proc.pid);
+    const get = { method: 'GET' as const, url: `${bare.base}/bare`, headers: {}, body: '' };
+    await secondTool(get, CONNECTIONS, Math.min(1, WARMUP_SECONDS));
+    return { autocannon, second: await withCost(() => secondTool(get, CONNECTIONS, SECONDS), bare.proc.pid) };
   } finally {
     await bare.stop();
     rmSync(bodyFile, { force: true });
@@ -63,7 +67,7 @@ async function bareFigures(listBody: string): Promise<Figures> {
 interface Measured {
   http: Record<Route, Figures>;
   ceilings: Record<Route, Figures>;
-  bare: Figures;
+  bare: { autocannon: Figures; second: Figures };
   second: Partial<Record<Route, Figures>>;
   webhooks: WebhookFigures;
   shapes: Record<Route, string>;
@@ -113,7 +117,7 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<Measured> {
       for (const r of ROUTES) {
         const opts = { keep: s.keep, consume: consumed[r], cycle: r === 'preauthUpdate' ? 2 : 1 };
         if (WARMUP_SECONDS > 0) await replay(driver, s.recorded[r], CONNECTIONS, Math.min(1, WARMUP_SECONDS), opts);
-        ceilings[r] = await replay(driver, s.recorded[r], CONNECTIONS, SECONDS, opts);
+        ceilings[r] = await withCost(() => replay(driver, s.recorded[r], CONNECTIONS, SECONDS, opts));
       }
     } finally {
       await driver.close();
@@ -128,21 +132,32 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<Measured> {
 }
 
 const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+
+/**
+ * The best ratio any HTTP server could reach here, from CPU alone: a request costs the machine at
+ * least what its ceiling's statements cost it (driver and database) plus what a bare Fastify route
+ * costs it (the load tool and Node's HTTP), and the machine has `cpus()` cores to spend.
+ */
+function bound(ceiling: Figures, bare: Figures): number {
+  if (!ceiling.costUs || !bare.costUs) return NaN;
+  return (cpus().length * 1e6) / (ceiling.costUs + bare.costUs) / ceiling.rps;
+}
+const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(0)}%` : '-');
 const cpuPair = (h: Figures, c: Figures) => `${h.cpuUs?.toFixed(0) ?? '-'} | ${c.cpuUs?.toFixed(0) ?? '-'}`;
 
 function report(kind: string, m: Measured, baseline: Baseline | null): Record<string, Kept> {
   const out: string[] = [];
   out.push(`\n== ${kind}: ${CONNECTIONS} connections, ${SECONDS} s each after a ${WARMUP_SECONDS} s warm-up; load average ${m.loadStart} at start, ${m.loadEnd} at end ==`);
-  out.push(`${'route'.padEnd(32)} ${'req/s'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  ${'ceiling'.padStart(7)}  ratio  ${'CPU µs/req'.padStart(11)}  budget ≥ ${RATIO_BUDGET * 100}%`);
+  out.push(`${'route'.padEnd(32)} ${'req/s'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  ${'ceiling'.padStart(7)}  ratio  ${'CPU µs/req'.padStart(11)}  ${'bound'.padStart(9)}  budget ≥ ${RATIO_BUDGET * 100}%`);
   const kept: Record<string, Kept> = {};
   for (const r of ROUTES) {
     const h = m.http[r];
     const c = m.ceilings[r];
     const ratio = h.rps / c.rps;
     const errors = h.errors || c.errors ? `  (errors: ${h.errors} HTTP, ${c.errors} ceiling)` : '';
-    const extra = r === 'list' ? `  [bare Fastify route, same bytes: ${m.bare.rps.toFixed(0)} req/s]` : '';
+    const bounds = `${pct(bound(c, m.bare.autocannon))} | ${pct(bound(c, m.bare.second))}`;
     out.push(
-      `${NAMES[r].padEnd(32)} ${h.rps.toFixed(0).padStart(6)} ${h.p50.toFixed(1).padStart(7)} ${h.p99.toFixed(1).padStart(7)}  ${c.rps.toFixed(0).padStart(7)}  ${`${(ratio * 100).toFixed(0)}%`.padStart(5)}  ${cpuPair(h, c).padStart(11)}  ${verdict(ratio >= RATIO_BUDGET)}${errors}${extra}`,
+      `${NAMES[r].padEnd(32)} ${h.rps.toFixed(0).padStart(6)} ${h.p50.toFixed(1).padStart(7)} ${h.p99.toFixed(1).padStart(7)}  ${c.rps.toFixed(0).padStart(7)}  ${`${(ratio * 100).toFixed(0)}%`.padStart(5)}  ${cpuPair(h, c).padStart(11)}  ${bounds.padStart(9)}  ${verdict(ratio >= RATIO_BUDGET)}${errors}`,
     );
     kept[r] = { rps: h.rps, p99: h.p99, ceiling: c.rps };
   }
@@ -153,6 +168,15 @@ function report(kind: string, m: Measured, baseline: Baseline | null): Record<st
   );
   kept.webhooks = { rps: w.deliveriesPerSecond, p99: null, ceiling: w.ceiling };
   out.push('  CPU µs/req: the server process per request under HTTP | the replaying process per request for the ceiling (the driver alone; on PGlite the database too)');
+  const b = m.bare;
+  const cost = (f: Figures) => `${f.costUs?.toFixed(0) ?? '-'} µs`;
+  out.push(
+    `  bound: the best ratio any HTTP server could reach on this machine's ${cpus().length} cores: each request costing its ceiling's CPU plus a bare Fastify route's (CPU of the processes taking part)`,
+  );
+  out.push(
+    `    (the list's bytes, no database: autocannon ${b.autocannon.rps.toFixed(0)} req/s, ${cost(b.autocannon)} of CPU a request | ${secondToolName()} ${b.second.rps.toFixed(0)} req/s, ${cost(b.second)});` +
+      ` ceilings cost ${ROUTES.map((r) => `${r} ${cost(m.ceilings[r])}`).join(', ')}; HTTP: ${ROUTES.map((r) => `${r} ${cost(m.http[r])}`).join(', ')}`,
+  );
   out.push('  ceiling: the statements one request sent (BEGIN/COMMIT counted), replayed through the driver, same connections:');
   out.push(`    ${ROUTES.map((r) => `${r} ${m.shapes[r]}`).join('; ')}`);
   out.push('    webhook claim loop: prepare, claim a batch of 32, record its results (as the dispatcher does); no HTTP');

@@ -41,9 +41,10 @@ async function wrk(r: FixedRequest, connections: number, seconds: number): Promi
     const pct = (p: string) => duration(new RegExp(`^\\s*${p}%\\s+(\\S+)`, 'm').exec(stdout)?.[1] ?? '');
     const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
     const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0);
+    const count = Number(/(\d+) requests in/.exec(stdout)?.[1] ?? NaN) - non2xx;
     const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout);
     const errors = non2xx + (socketErrors ? socketErrors.slice(1).reduce((a, x) => a + Number(x), 0) : 0);
-    return { rps, p50: pct('50'), p99: pct('99'), errors };
+    return { rps, count, p50: pct('50'), p99: pct('99'), errors };
   } finally {
     rmSync(script, { force: true });
   }
@@ -84,7 +85,7 @@ async function nodeHttp(r: FixedRequest, connections: number, seconds: number): 
   const elapsed = (performance.now() - start) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
+  return { rps: latencies.length / elapsed, count: latencies.length, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
 }
 
 export function secondTool(r: FixedRequest, connections: number, seconds: number): Promise<Figures> {

@@ -7,6 +7,8 @@ export interface Figures {
   count?: number;
   /** CPU time (user + system, µs) per answered request of the process doing the work: the server under HTTP, the replaying process for a ceiling. */
   cpuUs?: number;
+  /** CPU time (µs) per answered request of every process taking part: load tool or driver, server, Postgres. */
+  costUs?: number;
 }
 
 export function percentile(sorted: number[], p: number): number {
