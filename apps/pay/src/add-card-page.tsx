@@ -1,6 +1,6 @@
 import type { AddCardView, CardInput } from '@remit/contract';
 import { useSignal } from '@preact/signals';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { announce } from './announce.js';
 import { saveCard } from './api.js';
 import { CardForm } from './card-form.js';
@@ -12,7 +12,7 @@ import { Outcome } from './outcome.js';
 function Saved({ card, merchant, focus }: { card: string; merchant: string; focus: boolean }) {
   const m = t();
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (focus) heading.current?.focus();
   }, []);
   return (

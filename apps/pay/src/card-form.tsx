@@ -1,6 +1,6 @@
 import type { CardInput } from '@remit/contract';
 import type { TargetedEvent } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useLayoutEffect } from 'preact/hooks';
 import { cardBrand, formatCardNumber, formatExpiry, onlyDigits } from './card-brand.js';
 import { CARD_FIELDS, emptyCard, toCardInput, validateCard, type CardField } from './card-validation.js';
 import { Field, PayForm } from './field.js';
@@ -40,7 +40,7 @@ export function CardForm({ submitLabel, busy, onSubmit, clearSignal }: CardFormP
   const { values } = form;
   const brand = cardBrand(onlyDigits(values.value.number));
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (clearSignal) form.clear({ number: '', cvc: '' });
   }, [clearSignal]);
 

@@ -1,11 +1,11 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { t } from './i18n.js';
 
 /** The sandbox 3-D Secure step: what a bank's challenge would ask, answered "Complete" or "Fail". */
 export function Challenge(props: { brand: string; lastFour: string; busy: boolean; onAnswer: (o: 'complete' | 'fail') => void }) {
   const m = t();
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+  useLayoutEffect(() => heading.current?.focus(), []);
   return (
     <section class="panel challenge" aria-labelledby="challenge-title">
       <h2 id="challenge-title" tabIndex={-1} ref={heading}>

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { t } from './i18n.js';
 
 /**
@@ -7,7 +7,8 @@ import { t } from './i18n.js';
  */
 export function ErrorSummary({ items }: { items: Array<[string, string]> }) {
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
+  // Focus moves in the same task as the render, so no key or click lands on the button in between.
+  useLayoutEffect(() => {
     if (items.length) ref.current?.focus();
   }, [items]);
   if (!items.length) return null;

@@ -1,12 +1,12 @@
 import type { PayMerchant } from '@remit/contract';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 /** The merchant's logo (when set and loading) and name: who the customer is paying. */
 export function MerchantHeader({ merchant }: { merchant: PayMerchant }) {
   const [logoOk, setLogoOk] = useState(true);
   const img = useRef<HTMLImageElement>(null);
   // The server-rendered logo may have failed before the script could listen for it.
-  useEffect(() => {
+  useLayoutEffect(() => {
     const el = img.current;
     if (el?.complete && !el.naturalWidth) setLogoOk(false);
   }, []);

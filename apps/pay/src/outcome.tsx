@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 
 /**
  * A decline or failure: says why, in an alert that takes focus so the customer hears it first,
@@ -6,7 +6,7 @@ import { useEffect, useRef } from 'preact/hooks';
  */
 export function Outcome({ title, message, hint, id }: { title: string; message: string; hint?: string; id: number }) {
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => ref.current?.focus(), [id]);
+  useLayoutEffect(() => ref.current?.focus(), [id]);
   return (
     <div class="alert" role="alert" tabIndex={-1} ref={ref} aria-labelledby="alert-title">
       <h2 class="alert__title" id="alert-title">

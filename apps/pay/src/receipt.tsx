@@ -1,5 +1,5 @@
 import type { Receipt as ReceiptData } from '@remit/contract';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { formatDate, formatMoney } from './format.js';
 import { intlLocale, t } from './i18n.js';
 
@@ -7,7 +7,7 @@ import { intlLocale, t } from './i18n.js';
 export function Receipt({ receipt, focus }: { receipt: ReceiptData; focus?: boolean }) {
   const m = t();
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (focus) heading.current?.focus();
   }, []);
   const title = receipt.status === 'authorized' ? m.authorizedTitle : receipt.status === 'pending' ? m.pendingTitle : m.paidTitle;
