@@ -11,7 +11,8 @@ import { BlockedAddressError, guardedLookup, isBlockedAddress } from './address-
 import { isIP } from 'node:net';
 import { retryDelayMs, type DeliveryAttempt } from './deliveries.js';
 import { openPayload } from './outbox.js';
-import { webhookHeaders } from './signing.js';
+import { webhookSigner, type WebhookSigner } from './signing.js';
+import { urlToHttpOptions } from 'node:url';
 
 export interface DispatcherLogger {
   warn(obj: object, msg: string): void;
@@ -53,6 +54,43 @@ interface Claimed {
   webhook_disabled_at: Date | null;
   payload: unknown;
   event_created_at: Date;
+  /** Shared by the deliveries of this claim (not a column). */
+  batch: Batch;
+}
+
+/** Where and how a batch's deliveries to one client go: its URL parsed and its secret's signer. */
+interface Target {
+  sign: WebhookSigner;
+  /** Null: not a URL. */
+  url: { https: boolean; hostname: string; options: ReturnType<typeof urlToHttpOptions> } | null;
+}
+
+/**
+ * What one claim's deliveries share, worked out once per client and batch instead of per
+ * delivery: the secret decrypted (held only in the signer's closure while the batch is in flight,
+ * never logged or stored) and the URL parsed. Keyed by the sealed secret and the URL as claimed,
+ * so a change to either made between claims is seen by the next claim.
+ */
+class Batch {
+  readonly #targets = new Map<string, Target>();
+  constructor(readonly vault: Pick<Ctx['vault'], 'decrypt'>) {}
+
+  target(url: string, secretEnc: string): Target {
+    const key = `${secretEnc}\n${url}`;
+    let t = this.#targets.get(key);
+    if (!t) this.#targets.set(key, (t = { sign: webhookSigner(this.vault.decrypt(secretEnc)), url: parseTarget(url) }));
+    return t;
+  }
+}
+
+function parseTarget(raw: string): Target['url'] {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  return { https: url.protocol === 'https:', hostname: url.hostname, options: urlToHttpOptions(url) };
 }
 
 interface Outcome {
@@ -157,7 +195,10 @@ export class WebhookDispatcher {
    */
   async #claim(n: number): Promise<Claimed[]> {
     const r = await claimStatement.run(this.#db, { n, lease: newLease(), leaseSeconds: this.#o.leaseMs / 1000 });
-    return (r as unknown as { rows: Claimed[] }).rows;
+    const rows = (r as unknown as { rows: Claimed[] }).rows;
+    const batch = new Batch(this.#ctx.vault);
+    for (const row of rows) row.batch = batch;
+    return rows;
   }
 
   async #deliver(c: Claimed): Promise<void> {
@@ -166,11 +207,11 @@ export class WebhookDispatcher {
         await this.#results.record({ id: c.id, lease_id: c.lease_id, status: 'disabled', tries: null, url: null, attempt: null, delay_ms: null });
         return;
       }
-      const secret = this.#ctx.vault.decrypt(c.webhook_secret_enc);
+      const target = c.batch.target(c.webhook_url, c.webhook_secret_enc);
       const createdAt = new Date(c.event_created_at).toISOString();
       const body = JSON.stringify({ event_type: c.event_type, data: openPayload(c.payload, this.#ctx.vault), id: c.event_id, created_at: createdAt });
       const at = new Date();
-      const outcome = await this.#post(c.webhook_url, webhookHeaders(secret, c.event_id, body, at), body);
+      const outcome = await this.#post(target.url, target.sign(c.event_id, body, at), body);
       await this.#record(c, c.webhook_url, at, outcome);
     } catch (err) {
       // The lease runs out and the delivery is tried again; nothing is lost.
@@ -217,7 +258,7 @@ export class WebhookDispatcher {
   }
 
   /** One POST; never throws: every failure becomes an outcome. Redirects are not followed. */
-  #post(rawUrl: string, headers: Record<string, string>, body: string): Promise<Outcome> {
+  #post(url: Target['url'], headers: Record<string, string>, body: string): Promise<Outcome> {
     const started = performance.now();
     const latency = () => Math.round(performance.now() - started);
     return new Promise<Outcome>((resolve) => {
@@ -230,14 +271,8 @@ export class WebhookDispatcher {
         clearTimeout(timer);
         resolve({ statusCode, error, latencyMs: latency(), responseBody: statusCode === null && !kept ? null : kept });
       };
-      let url: URL;
-      try {
-        url = new URL(rawUrl);
-      } catch {
-        finish(null, 'invalid URL');
-        return;
-      }
-      const https = url.protocol === 'https:';
+      if (!url) return finish(null, 'invalid URL');
+      const https = url.https;
       if (!this.#o.allowPrivateAddresses) {
         // IP literals skip the agent's lookup, so they are checked here.
         const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -245,8 +280,8 @@ export class WebhookDispatcher {
         if (isIP(host) && isBlockedAddress(host)) return finish(null, new BlockedAddressError(host).message);
       }
       const req = (https ? httpsRequest : httpRequest)(
-        url,
         {
+          ...url.options,
           method: 'POST',
           agent: https ? this.#httpsAgent : this.#httpAgent,
           headers: {
