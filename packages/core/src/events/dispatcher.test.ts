@@ -310,4 +310,21 @@ describe('webhook dispatcher', () => {
       await d.stop();
     }
   });
+
+  it('a delivery claimed ahead that waited for a slot is not sent once its lease could run out mid-try', async () => {
+    const { clientId } = await newClient();
+    const first = await emit(clientId, 'preauth', SAMPLES.preauth);
+    const second = await emit(clientId, 'preauth', SAMPLES.preauth);
+    rx.behave((r, res) => r.headers['webhook-id'] !== first && res.writeHead(200).end()); // the first hangs
+    const t0 = Date.now();
+    // One slot; the lease is the least allowed: the try's 800 ms and one second.
+    start({ concurrency: 1, timeoutMs: 800, leaseMs: 0, retryScale: 1000 });
+    await eventually(async () => (await delivery(second))?.status === 'delivered');
+    // The second waited out the first's 800 ms try: too late for its own lease (1.8 s), so it was
+    // sent only once claimed again after that lease ran out.
+    expect(forEvent(second)).toHaveLength(1);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1_800);
+    expect(await attemptsOf(second)).toHaveLength(1);
+    expect((await attemptsOf(first))[0]!.error).toBe('timed out after 800 ms');
+  });
 });

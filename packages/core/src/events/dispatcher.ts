@@ -56,6 +56,8 @@ interface Claimed {
   event_created_at: Date;
   /** Shared by the deliveries of this claim (not a column). */
   batch: Batch;
+  /** When the claim's answer came (performance.now()); the lease runs from about then. */
+  claimedAt: number;
 }
 
 /** Where and how a batch's deliveries to one client go: its URL parsed and its secret's signer. */
@@ -117,6 +119,8 @@ export class WebhookDispatcher {
   readonly #httpsAgent: HttpsAgent;
   readonly #loop: ClaimLoop<Claimed>;
   readonly #results: DeliveryResults;
+  /** Results sent for writing that are not written yet (their deliveries' slots are free). */
+  readonly #recording = new Set<Promise<void>>();
   #unsubscribe: (() => void) | null = null;
 
   constructor(ctx: Pick<Ctx, 'db' | 'vault' | 'env'>, opts: WebhookDispatcherOptions = {}) {
@@ -145,6 +149,8 @@ export class WebhookDispatcher {
       claim: (n) => this.#claim(n),
       handle: (c) => this.#deliver(c),
       concurrency: this.#o.concurrency,
+      // A backlog's next batch is claimed while this one is sent: full claims, slots refilled at once.
+      prefetch: true,
       pollMs: this.#o.pollMs,
       wakeGapMs: this.#o.wakeGapMs,
       failureMessage: 'webhook dispatcher pass failed',
@@ -169,13 +175,21 @@ export class WebhookDispatcher {
     this.#unsubscribe?.();
     this.#unsubscribe = null;
     await this.#loop.stop();
+    await this.#recorded();
     this.#httpAgent.destroy();
     this.#httpsAgent.destroy();
   }
 
   /** One pass: create deliveries for new events, claim what is due, send it. For tests and tools. */
-  runOnce(): Promise<number> {
-    return this.#loop.runOnce();
+  async runOnce(): Promise<number> {
+    const n = await this.#loop.runOnce();
+    await this.#recorded();
+    return n;
+  }
+
+  /** Waits until every result sent for writing is written (or failed). */
+  async #recorded(): Promise<void> {
+    while (this.#recording.size) await Promise.allSettled([...this.#recording]);
   }
 
   /**
@@ -197,26 +211,45 @@ export class WebhookDispatcher {
     const r = await claimStatement.run(this.#db, { n, lease: newLease(), leaseSeconds: this.#o.leaseMs / 1000 });
     const rows = (r as unknown as { rows: Claimed[] }).rows;
     const batch = new Batch(this.#ctx.vault);
-    for (const row of rows) row.batch = batch;
+    const claimedAt = performance.now();
+    for (const row of rows) Object.assign(row, { batch, claimedAt });
     return rows;
   }
 
+  /**
+   * Sends one delivery; its slot is free once the receiver has answered. The result is written
+   * behind it, in the next batch (the lease still holds the row, so no claim takes it meanwhile):
+   * waiting for the write would hold the slot for a database round trip per delivery. While more
+   * results than slots wait to be written, the slot waits too (back-pressure on a slow database).
+   */
   async #deliver(c: Claimed): Promise<void> {
+    // A claimed delivery that waited for a slot is sent only if its lease outlasts a whole try
+    // (with half a second to spare); otherwise the lease is left to run out and it is claimed again.
+    if (!this.#leaseCovers(c)) return;
+    let recorded: Promise<void>;
     try {
       if (!c.webhook_url || !c.webhook_secret_enc || c.webhook_disabled_at) {
-        await this.#results.record({ id: c.id, lease_id: c.lease_id, status: 'disabled', tries: null, url: null, attempt: null, delay_ms: null });
-        return;
+        recorded = this.#results.record({ id: c.id, lease_id: c.lease_id, status: 'disabled', tries: null, url: null, attempt: null, delay_ms: null });
+      } else {
+        const target = c.batch.target(c.webhook_url, c.webhook_secret_enc);
+        const createdAt = new Date(c.event_created_at).toISOString();
+        const body = JSON.stringify({ event_type: c.event_type, data: openPayload(c.payload, this.#ctx.vault), id: c.event_id, created_at: createdAt });
+        const at = new Date();
+        const outcome = await this.#post(target.url, target.sign(c.event_id, body, at), body);
+        recorded = this.#record(c, c.webhook_url, at, outcome);
       }
-      const target = c.batch.target(c.webhook_url, c.webhook_secret_enc);
-      const createdAt = new Date(c.event_created_at).toISOString();
-      const body = JSON.stringify({ event_type: c.event_type, data: openPayload(c.payload, this.#ctx.vault), id: c.event_id, created_at: createdAt });
-      const at = new Date();
-      const outcome = await this.#post(target.url, target.sign(c.event_id, body, at), body);
-      await this.#record(c, c.webhook_url, at, outcome);
     } catch (err) {
-      // The lease runs out and the delivery is tried again; nothing is lost.
-      this.#o.logger?.warn({ err, delivery_id: c.id }, 'webhook delivery could not be recorded');
+      recorded = Promise.reject(err);
     }
+    // The lease runs out and the delivery is tried again; nothing is lost.
+    const tracked = recorded.catch((err) => this.#o.logger?.warn({ err, delivery_id: c.id }, 'webhook delivery could not be recorded'));
+    this.#recording.add(tracked);
+    void tracked.finally(() => this.#recording.delete(tracked));
+    if (this.#recording.size > this.#o.concurrency) await tracked;
+  }
+
+  #leaseCovers(c: Claimed): boolean {
+    return performance.now() - c.claimedAt + this.#o.timeoutMs + 500 <= this.#o.leaseMs;
   }
 
   async #record(c: Claimed, url: string, at: Date, o: Outcome): Promise<void> {
