@@ -5,6 +5,11 @@ export function processCpuMs(pid: number): { user: number; system: number } {
   return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 }
 
+/** One thread's CPU time so far in ms (`tid`: the main thread's is the pid). */
+export function threadCpuMs(pid: number, tid: number): { user: number; system: number } {
+  return statCpuMs(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'));
+}
+
 /** User and system CPU (ms) in a `/proc/<pid>/stat` line (after the command name, which may hold spaces). */
 function statCpuMs(stat: string): { user: number; system: number; children: number } {
   const fields = stat.split(') ')[1]!.split(' ');

@@ -6,12 +6,13 @@
  * Run alone with `tsx bench/webhooks.ts`; `runWebhookBench()` is what `npm run bench` calls.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { createCredentials, openCore, recordEvent, updateWebhookUrl, WebhookDispatcher, type Core } from '@remit/core';
 import { createTestDatabase } from '@remit/core/testing';
 import { pgDriver, pgliteDriver, SqlRecorder, type Driver, type Statement } from './replay.js';
 import { percentile } from './stats.js';
+import { postgresCpuMs, processCpuMs, threadCpuMs } from './process-cpu.js';
 import { benchDatabaseUrl } from './setup.js';
 
 const BACKLOG = Number(process.env.BENCH_WEBHOOK_BACKLOG ?? 2000);
@@ -26,22 +27,75 @@ export interface WebhookFigures {
   ceiling: number;
   p50: number;
   p99: number;
+  /**
+   * CPU ms per delivery during the drain: the bench process's main thread (the dispatcher), the
+   * receiver's process, and the database (Postgres's processes; PGlite's thread and the rest of
+   * the bench process's threads).
+   */
+  cpuPerDelivery: { dispatcher: number; receiver: number; database: number };
   /** The same delays with the wake-up on commit turned off (the poll alone). */
   pollOnly: { p50: number; p99: number };
 }
 
+/** The bench's clock, shared with the receiver's process: CLOCK_MONOTONIC (process.hrtime) in ms. */
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+
+/**
+ * The merchant's endpoint, in a child process (bench/webhook-receiver.mjs): its CPU is not the
+ * dispatcher's. `arrivals` maps each `webhook-id` to its arrival time on `now()`'s clock.
+ */
 async function receiver() {
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./webhook-receiver.mjs', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
   const arrivals = new Map<string, number>();
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      arrivals.set(String(req.headers['webhook-id']), performance.now());
-      res.writeHead(200).end();
-    });
+  const clocks: Array<(at: number) => void> = [];
+  let port: (p: number) => void;
+  const listening = new Promise<number>((r) => (port = r));
+  let rest = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop()!;
+    for (const line of lines) {
+      const [a, b] = line.split(' ');
+      if (a === 'listening') port(Number(b));
+      else if (a === 'clock') clocks.shift()?.(Number(b));
+      else arrivals.set(a!, Number(b));
+    }
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
-  return { url, arrivals, close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))) };
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const url = `http://127.0.0.1:${await Promise.race([listening, exited.then(() => Promise.reject(new Error('bench: the receiver exited')))])}/hooks`;
+  // The arrival times are only comparable with ours if both processes read one clock.
+  for (let i = 0; i < 5; i++) {
+    const before = now();
+    const theirs = await new Promise<number>((r) => (clocks.push(r), child.stdin.write('clock\n')));
+    const after = now();
+    if (!(before <= theirs && theirs <= after)) throw new Error(`bench: the receiver's clock (${theirs}) is not ours (${before}..${after})`);
+  }
+  return {
+    url,
+    arrivals,
+    /** The receiver's CPU so far, ms. */
+    cpuMs: () => {
+      const c = processCpuMs(child.pid!);
+      return c.user + c.system;
+    },
+    close: async () => {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
+
+/** This process's CPU so far (ms), every thread. */
+function ownCpuMs() {
+  const c = processCpuMs(process.pid);
+  return c.user + c.system;
+}
+
+/** The main thread's CPU so far (ms): the dispatcher's JavaScript (PGlite runs on a thread of its own). */
+function mainThreadCpuMs() {
+  const c = threadCpuMs(process.pid, process.pid);
+  return c.user + c.system;
 }
 
 async function waitFor(pred: () => boolean, timeoutMs: number) {
@@ -82,16 +136,25 @@ async function benchOne(database: 'pglite' | 'postgres'): Promise<WebhookFigures
     const recordingPass = new WebhookDispatcher(core.ctx, { concurrency: CLAIM_CONCURRENCY, wakeOnCommit: false });
     const pass = (await recorder.record(() => recordingPass.runOnce())).flatMap((step) => step.statements);
     await recordingPass.stop();
-    if (!rx.arrivals.has(one)) throw new Error('bench: the recorded pass delivered nothing');
+    await waitFor(() => rx.arrivals.has(one), 5_000).catch(() => Promise.reject(new Error('bench: the recorded pass delivered nothing')));
 
-    // Throughput: a backlog written first, then drained.
+    // Throughput: a backlog written first, then drained, timed to the last arrival.
     await backlog();
+    const before = rx.arrivals.size;
     const d = new WebhookDispatcher(core.ctx, { concurrency: CLAIM_CONCURRENCY });
-    const t0 = performance.now();
+    const cpu0 = { main: mainThreadCpuMs(), all: ownCpuMs(), rx: rx.cpuMs(), pg: databaseUrl ? postgresCpuMs() : 0 };
+    const t0 = now();
     d.start();
-    await waitFor(() => rx.arrivals.size >= BACKLOG, 300_000);
-    const deliveriesPerSecond = BACKLOG / ((performance.now() - t0) / 1000);
-
+    await waitFor(() => rx.arrivals.size >= before + BACKLOG, 300_000);
+    const last = Math.max(...rx.arrivals.values());
+    const deliveriesPerSecond = BACKLOG / ((last - t0) / 1000);
+    const per = (ms: number) => ms / BACKLOG;
+    const main = mainThreadCpuMs() - cpu0.main;
+    const cpuPerDelivery = {
+      dispatcher: per(main),
+      receiver: per(rx.cpuMs() - cpu0.rx),
+      database: per(databaseUrl ? postgresCpuMs() - cpu0.pg : ownCpuMs() - cpu0.all - main),
+    };
     await d.stop();
 
     // Its ceiling: the same statements on a backlog of the same size, with no HTTP.
@@ -115,7 +178,7 @@ async function benchOne(database: 'pglite' | 'postgres'): Promise<WebhookFigures
         const committed = new Map<string, number>();
         for (let i = 0; i < LATENCY_EVENTS / 4; i++) {
           const id = await core.ctx.db.transaction((tx) => recordEvent(tx, { clientId: client_id, type: 'preauth', data }));
-          committed.set(id, performance.now());
+          committed.set(id, now());
           await new Promise((r) => setTimeout(r, 10 + Math.random() * 20));
         }
         await waitFor(() => [...committed.keys()].every((id) => rx.arrivals.has(id)), 60_000);
@@ -130,6 +193,7 @@ async function benchOne(database: 'pglite' | 'postgres'): Promise<WebhookFigures
       database,
       deliveriesPerSecond,
       ceiling,
+      cpuPerDelivery,
       p50: percentile(wake, 50),
       p99: percentile(wake, 99),
       pollOnly: { p50: percentile(poll, 50), p99: percentile(poll, 99) },
@@ -193,7 +257,8 @@ export async function runWebhookBench(databases: Array<'pglite' | 'postgres'> = 
     out.push(f);
     console.log(
       `webhooks ${db.padEnd(8)} ${f.deliveriesPerSecond.toFixed(0).padStart(6)} deliveries/s (claim loop's SQL alone ${f.ceiling.toFixed(0)}/s)  commit→receiver p50 ${f.p50.toFixed(1)} ms  p99 ${f.p99.toFixed(1)} ms (goal < 200); ` +
-        `poll alone p50 ${f.pollOnly.p50.toFixed(1)} ms  p99 ${f.pollOnly.p99.toFixed(1)} ms`,
+        `poll alone p50 ${f.pollOnly.p50.toFixed(1)} ms  p99 ${f.pollOnly.p99.toFixed(1)} ms; ` +
+        `CPU per delivery: dispatcher ${f.cpuPerDelivery.dispatcher.toFixed(3)} ms, receiver ${f.cpuPerDelivery.receiver.toFixed(3)} ms, database ${f.cpuPerDelivery.database.toFixed(3)} ms`,
     );
   }
   return out;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PollLoop } from './poll-loop.js';
+import { ClaimLoop, PollLoop } from './poll-loop.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -51,5 +51,47 @@ describe('PollLoop wake-ups', () => {
     expect(starts).toHaveLength(3);
     expect(starts[1]! - starts[0]!).toBeLessThan(100);
     expect(starts[2]! - woken).toBeLessThan(15);
+  });
+});
+
+describe('ClaimLoop prefetch', () => {
+  it('under a backlog every claim is a full batch, claimed while the last one is worked; slots are never exceeded', async () => {
+    let backlog = 40;
+    const asked: number[] = [];
+    const finishers: Array<() => void> = [];
+    let inFlight = 0;
+    let most = 0;
+    let handled = 0;
+    const loop = new ClaimLoop<number>({
+      claim: async (n) => {
+        asked.push(n);
+        const k = Math.min(n, backlog);
+        backlog -= k;
+        return Array.from({ length: k }, (_, i) => i);
+      },
+      handle: () =>
+        new Promise<void>((resolve) => {
+          most = Math.max(most, ++inFlight);
+          finishers.push(() => (inFlight--, handled++, resolve()));
+        }),
+      concurrency: 4,
+      prefetch: true,
+      pollMs: 1_000,
+      failureMessage: 'test',
+    });
+    loop.start();
+    const tick = () => new Promise((r) => setTimeout(r, 5));
+    // The first batch goes into the slots and the next is claimed before any item is done.
+    await tick();
+    expect(asked).toEqual([4, 4]);
+    expect(inFlight).toBe(4);
+    // Items finish one at a time: the waiting batch refills the slots, then a full batch is claimed.
+    while (handled < 40) {
+      finishers.shift()?.();
+      await tick();
+    }
+    await loop.stop();
+    expect(most).toBe(4);
+    expect(asked.slice(0, 10)).toEqual(Array(10).fill(4));
   });
 });

@@ -177,6 +177,13 @@ export interface ClaimLoopOptions<T> {
   prepare?(): Promise<unknown>;
   /** Items in flight at once in this process. */
   concurrency: number;
+  /**
+   * Under a backlog, hold one more batch (up to `concurrency` items, leased) waiting for slots,
+   * claimed while the current one is worked: slots are refilled from it as they free up, and
+   * every claim is a full batch. The handler must not start an item whose lease is too short
+   * for it by then. Default false.
+   */
+  prefetch?: boolean;
   pollMs: number;
   /** PollLoopOptions.wakeGapMs. */
   wakeGapMs?: number;
@@ -188,10 +195,14 @@ export interface ClaimLoopOptions<T> {
  * The poll-and-claim loop both dispatchers run: prepare, claim as many items as there are free
  * slots, work them concurrently, and (when the claim filled every slot) claim again once half the
  * slots are free (one claim per batch, not per item); else at the next poll, or at once when woken.
+ * With `prefetch`, the claim under a backlog comes once the waiting batch has gone into slots, and
+ * takes a full batch that waits for the slots to free up.
  */
 export class ClaimLoop<T> {
   readonly #o: ClaimLoopOptions<T>;
   readonly #inFlight = new Set<Promise<void>>();
+  /** Claimed items waiting for a slot (prefetch only). */
+  readonly #waiting: T[] = [];
   readonly #poll: PollLoop;
   /** The last claim filled every free slot: more may be due as soon as slots free up. */
   #full = false;
@@ -214,10 +225,10 @@ export class ClaimLoop<T> {
     this.#poll.wake();
   }
 
-  /** Stops claiming and waits for the items in flight to be worked and recorded. */
+  /** Stops claiming and waits for the items claimed (in flight or waiting) to be worked and recorded. */
   async stop(): Promise<void> {
     await this.#poll.stop();
-    await Promise.allSettled([...this.#inFlight]);
+    while (this.#inFlight.size) await Promise.allSettled([...this.#inFlight]);
   }
 
   /** One pass, waiting for every claimed item; for tests and tools. Returns how many were claimed. */
@@ -228,15 +239,31 @@ export class ClaimLoop<T> {
     return claimed.length;
   }
 
+  /** Items this process holds leased: in flight and waiting. */
+  get #held(): number {
+    return this.#inFlight.size + this.#waiting.length;
+  }
+
+  /** What may be held at once: the slots, and with prefetch a batch waiting for them. */
+  get #capacity(): number {
+    return this.#o.prefetch ? 2 * this.#o.concurrency : this.#o.concurrency;
+  }
+
   /** True when every free slot was filled (more may be due right away). */
   async #pass(): Promise<boolean> {
     await this.#o.prepare?.();
-    const free = this.#o.concurrency - this.#inFlight.size;
+    const free = Math.min(this.#capacity - this.#held, this.#o.concurrency);
     if (free <= 0) return false;
     const claimed = await this.#o.claim(free);
     this.#full = claimed.length === free;
-    for (const c of claimed) this.#track(this.#work(c));
-    return this.#full;
+    this.#waiting.push(...claimed);
+    this.#fill();
+    return this.#full && this.#held < this.#capacity;
+  }
+
+  /** Starts waiting items while slots are free. */
+  #fill() {
+    while (this.#waiting.length && this.#inFlight.size < this.#o.concurrency) this.#track(this.#work(this.#waiting.shift()!));
   }
 
   #work(item: T): Promise<void> {
@@ -248,9 +275,12 @@ export class ClaimLoop<T> {
     this.#inFlight.add(p);
     void p.finally(() => {
       this.#inFlight.delete(p);
+      this.#fill();
       // Only a backlog needs a claim before the next poll; otherwise a finished item is no news.
-      // That claim takes half the slots or more, so it skips the gap meant for commits' wake-ups.
-      if (this.#full && this.#inFlight.size <= this.#o.concurrency / 2) this.#poll.wake(true);
+      // That claim takes half the slots or more (with prefetch, a whole batch), so it skips the
+      // gap meant for commits' wake-ups.
+      const room = this.#o.prefetch ? this.#o.concurrency : this.#o.concurrency / 2;
+      if (this.#full && this.#capacity - this.#held >= room) this.#poll.wake(true);
     });
   }
 }

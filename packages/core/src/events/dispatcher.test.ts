@@ -9,6 +9,7 @@ import { EVENT_TYPES, type EventData, type EventType } from '@remit/contract';
 import { WebhookDispatcher, type WebhookDispatcherOptions } from './dispatcher.js';
 import type { DeliveryAttempt } from './deliveries.js';
 import { recordEvent } from './outbox.js';
+import { newKey } from '../secret-keys.js';
 import { eventually, openTestCore, startReceiver, type Receiver, type TestCore } from './test-support.js';
 
 const voidRecord = {
@@ -275,5 +276,55 @@ describe('webhook dispatcher', () => {
     expect(errors[2]).toMatch(/^refused to connect to ::1: it is or resolves to a loopback/);
     // The name, never the address it resolved to.
     expect(errors[3]).toBe('EBLOCKEDADDRESS: refused to connect to localhost: it is or resolves to a loopback, private, link-local, metadata or other special-use address');
+  });
+
+  it('decrypts a client\'s secret once per claim, and each claim signs with the secret registered then', async () => {
+    const { clientId, secret } = await newClient();
+    const sealedSecret = async () => (await core.ctx.db.select().from(clients).where(eq(clients.id, clientId)))[0]!.webhookSecretEnc!;
+    const opened: string[] = [];
+    const vault = Object.create(core.ctx.vault, {
+      decrypt: { value: (sealed: string) => (opened.push(sealed), core.ctx.vault.decrypt(sealed)) },
+    }) as typeof core.ctx.vault;
+    const d = new WebhookDispatcher({ db: core.ctx.db, env: core.ctx.env, vault }, { concurrency: 32, wakeOnCommit: false });
+    try {
+      const first = await Promise.all(Array.from({ length: 10 }, () => emit(clientId, 'preauth', SAMPLES.preauth)));
+      const firstSealed = await sealedSecret();
+      expect(await d.runOnce()).toBe(10);
+      expect(opened.filter((s) => s === firstSealed)).toHaveLength(1);
+      for (const id of first) expect(verifyWebhook(secret, forEvent(id)[0]!.headers, forEvent(id)[0]!.body)).toBeTruthy();
+
+      // A secret replaced between claims (stored directly: registration keeps the one it has).
+      const rotated = newKey.webhookSecret();
+      await core.ctx.db.update(clients).set({ webhookSecretEnc: core.ctx.vault.encrypt(rotated) }).where(eq(clients.id, clientId));
+      const second = await Promise.all(Array.from({ length: 3 }, () => emit(clientId, 'preauth', SAMPLES.preauth)));
+      expect(await d.runOnce()).toBe(3);
+      expect(opened.filter((s) => s === firstSealed)).toHaveLength(1);
+      const secondSealed = await sealedSecret();
+      expect(opened.filter((s) => s === secondSealed)).toHaveLength(1);
+      for (const id of second) {
+        const r = forEvent(id)[0]!;
+        expect(verifyWebhook(rotated, r.headers, r.body)).toBeTruthy();
+        expect(() => verifyWebhook(secret, r.headers, r.body)).toThrow(/signature/);
+      }
+    } finally {
+      await d.stop();
+    }
+  });
+
+  it('a delivery claimed ahead that waited for a slot is not sent once its lease could run out mid-try', async () => {
+    const { clientId } = await newClient();
+    const first = await emit(clientId, 'preauth', SAMPLES.preauth);
+    const second = await emit(clientId, 'preauth', SAMPLES.preauth);
+    rx.behave((r, res) => r.headers['webhook-id'] !== first && res.writeHead(200).end()); // the first hangs
+    const t0 = Date.now();
+    // One slot; the lease is the least allowed: the try's 800 ms and one second.
+    start({ concurrency: 1, timeoutMs: 800, leaseMs: 0, retryScale: 1000 });
+    await eventually(async () => (await delivery(second))?.status === 'delivered');
+    // The second waited out the first's 800 ms try: too late for its own lease (1.8 s), so it was
+    // sent only once claimed again after that lease ran out.
+    expect(forEvent(second)).toHaveLength(1);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(1_800);
+    expect(await attemptsOf(second)).toHaveLength(1);
+    expect((await attemptsOf(first))[0]!.error).toBe('timed out after 800 ms');
   });
 });

@@ -11,7 +11,8 @@ import { BlockedAddressError, guardedLookup, isBlockedAddress } from './address-
 import { isIP } from 'node:net';
 import { retryDelayMs, type DeliveryAttempt } from './deliveries.js';
 import { openPayload } from './outbox.js';
-import { webhookHeaders } from './signing.js';
+import { webhookSigner, type WebhookSigner } from './signing.js';
+import { urlToHttpOptions } from 'node:url';
 
 export interface DispatcherLogger {
   warn(obj: object, msg: string): void;
@@ -53,6 +54,45 @@ interface Claimed {
   webhook_disabled_at: Date | null;
   payload: unknown;
   event_created_at: Date;
+  /** Shared by the deliveries of this claim (not a column). */
+  batch: Batch;
+  /** When the claim's answer came (performance.now()); the lease runs from about then. */
+  claimedAt: number;
+}
+
+/** Where and how a batch's deliveries to one client go: its URL parsed and its secret's signer. */
+interface Target {
+  sign: WebhookSigner;
+  /** Null: not a URL. */
+  url: { https: boolean; hostname: string; options: ReturnType<typeof urlToHttpOptions> } | null;
+}
+
+/**
+ * What one claim's deliveries share, worked out once per client and batch instead of per
+ * delivery: the secret decrypted (held only in the signer's closure while the batch is in flight,
+ * never logged or stored) and the URL parsed. Keyed by the sealed secret and the URL as claimed,
+ * so a change to either made between claims is seen by the next claim.
+ */
+class Batch {
+  readonly #targets = new Map<string, Target>();
+  constructor(readonly vault: Pick<Ctx['vault'], 'decrypt'>) {}
+
+  target(url: string, secretEnc: string): Target {
+    const key = `${secretEnc}\n${url}`;
+    let t = this.#targets.get(key);
+    if (!t) this.#targets.set(key, (t = { sign: webhookSigner(this.vault.decrypt(secretEnc)), url: parseTarget(url) }));
+    return t;
+  }
+}
+
+function parseTarget(raw: string): Target['url'] {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  return { https: url.protocol === 'https:', hostname: url.hostname, options: urlToHttpOptions(url) };
 }
 
 interface Outcome {
@@ -79,6 +119,8 @@ export class WebhookDispatcher {
   readonly #httpsAgent: HttpsAgent;
   readonly #loop: ClaimLoop<Claimed>;
   readonly #results: DeliveryResults;
+  /** Results sent for writing that are not written yet (their deliveries' slots are free). */
+  readonly #recording = new Set<Promise<void>>();
   #unsubscribe: (() => void) | null = null;
 
   constructor(ctx: Pick<Ctx, 'db' | 'vault' | 'env'>, opts: WebhookDispatcherOptions = {}) {
@@ -107,6 +149,8 @@ export class WebhookDispatcher {
       claim: (n) => this.#claim(n),
       handle: (c) => this.#deliver(c),
       concurrency: this.#o.concurrency,
+      // A backlog's next batch is claimed while this one is sent: full claims, slots refilled at once.
+      prefetch: true,
       pollMs: this.#o.pollMs,
       wakeGapMs: this.#o.wakeGapMs,
       failureMessage: 'webhook dispatcher pass failed',
@@ -131,13 +175,21 @@ export class WebhookDispatcher {
     this.#unsubscribe?.();
     this.#unsubscribe = null;
     await this.#loop.stop();
+    await this.#recorded();
     this.#httpAgent.destroy();
     this.#httpsAgent.destroy();
   }
 
   /** One pass: create deliveries for new events, claim what is due, send it. For tests and tools. */
-  runOnce(): Promise<number> {
-    return this.#loop.runOnce();
+  async runOnce(): Promise<number> {
+    const n = await this.#loop.runOnce();
+    await this.#recorded();
+    return n;
+  }
+
+  /** Waits until every result sent for writing is written (or failed). */
+  async #recorded(): Promise<void> {
+    while (this.#recording.size) await Promise.allSettled([...this.#recording]);
   }
 
   /**
@@ -157,25 +209,47 @@ export class WebhookDispatcher {
    */
   async #claim(n: number): Promise<Claimed[]> {
     const r = await claimStatement.run(this.#db, { n, lease: newLease(), leaseSeconds: this.#o.leaseMs / 1000 });
-    return (r as unknown as { rows: Claimed[] }).rows;
+    const rows = (r as unknown as { rows: Claimed[] }).rows;
+    const batch = new Batch(this.#ctx.vault);
+    const claimedAt = performance.now();
+    for (const row of rows) Object.assign(row, { batch, claimedAt });
+    return rows;
   }
 
+  /**
+   * Sends one delivery; its slot is free once the receiver has answered. The result is written
+   * behind it, in the next batch (the lease still holds the row, so no claim takes it meanwhile):
+   * waiting for the write would hold the slot for a database round trip per delivery. While more
+   * results than slots wait to be written, the slot waits too (back-pressure on a slow database).
+   */
   async #deliver(c: Claimed): Promise<void> {
+    // A claimed delivery that waited for a slot is sent only if its lease outlasts a whole try
+    // (with half a second to spare); otherwise the lease is left to run out and it is claimed again.
+    if (!this.#leaseCovers(c)) return;
+    let recorded: Promise<void>;
     try {
       if (!c.webhook_url || !c.webhook_secret_enc || c.webhook_disabled_at) {
-        await this.#results.record({ id: c.id, lease_id: c.lease_id, status: 'disabled', tries: null, url: null, attempt: null, delay_ms: null });
-        return;
+        recorded = this.#results.record({ id: c.id, lease_id: c.lease_id, status: 'disabled', tries: null, url: null, attempt: null, delay_ms: null });
+      } else {
+        const target = c.batch.target(c.webhook_url, c.webhook_secret_enc);
+        const createdAt = new Date(c.event_created_at).toISOString();
+        const body = JSON.stringify({ event_type: c.event_type, data: openPayload(c.payload, this.#ctx.vault), id: c.event_id, created_at: createdAt });
+        const at = new Date();
+        const outcome = await this.#post(target.url, target.sign(c.event_id, body, at), body);
+        recorded = this.#record(c, c.webhook_url, at, outcome);
       }
-      const secret = this.#ctx.vault.decrypt(c.webhook_secret_enc);
-      const createdAt = new Date(c.event_created_at).toISOString();
-      const body = JSON.stringify({ event_type: c.event_type, data: openPayload(c.payload, this.#ctx.vault), id: c.event_id, created_at: createdAt });
-      const at = new Date();
-      const outcome = await this.#post(c.webhook_url, webhookHeaders(secret, c.event_id, body, at), body);
-      await this.#record(c, c.webhook_url, at, outcome);
     } catch (err) {
-      // The lease runs out and the delivery is tried again; nothing is lost.
-      this.#o.logger?.warn({ err, delivery_id: c.id }, 'webhook delivery could not be recorded');
+      recorded = Promise.reject(err);
     }
+    // The lease runs out and the delivery is tried again; nothing is lost.
+    const tracked = recorded.catch((err) => this.#o.logger?.warn({ err, delivery_id: c.id }, 'webhook delivery could not be recorded'));
+    this.#recording.add(tracked);
+    void tracked.finally(() => this.#recording.delete(tracked));
+    if (this.#recording.size > this.#o.concurrency) await tracked;
+  }
+
+  #leaseCovers(c: Claimed): boolean {
+    return performance.now() - c.claimedAt + this.#o.timeoutMs + 500 <= this.#o.leaseMs;
   }
 
   async #record(c: Claimed, url: string, at: Date, o: Outcome): Promise<void> {
@@ -217,7 +291,7 @@ export class WebhookDispatcher {
   }
 
   /** One POST; never throws: every failure becomes an outcome. Redirects are not followed. */
-  #post(rawUrl: string, headers: Record<string, string>, body: string): Promise<Outcome> {
+  #post(url: Target['url'], headers: Record<string, string>, body: string): Promise<Outcome> {
     const started = performance.now();
     const latency = () => Math.round(performance.now() - started);
     return new Promise<Outcome>((resolve) => {
@@ -230,14 +304,8 @@ export class WebhookDispatcher {
         clearTimeout(timer);
         resolve({ statusCode, error, latencyMs: latency(), responseBody: statusCode === null && !kept ? null : kept });
       };
-      let url: URL;
-      try {
-        url = new URL(rawUrl);
-      } catch {
-        finish(null, 'invalid URL');
-        return;
-      }
-      const https = url.protocol === 'https:';
+      if (!url) return finish(null, 'invalid URL');
+      const https = url.https;
       if (!this.#o.allowPrivateAddresses) {
         // IP literals skip the agent's lookup, so they are checked here.
         const host = url.hostname.replace(/^\[|\]$/g, '');
@@ -245,8 +313,8 @@ export class WebhookDispatcher {
         if (isIP(host) && isBlockedAddress(host)) return finish(null, new BlockedAddressError(host).message);
       }
       const req = (https ? httpsRequest : httpRequest)(
-        url,
         {
+          ...url.options,
           method: 'POST',
           agent: https ? this.#httpsAgent : this.#httpAgent,
           headers: {

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { newKey } from '../secret-keys.js';
-import { signWebhook, webhookHeaders } from './signing.js';
+import { signWebhook, webhookHeaders, webhookSigner } from './signing.js';
 
 describe('Standard Webhooks signing', () => {
   it('matches the standardwebhooks library byte for byte', () => {
@@ -17,5 +17,16 @@ describe('Standard Webhooks signing', () => {
     const headers = webhookHeaders(secret, 'evt_y', body, new Date());
     expect(Object.keys(headers)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
     expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
+  });
+
+  it('a signer made once signs as webhookHeaders does, attempt after attempt', () => {
+    const secret = newKey.webhookSecret();
+    const sign = webhookSigner(secret);
+    const at = new Date('2026-03-04T05:06:07.000Z');
+    for (const body of ['{"a":1}', '{"a":2}']) {
+      expect(sign('evt_z', body, at)).toEqual(webhookHeaders(secret, 'evt_z', body, at));
+      expect(new Webhook(secret).verify(body, sign('evt_z', body, new Date()))).toEqual(JSON.parse(body));
+    }
+    expect(sign('evt_z', '{"a":1}', at)['webhook-signature']).not.toBe(webhookSigner(newKey.webhookSecret())('evt_z', '{"a":1}', at)['webhook-signature']);
   });
 });

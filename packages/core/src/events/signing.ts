@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 
 /** The key bytes of a `whsec_…` secret: base64 after the prefix, as Standard Webhooks defines. */
 export function secretBytes(secret: string): Buffer {
@@ -6,17 +6,31 @@ export function secretBytes(secret: string): Buffer {
 }
 
 /** `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`. */
-export function signWebhook(secret: string, id: string, timestampSeconds: number, body: string): string {
-  const mac = createHmac('sha256', secretBytes(secret)).update(`${id}.${timestampSeconds}.${body}`).digest('base64');
+export function signWebhook(secret: string | KeyObject, id: string, timestampSeconds: number, body: string): string {
+  const key = typeof secret === 'string' ? secretBytes(secret) : secret;
+  const mac = createHmac('sha256', key).update(`${id}.${timestampSeconds}.${body}`).digest('base64');
   return `v1,${mac}`;
 }
 
 /** The three Standard Webhooks headers for one attempt. */
 export function webhookHeaders(secret: string, id: string, body: string, at: Date): Record<string, string> {
-  const timestamp = Math.floor(at.getTime() / 1000);
-  return {
-    'webhook-id': id,
-    'webhook-timestamp': String(timestamp),
-    'webhook-signature': signWebhook(secret, id, timestamp, body),
+  return webhookSigner(secret)(id, body, at);
+}
+
+export type WebhookSigner = (id: string, body: string, at: Date) => Record<string, string>;
+
+/**
+ * `webhookHeaders` under one secret, its key bytes read once: the dispatcher signs every delivery
+ * of a batch to one client with it. The key lives only in this closure.
+ */
+export function webhookSigner(secret: string): WebhookSigner {
+  const key = createSecretKey(secretBytes(secret));
+  return (id, body, at) => {
+    const timestamp = Math.floor(at.getTime() / 1000);
+    return {
+      'webhook-id': id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signWebhook(key, id, timestamp, body),
+    };
   };
 }
