@@ -54,7 +54,6 @@ export interface Setup {
   recorded: Record<Route, Recording[]>;
   /** Ids of rows that existed before the recordings: a replay keeps them (see ReplayOptions.keep). */
   keep: Set<string>;
-  listBody: string;
 }
 
 export const dollars = (cents: number) => (cents / 100).toFixed(2);
@@ -172,7 +171,6 @@ export async function setup(target: { dataDir?: string; databaseUrl?: string }):
       pa.cents += step;
     }
   }
-  const listBody = (await call('GET', `/api/v1/merchant/transactions?merchant_key=${merchantKey}`, undefined, auth)).body;
   await app.close();
   await core.close();
   return {
@@ -188,6 +186,5 @@ export async function setup(target: { dataDir?: string; databaseUrl?: string }):
     readId,
     recorded,
     keep,
-    listBody,
   };
 }
