@@ -1,7 +1,7 @@
 /** The HTTP load of each hot route (autocannon, 50 connections), and the request each sends. */
 import autocannon from 'autocannon';
 import { CONNECTIONS, dollars, SECONDS, WARMUP_SECONDS, type Route, type Setup } from './setup.js';
-import { postgresCpuMs, processCpuMs, selfCpuMs } from './process-cpu.js';
+import { postgresCpuMs, processCpuMs, processCpuTotalMs, selfCpuMs } from './process-cpu.js';
 import type { Figures } from './stats.js';
 
 export async function load(opts: autocannon.Options, seconds = SECONDS): Promise<Figures> {
@@ -132,7 +132,7 @@ export async function warmThenLoad(run: (seconds?: number) => Promise<Figures>, 
  * on the machine are left out).
  */
 export async function withCost(run: () => Promise<Figures>, pid?: number): Promise<Figures> {
-  const total = () => selfCpuMs() + postgresCpuMs() + (pid ? processCpuMs(pid).user + processCpuMs(pid).system : 0);
+  const total = () => selfCpuMs() + postgresCpuMs() + (pid ? processCpuTotalMs(pid) : 0);
   const before = total();
   const f = await run();
   const ms = total() - before;

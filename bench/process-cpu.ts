@@ -5,6 +5,12 @@ export function processCpuMs(pid: number): { user: number; system: number } {
   return statCpuMs(readFileSync(`/proc/${pid}/stat`, 'utf8'));
 }
 
+/** A process's CPU time so far in ms, user and system together (one read of /proc). */
+export function processCpuTotalMs(pid: number): number {
+  const { user, system } = processCpuMs(pid);
+  return user + system;
+}
+
 /** One thread's CPU time so far in ms (`tid`: the main thread's is the pid). */
 export function threadCpuMs(pid: number, tid: number): { user: number; system: number } {
   return statCpuMs(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'));

@@ -12,7 +12,7 @@ import { createCredentials, openCore, recordEvent, updateWebhookUrl, WebhookDisp
 import { createTestDatabase } from '@remit/core/testing';
 import { pgDriver, pgliteDriver, SqlRecorder, type Driver, type Statement } from './replay.js';
 import { percentile } from './stats.js';
-import { postgresCpuMs, processCpuMs, threadCpuMs } from './process-cpu.js';
+import { postgresCpuMs, processCpuTotalMs, threadCpuMs } from './process-cpu.js';
 import { benchDatabaseUrl } from './setup.js';
 
 const BACKLOG = Number(process.env.BENCH_WEBHOOK_BACKLOG ?? 2000);
@@ -75,10 +75,7 @@ async function receiver() {
     url,
     arrivals,
     /** The receiver's CPU so far, ms. */
-    cpuMs: () => {
-      const c = processCpuMs(child.pid!);
-      return c.user + c.system;
-    },
+    cpuMs: () => processCpuTotalMs(child.pid!),
     close: async () => {
       child.stdin.end();
       await exited;
@@ -87,10 +84,7 @@ async function receiver() {
 }
 
 /** This process's CPU so far (ms), every thread. */
-function ownCpuMs() {
-  const c = processCpuMs(process.pid);
-  return c.user + c.system;
-}
+const ownCpuMs = () => processCpuTotalMs(process.pid);
 
 /** The main thread's CPU so far (ms): the dispatcher's JavaScript (PGlite runs on a thread of its own). */
 function mainThreadCpuMs() {
