@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
+import { Coalescer } from '@remit/core';
 import { percentile, type Figures } from './stats.js';
 
 export interface Statement {
@@ -187,10 +188,23 @@ export function freshParams(r: Recording, o: ReplayOptions): unknown[][] | null 
   );
 }
 
-export async function runRecording(driver: Driver, r: Recording, params: unknown[][]) {
+/**
+ * The API limiter's count (`with clock as …`, one row per client): the server joins a client's
+ * concurrent counts into one statement while one is in flight (core's Coalescer), so the replay
+ * joins its workers' in the same way; each statement is sent as recorded.
+ */
+const JOINED = /^\s*with clock as/i;
+type Rows = Array<Record<string, unknown>>[];
+
+/** Runs one recording; with `joined`, a step that is the limiter's count joins the one in flight. */
+export async function runRecording(driver: Driver, r: Recording, params: unknown[][], joined?: Coalescer<Rows>) {
   let at = 0;
   for (const step of r) {
-    await driver.run(step, params.slice(at, at + step.statements.length));
+    const values = params.slice(at, at + step.statements.length);
+    const first = step.statements[0]!;
+    if (joined && step.kind === 'group' && step.statements.length === 1 && JOINED.test(first.query)) {
+      await joined.call(`${first.name ?? first.query}\u0000${JSON.stringify(values)}`, async (n) => Array<Rows>(n).fill(await driver.run(step, values)));
+    } else await driver.run(step, values);
     at += step.statements.length;
   }
 }
@@ -213,6 +227,7 @@ export async function replay(
   const start = performance.now();
   const cpu0 = process.cpuUsage();
   const end = start + seconds * 1000;
+  const joined = new Coalescer<Rows>();
   await Promise.all(
     Array.from({ length: concurrency }, async (_, worker) => {
       const cycle = opts.cycle ?? 1;
@@ -222,7 +237,7 @@ export async function replay(
         if (!params) return;
         const t0 = performance.now();
         try {
-          await runRecording(driver, r, params);
+          await runRecording(driver, r, params, joined);
           latencies.push(performance.now() - t0);
         } catch (e) {
           firstError ??= e;

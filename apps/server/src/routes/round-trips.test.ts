@@ -170,6 +170,19 @@ describe(`round trips per hot route (${testDbKind})`, () => {
     expect(shape(q)).toEqual([...limiter, expect.stringMatching(/^select/)]);
   });
 
+  it("a client's concurrent requests share their rate-limit counts: 20 reads at once send far fewer than 20 limiter statements, each answered", async () => {
+    const id = await charge(s, m, card, '2.00');
+    const read = () => api('GET', `/merchant/transactions/${id}`, {});
+    expect((await read()).status).toBe(200);
+    let answers: Array<{ status: number }> = [];
+    const q = await counted(async () => (answers = await Promise.all(Array.from({ length: 20 }, read))));
+    expect(answers.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const counts = shape(q).filter((t) => /^with clock as/.test(t)).length;
+    expect(counts).toBeGreaterThan(0);
+    expect(counts).toBeLessThan(20);
+    expect(q.length).toBe(20 + counts);
+  });
+
   it('the webhook claim loop: a pass that delivers k new events sends 2 statements (one claims due deliveries and makes and leases the new ones, one records the k results)', async () => {
     const k = 3;
     // The receiver answers the pass's k requests together, so their results are in hand together.

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { openCore, type Core } from '../open.js';
+import { openCore, type Core, type OpenOptions } from '../open.js';
 import type { Env } from '../environment.js';
 import { createTestDatabase, testDbKind } from '../test-database.js';
 import { recordEvent } from './outbox.js';
@@ -16,9 +16,9 @@ export interface TestCore extends Core {
   databaseUrl?: string;
 }
 
-export async function openTestCore(env: Env = 'sandbox'): Promise<TestCore> {
+export async function openTestCore(env: Env = 'sandbox', opts: Pick<OpenOptions, 'onStatement'> = {}): Promise<TestCore> {
   const db = onPostgres ? await createTestDatabase() : null;
-  const core = await openCore({ env, publicUrl: 'http://127.0.0.1', encryptionKey: randomBytes(32), databaseUrl: db?.url });
+  const core = await openCore({ env, publicUrl: 'http://127.0.0.1', encryptionKey: randomBytes(32), databaseUrl: db?.url, ...opts });
   return {
     ...core,
     databaseUrl: db?.url,

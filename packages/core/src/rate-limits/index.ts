@@ -1,1 +1,2 @@
 export { createRateLimiter, type RateDecision, type RateLimiter, type RateRule } from './limiter.js';
+export { Coalescer } from './coalesce.js';

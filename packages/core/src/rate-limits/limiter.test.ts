@@ -5,8 +5,10 @@ import type { RateRule } from './limiter.js';
 
 /** The shared counters on the real database (PGlite, or Postgres with REMIT_TEST_DB=postgres). */
 let core: TestCore;
+/** The limiter's statements (`with clock as …`) sent since the test began counting. */
+let counts: number | null = null;
 beforeAll(async () => {
-  core = await openTestCore();
+  core = await openTestCore('sandbox', { onStatement: (text) => void (counts !== null && /^\s*with clock as/i.test(text) && counts++) });
 });
 afterAll(() => core.close());
 
@@ -78,4 +80,44 @@ it('consumeUnless also selects what `read` asks in the same statement (the merch
   expect(await core.ctx.rateLimiter.consumeUnless(rule(3), 'id', [{ rule: off, key: 'id' }], read)).toMatchObject({ read: 42 });
   expect(await core.ctx.rateLimiter.consumeUnless(off, 'id', [{ rule: rule(2), key: 'id' }], read)).toMatchObject({ read: 42 });
   expect((await core.ctx.rateLimiter.consumeUnless(off, 'id', [{ rule: off, key: 'id' }], read)).read).toBeUndefined();
+});
+
+it('concurrent consumeUnless calls of one client are joined into fewer statements and still counted exactly: 40 at once against a limit of 15 let 15 through', async () => {
+  const [api, lock] = [rule(15), rule(10)];
+  counts = 0;
+  const all = await Promise.all(Array.from({ length: 40 }, () => core.ctx.rateLimiter.consumeUnless(api, 'id', [{ rule: lock, key: 'addr' }])));
+  const statements = counts;
+  counts = null;
+  expect(all.filter((d) => d.decision.allowed)).toHaveLength(15);
+  // Each allowed hit saw its own place in the window: remaining 14, 13, … 0, once each, in call order.
+  expect(all.slice(0, 15).map((d) => d.decision.remaining)).toEqual(Array.from({ length: 15 }, (_, i) => 14 - i));
+  expect(all.slice(15).every((d) => !d.decision.allowed && d.decision.retryAfterSeconds > 3590)).toBe(true);
+  // The first call goes alone, the 39 made while it ran go together.
+  expect(statements).toBe(2);
+  // All 40 were counted, as 40 separate calls would have been.
+  expect(await core.ctx.rateLimiter.peek(api, 'id')).toMatchObject({ allowed: false, remaining: 0 });
+  expect(await core.ctx.rateLimiter.consumeUnless(rule(15), 'id', [{ rule: lock, key: 'addr' }])).toMatchObject({ lockedBy: -1, decision: { remaining: 14 } });
+});
+
+it('joined calls share a lock-out: when a lock is at its limit, none of them is counted', async () => {
+  const [api, lock] = [rule(5), rule(1)];
+  await core.ctx.rateLimiter.consume(lock, 'addr');
+  const all = await Promise.all(Array.from({ length: 6 }, () => core.ctx.rateLimiter.consumeUnless(api, 'id', [{ rule: lock, key: 'addr' }])));
+  expect(all.map((d) => d.lockedBy)).toEqual([0, 0, 0, 0, 0, 0]);
+  expect(all.every((d) => !d.decision.allowed)).toBe(true);
+  expect(await core.ctx.rateLimiter.peek(api, 'id')).toMatchObject({ allowed: true, remaining: 5 });
+});
+
+it('calls with other keys, rules or locks are not joined: each counts on its own row', async () => {
+  const api = rule(3);
+  const lockA = { rule: rule(10), key: 'a' };
+  const lockB = { rule: rule(10), key: 'b' };
+  const all = await Promise.all([
+    core.ctx.rateLimiter.consumeUnless(api, 'x', [lockA]),
+    core.ctx.rateLimiter.consumeUnless(api, 'y', [lockA]),
+    core.ctx.rateLimiter.consumeUnless(api, 'x', [lockB]),
+  ]);
+  // Two statements for 'x' (whichever lands first takes the first hit), one for 'y'.
+  expect([all[0]!, all[2]!].map((d) => d.decision.remaining).sort()).toEqual([1, 2]);
+  expect(all[1]!.decision.remaining).toBe(2);
 });

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/connect.js';
 import { preparedSql, type PreparedSql } from '../db/prepared-sql.js';
+import { Coalescer } from './coalesce.js';
 
 /** A limit: at most `limit` hits per key in each window of `windowMs`. */
 export interface RateRule {
@@ -29,6 +30,9 @@ export interface RateLimiter {
    * otherwise one hit of `key` is counted against `rule` and `lockedBy` is -1.
    * `read`: a scalar expression the same statement also selects (`read` of the answer), so a
    * request's first round trip carries it; `undefined` when no statement was needed (limits off).
+   * Calls with the same key, rules and locks made while one of theirs is in flight are joined:
+   * one statement counts them all (each gets the decision of its own place in the window, and a
+   * `read` made after it was called), instead of each waiting on the same row's lock in turn.
    */
   consumeUnless(
     rule: RateRule,
@@ -54,6 +58,7 @@ const MAX_KEY = 200;
  *   if (!d.allowed) // answer 429 with Retry-After: d.retryAfterSeconds
  */
 export function createRateLimiter(db: Db): RateLimiter {
+  const joined = new Coalescer<{ lockedBy: number; decision: RateDecision; read?: unknown }>();
   let lastSweep = 0;
   const sweep = () => {
     const now = Date.now();
@@ -63,28 +68,28 @@ export function createRateLimiter(db: Db): RateLimiter {
       lastSweep = 0;
     });
   };
-  /** One hit of `key` counted against `rule`, and `read` selected beside it. */
-  const count = async (rule: RateRule, key: string, read?: SQL): Promise<{ decision: RateDecision; read?: unknown }> => {
-    if (unlimited(rule)) return { decision: UNLIMITED };
+  /** `n` hits of `key` counted against `rule` (a decision for each, in order), and `read` selected beside them. */
+  const count = async (rule: RateRule, key: string, read?: SQL, n = 1): Promise<{ decisions: RateDecision[]; read?: unknown }> => {
+    if (unlimited(rule)) return { decisions: Array<RateDecision>(n).fill(UNLIMITED) };
     const id = counterId(rule, key);
     const w = Math.round(rule.windowMs);
     const result = await db.execute(sql`
       with clock as (select floor(extract(epoch from clock_timestamp()) * 1000)::bigint as now_ms)
       insert into rate_limits as r (key, window_start_ms, hits, expires_at)
-      select ${id}, now_ms, 1, to_timestamp((now_ms + ${w}) / 1000.0) from clock
+      select ${id}, now_ms, ${n}::int, to_timestamp((now_ms + ${w}) / 1000.0) from clock
       on conflict (key) do update set
-        hits = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.hits + 1 else 1 end,
+        hits = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.hits + excluded.hits else excluded.hits end,
         window_start_ms = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.window_start_ms else excluded.window_start_ms end,
         expires_at = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.expires_at else excluded.expires_at end
       returning hits, window_start_ms::float8 as window_start_ms, (select now_ms from clock)::float8 as now_ms${readAs(read)}`);
     sweep();
     const row = (result as unknown as { rows: Array<{ hits: number; window_start_ms: number; now_ms: number; read?: unknown }> }).rows[0]!;
-    return { decision: decide(rule, Number(row.hits), Number(row.window_start_ms) + w - Number(row.now_ms), 0), read: row.read };
+    return { decisions: eachHit(rule, n, Number(row.hits), Number(row.window_start_ms) + w - Number(row.now_ms)), read: row.read };
   };
 
   const limiter: RateLimiter = {
     async consume(rule, key) {
-      return (await count(rule, key)).decision;
+      return (await count(rule, key)).decisions[0]!;
     },
 
     async peek(rule, key) {
@@ -98,28 +103,46 @@ export function createRateLimiter(db: Db): RateLimiter {
       return row ? decide(rule, Number(row.hits), Number(row.ends_in_ms), 1) : decide(rule, 0, 0, 1);
     },
 
-    async consumeUnless(rule, key, locks, read) {
-      const active = locks.map((l, i) => ({ ...l, i })).filter((l) => !unlimited(l.rule));
-      if (!active.length) return { lockedBy: -1, ...(await count(rule, key, read)) };
-      const counted = !unlimited(rule);
-      const w = Math.round(rule.windowMs);
-      const values: Record<string, unknown> = { key: counterId(rule, key), w, counted };
-      active.forEach((l, j) => {
-        values[`k${j}`] = counterId(l.rule, l.key);
-        values[`w${j}`] = Math.round(l.rule.windowMs);
-        values[`l${j}`] = l.rule.limit;
-        values[`i${j}`] = l.i;
-      });
-      const result = await lockedCount(active.length, read).run(db, values);
-      sweep();
-      const row = (result as unknown as { rows: Array<Record<string, number | null>> }).rows[0]!;
-      if (row.locked_idx !== null && row.locked_idx !== undefined) {
-        const lock = locks[Number(row.locked_idx)]!;
-        return { lockedBy: Number(row.locked_idx), decision: decide(lock.rule, lock.rule.limit, Number(row.locked_ends_in_ms), 1), read: row.read };
-      }
-      if (!counted) return { lockedBy: -1, decision: UNLIMITED, read: row.read };
-      return { lockedBy: -1, decision: decide(rule, Number(row.hits), Number(row.window_start_ms) + w - Number(row.now_ms), 0), read: row.read };
+    consumeUnless(rule, key, locks, read) {
+      // A client's concurrent requests count into one row: joined, they are one upsert of n hits
+      // (one round trip, one row lock) instead of n queued on the same lock.
+      const lane = [counterId(rule, key), rule.limit, rule.windowMs, readId(read), ...locks.flatMap((l) => [counterId(l.rule, l.key), l.rule.limit, l.rule.windowMs])].join('\u0000');
+      return joined.call(lane, (n) => consumeUnlessN(rule, key, locks, read, n));
     },
+  };
+
+  /** consumeUnless for `n` calls at once: the lock check once, then n hits counted, a decision each. */
+  const consumeUnlessN = async (
+    rule: RateRule,
+    key: string,
+    locks: ReadonlyArray<{ rule: RateRule; key: string }>,
+    read: SQL | undefined,
+    n: number,
+  ): Promise<Array<{ lockedBy: number; decision: RateDecision; read?: unknown }>> => {
+    const active = locks.map((l, i) => ({ ...l, i })).filter((l) => !unlimited(l.rule));
+    if (!active.length) {
+      const { decisions, read: value } = await count(rule, key, read, n);
+      return decisions.map((decision) => ({ lockedBy: -1, decision, read: value }));
+    }
+    const counted = !unlimited(rule);
+    const w = Math.round(rule.windowMs);
+    const values: Record<string, unknown> = { key: counterId(rule, key), w, counted, n };
+    active.forEach((l, j) => {
+      values[`k${j}`] = counterId(l.rule, l.key);
+      values[`w${j}`] = Math.round(l.rule.windowMs);
+      values[`l${j}`] = l.rule.limit;
+      values[`i${j}`] = l.i;
+    });
+    const result = await lockedCount(active.length, read).run(db, values);
+    sweep();
+    const row = (result as unknown as { rows: Array<Record<string, number | null>> }).rows[0]!;
+    if (row.locked_idx !== null && row.locked_idx !== undefined) {
+      const lock = locks[Number(row.locked_idx)]!;
+      const locked = { lockedBy: Number(row.locked_idx), decision: decide(lock.rule, lock.rule.limit, Number(row.locked_ends_in_ms), 1), read: row.read };
+      return Array<typeof locked>(n).fill(locked);
+    }
+    if (!counted) return Array(n).fill({ lockedBy: -1, decision: UNLIMITED, read: row.read });
+    return eachHit(rule, n, Number(row.hits), Number(row.window_start_ms) + w - Number(row.now_ms)).map((decision) => ({ lockedBy: -1, decision, read: row.read }));
   };
   return limiter;
 }
@@ -149,10 +172,10 @@ function lockedCount(locks: number, read: SQL | undefined): PreparedSql {
           order by l.idx limit 1),
         up as (
           insert into rate_limits as r (key, window_start_ms, hits, expires_at)
-          select ${ph('key')}, now_ms, 1, to_timestamp((now_ms + ${w}) / 1000.0) from clock
+          select ${ph('key')}, now_ms, ${ph('n')}::int, to_timestamp((now_ms + ${w}) / 1000.0) from clock
           where ${ph('counted')} and not exists (select 1 from locked)
           on conflict (key) do update set
-            hits = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.hits + 1 else 1 end,
+            hits = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.hits + excluded.hits else excluded.hits end,
             window_start_ms = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.window_start_ms else excluded.window_start_ms end,
             expires_at = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.expires_at else excluded.expires_at end
           returning hits, window_start_ms)
@@ -168,6 +191,21 @@ const UNLIMITED: RateDecision = { allowed: true, retryAfterSeconds: 0, remaining
 /** A limit of 0 (or a window of 0) switches the rule off. */
 const unlimited = (rule: RateRule) => !(rule.limit > 0) || !(rule.windowMs > 0);
 const counterId = (rule: RateRule, key: string) => `${rule.name}:${key.slice(0, MAX_KEY)}`;
+
+/** The decisions of `n` hits counted together, in order, `total` being the window's count after the last. */
+function eachHit(rule: RateRule, n: number, total: number, endsInMs: number): RateDecision[] {
+  return Array.from({ length: n }, (_, i) => decide(rule, total - n + 1 + i, endsInMs, 0));
+}
+
+/** The identity of a `read` expression, for telling which calls may share a statement. */
+const readIds = new WeakMap<SQL, number>();
+let readIdsGiven = 0;
+function readId(read: SQL | undefined): number {
+  if (!read) return 0;
+  let id = readIds.get(read);
+  if (id === undefined) readIds.set(read, (id = ++readIdsGiven));
+  return id;
+}
 
 /** `hits` counted so far in the window (`next` more to come: 0 after a consume, 1 for a peek). */
 function decide(rule: RateRule, hits: number, endsInMs: number, next: number): RateDecision {
