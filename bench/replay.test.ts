@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openCore, type Core } from '@remit/core';
+import { Coalescer, openCore, type Core } from '@remit/core';
 import { createTestDatabase, testDbKind, type TestDatabase } from '@remit/core/testing';
-import { describeRecording, SqlRecorder } from './replay.js';
+import { describeRecording, runRecording, SqlRecorder, type Driver, type Recording } from './replay.js';
 
 /**
  * The bench's recorder tells statements sent at once from statements sent one after another by
@@ -46,4 +46,32 @@ it(`one after another, at once, and in a transaction are told apart (${testDbKin
   });
   expect(describeRecording(r)).toBe('1, 1, 2 at once, BEGIN + 2 + COMMIT, 1');
   expect(r.flatMap((s) => s.statements.map((x) => x.params))).toEqual([[1], [2], [3], [4], [5], [6], [7]]);
+});
+
+it("the replay joins the limiter's count as the server does: workers reaching it while one is in flight share the next one; other steps run each time", async () => {
+  const sent: string[] = [];
+  let release: () => void = () => {};
+  const driver: Driver = {
+    kind: 'postgres',
+    run: async (step) => {
+      sent.push(step.statements[0]!.query.slice(0, 15));
+      if (/^with clock/.test(step.statements[0]!.query)) await new Promise<void>((r) => (release = r));
+      return [[]];
+    },
+    close: async () => {},
+  };
+  const recording: Recording = [
+    { kind: 'group', statements: [{ query: 'with clock as (select 1)', params: ['api_client:cl_1'] }] },
+    { kind: 'group', statements: [{ query: 'select * from transactions', params: [] }] },
+  ];
+  const joined = new Coalescer<Array<Record<string, unknown>>[]>();
+  const runs = Array.from({ length: 5 }, () => runRecording(driver, recording, [['api_client:cl_1'], []], joined));
+  await new Promise((r) => setImmediate(r));
+  expect(sent).toEqual(['with clock as (']);
+  release();
+  await new Promise((r) => setImmediate(r));
+  release();
+  await Promise.all(runs);
+  expect(sent.filter((q) => q.startsWith('with clock'))).toHaveLength(2);
+  expect(sent.filter((q) => q.startsWith('select'))).toHaveLength(5);
 });

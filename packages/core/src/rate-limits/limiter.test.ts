@@ -35,10 +35,14 @@ it('peek says whether the next hit would pass without counting one', async () =>
   expect(blocked.retryAfterSeconds).toBeGreaterThan(0);
 });
 
-it('concurrent hits are counted exactly: 40 at once against a limit of 15 let 15 through', async () => {
+it('concurrent hits are counted exactly: 40 at once against a limit of 15 let 15 through, in 2 statements (the first alone, the rest joined)', async () => {
   const r = rule(15);
+  counts = 0;
   const all = await Promise.all(Array.from({ length: 40 }, () => core.ctx.rateLimiter.consume(r, 'k')));
+  expect(counts).toBe(2);
+  counts = null;
   expect(all.filter((d) => d.allowed)).toHaveLength(15);
+  expect(all.map((d) => d.remaining)).toEqual([...Array.from({ length: 15 }, (_, i) => 14 - i), ...Array(25).fill(0)]);
 });
 
 it('the count starts again after the window', async () => {

@@ -20,7 +20,7 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  /** Counts one hit of `key` against `rule` and says whether it is within the limit. */
+  /** Counts one hit of `key` against `rule` and says whether it is within the limit (joined as consumeUnless's are). */
   consume(rule: RateRule, key: string): Promise<RateDecision>;
   /** Whether the next hit would be allowed, without counting one (a lock-out check before the work). */
   peek(rule: RateRule, key: string): Promise<RateDecision>;
@@ -48,10 +48,11 @@ const SWEEP_EVERY_MS = 60_000;
 const MAX_KEY = 200;
 
 /**
- * Fixed-window counters in the `rate_limits` table, one atomic upsert per hit: a key's window
- * opens at its first hit and its count starts again at the first hit after the window. Times are
- * the database's clock, so every process sharing the database (N servers on one Postgres) counts
- * into the same row and agrees on when it resets.
+ * Fixed-window counters in the `rate_limits` table, one atomic upsert per hit, or per batch of a
+ * key's hits that came while its last upsert ran (each hit still decided by its own place in the
+ * window): a key's window opens at its first hit and its count starts again at the first hit after
+ * the window. Times are the database's clock, so every process sharing the database (N servers on
+ * one Postgres) counts into the same row and agrees on when it resets.
  *
  * @example
  *   const d = await ctx.rateLimiter.consume({ name: 'credentials_ip', limit: 20, windowMs: 3_600_000 }, ip);
@@ -89,7 +90,8 @@ export function createRateLimiter(db: Db): RateLimiter {
 
   const limiter: RateLimiter = {
     async consume(rule, key) {
-      return (await count(rule, key)).decisions[0]!;
+      if (unlimited(rule)) return UNLIMITED;
+      return (await limiter.consumeUnless(rule, key, [])).decision;
     },
 
     async peek(rule, key) {
