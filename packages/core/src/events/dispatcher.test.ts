@@ -314,6 +314,9 @@ describe('webhook dispatcher', () => {
   it('a delivery claimed ahead that waited for a slot is not sent once its lease could run out mid-try', async () => {
     const { clientId } = await newClient();
     const first = await emit(clientId, 'preauth', SAMPLES.preauth);
+    // Claims go by created_at, then by the (random) id: two events of the same millisecond could be
+    // claimed second first, and the one meant to wait would be sent at once (a CI run saw it).
+    await new Promise((r) => setTimeout(r, 5));
     const second = await emit(clientId, 'preauth', SAMPLES.preauth);
     rx.behave((r, res) => r.headers['webhook-id'] !== first && res.writeHead(200).end()); // the first hangs
     const t0 = Date.now();
