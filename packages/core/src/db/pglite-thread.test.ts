@@ -127,6 +127,56 @@ describe('PGliteThread', () => {
     await expect(db.query('select $1::text', [() => 1])).rejects.toThrow();
     expect((await db.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
   });
+
+  it('calls made in one turn cross together and each gets its own answer, in the order sent', async () => {
+    const order: number[] = [];
+    const calls = Array.from({ length: 200 }, (_, i) => db.query<{ i: number }>('select $1::int as i', [i]).then((r) => (order.push(i), r.rows[0]!.i)));
+    expect(await Promise.all(calls)).toEqual(Array.from({ length: 200 }, (_, i) => i));
+    expect(order).toEqual(Array.from({ length: 200 }, (_, i) => i));
+  });
+
+  it('a parameter that cannot cross fails only its own call among those sent together; writes sent beside it are kept', async () => {
+    const [a, bad, b] = await Promise.allSettled([
+      db.query('insert into t (id, name) values (1, $1)', ['a']),
+      db.query('insert into t (id, name) values (2, $1)', [() => 1]),
+      db.query('insert into t (id, name) values (3, $1)', ['b']),
+    ]);
+    expect([a.status, bad.status, b.status]).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((await db.query('select id from t order by id')).rows).toEqual([{ id: 1 }, { id: 3 }]);
+  });
+
+  it('an error among answers sent together reaches its own call only', async () => {
+    const [ok, failed] = await Promise.allSettled([db.query('select 1 as one'), db.query('select * from no_such_table'), db.query('select 2 as two')]);
+    expect(ok).toMatchObject({ status: 'fulfilled', value: { rows: [{ one: 1 }] } });
+    expect(failed).toMatchObject({ status: 'rejected', reason: { code: '42P01' } });
+  });
+});
+
+describe('PGliteThread messages', () => {
+  it('sends the calls of one turn in one message, and takes answers sent together', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'remit-thread-'));
+    try {
+      // A worker that answers each call with the number of calls its message carried, all in one reply.
+      const script = join(dir, 'counts.mjs');
+      writeFileSync(
+        script,
+        `import { parentPort } from 'node:worker_threads';
+         parentPort.postMessage({ ready: true });
+         parentPort.on('message', (m) => {
+           const calls = m.batch ?? [m];
+           parentPort.postMessage({ batch: calls.map((c) => ({ id: c.id, result: { rows: [{ n: calls.length }] } })) });
+         });`,
+      );
+      const counting = new PGliteThread({ textTypes: [], workerUrl: new URL(`file://${script}`) });
+      await counting.waitReady;
+      const first = await Promise.all(Array.from({ length: 10 }, () => counting.query<{ n: number }>('select 1')));
+      expect(first.map((r) => r.rows[0]!.n)).toEqual(Array(10).fill(10));
+      expect((await counting.query<{ n: number }>('select 1')).rows[0]!.n).toBe(1);
+      await counting.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('PGliteThread when the worker ends', () => {

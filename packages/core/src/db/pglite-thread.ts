@@ -13,6 +13,7 @@ export class PGliteThread {
   readonly #worker: Worker;
   readonly #pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
   #lastId = 0;
+  #outbox: Array<Call & { id: number }> = [];
   #stopped: Error | undefined;
   /** The database failed to open: nothing to close but the worker. */
   #unopened = false;
@@ -42,12 +43,14 @@ export class PGliteThread {
         this.#unopened = true;
         return failed(rebuild(m.error!));
       }
-      const call = this.#pending.get(m.id);
-      if (!call) return;
-      this.#pending.delete(m.id);
+      for (const a of 'batch' in m ? m.batch : [m]) {
+        const call = this.#pending.get(a.id);
+        if (!call) continue;
+        this.#pending.delete(a.id);
+        if (a.error) call.reject(rebuild(a.error));
+        else call.resolve(a.result);
+      }
       if (this.#pending.size === 0) this.#worker.unref();
-      if (m.error) call.reject(rebuild(m.error));
-      else call.resolve(m.result);
     });
     const stop = (why: string) => {
       if (this.#stopped) return;
@@ -65,15 +68,36 @@ export class PGliteThread {
     if (this.#stopped) return Promise.reject(this.#stopped);
     const id = ++this.#lastId;
     return new Promise<T>((resolve, reject) => {
-      try {
-        this.#worker.postMessage({ ...message, id });
-      } catch (e) {
-        return reject(e); // a parameter that cannot be copied to the worker
-      }
       if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      if (this.#outbox.push({ ...message, id }) === 1) setImmediate(this.#send);
     });
   }
+
+  /**
+   * The calls of this turn of the event loop, in one message: under load a turn makes many, and
+   * each message costs the worker (the busier thread) more than a short statement's answer.
+   */
+  readonly #send = () => {
+    const batch = this.#outbox;
+    this.#outbox = [];
+    if (this.#stopped) return;
+    try {
+      this.#worker.postMessage(batch.length === 1 ? batch[0] : { batch });
+      return;
+    } catch {
+      // A parameter that cannot be copied to the worker: each call alone, so only its own fails.
+    }
+    for (const m of batch) {
+      try {
+        this.#worker.postMessage(m);
+      } catch (e) {
+        this.#pending.get(m.id)?.reject(e);
+        this.#pending.delete(m.id);
+      }
+    }
+    if (this.#pending.size === 0) this.#worker.unref();
+  };
 
   query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
     return this.#query(text, params, options);
@@ -151,7 +175,8 @@ interface SentError {
   stack?: string;
   fields: Record<string, unknown>;
 }
-type Reply = { ready: boolean; error?: SentError } | { id: number; result?: unknown; error?: SentError };
+type Answer = { id: number; result?: unknown; error?: SentError };
+type Reply = { ready: boolean; error?: SentError } | Answer | { batch: Answer[] };
 
 /** Options that can cross to the worker: functions (parsers, serializers, onNotice) cannot. */
 function portable(options: QueryOptions | undefined): QueryOptions | undefined {
