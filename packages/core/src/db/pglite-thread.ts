@@ -14,6 +14,7 @@ export class PGliteThread {
   readonly #pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
   #lastId = 0;
   #outbox: Array<Call & { id: number }> = [];
+  #lastSent = performance.now();
   #stopped: Error | undefined;
   /** The database failed to open: nothing to close but the worker. */
   #unopened = false;
@@ -70,17 +71,23 @@ export class PGliteThread {
     return new Promise<T>((resolve, reject) => {
       if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      if (this.#outbox.push({ ...message, id }) === 1) setImmediate(this.#send);
+      const queued = this.#outbox.push({ ...message, id });
+      if (performance.now() - this.#lastSent >= SEND_WITHIN_MS) this.#send();
+      else if (queued === 1) setImmediate(this.#send);
     });
   }
 
   /**
    * The calls of this turn of the event loop, in one message: under load a turn makes many, and
-   * each message costs the worker (the busier thread) more than a short statement's answer.
+   * each message costs the worker (the busier thread) more than a short statement's answer. Once
+   * this thread has worked SEND_WITHIN_MS since it last sent, they go at once, so that the worker
+   * is not left idle while a long turn here runs on.
    */
   readonly #send = () => {
     const batch = this.#outbox;
+    if (!batch.length) return;
     this.#outbox = [];
+    this.#lastSent = performance.now();
     if (this.#stopped) return;
     try {
       this.#worker.postMessage(batch.length === 1 ? batch[0] : { batch });
@@ -177,6 +184,9 @@ interface SentError {
 }
 type Answer = { id: number; result?: unknown; error?: SentError };
 type Reply = { ready: boolean; error?: SentError } | Answer | { batch: Answer[] };
+
+/** How long either thread may hold its messages to send them together (pglite-worker.mjs has the same). */
+const SEND_WITHIN_MS = 0.2;
 
 /** Options that can cross to the worker: functions (parsers, serializers, onNotice) cannot. */
 function portable(options: QueryOptions | undefined): QueryOptions | undefined {
