@@ -152,48 +152,43 @@ describe('PGliteThread', () => {
   });
 });
 
+/** A stand-in worker from `source` (it must post `{ ready: true }` first), for the test's `run`. */
+async function withWorkerScript(source: string, run: (workerUrl: URL) => Promise<void>) {
+  const dir = mkdtempSync(join(tmpdir(), 'remit-thread-'));
+  try {
+    const script = join(dir, 'worker.mjs');
+    writeFileSync(script, `import { parentPort } from 'node:worker_threads';\nparentPort.postMessage({ ready: true });\n${source}`);
+    await run(new URL(`file://${script}`));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('PGliteThread messages', () => {
   it('sends a lone call at once and the calls that follow it in the same turn together, and takes answers sent together', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'remit-thread-'));
-    try {
-      // A worker that answers each call with the number of calls its message carried, all in one reply.
-      const script = join(dir, 'counts.mjs');
-      writeFileSync(
-        script,
-        `import { parentPort } from 'node:worker_threads';
-         parentPort.postMessage({ ready: true });
-         parentPort.on('message', (m) => {
-           const calls = m.batch ?? [m];
-           parentPort.postMessage({ batch: calls.map((c) => ({ id: c.id, result: { rows: [{ n: calls.length }] } })) });
-         });`,
-      );
-      const counting = new PGliteThread({ textTypes: [], workerUrl: new URL(`file://${script}`) });
+    // A worker that answers each call with the number of calls its message carried, all in one reply.
+    const source = `parentPort.on('message', (m) => {
+      const calls = m.batch ?? [m];
+      parentPort.postMessage({ batch: calls.map((c) => ({ id: c.id, result: { rows: [{ n: calls.length }] } })) });
+    });`;
+    await withWorkerScript(source, async (workerUrl) => {
+      const counting = new PGliteThread({ textTypes: [], workerUrl });
       await counting.waitReady;
       const first = await Promise.all(Array.from({ length: 10 }, () => counting.query<{ n: number }>('select 1')));
       expect(first.map((r) => r.rows[0]!.n)).toEqual([1, ...Array(9).fill(9)]);
       await new Promise((r) => setTimeout(r, 5));
       expect((await counting.query<{ n: number }>('select 1')).rows[0]!.n).toBe(1);
       await counting.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('PGliteThread when the worker ends', () => {
   it('a worker that stops rejects the calls waiting on it and every later one, with a clear error', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'remit-thread-'));
-    try {
-      // A worker that opens, then dies on its first call (as a wasm abort would end it).
-      const script = join(dir, 'dies.mjs');
-      writeFileSync(
-        script,
-        `import { parentPort } from 'node:worker_threads';
-         parentPort.postMessage({ ready: true });
-         parentPort.on('message', () => process.exit(7));`,
-      );
+    // A worker that opens, then dies on its first call (as a wasm abort would end it).
+    await withWorkerScript(`parentPort.on('message', () => process.exit(7));`, async (workerUrl) => {
       const lost: string[] = [];
-      const dying = new PGliteThread({ textTypes: [], workerUrl: new URL(`file://${script}`), onLost: (e) => lost.push(e.message) });
+      const dying = new PGliteThread({ textTypes: [], workerUrl, onLost: (e) => lost.push(e.message) });
       await dying.waitReady;
       await expect(dying.query('select 1')).rejects.toThrow('The PGlite worker stopped (exit code 7)');
       await expect(dying.transaction(async () => {})).rejects.toThrow('The PGlite worker stopped');
@@ -201,9 +196,7 @@ describe('PGliteThread when the worker ends', () => {
       expect(lost).toEqual(['The PGlite worker stopped (exit code 7); the database is closed.']);
       await dying.close();
       expect(lost).toHaveLength(1);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('a database that cannot open rejects waitReady', async () => {
