@@ -180,7 +180,8 @@ function report(kind: string, m: Measured, baseline: Baseline | null): Record<st
     `    (a route with no database answering a 35-byte body: autocannon ${b.autocannon.rps.toFixed(0)} req/s, ${cost(b.autocannon)} of CPU a request | ${secondToolName()} ${b.second.rps.toFixed(0)} req/s, ${cost(b.second)});` +
       ` ceilings cost ${ROUTES.map((r) => `${r} ${cost(m.ceilings[r])}`).join(', ')}; HTTP: ${ROUTES.map((r) => `${r} ${cost(m.http[r])}`).join(', ')}`,
   );
-  out.push('  ceiling: the statements one request sent (BEGIN/COMMIT counted), replayed through the driver, same connections:');
+  out.push('  ceiling: the statements one request sent (BEGIN/COMMIT counted), replayed through the driver, same connections;');
+  out.push("    the workers' rate-limit counts joined while one is in flight, as the server joins a client's:");
   out.push(`    ${ROUTES.map((r) => `${r} ${m.shapes[r]}`).join('; ')}`);
   out.push('    webhook claim loop: prepare, claim a batch of 32, record its results (as the dispatcher does); no HTTP');
   if (kind === 'postgres') {
