@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { messages, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
+import { asMessage, itemsOf, messageBatcher } from './message-batch.mjs';
 
 /**
  * Embedded PGlite on a worker thread, behind the part of PGlite's interface Drizzle and connect.ts
@@ -13,8 +14,8 @@ export class PGliteThread {
   readonly #worker: Worker;
   readonly #pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
   #lastId = 0;
-  #outbox: Array<Call & { id: number }> = [];
-  #lastSent = performance.now();
+  /** Calls go to the worker batched (message-batch.mjs). */
+  readonly #post = messageBatcher<Call & { id: number }>((batch) => this.#send(batch));
   #stopped: Error | undefined;
   /** The database failed to open: nothing to close but the worker. */
   #unopened = false;
@@ -44,7 +45,7 @@ export class PGliteThread {
         this.#unopened = true;
         return failed(rebuild(m.error!));
       }
-      for (const a of 'batch' in m ? m.batch : [m]) {
+      for (const a of itemsOf(m)) {
         const call = this.#pending.get(a.id);
         if (!call) continue;
         this.#pending.delete(a.id);
@@ -71,26 +72,15 @@ export class PGliteThread {
     return new Promise<T>((resolve, reject) => {
       if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      const queued = this.#outbox.push({ ...message, id });
-      if (performance.now() - this.#lastSent >= SEND_WITHIN_MS) this.#send();
-      else if (queued === 1) setImmediate(this.#send);
+      this.#post({ ...message, id });
     });
   }
 
-  /**
-   * The calls of this turn of the event loop, in one message: under load a turn makes many, and
-   * each message costs the worker (the busier thread) more than a short statement's answer. Once
-   * this thread has worked SEND_WITHIN_MS since it last sent, they go at once, so that the worker
-   * is not left idle while a long turn here runs on.
-   */
-  readonly #send = () => {
-    const batch = this.#outbox;
-    if (!batch.length) return;
-    this.#outbox = [];
-    this.#lastSent = performance.now();
+  /** A batch of calls to the worker, in one message where every parameter can be copied. */
+  #send(batch: Array<Call & { id: number }>): void {
     if (this.#stopped) return;
     try {
-      this.#worker.postMessage(batch.length === 1 ? batch[0] : { batch });
+      this.#worker.postMessage(asMessage(batch));
       return;
     } catch {
       // A parameter that cannot be copied to the worker: each call alone, so only its own fails.
@@ -104,7 +94,7 @@ export class PGliteThread {
       }
     }
     if (this.#pending.size === 0) this.#worker.unref();
-  };
+  }
 
   query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
     return this.#query(text, params, options);
@@ -184,9 +174,6 @@ interface SentError {
 }
 type Answer = { id: number; result?: unknown; error?: SentError };
 type Reply = { ready: boolean; error?: SentError } | Answer | { batch: Answer[] };
-
-/** How long either thread may hold its messages to send them together (pglite-worker.mjs has the same). */
-const SEND_WITHIN_MS = 0.2;
 
 /** Options that can cross to the worker: functions (parsers, serializers, onNotice) cannot. */
 function portable(options: QueryOptions | undefined): QueryOptions | undefined {

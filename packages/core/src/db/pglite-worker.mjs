@@ -2,6 +2,7 @@
 // thread). Plain JavaScript so that Node, tsx and vitest all run it as it is.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, messages } from '@electric-sql/pglite';
+import { asMessage, itemsOf, messageBatcher } from './message-batch.mjs';
 
 const asText = (value) => value;
 const db = new PGlite({
@@ -83,33 +84,12 @@ async function run(m) {
   }
 }
 
-/**
- * Answers wait for the end of this turn of the event loop and cross together: under load many
- * statements finish in one turn, and each message costs both threads more than a short answer.
- * Once the thread has worked SEND_WITHIN_MS since it last sent, they go at once, so that the main
- * thread is never left waiting on a turn of long statements.
- */
-const SEND_WITHIN_MS = 0.2;
-let answers = [];
-let lastSent = performance.now();
-function answer(a) {
-  if (performance.now() - lastSent >= SEND_WITHIN_MS) {
-    answers.push(a);
-    return sendAnswers();
-  }
-  if (answers.push(a) === 1) setImmediate(sendAnswers);
-}
-function sendAnswers() {
-  if (!answers.length) return;
-  const batch = answers;
-  answers = [];
-  lastSent = performance.now();
-  parentPort.postMessage(batch.length === 1 ? batch[0] : { batch });
-}
+/** Answers go back batched, as the calls came (message-batch.mjs). */
+const answer = messageBatcher((batch) => parentPort.postMessage(asMessage(batch)));
 
 /** A call, or a batch of calls sent in one message (pglite-thread.ts), run in the order sent. */
 parentPort.on('message', (m) => {
-  for (const call of m.batch ?? [m]) {
+  for (const call of itemsOf(m)) {
     run(call).then(
       (result) => answer({ id: call.id, result }),
       (e) => answer({ id: call.id, error: describe(e) }),
