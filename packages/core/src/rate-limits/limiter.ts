@@ -19,6 +19,13 @@ export interface RateDecision {
   remaining: number;
 }
 
+/** consumeUnless's answer: the lock that refused (its index) or -1, the decision, and what `read` selected. */
+export interface LockedCount {
+  lockedBy: number;
+  decision: RateDecision;
+  read?: unknown;
+}
+
 export interface RateLimiter {
   /** Counts one hit of `key` against `rule` and says whether it is within the limit (joined as consumeUnless's are). */
   consume(rule: RateRule, key: string): Promise<RateDecision>;
@@ -39,7 +46,7 @@ export interface RateLimiter {
     key: string,
     locks: ReadonlyArray<{ rule: RateRule; key: string }>,
     read?: SQL,
-  ): Promise<{ lockedBy: number; decision: RateDecision; read?: unknown }>;
+  ): Promise<LockedCount>;
 }
 
 /** Counter rows past their window are deleted at most this often, by whichever hit comes next. */
@@ -59,7 +66,7 @@ const MAX_KEY = 200;
  *   if (!d.allowed) // answer 429 with Retry-After: d.retryAfterSeconds
  */
 export function createRateLimiter(db: Db): RateLimiter {
-  const joined = new Coalescer<{ lockedBy: number; decision: RateDecision; read?: unknown }>();
+  const joined = new Coalescer<LockedCount>();
   let lastSweep = 0;
   const sweep = () => {
     const now = Date.now();
@@ -120,7 +127,7 @@ export function createRateLimiter(db: Db): RateLimiter {
     locks: ReadonlyArray<{ rule: RateRule; key: string }>,
     read: SQL | undefined,
     n: number,
-  ): Promise<Array<{ lockedBy: number; decision: RateDecision; read?: unknown }>> => {
+  ): Promise<LockedCount[]> => {
     const active = locks.map((l, i) => ({ ...l, i })).filter((l) => !unlimited(l.rule));
     if (!active.length) {
       const { decisions, read: value } = await count(rule, key, read, n);
@@ -140,10 +147,10 @@ export function createRateLimiter(db: Db): RateLimiter {
     const row = (result as unknown as { rows: Array<Record<string, number | null>> }).rows[0]!;
     if (row.locked_idx !== null && row.locked_idx !== undefined) {
       const lock = locks[Number(row.locked_idx)]!;
-      const locked = { lockedBy: Number(row.locked_idx), decision: decide(lock.rule, lock.rule.limit, Number(row.locked_ends_in_ms), 1), read: row.read };
-      return Array<typeof locked>(n).fill(locked);
+      const locked: LockedCount = { lockedBy: Number(row.locked_idx), decision: decide(lock.rule, lock.rule.limit, Number(row.locked_ends_in_ms), 1), read: row.read };
+      return Array<LockedCount>(n).fill(locked);
     }
-    if (!counted) return Array(n).fill({ lockedBy: -1, decision: UNLIMITED, read: row.read });
+    if (!counted) return Array<LockedCount>(n).fill({ lockedBy: -1, decision: UNLIMITED, read: row.read });
     return eachHit(rule, n, Number(row.hits), Number(row.window_start_ms) + w - Number(row.now_ms)).map((decision) => ({ lockedBy: -1, decision, read: row.read }));
   };
   return limiter;
