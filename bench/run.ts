@@ -12,7 +12,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
+import { connectDatabase } from '@remit/core';
 import { createTestDatabase } from '../apps/server/src/testing/harness.js';
 import { startProcess } from '../apps/server/src/testing/process.js';
 import { compareToBaseline, readBaseline, saveBaseline, type Baseline, type Kept } from './baseline.js';
@@ -104,7 +105,9 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<Measured> {
       await server.stop();
     }
     const bare = await bareFigures();
-    const driver = dataDir ? pgliteDriver(new PGlite(dataDir)) : pgDriver(databaseUrl!);
+    // On PGlite the server's own client (PGlite on its thread, driven by the wire protocol), as on Postgres `pg` is.
+    const database = dataDir ? await connectDatabase({ dataDir }) : null;
+    const driver = database ? pgliteDriver((database.db as unknown as { $client: PGlite }).$client, () => database.close()) : pgDriver(databaseUrl!);
     const ceilings = {} as Record<Route, Figures>;
     try {
       // The ceiling takes the second half of the void merchant's rows (the HTTP load took the first).

@@ -1,6 +1,9 @@
 import { Worker } from 'node:worker_threads';
 import { messages, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 import { asMessage, itemsOf, messageBatcher } from './message-batch.mjs';
+import { addArrayParsers, ARRAY_TYPES, readAnswer, StatementNames, wireQueries, type Parsers, type RunMessage } from './pglite-wire.js';
+
+const asText = (value: string) => value;
 
 /**
  * Embedded PGlite on a worker thread, behind the part of PGlite's interface Drizzle and connect.ts
@@ -14,6 +17,9 @@ export class PGliteThread {
   readonly #worker: Worker;
   readonly #pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
   #lastId = 0;
+  /** Statements are built and answers read here; the worker only runs them (pglite-wire.ts). */
+  readonly #wire: ReturnType<typeof wireQueries>;
+  readonly #runOutside: RunMessage = (bytes) => this.#call({ op: 'run', bytes });
   /** Calls go to the worker batched (message-batch.mjs). */
   readonly #post = messageBatcher<Call & { id: number }>((batch) => this.#send(batch));
   #stopped: Error | undefined;
@@ -29,8 +35,10 @@ export class PGliteThread {
    * without close() (a crash): every call fails from then on.
    */
   constructor(opts: { dataDir?: string; textTypes: number[]; workerUrl?: URL; onLost?: (e: Error) => void }) {
+    const parsers: Parsers = Object.fromEntries(opts.textTypes.map((t) => [t, asText]));
+    this.#wire = wireQueries(new StatementNames(), parsers);
     this.#worker = new Worker(opts.workerUrl ?? new URL('./pglite-worker.mjs', import.meta.url), {
-      workerData: { dataDir: opts.dataDir, textTypes: opts.textTypes },
+      workerData: { dataDir: opts.dataDir, arrayTypesQuery: ARRAY_TYPES },
     });
     let ready!: () => void;
     let failed!: (e: unknown) => void;
@@ -41,7 +49,10 @@ export class PGliteThread {
     this.#worker.on('message', (m: Reply) => {
       if ('ready' in m) {
         if (this.#pending.size === 0) this.#worker.unref();
-        if (m.ready) return ready();
+        if (m.ready) {
+          addArrayParsers(parsers, m.arrayTypes ?? []);
+          return ready();
+        }
         this.#unopened = true;
         return failed(rebuild(m.error!));
       }
@@ -76,56 +87,34 @@ export class PGliteThread {
     });
   }
 
-  /** A batch of calls to the worker, in one message where every parameter can be copied. */
+  /** A batch of calls to the worker, in one message (each carries bytes only: it always copies). */
   #send(batch: Array<Call & { id: number }>): void {
-    if (this.#stopped) return;
-    try {
-      this.#worker.postMessage(asMessage(batch));
-      return;
-    } catch {
-      // A parameter that cannot be copied to the worker: each call alone, so only its own fails.
-    }
-    for (const m of batch) {
-      try {
-        this.#worker.postMessage(m);
-      } catch (e) {
-        this.#pending.get(m.id)?.reject(e);
-        this.#pending.delete(m.id);
-      }
-    }
-    if (this.#pending.size === 0) this.#worker.unref();
+    if (!this.#stopped) this.#worker.postMessage(asMessage(batch));
   }
 
   query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
-    return this.#query(text, params, options);
+    return this.#wire.query<T>(this.#runOutside, text, params, supported(options));
   }
 
   exec(text: string, options?: QueryOptions): Promise<Results[]> {
-    return this.#exec(text, options);
-  }
-
-  // The transaction's calls go here, not through `query`/`exec`, which the caller may have wrapped.
-  #query<T>(text: string, params?: unknown[], options?: QueryOptions, tx?: number): Promise<Results<T>> {
-    return this.#call({ op: 'query', text, params, options: portable(options), tx });
-  }
-
-  #exec(text: string, options?: QueryOptions, tx?: number): Promise<Results[]> {
-    return this.#call({ op: 'exec', text, options: portable(options), tx });
+    return this.#wire.exec(this.#runOutside, text, supported(options));
   }
 
   /** Commits if `run` resolves, rolls back if it throws (or called `rollback`). */
   async transaction<T>(run: (tx: Transaction) => Promise<T>): Promise<T> {
     const id = await this.#call<number>({ op: 'begin' });
+    const inside: RunMessage = (bytes) => this.#call({ op: 'run', bytes, tx: id });
     let closed = false;
     const check = () => {
       if (closed) throw new Error('Transaction is closed');
     };
+    // The transaction's calls go here, not through `query`/`exec`, which the caller may have wrapped.
     const tx = {
-      query: async <R>(text: string, params?: unknown[], options?: QueryOptions) => (check(), this.#query<R>(text, params, options, id)),
-      exec: async (text: string, options?: QueryOptions) => (check(), this.#exec(text, options, id)),
+      query: async <R>(text: string, params?: unknown[], options?: QueryOptions) => (check(), this.#wire.query<R>(inside, text, params, supported(options))),
+      exec: async (text: string, options?: QueryOptions) => (check(), this.#wire.exec(inside, text, supported(options))),
       rollback: async () => {
         check();
-        await this.#call({ op: 'rollback', tx: id });
+        await this.#wire.exec(inside, 'ROLLBACK');
         closed = true;
       },
       get closed() {
@@ -141,7 +130,8 @@ export class PGliteThread {
       throw e;
     }
     closed = true;
-    await this.#call({ op: 'end', tx: id, commit: true });
+    const ended = readAnswer(await this.#call<Uint8Array>({ op: 'end', tx: id, commit: true }));
+    if (ended.error) throw ended.error;
     return result;
   }
 
@@ -159,11 +149,9 @@ export class PGliteThread {
 }
 
 type Call =
-  | { op: 'query'; text: string; params?: unknown[]; options?: QueryOptions; tx?: number }
-  | { op: 'exec'; text: string; options?: QueryOptions; tx?: number }
+  | { op: 'run'; bytes: Uint8Array; tx?: number }
   | { op: 'begin' | 'close' }
-  | { op: 'end'; tx: number; commit: boolean }
-  | { op: 'rollback'; tx: number };
+  | { op: 'end'; tx: number; commit: boolean };
 
 interface SentError {
   kind?: string;
@@ -173,14 +161,12 @@ interface SentError {
   fields: Record<string, unknown>;
 }
 type Answer = { id: number; result?: unknown; error?: SentError };
-type Reply = { ready: boolean; error?: SentError } | Answer | { batch: Answer[] };
+type Reply = { ready: boolean; arrayTypes?: Array<{ oid: number; typarray: number }>; error?: SentError } | Answer | { batch: Answer[] };
 
-/** Options that can cross to the worker: functions (parsers, serializers, onNotice) cannot. */
-function portable(options: QueryOptions | undefined): QueryOptions | undefined {
-  if (!options) return undefined;
-  const { rowMode, paramTypes, blob } = options;
-  if (options.serializers || options.onNotice) throw new Error('PGliteThread: serializers and onNotice are not supported');
-  return { rowMode, paramTypes, blob };
+/** The options the wire path reads (rowMode, paramTypes, parsers); parameters are sent as text, types left to the database. */
+function supported(options: QueryOptions | undefined): QueryOptions | undefined {
+  if (options?.serializers || options?.onNotice || options?.blob) throw new Error('PGliteThread: serializers, onNotice and blob are not supported');
+  return options;
 }
 
 /** The worker's error again, with its fields (code, constraint, detail, query…) and the worker's stack. */

@@ -1,84 +1,80 @@
 // The embedded database on a thread of its own (see pglite-thread.ts, its stand-in on the main
 // thread). Plain JavaScript so that Node, tsx and vitest all run it as it is.
+//
+// This thread only runs protocol messages: the main thread builds them and reads the answers
+// (pglite-wire.ts), so the one thread the database has spends itself on the database's work.
 import { parentPort, workerData } from 'node:worker_threads';
-import { PGlite, messages } from '@electric-sql/pglite';
+import { PGlite, protocol } from '@electric-sql/pglite';
 import { asMessage, itemsOf, messageBatcher } from './message-batch.mjs';
 
-const asText = (value) => value;
-const db = new PGlite({
-  dataDir: workerData.dataDir,
-  parsers: Object.fromEntries(workerData.textTypes.map((t) => [t, asText])),
-});
+const db = new PGlite({ dataDir: workerData.dataDir });
 
-/** Open transactions by id: the PGlite transaction and how to end it. */
-const open = new Map();
+/** The open transaction's id: it holds the session from BEGIN to its end; other calls wait meanwhile. */
+let holder;
 let lastTx = 0;
-/** Thrown into a transaction the main thread rolls back. */
-const ROLLBACK = Symbol('rollback');
+/** Calls waiting for the session, in the order they came. */
+const waiting = [];
+const simple = (text) => protocol.serialize.query(text);
+const BEGIN = simple('BEGIN');
+const COMMIT = simple('COMMIT');
+const ROLLBACK = simple('ROLLBACK');
+
+/** Runs one message; the answer is copied, since PGlite reuses its buffer for the next one. */
+const runMessage = (bytes) => db.execProtocolRawSync(bytes).slice();
+
+/** The first error in an answer (BEGIN's), as the main thread would read it. */
+function errorIn(bytes) {
+  let error;
+  new protocol.Parser().parse(bytes, (m) => {
+    if (m instanceof protocol.messages.DatabaseError) error ??= m;
+  });
+  return error;
+}
 
 /** An error as plain data: structured clone would keep only name, message and stack. */
 function describe(e) {
   if (!(e instanceof Error)) return { message: String(e), fields: {} };
   const fields = {};
   for (const [k, v] of Object.entries(e)) {
-    if (v === undefined || typeof v === 'function' || k === 'queryOptions') continue;
+    if (v === undefined || typeof v === 'function') continue;
     fields[k] = v;
   }
-  return { kind: e instanceof messages.DatabaseError ? 'DatabaseError' : undefined, name: e.name, message: e.message, stack: e.stack, fields };
+  return { kind: e instanceof protocol.messages.DatabaseError ? 'DatabaseError' : undefined, name: e.name, message: e.message, stack: e.stack, fields };
 }
 
-function handleOf(tx) {
-  if (tx === undefined) return db;
-  const t = open.get(tx);
-  if (!t || t.tx.closed) throw new Error('Transaction is closed');
-  return t.tx;
+function inTransaction(tx) {
+  if (tx !== holder) throw new Error('Transaction is closed');
 }
 
-/** Opens a transaction; answers its id once BEGIN ran. Its queries come with that id until `end`. */
-function begin() {
-  return new Promise((begun, failed) => {
-    let id;
-    const done = db.transaction(async (tx) => {
-      id = ++lastTx;
-      // `done` is set by now: the callback runs after BEGIN, turns after the call returned.
-      const ended = new Promise((resolve) => open.set(id, { tx, end: resolve, done }));
-      begun(id);
-      if (!(await ended)) throw ROLLBACK;
-    });
-    done.catch((e) => {
-      if (id === undefined) failed(e); // BEGIN itself failed
-    });
-  });
-}
-
-async function end(id, commit) {
-  const t = open.get(id);
-  if (!t) throw new Error('Transaction is closed');
-  t.end(commit);
+/** Runs a call now, or queues it while a transaction holds the session; answers it when run. */
+function handle(call) {
+  const waits = holder !== undefined && (call.op === 'begin' || (call.op === 'run' && call.tx === undefined));
+  if (waits) return void waiting.push(call);
   try {
-    await t.done;
+    answer({ id: call.id, result: run(call) });
   } catch (e) {
-    if (e !== ROLLBACK) throw e;
-  } finally {
-    open.delete(id);
+    answer({ id: call.id, error: describe(e) });
   }
+  // Queued calls run once a transaction ends, until one of them (a BEGIN) takes the session again.
+  if (call.op === 'end') while (holder === undefined && waiting.length) handle(waiting.shift());
 }
 
-async function run(m) {
+function run(m) {
   switch (m.op) {
-    case 'query':
-      return handleOf(m.tx).query(m.text, m.params, m.options);
-    case 'exec':
-      return handleOf(m.tx).exec(m.text, m.options);
-    case 'begin':
-      return begin();
-    case 'end':
-      return end(m.tx, m.commit);
-    case 'rollback':
-      return handleOf(m.tx).rollback();
-    case 'close':
-      await db.close();
-      return undefined;
+    case 'run':
+      if (m.tx !== undefined) inTransaction(m.tx);
+      return runMessage(m.bytes);
+    case 'begin': {
+      const error = errorIn(runMessage(BEGIN));
+      if (error) throw error;
+      holder = ++lastTx;
+      return holder;
+    }
+    case 'end': {
+      inTransaction(m.tx);
+      holder = undefined;
+      return runMessage(m.commit ? COMMIT : ROLLBACK);
+    }
     default:
       throw new Error(`Unknown operation ${m.op}`);
   }
@@ -87,17 +83,44 @@ async function run(m) {
 /** Answers go back batched, as the calls came (message-batch.mjs). */
 const answer = messageBatcher((batch) => parentPort.postMessage(asMessage(batch)));
 
+/** Calls that came before the database had opened (the main thread need not wait for it). */
+let unopened = [];
+
 /** A call, or a batch of calls sent in one message (pglite-thread.ts), run in the order sent. */
 parentPort.on('message', (m) => {
-  for (const call of itemsOf(m)) {
-    run(call).then(
-      (result) => answer({ id: call.id, result }),
-      (e) => answer({ id: call.id, error: describe(e) }),
-    );
-  }
+  if (openError) refuse(m);
+  else if (unopened) unopened.push(m);
+  else take(m);
 });
 
+/** Why the database did not open: every call is answered with it. */
+let openError;
+const refuse = (m) => itemsOf(m).forEach((call) => answer({ id: call.id, error: openError }));
+
+function take(m) {
+  for (const call of itemsOf(m)) {
+    if (call.op === 'close') {
+      db.close().then(
+        () => answer({ id: call.id, result: undefined }),
+        (e) => answer({ id: call.id, error: describe(e) }),
+      );
+    } else handle(call);
+  }
+}
+
 db.waitReady.then(
-  () => parentPort.postMessage({ ready: true }),
-  (e) => parentPort.postMessage({ ready: false, error: describe(e) }),
+  async () => {
+    // The array types, for the main thread's parsers (PGlite's query reads them when it opens).
+    const arrayTypes = (await db.query(workerData.arrayTypesQuery)).rows.map((r) => ({ oid: Number(r.oid), typarray: Number(r.typarray) }));
+    parentPort.postMessage({ ready: true, arrayTypes });
+    const early = unopened;
+    unopened = undefined;
+    early.forEach(take);
+  },
+  (e) => {
+    openError = describe(e);
+    parentPort.postMessage({ ready: false, error: openError });
+    unopened.forEach(refuse);
+    unopened = undefined;
+  },
 );
