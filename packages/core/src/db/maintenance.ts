@@ -1,17 +1,47 @@
 import { sql } from 'drizzle-orm';
-import type { Database } from './connect.js';
+import type { Database, Db } from './connect.js';
 
-const EVERY_MS = 10 * 60 * 1000;
+/** How often the tables' change counts are looked at (Postgres's autovacuum naptime is 60 s). */
+const CHECK_MS = 15_000;
 
 /**
- * PGlite runs no autovacuum: without statistics the planner sorts a merchant's whole history for
- * one page, and without a visibility map counts read every row. Postgres does this on its own.
+ * PGlite runs no autovacuum, so the server does its work: without statistics the planner sorts a
+ * merchant's whole history for one page, without a visibility map counts read every row, and a
+ * prepared statement keeps the plan it was given when its tables were small (a seq scan that grows
+ * with them) until an ANALYZE replans it. At start every table is vacuumed and analyzed; then,
+ * every CHECK_MS, each table past Postgres's autovacuum thresholds. Postgres does this on its own.
  */
 export function startMaintenance(database: Database): { stop(): void } {
   if (database.kind !== 'pglite') return { stop() {} };
-  const run = () => database.db.execute(sql`vacuum analyze`).catch(() => {});
-  const timer = setInterval(run, EVERY_MS);
+  let running: Promise<unknown> = database.db.execute(sql`vacuum analyze`).catch(() => {});
+  const timer = setInterval(() => {
+    running = running.then(() => maintainTables(database.db)).catch(() => {});
+  }, CHECK_MS);
   timer.unref();
-  void run();
   return { stop: () => clearInterval(timer) };
+}
+
+/**
+ * Analyzes each table whose changes since its last analyze passed 50 + 10% of its rows, and vacuums
+ * (and analyzes) each whose dead rows passed 50 + 20%: autovacuum's default thresholds.
+ */
+export async function maintainTables(db: Db): Promise<{ analyzed: string[]; vacuumed: string[] }> {
+  const { rows } = await db.execute<{ name: string; analyze: boolean; vacuum: boolean }>(sql`
+    select s.relname as name,
+           s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0) as analyze,
+           s.n_dead_tup > 50 + 0.2 * greatest(c.reltuples, 0) as vacuum
+    from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+    where s.schemaname = 'public'
+    order by s.relname`);
+  const done = { analyzed: [] as string[], vacuumed: [] as string[] };
+  for (const t of rows) {
+    if (t.vacuum) {
+      await db.execute(sql`vacuum analyze ${sql.identifier(t.name)}`);
+      done.vacuumed.push(t.name);
+    } else if (t.analyze) {
+      await db.execute(sql`analyze ${sql.identifier(t.name)}`);
+      done.analyzed.push(t.name);
+    }
+  }
+  return done;
 }
