@@ -14,9 +14,10 @@ afterAll(() => database.close());
 /** The table's counts, as the next check would see them (a backend reports them at most once a second unless told to). */
 const stats = async () => {
   await flushStats();
-  return (await database.db.execute<{ mod: number; dead: number; analyzed: boolean }>(sql`
+  const answer = (await database.db.execute(sql`
     select n_mod_since_analyze::int as mod, n_dead_tup::int as dead, last_analyze is not null as analyzed
-    from pg_stat_user_tables where relname = 'grow'`)).rows[0]!;
+    from pg_stat_user_tables where relname = 'grow'`)) as unknown as { rows: Array<{ mod: number; dead: number; analyzed: boolean }> };
+  return answer.rows[0]!;
 };
 const flushStats = async () => {
   await database.db.execute(sql`select pg_stat_force_next_flush()`);

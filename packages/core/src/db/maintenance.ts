@@ -26,13 +26,13 @@ export function startMaintenance(database: Database): { stop(): void } {
  * (and analyzes) each whose dead rows passed 50 + 20%: autovacuum's default thresholds.
  */
 export async function maintainTables(db: Db): Promise<{ analyzed: string[]; vacuumed: string[] }> {
-  const { rows } = await db.execute<{ name: string; analyze: boolean; vacuum: boolean }>(sql`
+  const { rows } = (await db.execute(sql`
     select s.relname as name,
            s.n_mod_since_analyze > 50 + 0.1 * greatest(c.reltuples, 0) as analyze,
            s.n_dead_tup > 50 + 0.2 * greatest(c.reltuples, 0) as vacuum
     from pg_stat_user_tables s join pg_class c on c.oid = s.relid
     where s.schemaname = 'public'
-    order by s.relname`);
+    order by s.relname`)) as unknown as { rows: Array<{ name: string; analyze: boolean; vacuum: boolean }> };
   const done = { analyzed: [] as string[], vacuumed: [] as string[] };
   for (const t of rows) {
     if (t.vacuum) {
