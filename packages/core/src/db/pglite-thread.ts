@@ -9,9 +9,10 @@ const asText = (value: string) => value;
  * Embedded PGlite on a worker thread, behind the part of PGlite's interface Drizzle and connect.ts
  * use (query, exec, transaction, close). The database (wasm, single-threaded) gets a core of its
  * own instead of sharing the server's one JS thread with HTTP, so the two run side by side.
+ * Queries are built and their answers read on this side (pglite-wire.ts); the worker runs the bytes.
  *
- * A transaction holds the worker's PGlite (its own mutex) from BEGIN until this side says commit
- * or rollback: other queries wait meanwhile, as on an in-process PGlite.
+ * A transaction holds the worker's session from BEGIN until this side says commit or rollback:
+ * other queries wait meanwhile, as on an in-process PGlite.
  */
 export class PGliteThread {
   readonly #worker: Worker;
