@@ -1,18 +1,15 @@
-import { parse, protocol, types, type QueryOptions, type Results } from '@electric-sql/pglite';
+import { types, type QueryOptions, type Results } from '@electric-sql/pglite';
+import { execMessage, queryMessage, readAnswer, type Answer, type Parsers } from './wire-codec.js';
+
+export type { Parsers };
 
 /**
  * PGlite driven by the wire protocol, as a network client drives Postgres: a query is one message
  * (Parse, Bind, Describe, Execute, Sync) and one pass through the database, where PGlite's own
  * `query` makes six (it parses, asks for the parameter types, binds, describes, executes and syncs
  * in turn) and parses the statement again on every call. The bytes are built and read here, on the
- * server's thread; the database's thread only runs them (pglite-worker.mjs).
+ * server's thread (wire-codec.ts); the database's thread only runs them (pglite-worker.mjs).
  */
-
-const { serialize, Parser } = protocol;
-type BackendMessage = Parameters<Parameters<InstanceType<typeof Parser>['parse']>[1]>[0];
-type DatabaseError = InstanceType<typeof protocol.messages.DatabaseError>;
-/** Parsers by type OID, over PGlite's own (as an instance's `parsers` option). */
-export type Parsers = Parameters<typeof parse.parseResults>[1];
 
 /**
  * A parameter as text, with its type left to the database, as node-postgres sends it: the server's
@@ -72,61 +69,6 @@ export class StatementNames {
   }
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
-/** One extended-protocol query: [Parse], Bind, Describe, Execute, Sync. */
-export function queryMessage(text: string, params: readonly unknown[], statement: { name: string; parse: boolean }, types?: number[]): Uint8Array {
-  const parts: Uint8Array[] = [];
-  if (statement.parse) parts.push(serialize.parse({ name: statement.name, text, types: types ?? [] }));
-  parts.push(
-    serialize.bind({ statement: statement.name, values: params.map(paramText) }),
-    serialize.describe({ type: 'P' }),
-    serialize.execute(),
-    serialize.sync(),
-  );
-  return concat(parts);
-}
-
-/** One simple-protocol query (any number of statements, no parameters). */
-export const execMessage = (text: string): Uint8Array => serialize.query(text);
-
-export interface Answer {
-  messages: BackendMessage[];
-  /** The first error the database answered, if any. */
-  error?: DatabaseError;
-  /** The Parse was answered (ParseComplete). */
-  parsed: boolean;
-}
-
-/** Reads the database's answer to one message. */
-export function readAnswer(bytes: Uint8Array): Answer {
-  const messages: BackendMessage[] = [];
-  let error: DatabaseError | undefined;
-  let parsed = false;
-  new Parser().parse(bytes, (m) => {
-    if (m instanceof protocol.messages.DatabaseError) error ??= m;
-    else if (m.name === 'parseComplete') parsed = true;
-    messages.push(m);
-  });
-  return { messages, error, parsed };
-}
-
-/** The result sets of an answer, or its error (with the statement, as PGlite's own errors carry it). */
-export function results(answer: Answer, parsers: Parsers, options: QueryOptions | undefined, query: string, params?: readonly unknown[]): Results[] {
-  if (answer.error) throw Object.assign(answer.error, { query, params, queryOptions: options });
-  return parse.parseResults(answer.messages, parsers, options) as Results[];
-}
-
 /** Each array type and its element type, as PGlite reads them when it opens. */
 export const ARRAY_TYPES = `
   select b.oid, b.typarray from pg_catalog.pg_type a left join pg_catalog.pg_type b on b.oid = a.typelem
@@ -152,17 +94,22 @@ export type RunMessage = (message: Uint8Array) => Promise<Uint8Array>;
  * the session's (or, in a transaction, the transaction's) way to the database.
  */
 export function wireQueries(names: StatementNames, parsers: Parsers) {
+  /** The answer's result sets, or its error (with the statement, as PGlite's own errors carry it). */
+  const resultsOf = (answer: Answer, options: QueryOptions | undefined, query: string, params?: readonly unknown[]) => {
+    if (answer.error) throw Object.assign(answer.error, { query, params, queryOptions: options });
+    return answer.results;
+  };
   return {
     async query<T>(run: RunMessage, text: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
       const statement = names.take(text, options?.paramTypes);
-      const answer = readAnswer(await run(queryMessage(text, params, statement, options?.paramTypes)));
+      const answer = readAnswer(await run(queryMessage(text, params.map(paramText), statement, options?.paramTypes)), parsers, options);
       if (statement.name && statement.parse) names.settle(statement.key, statement.name, answer.parsed);
       // A name the database no longer knows (26000) is forgotten, so the next call parses it again.
       if (statement.name && !statement.parse && answer.error?.code === '26000') names.settle(statement.key, statement.name, false);
-      return results(answer, parsers, options, text, params)[0] as Results<T>;
+      return resultsOf(answer, options, text, params)[0] as Results<T>;
     },
     async exec(run: RunMessage, text: string, options?: QueryOptions): Promise<Results[]> {
-      return results(readAnswer(await run(execMessage(text))), parsers, options, text);
+      return resultsOf(readAnswer(await run(execMessage(text)), parsers, options), options, text);
     },
   };
 }
