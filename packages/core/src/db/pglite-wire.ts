@@ -36,15 +36,15 @@ function arrayLiteral(values: unknown[]): string {
   return `{${items.join(',')}}`;
 }
 
+/** Names are unique in the process, so that sessions' name sets never collide, even on one database. */
+let made = 0;
+
 /**
  * Names for the statements a session has parsed, so that a statement sent again is bound to its
  * name instead of parsed and planned again (named prepared statements, as node-postgres's `name`).
  * A name is used once the database has confirmed its Parse; until then, calls parse the statement
  * unnamed. At most `max` names: past that, statements are sent unnamed (dynamic SQL cannot grow the set).
  */
-/** Names are unique in the process, so that sessions' name sets never collide, even on one database. */
-let made = 0;
-
 export class StatementNames {
   readonly #names = new Map<string, { name: string; ready: boolean }>();
   constructor(readonly max = 500) {}
