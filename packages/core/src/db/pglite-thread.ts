@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
 import { messages, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 import { asMessage, itemsOf, messageBatcher } from './message-batch.mjs';
-import { addArrayParsers, ARRAY_TYPES, StatementNames, wireQueries, type Parsers, type RunMessage } from './pglite-wire.js';
-import { readAnswer } from './wire-codec.js';
+import { addArrayParsers, ARRAY_TYPES, StatementNames, wireQueries, type RunMessage } from './pglite-wire.js';
+import { readAnswer, type Parsers } from './wire-codec.js';
 
 const asText = (value: string) => value;
 

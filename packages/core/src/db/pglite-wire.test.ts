@@ -1,6 +1,7 @@
 import { PGlite, messages } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addArrayParsers, ARRAY_TYPES, paramText, StatementNames, wireQueries, type Parsers, type RunMessage } from './pglite-wire.js';
+import { addArrayParsers, ARRAY_TYPES, paramText, StatementNames, wireQueries, type RunMessage } from './pglite-wire.js';
+import type { Parsers } from './wire-codec.js';
 
 // Runs on both test databases: the wire path is PGlite's whatever REMIT_TEST_DB says.
 let db: PGlite;

@@ -1,8 +1,6 @@
 import { types, type QueryOptions, type Results } from '@electric-sql/pglite';
 import { execMessage, queryMessage, readAnswer, type Answer, type Parsers } from './wire-codec.js';
 
-export type { Parsers };
-
 /**
  * PGlite driven by the wire protocol, as a network client drives Postgres: a query is one message
  * (Parse, Bind, Describe, Execute, Sync) and one pass through the database, where PGlite's own

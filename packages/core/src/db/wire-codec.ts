@@ -15,9 +15,9 @@ export type Parsers = NonNullable<QueryOptions['parsers']>;
 export function queryMessage(text: string, values: ReadonlyArray<string | null>, statement: { name: string; parse: boolean }, types: readonly number[] = []): Uint8Array {
   const name = statement.name;
   const nameLength = Buffer.byteLength(name);
-  let size = 0;
-  const textLength = statement.parse ? Buffer.byteLength(text) : 0;
-  if (statement.parse) size += 1 + 4 + nameLength + 1 + textLength + 1 + 2 + 4 * types.length;
+  // Parse's length field counts itself and its body: the name, the text, the parameter types.
+  const parseLength = statement.parse ? 4 + nameLength + 1 + Buffer.byteLength(text) + 1 + 2 + 4 * types.length : 0;
+  let size = statement.parse ? 1 + parseLength : 0;
   const valueLengths = values.map((v) => (v === null ? -1 : Buffer.byteLength(v)));
   // Bind: portal "", statement, 0 parameter format codes (all text), the values, 0 result format codes (all text).
   size += 1 + 4 + 1 + nameLength + 1 + 2 + 2 + valueLengths.reduce((n, l) => n + 4 + Math.max(l, 0), 0) + 2;
@@ -27,7 +27,7 @@ export function queryMessage(text: string, values: ReadonlyArray<string | null>,
   let at = 0;
   if (statement.parse) {
     at = out.writeUInt8(0x50, at); // P
-    at = out.writeInt32BE(4 + nameLength + 1 + textLength + 1 + 2 + 4 * types.length, at);
+    at = out.writeInt32BE(parseLength, at);
     at += out.write(name, at);
     at = out.writeUInt8(0, at);
     at += out.write(text, at);
