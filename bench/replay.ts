@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { Coalescer } from '@remit/core';
+import { Coalescer, type Database } from '@remit/core';
 import { percentile, type Figures } from './stats.js';
 
 export interface Statement {
@@ -136,8 +136,13 @@ export function pgDriver(url: string, poolSize = 20): Driver {
   };
 }
 
-/** PGlite is one connection: a group's statements queue behind one another there, as in the server. */
-export function pgliteDriver(db: PGlite, close = () => db.close()): Driver {
+/**
+ * The server's own PGlite client of a database `connectDatabase` opened (PGlite on its thread,
+ * driven by the wire protocol). PGlite is one connection: a group's statements queue behind one
+ * another there, as in the server.
+ */
+export function pgliteDriver(database: Database, close: () => Promise<void>): Driver {
+  const db = (database.db as unknown as { $client: PGlite }).$client;
   type Q = Pick<PGlite, 'query'>;
   const all = async (q: Q, step: Step, params: unknown[][]) => {
     const out = [];

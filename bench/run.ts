@@ -12,7 +12,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
 import { connectDatabase } from '@remit/core';
 import { createTestDatabase } from '../apps/server/src/testing/harness.js';
 import { startProcess } from '../apps/server/src/testing/process.js';
@@ -107,7 +106,7 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<Measured> {
     const bare = await bareFigures();
     // On PGlite the server's own client (PGlite on its thread, driven by the wire protocol), as on Postgres `pg` is.
     const database = dataDir ? await connectDatabase({ dataDir }) : null;
-    const driver = database ? pgliteDriver((database.db as unknown as { $client: PGlite }).$client, () => database.close()) : pgDriver(databaseUrl!);
+    const driver = database ? pgliteDriver(database, () => database.close()) : pgDriver(databaseUrl!);
     const ceilings = {} as Record<Route, Figures>;
     try {
       // The ceiling takes the second half of the void merchant's rows (the HTTP load took the first).

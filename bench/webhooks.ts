@@ -153,8 +153,7 @@ async function benchOne(database: 'pglite' | 'postgres'): Promise<WebhookFigures
 
     // Its ceiling: the same statements on a backlog of the same size, with no HTTP.
     await backlog();
-    const client = (core.database.db as unknown as { $client: Parameters<typeof pgliteDriver>[0] }).$client;
-    const driver = databaseUrl ? pgDriver(databaseUrl) : pgliteDriver(client, async () => {});
+    const driver = databaseUrl ? pgDriver(databaseUrl) : pgliteDriver(core.database, async () => {});
     let ceiling: number;
     try {
       ceiling = await drainWithoutHttp(driver, pass, `dlv_${one.slice(4)}`, BACKLOG);
