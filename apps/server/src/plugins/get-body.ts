@@ -18,8 +18,24 @@ export function registerGetBody(app: FastifyInstance) {
     const chunked = req.headers['transfer-encoding'] === 'chunked';
     if (!(length > 0) && !chunked) return done();
     if (length > MAX_GET_BODY) return done(new RemitError('payload_too_large'));
-    hookStep(readGetBody(req), done);
+    // Usually the whole body came in the packet with the headers and waits in the stream by now:
+    // read and parse it at once, with no promise and no stream listeners.
+    const buffered = bufferedBody(req.raw);
+    if (!buffered) return hookStep(readGetBody(req), done);
+    try {
+      setGetBody(req, buffered);
+    } catch (e) {
+      return done(e as Error);
+    }
+    done();
   });
+}
+
+/** The whole body when the request has been received in full (none of it read yet), else null. */
+function bufferedBody(raw: IncomingMessage): Buffer | null {
+  if (!raw.complete || raw.readableFlowing !== null) return null;
+  const body = raw.read() as Buffer | null;
+  return body ?? Buffer.alloc(0);
 }
 
 /** The premature end for-await over the stream reports (its code is what the log line names). */
@@ -29,8 +45,8 @@ function prematureClose(): Error {
 
 /**
  * The raw body, by the stream's events rather than `for await` (whose async iterator cost a list
- * request more than the rest of this hook). As with `for await`: past the limit the stream is
- * destroyed and the 413 thrown; an error or a close before the end rejects.
+ * request more than the rest of this hook). Past the limit the 413 is thrown; an error or a close
+ * before the end rejects.
  */
 function readRaw(raw: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -44,8 +60,11 @@ function readRaw(raw: IncomingMessage): Promise<Buffer> {
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size <= MAX_GET_BODY) return void chunks.push(chunk);
+      // As Fastify does past its body limit: stop collecting, answer the 413, let the rest drain
+      // (the request's time limit still bounds it). Destroying the stream would also end the
+      // connection before the 413 goes out, and the client would see a reset instead.
       settle(new RemitError('payload_too_large'));
-      raw.destroy();
+      raw.resume();
     };
     const onEnd = () => settle();
     const onError = (e: Error) => settle(e);
@@ -55,7 +74,6 @@ function readRaw(raw: IncomingMessage): Promise<Buffer> {
 }
 
 async function readGetBody(req: FastifyRequest): Promise<void> {
-  const type = String(req.headers['content-type'] ?? 'application/json');
   let body: Buffer;
   try {
     body = await readRaw(req.raw);
@@ -65,6 +83,13 @@ async function readGetBody(req: FastifyRequest): Promise<void> {
     req.log.info({ reason: (e as { code?: string }).code ?? (e as Error).message }, 'client aborted the request body');
     throw new RemitError('invalid_request', 'The request body ended before its announced length.');
   }
+  setGetBody(req, body);
+}
+
+/** `req.body` from a GET's raw body: JSON (the default) or form-encoded; other types are a 415. */
+function setGetBody(req: FastifyRequest, body: Buffer): void {
+  if (body.length > MAX_GET_BODY) throw new RemitError('payload_too_large');
+  const type = String(req.headers['content-type'] ?? 'application/json');
   const raw = body.toString('utf8');
   if (raw.trim() === '') return;
   if (type.includes('application/x-www-form-urlencoded')) {
