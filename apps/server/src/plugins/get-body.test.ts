@@ -80,6 +80,14 @@ describe('a GET with a JSON body', () => {
     expect(now.body!.code).toBe('malformed_json');
   });
 
+  it('that is JSON but not an object (an array, a number) is a 400 naming the body', async () => {
+    for (const body of ['[1]', '7']) {
+      const r = await rawGet([body]);
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ code: 'invalid_request', message: 'Invalid request. body: must be a JSON object' });
+    }
+  });
+
   it('of a type that is not JSON nor a form, at once or late, is the same 415', async () => {
     const now = await rawGet(['<x/>'], { contentType: 'application/xml' });
     const late = await rawGet(['<x/>'], { contentType: 'application/xml', gapMs: 40 });

@@ -112,13 +112,17 @@ function setGetBody(req: FastifyRequest, body: Buffer): void {
  * above) is merged over the query here and the route's one zod schema validates the result as
  * the querystring. When both are given the body wins; a body that is not a JSON object is a 400.
  */
-export async function mergeGetBodyIntoQuery(req: FastifyRequest) {
+export function mergeGetBodyIntoQuery(req: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  // Callback-style: it never waits, and an async hook costs a promise on every request.
   const body = req.body;
-  if (body == null) return;
+  if (body == null) return done();
   if (typeof body !== 'object' || Array.isArray(body)) {
-    throw new RemitError('invalid_request', 'Invalid request. body: must be a JSON object', {
-      errors: [{ path: 'body', message: 'must be a JSON object' }],
-    });
+    return done(
+      new RemitError('invalid_request', 'Invalid request. body: must be a JSON object', {
+        errors: [{ path: 'body', message: 'must be a JSON object' }],
+      }),
+    );
   }
   req.query = { ...(req.query as object), ...(body as object) };
+  done();
 }

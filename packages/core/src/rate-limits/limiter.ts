@@ -115,7 +115,8 @@ export function createRateLimiter(db: Db): RateLimiter {
     consumeUnless(rule, key, locks, read) {
       // A client's concurrent requests count into one row: joined, they are one upsert of n hits
       // (one round trip, one row lock) instead of n queued on the same lock.
-      const lane = [counterId(rule, key), rule.limit, rule.windowMs, readId(read), ...locks.flatMap((l) => [counterId(l.rule, l.key), l.rule.limit, l.rule.windowMs])].join('\u0000');
+      let lane = `${counterId(rule, key)}\u0000${rule.limit}\u0000${rule.windowMs}\u0000${readId(read)}`;
+      for (const l of locks) lane += `\u0000${counterId(l.rule, l.key)}\u0000${l.rule.limit}\u0000${l.rule.windowMs}`;
       return joined.call(lane, (n) => consumeUnlessN(rule, key, locks, read, n));
     },
   };
@@ -128,21 +129,24 @@ export function createRateLimiter(db: Db): RateLimiter {
     read: SQL | undefined,
     n: number,
   ): Promise<LockedCount[]> => {
-    const active = locks.map((l, i) => ({ ...l, i })).filter((l) => !unlimited(l.rule));
-    if (!active.length) {
-      const { decisions, read: value } = await count(rule, key, read, n);
-      return decisions.map((decision) => ({ lockedBy: -1, decision, read: value }));
-    }
     const counted = !unlimited(rule);
     const w = Math.round(rule.windowMs);
     const values: Record<string, unknown> = { key: counterId(rule, key), w, counted, n };
-    active.forEach((l, j) => {
-      values[`k${j}`] = counterId(l.rule, l.key);
-      values[`w${j}`] = Math.round(l.rule.windowMs);
-      values[`l${j}`] = l.rule.limit;
-      values[`i${j}`] = l.i;
-    });
-    const result = await lockedCount(active.length, read).run(db, values);
+    let active = 0;
+    for (let i = 0; i < locks.length; i++) {
+      const l = locks[i]!;
+      if (unlimited(l.rule)) continue;
+      const names = lockNames(active++);
+      values[names.k] = counterId(l.rule, l.key);
+      values[names.w] = Math.round(l.rule.windowMs);
+      values[names.l] = l.rule.limit;
+      values[names.i] = i;
+    }
+    if (!active) {
+      const { decisions, read: value } = await count(rule, key, read, n);
+      return decisions.map((decision) => ({ lockedBy: -1, decision, read: value }));
+    }
+    const result = await lockedCount(active, read).run(db, values);
     sweep();
     const row = (result as unknown as { rows: Array<Record<string, number | null>> }).rows[0]!;
     if (row.locked_idx !== null && row.locked_idx !== undefined) {
@@ -156,6 +160,10 @@ export function createRateLimiter(db: Db): RateLimiter {
   return limiter;
 }
 
+/** The placeholder names of the j-th lock in consumeUnless's statement, made once per j. */
+const lockNameList: Array<{ k: string; w: string; l: string; i: string }> = [];
+const lockNames = (j: number) => (lockNameList[j] ??= { k: `k${j}`, w: `w${j}`, l: `l${j}`, i: `i${j}` });
+
 /** consumeUnless's statement, prepared per number of locks and `read` (its text varies with nothing else). */
 const lockedCounts = new WeakMap<object, Map<number, PreparedSql>>();
 const NO_READ = {};
@@ -167,7 +175,10 @@ function lockedCount(locks: number, read: SQL | undefined): PreparedSql {
   if (!p) {
     const ph = sql.placeholder;
     const values = sql.join(
-      Array.from({ length: locks }, (_, j) => sql`(${ph(`k${j}`)}::text, ${ph(`w${j}`)}::bigint, ${ph(`l${j}`)}::int, ${ph(`i${j}`)}::int)`),
+      Array.from({ length: locks }, (_, j) => {
+        const names = lockNames(j);
+        return sql`(${ph(names.k)}::text, ${ph(names.w)}::bigint, ${ph(names.l)}::int, ${ph(names.i)}::int)`;
+      }),
       sql`, `,
     );
     const w = ph('w');
