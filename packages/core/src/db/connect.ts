@@ -1,6 +1,6 @@
 import { claimDataDir, restrictDataDir } from './data-dir.js';
 import { fileURLToPath } from 'node:url';
-import { PGlite, types, type Transaction } from '@electric-sql/pglite';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -10,6 +10,7 @@ import pg from 'pg';
 import * as schema from './schema.js';
 import { signalCommits } from '../outbox-signal.js';
 import { PGliteThread } from './pglite-thread.js';
+import { DRIZZLE_TEXT_TYPES } from './date-types.js';
 import { attachMerchantCache, MerchantCache } from '../merchants/merchant-cache.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -60,7 +61,7 @@ const asText = (value: string) => value;
  * intervals and their arrays as text. PGlite merges a query's parsers over its whole type table on
  * every call (11–12% of the server's CPU under load), so they are set once on the instance instead.
  */
-const TEXT_TYPES = [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182];
+const TEXT_TYPES = [...DRIZZLE_TEXT_TYPES];
 const DRIZZLE_PARSERS = Object.fromEntries(TEXT_TYPES.map((t) => [t, asText]));
 
 /** What connect.ts and Drizzle use of a PGlite: an in-process one or its stand-in for a worker's. */

@@ -1,0 +1,6 @@
+/**
+ * The types Drizzle reads from text itself (timestamp, timestamptz, interval, date, and the arrays
+ * of those and of numeric): both drivers are told to leave them as text, as Drizzle's own queries
+ * ask node-postgres and PGlite to.
+ */
+export const DRIZZLE_TEXT_TYPES: readonly number[] = [1114, 1184, 1186, 1082, 1231, 1115, 1185, 1187, 1182];
