@@ -48,6 +48,21 @@ it(`one after another, at once, and in a transaction are told apart (${testDbKin
   expect(r.flatMap((s) => s.statements.map((x) => x.params))).toEqual([[1], [2], [3], [4], [5], [6], [7]]);
 });
 
+it(`records the operation's own statements only, not another sent meanwhile from outside it (the PGlite upkeep's timer) (${testDbKind})`, async () => {
+  const db = core.ctx.db;
+  const later = new Promise((r) => setTimeout(r, 30));
+  // Registered outside the recording: runs in the middle of it, as the upkeep's interval can.
+  const outside = later.then(() => db.execute(sql`select ${'outside'}::text`));
+  const r = await recorder.record(async () => {
+    await db.execute(sql`select ${1}::int`);
+    await later;
+    await outside;
+    await db.execute(sql`select ${2}::int`);
+  });
+  expect(describeRecording(r)).toBe('1, 1');
+  expect(r.flatMap((s) => s.statements.map((x) => x.params))).toEqual([[1], [2]]);
+});
+
 it("the replay joins the limiter's count as the server does: workers reaching it while one is in flight share the next one; other steps run each time", async () => {
   const sent: string[] = [];
   let release: () => void = () => {};

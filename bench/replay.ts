@@ -2,6 +2,7 @@
  * The ceiling of a route: the statements one request sent, recorded at the driver (BEGIN and
  * COMMIT included, in order, with their parameters), replayed through the driver with no HTTP.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { PGlite } from '@electric-sql/pglite';
@@ -34,17 +35,25 @@ const TX_END = /^\s*(commit|rollback)\b/i;
  */
 export class SqlRecorder {
   #on = false;
+  /** The operation being recorded: only statements sent from its async context count (not a timer's meanwhile, as PGlite's upkeep). */
+  readonly #operation = new AsyncLocalStorage<object>();
+  #recording: object | undefined;
   #sent: Array<{ text: string; name?: string; sentAt: number; answeredAt: number }> = [];
   #logged: Statement[] = [];
   /** Counts sends and answers, in the order they happened. */
   #clock = 0;
 
+  /** Whether a statement sent now is the recorded operation's. */
+  #ours(): boolean {
+    return this.#on && this.#operation.getStore() === this.#recording;
+  }
+
   logQuery(query: string, params: unknown[]) {
-    if (this.#on) this.#logged.push({ query, params: [...params] });
+    if (this.#ours()) this.#logged.push({ query, params: [...params] });
   }
 
   readonly onStatement = (text: string, name?: string) => {
-    if (!this.#on) return;
+    if (!this.#ours()) return;
     const entry = { text, name, sentAt: ++this.#clock, answeredAt: Infinity };
     this.#sent.push(entry);
     return () => {
@@ -56,8 +65,9 @@ export class SqlRecorder {
     this.#sent = [];
     this.#logged = [];
     this.#on = true;
+    const recording = (this.#recording = {});
     try {
-      await run();
+      await this.#operation.run(recording, run);
     } finally {
       this.#on = false;
     }
