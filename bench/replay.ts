@@ -34,9 +34,9 @@ const TX_END = /^\s*(commit|rollback)\b/i;
  * (`Promise.all` in the code); one sent after every answer of the group is a step of its own.
  */
 export class SqlRecorder {
-  #on = false;
   /** The operation being recorded: only statements sent from its async context count (not a timer's meanwhile, as PGlite's upkeep). */
   readonly #operation = new AsyncLocalStorage<object>();
+  /** The recording under way (its context's value), undefined between recordings. */
   #recording: object | undefined;
   #sent: Array<{ text: string; name?: string; sentAt: number; answeredAt: number }> = [];
   #logged: Statement[] = [];
@@ -45,7 +45,7 @@ export class SqlRecorder {
 
   /** Whether a statement sent now is the recorded operation's. */
   #ours(): boolean {
-    return this.#on && this.#operation.getStore() === this.#recording;
+    return this.#recording !== undefined && this.#operation.getStore() === this.#recording;
   }
 
   logQuery(query: string, params: unknown[]) {
@@ -64,12 +64,11 @@ export class SqlRecorder {
   async record(run: () => Promise<unknown>): Promise<Recording> {
     this.#sent = [];
     this.#logged = [];
-    this.#on = true;
     const recording = (this.#recording = {});
     try {
       await this.#operation.run(recording, run);
     } finally {
-      this.#on = false;
+      this.#recording = undefined;
     }
     return this.#steps();
   }

@@ -10,7 +10,7 @@ import pg from 'pg';
 import * as schema from './schema.js';
 import { signalCommits } from '../outbox-signal.js';
 import { PGliteThread } from './pglite-thread.js';
-import { DRIZZLE_TEXT_TYPES } from './date-types.js';
+import { DRIZZLE_TEXT_TYPES, textParsers } from './date-types.js';
 import { attachMerchantCache, MerchantCache } from '../merchants/merchant-cache.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -55,14 +55,12 @@ export interface ConnectOptions {
 /** `onStatement`'s optional return: told when the statement's answer came. */
 export type Answered = () => void;
 
-const asText = (value: string) => value;
 /**
  * The result parsers Drizzle hands PGlite with every query (it maps dates itself): leave dates,
  * intervals and their arrays as text. PGlite merges a query's parsers over its whole type table on
  * every call (11–12% of the server's CPU under load), so they are set once on the instance instead.
  */
-const TEXT_TYPES = [...DRIZZLE_TEXT_TYPES];
-const DRIZZLE_PARSERS = Object.fromEntries(TEXT_TYPES.map((t) => [t, asText]));
+const DRIZZLE_PARSERS = textParsers(DRIZZLE_TEXT_TYPES);
 
 /** What connect.ts and Drizzle use of a PGlite: an in-process one or its stand-in for a worker's. */
 type PGliteLike = Pick<PGlite, 'query' | 'exec' | 'transaction' | 'close'>;
@@ -162,7 +160,7 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
     const client: PGliteLike =
       opts.pgliteThread === false
         ? new PGlite({ dataDir: opts.dataDir, parsers: DRIZZLE_PARSERS })
-        : new PGliteThread({ dataDir: opts.dataDir, textTypes: TEXT_TYPES, onLost: opts.onDatabaseLost });
+        : new PGliteThread({ dataDir: opts.dataDir, textTypes: DRIZZLE_TEXT_TYPES, onLost: opts.onDatabaseLost });
     closeOnFailure = () => client.close();
     if (client instanceof PGliteThread) await client.waitReady;
     // One process owns a PGlite database: merchant lookups are cached, emptied by any write to merchants.

@@ -3,8 +3,7 @@ import { messages, type QueryOptions, type Results, type Transaction } from '@el
 import { asMessage, itemsOf, messageBatcher } from './message-batch.mjs';
 import { addArrayParsers, ARRAY_TYPES, StatementNames, wireQueries, type RunMessage } from './pglite-wire.js';
 import { readAnswer, type Parsers } from './wire-codec.js';
-
-const asText = (value: string) => value;
+import { textParsers } from './date-types.js';
 
 /**
  * Embedded PGlite on a worker thread, behind the part of PGlite's interface Drizzle and connect.ts
@@ -36,8 +35,8 @@ export class PGliteThread {
    * another worker script (a test's). `onLost`: told when an opened database's worker stops
    * without close() (a crash): every call fails from then on.
    */
-  constructor(opts: { dataDir?: string; textTypes: number[]; workerUrl?: URL; onLost?: (e: Error) => void }) {
-    const parsers: Parsers = Object.fromEntries(opts.textTypes.map((t) => [t, asText]));
+  constructor(opts: { dataDir?: string; textTypes: readonly number[]; workerUrl?: URL; onLost?: (e: Error) => void }) {
+    const parsers: Parsers = textParsers(opts.textTypes);
     this.#wire = wireQueries(new StatementNames(), parsers);
     this.#worker = new Worker(opts.workerUrl ?? new URL('./pglite-worker.mjs', import.meta.url), {
       workerData: { dataDir: opts.dataDir, arrayTypesQuery: ARRAY_TYPES },

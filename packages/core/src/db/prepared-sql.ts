@@ -3,7 +3,7 @@ import { NodePgSession } from 'drizzle-orm/node-postgres';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Queryable } from './connect.js';
-import { DRIZZLE_TEXT_TYPES } from './date-types.js';
+import { asText, DRIZZLE_TEXT_TYPES } from './date-types.js';
 
 const dialect = new PgDialect();
 
@@ -23,7 +23,6 @@ interface Session {
 
 /** Dates, times and intervals stay text (as Drizzle's node-postgres queries ask); others parse as pg's defaults. One object, not one per query. */
 const DATE_TEXT_TYPES = new Set(DRIZZLE_TEXT_TYPES);
-const asText = (value: string) => value;
 const pgTypes = {
   getTypeParser: (oid: number, format?: string) => (DATE_TEXT_TYPES.has(oid) ? asText : pg.types.getTypeParser(oid, format as 'text')),
 };
