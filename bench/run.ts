@@ -95,10 +95,14 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<Measured> {
     try {
       const loads = routeLoads(server.base, s);
       for (const r of ROUTES) http[r] = await warmThenLoad(loads[r], server.proc.pid);
-      // The same server, already warm, driven by another tool: its p99 beside autocannon's.
+      // The same server, already warm, driven by another tool: its p99 beside autocannon's. The tool's
+      // own new connections get a warm-up first, as the bare route's do (bareFigures).
       if (kind === 'postgres') {
         const fixed = fixedRequests(server.base, s);
-        for (const r of P99_ROUTES) second[r] = await secondTool(fixed[r]!, CONNECTIONS, SECONDS);
+        for (const r of P99_ROUTES) {
+          if (WARMUP_SECONDS > 0) await secondTool(fixed[r]!, CONNECTIONS, Math.min(1, WARMUP_SECONDS));
+          second[r] = await secondTool(fixed[r]!, CONNECTIONS, SECONDS);
+        }
       }
     } finally {
       await server.stop();
