@@ -60,6 +60,16 @@ describe(`preparedSql (${testDbKind})`, () => {
     expect(await database.db.transaction(async (tx) => rowsOf(await read.run(tx, { id: 1, extra: 41 })))).toEqual(mine);
   });
 
+  it.runIf(testDbKind === 'postgres')('is sent by its name on Postgres: the connection keeps it prepared under that name', async () => {
+    const read = preparedSql('remit_test_named', readNote);
+    const kept = await database.db.transaction(async (tx) => {
+      await read.run(tx, { id: 1, extra: 0 });
+      await read.run(tx, { id: 1, extra: 0 });
+      return rowsOf(await tx.execute(sql`select name, statement from pg_prepared_statements where name = 'remit_test_named'`));
+    });
+    expect(kept).toEqual([{ name: 'remit_test_named', statement: expect.stringMatching(/^select id, body, at, \$1::int/) }]);
+  });
+
   it("tells the database's logger each statement with its parameters, as sent", async () => {
     logged.length = 0;
     await preparedSql('remit_test_read', readNote).run(database.db, { id: 7, extra: 1 });
