@@ -109,3 +109,19 @@ export function preparedByShape(prefix: string, max = 64): (shape: string, build
     return p;
   };
 }
+
+/** The keys of a row's columns given a value (undefined ones take their column defaults): a row's shape. */
+export function givenKeys<R extends object>(row: R): Array<keyof R & string> {
+  const keys: Array<keyof R & string> = [];
+  for (const k in row) if (row[k] !== undefined) keys.push(k);
+  return keys;
+}
+
+/**
+ * A column's placeholder name (`prefix` + key), made once per key: a name concatenated on every call
+ * is a new string to hash each time the values are bound.
+ */
+export function placeholderNames(prefix: string): (key: string) => string {
+  const names = new Map<string, string>();
+  return (key) => names.get(key) ?? names.set(key, `${prefix}${key}`).get(key)!;
+}

@@ -4,7 +4,7 @@ import type { Queryable } from '../db/connect.js';
 import { payLinks, transactions } from '../db/schema.js';
 import { RemitError } from '../errors.js';
 import { newId } from '../ids.js';
-import { preparedByShape } from '../db/prepared-sql.js';
+import { givenKeys, placeholderNames, preparedByShape } from '../db/prepared-sql.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { linkTotals, type LinkTotals } from './totals.js';
 
@@ -106,8 +106,8 @@ const pairs = preparedByShape('remit_open_link_');
  * shape, each call only binds the values (building it took a sixth of a pay-link's server time).
  */
 async function insertPair(tx: Queryable, linkRow: LinkRow, saleRow: SaleRow): Promise<void> {
-  const linkKeys = given(linkRow);
-  const saleKeys = given(saleRow);
+  const linkKeys = givenKeys(linkRow);
+  const saleKeys = givenKeys(saleRow);
   const shape = `${linkKeys.join(',')}|${saleKeys.join(',')}`;
   const p = pairs(shape, () => pairSql(tx, placeholders(linkKeys, linkNames) as LinkRow, placeholders(saleKeys, saleNames) as SaleRow));
   if (!p) {
@@ -115,26 +115,14 @@ async function insertPair(tx: Queryable, linkRow: LinkRow, saleRow: SaleRow): Pr
     return;
   }
   const values: Record<string, unknown> = {};
-  for (const k of linkKeys) values[linkNames(k)] = linkRow[k as keyof LinkRow];
-  for (const k of saleKeys) values[saleNames(k)] = saleRow[k as keyof SaleRow];
+  for (const k of linkKeys) values[linkNames(k)] = linkRow[k];
+  for (const k of saleKeys) values[saleNames(k)] = saleRow[k];
   await p.run(tx, values);
 }
 
 const pairSql = (tx: Queryable, l: LinkRow, t: SaleRow) =>
   sql`with link as (${tx.insert(payLinks).values(l).getSQL()}) ${tx.insert(transactions).values(t).getSQL()}`;
-/** The keys of a row's columns given a value (the others take their defaults). */
-function given(row: object): string[] {
-  const keys: string[] = [];
-  for (const k in row) if (row[k as keyof typeof row] !== undefined) keys.push(k);
-  return keys;
-}
 const placeholders = (keys: string[], nameOf: (key: string) => string): object =>
   Object.fromEntries(keys.map((k) => [k, sql.placeholder(nameOf(k))]));
-
-/** A column's placeholder name, made once (a name made on each call was a new string to hash each time). */
-const placeholderNames = (prefix: string) => {
-  const names = new Map<string, string>();
-  return (key: string) => names.get(key) ?? names.set(key, `${prefix}${key}`).get(key)!;
-};
 const linkNames = placeholderNames('l_');
 const saleNames = placeholderNames('s_');

@@ -3,7 +3,7 @@ import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { sql } from 'drizzle-orm';
 import type { Queryable } from '../db/connect.js';
-import { preparedByShape } from '../db/prepared-sql.js';
+import { givenKeys, placeholderNames, preparedByShape } from '../db/prepared-sql.js';
 import { events, transactions } from '../db/schema.js';
 import { outboxWritten } from '../outbox-signal.js';
 import { customerToCharge } from '../customers/customers.js';
@@ -116,6 +116,7 @@ async function chargeCard(ctx: Ctx, merchant: Merchant, method: PaymentMethodRow
 
 /** Prepared sale + `payment.success` inserts, one per shape of the sale's values (columns given, and which are null). */
 const sales = preparedByShape('remit_charge_sale_');
+const saleNames = placeholderNames('t_');
 
 /**
  * `writeWithEvent` of a sale and its `payment.success`, prepared: the same statement (the sale a
@@ -127,12 +128,12 @@ async function writeSale(
   values: NewTxn,
   e: { clientId: string; merchantId: string; data: ReturnType<typeof paymentSuccessData> },
 ): Promise<void> {
-  const keys = Object.keys(values).filter((k) => values[k as keyof NewTxn] !== undefined) as Array<keyof NewTxn>;
+  const keys = givenKeys(values);
   const shape = keys.map((k) => (values[k] === null ? `${k}=null` : k)).join(',');
   const p = sales(shape, () => {
     const ph = sql.placeholder;
     // A null stays a null parameter (a column encoder is not given nulls).
-    const row = Object.fromEntries(keys.map((k) => [k, values[k] === null ? null : ph(`t_${k}`)])) as unknown as NewTxn;
+    const row = Object.fromEntries(keys.map((k) => [k, values[k] === null ? null : ph(saleNames(k))])) as unknown as NewTxn;
     const event = db.insert(events).values({
       id: ph('e_id') as unknown as string,
       clientId: ph('e_client') as unknown as string,
@@ -147,7 +148,7 @@ async function writeSale(
     return;
   }
   const bound: Record<string, unknown> = { e_id: newId.event(), e_client: e.clientId, e_merchant: e.merchantId, e_payload: e.data };
-  for (const k of keys) if (values[k] !== null) bound[`t_${k}`] = values[k];
+  for (const k of keys) if (values[k] !== null) bound[saleNames(k)] = values[k];
   await p.run(db, bound);
   outboxWritten(db, 'webhooks');
 }
