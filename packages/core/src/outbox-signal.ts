@@ -1,4 +1,5 @@
 import type { Db, Queryable } from './db/connect.js';
+import { heldTransaction, outsideHeldTransaction } from './db/held-transaction.js';
 
 /**
  * The in-process wake-up of the outbox dispatchers: an operation that writes an event or a
@@ -13,12 +14,16 @@ const listeners = new WeakMap<object, Set<Listener>>();
 const pending = new WeakMap<object, Set<OutboxKind>>();
 
 function fire(db: object, kind: OutboxKind) {
-  for (const l of listeners.get(db) ?? []) l(kind);
+  const set = listeners.get(db);
+  // A dispatcher woken from a request's async context must not run on that request's transaction.
+  if (set) outsideHeldTransaction(() => set.forEach((l) => l(kind)));
 }
 
 /** Called with the transaction (or database) that wrote an outbox row. */
 export function outboxWritten(q: Queryable, kind: OutboxKind): void {
-  const kinds = pending.get(q);
+  // Inside a request's held transaction (or a savepoint of it), the held one's commit announces it.
+  const held = heldTransaction();
+  const kinds = pending.get(q) ?? (held ? pending.get(held) : undefined);
   if (kinds) kinds.add(kind);
   // Written outside a tracked transaction: the row is committed already (or a nested
   // transaction's parent commits it later, and the poll finds it).

@@ -1,13 +1,24 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { claimIdempotencyKey, completeIdempotencyKey, isRemitError, releaseIdempotencyKey, RemitError, type Ctx, type IdempotencyClaim } from '@remit/core';
-import { hookStep } from './hook-step.js';
+import {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  holdTransaction,
+  isRemitError,
+  releaseIdempotencyKey,
+  RemitError,
+  type Ctx,
+  type HeldTransaction,
+  type IdempotencyClaim,
+} from '@remit/core';
 
 declare module 'fastify' {
   interface FastifyRequest {
     idempotencyKey?: string;
     idempotencyScope?: string;
     idempotencyClaimedAt?: Date;
+    /** The transaction the keyed request's work and its stored answer commit in, together. */
+    idempotencyHeld?: HeldTransaction;
   }
 }
 
@@ -66,8 +77,11 @@ async function claim(ctx: Ctx, scope: string, key: string, request: string, wait
 }
 
 /**
- * `Idempotency-Key` on POSTs: the first response is stored and replayed for 24 hours. A claim not
- * completed within the lease (`ctx.idempotencyLeaseMs`: the process died) frees the key.
+ * `Idempotency-Key` on POSTs: the first response is stored and replayed for 24 hours. The claim
+ * commits at once (a repeat meanwhile sees it in progress); the request's work then runs in a
+ * transaction held until the answer is known, and the answer is stored in that same transaction:
+ * a crash before the commit leaves nothing done (the retry runs it once the lease is over: the
+ * claim of a dead process), a crash after it leaves the answer to replay.
  */
 export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: IdempotencyOptions = {}) {
   const scopeOf = opts.scope ?? clientScope;
@@ -82,7 +96,11 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: Idempo
       }
       return done();
     }
-    hookStep(claimOrReplay(req, reply, header, scope), done);
+    claimOrReplay(req, reply, header, scope).then(
+      // The rest of the request (later hooks, the handler) runs on the held transaction.
+      (held) => (held ? held.run(() => done()) : done()),
+      (err: unknown) => done((err as Error | undefined) ?? new Error('The idempotency claim failed without an error.')),
+    );
   });
   const claimOrReplay = async (req: FastifyRequest, reply: FastifyReply, header: string, scope: string) => {
     const raw = requestFingerprint(req);
@@ -90,25 +108,47 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: Idempo
     const claimed = await claim(ctx, scope, header, request, opts.waitForFirstMs ?? 0);
     if (claimed.kind === 'replay') {
       reply.header('idempotent-replayed', 'true').status(claimed.statusCode).type('application/json');
-      return reply.send(claimed.body);
+      reply.send(claimed.body);
+      return null;
+    }
+    try {
+      req.idempotencyHeld = await holdTransaction(ctx.db);
+    } catch (e) {
+      await releaseIdempotencyKey(ctx, scope, header, claimed.claimedAt);
+      throw e;
     }
     req.idempotencyKey = header;
     req.idempotencyScope = scope;
     req.idempotencyClaimedAt = claimed.claimedAt;
+    return req.idempotencyHeld;
   };
   app.addHook('onSend', (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => {
-    if (!req.idempotencyKey || !req.idempotencyScope) return done(null, payload);
-    store(req, reply, payload).then(
+    const held = req.idempotencyHeld;
+    if (!held?.open) return done(null, payload);
+    finish(req, held, reply.statusCode, String(payload)).then(
       () => done(null, payload),
       (err: unknown) => done((err as Error | undefined) ?? new Error('Storing the idempotent answer failed without an error.')),
     );
   });
-  const store = async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  // An answer never sent (the connection ended first) keeps nothing: the retry runs the request.
+  app.addHook('onResponse', (req: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const held = req.idempotencyHeld;
+    if (!held?.open) return done();
+    forget(req, held).then(() => done(), () => done());
+  });
+  const forget = async (req: FastifyRequest, held: HeldTransaction) => {
+    await held.rollback();
+    await releaseIdempotencyKey(ctx, req.idempotencyScope!, req.idempotencyKey!, req.idempotencyClaimedAt);
+  };
+  const finish = async (req: FastifyRequest, held: HeldTransaction, statusCode: number, body: string) => {
+    if ((opts.forgetInvalid && statusCode === 400) || notADecision(statusCode)) return forget(req, held);
     const { idempotencyScope: scope, idempotencyKey: key, idempotencyClaimedAt: claimedAt } = req;
-    if ((opts.forgetInvalid && reply.statusCode === 400) || notADecision(reply.statusCode)) {
-      await releaseIdempotencyKey(ctx, scope!, key!, claimedAt);
-      return;
+    try {
+      await held.commit((tx) => completeIdempotencyKey({ db: tx as unknown as Ctx['db'], vault: ctx.vault }, scope!, key!, statusCode, body, claimedAt));
+    } catch (e) {
+      // Nothing committed: the key is free for the retry (unless a retry holds it already).
+      await releaseIdempotencyKey(ctx, scope!, key!, claimedAt).catch(() => {});
+      throw e;
     }
-    await completeIdempotencyKey(ctx, scope!, key!, reply.statusCode, String(payload), claimedAt);
   };
 }

@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.js';
 import { signalCommits } from '../outbox-signal.js';
+import { routeToHeldTransaction } from './held-transaction.js';
 import { PGliteThread } from './pglite-thread.js';
 import { DRIZZLE_TEXT_TYPES, textParsers } from './date-types.js';
 import { attachMerchantCache, MerchantCache } from '../merchants/merchant-cache.js';
@@ -152,7 +153,7 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
     await migratePg(db, { migrationsFolder });
     // Other processes write this database too: cached merchants are checked against its epoch.
     attachMerchantCache(db, new MerchantCache('shared'));
-    return { db: signalCommits(db as unknown as Db), kind: 'postgres', close: () => pool.end() };
+    return { db: routeToHeldTransaction(signalCommits(db as unknown as Db)), kind: 'postgres', close: () => pool.end() };
   }
   const release = opts.dataDir ? claimDataDir(opts.dataDir) : () => {};
   let closeOnFailure = async () => {};
@@ -176,7 +177,7 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
       if (opts.dataDir) restrictDataDir(opts.dataDir);
       release();
     };
-    return { db: signalCommits(db as unknown as Db), kind: 'pglite', close };
+    return { db: routeToHeldTransaction(signalCommits(db as unknown as Db)), kind: 'pglite', close };
   } catch (e) {
     await closeOnFailure().catch(() => {});
     release();

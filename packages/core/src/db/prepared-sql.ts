@@ -4,6 +4,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Queryable } from './connect.js';
 import { asText, DRIZZLE_TEXT_TYPES } from './date-types.js';
+import { actualHandle } from './held-transaction.js';
 
 const dialect = new PgDialect();
 
@@ -83,10 +84,14 @@ function build(name: string, statement: SQL): { text: string; fills: Fill[]; con
   return { text: query.sql, fills, config: Object.create({ name, text: query.sql, types: pgTypes }) };
 }
 
-/** `make(handle)` once per database handle (a transaction is a handle of its own), kept while the handle lives. */
+/**
+ * `make(handle)` once per database handle (a transaction is a handle of its own), kept while the
+ * handle lives. A database used while its request holds a transaction is that transaction.
+ */
 export function perHandle<H extends object, T>(make: (handle: H) => T): (handle: H) => T {
   const made = new WeakMap<H, T>();
-  return (handle) => {
+  return (given) => {
+    const handle = actualHandle(given);
     let v = made.get(handle);
     if (v === undefined) made.set(handle, (v = make(handle)));
     return v;

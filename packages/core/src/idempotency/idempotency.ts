@@ -68,8 +68,10 @@ export async function claimIdempotencyKey(
 }
 
 /**
- * Stores the response to replay, encrypted (responses may carry keys such as `merchant_key`);
- * a server error releases the key so a retry can run.
+ * Stores the response to replay, encrypted (responses may carry keys such as `merchant_key`). The
+ * server runs it inside the transaction of the operation it answers, so both commit or neither
+ * does. It fails when the claim is no longer this request's (its lease ran out and a retry took
+ * the key over): the operation must then not commit, the retry does it.
  */
 export async function completeIdempotencyKey(
   ctx: Pick<Ctx, 'db' | 'vault'>,
@@ -79,12 +81,14 @@ export async function completeIdempotencyKey(
   body: string,
   claimedAt?: Date,
 ): Promise<void> {
-  const where = ownClaim(clientId, key, claimedAt);
-  if (statusCode >= 500) {
-    await ctx.db.delete(idempotencyKeys).where(where);
-    return;
+  const stored = await ctx.db
+    .update(idempotencyKeys)
+    .set({ statusCode, responseBody: ctx.vault.encrypt(body) })
+    .where(ownClaim(clientId, key, claimedAt))
+    .returning({ key: idempotencyKeys.key });
+  if (!stored.length) {
+    throw new RemitError('idempotency_key_in_progress', 'A retry with this Idempotency-Key took it over; its answer is the one kept.');
   }
-  await ctx.db.update(idempotencyKeys).set({ statusCode, responseBody: ctx.vault.encrypt(body) }).where(where);
 }
 
 /** Forgets a claimed key: the request it guarded changed nothing worth replaying (invalid input). */

@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/connect.js';
+import { heldTransaction } from '../db/held-transaction.js';
 import { perHandle } from '../db/prepared-sql.js';
 import { merchants } from '../db/schema.js';
 import { RemitError, unauthorizedMerchant, unauthorizedPublicKey } from '../errors.js';
@@ -34,7 +35,8 @@ export async function merchantForKey(db: Db, clientId: string, merchantKey: unkn
   const { epoch, ...row } = found;
   // Local: the counter from before the lookup (a write since then leaves nothing behind). Shared:
   // the epoch read in the lookup's own snapshot, with the row.
-  if (cache) cache.set(key, row, cache.mode === 'local' ? version! : epoch);
+  // A row read in a request's held transaction may yet be rolled back: it is not kept.
+  if (cache && !heldTransaction()) cache.set(key, row, cache.mode === 'local' ? version! : epoch);
   return row;
 }
 
