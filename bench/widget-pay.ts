@@ -204,14 +204,15 @@ async function series(browser: Browser, url: string, setup: Setup, mode: Mode, f
 const pick = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * q)]!;
 
 export async function runWidgetPayBench(): Promise<Record<`${Setup} ${Mode}`, { median: number; p90: number }>> {
-  // Every run's click opens a pay link from this one address: the widget's limits (120 calls a
-  // minute per address) would refuse runs past about 25 per series. Raised, not off.
+  // Every run's click opens a pay link from this one address: the widget's limits (120 calls and
+  // 30 pay links a minute per address) would refuse runs past a few dozen per series. Raised, not off.
   const raised = { limit: 1_000_000, windowMs: 60_000 };
   const s = await startTestServer({
     widgetLimits: {
       ...DEFAULT_WIDGET_LIMITS,
       perKey: { ...DEFAULT_WIDGET_LIMITS.perKey, ...raised },
       perAddress: { ...DEFAULT_WIDGET_LIMITS.perAddress, ...raised },
+      payLinksPerAddress: { ...DEFAULT_WIDGET_LIMITS.payLinksPerAddress, ...raised },
     },
   });
   const browser = await launchChromium();

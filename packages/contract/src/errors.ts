@@ -31,6 +31,8 @@ const entries = {
   customer_unreachable: { status: 400 },
   no_payment_method: { status: 400 },
   preauth_needs_card: { status: 400 },
+  /** Widget backend: the phone is in a country the widget settings' sms_countries leave out. */
+  phone_country_not_allowed: { status: 400 },
   /** Pay page: the link does not take this method (or an authorization by bank account). */
   method_not_allowed: { status: 400 },
   /** Spec: "`last_authorized_amount` differs from the record: error named Amount mismatch". */
@@ -111,9 +113,11 @@ const entries = {
   challenge_answered: { status: 409 },
   card_already_saved: { status: 409 },
 
-  // 410: the pay page's link was cancelled by the merchant.
+  // 410: the pay page's link was cancelled by the merchant, or expired.
   link_cancelled: { status: 410 },
   card_link_cancelled: { status: 410 },
+  /** A widget link left unpaid past its expiry. */
+  link_expired: { status: 410 },
 
   // Transport limits.
   /** The request (headers and body) did not arrive within the server's time limit. */

@@ -11,6 +11,17 @@ export const DEFAULT_BUTTON_TEXT = 'Pay now';
 const COLOR_RULE = 'must be a colour #rrggbb (for example #1a56db)';
 const LOGO_RULE = 'must be an https:// address of an image, at most 2048 characters';
 
+/** Countries (ISO 3166 alpha-2) the request payment widget may text unless the merchant sets others. */
+export const DEFAULT_SMS_COUNTRIES = ['US', 'CA'];
+export const MAX_SMS_COUNTRIES = 50;
+/**
+ * What the completed-transactions widget lists: `widget`, sales paid through links the widgets
+ * opened (pay button, request payment); `pay_links`, sales paid through any pay link or payment
+ * request of the merchant. Never charges made with the secret key (stored customers, API charges).
+ */
+export const WIDGET_TRANSACTIONS_SCOPES = ['widget', 'pay_links'] as const;
+export type WidgetTransactionsScope = (typeof WIDGET_TRANSACTIONS_SCOPES)[number];
+
 export const listWidgetsInput = z.object({ merchant_key: merchantKey() });
 export type ListWidgetsInput = z.output<typeof listWidgetsInput>;
 
@@ -51,6 +62,18 @@ export const updateWidgetInput = z.object({
     .optional(),
   request_payment_enabled: flag().optional(),
   completed_transactions_enabled: flag().optional(),
+  completed_transactions_scope: z.enum(WIDGET_TRANSACTIONS_SCOPES, { error: `must be one of ${WIDGET_TRANSACTIONS_SCOPES.join(', ')}` }).optional(),
+  sms_countries: z
+    .array(
+      z
+        .string()
+        .regex(/^[A-Za-z]{2}$/, 'must be a two-letter country code (ISO 3166), for example US')
+        .transform((c) => c.toUpperCase()),
+    )
+    .min(1, 'must list at least one country (turn the widget off with request_payment_enabled instead)')
+    .max(MAX_SMS_COUNTRIES, `must list at most ${MAX_SMS_COUNTRIES} countries`)
+    .transform((list) => [...new Set(list)])
+    .optional(),
   max_amount: amount().nullable().optional(),
   logo_url: logoUrl().nullable().optional(),
 });
@@ -67,7 +90,11 @@ export const widgetSchema = z.object({
   theme: z.object({ primary_color: z.string().nullable().describe('#rrggbb') }),
   logo_url: z.string().nullable().describe('https address of the logo the pay page shows'),
   request_payment_enabled: z.boolean(),
-  completed_transactions_enabled: z.boolean(),
+  completed_transactions_enabled: z.boolean().describe('off by default in production'),
+  completed_transactions_scope: z
+    .enum(WIDGET_TRANSACTIONS_SCOPES)
+    .describe('widget: sales paid through links the widgets opened; pay_links: through any pay link or payment request. Never other API charges'),
+  sms_countries: z.array(z.string()).describe('countries (ISO 3166 alpha-2) the request payment widget may text; default US and CA'),
   max_amount: z.string().nullable().describe("decimal text; null: the merchant's own limit"),
   created_date: z.string(),
   updated_date: z.string(),
@@ -103,7 +130,7 @@ export const widgetPayLinkSchema = z.object({
 });
 export type WidgetPayLink = z.infer<typeof widgetPayLinkSchema>;
 
-/** `POST /widget/v1/payment-requests`: a payment request sent by SMS to a US or E.164 phone. */
+/** `POST /widget/v1/payment-requests`: a payment request sent by SMS to a US or E.164 phone in one of the widget's sms_countries. */
 export const widgetRequestBody = z.object({ amount: amount(), phone_number: phone() });
 export type WidgetRequestInput = z.output<typeof widgetRequestBody>;
 export const widgetRequestSchema = z.object({

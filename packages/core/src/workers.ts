@@ -2,6 +2,7 @@ import type { Ctx } from './context.js';
 import { startWebhookDispatcher, type DispatcherLogger, type WebhookDispatcherOptions } from './events/dispatcher.js';
 import { startMessageDispatcher, type MessageDispatcherOptions } from './messages/dispatcher.js';
 import { smtpTransport } from './messages/transports/smtp.js';
+import { startLinkExpiry } from './links/expiry.js';
 
 export interface WorkerOptions {
   webhooks?: WebhookDispatcherOptions;
@@ -15,17 +16,18 @@ export interface Workers {
   stop(): Promise<void>;
 }
 
-/** Starts the webhook and message dispatchers of this process. */
-export function startWorkers(ctx: Pick<Ctx, 'db' | 'vault' | 'env'>, opts: WorkerOptions = {}): Workers {
+/** Starts the webhook and message dispatchers of this process, and the expiry of widget links. */
+export function startWorkers(ctx: Pick<Ctx, 'db' | 'vault' | 'env' | 'now'>, opts: WorkerOptions = {}): Workers {
   const webhooks = startWebhookDispatcher(ctx, { logger: opts.logger, ...opts.webhooks });
   const messages = startMessageDispatcher(ctx, { logger: opts.logger, ...opts.messages });
+  const expiry = startLinkExpiry(ctx, { logger: opts.logger });
   return {
     nudge() {
       webhooks.nudge();
       messages.nudge();
     },
     async stop() {
-      await Promise.all([webhooks.stop(), messages.stop()]);
+      await Promise.all([webhooks.stop(), messages.stop(), expiry.stop()]);
     },
   };
 }

@@ -19,6 +19,7 @@ describe('widgetLimitsFromEnv', () => {
     const l = widgetLimitsFromEnv({
       REMIT_WIDGET_RATE_LIMIT_PER_KEY: '1000/1m',
       REMIT_WIDGET_RATE_LIMIT_PER_ADDRESS: 'off',
+      REMIT_WIDGET_RATE_LIMIT_PAY_LINKS_PER_ADDRESS: '7/1m',
       REMIT_WIDGET_RATE_LIMIT_SMS_PER_KEY: '5/1h',
       REMIT_WIDGET_RATE_LIMIT_SMS_PER_PHONE: '1/24h',
       REMIT_WIDGET_RATE_LIMIT_SMS_PER_ADDRESS: '2/30m',
@@ -27,6 +28,7 @@ describe('widgetLimitsFromEnv', () => {
     expect(l).toEqual({
       perKey: { name: 'widget_key', limit: 1000, windowMs: 60_000 },
       perAddress: { name: 'widget_address', limit: 0, windowMs: 0 },
+      payLinksPerAddress: { name: 'widget_pay_links_address', limit: 7, windowMs: 60_000 },
       smsPerKey: { name: 'widget_sms_key', limit: 5, windowMs: 3_600_000 },
       smsPerPhone: { name: 'widget_sms_phone', limit: 1, windowMs: 86_400_000 },
       smsPerAddress: { name: 'widget_sms_address', limit: 2, windowMs: 1_800_000 },

@@ -9,17 +9,23 @@ import { parseRateRule } from '../rate-limits.js';
  * key (the public key, the phone, the client address); each is configurable by environment
  * variable like the server's other rate limits (README "Rate limits").
  *
+ * A per-key limit, once reached, refuses every shopper of the merchant: so the per-address rules
+ * are counted first (a call they refuse does not count on the key), and the per-key limit is many
+ * addresses' worth (25 addresses at their full rate), so a flood from a few cannot reach it.
+ *
  * The counting sits behind `WidgetLimiter`: the shared database limiter by default, an
  * in-process one for a single process or a test.
  */
 export interface WidgetLimits {
-  /** Every /widget/v1 call, per public key. */
+  /** Every /widget/v1 call, per public key: counted after the address rules, so refused calls do not count. */
   perKey: RateRule;
   /** Every /widget/v1 call, per client address. */
   perAddress: RateRule;
+  /** Pay links opened, per client address. */
+  payLinksPerAddress: RateRule;
   /** Payment request SMS, per public key. */
   smsPerKey: RateRule;
-  /** Payment request SMS, per recipient phone. */
+  /** Payment request SMS, per recipient phone and merchant (one merchant's requests never block another's). */
   smsPerPhone: RateRule;
   /** Payment request SMS, per client address. */
   smsPerAddress: RateRule;
@@ -33,8 +39,9 @@ const HOUR = 60 * MINUTE;
 
 /** Name of each rule's environment variable, and its default. */
 const RULES: Record<RuleKey, { env: string; rule: RateRule }> = {
-  perKey: { env: 'REMIT_WIDGET_RATE_LIMIT_PER_KEY', rule: { name: 'widget_key', limit: 300, windowMs: MINUTE } },
+  perKey: { env: 'REMIT_WIDGET_RATE_LIMIT_PER_KEY', rule: { name: 'widget_key', limit: 3000, windowMs: MINUTE } },
   perAddress: { env: 'REMIT_WIDGET_RATE_LIMIT_PER_ADDRESS', rule: { name: 'widget_address', limit: 120, windowMs: MINUTE } },
+  payLinksPerAddress: { env: 'REMIT_WIDGET_RATE_LIMIT_PAY_LINKS_PER_ADDRESS', rule: { name: 'widget_pay_links_address', limit: 30, windowMs: MINUTE } },
   smsPerKey: { env: 'REMIT_WIDGET_RATE_LIMIT_SMS_PER_KEY', rule: { name: 'widget_sms_key', limit: 50, windowMs: HOUR } },
   smsPerPhone: { env: 'REMIT_WIDGET_RATE_LIMIT_SMS_PER_PHONE', rule: { name: 'widget_sms_phone', limit: 3, windowMs: HOUR } },
   smsPerAddress: { env: 'REMIT_WIDGET_RATE_LIMIT_SMS_PER_ADDRESS', rule: { name: 'widget_sms_address', limit: 10, windowMs: HOUR } },

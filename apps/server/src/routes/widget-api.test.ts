@@ -269,7 +269,7 @@ describe('POST /widget/v1/payment-requests', () => {
   });
 
   it('at most 3 per phone an hour: the 4th is 429 with Retry-After', async () => {
-    const phone = '+442071838750';
+    const phone = '+16475550188';
     const statuses = [];
     let last;
     for (let i = 0; i < 4; i++) {

@@ -71,11 +71,11 @@ export async function widgetApiRoutes(app: App, ctx: Ctx, opts: WidgetApiOptions
   });
   registerMerchant(app as unknown as FastifyInstance, ctx, { allowedOrigins: (m) => widgetOriginsFor(ctx, m) });
 
-  /** Every call counts against the key and the client address. */
+  /** Every call counts against the client address, then (if the address may) against the key. */
   const everyCall = (req: FastifyRequest, reply: FastifyReply) =>
     enforce(limiter, reply, [
-      [limits.perKey, req.merchant.publicKey],
       [limits.perAddress, req.ip],
+      [limits.perKey, req.merchant.publicKey],
     ]);
   const config = { merchant: 'public_key' as const };
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
@@ -113,6 +113,7 @@ export async function widgetApiRoutes(app: App, ctx: Ctx, opts: WidgetApiOptions
       },
     },
     async (req, reply) => {
+      await enforce(limiter, reply, [[limits.payLinksPerAddress, req.ip]]);
       await everyCall(req, reply);
       noStore(reply);
       return ok('Pay link created.', await createWidgetPayLink(ctx, req.merchant, req.widgetOrigin, req.body.amount, limits.maxAmountCents));
@@ -126,7 +127,7 @@ export async function widgetApiRoutes(app: App, ctx: Ctx, opts: WidgetApiOptions
       schema: {
         tags: ['widget backend'],
         summary: 'Send a payment request SMS (the request payment button)',
-        description: `US (10 digits) or E.164 phone. At most ${describeRule(limits.smsPerPhone)} per phone, ${describeRule(limits.smsPerAddress)} per client address and ${describeRule(limits.smsPerKey)} per key (429 with Retry-After).`,
+        description: `US (10 digits) or E.164 phone, in one of the widget settings' sms_countries (default US and CA; else 400 phone_country_not_allowed). At most ${describeRule(limits.smsPerPhone)} per phone (of this merchant), ${describeRule(limits.smsPerAddress)} per client address and ${describeRule(limits.smsPerKey)} per key (429 with Retry-After); a request refused as invalid counts against none of them.`,
         querystring: keyQuery,
         body: widgetRequestBody,
         response: { 200: envelope(widgetRequestSchema), ...errors },
@@ -134,13 +135,15 @@ export async function widgetApiRoutes(app: App, ctx: Ctx, opts: WidgetApiOptions
     },
     async (req, reply) => {
       await everyCall(req, reply);
-      await enforce(limiter, reply, [
-        [limits.smsPerPhone, req.body.phone_number],
-        [limits.smsPerAddress, req.ip],
-        [limits.smsPerKey, req.merchant.publicKey],
-      ]);
       noStore(reply);
-      return ok('Payment request sent.', await sendWidgetPaymentRequest(ctx, req.merchant, req.body.amount, req.body.phone_number, limits.maxAmountCents));
+      // Counted once the request is known to be one the merchant allows: a refused one costs no SMS quota.
+      const admit = () =>
+        enforce(limiter, reply, [
+          [limits.smsPerPhone, `${req.merchant.id}:${req.body.phone_number}`],
+          [limits.smsPerAddress, req.ip],
+          [limits.smsPerKey, req.merchant.publicKey],
+        ]);
+      return ok('Payment request sent.', await sendWidgetPaymentRequest(ctx, req.merchant, req.body.amount, req.body.phone_number, { serverMax: limits.maxAmountCents, admit }));
     },
   );
 
@@ -151,7 +154,8 @@ export async function widgetApiRoutes(app: App, ctx: Ctx, opts: WidgetApiOptions
       schema: {
         tags: ['widget backend'],
         summary: 'Completed transactions (the table)',
-        description: 'Date, amount, brand, last four, status; newest first; page is zero-based. No customer data.',
+        description:
+          "Date, amount, brand, last four, status; newest first; page is zero-based. No customer data. Only sales paid through the widgets' links (or any pay link: completed_transactions_scope), never other charges; off (403 widget_disabled) unless completed_transactions_enabled, which starts off in production.",
         querystring: keyQuery.extend(widgetTransactionsQuery.shape),
         response: { 200: envelope(widgetTransactionsSchema), ...errors },
       },

@@ -42,6 +42,8 @@ describe('GET /widgets', () => {
           logo_url: null,
           request_payment_enabled: true,
           completed_transactions_enabled: true,
+          completed_transactions_scope: 'widget',
+          sms_countries: ['US', 'CA'],
           max_amount: null,
           created_date: expect.any(String),
           updated_date: expect.any(String),
@@ -115,6 +117,10 @@ describe('PUT /widgets/{id}', () => {
     ['a negative max_amount', { max_amount: '-5' }, 'max_amount'],
     ['a flag as text', { request_payment_enabled: 'yes' }, 'request_payment_enabled'],
     ['max_amount over the merchant limit', { max_amount: '1000000.00' }, 'max_amount'],
+    ['a country name', { sms_countries: ['Canada'] }, 'sms_countries.0'],
+    ['a code of no country', { sms_countries: ['US', 'XX'] }, 'sms_countries.1'],
+    ['no country', { sms_countries: [] }, 'sms_countries'],
+    ['a scope not offered', { completed_transactions_scope: 'all' }, 'completed_transactions_scope'],
   ])('400 for %s, naming the field, and nothing changes', async (_what, body, path) => {
     const id = await widgetId();
     const before = await widgetRow(id);
@@ -122,6 +128,21 @@ describe('PUT /widgets/{id}', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ result: false, code: expect.any(String), errors: expect.arrayContaining([expect.objectContaining({ path })]) });
     expect(await widgetRow(id)).toEqual(before);
+  });
+
+  it('sets the SMS countries (any case, deduplicated) and the completed-transactions scope', async () => {
+    const id = await widgetId();
+    const res = await put(id, { sms_countries: ['us', 'GB', 'US', 'mx'], completed_transactions_scope: 'pay_links' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ sms_countries: ['US', 'GB', 'MX'], completed_transactions_scope: 'pay_links' });
+    expect((await widgetRow(id))!.sms_countries).toEqual(['US', 'GB', 'MX']);
+    const bad = await put(id, { sms_countries: ['ZZ'] });
+    expect(bad.body).toMatchObject({
+      code: 'invalid_request',
+      errors: [{ path: 'sms_countries.0', message: 'is not a country code phones can be placed in (ISO 3166 alpha-2, for example US), not "ZZ"' }],
+    });
+    const back = await put(id, { sms_countries: ['US', 'CA'], completed_transactions_scope: 'widget' });
+    expect(back.body.data).toMatchObject({ sms_countries: ['US', 'CA'], completed_transactions_scope: 'widget' });
   });
 
   it('400 for malformed JSON and a text body', async () => {
@@ -161,6 +182,9 @@ describe('PUT /widgets/{id}', () => {
       expect(local.status).toBe(400);
       expect(local.body.errors).toEqual([{ path: 'allowed_origins.0', message: 'must be https://… in production' }]);
       expect((await putProd(['https://shop.example.com'])).status).toBe(200);
+      // What a public key can read starts off in production: the merchant turns it on.
+      const [w] = (await prod.http({ method: 'GET', path: '/api/v1/widgets', auth: pm.auth, json: { merchant_key: pm.merchant_key } })).body.data;
+      expect(w).toMatchObject({ completed_transactions_enabled: false, completed_transactions_scope: 'widget', sms_countries: ['US', 'CA'], request_payment_enabled: true });
     } finally {
       await prod.close();
     }

@@ -122,6 +122,10 @@ export const payLinks = pgTable(
     paymentMethodId: text('payment_method_id'),
     /** When the customer paid (or saved the card); the receipt's date. */
     paidAt: ts('paid_at'),
+    /** Opened by the widget backend (a public key), not the merchant API. */
+    viaWidget: boolean('via_widget').notNull().default(false),
+    /** Past this (merchant clock) an unpaid link cannot be paid and its pending sale is removed; null: never. */
+    expiresAt: ts('expires_at'),
     createdAt: ts('created_at').notNull(),
     deletedAt: ts('deleted_at'),
   },
@@ -130,6 +134,7 @@ export const payLinks = pgTable(
     uniqueIndex('pay_links_request_order_idx')
       .on(t.merchantId, t.orderId)
       .where(sql`kind = 'request'`),
+    index('pay_links_expiry_idx').on(t.expiresAt).where(sql`status = 'open' and expires_at is not null`),
   ],
 );
 
@@ -301,7 +306,12 @@ export const widgets = pgTable(
     primaryColor: text('primary_color'),
     logoUrl: text('logo_url'),
     requestPaymentEnabled: boolean('request_payment_enabled').notNull().default(true),
-    completedTransactionsEnabled: boolean('completed_transactions_enabled').notNull().default(true),
+    /** Off unless set: production widgets start with it off, sandbox ones on (widgetFor). */
+    completedTransactionsEnabled: boolean('completed_transactions_enabled').notNull().default(false),
+    /** Which sales the completed-transactions widget lists (WIDGET_TRANSACTIONS_SCOPES). */
+    completedTransactionsScope: text('completed_transactions_scope').notNull().default('widget'),
+    /** ISO 3166 alpha-2 countries the request payment widget may text. */
+    smsCountries: jsonb('sms_countries').$type<string[]>().notNull().default(sql`'["US","CA"]'::jsonb`),
     /** Largest amount a widget may ask for; null: the merchant's own limit. */
     maxAmountCents: cents('max_amount_cents'),
     createdAt: ts('created_at').notNull(),

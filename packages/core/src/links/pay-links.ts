@@ -5,17 +5,20 @@ import { RemitError } from '../errors.js';
 import { merchantNow } from '../clock.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { openLink } from './open-link.js';
+import { widgetLinkFields } from './expiry.js';
 import { errorMessage, type PayLinkInput, type PayLinkResult } from '@remit/contract';
 import { assertPayable, linkTotals } from './totals.js';
 
 /**
  * `POST /pay-link`: a hosted page for an amount and its pending sale. Links of a merchant not yet
  * approved may be made (payments on them are refused). Without an order_id the link id is used.
+ * `widget`: opened by the widget backend (it expires unpaid, see expiry.ts).
  */
 export async function createPayLink(
   ctx: Ctx,
   merchant: Merchant,
   input: Omit<PayLinkInput, 'merchant_key'>,
+  opts: { widget?: boolean } = {},
 ): Promise<PayLinkResult> {
   const amounts = { amountCents: input.amount, taxCents: 0, surchargeCents: 0, discountCents: 0, passFee: false };
   assertPayable(linkTotals(amounts, merchant), merchant.maxAmountCents);
@@ -34,6 +37,7 @@ export async function createPayLink(
       allowCard: input.allow_card,
       allowAch: input.allow_ach,
       embedOrigin: input.embed_origin ?? null,
+      ...(opts.widget && widgetLinkFields('link', at)),
     },
     at,
     { orderIdIsLinkId: input.order_id === undefined },

@@ -8,6 +8,7 @@ import type { Merchant } from '../merchants/merchant-key.js';
 import { queueMessage } from '../messages/outbox.js';
 import { paymentRequestEmail, paymentRequestSms } from '../messages/templates.js';
 import { openLink, type OpenedLink } from './open-link.js';
+import { widgetLinkFields } from './expiry.js';
 import type { CustomerRequestInput, CustomerRequestResult, PaymentRequestInput, PaymentRequestResult } from '@remit/contract';
 import { assertPayable, linkTotals } from './totals.js';
 
@@ -79,11 +80,13 @@ function assertAuthorizable(input: { preauth: boolean; allow_card: boolean }) {
 /**
  * `POST /requests`: a pay link for an order, its pending sale (a `PreAuth` when `preauth`), and
  * the SMS/email that carry it. `order_id` is unique per merchant among requests (409).
+ * `widget`: sent by the widget backend (it expires unpaid, see expiry.ts).
  */
 export async function createPaymentRequest(
   ctx: Ctx,
   merchant: Merchant,
   input: Omit<PaymentRequestInput, 'merchant_key'>,
+  opts: { widget?: boolean } = {},
 ): Promise<RequestOutcome<PaymentRequestResult>> {
   const amounts = {
     amountCents: input.amount,
@@ -116,6 +119,7 @@ export async function createPaymentRequest(
         // A merchant key is a secret: kept encrypted, never in plain text.
         subMerchantKey: input.sub_merchant_key ? ctx.vault.encrypt(input.sub_merchant_key) : null,
         embedOrigin: input.embed_origin ?? null,
+        ...(opts.widget && widgetLinkFields('request', at)),
       },
       at,
     );

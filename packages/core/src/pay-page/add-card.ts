@@ -16,7 +16,7 @@ import { loadLink } from './lookup.js';
 export async function addCardFromLink(ctx: Ctx, token: string, input: AddCardRequest): Promise<AddCardResult> {
   const card = parsePayCard(input.card);
   return ctx.db.transaction(async (tx) => {
-    const { link, merchant } = await loadLink(tx, token, 'card', { lock: true });
+    const { link, merchant } = await loadLink(tx, ctx.now, token, 'card', { lock: true });
     if (link.paymentMethodId || !link.customerId) {
       throw new RemitError('card_already_saved', 'A card was already added through this link.');
     }

@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm';
 import type { Queryable } from '../db/connect.js';
 import { merchants, payLinks, transactions } from '../db/schema.js';
 import { RemitError } from '../errors.js';
+import { merchantNow, type Now } from '../clock.js';
+import { isExpired } from '../links/expiry.js';
 
 /**
  * The pay page's calls are authorized by the unguessable link id (or add-card token) alone: this
@@ -28,6 +30,7 @@ export type PayMerchantRow = Pick<typeof merchants.$inferSelect, keyof typeof me
 
 export const LINK_NOT_FOUND_MESSAGE = 'This payment link does not exist. Check the address you were sent.';
 export const LINK_CANCELLED_MESSAGE = 'The merchant cancelled this payment link; it can no longer be paid.';
+export const LINK_EXPIRED_MESSAGE = 'This payment link has expired; ask the merchant for a new one.';
 export const CARD_LINK_NOT_FOUND_MESSAGE = 'This add-card link does not exist. Check the address you were sent.';
 export const CARD_LINK_CANCELLED_MESSAGE = 'This add-card link is no longer available.';
 
@@ -50,10 +53,10 @@ export interface LoadedLink {
 /**
  * The link behind an id, for paying (`pay`: pay links, requests, authorization requests) or for
  * the add-card page (`card`: card_request links). Unknown, malformed or of the other purpose: 404;
- * deleted: 410. With `lock`, the link row stays locked until the caller's transaction ends, so two
+ * deleted, or a widget link left unpaid past its expiry at `now`: 410. With `lock`, the link row stays locked until the caller's transaction ends, so two
  * attempts on one link run one after the other.
  */
-export async function loadLink(db: Queryable, id: string, purpose: LinkPurpose, opts: { lock?: boolean } = {}): Promise<LoadedLink> {
+export async function loadLink(db: Queryable, now: Now, id: string, purpose: LinkPurpose, opts: { lock?: boolean } = {}): Promise<LoadedLink> {
   if (!LINK_ID.test(id)) throw missing(purpose);
   const query = db
     .select({ link: payLinks, merchant: merchantColumns })
@@ -68,6 +71,7 @@ export async function loadLink(db: Queryable, id: string, purpose: LinkPurpose, 
       ? new RemitError('link_cancelled', LINK_CANCELLED_MESSAGE)
       : new RemitError('card_link_cancelled', CARD_LINK_CANCELLED_MESSAGE);
   }
+  if (isExpired(row.link, merchantNow(now, row.merchant))) throw new RemitError('link_expired', LINK_EXPIRED_MESSAGE);
   return row;
 }
 

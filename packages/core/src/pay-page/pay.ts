@@ -43,7 +43,7 @@ interface Payable {
 
 /** Locks the link and its sale and checks it can be paid now by `method`. */
 async function lockPayable(ctx: Ctx, tx: Tx, linkId: string, method: Method): Promise<Payable> {
-  const { link, merchant } = await loadLink(tx, linkId, 'pay', { lock: true });
+  const { link, merchant } = await loadLink(tx, ctx.now, linkId, 'pay', { lock: true });
   const sale = await saleOf(tx, link, { lock: true });
   if (link.status === 'paid' || !sale || sale.status !== 'pending') {
     throw new RemitError('link_already_paid', ALREADY_PAID_MESSAGE);

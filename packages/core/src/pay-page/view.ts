@@ -77,15 +77,15 @@ export function viewOf(link: LinkRow, merchant: PayMerchantRow, sale: SaleRow | 
 }
 
 /** `GET /pay/api/links/{link_id}`. */
-export async function payLinkView(ctx: Pick<Ctx, 'db' | 'env'>, linkId: string): Promise<PayLinkView> {
-  const { link, merchant } = await loadLink(ctx.db, linkId, 'pay');
+export async function payLinkView(ctx: Pick<Ctx, 'db' | 'env' | 'now'>, linkId: string): Promise<PayLinkView> {
+  const { link, merchant } = await loadLink(ctx.db, ctx.now, linkId, 'pay');
   const [sale, widget] = await Promise.all([saleOf(ctx.db, link), findWidget(ctx.db, merchant.id)]);
   return viewOf(link, merchant, sale, widget, ctx.env);
 }
 
 /** `GET /pay/api/cards/{token}`. */
-export async function addCardView(ctx: Pick<Ctx, 'db'>, token: string): Promise<AddCardView> {
-  const { link, merchant } = await loadLink(ctx.db, token, 'card');
+export async function addCardView(ctx: Pick<Ctx, 'db' | 'now'>, token: string): Promise<AddCardView> {
+  const { link, merchant } = await loadLink(ctx.db, ctx.now, token, 'card');
   return cardViewOf(ctx.db, link, merchant, await findWidget(ctx.db, merchant.id));
 }
 
@@ -118,9 +118,9 @@ export interface PayPage {
  * The initial state of the HTML page at `/pay/{link_id}` (`link`) or `/pay/card/{token}` (`card`):
  * the view, or the error page's status, code and message.
  */
-export async function payPage(ctx: Pick<Ctx, 'db' | 'env'>, id: string, purpose: LinkPurpose): Promise<PayPage> {
+export async function payPage(ctx: Pick<Ctx, 'db' | 'env' | 'now'>, id: string, purpose: LinkPurpose): Promise<PayPage> {
   try {
-    const { link, merchant } = await loadLink(ctx.db, id, purpose);
+    const { link, merchant } = await loadLink(ctx.db, ctx.now, id, purpose);
     const [widget, sale] = await Promise.all([findWidget(ctx.db, merchant.id), purpose === 'pay' ? saleOf(ctx.db, link) : null]);
     const frame = { allowedOrigins: widget?.allowedOrigins ?? [], embedOrigin: link.embedOrigin };
     if (purpose === 'card') return { status: 200, state: { page: 'card', view: await cardViewOf(ctx.db, link, merchant, widget) }, ...frame };

@@ -8,18 +8,32 @@ import { newId } from '../ids.js';
 import type { Env } from '../environment.js';
 import { formatAmount } from '../money.js';
 import { isLocalOrigin } from './origins.js';
-import { DEFAULT_BUTTON_TEXT, type UpdateWidgetInput, type Widget } from '@remit/contract';
+import { isPhoneCountry } from './sms-countries.js';
+import { DEFAULT_BUTTON_TEXT, type UpdateWidgetInput, type Widget, type WidgetTransactionsScope } from '@remit/contract';
 import type { Merchant } from '../merchants/merchant-key.js';
 
 export type WidgetRow = typeof widgets.$inferSelect;
 
-/** The merchant's widget settings, made with the defaults the first time they are asked for. */
-export async function widgetFor(db: Queryable, merchantId: string, at: Date): Promise<WidgetRow> {
+/**
+ * The merchant's widget settings, made with the defaults the first time they are asked for. The
+ * completed-transactions widget shows sales to anyone with the public key: in production it starts off.
+ */
+export async function widgetFor(ctx: Pick<Ctx, 'db' | 'env' | 'now'>, merchant: Merchant): Promise<WidgetRow> {
+  const { db } = ctx;
+  const merchantId = merchant.id;
   const [found] = await db.select().from(widgets).where(eq(widgets.merchantId, merchantId)).limit(1);
   if (found) return found;
+  const at = merchantNow(ctx.now, merchant);
   await db
     .insert(widgets)
-    .values({ id: newId.widget(), merchantId, buttonText: DEFAULT_BUTTON_TEXT, createdAt: at, updatedAt: at })
+    .values({
+      id: newId.widget(),
+      merchantId,
+      buttonText: DEFAULT_BUTTON_TEXT,
+      completedTransactionsEnabled: ctx.env === 'sandbox',
+      createdAt: at,
+      updatedAt: at,
+    })
     .onConflictDoNothing();
   const [row] = await db.select().from(widgets).where(eq(widgets.merchantId, merchantId)).limit(1);
   return row!;
@@ -42,6 +56,8 @@ export function widgetView(w: WidgetRow): Widget {
     logo_url: w.logoUrl,
     request_payment_enabled: w.requestPaymentEnabled,
     completed_transactions_enabled: w.completedTransactionsEnabled,
+    completed_transactions_scope: w.completedTransactionsScope as WidgetTransactionsScope,
+    sms_countries: w.smsCountries,
     max_amount: w.maxAmountCents === null ? null : formatAmount(w.maxAmountCents),
     created_date: w.createdAt.toISOString(),
     updated_date: w.updatedAt.toISOString(),
@@ -51,7 +67,7 @@ export type WidgetView = Widget;
 
 /** `GET /widgets`: the merchant's widgets (one per merchant). */
 export async function listWidgets(ctx: Ctx, merchant: Merchant): Promise<WidgetView[]> {
-  return [widgetView(await widgetFor(ctx.db, merchant.id, merchantNow(ctx.now, merchant)))];
+  return [widgetView(await widgetFor(ctx, merchant))];
 }
 
 /** Production pages are served over https; plain http only for localhost, and only in sandbox. */
@@ -68,9 +84,19 @@ function checkOrigins(env: Env, origins: string[]): void {
   if (errors.length) throw invalid('invalid_request', `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
 }
 
+/** Countries the phone library cannot place numbers in would never match a phone: refused. */
+function checkCountries(countries: string[]): void {
+  const errors: FieldError[] = [];
+  countries.forEach((c, i) => {
+    if (!isPhoneCountry(c)) errors.push({ path: `sms_countries.${i}`, message: `is not a country code phones can be placed in (ISO 3166 alpha-2, for example US), not "${c}"` });
+  });
+  if (errors.length) throw invalid('invalid_request', `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+}
+
 /** `PUT /widgets/{id}`: sets what the body gives; the row is locked so concurrent updates apply one after the other. */
 export async function updateWidget(ctx: Ctx, merchant: Merchant, id: string, input: Omit<UpdateWidgetInput, 'merchant_key'>): Promise<WidgetView> {
   if (input.allowed_origins) checkOrigins(ctx.env, input.allowed_origins);
+  if (input.sms_countries) checkCountries(input.sms_countries);
   if (input.max_amount != null && input.max_amount > merchant.maxAmountCents) {
     const message = `must be at most ${formatAmount(merchant.maxAmountCents)}, the merchant's limit`;
     throw invalid('amount_over_limit', `max_amount ${message}.`, [{ path: 'max_amount', message }]);
@@ -92,6 +118,8 @@ export async function updateWidget(ctx: Ctx, merchant: Merchant, id: string, inp
         ...(input.logo_url !== undefined && { logoUrl: input.logo_url }),
         ...(input.request_payment_enabled !== undefined && { requestPaymentEnabled: input.request_payment_enabled }),
         ...(input.completed_transactions_enabled !== undefined && { completedTransactionsEnabled: input.completed_transactions_enabled }),
+        ...(input.completed_transactions_scope !== undefined && { completedTransactionsScope: input.completed_transactions_scope }),
+        ...(input.sms_countries !== undefined && { smsCountries: input.sms_countries }),
         ...(input.max_amount !== undefined && { maxAmountCents: input.max_amount }),
         updatedAt: at,
       })

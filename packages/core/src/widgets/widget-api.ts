@@ -6,9 +6,8 @@ import {
   type WidgetRequestResult,
   type WidgetTransactions,
 } from '@remit/contract';
-import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
-import { transactions } from '../db/schema.js';
+import { payLinks, transactions } from '../db/schema.js';
 import { invalid, RemitError } from '../errors.js';
 import { createPayLink } from '../links/pay-links.js';
 import { createPaymentRequest } from '../links/payment-requests.js';
@@ -16,6 +15,7 @@ import type { Merchant } from '../merchants/merchant-key.js';
 import { formatAmount } from '../money.js';
 import { newId } from '../ids.js';
 import { widgetFor, type WidgetRow } from './settings.js';
+import { phoneCountry } from './sms-countries.js';
 
 /**
  * The widget backend (`/widget/v1`): what a page holding only the merchant's public key may do.
@@ -24,14 +24,14 @@ import { widgetFor, type WidgetRow } from './settings.js';
 
 /** The origins a public key is accepted from: the settings' list; an empty list is any origin in sandbox, none in production. */
 export async function widgetOriginsFor(ctx: Ctx, merchant: Merchant): Promise<readonly string[] | 'any'> {
-  const w = await widgetFor(ctx.db, merchant.id, merchantNow(ctx.now, merchant));
+  const w = await widgetFor(ctx, merchant);
   if (w.allowedOrigins.length) return w.allowedOrigins;
   return ctx.env === 'sandbox' ? 'any' : [];
 }
 
 /** `GET /widget/v1/config`. */
 export async function widgetConfig(ctx: Ctx, merchant: Merchant): Promise<WidgetConfig> {
-  const w = await widgetFor(ctx.db, merchant.id, merchantNow(ctx.now, merchant));
+  const w = await widgetFor(ctx, merchant);
   return {
     button_text: w.buttonText,
     theme: { primary_color: w.primaryColor },
@@ -58,23 +58,37 @@ function assertWidgetAmount(w: WidgetRow, amountCents: number, serverMax: number
 
 /** `POST /widget/v1/pay-links`: a pay link whose page posts its outcome to `origin` (the calling page). */
 export async function createWidgetPayLink(ctx: Ctx, merchant: Merchant, origin: string, amountCents: number, serverMax: number | null = null): Promise<WidgetPayLink> {
-  const w = await widgetFor(ctx.db, merchant.id, merchantNow(ctx.now, merchant));
+  const w = await widgetFor(ctx, merchant);
   assertWidgetAmount(w, amountCents, serverMax);
-  const link = await createPayLink(ctx, merchant, { amount: amountCents, allow_card: true, allow_ach: true, embed_origin: origin });
+  const link = await createPayLink(ctx, merchant, { amount: amountCents, allow_card: true, allow_ach: true, embed_origin: origin }, { widget: true });
   return { link_id: link.order_id, pay_link: link.payment_link, amount: formatAmount(amountCents) };
 }
 
-/** `POST /widget/v1/payment-requests`: an SMS carrying a pay link to `phone` (E.164). */
+/** Premium and international-network numbers cost the merchant: only the countries the settings allow are texted. */
+function assertSmsCountry(w: WidgetRow, phone: string): void {
+  const country = phoneCountry(phone);
+  if (country && w.smsCountries.includes(country)) return;
+  const message = `must be a phone number in ${w.smsCountries.join(', ')} (the widget settings' sms_countries)`;
+  throw invalid('phone_country_not_allowed', `phone_number ${message}.`, [{ path: 'phone_number', message }]);
+}
+
+/**
+ * `POST /widget/v1/payment-requests`: an SMS carrying a pay link to `phone` (E.164), in one of the
+ * widget's sms_countries. `admit` (the rate limits) runs once the request is known to be allowed.
+ */
 export async function sendWidgetPaymentRequest(
   ctx: Ctx,
   merchant: Merchant,
   amountCents: number,
   phone: string,
-  serverMax: number | null = null,
+  opts: { serverMax?: number | null; admit?: () => Promise<void> } = {},
 ): Promise<WidgetRequestResult> {
-  const w = await widgetFor(ctx.db, merchant.id, merchantNow(ctx.now, merchant));
+  const w = await widgetFor(ctx, merchant);
   if (!w.requestPaymentEnabled) throw new RemitError('widget_disabled', 'The request payment widget is turned off in the widget settings (request_payment_enabled).');
-  assertWidgetAmount(w, amountCents, serverMax);
+  assertSmsCountry(w, phone);
+  assertWidgetAmount(w, amountCents, opts.serverMax ?? null);
+  // The caller's rate limits count only requests that pass the checks above.
+  await opts.admit?.();
   const { data } = await createPaymentRequest(ctx, merchant, {
     amount: amountCents,
     order_id: newId.widgetRequest(),
@@ -84,16 +98,20 @@ export async function sendWidgetPaymentRequest(
     require_3ds: false,
     allow_card: true,
     allow_ach: true,
-  });
+  }, { widget: true });
   return { status: 'sent', link_id: data.link_id, amount: formatAmount(amountCents), phone_last_four: phone.slice(-4) };
 }
 
 const SHOWN_STATES = ['completed', 'refunded'];
 const SHOWN_TYPES = ['Sale', 'PreAuth'];
 
-/** `GET /widget/v1/transactions`: completed payments, newest first; date, amount, brand, last four, status only. */
+/**
+ * `GET /widget/v1/transactions`: completed payments, newest first; date, amount, brand, last four,
+ * status only. Only sales paid through a pay link (of the widgets, or any, per
+ * completed_transactions_scope): charges made with the secret key are never shown to a public key.
+ */
 export async function listWidgetTransactions(ctx: Ctx, merchant: Merchant, page: number): Promise<WidgetTransactions> {
-  const w = await widgetFor(ctx.db, merchant.id, merchantNow(ctx.now, merchant));
+  const w = await widgetFor(ctx, merchant);
   if (!w.completedTransactionsEnabled) {
     throw new RemitError('widget_disabled', 'The completed transactions widget is turned off in the widget settings (completed_transactions_enabled).');
   }
@@ -110,7 +128,15 @@ export async function listWidgetTransactions(ctx: Ctx, merchant: Merchant, page:
       status: transactions.status,
     })
     .from(transactions)
-    .where(and(eq(transactions.merchantId, merchant.id), inArray(transactions.status, SHOWN_STATES), inArray(transactions.type, SHOWN_TYPES)))
+    .innerJoin(payLinks, eq(payLinks.id, transactions.payLinkId))
+    .where(
+      and(
+        eq(transactions.merchantId, merchant.id),
+        inArray(transactions.status, SHOWN_STATES),
+        inArray(transactions.type, SHOWN_TYPES),
+        w.completedTransactionsScope === 'pay_links' ? undefined : eq(payLinks.viaWidget, true),
+      ),
+    )
     .orderBy(desc(transactions.createdAt), desc(transactions.id))
     .limit(size + 1)
     .offset(page * size);
