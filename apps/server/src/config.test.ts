@@ -17,3 +17,13 @@ describe('loadConfig', () => {
     );
   });
 });
+
+describe('rate limits', () => {
+  it('the former per-client-id failure limit stops the start, naming what replaced it', () => {
+    expect(() => loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_RATE_LIMIT_AUTH_FAILURES_PER_CLIENT: '10/5m' })).toThrow(
+      /^REMIT_RATE_LIMIT_AUTH_FAILURES_PER_CLIENT was replaced by REMIT_RATE_LIMIT_AUTH_FAILURES_PER_CLIENT_ADDRESS/,
+    );
+    const c = loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_RATE_LIMIT_AUTH_FAILURES_PER_CLIENT_ADDRESS: '5/1m' });
+    expect(c.rateLimits.authFailuresPerClientAddress).toEqual({ name: 'auth_fail_client_address', limit: 5, windowMs: 60_000 });
+  });
+});
