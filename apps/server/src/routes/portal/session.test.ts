@@ -170,6 +170,30 @@ describe('CSRF', () => {
     expect(res.body.code).toBe('csrf_rejected');
   });
 
+  it('an Origin that matches a forged Host is refused: origins are compared with PUBLIC_URL and the listening address', async () => {
+    // A page of a name rebound to this server's address (DNS rebinding) sends this pair.
+    const port = new URL(s.url).port;
+    const forged = { host: `rebound.example:${port}`, origin: `http://rebound.example:${port}` };
+    const [id, secret] = await s.credentials();
+    const signIn = await signInRaw({ client_id: id, secret_key: secret }, forged);
+    expect(signIn.status).toBe(403);
+    expect(signIn.body.code).toBe('csrf_rejected');
+    expect(signIn.headers['set-cookie']).toBeUndefined();
+    const p = await portalSignIn(s);
+    const change = await p.call('PUT', '/webhook', { webhook_url: 'https://hooks.example/x' }, forged);
+    expect(change.status).toBe(403);
+    expect(change.body.code).toBe('csrf_rejected');
+  });
+
+  it('on a loopback address every loopback name of the listening port is the server’s own origin', async () => {
+    const p = await portalSignIn(s);
+    const port = new URL(s.url).port;
+    for (const origin of [`http://localhost:${port}`, `http://127.0.0.1:${port}`]) {
+      expect((await p.call('PUT', '/webhook', { webhook_url: 'https://hooks.example/x' }, { origin })).status, origin).toBe(200);
+    }
+    expect((await p.call('PUT', '/webhook', { webhook_url: 'https://hooks.example/x' }, { origin: `http://localhost:${Number(port) + 1}` })).status).toBe(403);
+  });
+
   it('a change with the token from the same origin goes through', async () => {
     const p = await portalSignIn(s);
     const res = await p.call('PUT', '/webhook', { webhook_url: 'https://hooks.example/x' });
