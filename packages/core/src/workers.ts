@@ -16,8 +16,11 @@ export interface Workers {
 }
 
 /** Starts the webhook and message dispatchers of this process. */
-export function startWorkers(ctx: Pick<Ctx, 'db' | 'vault' | 'env'>, opts: WorkerOptions = {}): Workers {
-  const webhooks = startWebhookDispatcher(ctx, { logger: opts.logger, ...opts.webhooks });
+export function startWorkers(ctx: Pick<Ctx, 'db' | 'vault' | 'env' | 'privateWebhooks' | 'webhookPorts'>, opts: WorkerOptions = {}): Workers {
+  const production = ctx.env === 'production';
+  // Where webhooks may go, as registration checks it, checked again at each connect.
+  const targets = { allowPrivateAddresses: ctx.privateWebhooks, httpsOnly: production, ports: production ? ctx.webhookPorts : null };
+  const webhooks = startWebhookDispatcher(ctx, { logger: opts.logger, ...targets, ...opts.webhooks });
   const messages = startMessageDispatcher(ctx, { logger: opts.logger, ...opts.messages });
   return {
     nudge() {
