@@ -17,3 +17,46 @@ describe('loadConfig', () => {
     );
   });
 });
+
+describe('rate limits', () => {
+  it('the former per-client-id failure limit stops the start, naming what replaced it', () => {
+    expect(() => loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_RATE_LIMIT_AUTH_FAILURES_PER_CLIENT: '10/5m' })).toThrow(
+      /^REMIT_RATE_LIMIT_AUTH_FAILURES_PER_CLIENT was replaced by REMIT_RATE_LIMIT_AUTH_FAILURES_PER_CLIENT_ADDRESS/,
+    );
+    const c = loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_RATE_LIMIT_AUTH_FAILURES_PER_CLIENT_ADDRESS: '5/1m' });
+    expect(c.rateLimits.authFailuresPerClientAddress).toEqual({ name: 'auth_fail_client_address', limit: 5, windowMs: 60_000 });
+  });
+});
+
+describe('webhook targets', () => {
+  const load = (env: NodeJS.ProcessEnv) => loadConfig({ REMIT_ENCRYPTION_KEY: key, ...env });
+
+  it('private webhooks are allowed by default only in a sandbox that listens on and is published at loopback', () => {
+    expect(load({}).privateWebhooks).toBe(true);
+    expect(load({ HOST: 'localhost', PUBLIC_URL: 'http://127.0.0.1:8080' }).privateWebhooks).toBe(true);
+    expect(load({ HOST: '::1' }).privateWebhooks).toBe(true);
+    for (const HOST of ['0.0.0.0', '::', '10.0.0.5', '192.168.1.20']) expect(load({ HOST }).privateWebhooks, HOST).toBe(false);
+    // Behind a proxy that publishes it, a loopback listener is reachable from elsewhere too.
+    expect(load({ PUBLIC_URL: 'https://sandbox.example.com' }).privateWebhooks).toBe(false);
+    expect(load({ REMIT_ENV: 'production' }).privateWebhooks).toBe(false);
+  });
+
+  it('REMIT_ALLOW_PRIVATE_WEBHOOKS decides in a sandbox, reaches the core, and is refused in production', () => {
+    const c = load({ HOST: '0.0.0.0', REMIT_ALLOW_PRIVATE_WEBHOOKS: 'true' });
+    expect(c.privateWebhooks).toBe(true);
+    expect(coreOptions(c).privateWebhooks).toBe(true);
+    expect(coreOptions(load({ HOST: '0.0.0.0' })).privateWebhooks).toBe(false);
+    expect(load({ REMIT_ALLOW_PRIVATE_WEBHOOKS: 'false' }).privateWebhooks).toBe(false);
+    expect(() => load({ REMIT_ALLOW_PRIVATE_WEBHOOKS: 'yes' })).toThrow('REMIT_ALLOW_PRIVATE_WEBHOOKS must be true or false, not yes');
+    expect(() => load({ REMIT_ENV: 'production', REMIT_ALLOW_PRIVATE_WEBHOOKS: 'true' })).toThrow(/applies to the sandbox only/);
+  });
+
+  it('REMIT_WEBHOOK_PORTS lists ports besides 443; anything else stops the start', () => {
+    expect(load({}).webhookPorts).toEqual([]);
+    const c = load({ REMIT_WEBHOOK_PORTS: '8443, 9443' });
+    expect(coreOptions(c).webhookPorts).toEqual([8443, 9443]);
+    for (const bad of ['8443;9443', '0', '70000', 'https', '84.43']) {
+      expect(() => load({ REMIT_WEBHOOK_PORTS: bad }), bad).toThrow(/^REMIT_WEBHOOK_PORTS must be port numbers separated by commas/);
+    }
+  });
+});

@@ -36,6 +36,13 @@ export interface ServerConfig {
    * limits count. Unset: none (the connection's own address); `true`: any; else addresses/CIDRs, comma-separated.
    */
   trustProxy: boolean | string[];
+  /**
+   * REMIT_ALLOW_PRIVATE_WEBHOOKS: webhooks may target loopback and private addresses. Default: in a
+   * sandbox that only this machine reaches (HOST and PUBLIC_URL on loopback), yes; otherwise no.
+   */
+  privateWebhooks: boolean;
+  /** REMIT_WEBHOOK_PORTS: ports production webhook URLs may name besides 443. */
+  webhookPorts: number[];
 }
 
 /**
@@ -51,11 +58,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     throw new Error(`REMIT_ENV must be sandbox or production, not ${remitEnv}`);
   }
   const dataDir = resolve(env.REMIT_DATA_DIR ?? '.remit');
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
   return {
     port,
     host,
     env: remitEnv,
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     encryptionKey: encryptionKey(env.REMIT_ENCRYPTION_KEY, dataDir, remitEnv),
@@ -69,6 +77,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     widgetLimits: widgetLimitsFromEnv(env),
     timeLimits: timeLimitsFromEnv(env),
     trustProxy: trustProxy(env.REMIT_TRUST_PROXY),
+    privateWebhooks: privateWebhooks(env.REMIT_ALLOW_PRIVATE_WEBHOOKS, remitEnv, host, publicUrl),
+    webhookPorts: webhookPorts(env.REMIT_WEBHOOK_PORTS),
   };
 }
 
@@ -91,7 +101,43 @@ export function coreOptions(config: ServerConfig): OpenOptions {
     settlementCutoffMs: config.settlementCutoffMs,
     processor: config.processor,
     idempotencyLeaseMs: config.idempotencyLeaseMs,
+    privateWebhooks: config.privateWebhooks,
+    webhookPorts: config.webhookPorts,
   };
+}
+
+const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
+
+/**
+ * Whether webhooks may reach loopback and private addresses. A sandbox anyone else can reach would
+ * otherwise be an open relay into its network (credentials need no sign-in there, and the delivery
+ * log shows what answered), so by default only one that listens on loopback and is published at a
+ * loopback address allows them. Production never does.
+ */
+function privateWebhooks(value: string | undefined, env: Env, host: string, publicUrl: string): boolean {
+  const v = value?.trim().toLowerCase() ?? '';
+  if (v !== '' && v !== 'true' && v !== 'false') throw new Error(`REMIT_ALLOW_PRIVATE_WEBHOOKS must be true or false, not ${value}`);
+  if (env === 'production') {
+    if (v === 'true') throw new Error('REMIT_ALLOW_PRIVATE_WEBHOOKS applies to the sandbox only: production webhooks reach public hosts alone');
+    return false;
+  }
+  if (v !== '') return v === 'true';
+  let published = '';
+  try {
+    published = new URL(publicUrl).hostname;
+  } catch {
+    /* a bad PUBLIC_URL is not on loopback */
+  }
+  return LOOPBACK_HOST.test(host) && LOOPBACK_HOST.test(published);
+}
+
+function webhookPorts(value: string | undefined): number[] {
+  const parts = (value ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  return parts.map((p) => {
+    const n = Number(p);
+    if (!/^\d+$/.test(p) || n < 1 || n > 65535) throw new Error(`REMIT_WEBHOOK_PORTS must be port numbers separated by commas (like 8443,9443), not ${value}`);
+    return n;
+  });
 }
 
 function trustProxy(value: string | undefined): boolean | string[] {

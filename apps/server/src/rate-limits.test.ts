@@ -5,7 +5,7 @@ import type { RateRule } from '@remit/core';
 import { newMerchant } from './testing/fixtures.js';
 import { startTestServer, tableCounts, type TestServer } from './testing/harness.js';
 import { rows } from './testing/payments.js';
-import type { RateLimits } from './rate-limits.js';
+import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limits.js';
 
 /**
  * Each limit over HTTP against the real server: the hit past the limit answers 429 in the spec's
@@ -39,27 +39,69 @@ function expect429(res: { status: number; headers: Record<string, unknown>; body
 const listMerchants = (s: TestServer, auth: [string, string]) => s.http({ method: 'GET', path: '/api/v1/merchant', auth });
 
 describe('failed authentication', () => {
-  it('per client id: past the limit a wrong secret, and then the right one, get 429 with Retry-After', async () => {
-    const s = await server({ authFailuresPerClient: rule('auth_fail_client', 3) });
+  const from = (address: string) => ({ 'x-forwarded-for': address });
+  const listFrom = (s: TestServer, auth: [string, string], address: string) =>
+    s.http({ method: 'GET', path: '/api/v1/merchant', auth, headers: from(address) });
+
+  it('a guesser who knows a client id cannot lock the client out: the guesser gets 429, the client at another address 200', async () => {
+    // The default limits (10 per client id and address, 30 per address), as a server starts with.
+    const s = await startTestServer({
+      trustProxy: true,
+      rateLimits: { authFailuresPerClientAddress: DEFAULT_RATE_LIMITS.authFailuresPerClientAddress, authFailuresPerAddress: DEFAULT_RATE_LIMITS.authFailuresPerAddress },
+    });
+    servers.push(s);
     const [id, secret] = await s.credentials();
     const wrong: [string, string] = [id, 'sk_test_wrongwrongwrongwrong'];
-    for (let i = 0; i < 3; i++) expect((await listMerchants(s, wrong)).status).toBe(401);
-    expect429(await listMerchants(s, wrong), /^Too many failed authentications for this client id\. Try again in \d+ seconds?\.$/);
-    // Guessing learns nothing: the right secret is refused the same way until the window ends.
-    expect429(await listMerchants(s, [id, secret]), /failed authentications for this client id/);
-    // Another client from the same address is not held back by this client id's failures.
-    const other = await s.credentials();
-    expect((await listMerchants(s, other)).status).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) statuses.push((await listFrom(s, wrong, '203.0.113.7')).status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses.slice(10)).toEqual(Array(30).fill(429));
+    expect429(await listFrom(s, wrong, '203.0.113.7'), /^Too many failed authentications (for this client id )?from this address\./, 300);
+    // The guesser learns nothing: from its address even the right secret is refused.
+    expect429(await listFrom(s, [id, secret], '203.0.113.7'), /from this address/, 300);
+    // The client, at an address that has not failed, goes on.
+    for (let i = 0; i < 3; i++) expect((await listFrom(s, [id, secret], '198.51.100.2')).status).toBe(200);
   });
 
-  it('per client address, across client ids', async () => {
-    const s = await server({ authFailuresPerAddress: rule('auth_fail_address', 4) });
+  it('per client id and address: past the limit that address gets 429 for that id, even with the right secret; the id elsewhere and other ids there go on', async () => {
+    const s = await startTestServer({ trustProxy: true, rateLimits: { authFailuresPerClientAddress: rule('auth_fail_client_address', 3) } });
+    servers.push(s);
+    const [id, secret] = await s.credentials();
+    const wrong: [string, string] = [id, 'sk_test_wrongwrongwrongwrong'];
+    for (let i = 0; i < 3; i++) expect((await listFrom(s, wrong, '203.0.113.8')).status).toBe(401);
+    expect429(await listFrom(s, wrong, '203.0.113.8'), /^Too many failed authentications for this client id from this address\. Try again in \d+ seconds?\.$/);
+    expect429(await listFrom(s, [id, secret], '203.0.113.8'), /for this client id from this address/);
+    expect((await listFrom(s, [id, secret], '198.51.100.3')).status).toBe(200);
+    // Another client at the guessing address is not held back by this client id's failures.
+    expect((await listFrom(s, await s.credentials(), '203.0.113.8')).status).toBe(200);
+    // Failures counted from the other address start from nothing there.
+    for (let i = 0; i < 3; i++) expect((await listFrom(s, wrong, '198.51.100.3')).status).toBe(401);
+    expect429(await listFrom(s, wrong, '198.51.100.3'), /for this client id from this address/);
+  });
+
+  it('per client address, across client ids; other addresses go on', async () => {
+    const s = await startTestServer({ trustProxy: true, rateLimits: { authFailuresPerAddress: rule('auth_fail_address', 4) } });
+    servers.push(s);
     const good = await s.credentials();
-    for (let i = 0; i < 4; i++) expect((await listMerchants(s, [`cl_guess${i}`, 'sk_test_nope'])).status).toBe(401);
-    expect429(await listMerchants(s, ['cl_guess9', 'sk_test_nope']), /^Too many failed authentications from this address\./);
-    expect429(await listMerchants(s, good), /from this address/);
+    for (let i = 0; i < 4; i++) expect((await listFrom(s, [`cl_guess${i}`, 'sk_test_nope'], '203.0.113.9')).status).toBe(401);
+    expect429(await listFrom(s, ['cl_guess9', 'sk_test_nope'], '203.0.113.9'), /^Too many failed authentications from this address\./);
+    expect429(await listFrom(s, good, '203.0.113.9'), /from this address/);
     // A request with no credentials at all counts as a failure of the address too.
-    expect429(await s.http({ method: 'GET', path: '/api/v1/merchant' }), /from this address/);
+    expect429(await s.http({ method: 'GET', path: '/api/v1/merchant', headers: from('203.0.113.9') }), /from this address/);
+    expect((await listFrom(s, good, '198.51.100.4')).status).toBe(200);
+  });
+
+  it('a failed portal sign-in and a failed API call count together per client id and address', async () => {
+    const s = await startTestServer({ trustProxy: true, rateLimits: { authFailuresPerClientAddress: rule('auth_fail_client_address', 2) } });
+    servers.push(s);
+    const [id, secret] = await s.credentials();
+    const signIn = (secret_key: string, address: string) =>
+      s.http({ method: 'POST', path: '/portal/api/session', json: { client_id: id, secret_key }, headers: { origin: s.url, ...from(address) } });
+    expect((await signIn(`sk_test_${'y'.repeat(32)}`, '203.0.113.10')).status).toBe(401);
+    expect((await listFrom(s, [id, 'sk_test_wrong'], '203.0.113.10')).status).toBe(401);
+    expect429(await listFrom(s, [id, secret], '203.0.113.10'), /for this client id from this address/);
+    expect((await signIn(secret, '203.0.113.10')).status).toBe(429);
+    expect((await signIn(secret, '198.51.100.5')).status).toBe(201);
   });
 });
 
@@ -129,7 +171,7 @@ describe('pay page calls', () => {
 
 describe('windows', () => {
   it('counts start again once the window has passed, and Retry-After says when', async () => {
-    const s = await server({ authFailuresPerClient: rule('auth_fail_client', 2, 2000), apiPerClient: rule('api_client', 2, 2000) });
+    const s = await server({ authFailuresPerClientAddress: rule('auth_fail_client_address', 2, 2000), apiPerClient: rule('api_client', 2, 2000) });
     const auth = await s.credentials();
     for (let i = 0; i < 2; i++) expect((await listMerchants(s, auth)).status).toBe(200);
     const refused = await listMerchants(s, auth);

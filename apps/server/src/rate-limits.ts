@@ -2,9 +2,12 @@ import type { RateRule } from '@remit/core';
 
 /** Every limit the server applies; each is configurable (README "Rate limits"). */
 export interface RateLimits {
-  /** Failed HTTP Basic authentications per claimed client id. */
-  authFailuresPerClient: RateRule;
-  /** Failed HTTP Basic authentications per client address. */
+  /**
+   * Failed authentications per claimed client id and address together: a client id is not a secret,
+   * so failures from one address never lock the client out at another.
+   */
+  authFailuresPerClientAddress: RateRule;
+  /** Failed authentications per client address, whatever client ids they claim. */
   authFailuresPerAddress: RateRule;
   /** `POST /portal/api/credentials` per client address. */
   credentialsPerAddress: RateRule;
@@ -20,7 +23,10 @@ const MINUTE = 60_000;
 
 /** Name of each limit's environment variable, and its default. */
 const RULES: Record<keyof RateLimits, { env: string; rule: RateRule }> = {
-  authFailuresPerClient: { env: 'REMIT_RATE_LIMIT_AUTH_FAILURES_PER_CLIENT', rule: { name: 'auth_fail_client', limit: 10, windowMs: 5 * MINUTE } },
+  authFailuresPerClientAddress: {
+    env: 'REMIT_RATE_LIMIT_AUTH_FAILURES_PER_CLIENT_ADDRESS',
+    rule: { name: 'auth_fail_client_address', limit: 10, windowMs: 5 * MINUTE },
+  },
   authFailuresPerAddress: { env: 'REMIT_RATE_LIMIT_AUTH_FAILURES_PER_ADDRESS', rule: { name: 'auth_fail_address', limit: 30, windowMs: 5 * MINUTE } },
   credentialsPerAddress: { env: 'REMIT_RATE_LIMIT_CREDENTIALS_PER_ADDRESS', rule: { name: 'credentials_address', limit: 20, windowMs: 60 * MINUTE } },
   apiPerClient: { env: 'REMIT_RATE_LIMIT_API_PER_CLIENT', rule: { name: 'api_client', limit: 6000, windowMs: MINUTE } },
@@ -53,8 +59,15 @@ export function parseRateRule(name: string, text: string): RateRule {
   return { name, limit: Number(m[1]), windowMs };
 }
 
+/** Variables that no longer exist, and what replaced them: a setting is never ignored silently. */
+const REPLACED: Record<string, string> = {
+  REMIT_RATE_LIMIT_AUTH_FAILURES_PER_CLIENT:
+    'was replaced by REMIT_RATE_LIMIT_AUTH_FAILURES_PER_CLIENT_ADDRESS (failures count per client id and address, so that no one can lock a client out by its id alone)',
+};
+
 /** The limits from the environment, each variable unset meaning its default. */
 export function rateLimitsFromEnv(env: NodeJS.ProcessEnv): RateLimits {
+  for (const [old, why] of Object.entries(REPLACED)) if (env[old]) throw new Error(`${old} ${why}`);
   const out = {} as RateLimits;
   for (const [key, { env: variable, rule }] of Object.entries(RULES) as Array<[keyof RateLimits, (typeof RULES)[keyof RateLimits]]>) {
     const value = env[variable];

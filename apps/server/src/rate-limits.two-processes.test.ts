@@ -23,7 +23,7 @@ beforeAll(async () => {
     DATABASE_URL: db.url,
     REMIT_ENCRYPTION_KEY: encryptionKey.toString('hex'),
     REMIT_WORKERS: 'off',
-    REMIT_RATE_LIMIT_AUTH_FAILURES_PER_CLIENT: '4/1h',
+    REMIT_RATE_LIMIT_AUTH_FAILURES_PER_CLIENT_ADDRESS: '4/1h',
     REMIT_RATE_LIMIT_API_PER_CLIENT: '10/1h',
     REMIT_RATE_LIMIT_CREDENTIALS_PER_ADDRESS: '4/1h',
   };
@@ -50,7 +50,7 @@ it('credential creation: 4 per address in all, two on each process, then both re
   }
 });
 
-it('failed authentication per client id: 4 failures spread over both processes lock the id on both', async () => {
+it('failed authentication per client id and address: 4 failures spread over both processes lock the id on both', async () => {
   const { client_id, secret_key } = await createCredentials(core.ctx);
   const statuses = [];
   for (const base of [a.base, b.base, a.base, b.base]) statuses.push((await merchants(base, client_id, 'sk_test_wrong')).status);

@@ -34,7 +34,7 @@ export const deliveryAttemptSchema = z.object({
   status_code: z.number().nullable(),
   latency_ms: z.number(),
   error: z.string().nullable(),
-  /** The start of the receiver's answer (at most 2,000 characters); absent on attempts recorded before it was kept. */
+  /** A text-only excerpt of the receiver's answer (markup and control characters removed, at most 200 characters); absent on attempts recorded before it was kept. */
   response_body: z.string().nullable().optional(),
 });
 export type DeliveryAttempt = z.infer<typeof deliveryAttemptSchema>;

@@ -22,4 +22,11 @@ export interface Ctx {
   idempotencyLeaseMs?: number;
   /** Counters shared by every process on the database; the server's limits consume from it. */
   rateLimiter: RateLimiter;
+  /**
+   * Webhook URLs may point at loopback, private and other special-use addresses (a sandbox that
+   * only its own machine reaches); otherwise only public hosts, at registration and at connect time.
+   */
+  privateWebhooks: boolean;
+  /** The ports a production webhook URL may name: 443 and those of REMIT_WEBHOOK_PORTS. */
+  webhookPorts: readonly number[];
 }

@@ -28,6 +28,10 @@ export interface OpenOptions {
   settlementCutoffMs?: number;
   /** How long an unfinished `Idempotency-Key` claim holds the key; default 60 s. */
   idempotencyLeaseMs?: number;
+  /** Webhooks to loopback and private addresses (Ctx.privateWebhooks); default: in sandbox yes, in production no. */
+  privateWebhooks?: boolean;
+  /** Ports production webhook URLs may name besides 443. */
+  webhookPorts?: readonly number[];
 }
 
 export interface Core {
@@ -51,6 +55,8 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
     filesDir: resolve(opts.filesDir ?? opts.dataDir ?? '.remit'),
     idempotencyLeaseMs: opts.idempotencyLeaseMs,
     rateLimiter: createRateLimiter(database.db),
+    privateWebhooks: opts.privateWebhooks ?? opts.env === 'sandbox',
+    webhookPorts: [...new Set([443, ...(opts.webhookPorts ?? [])])],
   };
   // Rows from before the owner's personal fields were encrypted are sealed now.
   await sealLegacyOwnerInfo(ctx);

@@ -17,8 +17,11 @@ export interface Workers {
 }
 
 /** Starts the webhook and message dispatchers of this process, and the expiry of widget links. */
-export function startWorkers(ctx: Pick<Ctx, 'db' | 'vault' | 'env' | 'now'>, opts: WorkerOptions = {}): Workers {
-  const webhooks = startWebhookDispatcher(ctx, { logger: opts.logger, ...opts.webhooks });
+export function startWorkers(ctx: Pick<Ctx, 'db' | 'vault' | 'env' | 'now' | 'privateWebhooks' | 'webhookPorts'>, opts: WorkerOptions = {}): Workers {
+  const production = ctx.env === 'production';
+  // Where webhooks may go, as registration checks it, checked again at each connect.
+  const targets = { allowPrivateAddresses: ctx.privateWebhooks, httpsOnly: production, ports: production ? ctx.webhookPorts : null };
+  const webhooks = startWebhookDispatcher(ctx, { logger: opts.logger, ...targets, ...opts.webhooks });
   const messages = startMessageDispatcher(ctx, { logger: opts.logger, ...opts.messages });
   const expiry = startLinkExpiry(ctx, { logger: opts.logger });
   return {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { authenticateClient, claimedClientId, isRemitError, merchantEpochRead, type Client, type Ctx } from '@remit/core';
+import { authenticateClient, claimedClientId, clientAddressKey, isRemitError, merchantEpochRead, type Client, type Ctx } from '@remit/core';
 import { rateLimited } from './rate-limit.js';
 
 declare module 'fastify' {
@@ -17,8 +17,10 @@ const LOCKED = 'Too many failed authentications';
 
 /**
  * HTTP Basic on every route of the scope, checked before the body is looked at. Failures count
- * per claimed client id and per address; past either limit the answer is 429 (even for the right
- * secret, so guessing learns nothing) until the window ends. A client then counts its requests.
+ * per claimed client id and address together, and per address; past either limit that address
+ * gets 429 (even for the right secret, so guessing learns nothing) until the window ends. A client
+ * id is no secret (it is the Basic user name and a webhook's `company_id`), so failures never
+ * lock a client out at an address that has not failed. A client then counts its requests.
  */
 export function registerAuth(app: FastifyInstance, ctx: Ctx) {
   const limits = app.rateLimits;
@@ -34,10 +36,10 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx) {
       if (!isRemitError(err) || err.code !== 'unauthorized') throw err;
       const claimed = claimedClientId(req.headers.authorization);
       const [byClient, byAddress] = await Promise.all([
-        claimed ? ctx.rateLimiter.consume(limits.authFailuresPerClient, claimed) : null,
+        claimed ? ctx.rateLimiter.consume(limits.authFailuresPerClientAddress, clientAddressKey(claimed, req.ip)) : null,
         ctx.rateLimiter.consume(limits.authFailuresPerAddress, req.ip),
       ]);
-      if (byClient && !byClient.allowed) throw rateLimited(reply, byClient, `${LOCKED} for this client id`);
+      if (byClient && !byClient.allowed) throw rateLimited(reply, byClient, `${LOCKED} for this client id from this address`);
       if (!byAddress.allowed) throw rateLimited(reply, byAddress, `${LOCKED} from this address`);
       throw err;
     }
@@ -47,12 +49,12 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx) {
       limits.apiPerClient,
       client.id,
       [
-        { rule: limits.authFailuresPerClient, key: client.id },
+        { rule: limits.authFailuresPerClientAddress, key: clientAddressKey(client.id, req.ip) },
         { rule: limits.authFailuresPerAddress, key: req.ip },
       ],
       epoch,
     );
-    if (lockedBy === 0) throw rateLimited(reply, decision, `${LOCKED} for this client id`);
+    if (lockedBy === 0) throw rateLimited(reply, decision, `${LOCKED} for this client id from this address`);
     if (lockedBy === 1) throw rateLimited(reply, decision, `${LOCKED} from this address`);
     if (!decision.allowed) throw rateLimited(reply, decision, 'Too many requests for this client');
     req.client = client;

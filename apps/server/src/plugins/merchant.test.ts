@@ -170,7 +170,7 @@ describe('the merchant cache when no statement reads the epoch (every API limit 
   let sent: string[] = [];
   beforeAll(async () => {
     quiet = await startTestServer({
-      rateLimits: { apiPerClient: off, authFailuresPerClient: off, authFailuresPerAddress: off },
+      rateLimits: { apiPerClient: off, authFailuresPerClientAddress: off, authFailuresPerAddress: off },
       onStatement: (text) => void sent.push(text),
     });
   });

@@ -12,7 +12,7 @@ declare module 'fastify' {
 /**
  * The refusal of a rate limit: sets `Retry-After` on the reply and returns the `rate_limited`
  * error (429) for the caller to throw; the error handler answers it in the spec's envelope.
- * `what` says what was counted ("Too many failed authentications for this client id").
+ * `what` says what was counted ("Too many failed authentications from this address").
  */
 export function rateLimited(reply: FastifyReply, decision: RateDecision, what: string): RemitError {
   const seconds = Math.max(1, decision.retryAfterSeconds);

@@ -18,7 +18,8 @@ let sandbox: TestServer;
 let localName: string;
 let localAddress: string;
 beforeAll(async () => {
-  prod = await startTestServer({ env: 'production', workers: { webhooks: { pollMs: 10, retryScale: 1000 }, messages: { pollMs: 1000 } } });
+  // Port 9 (discard) is opened, so that the address guard, not the port rule, is what refuses below.
+  prod = await startTestServer({ env: 'production', webhookPorts: [9], workers: { webhooks: { pollMs: 10, retryScale: 1000 }, messages: { pollMs: 1000 } } });
   sandbox = await startTestServer({ workers: { webhooks: { pollMs: 10, retryScale: 1000 }, messages: { pollMs: 1000 } } });
   localName = hostname();
   localAddress = (await lookup(localName)).address;

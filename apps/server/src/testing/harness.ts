@@ -55,6 +55,10 @@ export async function startTestServer(
     onStatement?: (text: string) => void;
     /** Request, header, keep-alive and idle time limits; default the server's defaults. */
     timeLimits?: TimeLimits;
+    /** Webhooks to loopback and private addresses (REMIT_ALLOW_PRIVATE_WEBHOOKS); default: in sandbox yes. */
+    privateWebhooks?: boolean;
+    /** Ports production webhook URLs may name besides 443 (REMIT_WEBHOOK_PORTS). */
+    webhookPorts?: number[];
   } = {},
 ): Promise<TestServer> {
   const db = testDbKind === 'postgres' ? await createTestDatabase() : null;
@@ -66,6 +70,8 @@ export async function startTestServer(
     now: opts.now,
     onStatement: opts.onStatement,
     idempotencyLeaseMs: opts.idempotencyLeaseMs,
+    privateWebhooks: opts.privateWebhooks,
+    webhookPorts: opts.webhookPorts,
     // Each server keeps its files (check images) apart, never in the repository's .remit.
     filesDir: mkdtempSync(join(tmpdir(), 'remit-files-')),
   });

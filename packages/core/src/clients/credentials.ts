@@ -68,6 +68,12 @@ export function claimedClientId(header: string | undefined): string | null {
   return colon < 1 ? null : decoded.slice(0, Math.min(colon, 100));
 }
 
+/**
+ * The key under which failed authentications count per claimed client id and address (HTTP Basic
+ * and portal sign-in alike). The address comes first, so a cut of a long key never drops it.
+ */
+export const clientAddressKey = (clientId: string, address: string) => `${address} ${clientId}`;
+
 /** Checks an `Authorization: Basic …` header against the stored client. */
 export async function authenticateClient(ctx: Pick<Ctx, 'db' | 'env'>, header: string | undefined): Promise<Client> {
   const m = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;

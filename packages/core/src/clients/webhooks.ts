@@ -3,7 +3,7 @@ import type { UpdateWebhookUrlInput } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import { clients, webhookDeliveries } from '../db/schema.js';
 import { invalid, RemitError } from '../errors.js';
-import { checkHost, isBlockedHostName } from '../events/address-guard.js';
+import { checkHost, isBlockedHostName, webhookPort } from '../events/address-guard.js';
 import { newKey } from '../secret-keys.js';
 
 export interface WebhookRegistration {
@@ -15,9 +15,16 @@ const urlError = (message: string) => invalid('invalid_webhook_url', message, [{
 
 const NOT_PUBLIC =
   'webhook_url must point at a public host: loopback, private, link-local, metadata and other special-use addresses are refused in production.';
+const NOT_PUBLIC_SANDBOX =
+  'webhook_url must point at a public host: this sandbox is reachable from other machines, so loopback, private, link-local, metadata and other special-use addresses are refused (the operator can allow them with REMIT_ALLOW_PRIVATE_WEBHOOKS=true).';
+const notPublic = (env: Ctx['env']) => (env === 'production' ? NOT_PUBLIC : NOT_PUBLIC_SANDBOX);
 
-/** Checks the shape of a webhook URL; production allows only https to public hosts. */
-export function checkWebhookUrl(raw: string, env: Ctx['env']): string {
+/**
+ * Checks the shape of a webhook URL. Production allows only https, on port 443 or one the operator
+ * opened (REMIT_WEBHOOK_PORTS); where private webhooks are off (production, and a sandbox others
+ * can reach) only public hosts.
+ */
+export function checkWebhookUrl(raw: string, ctx: Pick<Ctx, 'env' | 'privateWebhooks' | 'webhookPorts'>): string {
   let url: URL;
   try {
     url = new URL(raw);
@@ -28,24 +35,28 @@ export function checkWebhookUrl(raw: string, env: Ctx['env']): string {
     throw urlError('webhook_url must be an absolute http or https URL.');
   }
   if (url.username || url.password) throw urlError('webhook_url must not carry a user name or password.');
-  if (env === 'production') {
-    if (url.protocol !== 'https:') throw urlError('webhook_url must use https in production.');
-    if (isBlockedHostName(url.hostname)) throw urlError(NOT_PUBLIC);
+  const production = ctx.env === 'production';
+  if (production && url.protocol !== 'https:') throw urlError('webhook_url must use https in production.');
+  if (!ctx.privateWebhooks && isBlockedHostName(url.hostname)) throw urlError(notPublic(ctx.env));
+  if (production && !ctx.webhookPorts.includes(webhookPort(url))) {
+    throw urlError(`webhook_url must use port ${orList(ctx.webhookPorts)} in production (the operator opens others with REMIT_WEBHOOK_PORTS).`);
   }
   return url.toString();
 }
 
+const orList = (ports: readonly number[]) => (ports.length < 2 ? String(ports[0]) : `${ports.slice(0, -1).join(', ')} or ${ports.at(-1)}`);
+
 /**
- * In production the host is resolved now and refused if any answer is a blocked address (the
- * dispatcher checks again at connect time, against DNS that may have changed). A name that does not
- * resolve yet is accepted: each delivery's connect-time check refuses it if it later resolves to a
- * blocked address. The message never names the address a name resolved to.
+ * Where private webhooks are off the host is resolved now and refused if any answer is a blocked
+ * address (the dispatcher checks again at connect time, against DNS that may have changed). A name
+ * that does not resolve yet is accepted: each delivery's connect-time check refuses it if it later
+ * resolves to a blocked address. The message never names the address a name resolved to.
  */
-async function checkResolvedHost(host: string): Promise<void> {
+async function checkResolvedHost(host: string, env: Ctx['env']): Promise<void> {
   const verdict = await checkHost(host);
   if (verdict === 'blocked') {
     throw urlError(
-      `webhook_url must point at a public host: ${host} resolves to a loopback, private, link-local, metadata or other special-use address, which production refuses.`,
+      `webhook_url must point at a public host: ${host} resolves to a loopback, private, link-local, metadata or other special-use address, which ${env === 'production' ? 'production' : 'this sandbox'} refuses.`,
     );
   }
 }
@@ -56,8 +67,8 @@ async function checkResolvedHost(host: string): Promise<void> {
  * registration re-enables a URL a 410 disabled and resumes the deliveries held meanwhile.
  */
 export async function updateWebhookUrl(ctx: Ctx, clientId: string, input: UpdateWebhookUrlInput): Promise<WebhookRegistration> {
-  const url = checkWebhookUrl(input.webhook_url, ctx.env);
-  if (ctx.env === 'production') await checkResolvedHost(new URL(url).hostname);
+  const url = checkWebhookUrl(input.webhook_url, ctx);
+  if (!ctx.privateWebhooks) await checkResolvedHost(new URL(url).hostname, ctx.env);
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx.select().from(clients).where(eq(clients.id, clientId)).for('update');
     if (!row) throw new RemitError('unauthorized', 'Invalid client credentials.');

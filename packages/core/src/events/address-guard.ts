@@ -32,6 +32,13 @@ export function isBlockedAddress(address: string): boolean {
 
 const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
 
+/** The port a webhook URL connects to: the one it names, else its scheme's. */
+export const webhookPort = (url: URL) => Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+
+/** The delivery log's error for a target on a port the operator does not allow (REMIT_WEBHOOK_PORTS). */
+export const portRefused = (port: number, allowed: readonly number[]) =>
+  `refused: port ${port} is not open to production webhooks (allowed: ${allowed.join(', ')})`;
+
 /** Host names that point at the machine itself or a metadata service whatever DNS says. */
 const BLOCKED_NAMES = /^(localhost|.*\.localhost|metadata|metadata\.google\.internal|instance-data|.*\.internal)\.?$/i;
 

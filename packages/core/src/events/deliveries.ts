@@ -4,6 +4,7 @@ import type { Queryable } from '../db/connect.js';
 import { clients, webhookDeliveries } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
 import { outboxWritten } from '../outbox-signal.js';
+import { responseExcerpt } from './response-excerpt.js';
 
 /** Seconds after the 1st … 7th failed try; after the 8th try the delivery has failed for good. */
 export const RETRY_SCHEDULE_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600] as const;
@@ -40,7 +41,8 @@ export function deliveryView(r: DeliveryRow): DeliveryView {
     event_type: r.eventType,
     url: r.url,
     status: r.status as DeliveryView['status'],
-    attempts: r.attempts as DeliveryAttempt[],
+    // Attempts recorded before excerpts were kept may hold more of an answer than the log shows.
+    attempts: (r.attempts as DeliveryAttempt[]).map((a) => (a.response_body ? { ...a, response_body: responseExcerpt(a.response_body) } : a)),
     next_attempt_at: waiting ? r.nextAttemptAt.toISOString() : null,
     created_at: r.createdAt.toISOString(),
     delivered_at: r.deliveredAt ? r.deliveredAt.toISOString() : null,

@@ -7,10 +7,11 @@ import { ClaimLoop, claimDueQuery, newLease } from '../poll-loop.js';
 import { preparedSql } from '../db/prepared-sql.js';
 import { DeliveryResults } from './delivery-results.js';
 import { onOutboxCommit } from '../outbox-signal.js';
-import { BlockedAddressError, guardedLookup, isBlockedAddress } from './address-guard.js';
+import { BlockedAddressError, guardedLookup, isBlockedAddress, portRefused, webhookPort } from './address-guard.js';
 import { isIP } from 'node:net';
 import { retryDelayMs, type DeliveryAttempt } from './deliveries.js';
 import { openPayload } from './outbox.js';
+import { responseExcerpt } from './response-excerpt.js';
 import { webhookSigner, type WebhookSigner } from './signing.js';
 import { urlToHttpOptions } from 'node:url';
 
@@ -35,6 +36,10 @@ export interface WebhookDispatcherOptions {
   leaseMs?: number;
   /** Connect to loopback/private addresses. Default: in sandbox yes, in production no. */
   allowPrivateAddresses?: boolean;
+  /** Refuse http targets. Default: where private addresses are refused (startWorkers: in production). */
+  httpsOnly?: boolean;
+  /** The only ports a target may use (Ctx.webhookPorts in production); null: any. Default null. */
+  ports?: readonly number[] | null;
   random?: () => number;
   logger?: DispatcherLogger;
 }
@@ -64,7 +69,7 @@ interface Claimed {
 interface Target {
   sign: WebhookSigner;
   /** Null: not a URL. */
-  url: { https: boolean; hostname: string; options: ReturnType<typeof urlToHttpOptions> } | null;
+  url: { https: boolean; hostname: string; port: number; options: ReturnType<typeof urlToHttpOptions> } | null;
 }
 
 /**
@@ -92,14 +97,14 @@ function parseTarget(raw: string): Target['url'] {
   } catch {
     return null;
   }
-  return { https: url.protocol === 'https:', hostname: url.hostname, options: urlToHttpOptions(url) };
+  return { https: url.protocol === 'https:', hostname: url.hostname, port: webhookPort(url), options: urlToHttpOptions(url) };
 }
 
 interface Outcome {
   statusCode: number | null;
   error: string | null;
   latencyMs: number;
-  /** The start of the receiver's answer, shown in the portal's delivery log. */
+  /** The start of the receiver's answer; the delivery log keeps an excerpt of it (responseExcerpt). */
   responseBody: string | null;
 }
 
@@ -138,6 +143,8 @@ export class WebhookDispatcher {
       // A lease shorter than a try could let a second process send while the first still waits.
       leaseMs: Math.max(opts.leaseMs ?? timeoutMs + 30_000, timeoutMs + 1_000),
       allowPrivateAddresses: opts.allowPrivateAddresses ?? ctx.env === 'sandbox',
+      httpsOnly: opts.httpsOnly ?? !(opts.allowPrivateAddresses ?? ctx.env === 'sandbox'),
+      ports: opts.ports ?? null,
       random: opts.random ?? Math.random,
       logger: opts.logger,
     };
@@ -258,7 +265,7 @@ export class WebhookDispatcher {
       status_code: o.statusCode,
       latency_ms: o.latencyMs,
       error: o.error,
-      response_body: o.responseBody,
+      response_body: responseExcerpt(o.responseBody),
     };
     const tries = c.tries + 1;
     const ok = o.statusCode !== null && o.statusCode >= 200 && o.statusCode < 300;
@@ -306,10 +313,11 @@ export class WebhookDispatcher {
       };
       if (!url) return finish(null, 'invalid URL');
       const https = url.https;
+      if (!https && this.#o.httpsOnly) return finish(null, 'refused: production webhooks use https only');
+      if (this.#o.ports && !this.#o.ports.includes(url.port)) return finish(null, portRefused(url.port, this.#o.ports));
       if (!this.#o.allowPrivateAddresses) {
         // IP literals skip the agent's lookup, so they are checked here.
         const host = url.hostname.replace(/^\[|\]$/g, '');
-        if (!https) return finish(null, 'refused: production webhooks use https only');
         if (isIP(host) && isBlockedAddress(host)) return finish(null, new BlockedAddressError(host).message);
       }
       const req = (https ? httpsRequest : httpRequest)(

@@ -4,7 +4,7 @@ import { PORTAL_SESSION_IDLE_MS, PORTAL_SESSION_MAX_MS, type PortalSession, type
 import type { Ctx } from '../context.js';
 import { portalSessions } from '../db/schema.js';
 import { RemitError } from '../errors.js';
-import { verifyCredentials } from '../clients/credentials.js';
+import { clientAddressKey, verifyCredentials } from '../clients/credentials.js';
 import { digest } from '../secret-keys.js';
 import type { SignInLimit } from './sign-in-limit.js';
 
@@ -52,12 +52,12 @@ const expiry = (created: Date, now: Date) =>
 
 /**
  * Checks the client id and secret key and starts a session. Failures count against `limit`
- * (per client id and per caller address) before the secret is even compared once the limit is
+ * (per client id and caller address together, and per caller address) before the secret is even compared once the limit is
  * reached, so guessing stops at the limit. Sandbox only.
  */
 export async function signIn(ctx: Ctx, input: SignInInput, from: { address: string }, limit: SignInLimit): Promise<SignedIn> {
   if (ctx.env !== 'sandbox') throw new RemitError('sandbox_only', 'The portal exists only in the sandbox environment.');
-  const keys = [`client:${input.client_id}`, `address:${from.address}`];
+  const keys = [`client_address:${clientAddressKey(input.client_id, from.address)}`, `address:${from.address}`];
   await limit.check(keys);
   let clientId: string;
   try {

@@ -3,8 +3,8 @@ import { RemitError } from '../errors.js';
 /**
  * How failed portal sign-ins are limited (the server backs it with the shared database limiter).
  * `check` refuses (429 `rate_limited`, with `retry_after` seconds) once a key has used its
- * failures; `failed` counts one; `succeeded` is told of a success. Keys are `client:<id>` and
- * `address:<ip>`.
+ * failures; `failed` counts one; `succeeded` is told of a success. Keys are
+ * `client_address:<clientAddressKey>` and `address:<ip>`.
  */
 export interface SignInLimit {
   check(keys: string[]): Promise<void>;

@@ -11,7 +11,7 @@ beforeAll(async () => {
     now: () => new Date(Date.now() + offsetMs),
     // The shared limiter's rules for failed authentications, as an operator might set them.
     rateLimits: {
-      authFailuresPerClient: { name: 'auth_fail_client', limit: 5, windowMs: 15 * 60_000 },
+      authFailuresPerClientAddress: { name: 'auth_fail_client_address', limit: 5, windowMs: 15 * 60_000 },
       authFailuresPerAddress: { name: 'auth_fail_address', limit: 20, windowMs: 15 * 60_000 },
     },
     trustProxy: true,
@@ -170,6 +170,30 @@ describe('CSRF', () => {
     expect(res.body.code).toBe('csrf_rejected');
   });
 
+  it('an Origin that matches a forged Host is refused: origins are compared with PUBLIC_URL and the listening address', async () => {
+    // A page of a name rebound to this server's address (DNS rebinding) sends this pair.
+    const port = new URL(s.url).port;
+    const forged = { host: `rebound.example:${port}`, origin: `http://rebound.example:${port}` };
+    const [id, secret] = await s.credentials();
+    const signIn = await signInRaw({ client_id: id, secret_key: secret }, forged);
+    expect(signIn.status).toBe(403);
+    expect(signIn.body.code).toBe('csrf_rejected');
+    expect(signIn.headers['set-cookie']).toBeUndefined();
+    const p = await portalSignIn(s);
+    const change = await p.call('PUT', '/webhook', { webhook_url: 'https://hooks.example/x' }, forged);
+    expect(change.status).toBe(403);
+    expect(change.body.code).toBe('csrf_rejected');
+  });
+
+  it('on a loopback address every loopback name of the listening port is the server’s own origin', async () => {
+    const p = await portalSignIn(s);
+    const port = new URL(s.url).port;
+    for (const origin of [`http://localhost:${port}`, `http://127.0.0.1:${port}`]) {
+      expect((await p.call('PUT', '/webhook', { webhook_url: 'https://hooks.example/x' }, { origin })).status, origin).toBe(200);
+    }
+    expect((await p.call('PUT', '/webhook', { webhook_url: 'https://hooks.example/x' }, { origin: `http://localhost:${Number(port) + 1}` })).status).toBe(403);
+  });
+
   it('a change with the token from the same origin goes through', async () => {
     const p = await portalSignIn(s);
     const res = await p.call('PUT', '/webhook', { webhook_url: 'https://hooks.example/x' });
@@ -206,18 +230,24 @@ describe('signing out', () => {
 });
 
 describe('the sign-in limit (the shared database limiter, counted with failed API authentications)', () => {
-  it('after 5 failed sign-ins for a client, even the right secret gets 429 with Retry-After', async () => {
+  it('after 5 failed sign-ins for a client from one address, even the right secret gets 429 there, with Retry-After', async () => {
     const [id, secret] = await s.credentials();
     for (let i = 0; i < 5; i++) {
       expect((await signInRaw({ client_id: id, secret_key: `sk_test_${'y'.repeat(32)}` }, { 'x-forwarded-for': '10.9.0.1' })).status).toBe(401);
     }
-    const res = await signInRaw({ client_id: id, secret_key: secret }, { 'x-forwarded-for': '10.9.0.2' });
+    const res = await signInRaw({ client_id: id, secret_key: secret }, { 'x-forwarded-for': '10.9.0.1' });
     expect(res.status).toBe(429);
     expect(res.body).toMatchObject({ result: false, code: 'rate_limited' });
     expect(res.body.message).toMatch(/Too many failed sign-ins/);
     const after = Number(res.headers['retry-after']);
     expect(after).toBeGreaterThan(800);
     expect(after).toBeLessThanOrEqual(900);
+  });
+
+  it('someone who knows a client id cannot lock the client out: from another address the right secret signs in', async () => {
+    const [id, secret] = await s.credentials();
+    for (let i = 0; i < 8; i++) await signInRaw({ client_id: id, secret_key: `sk_test_${'y'.repeat(32)}` }, { 'x-forwarded-for': '10.9.0.3' });
+    expect((await signInRaw({ client_id: id, secret_key: secret }, { 'x-forwarded-for': '10.9.0.4' })).status).toBe(201);
   });
 
   it('another client is not held back by someone else’s failures', async () => {

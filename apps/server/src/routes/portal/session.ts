@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { PORTAL_COOKIE, PORTAL_CSRF_HEADER, PORTAL_SESSION_MAX_MS } from '@remit/contract';
 import { csrfTokenMatches, RemitError, resumeSession, type Ctx } from '@remit/core';
@@ -45,24 +46,44 @@ const rejected = (why: string) => new RemitError('csrf_rejected', undefined, { e
 
 /**
  * The request comes from a page of this server: its `Origin` (sent by browsers on every POST,
- * PUT and DELETE) is the server's own, or, without one, `Sec-Fetch-Site` says same-origin. A
- * client that sends neither (curl) is not a browser another site can drive.
+ * PUT and DELETE) is one of the server's own, or, without one, `Sec-Fetch-Site` says same-origin.
+ * A client that sends neither (curl) is not a browser another site can drive.
  */
 export function assertSameOrigin(req: FastifyRequest, publicUrl: string): void {
   const origin = req.headers.origin;
   if (origin !== undefined) {
-    const own = `${req.protocol}://${req.host}`;
-    let publicOrigin: string | null = null;
-    try {
-      publicOrigin = new URL(publicUrl).origin;
-    } catch {
-      /* a bad PUBLIC_URL leaves only the request's own host */
-    }
-    if (origin !== own && origin !== publicOrigin) throw rejected('origin');
+    if (!ownOrigins(req, publicUrl).has(origin)) throw rejected('origin');
     return;
   }
   const site = req.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin') throw rejected('sec-fetch-site');
+}
+
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+
+/**
+ * The origins this server is reached at: the configured PUBLIC_URL and the address it listens on
+ * (on loopback, every loopback name). Never the request's `Host`, which the sender writes: a page
+ * of a name rebound to this server's address would pass a Host comparison.
+ */
+function ownOrigins(req: FastifyRequest, publicUrl: string): Set<string> {
+  const out = new Set<string>();
+  const add = (url: string) => {
+    try {
+      out.add(new URL(url).origin);
+    } catch {
+      /* a bad PUBLIC_URL adds nothing */
+    }
+  };
+  add(publicUrl);
+  const bound = req.server.server.address();
+  if (bound && typeof bound === 'object') {
+    const host = isIPv6(bound.address) ? `[${bound.address}]` : bound.address;
+    // An unspecified address (0.0.0.0, ::) is no origin a browser shows: PUBLIC_URL names the server then.
+    if (LOOPBACK_NAMES.includes(host) || /^127\./.test(host)) for (const name of LOOPBACK_NAMES) add(`http://${name}:${bound.port}`);
+    if (host !== '0.0.0.0' && host !== '[::]') add(`http://${host}:${bound.port}`);
+  }
+  return out;
 }
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);

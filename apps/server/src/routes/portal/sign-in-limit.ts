@@ -3,12 +3,12 @@ import type { RateLimits } from '../../rate-limits.js';
 
 /**
  * Failed portal sign-ins, counted by the shared database limiter (`ctx.rateLimiter`) under the
- * same rules as failed HTTP Basic authentications (`REMIT_RATE_LIMIT_AUTH_FAILURES_PER_CLIENT`
+ * same rules as failed HTTP Basic authentications (`REMIT_RATE_LIMIT_AUTH_FAILURES_PER_CLIENT_ADDRESS`
  * and `…_PER_ADDRESS`): a secret key is one secret, so guesses through the portal and through the
  * API count together, in every server process on one database.
  */
 export function sharedSignInLimit(ctx: Ctx, limits: RateLimits): SignInLimit {
-  const ruleOf = (key: string): RateRule => (key.startsWith('client:') ? limits.authFailuresPerClient : limits.authFailuresPerAddress);
+  const ruleOf = (key: string): RateRule => (key.startsWith('client_address:') ? limits.authFailuresPerClientAddress : limits.authFailuresPerAddress);
   const counterKey = (key: string) => key.slice(key.indexOf(':') + 1);
   return {
     async check(keys) {
