@@ -6,6 +6,7 @@ import { newMerchant } from './testing/fixtures.js';
 import { startTestServer, tableCounts, type TestServer } from './testing/harness.js';
 import { rows } from './testing/payments.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limits.js';
+import { writePayFixture } from './testing/pay-dist.js';
 
 /**
  * Each limit over HTTP against the real server: the hit past the limit answers 429 in the spec's
@@ -20,8 +21,8 @@ afterEach(async () => {
   await Promise.all(servers.map((s) => s.close()));
   servers = [];
 });
-async function server(rateLimits: Partial<RateLimits>) {
-  const s = await startTestServer({ rateLimits });
+async function server(rateLimits: Partial<RateLimits>, opts: { trustProxy?: boolean; payDir?: string } = {}) {
+  const s = await startTestServer({ rateLimits, ...opts });
   servers.push(s);
   return s;
 }
@@ -166,6 +167,70 @@ describe('pay page calls', () => {
     expect429(await pay(s, two), /^Too many payment page requests from this address\./);
     expect429(await s.http({ method: 'GET', path: `/pay/api/links/${one}` }), /from this address/);
     expect(await tableCounts(s.core)).toEqual(before);
+  });
+});
+
+describe('card attempts per address, across links (trustProxy: the address is X-Forwarded-For)', () => {
+  const YEAR = new Date().getUTCFullYear() + 2;
+  const card = { number: '4000000000000002', exp_month: 12, exp_year: YEAR, cvc: '123', name: 'Card Tester', zip: '94105' };
+  const bank = { holder_name: 'Ada Lovelace', routing_number: '011000015', account_number: '000123456789', account_type: 'checking' };
+  const from = (address: string) => ({ 'x-forwarded-for': address, 'idempotency-key': randomUUID() });
+
+  it('card numbers spread over many links stop at the budget: 429, nothing written; bank payments and other addresses go on', async () => {
+    const s = await server({ payCardsPerAddress: rule('pay_cards_address', 3, 600_000) }, { trustProxy: true });
+    const m = await newMerchant(s);
+    const link = async () => {
+      const res = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '1.00' } });
+      return String(res.body.data.payment_link).split('/').pop()!;
+    };
+    const payCard = async (address: string, id?: string) =>
+      s.http({ method: 'POST', path: `/pay/api/links/${id ?? (await link())}/pay`, json: { method: 'card', card }, headers: from(address) });
+
+    // One attempt per link: the per-link limit never comes into it.
+    for (let i = 0; i < 3; i++) expect((await payCard('203.0.113.7')).status).toBe(402);
+    const id = await link();
+    const before = await tableCounts(s.core);
+    expect429(await payCard('203.0.113.7', id), /^Too many card payment attempts from this address\. Try again in \d+ seconds?\.$/, 600);
+    expect(await tableCounts(s.core)).toEqual(before);
+
+    // Saving a card through an add-card link sends a card number too.
+    const customer = await s.http({ method: 'POST', path: '/api/v1/customers/add', auth: m.auth, json: { merchant_key: m.merchant_key, first_name: 'Rita', email: 'rita@example.com' } });
+    const customerId = customer.body.data.customer_id as number;
+    expect((await s.http({ method: 'POST', path: `/api/v1/customers/request-card/${customerId}`, auth: m.auth, json: { merchant_key: m.merchant_key } })).status).toBe(200);
+    const [cardLink] = await rows(s, sql`select id from pay_links where customer_id = ${customerId} and kind = 'card_request'`);
+    expect429(await s.http({ method: 'POST', path: `/pay/api/cards/${cardLink!.id}`, json: { card }, headers: from('203.0.113.7') }), /card payment attempts from this address/, 600);
+
+    // A bank payment from the same address is not a card attempt; the link itself is still open.
+    const bankPay = await s.http({ method: 'POST', path: `/pay/api/links/${id}/pay`, json: { method: 'ach', bank, authorization_accepted: true }, headers: from('203.0.113.7') });
+    expect(bankPay.status).toBe(200);
+    // Another address has its own budget.
+    expect((await payCard('203.0.113.8')).status).toBe(402);
+  });
+});
+
+describe('hosted pay pages per address (GET /pay/{id})', () => {
+  it('past the limit 429 as a plain-text page with Retry-After; another address, and the page\'s own calls, go on', async () => {
+    const s = await server({ payPagesPerAddress: rule('pay_pages_address', 3, 60_000) }, { trustProxy: true, payDir: writePayFixture() });
+    const m = await newMerchant(s);
+    const made = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '1.00' } });
+    const path = new URL(made.body.data.payment_link).pathname;
+    const page = (address: string, p = path) => s.http({ method: 'GET', path: p, headers: { 'x-forwarded-for': address } });
+
+    expect((await page('198.51.100.4')).status).toBe(200);
+    // Unknown ids count too: scanning for links is what the limit stops.
+    expect((await page('198.51.100.4', '/pay/ord_doesnotexist000000')).status).toBe(404);
+    expect((await page('198.51.100.4')).status).toBe(200);
+    const refused = await page('198.51.100.4');
+    expect(refused.status).toBe(429);
+    expect(refused.headers['content-type']).toBe('text/plain; charset=utf-8');
+    const retry = Number(refused.headers['retry-after']);
+    expect(retry).toBeGreaterThanOrEqual(1);
+    expect(retry).toBeLessThanOrEqual(60);
+    expect(refused.text).toBe(`Too many payment pages opened from this address. Try again in ${retry} second${retry === 1 ? '' : 's'}.\n`);
+    expect(String(refused.headers['content-security-policy'])).toContain("default-src 'none'");
+
+    expect((await page('198.51.100.5')).status).toBe(200);
+    expect((await s.http({ method: 'GET', path: `/pay/api${path.replace('/pay', '/links')}`, headers: { 'x-forwarded-for': '198.51.100.4' } })).status).toBe(200);
   });
 });
 

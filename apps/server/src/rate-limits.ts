@@ -17,6 +17,10 @@ export interface RateLimits {
   payPerAddress: RateRule;
   /** Pay-page writes (pay, 3-D Secure answer, save card) per link or card token. */
   payWritesPerLink: RateRule;
+  /** Card numbers sent from one client address (pay by card, save a card), across all links: card testing. */
+  payCardsPerAddress: RateRule;
+  /** Hosted pay pages (`GET /pay/{id}`, `/pay/card/{token}`) per client address. */
+  payPagesPerAddress: RateRule;
 }
 
 const MINUTE = 60_000;
@@ -32,6 +36,8 @@ const RULES: Record<keyof RateLimits, { env: string; rule: RateRule }> = {
   apiPerClient: { env: 'REMIT_RATE_LIMIT_API_PER_CLIENT', rule: { name: 'api_client', limit: 6000, windowMs: MINUTE } },
   payPerAddress: { env: 'REMIT_RATE_LIMIT_PAY_PER_ADDRESS', rule: { name: 'pay_address', limit: 300, windowMs: 10 * MINUTE } },
   payWritesPerLink: { env: 'REMIT_RATE_LIMIT_PAY_WRITES_PER_LINK', rule: { name: 'pay_link', limit: 30, windowMs: 10 * MINUTE } },
+  payCardsPerAddress: { env: 'REMIT_RATE_LIMIT_PAY_CARDS_PER_ADDRESS', rule: { name: 'pay_cards_address', limit: 30, windowMs: 10 * MINUTE } },
+  payPagesPerAddress: { env: 'REMIT_RATE_LIMIT_PAY_PAGES_PER_ADDRESS', rule: { name: 'pay_pages_address', limit: 120, windowMs: MINUTE } },
 };
 
 export const DEFAULT_RATE_LIMITS: RateLimits = Object.fromEntries(

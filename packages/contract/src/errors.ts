@@ -110,6 +110,8 @@ const entries = {
   idempotency_key_reused: { status: 409 },
   idempotency_key_in_progress: { status: 409 },
   link_already_paid: { status: 409 },
+  /** `DELETE /pay-link`: the link was paid (or its card saved); deleting it would hide a payment. */
+  link_not_deletable: { status: 409 },
   challenge_answered: { status: 409 },
   card_already_saved: { status: 409 },
 

@@ -21,6 +21,13 @@ export class Vault {
     const macKey = createHmac('sha256', this.#key).update('remit:mac:v1').digest();
     return createHmac('sha256', macKey).update(value).digest('hex');
   }
+  /**
+   * Names the key without revealing it: HMAC-SHA256 of a fixed label under the key. Two processes
+   * compare it through the database to find out they were given different keys.
+   */
+  fingerprint(): string {
+    return createHmac('sha256', this.#key).update('remit:key-fingerprint:v1').digest('hex');
+  }
   decrypt(sealed: string): string {
     const [, iv, tag, body] = sealed.split('.');
     const d = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(iv!, 'base64url'));

@@ -4,6 +4,7 @@ export * from './ids.js';
 export * from './environment.js';
 export * from './secret-keys.js';
 export * from './encryption.js';
+export { KeyMismatchError } from './key-fingerprint.js';
 export * from './clock.js';
 export type { Ctx } from './context.js';
 export { openCore, type Core, type OpenOptions } from './open.js';

@@ -5,6 +5,7 @@ import { startMaintenance } from './db/maintenance.js';
 import { systemNow, type Now } from './clock.js';
 import type { Ctx } from './context.js';
 import { Vault } from './encryption.js';
+import { checkKeyFingerprint } from './key-fingerprint.js';
 import type { Env } from './environment.js';
 import type { Processor } from './processor/connector.js';
 import { createProcessor } from './processor/select.js';
@@ -40,14 +41,24 @@ export interface Core {
   close(): Promise<void>;
 }
 
-/** Connects, migrates and assembles the context every core operation takes. */
+/**
+ * Connects, migrates and assembles the context every core operation takes. Refuses (KeyMismatchError)
+ * a key other than the one the database was first opened with.
+ */
 export async function openCore(opts: OpenOptions): Promise<Core> {
+  const vault = new Vault(opts.encryptionKey);
   const database = await connectDatabase(opts);
+  try {
+    await checkKeyFingerprint(database.db, vault);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
   const ctx: Ctx = {
     db: database.db,
     env: opts.env,
     publicUrl: opts.publicUrl.replace(/\/+$/, ''),
-    vault: new Vault(opts.encryptionKey),
+    vault,
     // Unset: the simulator in sandbox; in production the processor that refuses every payment.
     processor: opts.processor ?? createProcessor(undefined, opts.env),
     now: opts.now ?? systemNow,

@@ -147,4 +147,14 @@ describe('POST /pay/api/cards/{token}', () => {
     expect(v.body.code).toBe('card_link_cancelled');
     expect((await addCard(token)).status).toBe(410);
   });
+
+  it('409 link_not_deletable once the card was saved through the link; the saved page stays', async () => {
+    const { token } = await cardRequest();
+    expect((await addCard(token)).status).toBe(200);
+    const res = await s.http({ method: 'DELETE', path: `/api/v1/pay-link/${token}`, auth: m.auth, json: { merchant_key: m.merchant_key } });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ result: false, code: 'link_not_deletable' });
+    expect(res.body.message).toContain('card was saved through this link');
+    expect((await cardView(token)).body.status).toBe('saved');
+  });
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { schema } from '@remit/core';
@@ -212,6 +213,89 @@ describe('DELETE /pay-link/{linkId}', () => {
     const linkId = linkIdOf(made.body.data.payment_link);
     const results = await Promise.all([del(linkId), del(linkId)]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 404]);
+  });
+
+  const YEAR = new Date().getUTCFullYear() + 2;
+  const payBy = (linkId: string, body: Record<string, unknown>) =>
+    s.http({ method: 'POST', path: `/pay/api/links/${linkId}/pay`, json: body, headers: { 'idempotency-key': randomUUID() } });
+  const byCard = { method: 'card', card: { number: '4242424242424242', exp_month: 12, exp_year: YEAR, cvc: '123', name: 'Ada Lovelace', zip: '94105' } };
+  const byBank = { method: 'ach', authorization_accepted: true, bank: { holder_name: 'Ada Lovelace', routing_number: '011000015', account_number: '000123456789', account_type: 'checking' } };
+
+  it('409 link_not_deletable for a link paid by card: the receipt page stays and the sale stays completed', async () => {
+    const made = await create({ amount: '15.00' });
+    const linkId = linkIdOf(made.body.data.payment_link);
+    expect((await payBy(linkId, byCard)).status).toBe(200);
+    const before = await tableCounts(s.core);
+
+    const res = await del(linkId);
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ result: false, code: 'link_not_deletable' });
+    expect(res.body.message).toContain('This link has been paid and cannot be deleted');
+    expect(res.body.message).toContain('/order/sales-void');
+    expect(await linkRow(linkId)).toMatchObject({ status: 'paid', deletedAt: null });
+    expect(await txnRow(made.body.data.sales_id)).toMatchObject({ status: 'completed', isStatus: 2 });
+    expect(await tableCounts(s.core)).toEqual(before);
+    const page = await s.http({ method: 'GET', path: `/pay/${linkId}` });
+    expect(page.status).toBe(200);
+  });
+
+  it('409 for a link paid by bank account: the debit stays pending, and the ACH approval completes it', async () => {
+    const made = await create({ amount: '16.00' });
+    const linkId = linkIdOf(made.body.data.payment_link);
+    expect((await payBy(linkId, byBank)).status).toBe(200);
+
+    const res = await del(linkId);
+    expect(res.status).toBe(409);
+    expect(res.body.code).toBe('link_not_deletable');
+    expect(await txnRow(made.body.data.sales_id)).toMatchObject({ status: 'pending', isStatus: 0, paymentMethod: 'ach' });
+
+    const approved = await s.http({
+      method: 'POST',
+      path: '/api/v1/update-ach',
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key, transaction_id: made.body.data.sales_id, new_status: 'approved' },
+    });
+    expect(approved.status).toBe(200);
+    expect(await txnRow(made.body.data.sales_id)).toMatchObject({ status: 'completed', isStatus: 2 });
+    expect(await linkRow(linkId)).toMatchObject({ status: 'paid', deletedAt: null });
+  });
+
+  it('a delete during a card payment waits for it, then answers 409; the payment stands', async () => {
+    const made = await create({ amount: '17.00' });
+    const linkId = linkIdOf(made.body.data.payment_link);
+    const processor = s.core.ctx.processor;
+    const authorize = processor.authorizeCard.bind(processor);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let entered!: () => void;
+    const inNetwork = new Promise<void>((r) => (entered = r));
+    processor.authorizeCard = async (...args) => (entered(), await gate, authorize(...args));
+    try {
+      const paying = payBy(linkId, byCard);
+      await inNetwork;
+      const deleting = del(linkId);
+      await new Promise((r) => setTimeout(r, 100));
+      release();
+      const [p, d] = await Promise.all([paying, deleting]);
+      expect(p.status).toBe(200);
+      expect(d.status).toBe(409);
+      expect(d.body.code).toBe('link_not_deletable');
+    } finally {
+      processor.authorizeCard = authorize;
+    }
+    expect(await txnRow(made.body.data.sales_id)).toMatchObject({ status: 'completed', isStatus: 2 });
+    expect(await linkRow(linkId)).toMatchObject({ status: 'paid', deletedAt: null });
+  });
+
+  it('a link with an open 3-D Secure challenge can be deleted, and the card it held is forgotten', async () => {
+    const made = await create({ amount: '18.00' });
+    const linkId = linkIdOf(made.body.data.payment_link);
+    await s.core.ctx.db.update(schema.payLinks).set({ require3ds: true }).where(eq(schema.payLinks.id, linkId));
+    const started = await payBy(linkId, byCard);
+    expect(started.body.status).toBe('challenge');
+    expect((await del(linkId)).status).toBe(200);
+    const [ch] = await s.core.ctx.db.select().from(schema.payChallenges).where(eq(schema.payChallenges.payLinkId, linkId));
+    expect(ch).toMatchObject({ status: 'failed', cardEnc: '' });
   });
 
   it('400 without merchant_key', async () => {

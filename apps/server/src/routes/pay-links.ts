@@ -37,10 +37,11 @@ export function payLinkRoutes(app: App, ctx: Ctx) {
       config: { merchant: 'merchant_key' },
       schema: {
         tags: ['pay links'],
-        summary: 'Delete a pay link; its pending sale is cancelled',
+        summary: 'Delete an unpaid pay link; its pending sale is cancelled',
+        description: 'A paid link (card, authorization, or a bank debit even while pending) answers 409 link_not_deletable: void or refund its sale instead.',
         params: linkIdParams,
         body: deletePayLinkBody,
-        response: { 200: deletePayLinkResponseSchema, ...errorResponses, 404: errorEnvelopeSchema },
+        response: { 200: deletePayLinkResponseSchema, ...errorResponses, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema },
       },
     },
     async (req) => {

@@ -67,3 +67,24 @@ export async function startProcess(
     await new Promise((r) => setTimeout(r, 150));
   }
 }
+
+/** Runs a script of the repository that is expected to stop by itself (a refused start); its exit code and output. */
+export async function runToExit(
+  script: string,
+  env: Record<string, string>,
+  opts: { timeoutMs?: number } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: root,
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(await freePort()) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const force = setTimeout(() => proc.kill('SIGKILL'), opts.timeoutMs ?? 90_000);
+  const code = await new Promise<number | null>((r) => proc.once('exit', (c) => r(c)));
+  clearTimeout(force);
+  return { code, stdout, stderr };
+}

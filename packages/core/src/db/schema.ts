@@ -89,6 +89,20 @@ export const merchantEpoch = pgTable(
   (t) => [check('merchant_epoch_one_row', sql`${t.id}`)],
 );
 
+/**
+ * One row: the fingerprint of the encryption key this database's sealed values were written with
+ * (an HMAC under the key, which does not reveal it). A process with another key refuses to start.
+ */
+export const keyFingerprint = pgTable(
+  'key_fingerprint',
+  {
+    id: boolean('id').primaryKey().default(true),
+    fingerprint: text('fingerprint').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [check('key_fingerprint_one_row', sql`${t.id}`)],
+);
+
 /** Pay links: plain links, payment requests, and customer authorization requests. */
 export const payLinks = pgTable(
   'pay_links',

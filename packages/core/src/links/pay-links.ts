@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
-import { payLinks, transactions } from '../db/schema.js';
+import { payChallenges, payLinks, transactions } from '../db/schema.js';
+import { IS_STATUS } from '../payments/state.js';
 import { RemitError } from '../errors.js';
 import { merchantNow } from '../clock.js';
 import type { Merchant } from '../merchants/merchant-key.js';
@@ -46,15 +47,22 @@ export async function createPayLink(
 }
 
 export const LINK_NOT_FOUND = errorMessage('link_not_found');
+export const LINK_PAID_MESSAGE =
+  'This link has been paid and cannot be deleted: deleting it would not undo the payment. ' +
+  'To give the money back, void or refund its sale (POST /order/sales-void, /order/sales-return).';
+export const CARD_SAVED_MESSAGE =
+  "The customer's card was saved through this link, so it cannot be deleted; the card stays on the customer.";
 
 export interface DeletedPayLink {
   link_id: string;
 }
 
 /**
- * `DELETE /pay-link/{linkId}`: marks the link deleted and cancels its sale while still pending
+ * `DELETE /pay-link/{linkId}`: marks an unpaid link deleted and cancels its pending sale
  * (`status` 'cancelled', `is_status` stays 0: nothing was charged). Unknown, foreign and already
- * deleted links are all "Link not found"; the compare-and-set makes two concurrent deletes one.
+ * deleted links are all "Link not found". A paid link (card, authorization or a bank debit still
+ * pending) is refused with 409: deleting never changes a payment. The link row is locked first, as
+ * a payment attempt locks it, so a delete during a payment waits for it and then sees it paid.
  */
 export async function deletePayLink(
   ctx: Ctx,
@@ -64,16 +72,24 @@ export async function deletePayLink(
   const at = merchantNow(ctx.now, merchant);
   return ctx.db.transaction(async (tx) => {
     const [link] = await tx
-      .update(payLinks)
-      .set({ status: 'deleted', deletedAt: at })
+      .select({ id: payLinks.id, status: payLinks.status, salesId: payLinks.salesId })
+      .from(payLinks)
       .where(and(eq(payLinks.id, linkId), eq(payLinks.merchantId, merchant.id), isNull(payLinks.deletedAt)))
-      .returning({ id: payLinks.id, salesId: payLinks.salesId });
+      .for('update');
     if (!link) throw new RemitError('link_not_found', LINK_NOT_FOUND);
+    if (link.status === 'paid') throw new RemitError('link_not_deletable', LINK_PAID_MESSAGE);
+    if (link.status === 'saved') throw new RemitError('link_not_deletable', CARD_SAVED_MESSAGE);
+    await tx.update(payLinks).set({ status: 'deleted', deletedAt: at }).where(eq(payLinks.id, link.id));
+    // An open 3-D Secure challenge keeps a card: it can no longer be answered, so it is forgotten now.
+    await tx
+      .update(payChallenges)
+      .set({ status: 'failed', answeredAt: at, cardEnc: '' })
+      .where(and(eq(payChallenges.payLinkId, link.id), eq(payChallenges.status, 'open')));
     if (link.salesId) {
       await tx
         .update(transactions)
         .set({ status: 'cancelled', updatedAt: at })
-        .where(and(eq(transactions.id, link.salesId), eq(transactions.status, 'pending')));
+        .where(and(eq(transactions.id, link.salesId), eq(transactions.isStatus, IS_STATUS.pending), eq(transactions.status, 'pending')));
     }
     return { link_id: link.id };
   });

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   addCardRequestSchema,
@@ -35,6 +36,14 @@ const tags = ['pay page'];
 /** No credentials: the link id in the path is the authorization. */
 const security: never[] = [];
 
+/** Pay by card, or save a card: the calls that send a card number. */
+function sendsCard(req: FastifyRequest): boolean {
+  const url = req.routeOptions.url;
+  if (url === '/pay/api/cards/:token') return true;
+  const body = req.body as { method?: unknown } | null | undefined;
+  return url === '/pay/api/links/:linkId/pay' && typeof body === 'object' && body !== null && body.method === 'card';
+}
+
 /** A double click waits this long for the first attempt's answer instead of getting a 409. */
 const WAIT_FOR_FIRST_MS = 10_000;
 
@@ -49,6 +58,13 @@ export function payApiRoutes(app: App, ctx: Ctx) {
         const link = p.linkId ? `pay:${p.linkId}` : p.token ? `card:${p.token}` : null;
         if (req.method === 'POST' && link) {
           await enforceRateLimit(ctx, reply, app.rateLimits.payWritesPerLink, link, 'Too many payment attempts on this link');
+        }
+      });
+      // A card tester spreads numbers over many links: every card sent counts per address, across
+      // links, before the idempotency claim and before the network sees it. Bank payments are not counted.
+      api.addHook('preValidation', async (req, reply) => {
+        if (req.method === 'POST' && sendsCard(req)) {
+          await enforceRateLimit(ctx, reply, app.rateLimits.payCardsPerAddress, req.ip, 'Too many card payment attempts from this address');
         }
       });
       registerIdempotency(api, ctx, {

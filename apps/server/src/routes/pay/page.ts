@@ -7,6 +7,7 @@ import type { PayPageState } from '@remit/contract';
 import { payPage, type Ctx } from '@remit/core';
 import type { App } from '../types.js';
 import { builtAssetRoute } from '../built-assets.js';
+import { rateLimited } from '../../plugins/rate-limit.js';
 import { setPageHeaders, type Framing } from './headers.js';
 import { preloadPage, setPreloadHeaders } from './preload.js';
 
@@ -133,7 +134,15 @@ export function payPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_PAY_
         .type('text/plain; charset=utf-8')
         .send(`${NOT_BUILT_MESSAGE} (no index.html or ssr/ssr.js in ${dist})\n`);
     }
-    const found = await payPage(ctx, id, purpose);
+    // Counted beside the lookup (no extra wait); past the limit the page is not shown.
+    const [decision, found] = await Promise.all([ctx.rateLimiter.consume(app.rateLimits.payPagesPerAddress, req.ip), payPage(ctx, id, purpose)]);
+    if (!decision.allowed) {
+      const refusal = rateLimited(reply, decision, 'Too many payment pages opened from this address');
+      return setPageHeaders(reply, { env: ctx.env, allowedOrigins: [], embedOrigin: null })
+        .status(429)
+        .type('text/plain; charset=utf-8')
+        .send(`${refusal.message}\n`);
+    }
     const q = req.url.indexOf('?');
     const rendered = page.renderer.renderPage(found.state, q < 0 ? '' : req.url.slice(q), req.headers['accept-language']);
     setPageHeaders(reply, { env: ctx.env, allowedOrigins: found.allowedOrigins, embedOrigin: found.embedOrigin, styleHashes: page.styleHashes });
