@@ -54,7 +54,7 @@ async function arrival(clientId: string, rx: Receiver): Promise<number> {
   return performance.now() - started;
 }
 
-it('a hanging receiver with 64 events queued holds at most 4 slots; another client’s events arrive within 5 s, before and after its retries', async () => {
+it('a hanging receiver with 64 events queued holds at most 4 slots; another client’s events arrive within 5 s', async () => {
   const slow = await client(hanging.url);
   const other = await client(healthy.url);
 
@@ -62,8 +62,8 @@ it('a hanging receiver with 64 events queued holds at most 4 slots; another clie
   await hanging.waitFor((all) => all.length >= 4);
   expect(await arrival(other, healthy)).toBeLessThan(5_000);
 
-  // The first tries time out after 10 s and are due again at once: the retries do not crowd the other client out.
-  await hanging.waitFor((all) => new Set(all.map((r) => r.headers['webhook-id'])).size < all.length, 30_000);
+  // Once the first tries time out (10 s), the next four of its backlog take their slots, no more.
+  await hanging.waitFor((all) => all.length >= 8, 30_000);
   expect(await arrival(other, healthy)).toBeLessThan(5_000);
 
   expect(mostOpen).toBe(4);
