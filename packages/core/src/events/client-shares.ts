@@ -19,8 +19,8 @@ const KEPT_MS = 60_000;
  * Each client's share of one dispatcher's deliveries. A client starts at `base` (what any one
  * receiver, however slow or hanging, can tie up); every fast 2xx raises its limit by one up to
  * `most`, and any other outcome (an error, a timeout, a non-2xx, a slow answer) drops it back to
- * `base`. So a fast receiver's backlog is sent almost as fast as with no limit, and a receiver
- * that turns slow costs the others at most `most` slots for one try's timeout. Clients are kept
+ * `base`. So a fast receiver's backlog goes out through most of the slots, and a receiver that
+ * turns slow costs the others at most `most` slots for one try's timeout. Clients are kept
  * while they hold deliveries, and a raised limit a minute after that.
  */
 export class ClientShares {
