@@ -137,6 +137,12 @@ export interface ClaimDueOptions {
   returning: SQL;
   /** Tables joined to each claimed row, for what its work needs (`from` list and the join condition). */
   join?: { from: SQL; on: SQL };
+  /**
+   * Shares the claim out between the values of a column (the owner of each row): at most
+   * `room(owner)` rows of one owner, taken round-robin (every owner's oldest due row before any
+   * owner's second), so one owner's backlog cannot fill the claim while others wait.
+   */
+  share?: { column: string; room: (owner: SQL) => SQL };
 }
 
 /**
@@ -155,15 +161,24 @@ export const newLease = () => randomBytes(12).toString('base64url');
 /** `claimDue`'s statement under `lease`, for a caller that folds it into a larger one. */
 export function claimDueQuery(o: ClaimDueOptions, lease: unknown): SQL {
   const t = sql.raw(o.table);
+  const free = sql`status in ('pending', 'retrying') and next_attempt_at <= now() and (locked_until is null or locked_until <= now())`;
+  // A window function cannot sit beside FOR UPDATE: the shared pick is a subquery, locked (and
+  // checked again against a claim that committed meanwhile) by the level above it.
+  const pick = o.share
+    ? sql`select id from ${t} where ${free} and id in (
+          select r.id from (
+            select id, next_attempt_at, ${sql.raw(o.share.column)} as owner,
+                   row_number() over (partition by ${sql.raw(o.share.column)} order by next_attempt_at, id) as rn
+            from ${t} where ${free}) r
+          where r.rn <= ${o.share.room(sql`r.owner`)}
+          order by r.rn, r.next_attempt_at limit ${o.limit}::int)
+        for update skip locked`
+    : sql`select id from ${t} where ${free} order by next_attempt_at limit ${o.limit}::int for update skip locked`;
   return sql`
     update ${t} d
     set locked_until = now() + make_interval(secs => ${o.leaseSeconds}::float8), lease_id = ${lease}::text
     ${o.join ? sql`from ${o.join.from}` : sql``}
-    where d.id in (
-        select id from ${t}
-        where status in ('pending', 'retrying') and next_attempt_at <= now()
-          and (locked_until is null or locked_until <= now())
-        order by next_attempt_at limit ${o.limit}::int for update skip locked)
+    where d.id in (${pick})
       ${o.join ? sql`and ${o.join.on}` : sql``}
     returning ${o.returning}`;
 }
@@ -221,8 +236,9 @@ export class ClaimLoop<T> {
     this.#poll.start();
   }
 
-  wake(): void {
-    this.#poll.wake();
+  /** PollLoop.wake: `now` for a backlog of the loop's own, regardless of the gap meant for commits. */
+  wake(now = false): void {
+    this.#poll.wake(now);
   }
 
   /** Stops claiming and waits for the items claimed (in flight or waiting) to be worked and recorded. */

@@ -285,7 +285,7 @@ describe('webhook dispatcher', () => {
     const vault = Object.create(core.ctx.vault, {
       decrypt: { value: (sealed: string) => (opened.push(sealed), core.ctx.vault.decrypt(sealed)) },
     }) as typeof core.ctx.vault;
-    const d = new WebhookDispatcher({ db: core.ctx.db, env: core.ctx.env, vault }, { concurrency: 32, wakeOnCommit: false });
+    const d = new WebhookDispatcher({ db: core.ctx.db, env: core.ctx.env, vault }, { concurrency: 32, perClient: 32, wakeOnCommit: false });
     try {
       const first = await Promise.all(Array.from({ length: 10 }, () => emit(clientId, 'preauth', SAMPLES.preauth)));
       const firstSealed = await sealedSecret();
@@ -320,8 +320,9 @@ describe('webhook dispatcher', () => {
     const second = await emit(clientId, 'preauth', SAMPLES.preauth);
     rx.behave((r, res) => r.headers['webhook-id'] !== first && res.writeHead(200).end()); // the first hangs
     const t0 = Date.now();
-    // One slot; the lease is the least allowed: the try's 800 ms and one second.
-    start({ concurrency: 1, timeoutMs: 800, leaseMs: 0, retryScale: 1000 });
+    // One slot, and a client may hold two (so the second is claimed ahead); the lease is the least
+    // allowed: the try's 800 ms and one second.
+    start({ concurrency: 1, perClient: 2, timeoutMs: 800, leaseMs: 0, retryScale: 1000 });
     await eventually(async () => (await delivery(second))?.status === 'delivered');
     // The second waited out the first's 800 ms try: too late for its own lease (1.8 s), so it was
     // sent only once claimed again after that lease ran out.
@@ -329,5 +330,53 @@ describe('webhook dispatcher', () => {
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1_800);
     expect(await attemptsOf(second)).toHaveLength(1);
     expect((await attemptsOf(first))[0]!.error).toBe('timed out after 800 ms');
+  });
+});
+
+describe('shares of the slots between clients', () => {
+  const many = (clientId: string, n: number) => Promise.all(Array.from({ length: n }, () => emit(clientId, 'preauth', SAMPLES.preauth)));
+  const sent = (ids: string[]) => ids.filter((id) => forEvent(id).length > 0).length;
+
+  it('one client’s due retries fill at most 4 of 16 slots; another client’s new event goes in the same pass', async () => {
+    const a = await newClient();
+    const b = await newClient();
+    const d = new WebhookDispatcher(core.ctx, { wakeOnCommit: false });
+    try {
+      const retries = await many(a.clientId, 20);
+      await d.createDeliveries();
+      // As if each had failed once and were due again, long before the other client's event.
+      await core.ctx.db.execute(sql`
+        update webhook_deliveries set status = 'retrying', tries = 1, next_attempt_at = now() - interval '1 minute'
+        where client_id = ${a.clientId}`);
+      const other = await emit(b.clientId, 'preauth', SAMPLES.preauth);
+      await d.runOnce();
+      expect(forEvent(other)).toHaveLength(1);
+      expect(sent(retries)).toBe(4);
+    } finally {
+      await d.stop();
+      await core.ctx.db.execute(sql`update webhook_deliveries set status = 'failed' where client_id = ${a.clientId} and status = 'retrying'`);
+    }
+  });
+
+  it('a client’s share grows with fast 2xx answers up to all slots but 4, and falls back to 4 on a failure', async () => {
+    const { clientId } = await newClient();
+    const d = new WebhookDispatcher(core.ctx, { wakeOnCommit: false, retryScale: 1000 });
+    try {
+      const ids = await many(clientId, 60);
+      const passes: number[] = [];
+      const pass = async () => {
+        const before = sent(ids);
+        await d.runOnce();
+        passes.push(sent(ids) - before);
+      };
+      for (let i = 0; i < 4; i++) await pass();
+      rx.behave((_r, res) => res.writeHead(503).end());
+      await pass();
+      rx.behave((_r, res) => res.writeHead(200).end());
+      await pass();
+      expect(passes).toEqual([4, 8, 12, 12, 12, 4]);
+    } finally {
+      await d.stop();
+    }
   });
 });

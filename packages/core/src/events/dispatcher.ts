@@ -13,6 +13,7 @@ import { retryDelayMs, type DeliveryAttempt } from './deliveries.js';
 import { openPayload } from './outbox.js';
 import { responseExcerpt } from './response-excerpt.js';
 import { webhookSigner, type WebhookSigner } from './signing.js';
+import { ClientShares } from './client-shares.js';
 import { urlToHttpOptions } from 'node:url';
 
 export interface DispatcherLogger {
@@ -32,6 +33,13 @@ export interface WebhookDispatcherOptions {
   wakeGapMs?: number;
   /** Deliveries in flight at once in this process. Default 16. */
   concurrency?: number;
+  /**
+   * How many deliveries of one client this process holds at once (sending, or claimed and waiting
+   * for a slot) until its receiver answers fast: one client's hanging receiver, backlog or retries
+   * leave the other slots to other clients. Default a quarter of `concurrency` (4 of 16). Fast 2xx
+   * answers raise a client's share, up to all slots but `perClient` (see ClientShares).
+   */
+  perClient?: number;
   /** How long a claim holds a delivery; a killed process's deliveries are due again after it. */
   leaseMs?: number;
   /** Connect to loopback/private addresses. Default: in sandbox yes, in production no. */
@@ -126,6 +134,7 @@ export class WebhookDispatcher {
   readonly #results: DeliveryResults;
   /** Results sent for writing that are not written yet (their deliveries' slots are free). */
   readonly #recording = new Set<Promise<void>>();
+  readonly #shares: ClientShares;
   #unsubscribe: (() => void) | null = null;
 
   constructor(ctx: Pick<Ctx, 'db' | 'vault' | 'env'>, opts: WebhookDispatcherOptions = {}) {
@@ -140,6 +149,7 @@ export class WebhookDispatcher {
       wakeOnCommit: opts.wakeOnCommit ?? true,
       wakeGapMs: opts.wakeGapMs ?? DEFAULT_WAKE_GAP_MS,
       concurrency: opts.concurrency ?? 16,
+      perClient: Math.max(1, Math.floor(opts.perClient ?? (opts.concurrency ?? 16) / 4)),
       // A lease shorter than a try could let a second process send while the first still waits.
       leaseMs: Math.max(opts.leaseMs ?? timeoutMs + 30_000, timeoutMs + 1_000),
       allowPrivateAddresses: opts.allowPrivateAddresses ?? ctx.env === 'sandbox',
@@ -148,6 +158,8 @@ export class WebhookDispatcher {
       random: opts.random ?? Math.random,
       logger: opts.logger,
     };
+    const { perClient, concurrency } = this.#o;
+    this.#shares = new ClientShares(perClient, Math.max(perClient, concurrency - perClient));
     // The guarded lookup makes the checked address the one the socket connects to.
     const agentOpts = { keepAlive: true, ...(this.#o.allowPrivateAddresses ? {} : { lookup: guardedLookup }) };
     this.#httpAgent = new HttpAgent(agentOpts);
@@ -212,14 +224,22 @@ export class WebhookDispatcher {
   /**
    * One pass's claim, one statement (prepared once): up to `n` due deliveries, and new events made
    * into deliveries, as many of those leased at once as slots remain (the rest are claimed by a
-   * later pass), each with the client's URL and secret and the event's payload.
+   * later pass), each with the client's URL and secret and the event's payload. No client gets
+   * more than its share's room, and clients take turns (see `claimDueQuery`'s share).
    */
   async #claim(n: number): Promise<Claimed[]> {
-    const r = await claimStatement.run(this.#db, { n, lease: newLease(), leaseSeconds: this.#o.leaseMs / 1000 });
+    const r = await claimStatement.run(this.#db, {
+      n,
+      lease: newLease(),
+      leaseSeconds: this.#o.leaseMs / 1000,
+      room: this.#shares.room(),
+      perClient: this.#shares.base,
+    });
     const rows = (r as unknown as { rows: Claimed[] }).rows;
     const batch = new Batch(this.#ctx.vault);
     const claimedAt = performance.now();
     for (const row of rows) Object.assign(row, { batch, claimedAt });
+    this.#shares.took(rows.map((row) => row.client_id));
     return rows;
   }
 
@@ -230,6 +250,15 @@ export class WebhookDispatcher {
    * results than slots wait to be written, the slot waits too (back-pressure on a slow database).
    */
   async #deliver(c: Claimed): Promise<void> {
+    try {
+      await this.#send(c);
+    } finally {
+      // A client held back by its share may have more due: claim without waiting for the poll.
+      if (this.#shares.released(c.client_id)) this.#loop.wake(true);
+    }
+  }
+
+  async #send(c: Claimed): Promise<void> {
     // A claimed delivery that waited for a slot is sent only if its lease outlasts a whole try
     // (with half a second to spare); otherwise the lease is left to run out and it is claimed again.
     if (!this.#leaseCovers(c)) return;
@@ -243,6 +272,7 @@ export class WebhookDispatcher {
         const body = JSON.stringify({ event_type: c.event_type, data: openPayload(c.payload, this.#ctx.vault), id: c.event_id, created_at: createdAt });
         const at = new Date();
         const outcome = await this.#post(target.url, target.sign(c.event_id, body, at), body);
+        this.#shares.answered(c.client_id, succeeded(outcome), outcome.latencyMs);
         recorded = this.#record(c, c.webhook_url, at, outcome);
       }
     } catch (err) {
@@ -268,7 +298,7 @@ export class WebhookDispatcher {
       response_body: responseExcerpt(o.responseBody),
     };
     const tries = c.tries + 1;
-    const ok = o.statusCode !== null && o.statusCode >= 200 && o.statusCode < 300;
+    const ok = succeeded(o);
     const row = { id: c.id, lease_id: c.lease_id, tries, url, attempt: [attempt] };
     if (ok) {
       await this.#results.record({ ...row, status: 'delivered', delay_ms: null });
@@ -353,6 +383,8 @@ export class WebhookDispatcher {
   }
 }
 
+const succeeded = (o: Outcome) => o.statusCode !== null && o.statusCode >= 200 && o.statusCode < 300;
+
 function statusError(code: number | undefined): string | null {
   if (code === undefined) return 'no status';
   if (code >= 200 && code < 300) return null;
@@ -388,11 +420,14 @@ function describe(e: Error & { code?: string }, host: string): string {
 
 /**
  * The CTEs `ev` (up to `limit` new events, marked dispatched) and `made` (one delivery each for a
- * client with a URL; 'disabled' while the client's URL is disabled). With `leased`, the first
- * `slots` pending ones (oldest first) are made already leased to this pass.
+ * client with a URL; 'disabled' while the client's URL is disabled). With `leased`, up to `slots`
+ * pending ones, each client's within its room and the clients taking turns (oldest first), are
+ * made already leased to this pass.
  */
-function newDeliveries(limit: number, leased: { id: unknown; seconds: unknown; slots: SQL } | null): SQL {
-  const take = leased ? sql`(not n.disabled and n.rn <= ${leased.slots})` : sql`false`;
+function newDeliveries(limit: number, leased: { id: unknown; seconds: unknown; slots: SQL; room: (client: SQL) => SQL } | null): SQL {
+  const take = leased ? sql`(n.fits and n.rn <= ${leased.slots})` : sql`false`;
+  // Within its client's room; those that fit are ranked round-robin between clients.
+  const fits = leased ? sql`(not k.disabled and k.crn <= ${leased.room(sql`k.client_id`)})` : sql`false`;
   return sql`
     ev as (
       update events set dispatched_at = now()
@@ -407,20 +442,24 @@ function newDeliveries(limit: number, leased: { id: unknown; seconds: unknown; s
              case when ${take} then now() + make_interval(secs => ${leased?.seconds ?? 0}::float8) end,
              case when ${take} then ${leased?.id ?? null}::text end
       from (
-        select ev.*, c.webhook_url, c.webhook_disabled_at is not null as disabled,
-               row_number() over (order by c.webhook_disabled_at is not null, ev.created_at, ev.id) as rn
-        from ev join clients c on c.id = ev.client_id
-        where c.webhook_url is not null) n
+        select k.*, ${fits} as fits, row_number() over (order by ${fits} desc, k.crn, k.created_at, k.id) as rn
+        from (
+          select ev.*, c.webhook_url, c.webhook_disabled_at is not null as disabled,
+                 row_number() over (partition by ev.client_id order by ev.created_at, ev.id) as crn
+          from ev join clients c on c.id = ev.client_id
+          where c.webhook_url is not null) k) n
       on conflict (event_id) do nothing
       returning id, event_id, event_type, tries, lease_id, client_id)`;
 }
 
 /**
- * `#claim`'s statement, built once and prepared: the slots (`n`), the lease and its length are
- * its parameters.
+ * `#claim`'s statement, built once and prepared: the slots (`n`), the lease and its length, and
+ * each client's room (`room`: JSON, client id to how many more it may take; `perClient` for a
+ * client not in it) are its parameters.
  */
 const claimStatement = preparedSql('remit_webhook_claim', () => {
   const ph = sql.placeholder;
+  const room = (client: SQL) => sql`coalesce((${ph('room')}::jsonb ->> ${client})::int, ${ph('perClient')}::int)`;
   const claimed = sql`d.id, d.event_id, d.event_type, d.tries, d.lease_id, d.client_id, c.webhook_url, c.webhook_secret_enc,
               c.webhook_disabled_at, e.payload, e.created_at as event_created_at`;
   const due = claimDueQuery(
@@ -430,10 +469,17 @@ const claimStatement = preparedSql('remit_webhook_claim', () => {
       leaseSeconds: ph('leaseSeconds'),
       join: { from: sql`clients c, events e`, on: sql`c.id = d.client_id and e.id = d.event_id` },
       returning: claimed,
+      share: { column: 'client_id', room },
     },
     ph('lease'),
   );
-  const leased = { id: ph('lease'), seconds: ph('leaseSeconds'), slots: sql`${ph('n')}::int - (select count(*) from due)` };
+  const leased = {
+    id: ph('lease'),
+    seconds: ph('leaseSeconds'),
+    slots: sql`${ph('n')}::int - (select count(*) from due)`,
+    // What the due deliveries just claimed took of the client's room is not its new events' to take.
+    room: (client: SQL) => sql`${room(client)} - (select count(*) from due where due.client_id = ${client})`,
+  };
   return sql`
     with due as (${due}), ${newDeliveries(500, leased)}
     select * from due
