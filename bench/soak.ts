@@ -1,8 +1,8 @@
 /**
  * `npm run soak`: the server on PGlite under a steady mixed load (pay links, charges, one
  * transaction read, the list) for SOAK_SECONDS (180), its resident memory sampled every
- * SOAK_SAMPLE_SECONDS (10). Prints the series, then fails if memory grew after the first minute (a third of a shorter run)
- * by more than SOAK_GROWTH_MB (64 MB: the noise of a heap's collections and the database's cache).
+ * SOAK_SAMPLE_SECONDS (10). Prints the series, then fails if memory grew after the first minute
+ * (a third of a shorter run) by more than SOAK_GROWTH_MB (64 MB: the noise of the heaps' collections).
  *
  *   npm run soak [-- postgres]   SOAK_SECONDS, SOAK_SAMPLE_SECONDS, SOAK_GROWTH_MB, SOAK_CONNECTIONS (20)
  */
