@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, protocol } from '@electric-sql/pglite';
 import { asMessage, itemsOf, messageBatcher } from './message-batch.mjs';
+import { rawRunner } from './raw-protocol.mjs';
 
 const db = new PGlite({ dataDir: workerData.dataDir });
 
@@ -19,8 +20,8 @@ const BEGIN = simple('BEGIN');
 const COMMIT = simple('COMMIT');
 const ROLLBACK = simple('ROLLBACK');
 
-/** Runs one message; the answer is copied, since PGlite reuses its buffer for the next one. */
-const runMessage = (bytes) => db.execProtocolRawSync(bytes).slice();
+/** Runs one message and answers with a copy of the database's bytes (raw-protocol.mjs). */
+const runMessage = rawRunner(db);
 
 /** The first error in an answer (BEGIN's), as the main thread would read it. */
 function errorIn(bytes) {
