@@ -55,7 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     port,
     host,
     env: remitEnv,
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl: (env.PUBLIC_URL || defaultPublicUrl(host, port)).replace(/\/+$/, ''),
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     encryptionKey: encryptionKey(env.REMIT_ENCRYPTION_KEY, dataDir, remitEnv),
@@ -70,6 +70,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     timeLimits: timeLimitsFromEnv(env),
     trustProxy: trustProxy(env.REMIT_TRUST_PROXY),
   };
+}
+
+/**
+ * Without PUBLIC_URL, links name the address the server listens on, so that they open on this
+ * machine (a wildcard host answers on 127.0.0.1 too); any other address needs PUBLIC_URL.
+ */
+export function defaultPublicUrl(host: string, port: number): string {
+  const h = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+  return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
 }
 
 function positiveMs(name: string, value: string | undefined): number | undefined {
