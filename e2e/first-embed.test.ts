@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDbKind } from '@remit/core/testing';
+import { snippets } from '../apps/portal/src/snippets.js';
 import { newMerchant, type TestMerchant } from '../apps/server/src/testing/fixtures.js';
 import type { TestServer } from '../apps/server/src/testing/harness.js';
 import { basicAuth, send } from '../apps/server/src/testing/http.js';
@@ -15,7 +16,7 @@ import { CARDS, YY } from './support.js';
 
 /**
  * The first embed, as a newcomer does it: the server started as `npm start` starts it (no
- * PUBLIC_URL, default HOST), the script tag on a page of another port, the loader's address written
+ * PUBLIC_URL, default HOST), the portal's script-tag snippet on a page of another port, the loader's address written
  * with `127.0.0.1` or with `localhost`. Either way the pay modal shows the form and the payment goes
  * through: the widget talks to the warm frame on the origin it loaded it from, whatever PUBLIC_URL says.
  */
@@ -42,11 +43,11 @@ async function shop(html: (remit: string) => string): Promise<string> {
   return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
 }
 
-const payPage = (key: string) => (remit: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title>
-<script src="${remit}/js/dynamic-launch.js?remit_merchant_public_key=${key}"></script></head>
-<body><main><h1>Shop</h1><button id="pay" type="button">Pay $12.50</button><p id="out" role="status"></p></main>
-<script>document.getElementById('pay').onclick = () => getPaymentPage(12.5).then((r) => (out.textContent = 'Payment ' + r.status), (e) => (out.textContent = 'Error: ' + e.message));</script>
-</body></html>`;
+/** The portal's own script-tag snippet (a pay button, its status, the table) with the loader at `remit`. */
+const payPage = (key: string) => (remit: string) => {
+  const tag = snippets({ origin: remit, clientId: 'cl_…', secretKey: null, merchantKey: null, publicKey: key, signingSecret: null }).find((s) => s.id === 'script')!;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><main>${tag.code}</main></body></html>`;
+};
 
 beforeAll(async () => {
   db = testDbKind === 'postgres' ? await createTestDatabase() : null;
@@ -84,7 +85,7 @@ async function fresh(): Promise<Page> {
   return ctx.newPage();
 }
 
-const FORM = 'iframe[title="Payment form: Pay $12.50"]';
+const FORM = 'iframe[title="Payment form: Pay $10.00"]';
 
 async function payInModal(page: Page) {
   const f = page.frameLocator(FORM);
@@ -94,7 +95,7 @@ async function payInModal(page: Page) {
   await f.getByLabel('Name on card').fill('Ada Lovelace');
   await f.getByLabel('ZIP code').fill('94105');
   await f.getByRole('button', { name: /^Pay/ }).click();
-  await expect.poll(() => page.locator('#out').textContent(), { timeout: 15_000 }).toBe('Payment succeeded');
+  await expect.poll(() => page.locator('#remit-status').textContent(), { timeout: 15_000 }).toMatch(/^Paid: txn_/);
 }
 
 describe('the pay button with the default set-up', () => {
@@ -116,13 +117,13 @@ describe('the pay button with the default set-up', () => {
       const page = await fresh();
       await page.goto(`${site}/?remit=${encodeURIComponent(remit)}`);
       // The pointer on the button warms the frame; the click then hands that frame the link.
-      await page.getByRole('button', { name: 'Pay $12.50' }).hover();
+      await page.getByRole('button', { name: 'Pay $10.00' }).hover();
       const preload = page.locator('iframe[title="Remit preload"]');
       await preload.waitFor({ state: 'attached' });
       const warm = (await (await preload.elementHandle())!.contentFrame())!;
       await warm.waitForLoadState('load');
       await warm.evaluate(() => ((window as unknown as { wasWarm: boolean }).wasWarm = true));
-      await page.getByRole('button', { name: 'Pay $12.50' }).click();
+      await page.getByRole('button', { name: 'Pay $10.00' }).click();
       await page.frameLocator(FORM).getByLabel('Card number').waitFor({ timeout: 5_000 });
       // The warm frame itself took the link (no fallback navigation): the mark set before the click is there.
       const frame = (await (await page.locator(FORM).elementHandle())!.contentFrame())!;
@@ -142,9 +143,9 @@ describe('the pay button with the default set-up', () => {
     // A deaf shell at /pay/preload (an old cached one, or a message lost): it loads, and ignores every message.
     await page.route(`${remit}/pay/preload`, (r) => r.fulfill({ contentType: 'text/html', body: '<!doctype html><title>deaf</title>' }));
     await page.goto(`${site}/?remit=${encodeURIComponent(remit)}`);
-    await page.getByRole('button', { name: 'Pay $12.50' }).hover();
+    await page.getByRole('button', { name: 'Pay $10.00' }).hover();
     await page.locator('iframe[title="Remit preload"]').waitFor({ state: 'attached' });
-    await page.getByRole('button', { name: 'Pay $12.50' }).click();
+    await page.getByRole('button', { name: 'Pay $10.00' }).click();
     await page.frameLocator(FORM).getByLabel('Card number').waitFor({ timeout: 5_000 });
     const frame = (await (await page.locator(FORM).elementHandle())!.contentFrame())!;
     expect(frame.url()).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/pay/ord_`));
