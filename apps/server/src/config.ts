@@ -25,9 +25,9 @@ export interface ServerConfig {
   idempotencyLeaseMs?: number;
   /** The built portal; unset: `apps/portal/dist` of this repository. */
   portalDir?: string;
-  /** REMIT_RATE_LIMIT_*: the rate limits (README "Rate limits"). */
+  /** REMIT_RATE_LIMIT_*: the rate limits (docs/operations.md "Rate limits"). */
   rateLimits: RateLimits;
-  /** REMIT_WIDGET_RATE_LIMIT_*, REMIT_WIDGET_MAX_AMOUNT: the widget backend's limits (README "Rate limits"). */
+  /** REMIT_WIDGET_RATE_LIMIT_*, REMIT_WIDGET_MAX_AMOUNT: the widget backend's limits (docs/embedding.md "Rate limits"). */
   widgetLimits: WidgetLimits;
   /** REMIT_REQUEST_TIMEOUT_MS, REMIT_HEADERS_TIMEOUT_MS, REMIT_KEEP_ALIVE_TIMEOUT_MS, REMIT_IDLE_TIMEOUT_MS. */
   timeLimits: TimeLimits;
