@@ -4,16 +4,22 @@ import { getLink } from './api.js';
 /**
  * The warm pay frame (`/pay/preload`, `#app[data-shell]`): the page's script loaded and run, nothing
  * rendered, until its parent (the widget's page, never another window) posts `{type:'remit:open',
- * link_id}`. Then it fetches the link's view and starts the page on it if every ancestor's origin
- * is one of the view's `frame_ancestors` (the link page's own `frame-ancestors`, `['*']` for any);
- * else (or in a browser that does not list a frame's ancestors) it navigates to `/pay/{link_id}`,
- * where the browser enforces that list itself.
+ * link_id}`. It answers `{type:'remit:opened'}` to the parent's origin, then fetches the link's view
+ * and starts the page on it if every ancestor's origin is one of the view's `frame_ancestors` (the
+ * link page's own `frame-ancestors`, `['*']` for any); else (or in a browser that does not list a
+ * frame's ancestors) it navigates to `/pay/{link_id}`, where the browser enforces that list itself.
  */
 export function shell(start: (state: PayPageState) => void): void {
   onmessage = async (e) => {
     const id = e.source === parent && e.data?.type === 'remit:open' && e.data.link_id;
     if (typeof id !== 'string') return;
     onmessage = null; // one link per frame
+    // Told at once, to the parent's origin: a parent that hears nothing navigates this frame to the link.
+    try {
+      parent.postMessage({ type: 'remit:opened' }, e.origin);
+    } catch {
+      /* an opaque ('null') origin cannot be posted to; such a parent may not frame a link anyway */
+    }
     const path = `/pay/${encodeURIComponent(id)}`;
     const r = await getLink(id);
     const may = (r.ok && r.data.frame_ancestors) || [];

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks';
 
-/** How often open lists ask for news (README: "Live lists"). */
+/** How often open lists ask for news (docs/concepts.md "The sandbox portal"). */
 export const POLL_MS = 2000;
 
 /**

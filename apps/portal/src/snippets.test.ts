@@ -16,9 +16,21 @@ describe('snippets', () => {
     expect(Object.keys(byId)).toEqual(['curl', 'script', 'react', 'vue', 'verify']);
     expect(byId.curl).toContain("-u 'cl_abc:sk_test_secret'");
     expect(byId.curl).toContain('"merchant_key": "mk_test_m"');
-    expect(byId.script).toBe('<script src="http://127.0.0.1:8080/js/dynamic-launch.js?remit_merchant_public_key=pk_test_p" async></script>');
-    expect(byId.react).toContain('publicKey="pk_test_p"');
-    expect(byId.vue).toContain('public-key="pk_test_p"');
+    // Complete as pasted: the tag, a button, the call, the table (e2e/snippets.test.ts pays through each).
+    expect(byId.script).toContain('<script src="http://127.0.0.1:8080/js/dynamic-launch.js?remit_merchant_public_key=pk_test_p"></script>');
+    expect(byId.script).toContain('<button id="remit-pay" type="button">Pay $10.00</button>');
+    expect(byId.script).toContain("getPaymentPage('10.00')");
+    expect(byId.script).toContain('<table id="remit_complete_transactions"></table>');
+    // The components' own prop names, and the Remit server (else they load from the shop's origin).
+    for (const c of [byId.react!, byId.vue!]) {
+      expect(c).toContain("const clientKey = 'pk_test_p';");
+      expect(c).toContain("const baseUrl = 'http://127.0.0.1:8080';");
+      expect(c).not.toMatch(/publicKey|public-key/);
+    }
+    expect(byId.react).toContain('<GetPaymentPage\n        clientKey={clientKey}\n        baseUrl={baseUrl}');
+    expect(byId.react).toContain('<CompletedTransactions clientKey={clientKey} baseUrl={baseUrl} />');
+    expect(byId.vue).toContain(':client-key="clientKey"\n    :base-url="baseUrl"');
+    expect(byId.vue).toContain('<CompletedTransactions :client-key="clientKey" :base-url="baseUrl" />');
     expect(byId.verify).toContain("'whsec_s'");
     expect(byId.verify).toContain("from '@remit/sdk'");
   });

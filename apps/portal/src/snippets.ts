@@ -26,30 +26,80 @@ export function snippets(k: SnippetKeys): Array<{ id: string; title: string; lan
     },
     {
       id: 'script',
-      title: 'The script tag',
+      title: 'The script tag: a pay button and the payments table',
       lang: 'html',
-      code: `<script src="${k.origin}/js/dynamic-launch.js?remit_merchant_public_key=${pk}" async></script>`,
+      code: `<script src="${k.origin}/js/dynamic-launch.js?remit_merchant_public_key=${pk}"></script>
+
+<button id="remit-pay" type="button">Pay $10.00</button>
+<p id="remit-status" role="status"></p>
+<table id="remit_complete_transactions"></table>
+
+<script>
+  document.getElementById('remit-pay').addEventListener('click', () => {
+    const status = document.getElementById('remit-status');
+    getPaymentPage('10.00').then(
+      (r) => (status.textContent = r.status === 'succeeded' ? 'Paid: ' + r.transaction_id : 'Payment window closed'),
+      (e) => (status.textContent = 'Error: ' + e.message),
+    );
+  });
+</script>`,
     },
     {
       id: 'react',
-      title: 'React',
+      title: 'React (npm install @remit/react)',
       lang: 'tsx',
-      code: `import { GetPaymentPage } from '@remit/react';
+      code: `import { useState } from 'react';
+import { CompletedTransactions, GetPaymentPage } from '@remit/react';
+
+const clientKey = '${pk}';
+const baseUrl = '${k.origin}';
 
 export function Checkout() {
-  return <GetPaymentPage publicKey="${pk}" amount="10.00" onSuccess={(r) => console.log(r.transaction_id)} />;
+  const [status, setStatus] = useState('');
+  return (
+    <>
+      <GetPaymentPage
+        clientKey={clientKey}
+        baseUrl={baseUrl}
+        amount="10.00"
+        onSuccess={(r) => setStatus(\`Paid: \${r.transaction_id}\`)}
+        onClose={() => setStatus('Payment window closed')}
+        onError={(e) => setStatus(\`Error: \${e.message}\`)}
+      >
+        Pay $10.00
+      </GetPaymentPage>
+      <p role="status">{status}</p>
+      <CompletedTransactions clientKey={clientKey} baseUrl={baseUrl} />
+    </>
+  );
 }`,
     },
     {
       id: 'vue',
-      title: 'Vue',
+      title: 'Vue (npm install @remit/vue)',
       lang: 'vue',
       code: `<script setup lang="ts">
-import { GetPaymentPage } from '@remit/vue';
+import { ref } from 'vue';
+import { CompletedTransactions, GetPaymentPage } from '@remit/vue';
+
+const clientKey = '${pk}';
+const baseUrl = '${k.origin}';
+const status = ref('');
 </script>
 
 <template>
-  <GetPaymentPage public-key="${pk}" amount="10.00" @success="(r) => console.log(r.transaction_id)" />
+  <GetPaymentPage
+    :client-key="clientKey"
+    :base-url="baseUrl"
+    amount="10.00"
+    @success="(r) => (status = \`Paid: \${r.transaction_id}\`)"
+    @close="status = 'Payment window closed'"
+    @error="(e) => (status = \`Error: \${e.message}\`)"
+  >
+    Pay $10.00
+  </GetPaymentPage>
+  <p role="status">{{ status }}</p>
+  <CompletedTransactions :client-key="clientKey" :base-url="baseUrl" />
 </template>`,
     },
     {

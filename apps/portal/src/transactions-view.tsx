@@ -88,9 +88,11 @@ function MerchantTransactions({ m }: { m: MerchantWithKey }) {
   );
 }
 
-function TransactionItem({ t, act }: { t: PortalTransaction; act: (t: PortalTransaction, a: PortalTransactionAction, amount?: string) => void }) {
+export function TransactionItem({ t, act }: { t: PortalTransaction; act: (t: PortalTransaction, a: PortalTransactionAction, amount?: string) => void }) {
   const [refund, setRefund] = useState(t.amount);
   const sale = t.type === 'Sale' || t.type === 'PreAuth';
+  // A link's sale before anyone pays it: no method chosen and nothing netted yet (the API's row says card, net = amount).
+  const unpaid = sale && t.status === 'pending' && t.payment_method === 'card' && !t.other_details.last_four;
   const completed = sale && t.is_status === 2;
   const authorized = sale && t.is_status === 1;
   const achPending = sale && t.is_status === 0 && t.payment_method === 'ach';
@@ -112,11 +114,15 @@ function TransactionItem({ t, act }: { t: PortalTransaction; act: (t: PortalTran
         <dd>{dateTime(t.created_date)}</dd>
         <dt>Method</dt>
         <dd>
-          {t.payment_method === 'ach' ? 'Bank account' : t.other_details.card_brand || 'Card'}
+          {unpaid ? 'Not paid yet' : t.payment_method === 'ach' ? 'Bank account' : t.other_details.card_brand || 'Card'}
           {t.other_details.last_four ? ` ending ${t.other_details.last_four}` : ''}
         </dd>
-        <dt>Net</dt>
-        <dd>{t.net_amount.toFixed(2)}</dd>
+        {!unpaid && (
+          <>
+            <dt>Net</dt>
+            <dd>{t.net_amount.toFixed(2)}</dd>
+          </>
+        )}
         <dt>Settled</dt>
         <dd>{t.settled ? 'yes' : 'no'}</dd>
       </dl>

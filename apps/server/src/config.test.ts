@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coreOptions, loadConfig } from './config.js';
+import { coreOptions, defaultPublicUrl, loadConfig } from './config.js';
 
 const key = 'a'.repeat(64);
 
@@ -15,6 +15,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_SETTLEMENT_CUTOFF: 'noon' })).toThrow(
       'REMIT_SETTLEMENT_CUTOFF must be HH or HH:MM (UTC), not noon',
     );
+  });
+
+  it('PUBLIC_URL defaults to the address the server listens on (links a browser on this machine opens), a wildcard to 127.0.0.1', () => {
+    expect(loadConfig({ REMIT_ENCRYPTION_KEY: key }).publicUrl).toBe('http://127.0.0.1:8080');
+    expect(loadConfig({ REMIT_ENCRYPTION_KEY: key, PORT: '18080', PUBLIC_URL: '' }).publicUrl).toBe('http://127.0.0.1:18080');
+    expect(loadConfig({ REMIT_ENCRYPTION_KEY: key, HOST: '0.0.0.0' }).publicUrl).toBe('http://127.0.0.1:8080');
+    expect(loadConfig({ REMIT_ENCRYPTION_KEY: key, HOST: 'localhost' }).publicUrl).toBe('http://localhost:8080');
+    expect(defaultPublicUrl('::', 8080)).toBe('http://127.0.0.1:8080');
+    expect(defaultPublicUrl('::1', 8080)).toBe('http://[::1]:8080');
+    expect(loadConfig({ REMIT_ENCRYPTION_KEY: key, PUBLIC_URL: 'https://pay.example.com/' }).publicUrl).toBe('https://pay.example.com');
   });
 });
 

@@ -25,9 +25,9 @@ export interface ServerConfig {
   idempotencyLeaseMs?: number;
   /** The built portal; unset: `apps/portal/dist` of this repository. */
   portalDir?: string;
-  /** REMIT_RATE_LIMIT_*: the rate limits (README "Rate limits"). */
+  /** REMIT_RATE_LIMIT_*: the rate limits (docs/operations.md "Rate limits"). */
   rateLimits: RateLimits;
-  /** REMIT_WIDGET_RATE_LIMIT_*, REMIT_WIDGET_MAX_AMOUNT: the widget backend's limits (README "Rate limits"). */
+  /** REMIT_WIDGET_RATE_LIMIT_*, REMIT_WIDGET_MAX_AMOUNT: the widget backend's limits (docs/embedding.md "Rate limits"). */
   widgetLimits: WidgetLimits;
   /** REMIT_REQUEST_TIMEOUT_MS, REMIT_HEADERS_TIMEOUT_MS, REMIT_KEEP_ALIVE_TIMEOUT_MS, REMIT_IDLE_TIMEOUT_MS. */
   timeLimits: TimeLimits;
@@ -58,7 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     throw new Error(`REMIT_ENV must be sandbox or production, not ${remitEnv}`);
   }
   const dataDir = resolve(env.REMIT_DATA_DIR ?? '.remit');
-  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const publicUrl = (env.PUBLIC_URL || defaultPublicUrl(host, port)).replace(/\/+$/, '');
   return {
     port,
     host,
@@ -80,6 +80,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     privateWebhooks: privateWebhooks(env.REMIT_ALLOW_PRIVATE_WEBHOOKS, remitEnv, host, publicUrl),
     webhookPorts: webhookPorts(env.REMIT_WEBHOOK_PORTS),
   };
+}
+
+/**
+ * Without PUBLIC_URL, links name the address the server listens on, so that they open on this
+ * machine (a wildcard host answers on 127.0.0.1 too); any other address needs PUBLIC_URL.
+ */
+export function defaultPublicUrl(host: string, port: number): string {
+  const h = host === '0.0.0.0' || host === '::' || host === '' ? '127.0.0.1' : host;
+  return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
 }
 
 function positiveMs(name: string, value: string | undefined): number | undefined {

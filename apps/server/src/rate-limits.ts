@@ -1,6 +1,6 @@
 import type { RateRule } from '@remit/core';
 
-/** Every limit the server applies; each is configurable (README "Rate limits"). */
+/** Every limit the server applies; each is configurable (docs/operations.md "Rate limits"). */
 export interface RateLimits {
   /**
    * Failed authentications per claimed client id and address together: a client id is not a secret,
@@ -44,7 +44,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = Object.fromEntries(
   Object.entries(RULES).map(([k, v]) => [k, v.rule]),
 ) as unknown as RateLimits;
 
-/** The environment variable of each limit (for messages and the README). */
+/** The environment variable of each limit (for messages and docs/operations.md). */
 export const RATE_LIMIT_ENV: Record<keyof RateLimits, string> = Object.fromEntries(
   Object.entries(RULES).map(([k, v]) => [k, v.env]),
 ) as unknown as Record<keyof RateLimits, string>;

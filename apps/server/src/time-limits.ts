@@ -2,7 +2,7 @@ import type { ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import { ERROR_CODES, type ErrorCode } from '@remit/contract';
 
-/** How long a client may take, so a slow one cannot hold a connection (README "Time limits"). */
+/** How long a client may take, so a slow one cannot hold a connection (docs/operations.md "Time limits"). */
 export interface TimeLimits {
   /** The whole request, headers and body, must arrive within this (REMIT_REQUEST_TIMEOUT_MS). */
   requestMs: number;

@@ -50,7 +50,8 @@ export type PayLinkInput = z.output<typeof payLinkBody>;
 export const deletePayLinkBody = z.object({ merchant_key: fields.merchantKey() });
 export type DeletePayLinkInput = z.output<typeof deletePayLinkBody>;
 
-export const payLinkResultSchema = z.object({ order_id: z.string(), payment_link: z.string(), sales_id: z.string() });
+/** The spec's fields, and `link_id` (ours, as `/requests` answers it): the id `DELETE /pay-link/{linkId}` and the pay page take. */
+export const payLinkResultSchema = z.object({ order_id: z.string(), link_id: z.string(), payment_link: z.string(), sales_id: z.string() });
 export type PayLinkResult = z.infer<typeof payLinkResultSchema>;
 export const payLinkResponseSchema = envelope(payLinkResultSchema);
 export type PayLinkRequest = z.input<typeof payLinkBody>;

@@ -41,6 +41,8 @@ const next = mkdtempSync(join(sdk, '.dist-'));
 try {
   execFileSync(process.execPath, [tsc, '-p', config], { stdio: 'inherit' });
   cpSync(join(out, 'js/sdk/src'), next, { recursive: true });
+  // The CommonJS entry: loads the ES module where require() can, else says how to import it.
+  for (const f of ['require.cjs', 'require.d.cts']) cpSync(join(sdk, 'src', f), join(next, f));
   cpSync(join(out, 'js/contract/src'), join(next, 'contract'), { recursive: true, filter: (f) => !f.endsWith('.js') });
   for (const f of readdirSync(join(packages, 'contract/src'))) {
     if (f.endsWith('.ts') && !f.endsWith('.test.ts') && !existsSync(join(next, 'contract', f.replace(/\.ts$/, '.d.ts')))) {

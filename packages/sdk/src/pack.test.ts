@@ -56,8 +56,16 @@ afterAll(async () => {
 describe('@remit/sdk from its packed tarball', () => {
   it('holds the build and the bundled contract declarations, and no sources or tests', () => {
     const pkg = JSON.parse(readFileSync(join(app, 'node_modules/@remit/sdk/package.json'), 'utf8'));
-    expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
+    expect(pkg.exports['.']).toEqual({
+      import: { types: './dist/index.d.ts', default: './dist/index.js' },
+      require: { types: './dist/require.d.cts', default: './dist/require.cjs' },
+    });
     expect(pkg.sideEffects).toBe(false);
+    // Publishable: not private, licensed, with its README and license in the tarball.
+    expect(pkg.private).toBeUndefined();
+    expect(pkg.license).toBe('MIT');
+    for (const f of ['README.md', 'LICENSE']) expect(readFileSync(join(app, 'node_modules/@remit/sdk', f), 'utf8')).toMatch(/\S/);
+    expect(readFileSync(join(app, 'node_modules/@remit/sdk/README.md'), 'utf8')).toContain("import { Remit, RemitApiError } from '@remit/sdk';");
     expect(pkg.dependencies).toEqual({ zod: expect.any(String) });
     const index = readFileSync(join(app, 'node_modules/@remit/sdk/dist/index.js'), 'utf8');
     expect(index).not.toMatch(/@remit\/contract|node:/);
@@ -131,6 +139,18 @@ void remit.payLinks.create({ merchant_key: 'mk' });
 `,
     );
     await run(process.execPath, [tscJs, '-p', 'tsconfig.json'], { cwd: app });
+  });
+
+  it('require() from CommonJS: works where Node loads ES modules with require, else says how to import it', async () => {
+    writeFileSync(join(app, 'check.cjs'), "const { Remit, verifyWebhook } = require('@remit/sdk');\nconsole.log(typeof Remit, typeof verifyWebhook);\n");
+    const works = await run(process.execPath, ['check.cjs'], { cwd: app });
+    expect(works.stdout.trim()).toBe('function function');
+    // A Node that cannot require ES modules (the flag turns this one's support off).
+    const old = await exec(process.execPath, ['--no-experimental-require-module', 'check.cjs'], { cwd: app }).catch((e: { stderr: string }) => e);
+    expect((old as { stderr: string }).stderr).toContain(
+      "@remit/sdk is an ES module. Use `import { Remit } from '@remit/sdk'`, or from CommonJS `const { Remit } = await import('@remit/sdk')`",
+    );
+    expect((old as { stderr: string }).stderr).not.toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
   });
 
   it('is clean under publint (strict) and @arethetypeswrong/cli (ESM-only profile)', async () => {

@@ -104,7 +104,7 @@ export async function pay(
     poll = window.setInterval(() => popup.closed && closed(), 400);
   } else if (warm) {
     // Shown in the dialog at once (its process paints while the shell fetches the link), given
-    // the link when its shell is ready; a shell not ready in time is navigated to the link.
+    // the link when its shell is ready; a shell not ready, or silent, in time is navigated to the link.
     const f = (frame = warm.frame);
     (end!.parentNode as Element & { moveBefore(n: Node, r: Node | null): void }).moveBefore(f, end);
     src.value = '';
@@ -115,7 +115,11 @@ export async function pay(
     const ok = await Promise.race([warm.ready, new Promise((r) => setTimeout(r, WARM_WAIT_MS, false))]);
     if (done) return settled;
     focusForm(f); // once loaded (a frame focused while its document loads loses it): the customer can type at once
-    if (ok) f.contentWindow!.postMessage({ type: 'remit:open', link_id: link.link_id }, from);
+    // The shell is spoken to on the origin it was loaded from (the loader's host, which need not be
+    // PUBLIC_URL's) and answers `remit:opened`; no answer in time, the frame goes to the link itself.
+    const taken = ok && (await opened(f, warm.origin, link.link_id));
+    if (done) return settled;
+    if (taken) from = warm.origin;
     else f.src = link.pay_link;
   } else src.value = link.pay_link;
   return settled;
@@ -123,6 +127,24 @@ export async function pay(
 
 /** How long the pay modal waits for a warm frame's shell before navigating that frame to the link. */
 const WARM_WAIT_MS = 2000;
+/** How long a shell has to answer `remit:open` before the frame is navigated to the link. */
+const OPEN_WAIT_MS = 1000;
+
+/** Posts the link to the shell in `f` on `origin`; true once the shell answers that it took it. */
+function opened(f: HTMLIFrameElement, origin: string, linkId: string): Promise<boolean> {
+  return new Promise((ok) => {
+    const end = (r: boolean) => {
+      removeEventListener('message', on);
+      clearTimeout(timer);
+      ok(r);
+    };
+    const on = (e: MessageEvent) =>
+      e.source === f.contentWindow && e.origin === origin && (e.data as { type?: string } | null)?.type === 'remit:opened' && end(true);
+    const timer = setTimeout(end, OPEN_WAIT_MS, false);
+    addEventListener('message', on);
+    f.contentWindow!.postMessage({ type: 'remit:open', link_id: linkId }, origin);
+  });
+}
 
 /** The wait text, then the frame of the link ('': the warm frame, moved in beside this). */
 function PayFrame(props: {

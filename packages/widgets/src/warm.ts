@@ -11,6 +11,8 @@ const INTENT = 'button,[role=button],input';
 
 export interface WarmFrame {
   frame: HTMLIFrameElement;
+  /** The origin the shell was loaded from (the loader's), which may differ from the pay links' (PUBLIC_URL). */
+  origin: string;
   /** Resolves once the shell has loaded (its script has run and listens). */
   ready: Promise<true>;
 }
@@ -21,7 +23,7 @@ export function warmPayFrame(base: string): void {
   if (innerWidth < 600 || warm?.frame.isConnected) return;
   const f = document.createElement('iframe');
   // Its module script has run (and listens) by the frame's load event.
-  warm = { frame: f, ready: new Promise((r) => f.addEventListener('load', () => r(true), { once: true })) };
+  warm = { frame: f, origin: new URL(base, location.href).origin, ready: new Promise((r) => f.addEventListener('load', () => r(true), { once: true })) };
   f.src = `${base}/pay/preload`;
   f.title = 'Remit preload';
   f.allow = 'payment';

@@ -7,7 +7,7 @@ import { parseRateRule } from '../rate-limits.js';
  * Limits of the widget backend: a public key is on every merchant page, so it must not be usable
  * to flood phones with SMS or the server with links. Each rate rule is a fixed window counted per
  * key (the public key, the phone, the client address); each is configurable by environment
- * variable like the server's other rate limits (README "Rate limits").
+ * variable like the server's other rate limits (docs/embedding.md "Rate limits").
  *
  * A per-key limit, once reached, refuses every shopper of the merchant: so the per-address rules
  * are counted first (a call they refuse does not count on the key), and the per-key limit is many
@@ -53,7 +53,7 @@ export const DEFAULT_WIDGET_LIMITS: WidgetLimits = {
   maxAmountCents: null,
 };
 
-/** The environment variable of each limit (for messages and the README). */
+/** The environment variable of each limit (for messages and docs/embedding.md). */
 export const WIDGET_LIMIT_ENV: Record<keyof WidgetLimits, string> = {
   ...(Object.fromEntries(Object.entries(RULES).map(([k, v]) => [k, v.env])) as Record<RuleKey, string>),
   maxAmountCents: WIDGET_MAX_AMOUNT_ENV,

@@ -1,6 +1,7 @@
 import type { Ctx } from '@remit/core';
 import type { App } from './types.js';
 import { healthRoutes } from './health.js';
+import { homeRoutes } from './home.js';
 import { webhookRoutes } from './webhooks.js';
 import { sandboxMessageRoutes } from './sandbox-messages.js';
 import { merchantRoutes } from './merchants.js';
@@ -18,7 +19,7 @@ import { widgetRoutes } from './widgets.js';
 export type Routes = (app: App, ctx: Ctx) => void;
 
 /** No credentials: health, the sandbox portal, the hosted pages. */
-export const publicRoutes: Routes[] = [healthRoutes];
+export const publicRoutes: Routes[] = [healthRoutes, homeRoutes];
 
 export { portalRoutes } from './portal/index.js';
 

@@ -43,13 +43,15 @@ describe('POST /pay-link', () => {
     expect(Object.keys(res.body).sort()).toEqual(['data', 'message', 'result']);
     expect(res.body.result).toBe(true);
     expect(typeof res.body.message).toBe('string');
-    expect(Object.keys(res.body.data).sort()).toEqual(['order_id', 'payment_link', 'sales_id']);
-    const { order_id, payment_link, sales_id } = res.body.data;
+    // The spec's three fields, and link_id beside them (as /requests answers it): the id DELETE takes.
+    expect(Object.keys(res.body.data).sort()).toEqual(['link_id', 'order_id', 'payment_link', 'sales_id']);
+    const { order_id, link_id, payment_link, sales_id } = res.body.data;
     expect(order_id).toBe('A-100');
     expect(payment_link).toMatch(new RegExp(`^${s.url}/pay/ord_[0-9A-Za-z]{20}$`));
+    expect(link_id).toBe(linkIdOf(payment_link));
     expect(sales_id).toMatch(/^txn_[0-9A-Za-z]{20}$/);
 
-    const linkId = linkIdOf(payment_link);
+    const linkId = link_id;
     expect(await linkRow(linkId)).toMatchObject({
       merchantId: m.merchant_id,
       kind: 'link',

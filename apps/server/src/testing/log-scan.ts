@@ -8,7 +8,7 @@ export function logCapture() {
   };
 }
 
-/** The sandbox test cards (README), the example SSN and account numbers. */
+/** The sandbox test cards (docs/concepts.md "Test cards"), the example SSN and account numbers. */
 const CARD = /\b(4242424242424242|5555555555554444|378282246310005|6011111111111117|4000000000000002|4000000000009995|4000000000000069|4000000000000127|4000000000003220)\b/;
 const SSN = /\b\d{3}-\d{2}-\d{4}\b/;
 const KEY = /\b(sk|mk)_(test|live)_[A-Za-z0-9_-]{8,}|whsec_[A-Za-z0-9+/=]{8,}/;

@@ -43,7 +43,7 @@ export async function createPayLink(
     at,
     { orderIdIsLinkId: input.order_id === undefined },
   );
-  return { order_id: opened.orderId, payment_link: opened.payLink, sales_id: opened.salesId };
+  return { order_id: opened.orderId, link_id: opened.linkId, payment_link: opened.payLink, sales_id: opened.salesId };
 }
 
 export const LINK_NOT_FOUND = errorMessage('link_not_found');

@@ -48,8 +48,7 @@ export async function portalPayLink(ctx: Ctx, merchant: Merchant, input: { amoun
     return { link_id: data.link_id, pay_link: data.pay_link };
   }
   const data = await createPayLink(ctx, merchant, { amount: input.amount, allow_card: true, allow_ach: true });
-  const link_id = data.payment_link.split('/').pop()!;
-  return { link_id, pay_link: data.payment_link };
+  return { link_id: data.link_id, pay_link: data.payment_link };
 }
 
 /** One action on one transaction; answers the API's message. */

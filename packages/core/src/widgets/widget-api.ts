@@ -61,7 +61,7 @@ export async function createWidgetPayLink(ctx: Ctx, merchant: Merchant, origin: 
   const w = await widgetFor(ctx, merchant);
   assertWidgetAmount(w, amountCents, serverMax);
   const link = await createPayLink(ctx, merchant, { amount: amountCents, allow_card: true, allow_ach: true, embed_origin: origin }, { widget: true });
-  return { link_id: link.order_id, pay_link: link.payment_link, amount: formatAmount(amountCents) };
+  return { link_id: link.link_id, pay_link: link.payment_link, amount: formatAmount(amountCents) };
 }
 
 /** Premium and international-network numbers cost the merchant: only the countries the settings allow are texted. */
