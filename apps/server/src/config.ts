@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createProcessor, parseCutoff, type Env, type OpenOptions, type Processor } from '@remit/core';
 import { rateLimitsFromEnv, type RateLimits } from './rate-limits.js';
 import { timeLimitsFromEnv, type TimeLimits } from './time-limits.js';
+import { shutdownTimeoutFromEnv } from './shutdown.js';
 import { widgetLimitsFromEnv, type WidgetLimits } from './plugins/widget-limits.js';
 
 export interface ServerConfig {
@@ -36,6 +37,8 @@ export interface ServerConfig {
    * limits count. Unset: none (the connection's own address); `true`: any; else addresses/CIDRs, comma-separated.
    */
   trustProxy: boolean | string[];
+  /** REMIT_SHUTDOWN_TIMEOUT_MS: the longest a SIGTERM drain may take (default 20 s). */
+  shutdownTimeoutMs: number;
 }
 
 /**
@@ -69,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     widgetLimits: widgetLimitsFromEnv(env),
     timeLimits: timeLimitsFromEnv(env),
     trustProxy: trustProxy(env.REMIT_TRUST_PROXY),
+    shutdownTimeoutMs: shutdownTimeoutFromEnv(env),
   };
 }
 

@@ -2,6 +2,7 @@ import { openCore, startWorkers, workerOptionsFromEnv } from '@remit/core';
 import { buildApp, loggerOptions } from './app.js';
 import { coreOptions, loadConfig } from './config.js';
 import { batchedLog } from './log-destination.js';
+import { drainOnSignals } from './shutdown.js';
 
 /** A start-up failure (configuration, database) ends the process with one readable line, no stack. */
 async function orExit<T>(what: string, step: () => T | Promise<T>): Promise<T> {
@@ -56,14 +57,12 @@ app.log.info(
   `Remit ${config.env} listening on http://${config.host}:${config.port}`,
 );
 
-let closing = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, async () => {
-    if (closing) return;
-    closing = true;
-    await workers?.stop();
-    await app.close();
-    await core.close();
-    process.exit(0);
-  });
-}
+drainOnSignals(
+  {
+    http: () => app.close(),
+    workers: async () => await workers?.stop(),
+    database: () => core.close(),
+  },
+  app.log,
+  config.shutdownTimeoutMs,
+);

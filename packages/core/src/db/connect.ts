@@ -25,7 +25,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+/** The SQL migrations applied at start (and by `readiness` compared with what the database has). */
+export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 export interface ConnectOptions {
   /** `postgres://…` to use Postgres; otherwise embedded PGlite. */
