@@ -4,6 +4,7 @@ import type { Env } from './environment.js';
 import type { Vault } from './encryption.js';
 import type { Processor } from './processor/connector.js';
 import type { RateLimiter } from './rate-limits/limiter.js';
+import type { Messaging } from './messages/channels.js';
 
 /** Everything a core operation needs, made once at start-up by the server or a test. */
 export interface Ctx {
@@ -22,4 +23,6 @@ export interface Ctx {
   idempotencyLeaseMs?: number;
   /** Counters shared by every process on the database; the server's limits consume from it. */
   rateLimiter: RateLimiter;
+  /** The channels this server can deliver messages on (a transport, or in sandbox the inbox). */
+  messaging: Messaging;
 }

@@ -16,7 +16,7 @@ export * from './clients/index.js';
 export * from './merchants/index.js';
 export * from './events/index.js';
 export * from './messages/index.js';
-export { startWorkers, workerOptionsFromEnv, type Workers, type WorkerOptions } from './workers.js';
+export { startWorkers, workerOptionsFromEnv, messagingOf, type Workers, type WorkerOptions } from './workers.js';
 export * from './links/index.js';
 export * as fields from './fields.js';
 export * from './customers/index.js';

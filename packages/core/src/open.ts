@@ -9,6 +9,7 @@ import type { Env } from './environment.js';
 import type { Processor } from './processor/connector.js';
 import { createProcessor } from './processor/select.js';
 import { createRateLimiter } from './rate-limits/limiter.js';
+import { defaultMessaging, type Messaging } from './messages/channels.js';
 
 export interface OpenOptions {
   env: Env;
@@ -28,6 +29,8 @@ export interface OpenOptions {
   settlementCutoffMs?: number;
   /** How long an unfinished `Idempotency-Key` claim holds the key; default 60 s. */
   idempotencyLeaseMs?: number;
+  /** The channels messages can go out on; default: both in sandbox (the inbox), none in production. */
+  messaging?: Messaging;
 }
 
 export interface Core {
@@ -51,6 +54,7 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
     filesDir: resolve(opts.filesDir ?? opts.dataDir ?? '.remit'),
     idempotencyLeaseMs: opts.idempotencyLeaseMs,
     rateLimiter: createRateLimiter(database.db),
+    messaging: opts.messaging ?? defaultMessaging(opts.env),
   };
   // Rows from before the owner's personal fields were encrypted are sealed now.
   await sealLegacyOwnerInfo(ctx);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { openCore, startWorkers, type Core, type Env, type Now, type WorkerOptions, type Workers } from '@remit/core';
+import { openCore, startWorkers, type Core, type Env, type Messaging, type Now, type WorkerOptions, type Workers } from '@remit/core';
 import { createTestDatabase, testDbKind } from '@remit/core/testing';
 import { basicAuth, send, type HttpRequest, type HttpResponse } from './http.js';
 import { buildApp, loggerOptions, type RemitApp } from '../app.js';
@@ -55,6 +55,8 @@ export async function startTestServer(
     onStatement?: (text: string) => void;
     /** Request, header, keep-alive and idle time limits; default the server's defaults. */
     timeLimits?: TimeLimits;
+    /** The channels messages can go out on; default the core's (both in sandbox, none in production). */
+    messaging?: Messaging;
   } = {},
 ): Promise<TestServer> {
   const db = testDbKind === 'postgres' ? await createTestDatabase() : null;
@@ -66,6 +68,7 @@ export async function startTestServer(
     now: opts.now,
     onStatement: opts.onStatement,
     idempotencyLeaseMs: opts.idempotencyLeaseMs,
+    messaging: opts.messaging,
     // Each server keeps its files (check images) apart, never in the repository's .remit.
     filesDir: mkdtempSync(join(tmpdir(), 'remit-files-')),
   });
