@@ -39,6 +39,8 @@ export interface ServerConfig {
   trustProxy: boolean | string[];
   /** REMIT_SHUTDOWN_TIMEOUT_MS: the longest a SIGTERM drain may take (default 20 s). */
   shutdownTimeoutMs: number;
+  /** REMIT_METRICS_TOKEN: the bearer token GET /metrics needs (in production, /metrics exists only with it). */
+  metricsToken?: string;
 }
 
 /**
@@ -73,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     timeLimits: timeLimitsFromEnv(env),
     trustProxy: trustProxy(env.REMIT_TRUST_PROXY),
     shutdownTimeoutMs: shutdownTimeoutFromEnv(env),
+    metricsToken: env.REMIT_METRICS_TOKEN || undefined,
   };
 }
 

@@ -3,6 +3,7 @@ import { buildApp, loggerOptions } from './app.js';
 import { coreOptions, loadConfig } from './config.js';
 import { batchedLog } from './log-destination.js';
 import { drainOnSignals } from './shutdown.js';
+import { createMetrics } from './metrics.js';
 import { productionRefusals } from './production-checks.js';
 
 /** A start-up failure (configuration, database) ends the process with one readable line, no stack. */
@@ -38,7 +39,9 @@ const core = await orExit(`cannot open ${where}`, () =>
     },
   }),
 );
+const metrics = createMetrics(core);
 const app = await buildApp(core, {
+  metrics: { metrics, token: config.metricsToken },
   logger: loggerOptions(config.logLevel, batchedLog()),
   payDir: config.payDir,
   portalDir: config.portalDir,
@@ -53,7 +56,7 @@ await orExit(`cannot listen on ${config.host}:${config.port}`, () => app.listen(
 const workers =
   process.env.REMIT_WORKERS === 'off'
     ? null
-    : startWorkers(core.ctx, { ...workerOptions, logger: app.log });
+    : startWorkers(core.ctx, { ...metrics.workerOptions(workerOptions), logger: app.log });
 if (core.ctx.processor.name === 'none') {
   app.log.warn(
     { processor: 'none' },

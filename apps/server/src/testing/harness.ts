@@ -7,6 +7,7 @@ import { openCore, startWorkers, type Core, type Env, type Messaging, type Now, 
 import { createTestDatabase, testDbKind } from '@remit/core/testing';
 import { basicAuth, send, type HttpRequest, type HttpResponse } from './http.js';
 import { buildApp, loggerOptions, type RemitApp } from '../app.js';
+import { createMetrics } from '../metrics.js';
 import { generousRateLimits, type RateLimits } from '../rate-limits.js';
 import type { TimeLimits } from '../time-limits.js';
 import type { WidgetLimits } from '../plugins/widget-limits.js';
@@ -57,6 +58,8 @@ export async function startTestServer(
     timeLimits?: TimeLimits;
     /** The channels messages can go out on; default the core's (both in sandbox, none in production). */
     messaging?: Messaging;
+    /** Serve GET /metrics (with this REMIT_METRICS_TOKEN, if any); the workers report to it too. */
+    metrics?: { token?: string };
   } = {},
 ): Promise<TestServer> {
   const db = testDbKind === 'postgres' ? await createTestDatabase() : null;
@@ -72,6 +75,7 @@ export async function startTestServer(
     // Each server keeps its files (check images) apart, never in the repository's .remit.
     filesDir: mkdtempSync(join(tmpdir(), 'remit-files-')),
   });
+  const metrics = opts.metrics ? createMetrics(core) : null;
   const logger = opts.logStream ? loggerOptions(opts.logLevel ?? 'info', opts.logStream) : undefined;
   const app = await buildApp(core, {
     payDir: opts.payDir,
@@ -81,10 +85,12 @@ export async function startTestServer(
     widgetLimits: opts.widgetLimits,
     timeLimits: opts.timeLimits,
     trustProxy: opts.trustProxy,
+    metrics: metrics ? { metrics, token: opts.metrics?.token } : undefined,
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   core.ctx.publicUrl = address;
-  const workers = opts.workers ? startWorkers(core.ctx, opts.workers === true ? {} : opts.workers) : null;
+  const workerOptions = opts.workers === true ? {} : (opts.workers ?? {});
+  const workers = opts.workers ? startWorkers(core.ctx, metrics ? metrics.workerOptions(workerOptions) : workerOptions) : null;
   const http: TestServer['http'] = ({ path, auth, headers, ...rest }) =>
     send({
       ...rest,

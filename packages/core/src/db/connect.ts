@@ -22,6 +22,8 @@ export type Queryable = Db | Tx;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Postgres: the pool's connections now (PGlite has one, in this process). */
+  poolStats?(): { max: number; total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -154,7 +156,8 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
     await migratePg(db, { migrationsFolder });
     // Other processes write this database too: cached merchants are checked against its epoch.
     attachMerchantCache(db, new MerchantCache('shared'));
-    return { db: routeToHeldTransaction(signalCommits(db as unknown as Db)), kind: 'postgres', close: () => pool.end() };
+    const poolStats = () => ({ max: pool.options.max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    return { db: routeToHeldTransaction(signalCommits(db as unknown as Db)), kind: 'postgres', poolStats, close: () => pool.end() };
   }
   const release = opts.dataDir ? claimDataDir(opts.dataDir) : () => {};
   let closeOnFailure = async () => {};
