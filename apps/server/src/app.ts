@@ -11,6 +11,8 @@ import { frameworkErrors, registerInputGuards } from './plugins/input-guards.js'
 import { registerIdempotency } from './plugins/idempotency.js';
 import { registerMerchant } from './plugins/merchant.js';
 import { parseQueryString } from './plugins/query-string.js';
+import { QuietRouteLogs } from './plugins/quiet-log.js';
+import { metricsRoutes, registerRequestMetrics, type Metrics } from './metrics.js';
 import { serializeError, serializeRequest } from './plugins/log-safety.js';
 import { registerNoStore, registerSecurityHeaders } from './plugins/security-headers.js';
 import { apiRoutes, payRoutes, portalRoutes, publicRoutes, sandboxRoutes } from './routes/index.js';
@@ -40,6 +42,8 @@ export interface AppOptions {
   trustProxy?: boolean | string[];
   /** Request, header, keep-alive and idle time limits; default DEFAULT_TIME_LIMITS. */
   timeLimits?: TimeLimits;
+  /** Prometheus metrics (`createMetrics`) and REMIT_METRICS_TOKEN; unset: no /metrics. */
+  metrics?: { metrics: Metrics; token?: string };
 }
 
 /** Secrets never reach the log: credentials, keys and raw card data are redacted. */
@@ -76,6 +80,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
     trustProxy: opts.trustProxy ?? false,
     ...timeLimitOptions(opts.timeLimits ?? DEFAULT_TIME_LIMITS),
     frameworkErrors,
+    logController: new QuietRouteLogs(),
     routerOptions: { querystringParser: parseQueryString },
     genReqId: () => `req_${Math.random().toString(36).slice(2, 12)}${Date.now().toString(36)}`,
   }).withTypeProvider<ZodTypeProvider>();
@@ -85,6 +90,18 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
   app.decorate('rateLimits', opts.rateLimits ?? DEFAULT_RATE_LIMITS);
   registerErrorHandling(app);
   registerSecurityHeaders(app);
+  if (opts.metrics) registerRequestMetrics(app, opts.metrics.metrics);
+  // Draining (the server stopped listening): each answer closes its connection, so the client's
+  // next request opens one to a process that is still running instead of finding this one gone.
+  let listened = false;
+  app.addHook('onListen', (done) => {
+    listened = true;
+    done();
+  });
+  app.addHook('onSend', (_req, reply, payload, done) => {
+    if (listened && !app.server.listening) reply.header('connection', 'close');
+    done(null, payload);
+  });
   // Bodies are JSON (or form-encoded where the spec allows it); a text body is a 415, not a string to validate.
   app.removeContentTypeParser('text/plain');
   await app.register(formbody, { bodyLimit: 1024 * 1024, parser: parseQueryString });
@@ -92,6 +109,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
   registerGetBody(app);
   registerInputGuards(app);
 
+  if (opts.metrics) metricsRoutes(app, opts.metrics.metrics, { env: ctx.env, token: opts.metrics.token });
   for (const routes of [...publicRoutes, portalRoutes(opts.portalDir), payRoutes(opts.payDir), widgetAssetRoutes(opts.widgetAssets)]) routes(app, ctx);
 
   // The widget backend: public key + Origin, its own CORS, no HTTP Basic.

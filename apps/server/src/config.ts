@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createProcessor, parseCutoff, type Env, type OpenOptions, type Processor } from '@remit/core';
 import { rateLimitsFromEnv, type RateLimits } from './rate-limits.js';
 import { timeLimitsFromEnv, type TimeLimits } from './time-limits.js';
+import { shutdownTimeoutFromEnv } from './shutdown.js';
 import { widgetLimitsFromEnv, type WidgetLimits } from './plugins/widget-limits.js';
 
 export interface ServerConfig {
@@ -43,6 +44,10 @@ export interface ServerConfig {
   privateWebhooks: boolean;
   /** REMIT_WEBHOOK_PORTS: ports production webhook URLs may name besides 443. */
   webhookPorts: number[];
+  /** REMIT_SHUTDOWN_TIMEOUT_MS: the longest a SIGTERM drain may take (default 20 s). */
+  shutdownTimeoutMs: number;
+  /** REMIT_METRICS_TOKEN: the bearer token GET /metrics needs (in production, /metrics exists only with it). */
+  metricsToken?: string;
 }
 
 /**
@@ -79,6 +84,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trustProxy: trustProxy(env.REMIT_TRUST_PROXY),
     privateWebhooks: privateWebhooks(env.REMIT_ALLOW_PRIVATE_WEBHOOKS, remitEnv, host, publicUrl),
     webhookPorts: webhookPorts(env.REMIT_WEBHOOK_PORTS),
+    shutdownTimeoutMs: shutdownTimeoutFromEnv(env),
+    metricsToken: env.REMIT_METRICS_TOKEN || undefined,
   };
 }
 

@@ -1,7 +1,10 @@
-import { openCore, startWorkers, workerOptionsFromEnv } from '@remit/core';
+import { messagingOf, openCore, startWorkers, workerOptionsFromEnv } from '@remit/core';
 import { buildApp, loggerOptions } from './app.js';
 import { coreOptions, loadConfig } from './config.js';
 import { batchedLog } from './log-destination.js';
+import { drainOnSignals } from './shutdown.js';
+import { createMetrics } from './metrics.js';
+import { productionRefusals } from './production-checks.js';
 
 /** A start-up failure (configuration, database) ends the process with one readable line, no stack. */
 async function orExit<T>(what: string, step: () => T | Promise<T>): Promise<T> {
@@ -17,10 +20,17 @@ async function orExit<T>(what: string, step: () => T | Promise<T>): Promise<T> {
 // Everything this process writes (the embedded database, check images, the sandbox key) is owner-only.
 process.umask(0o077);
 const config = await orExit('configuration', () => loadConfig());
+const workerOptions = await orExit('configuration', () => workerOptionsFromEnv(process.env));
+const refusals = productionRefusals(config, process.env);
+if (refusals.length > 0) {
+  for (const line of refusals) console.error(`remit: refusing to start in production: ${line}`);
+  process.exit(1);
+}
 const where = config.databaseUrl ? 'the Postgres at DATABASE_URL' : `the embedded database in ${config.dataDir}`;
 const core = await orExit(`cannot open ${where}`, () =>
   openCore({
     ...coreOptions(config),
+    messaging: messagingOf(config.env, workerOptions),
     // The embedded database's thread died: every request would fail. End the process, so that its
     // supervisor starts it again (the data folder's lock goes with it).
     onDatabaseLost: (err) => {
@@ -29,7 +39,9 @@ const core = await orExit(`cannot open ${where}`, () =>
     },
   }),
 );
+const metrics = createMetrics(core);
 const app = await buildApp(core, {
+  metrics: { metrics, token: config.metricsToken },
   logger: loggerOptions(config.logLevel, batchedLog()),
   payDir: config.payDir,
   portalDir: config.portalDir,
@@ -44,7 +56,7 @@ await orExit(`cannot listen on ${config.host}:${config.port}`, () => app.listen(
 const workers =
   process.env.REMIT_WORKERS === 'off'
     ? null
-    : startWorkers(core.ctx, { ...workerOptionsFromEnv(process.env), logger: app.log });
+    : startWorkers(core.ctx, { ...metrics.workerOptions(workerOptions), logger: app.log });
 if (core.ctx.processor.name === 'none') {
   app.log.warn(
     { processor: 'none' },
@@ -56,14 +68,12 @@ app.log.info(
   `Remit ${config.env} listening on http://${config.host}:${config.port}`,
 );
 
-let closing = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, async () => {
-    if (closing) return;
-    closing = true;
-    await workers?.stop();
-    await app.close();
-    await core.close();
-    process.exit(0);
-  });
-}
+drainOnSignals(
+  {
+    http: () => app.close(),
+    workers: async () => await workers?.stop(),
+    database: () => core.close(),
+  },
+  app.log,
+  config.shutdownTimeoutMs,
+);

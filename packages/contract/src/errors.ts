@@ -138,6 +138,8 @@ const entries = {
     message:
       'No payment processor is configured (REMIT_PROCESSOR): this production server refuses to process payments until a real connector is configured.',
   },
+  /** No transport can carry the message (no SMTP_URL for email, no SMS connector): nothing was sent or written. */
+  messaging_unavailable: { status: 503 },
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof entries;

@@ -4,6 +4,7 @@ import type { Env } from './environment.js';
 import type { Vault } from './encryption.js';
 import type { Processor } from './processor/connector.js';
 import type { RateLimiter } from './rate-limits/limiter.js';
+import type { Messaging } from './messages/channels.js';
 
 /** Everything a core operation needs, made once at start-up by the server or a test. */
 export interface Ctx {
@@ -29,4 +30,6 @@ export interface Ctx {
   privateWebhooks: boolean;
   /** The ports a production webhook URL may name: 443 and those of REMIT_WEBHOOK_PORTS. */
   webhookPorts: readonly number[];
+  /** The channels this server can deliver messages on (a transport, or in sandbox the inbox). */
+  messaging: Messaging;
 }

@@ -10,6 +10,7 @@ import type { Env } from './environment.js';
 import type { Processor } from './processor/connector.js';
 import { createProcessor } from './processor/select.js';
 import { createRateLimiter } from './rate-limits/limiter.js';
+import { defaultMessaging, type Messaging } from './messages/channels.js';
 
 export interface OpenOptions {
   env: Env;
@@ -33,6 +34,8 @@ export interface OpenOptions {
   privateWebhooks?: boolean;
   /** Ports production webhook URLs may name besides 443. */
   webhookPorts?: readonly number[];
+  /** The channels messages can go out on; default: both in sandbox (the inbox), none in production. */
+  messaging?: Messaging;
 }
 
 export interface Core {
@@ -68,6 +71,7 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
     rateLimiter: createRateLimiter(database.db),
     privateWebhooks: opts.privateWebhooks ?? opts.env === 'sandbox',
     webhookPorts: [...new Set([443, ...(opts.webhookPorts ?? [])])],
+    messaging: opts.messaging ?? defaultMessaging(opts.env),
   };
   // Rows from before the owner's personal fields were encrypted are sealed now.
   await sealLegacyOwnerInfo(ctx);

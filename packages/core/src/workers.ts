@@ -3,6 +3,8 @@ import { startWebhookDispatcher, type DispatcherLogger, type WebhookDispatcherOp
 import { startMessageDispatcher, type MessageDispatcherOptions } from './messages/dispatcher.js';
 import { smtpTransport } from './messages/transports/smtp.js';
 import { startLinkExpiry } from './links/expiry.js';
+import type { Env } from './environment.js';
+import type { Messaging } from './messages/channels.js';
 
 export interface WorkerOptions {
   webhooks?: WebhookDispatcherOptions;
@@ -70,4 +72,9 @@ export function workerOptionsFromEnv(env: Record<string, string | undefined>): W
       email: env.SMTP_URL ? smtpTransport(env.SMTP_URL, env.REMIT_EMAIL_FROM || undefined) : undefined,
     },
   };
+}
+
+/** The channels these worker settings can deliver on: a transport, or in sandbox the inbox. */
+export function messagingOf(env: Env, opts: WorkerOptions): Messaging {
+  return { email: env === 'sandbox' || !!opts.messages?.email, sms: env === 'sandbox' || !!opts.messages?.sms };
 }

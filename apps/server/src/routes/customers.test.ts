@@ -335,4 +335,50 @@ describe('production', () => {
     const res = await p.http({ method: 'POST', path: '/api/v1/customers/add', auth: pm.auth, json: { merchant_key: pm.merchant_key, first_name: 'Live' } });
     expect(res.status).toBe(200);
   });
+
+  it('request-card with no transport for any of the customer’s contacts: 503 saying so, nothing written', async () => {
+    const add = await p.http({
+      method: 'POST',
+      path: '/api/v1/customers/add',
+      auth: pm.auth,
+      json: { merchant_key: pm.merchant_key, first_name: 'Live', email: 'live@example.com', phone_number: '+14155550123' },
+    });
+    const before = await tableCounts(p.core);
+    const res = await p.http({ method: 'POST', path: `/api/v1/customers/request-card/${add.body.data.customer_id}`, auth: pm.auth, json: { merchant_key: pm.merchant_key } });
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({
+      result: false,
+      code: 'messaging_unavailable',
+      message: 'This server has no SMS and email transport configured: the card request could not be sent, and nothing was created.',
+    });
+    expect(await tableCounts(p.core)).toEqual(before);
+  });
+});
+
+describe('production with email only', () => {
+  let p: TestServer;
+  let pm: TestMerchant;
+  beforeAll(async () => {
+    p = await startTestServer({ env: 'production', messaging: { email: true, sms: false } });
+    const c = await createCredentials(p.core.ctx);
+    pm = await newMerchant(p, { auth: [c.client_id, c.secret_key], approve: false });
+  });
+  afterAll(() => p.close());
+
+  it('request-card says it went by email and not by SMS; only the email is queued', async () => {
+    const add = await p.http({
+      method: 'POST',
+      path: '/api/v1/customers/add',
+      auth: pm.auth,
+      json: { merchant_key: pm.merchant_key, first_name: 'Live', email: 'live@example.com', phone_number: '+14155550123' },
+    });
+    const id = add.body.data.customer_id;
+    const res = await p.http({ method: 'POST', path: `/api/v1/customers/request-card/${id}`, auth: pm.auth, json: { merchant_key: pm.merchant_key } });
+    expect([res.status, res.body]).toEqual([
+      200,
+      { result: true, message: 'Card request sent to the customer by email. Not sent by SMS: this server has no SMS transport configured.' },
+    ]);
+    const r = await p.core.ctx.db.execute(sql`select channel, status from messages`);
+    expect((r as unknown as { rows: unknown[] }).rows).toEqual([{ channel: 'email', status: 'pending' }]);
+  });
 });

@@ -8,15 +8,15 @@ import {
   paymentRequestBody,
   paymentRequestResponseSchema,
 } from '@remit/contract';
-import { createCustomerRequest, createPaymentRequest, type Ctx } from '@remit/core';
+import { createCustomerRequest, createPaymentRequest, unsentNote, type Channel, type Ctx } from '@remit/core';
 import { ok } from './envelope.js';
 import type { App } from './types.js';
 
-/** "Payment request created and sent by SMS and email." */
-const createdMessage = (what: string, sent: Array<'sms' | 'email'>) =>
-  sent.length === 0
+/** "Payment request created and sent by SMS and email.", and what could not be sent. */
+const createdMessage = (what: string, { sent, unsent }: { sent: Channel[]; unsent: Channel[] }) =>
+  (sent.length === 0
     ? `${what} created successfully.`
-    : `${what} created and sent by ${sent.map((c) => (c === 'sms' ? 'SMS' : 'email')).join(' and ')}.`;
+    : `${what} created and sent by ${sent.map((c) => (c === 'sms' ? 'SMS' : 'email')).join(' and ')}.`) + unsentNote(unsent);
 
 export function requestRoutes(app: App, ctx: Ctx) {
   app.post(
@@ -34,8 +34,8 @@ export function requestRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const { data, sent } = await createPaymentRequest(ctx, req.merchant, req.body);
-      return ok(createdMessage('Payment request', sent), data);
+      const outcome = await createPaymentRequest(ctx, req.merchant, req.body);
+      return ok(createdMessage('Payment request', outcome), outcome.data);
     },
   );
 
@@ -57,8 +57,8 @@ export function requestRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const { data, sent } = await createCustomerRequest(ctx, req.merchant, req.params.customerId, req.body);
-      return ok(createdMessage('Authorization request', sent), data);
+      const outcome = await createCustomerRequest(ctx, req.merchant, req.params.customerId, req.body);
+      return ok(createdMessage('Authorization request', outcome), outcome.data);
     },
   );
 }

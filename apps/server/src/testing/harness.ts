@@ -3,10 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { openCore, startWorkers, type Core, type Env, type Now, type WorkerOptions, type Workers } from '@remit/core';
+import { openCore, startWorkers, type Core, type Env, type Messaging, type Now, type WorkerOptions, type Workers } from '@remit/core';
 import { createTestDatabase, testDbKind } from '@remit/core/testing';
 import { basicAuth, send, type HttpRequest, type HttpResponse } from './http.js';
 import { buildApp, loggerOptions, type RemitApp } from '../app.js';
+import { createMetrics } from '../metrics.js';
 import { generousRateLimits, type RateLimits } from '../rate-limits.js';
 import type { TimeLimits } from '../time-limits.js';
 import type { WidgetLimits } from '../plugins/widget-limits.js';
@@ -59,6 +60,10 @@ export async function startTestServer(
     privateWebhooks?: boolean;
     /** Ports production webhook URLs may name besides 443 (REMIT_WEBHOOK_PORTS). */
     webhookPorts?: number[];
+    /** The channels messages can go out on; default the core's (both in sandbox, none in production). */
+    messaging?: Messaging;
+    /** Serve GET /metrics (with this REMIT_METRICS_TOKEN, if any); the workers report to it too. */
+    metrics?: { token?: string };
   } = {},
 ): Promise<TestServer> {
   const db = testDbKind === 'postgres' ? await createTestDatabase() : null;
@@ -72,9 +77,11 @@ export async function startTestServer(
     idempotencyLeaseMs: opts.idempotencyLeaseMs,
     privateWebhooks: opts.privateWebhooks,
     webhookPorts: opts.webhookPorts,
+    messaging: opts.messaging,
     // Each server keeps its files (check images) apart, never in the repository's .remit.
     filesDir: mkdtempSync(join(tmpdir(), 'remit-files-')),
   });
+  const metrics = opts.metrics ? createMetrics(core) : null;
   const logger = opts.logStream ? loggerOptions(opts.logLevel ?? 'info', opts.logStream) : undefined;
   const app = await buildApp(core, {
     payDir: opts.payDir,
@@ -84,10 +91,12 @@ export async function startTestServer(
     widgetLimits: opts.widgetLimits,
     timeLimits: opts.timeLimits,
     trustProxy: opts.trustProxy,
+    metrics: metrics ? { metrics, token: opts.metrics?.token } : undefined,
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   core.ctx.publicUrl = address;
-  const workers = opts.workers ? startWorkers(core.ctx, opts.workers === true ? {} : opts.workers) : null;
+  const workerOptions = opts.workers === true ? {} : (opts.workers ?? {});
+  const workers = opts.workers ? startWorkers(core.ctx, metrics ? metrics.workerOptions(workerOptions) : workerOptions) : null;
   const http: TestServer['http'] = ({ path, auth, headers, ...rest }) =>
     send({
       ...rest,

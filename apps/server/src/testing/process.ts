@@ -29,11 +29,21 @@ export interface ServerProcess {
 export async function startProcess(
   script: string,
   env: Record<string, string>,
-  opts: { port?: number; readyPath?: string; /** Extra node flags (a profile's --cpu-prof). */ nodeArgs?: string[] } = {},
+  opts: {
+    port?: number;
+    readyPath?: string;
+    /** Extra node flags (a profile's --cpu-prof). */
+    nodeArgs?: string[];
+    /** Run this command instead (`['npm', 'start']`): `script` then only names it in errors. */
+    command?: string[];
+    /** Where to run it; default the repository. */
+    cwd?: string;
+  } = {},
 ): Promise<ServerProcess> {
   const port = opts.port ?? (await freePort());
-  const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', script], {
-    cwd: root,
+  const [file, ...args] = opts.command ?? [process.execPath, ...(opts.nodeArgs ?? []), '--import', 'tsx', script];
+  const proc = spawn(file!, args, {
+    cwd: opts.cwd ?? root,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -5,6 +5,7 @@ import { invalid } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { queueMessage } from '../messages/outbox.js';
+import { channelName, deliverable, nothingSendable, unsentNote, type Channel } from '../messages/channels.js';
 import { escapeHtml, oneLine } from '../messages/templates.js';
 import { findCustomer } from './customers.js';
 
@@ -52,12 +53,14 @@ export async function requestCard(ctx: Ctx, merchant: Merchant, customerId: stri
       'The customer has no email or phone number to send the card request to; add one to the customer first.',
     );
   }
+  const wanted: Channel[] = [...(customer.phoneNumber ? ['sms' as const] : []), ...(customer.email ? ['email' as const] : [])];
+  const { send, unsent } = deliverable(ctx, wanted);
+  if (send.length === 0) throw nothingSendable('card request', wanted);
   const at = merchantNow(ctx.now, merchant);
   const token = newId.payLink();
   const link = addCardUrl(ctx, token);
   const customerName = [customer.firstName, customer.lastName].filter(Boolean).join(' ');
   const texts = cardRequestTexts({ businessName: merchant.businessname, customerName, link });
-  const channels: Array<'sms' | 'email'> = [];
   await ctx.db.transaction(async (tx) => {
     await tx.insert(payLinks).values({
       id: token,
@@ -75,16 +78,14 @@ export async function requestCard(ctx: Ctx, merchant: Merchant, customerId: stri
       customerId: customer.id,
       createdAt: at,
     });
-    if (customer.phoneNumber) {
-      channels.push('sms');
-      await queueMessage(tx, { merchantId: merchant.id, channel: 'sms', recipient: customer.phoneNumber, bodyText: texts.sms, payLinkId: token });
+    if (send.includes('sms')) {
+      await queueMessage(tx, { merchantId: merchant.id, channel: 'sms', recipient: customer.phoneNumber!, bodyText: texts.sms, payLinkId: token });
     }
-    if (customer.email) {
-      channels.push('email');
+    if (send.includes('email')) {
       await queueMessage(tx, {
         merchantId: merchant.id,
         channel: 'email',
-        recipient: customer.email,
+        recipient: customer.email!,
         subject: texts.email.subject,
         bodyText: texts.email.text,
         bodyHtml: texts.email.html,
@@ -92,6 +93,6 @@ export async function requestCard(ctx: Ctx, merchant: Merchant, customerId: stri
       });
     }
   });
-  const by = channels.map((c) => (c === 'sms' ? 'SMS' : 'email')).join(' and ');
-  return { message: `Card request sent to the customer by ${by}.`, channels };
+  const by = send.map(channelName).join(' and ');
+  return { message: `Card request sent to the customer by ${by}.${unsentNote(unsent)}`, channels: send };
 }

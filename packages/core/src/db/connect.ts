@@ -22,10 +22,13 @@ export type Queryable = Db | Tx;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Postgres: the pool's connections now (PGlite has one, in this process). */
+  poolStats?(): { max: number; total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+/** The SQL migrations applied at start (and by `readiness` compared with what the database has). */
+export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 export interface ConnectOptions {
   /** `postgres://…` to use Postgres; otherwise embedded PGlite. */
@@ -153,7 +156,8 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
     await migratePg(db, { migrationsFolder });
     // Other processes write this database too: cached merchants are checked against its epoch.
     attachMerchantCache(db, new MerchantCache('shared'));
-    return { db: routeToHeldTransaction(signalCommits(db as unknown as Db)), kind: 'postgres', close: () => pool.end() };
+    const poolStats = () => ({ max: pool.options.max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    return { db: routeToHeldTransaction(signalCommits(db as unknown as Db)), kind: 'postgres', poolStats, close: () => pool.end() };
   }
   const release = opts.dataDir ? claimDataDir(opts.dataDir) : () => {};
   let closeOnFailure = async () => {};

@@ -50,7 +50,12 @@ export interface WebhookDispatcherOptions {
   ports?: readonly number[] | null;
   random?: () => number;
   logger?: DispatcherLogger;
+  /** Told each try's outcome (the server's metrics count them). */
+  onOutcome?: (outcome: DeliveryOutcome) => void;
 }
+
+/** What became of one try: answered 2xx, will be retried, given up, URL gone (410), or no URL to send to. */
+export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed' | 'gone' | 'disabled';
 
 /** The dispatchers' default gap between woken passes: at most 100 passes a second under load. */
 export const DEFAULT_WAKE_GAP_MS = 10;
@@ -127,7 +132,7 @@ export const RESPONSE_BODY_KEPT = 2000;
 export class WebhookDispatcher {
   readonly #db: Db;
   readonly #ctx: Pick<Ctx, 'vault' | 'env'>;
-  readonly #o: Required<Omit<WebhookDispatcherOptions, 'logger'>> & { logger?: DispatcherLogger };
+  readonly #o: Required<Omit<WebhookDispatcherOptions, 'logger' | 'onOutcome'>> & Pick<WebhookDispatcherOptions, 'logger' | 'onOutcome'>;
   readonly #httpAgent: HttpAgent;
   readonly #httpsAgent: HttpsAgent;
   readonly #loop: ClaimLoop<Claimed>;
@@ -157,6 +162,7 @@ export class WebhookDispatcher {
       ports: opts.ports ?? null,
       random: opts.random ?? Math.random,
       logger: opts.logger,
+      onOutcome: opts.onOutcome,
     };
     const { perClient, concurrency } = this.#o;
     this.#shares = new ClientShares(perClient, Math.max(perClient, concurrency - perClient));
@@ -266,6 +272,7 @@ export class WebhookDispatcher {
     try {
       if (!c.webhook_url || !c.webhook_secret_enc || c.webhook_disabled_at) {
         recorded = this.#results.record({ id: c.id, lease_id: c.lease_id, status: 'disabled', tries: null, url: null, attempt: null, delay_ms: null });
+        this.#o.onOutcome?.('disabled');
       } else {
         const target = c.batch.target(c.webhook_url, c.webhook_secret_enc);
         const createdAt = new Date(c.event_created_at).toISOString();
@@ -301,10 +308,12 @@ export class WebhookDispatcher {
     const ok = succeeded(o);
     const row = { id: c.id, lease_id: c.lease_id, tries, url, attempt: [attempt] };
     if (ok) {
+      this.#o.onOutcome?.('delivered');
       await this.#results.record({ ...row, status: 'delivered', delay_ms: null });
       return;
     }
     if (o.statusCode === 410) {
+      this.#o.onOutcome?.('gone');
       const log = JSON.stringify([attempt]);
       // The receiver says the URL is gone: stop sending to it until the client registers again.
       await this.#db.transaction(async (tx) => {
@@ -323,6 +332,7 @@ export class WebhookDispatcher {
       return;
     }
     const delay = retryDelayMs(tries, this.#o.retryScale, this.#o.random);
+    this.#o.onOutcome?.(delay === null ? 'failed' : 'retrying');
     await this.#results.record({ ...row, status: delay === null ? 'failed' : 'retrying', delay_ms: delay ?? 0 });
     if (delay !== null && delay < this.#o.pollMs) this.nudge();
   }

@@ -1,5 +1,5 @@
 export { recordEvent, openPayload } from './outbox.js';
-export { WebhookDispatcher, startWebhookDispatcher, type WebhookDispatcherOptions, type DispatcherLogger } from './dispatcher.js';
+export { WebhookDispatcher, startWebhookDispatcher, type WebhookDispatcherOptions, type DispatcherLogger, type DeliveryOutcome } from './dispatcher.js';
 export { signWebhook, webhookHeaders } from './signing.js';
 export { isBlockedAddress, isBlockedHostName } from './address-guard.js';
 export {

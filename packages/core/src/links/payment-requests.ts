@@ -6,6 +6,7 @@ import { invalid, RemitError } from '../errors.js';
 import { merchantNow } from '../clock.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { queueMessage } from '../messages/outbox.js';
+import { deliverable, nothingSendable, type Channel } from '../messages/channels.js';
 import { paymentRequestEmail, paymentRequestSms } from '../messages/templates.js';
 import { openLink, type OpenedLink } from './open-link.js';
 import { widgetLinkFields } from './expiry.js';
@@ -15,7 +16,9 @@ import { assertPayable, linkTotals } from './totals.js';
 export interface RequestOutcome<T> {
   data: T;
   /** Which messages were queued, for the reply's message. */
-  sent: Array<'sms' | 'email'>;
+  sent: Channel[];
+  /** Which were asked for but cannot go out from this server (no transport): the reply says so. */
+  unsent: Channel[];
 }
 
 interface Recipients {
@@ -27,12 +30,13 @@ interface Recipients {
 
 /** Queues the SMS and/or email that carry the link, in the transaction that made it. */
 async function sendLink(
+  ctx: Pick<Ctx, 'messaging'>,
   tx: Tx,
   merchant: Merchant,
   opened: OpenedLink,
   to: Recipients,
   preauth: boolean,
-): Promise<Array<'sms' | 'email'>> {
+): Promise<Pick<RequestOutcome<unknown>, 'sent' | 'unsent'>> {
   const content = {
     businessName: merchant.businessname,
     amountCents: opened.totals.total,
@@ -42,8 +46,9 @@ async function sendLink(
     description: to.description ?? undefined,
     preauth,
   };
-  const sent: Array<'sms' | 'email'> = [];
-  if (to.phone) {
+  const { send, unsent } = deliverable(ctx, [...(to.phone ? ['sms' as const] : []), ...(to.email ? ['email' as const] : [])]);
+  const sent: Channel[] = [];
+  if (to.phone && send.includes('sms')) {
     await queueMessage(tx, {
       merchantId: merchant.id,
       channel: 'sms',
@@ -53,7 +58,7 @@ async function sendLink(
     });
     sent.push('sms');
   }
-  if (to.email) {
+  if (to.email && send.includes('email')) {
     const email = paymentRequestEmail(content);
     await queueMessage(tx, {
       merchantId: merchant.id,
@@ -66,7 +71,7 @@ async function sendLink(
     });
     sent.push('email');
   }
-  return sent;
+  return { sent, unsent };
 }
 
 /** An authorization is held on a card: a preauth link that refuses cards could never be paid. */
@@ -123,14 +128,15 @@ export async function createPaymentRequest(
       },
       at,
     );
-    const sent = await sendLink(
+    const messages = await sendLink(
+      ctx,
       tx,
       merchant,
       opened,
       { phone: input.phone_number, email: input.email, name: input.name, description: input.description },
       input.preauth,
     );
-    return { data: { order_id: opened.orderId, link_id: opened.linkId, pay_link: opened.payLink }, sent };
+    return { data: { order_id: opened.orderId, link_id: opened.linkId, pay_link: opened.payLink }, ...messages };
   });
 }
 
@@ -184,16 +190,19 @@ export async function createCustomerRequest(
       },
       at,
     );
-    const sent = await sendLink(
+    const messages = await sendLink(
+      ctx,
       tx,
       merchant,
       opened,
       { phone: customer.phoneNumber, email: customer.email, name: customer.firstName },
       input.preauth,
     );
+    // Its one purpose is the message: with none sendable, nothing is kept (the transaction rolls back).
+    if (messages.sent.length === 0) throw nothingSendable('authorization request', messages.unsent);
     return {
       data: { order_id: opened.orderId, link_id: opened.linkId, pay_link: opened.payLink, sales_id: opened.salesId },
-      sent,
+      ...messages,
     };
   });
 }

@@ -23,6 +23,8 @@ export interface MessageDispatcherOptions {
   leaseMs?: number;
   random?: () => number;
   logger?: DispatcherLogger;
+  /** Told each send's outcome: `sent`, `delivered_to_inbox`, `retrying` or `failed` (the server's metrics count them). */
+  onOutcome?: (channel: 'sms' | 'email', status: string) => void;
 }
 
 interface ClaimedMessage {
@@ -143,6 +145,7 @@ export class MessageDispatcher {
       delay = retryDelayMs(attempts, this.#o.retryScale, this.#o.random);
       status = delay === null ? 'failed' : 'retrying';
     }
+    this.#o.onOutcome?.(m.channel, status);
     const sent = status === 'sent' || status === SANDBOX_INBOX_STATUS;
     try {
       await this.#db.execute(sql`

@@ -5,3 +5,4 @@ export { smtpTransport, DEFAULT_EMAIL_FROM, type EmailTransport, type EmailMessa
 export { SANDBOX_INBOX_STATUS, type SmsConnector } from './transports/sms.js';
 export * from './templates.js';
 export { receiptEmail, type ReceiptMessage } from './receipt.js';
+export { defaultMessaging, deliverable, unsentNote, type Channel, type Messaging } from './channels.js';

@@ -11,6 +11,7 @@ import { payLinks, transactions } from '../db/schema.js';
 import { invalid, RemitError } from '../errors.js';
 import { createPayLink } from '../links/pay-links.js';
 import { createPaymentRequest } from '../links/payment-requests.js';
+import { nothingSendable } from '../messages/channels.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { formatAmount } from '../money.js';
 import { newId } from '../ids.js';
@@ -87,6 +88,8 @@ export async function sendWidgetPaymentRequest(
   if (!w.requestPaymentEnabled) throw new RemitError('widget_disabled', 'The request payment widget is turned off in the widget settings (request_payment_enabled).');
   assertSmsCountry(w, phone);
   assertWidgetAmount(w, amountCents, opts.serverMax ?? null);
+  // The answer says `sent`: it must be true.
+  if (!ctx.messaging.sms) throw nothingSendable('payment request', ['sms']);
   // The caller's rate limits count only requests that pass the checks above.
   await opts.admit?.();
   const { data } = await createPaymentRequest(ctx, merchant, {
