@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { sealLegacyOwnerInfo } from './merchants/owner-info.js';
 import { connectDatabase, type ConnectOptions, type Database } from './db/connect.js';
+import { attachMerchantCache, MerchantCache } from './merchants/merchant-cache.js';
+import { attachOutboxSignal, OutboxSignal } from './outbox-signal.js';
 import { startMaintenance } from './db/maintenance.js';
 import { systemNow, type Now } from './clock.js';
 import type { Ctx } from './context.js';
@@ -45,12 +47,29 @@ export interface Core {
 }
 
 /**
+ * Connects and migrates, with the merchant cache and the outbox signal hooked to the storage:
+ * on PGlite one process owns the database, so the cache forgets on any write to merchants it
+ * sends; on Postgres other processes write too, and cached merchants are checked against its epoch.
+ */
+export async function openDatabase(opts: Omit<ConnectOptions, 'hooks'>): Promise<Database> {
+  const merchants = new MerchantCache(opts.databaseUrl ? 'shared' : 'local');
+  const outbox = new OutboxSignal();
+  const database = await connectDatabase({
+    ...opts,
+    hooks: { statement: merchants.mode === 'local' ? (text) => merchants.sawStatement(text) : undefined, transaction: outbox.transaction },
+  });
+  attachMerchantCache(database.db, merchants);
+  attachOutboxSignal(database.db, outbox);
+  return database;
+}
+
+/**
  * Connects, migrates and assembles the context every core operation takes. Refuses (KeyMismatchError)
  * a key other than the one the database was first opened with.
  */
 export async function openCore(opts: OpenOptions): Promise<Core> {
   const vault = new Vault(opts.encryptionKey);
-  const database = await connectDatabase(opts);
+  const database = await openDatabase(opts);
   try {
     await checkKeyFingerprint(database.db, vault);
   } catch (err) {

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from './db/connect.js';
+import type { Db, Queryable, Tx } from './db/connect.js';
 import { heldTransaction, outsideHeldTransaction } from './db/held-transaction.js';
 
 /**
@@ -9,14 +9,35 @@ import { heldTransaction, outsideHeldTransaction } from './db/held-transaction.j
 export type OutboxKind = 'webhooks' | 'messages';
 type Listener = (kind: OutboxKind) => void;
 
-const listeners = new WeakMap<object, Set<Listener>>();
-/** Open transactions (tracked by `signalCommits`) and the outboxes they wrote to. */
+/** Open transactions (`OutboxSignal.transaction` tracks them) and the outboxes they wrote to. */
 const pending = new WeakMap<object, Set<OutboxKind>>();
+const signals = new WeakMap<object, OutboxSignal>();
 
-function fire(db: object, kind: OutboxKind) {
-  const set = listeners.get(db);
-  // A dispatcher woken from a request's async context must not run on that request's transaction.
-  if (set) outsideHeldTransaction(() => set.forEach((l) => l(kind)));
+/** One database's wake-ups: a storage hook that follows its transactions, and the listeners of their commits. */
+export class OutboxSignal {
+  readonly #listeners = new Set<Listener>();
+
+  /** `StorageHooks.transaction`: collects the outboxes a transaction writes, announced once it commits. */
+  readonly transaction = (tx: Tx) => {
+    const kinds = new Set<OutboxKind>();
+    pending.set(tx, kinds);
+    return () => kinds.forEach((k) => this.fire(k));
+  };
+
+  fire(kind: OutboxKind): void {
+    // A dispatcher woken from a request's async context must not run on that request's transaction.
+    if (this.#listeners.size) outsideHeldTransaction(() => this.#listeners.forEach((l) => l(kind)));
+  }
+
+  listen(listener: Listener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+}
+
+/** Gives `db` its signal (open.ts does, with the signal's hook passed to connectDatabase). */
+export function attachOutboxSignal(db: Db, signal: OutboxSignal): void {
+  signals.set(db, signal);
 }
 
 /** Called with the transaction (or database) that wrote an outbox row. */
@@ -27,30 +48,10 @@ export function outboxWritten(q: Queryable, kind: OutboxKind): void {
   if (kinds) kinds.add(kind);
   // Written outside a tracked transaction: the row is committed already (or a nested
   // transaction's parent commits it later, and the poll finds it).
-  else fire(q, kind);
+  else signals.get(q)?.fire(kind);
 }
 
-/** Hears every commit of `db` that wrote to an outbox; returns the unsubscribe. */
+/** Hears every commit of `db` that wrote to an outbox; returns the unsubscribe (nothing to hear without a signal). */
 export function onOutboxCommit(db: Db, listener: Listener): () => void {
-  let set = listeners.get(db);
-  if (!set) listeners.set(db, (set = new Set()));
-  set.add(listener);
-  return () => set.delete(listener);
-}
-
-/** Makes `db.transaction` announce, after it commits, which outboxes it wrote to. */
-export function signalCommits(db: Db): Db {
-  const original = db.transaction.bind(db);
-  const transaction: Db['transaction'] = async (run, config) => {
-    const kinds = new Set<OutboxKind>();
-    const result = await original((tx) => {
-      kinds.clear(); // a transaction run again starts afresh
-      pending.set(tx, kinds);
-      return run(tx);
-    }, config);
-    for (const k of kinds) fire(db, k);
-    return result;
-  };
-  db.transaction = transaction;
-  return db;
+  return signals.get(db)?.listen(listener) ?? (() => {});
 }

@@ -8,11 +8,9 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.js';
-import { signalCommits } from '../outbox-signal.js';
 import { routeToHeldTransaction } from './held-transaction.js';
 import { PGliteThread } from './pglite-thread.js';
 import { DRIZZLE_TEXT_TYPES, textParsers } from './date-types.js';
-import { attachMerchantCache, MerchantCache } from '../merchants/merchant-cache.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -30,7 +28,19 @@ export interface Database {
 /** The SQL migrations applied at start (and by `readiness` compared with what the database has). */
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
+/**
+ * What the layers above storage hook into, so that storage imports none of them: the composition
+ * root (open.ts) wires the merchant cache and the outbox signal here.
+ */
+export interface StorageHooks {
+  /** PGlite only (one process owns the database, so it sees every write): each statement's text before it is sent. */
+  statement?(text: string): void;
+  /** A top-level transaction begins (again, when it is run again); what it returns runs once it has committed. */
+  transaction?(tx: Tx): (() => void) | void;
+}
+
 export interface ConnectOptions {
+  hooks?: StorageHooks;
   /** `postgres://…` to use Postgres; otherwise embedded PGlite. */
   databaseUrl?: string;
   /** PGlite data directory; omitted means in memory. */
@@ -124,6 +134,23 @@ function parsersOnceOnly(client: PGliteLike, saw: (text: string) => void, onStat
   }) as PGlite['transaction'];
 }
 
+/** Runs `hooks.transaction` at each top-level transaction's start, and what it returns after the commit. */
+function hookTransactions(db: Db, hooks: StorageHooks | undefined): Db {
+  const hook = hooks?.transaction;
+  if (!hook) return db;
+  const original = db.transaction.bind(db);
+  db.transaction = (async (run, config) => {
+    const committed: { after?: (() => void) | void } = {};
+    const result = await original((tx) => {
+      committed.after = hook(tx);
+      return run(tx);
+    }, config);
+    committed.after?.();
+    return result;
+  }) as Db['transaction'];
+  return db;
+}
+
 /** Opens the database and applies migrations before returning. */
 export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
   if (opts.databaseUrl) {
@@ -154,10 +181,8 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
     }
     const db = drizzlePg(pool, { schema, logger: opts.logger });
     await migratePg(db, { migrationsFolder });
-    // Other processes write this database too: cached merchants are checked against its epoch.
-    attachMerchantCache(db, new MerchantCache('shared'));
     const poolStats = () => ({ max: pool.options.max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
-    return { db: routeToHeldTransaction(signalCommits(db as unknown as Db)), kind: 'postgres', poolStats, close: () => pool.end() };
+    return { db: routeToHeldTransaction(hookTransactions(db as unknown as Db, opts.hooks)), kind: 'postgres', poolStats, close: () => pool.end() };
   }
   const release = opts.dataDir ? claimDataDir(opts.dataDir) : () => {};
   let closeOnFailure = async () => {};
@@ -168,20 +193,17 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
         : new PGliteThread({ dataDir: opts.dataDir, textTypes: DRIZZLE_TEXT_TYPES, onLost: opts.onDatabaseLost });
     closeOnFailure = () => client.close();
     if (client instanceof PGliteThread) await client.waitReady;
-    // One process owns a PGlite database: merchant lookups are cached, emptied by any write to merchants.
-    const merchantCache = new MerchantCache('local');
     const onStatement = opts.onStatement;
-    parsersOnceOnly(client, (text) => merchantCache.sawStatement(text), onStatement);
+    parsersOnceOnly(client, opts.hooks?.statement ?? noop, onStatement);
     const db = drizzlePglite(client as PGlite, { schema, logger: opts.logger });
     await migratePglite(db, { migrationsFolder });
-    attachMerchantCache(db, merchantCache);
     if (opts.dataDir) restrictDataDir(opts.dataDir);
     const close = async () => {
       await client.close();
       if (opts.dataDir) restrictDataDir(opts.dataDir);
       release();
     };
-    return { db: routeToHeldTransaction(signalCommits(db as unknown as Db)), kind: 'pglite', close };
+    return { db: routeToHeldTransaction(hookTransactions(db as unknown as Db, opts.hooks)), kind: 'pglite', close };
   } catch (e) {
     await closeOnFailure().catch(() => {});
     release();

@@ -2,14 +2,15 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { onOutboxCommit, outboxWritten } from '../outbox-signal.js';
 import { createTestDatabase, testDbKind, type TestDatabase } from '../test-database.js';
-import { connectDatabase, type Database } from './connect.js';
+import { openDatabase } from '../open.js';
+import type { Database } from './connect.js';
 import { heldTransaction, holdTransaction } from './held-transaction.js';
 
 let database: Database;
 let pg: TestDatabase | null = null;
 beforeAll(async () => {
   pg = testDbKind === 'postgres' ? await createTestDatabase() : null;
-  database = await connectDatabase(pg ? { databaseUrl: pg.url } : {});
+  database = await openDatabase(pg ? { databaseUrl: pg.url } : {});
   await database.db.execute(sql`create table held_notes (id int primary key, note text)`);
 });
 afterAll(async () => {
