@@ -9,7 +9,7 @@ export * from './clock.js';
 export type { Ctx } from './context.js';
 export { openCore, type Core, type OpenOptions } from './open.js';
 export { connectDatabase, type Db, type Tx, type Queryable, type Database } from './db/connect.js';
-export { holdTransaction, type HeldTransaction } from './db/held-transaction.js';
+export { holdTransaction, heldOperationKey, type HeldTransaction } from './db/held-transaction.js';
 export * as schema from './db/schema.js';
 export * from './processor/index.js';
 export * from './clients/index.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { openCore, startWorkers, type Core, type Env, type Now, type WorkerOptions, type Workers } from '@remit/core';
+import { openCore, startWorkers, type Core, type Env, type Now, type Processor, type WorkerOptions, type Workers } from '@remit/core';
 import { createTestDatabase, testDbKind } from '@remit/core/testing';
 import { basicAuth, send, type HttpRequest, type HttpResponse } from './http.js';
 import { buildApp, loggerOptions, type RemitApp } from '../app.js';
@@ -59,6 +59,8 @@ export async function startTestServer(
     privateWebhooks?: boolean;
     /** Ports production webhook URLs may name besides 443 (REMIT_WEBHOOK_PORTS). */
     webhookPorts?: number[];
+    /** The payment processor; default the environment's (the simulator in sandbox). */
+    processor?: Processor;
   } = {},
 ): Promise<TestServer> {
   const db = testDbKind === 'postgres' ? await createTestDatabase() : null;
@@ -72,6 +74,7 @@ export async function startTestServer(
     idempotencyLeaseMs: opts.idempotencyLeaseMs,
     privateWebhooks: opts.privateWebhooks,
     webhookPorts: opts.webhookPorts,
+    processor: opts.processor,
     // Each server keeps its files (check images) apart, never in the repository's .remit.
     filesDir: mkdtempSync(join(tmpdir(), 'remit-files-')),
   });
