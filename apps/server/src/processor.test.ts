@@ -28,12 +28,21 @@ describe('REMIT_PROCESSOR', () => {
   });
 
   it('refuses an unknown name, and the simulator in production, naming the variable', () => {
-    expect(() => loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_PROCESSOR: 'stripe' })).toThrow(
-      'REMIT_PROCESSOR must be one of simulator, none, not stripe',
+    expect(() => loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_PROCESSOR: 'paypal' })).toThrow(
+      'REMIT_PROCESSOR must be one of simulator, stripe, none, not paypal',
     );
     expect(() => loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_ENV: 'production', REMIT_PROCESSOR: 'simulator' })).toThrow(
       /^REMIT_PROCESSOR=simulator is the sandbox simulator/,
     );
+  });
+
+  it('stripe needs its secret key, and in production its webhook secret; it works in both environments', () => {
+    expect(() => loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_PROCESSOR: 'stripe' })).toThrow(/needs STRIPE_SECRET_KEY/);
+    const stripe = { REMIT_ENCRYPTION_KEY: key, REMIT_PROCESSOR: 'stripe', STRIPE_SECRET_KEY: 'sk_test_abc' };
+    expect(loadConfig(stripe).processor.name).toBe('stripe');
+    expect(() => loadConfig({ ...stripe, REMIT_ENV: 'production' })).toThrow(/needs STRIPE_WEBHOOK_SECRET/);
+    expect(loadConfig({ ...stripe, REMIT_ENV: 'production', STRIPE_WEBHOOK_SECRET: 'whsec_x' }).processor.name).toBe('stripe');
+    expect(() => loadConfig({ ...stripe, REMIT_STRIPE_API_URL: 'ftp://stripe.test' })).toThrow(/REMIT_STRIPE_API_URL must be an http or https URL/);
   });
 
   it('the processor that refuses answers every payment call with 503 processor_unavailable', async () => {

@@ -244,6 +244,8 @@ async function debitBank(ctx: Ctx, tx: Tx, p: Payable, bank: PayBank): Promise<O
     routingNumber: bank.routing_number,
     accountNumber: bank.account_number,
     amountCents: amount,
+    holderName: bank.holder_name || undefined,
+    accountType: bank.account_type,
     idempotencyKey: processorKey('ach_debit', `${sale.id}\n${newId.transaction()}`),
   });
   const fee = feeFor(merchant, 'ach', amount);

@@ -178,6 +178,8 @@ async function chargeBankAccount(ctx: Ctx, merchant: Merchant, method: PaymentMe
     routingNumber: method.routingNumber ?? '',
     accountNumber: revealAccountNumber(ctx, method),
     amountCents: input.amount,
+    holderName: method.holderName ?? undefined,
+    accountType: method.accountType ?? undefined,
     idempotencyKey: processorKey('ach_debit', base.id),
   });
   const fee = feeFor(merchant, 'ach', input.amount);

@@ -26,6 +26,9 @@ export interface BankDebitInput {
   routingNumber: string;
   accountNumber: string;
   amountCents: number;
+  /** The account holder, as the mandate names them. */
+  holderName?: string;
+  accountType?: string;
 }
 
 /**

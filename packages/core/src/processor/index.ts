@@ -6,3 +6,5 @@ export { PROCESSOR_NAMES, createProcessor, defaultProcessorName, type ProcessorN
 export { luhnValid, cardBrand, abaRoutingValid } from './cards.js';
 export type { Keyed, CardToken, Decline, BankDebitInput } from './connector.js';
 export { processorKey } from './keys.js';
+export { createStripeProcessor, stripeClient, stripeDecline, type StripeProcessor, type StripeSettings } from './stripe.js';
+export type { ProcessorEnv } from './select.js';
