@@ -137,3 +137,11 @@ describe('exactly once with a remote processor: the processor idempotency key', 
     expect(rec.calls[0]!.idempotencyKey).not.toBe(rec.calls[1]!.idempotencyKey);
   });
 });
+
+describe('POST /stripe/webhooks without the Stripe connector', () => {
+  it('is not there: 404, nothing read', async () => {
+    const res = await fetch(`${s.url}/stripe/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ result: false, code: 'route_not_found' });
+  });
+});

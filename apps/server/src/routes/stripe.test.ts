@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { createProcessor } from '@remit/core';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
-import { eventsOf, newCustomer, noonClock, rows, TEST_CARD, txnRow } from '../testing/payments.js';
+import { bankAccount, eventsOf, newCustomer, noonClock, rows, TEST_CARD, txnRow } from '../testing/payments.js';
 import { startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
 
 /**
@@ -177,5 +177,83 @@ describe('exactly once after a lost answer', () => {
     expect(new Set(creates.map((r) => r.idempotencyKey)).size).toBe(1);
     expect(creates.at(-1)!.replayed).toBe(true);
     expect(await refOf(retry.body.data.transaction_id)).toBe([...emu.paymentIntents.keys()].at(-1));
+  });
+});
+
+describe('POST /stripe/webhooks', () => {
+  const deliver = async (event: object, sign: (payload: string) => string = (p) => emu.sign(p)) => {
+    const payload = JSON.stringify(event, null, 2);
+    const res = await fetch(`${s.url}/stripe/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': sign(payload) },
+      body: payload,
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const achSale = async (account = '000123456789') => {
+    const customer = await newCustomer(s, m, { bank_account: bankAccount(account) });
+    const res = await chargeOf(customer, '25.00');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ status: 'pending', payment_method: 'ach' });
+    const id = res.body.data.transaction_id as string;
+    const pid = await refOf(id);
+    expect(emu.paymentIntents.get(pid)).toMatchObject({ status: 'processing', amount: 2500, payment_method_types: ['us_bank_account'] });
+    return { id, pid };
+  };
+  const achUpdates = async (id: string) => (await eventsOf(s, m.merchant_id, 'ach.update')).filter((e) => e.tran_id === id);
+
+  it('an ACH debit Stripe reports succeeded: Approved once, however often the event comes', async () => {
+    const { id, pid } = await achSale();
+    const event = emu.settleAch(pid, 'succeeded');
+    const first = await deliver(event);
+    expect(first).toEqual({ status: 200, body: { received: true, event_id: event.id, handled: 'applied' } });
+    expect(await txnRow(s, id)).toMatchObject({ status: 'completed', settled: true });
+    expect((await deliver(event)).body.handled).toBe('duplicate');
+    expect(await achUpdates(id)).toEqual([{ merchant_id: m.merchant_id, status: 'Approved', tran_id: id, message: 'Approved' }]);
+  });
+
+  it('a failed ACH debit is returned with its return record; a late succeeded event after it changes nothing', async () => {
+    const { id, pid } = await achSale();
+    const failed = emu.settleAch(pid, 'failed');
+    expect((await deliver(failed)).body.handled).toBe('applied');
+    expect(await txnRow(s, id)).toMatchObject({ status: 'returned' });
+    const [ret] = await rows<{ id: string; type: string }>(s, sql`select id, type from transactions where linked_txn_id = ${id}`);
+    expect(ret).toMatchObject({ type: 'Return' });
+    expect(await achUpdates(id)).toEqual([
+      { merchant_id: m.merchant_id, status: 'Declined', tran_id: id, message: 'Insufficient Funds', return_transaction_id: ret!.id },
+    ]);
+    const stale = emu.event('payment_intent.succeeded', { ...emu.paymentIntents.get(pid), status: 'succeeded' });
+    expect((await deliver(stale)).body.handled).toBe('ignored');
+    expect(await txnRow(s, id)).toMatchObject({ status: 'returned' });
+    expect(await achUpdates(id)).toHaveLength(1);
+  });
+
+  it('a bad or stale signature: 400, nothing changes', async () => {
+    const { id, pid } = await achSale();
+    const event = emu.settleAch(pid, 'succeeded');
+    const before = await tableCounts(s.core);
+    const wrong = await deliver(event, (p) => emu.sign(p, { secret: 'whsec_not_ours' }));
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toMatchObject({ result: false, code: 'invalid_request' });
+    expect(wrong.body.message).toMatch(/^Stripe-Signature does not verify/);
+    const stale = await deliver(event, (p) => emu.sign(p, { timestamp: Math.floor(Date.now() / 1000) - 600 }));
+    expect(stale.status).toBe(400);
+    const unsigned = await fetch(`${s.url}/stripe/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(event) });
+    expect(unsigned.status).toBe(400);
+    expect(await tableCounts(s.core)).toEqual(before);
+    expect(await txnRow(s, id)).toMatchObject({ status: 'pending' });
+    // The same event, signed, still applies: the refusals claimed nothing.
+    expect((await deliver(event)).body.handled).toBe('applied');
+  });
+
+  it('account.updated with charges enabled approves the merchant once: merchant.approval', async () => {
+    const pending = await newMerchant(s, { approve: false });
+    const account = { id: 'acct_123', object: 'account', charges_enabled: false, metadata: { remit_merchant_id: pending.merchant_id } };
+    expect((await deliver(emu.event('account.updated', account))).body.handled).toBe('ignored');
+    const enabled = emu.event('account.updated', { ...account, charges_enabled: true });
+    expect((await deliver(enabled)).body.handled).toBe('applied');
+    expect((await deliver(emu.event('account.updated', { ...account, charges_enabled: true }))).body.handled).toBe('ignored');
+    const approvals = await eventsOf(s, pending.merchant_id, 'merchant.approval');
+    expect(approvals).toEqual([expect.objectContaining({ merchant_id: pending.merchant_id })]);
   });
 });

@@ -8,3 +8,4 @@ export type { Keyed, CardToken, Decline, BankDebitInput } from './connector.js';
 export { processorKey } from './keys.js';
 export { createStripeProcessor, stripeClient, stripeDecline, type StripeProcessor, type StripeSettings } from './stripe.js';
 export type { ProcessorEnv } from './select.js';
+export { receiveStripeEvent, STRIPE_SIGNATURE_TOLERANCE_S, type StripeEventOutcome } from './stripe-events.js';
