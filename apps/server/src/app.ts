@@ -19,6 +19,7 @@ import { apiRoutes, payRoutes, portalRoutes, publicRoutes, sandboxRoutes } from 
 import { openApiInfo, openApiServers } from './openapi.js';
 import { widgetAssetRoutes, type WidgetAssetDirs } from './routes/widget-assets.js';
 import { WIDGET_PREFIX, widgetApiRoutes } from './routes/widget-api.js';
+import { stripeWebhookRoutes } from './routes/stripe-webhooks.js';
 import type { WidgetLimiter, WidgetLimits } from './plugins/widget-limits.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limits.js';
 import { DEFAULT_TIME_LIMITS, timeLimitOptions, type TimeLimits } from './time-limits.js';
@@ -111,6 +112,9 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
 
   if (opts.metrics) metricsRoutes(app, opts.metrics.metrics, { env: ctx.env, token: opts.metrics.token });
   for (const routes of [...publicRoutes, portalRoutes(opts.portalDir), payRoutes(opts.payDir), widgetAssetRoutes(opts.widgetAssets)]) routes(app, ctx);
+
+  // Stripe's events: verified by signature over the raw body, no HTTP Basic.
+  await app.register((stripe) => stripeWebhookRoutes(stripe, ctx));
 
   // The widget backend: public key + Origin, its own CORS, no HTTP Basic.
   await app.register((widget) => widgetApiRoutes(widget, ctx, { limiter: opts.widgetLimiter, limits: opts.widgetLimits }), { prefix: WIDGET_PREFIX });

@@ -18,7 +18,7 @@ export interface ServerConfig {
   logLevel: string;
   /** REMIT_SETTLEMENT_CUTOFF ("HH" or "HH:MM" UTC, default 00:00) in milliseconds after midnight. */
   settlementCutoffMs: number;
-  /** REMIT_PROCESSOR: `simulator` (sandbox default) or `none` (production default: payments refused). */
+  /** REMIT_PROCESSOR: `simulator` (sandbox default), `stripe` (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, REMIT_STRIPE_API_URL) or `none` (production default: payments refused). */
   processor: Processor;
   /** The built pay page; unset: `apps/pay/dist` of this repository. */
   payDir?: string;
@@ -74,7 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     encryptionKey: encryptionKey(env.REMIT_ENCRYPTION_KEY, dataDir, remitEnv),
     logLevel: env.LOG_LEVEL ?? 'info',
     settlementCutoffMs: parseCutoff(env.REMIT_SETTLEMENT_CUTOFF),
-    processor: createProcessor(env.REMIT_PROCESSOR, remitEnv),
+    processor: createProcessor(env.REMIT_PROCESSOR, remitEnv, env),
     payDir: env.REMIT_PAY_DIR ? resolve(env.REMIT_PAY_DIR) : undefined,
     idempotencyLeaseMs: positiveMs('REMIT_IDEMPOTENCY_LEASE_MS', env.REMIT_IDEMPOTENCY_LEASE_MS),
     portalDir: env.REMIT_PORTAL_DIR ? resolve(env.REMIT_PORTAL_DIR) : undefined,

@@ -7,6 +7,7 @@ import { bankAccountInput, cardInput } from '@remit/contract';
 import {
   createCredentials,
   createProcessor,
+  createSimulator,
   PROCESSOR_UNAVAILABLE_MESSAGE,
   schema,
   storeBankAccount,
@@ -27,19 +28,35 @@ describe('REMIT_PROCESSOR', () => {
   });
 
   it('refuses an unknown name, and the simulator in production, naming the variable', () => {
-    expect(() => loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_PROCESSOR: 'stripe' })).toThrow(
-      'REMIT_PROCESSOR must be one of simulator, none, not stripe',
+    expect(() => loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_PROCESSOR: 'paypal' })).toThrow(
+      'REMIT_PROCESSOR must be one of simulator, stripe, none, not paypal',
     );
     expect(() => loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_ENV: 'production', REMIT_PROCESSOR: 'simulator' })).toThrow(
       /^REMIT_PROCESSOR=simulator is the sandbox simulator/,
     );
   });
 
+  it('stripe needs its secret key, and in production its webhook secret; it works in both environments', () => {
+    expect(() => loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_PROCESSOR: 'stripe' })).toThrow(/needs STRIPE_SECRET_KEY/);
+    const stripe = { REMIT_ENCRYPTION_KEY: key, REMIT_PROCESSOR: 'stripe', STRIPE_SECRET_KEY: 'sk_test_abc' };
+    expect(loadConfig(stripe).processor.name).toBe('stripe');
+    expect(() => loadConfig({ ...stripe, REMIT_ENV: 'production' })).toThrow(/needs STRIPE_WEBHOOK_SECRET/);
+    expect(loadConfig({ ...stripe, REMIT_ENV: 'production', STRIPE_WEBHOOK_SECRET: 'whsec_x' }).processor.name).toBe('stripe');
+    expect(() => loadConfig({ ...stripe, REMIT_STRIPE_API_URL: 'ftp://stripe.test' })).toThrow(/REMIT_STRIPE_API_URL must be an http or https URL/);
+  });
+
   it('the processor that refuses answers every payment call with 503 processor_unavailable', async () => {
     const none = createProcessor('none', 'production');
     const refusal = { kind: 'unavailable', code: 'processor_unavailable', message: PROCESSOR_UNAVAILABLE_MESSAGE };
-    await expect(none.authorizeCard({ number: '4242424242424242', expMonth: 1, expYear: 2040 }, 100, { capture: true, now: new Date() })).rejects.toMatchObject(refusal);
-    await expect(none.startAchDebit({ routingNumber: '011000015', accountNumber: '1234', amountCents: 100 })).rejects.toMatchObject(refusal);
+    const k = { idempotencyKey: 'k' };
+    const card = { number: '4242424242424242', expMonth: 1, expYear: 2040 };
+    await expect(none.authorizeCard(card, 100, { capture: true, now: new Date(), ...k })).rejects.toMatchObject(refusal);
+    await expect(none.startAchDebit({ routingNumber: '011000015', accountNumber: '1234', amountCents: 100, ...k })).rejects.toMatchObject(refusal);
+    await expect(none.capture({ gatewayRef: 'g', amountCents: 100, ...k })).rejects.toMatchObject(refusal);
+    await expect(none.cancel({ gatewayRef: 'g', ...k })).rejects.toMatchObject(refusal);
+    await expect(none.refund({ gatewayRef: 'g', amountCents: 100, reference: 'r', ...k })).rejects.toMatchObject(refusal);
+    await expect(none.incrementAuthorization({ gatewayRef: 'g', amountCents: 200, ...k })).rejects.toMatchObject(refusal);
+    await expect(none.tokenizeCard(card, k)).rejects.toMatchObject(refusal);
     expect(() => none.checkCardNumber('4242424242424242')).toThrow(PROCESSOR_UNAVAILABLE_MESSAGE);
   });
 });
@@ -72,7 +89,8 @@ describe('production with no connector', () => {
     bankCustomer = await add('Bank');
     const now = new Date();
     const card = cardInput.parse({ number: '4242424242424242', exp_month: 12, exp_year: now.getUTCFullYear() + 2, cvc: '123' });
-    await storeCard(db, p.core.ctx, { merchantId: merchant!.id, customerId: cardCustomer, now }, card, 'Visa');
+    const accepted = { ...p.core.ctx, processor: createSimulator() };
+    await storeCard(db, accepted, { merchantId: merchant!.id, customerId: cardCustomer, now }, card, 'Visa');
     const bank = bankAccountInput.parse({ routing_number: '011000015', account_number: '000123456789', account_type: 'checking' });
     await storeBankAccount(db, p.core.ctx, { merchantId: merchant!.id, customerId: bankCustomer, now, defaultHolder: 'Bank' }, bank);
   });

@@ -132,6 +132,14 @@ const entries = {
   // 5xx.
   internal_error: { status: 500, message: 'Internal server error. Quote request_id when you report it.' },
   unavailable: { status: 503 },
+  /**
+   * The processor failed or did not answer (a timeout, its 5xx, a refusal that is no decline):
+   * nothing was changed here, and a retry with the same Idempotency-Key is safe.
+   */
+  processor_error: {
+    status: 502,
+    message: 'The payment processor could not complete the request; nothing was changed. Retry with the same Idempotency-Key.',
+  },
   /** REMIT_PROCESSOR names no real connector: this server refuses payments. */
   processor_unavailable: {
     status: 503,

@@ -10,7 +10,7 @@ export type { Ctx } from './context.js';
 export { openCore, openDatabase, type Core, type OpenOptions } from './open.js';
 export { connectDatabase, type Db, type Tx, type Queryable, type Database } from './db/connect.js';
 export { readiness, type Readiness } from './db/readiness.js';
-export { holdTransaction, type HeldTransaction } from './db/held-transaction.js';
+export { holdTransaction, heldOperationKey, type HeldTransaction } from './db/held-transaction.js';
 export * as schema from './db/schema.js';
 export * from './processor/index.js';
 export * from './clients/index.js';

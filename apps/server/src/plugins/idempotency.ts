@@ -64,6 +64,9 @@ function notADecision(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
+/** What names the client's operation for the processor: the same (scope, key) is the same operation. */
+export const operationKey = (scope: string, key: string) => JSON.stringify([scope, key]);
+
 async function claim(ctx: Ctx, scope: string, key: string, request: string, waitMs: number): Promise<IdempotencyClaim> {
   const until = Date.now() + waitMs;
   for (;;) {
@@ -112,7 +115,7 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: Idempo
       return null;
     }
     try {
-      req.idempotencyHeld = await holdTransaction(ctx.db);
+      req.idempotencyHeld = await holdTransaction(ctx.db, { operationKey: operationKey(scope, header) });
     } catch (e) {
       await releaseIdempotencyKey(ctx, scope, header, claimed.claimedAt);
       throw e;

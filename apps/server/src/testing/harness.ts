@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { openCore, startWorkers, type Core, type Env, type Messaging, type Now, type WorkerOptions, type Workers } from '@remit/core';
+import { openCore, startWorkers, type Core, type Env, type Messaging, type Now, type Processor, type WorkerOptions, type Workers } from '@remit/core';
 import { createTestDatabase, testDbKind } from '@remit/core/testing';
 import { basicAuth, send, type HttpRequest, type HttpResponse } from './http.js';
 import { buildApp, loggerOptions, type RemitApp } from '../app.js';
@@ -64,6 +64,8 @@ export async function startTestServer(
     messaging?: Messaging;
     /** Serve GET /metrics (with this REMIT_METRICS_TOKEN, if any); the workers report to it too. */
     metrics?: { token?: string };
+    /** The payment processor; default the environment's (the simulator in sandbox). */
+    processor?: Processor;
   } = {},
 ): Promise<TestServer> {
   const db = testDbKind === 'postgres' ? await createTestDatabase() : null;
@@ -78,6 +80,7 @@ export async function startTestServer(
     privateWebhooks: opts.privateWebhooks,
     webhookPorts: opts.webhookPorts,
     messaging: opts.messaging,
+    processor: opts.processor,
     // Each server keeps its files (check images) apart, never in the repository's .remit.
     filesDir: mkdtempSync(join(tmpdir(), 'remit-files-')),
   });

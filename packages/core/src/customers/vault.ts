@@ -5,7 +5,8 @@ import { customers, paymentMethods } from '../db/schema.js';
 import { invalid } from '../errors.js';
 import { newId } from '../ids.js';
 import { cardBrand, luhnValid } from '../processor/cards.js';
-import type { CardInput as ProcessorCard } from '../processor/connector.js';
+import type { CardInput as ProcessorCard, CardToken } from '../processor/connector.js';
+import { processorKey } from '../processor/keys.js';
 import type { BankAccountInput, PaymentMethodSummary, StoredCardInput as CardInput } from '@remit/contract';
 
 /**
@@ -50,15 +51,28 @@ interface Owner {
   now: Date;
 }
 
-/** Stores a checked card for a customer; the first method a customer gets becomes the default. */
-export async function storeCard(tx: Queryable, ctx: Pick<Ctx, 'vault'>, owner: Owner, card: CardInput, brand: string) {
+/** What `number_enc` holds, encrypted, when the processor keeps the card: its token after this prefix. */
+const TOKEN_PREFIX = 'token:';
+
+/**
+ * Stores a checked card for a customer; the first method a customer gets becomes the default. A
+ * processor that keeps cards tokenizes it, and only its token is stored (encrypted) with the last
+ * four; the simulator keeps none, so in sandbox the number is stored encrypted.
+ */
+export async function storeCard(tx: Queryable, ctx: Pick<Ctx, 'vault' | 'processor'>, owner: Owner, card: CardInput, brand: string) {
+  const id = newId.paymentMethod();
+  const token = await ctx.processor.tokenizeCard(
+    { number: card.number, expMonth: card.exp_month, expYear: card.exp_year, cvc: card.cvc || undefined },
+    { idempotencyKey: processorKey('tokenize', id) },
+  );
   return insertMethod(tx, owner, {
+    id,
     type: 'card',
     brand,
     last4: card.number.slice(-4),
     expMonth: card.exp_month,
     expYear: card.exp_year,
-    numberEnc: ctx.vault.encrypt(card.number),
+    numberEnc: ctx.vault.encrypt(token ? TOKEN_PREFIX + token.token : card.number),
   });
 }
 
@@ -84,7 +98,7 @@ export async function storeBankAccount(
 async function insertMethod(
   tx: Queryable,
   owner: Owner,
-  values: Omit<typeof paymentMethods.$inferInsert, 'id' | 'customerId' | 'merchantId' | 'isDefault' | 'createdAt'>,
+  values: Omit<typeof paymentMethods.$inferInsert, 'id' | 'customerId' | 'merchantId' | 'isDefault' | 'createdAt'> & { id?: string },
 ): Promise<PaymentMethodRow> {
   // The customer row lock serializes concurrent adds, so exactly one method becomes the default.
   await tx.select({ id: customers.id }).from(customers).where(eq(customers.id, owner.customerId)).for('update');
@@ -97,7 +111,7 @@ async function insertMethod(
     .insert(paymentMethods)
     .values({
       ...values,
-      id: newId.paymentMethod(),
+      id: values.id ?? newId.paymentMethod(),
       customerId: owner.customerId,
       merchantId: owner.merchantId,
       isDefault: !existing,
@@ -117,9 +131,11 @@ export async function methodsOf(db: Queryable, merchantId: string, customerIds: 
     .orderBy(desc(paymentMethods.isDefault), asc(paymentMethods.createdAt), asc(paymentMethods.id));
 }
 
-/** The card as the processor needs it; decrypted only for the call. */
-export function revealCard(ctx: Pick<Ctx, 'vault'>, row: PaymentMethodRow): ProcessorCard {
-  return { number: ctx.vault.decrypt(row.numberEnc), expMonth: row.expMonth ?? 0, expYear: row.expYear ?? 0 };
+/** The card as the processor needs it (its token, or the number); decrypted only for the call. */
+export function revealCard(ctx: Pick<Ctx, 'vault'>, row: PaymentMethodRow): ProcessorCard | CardToken {
+  const kept = ctx.vault.decrypt(row.numberEnc);
+  if (kept.startsWith(TOKEN_PREFIX)) return { token: kept.slice(TOKEN_PREFIX.length) };
+  return { number: kept, expMonth: row.expMonth ?? 0, expYear: row.expYear ?? 0 };
 }
 
 export function revealAccountNumber(ctx: Pick<Ctx, 'vault'>, row: PaymentMethodRow): string {

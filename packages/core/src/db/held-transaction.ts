@@ -11,6 +11,8 @@ import type { Db, Tx } from './connect.js';
 interface Hold {
   /** Null once the transaction ends: later work of the request goes to the database again. */
   tx: Tx | null;
+  /** The client's request this hold answers, as (scope, Idempotency-Key): the same on its retry. */
+  operationKey: string | null;
 }
 
 const holds = new AsyncLocalStorage<Hold>();
@@ -19,6 +21,14 @@ const routed = new WeakSet<object>();
 /** The transaction the current request holds, if any. */
 export function heldTransaction(): Tx | null {
   return holds.getStore()?.tx ?? null;
+}
+
+/**
+ * The operation the current request performs, when it is a keyed request: the same on the client's
+ * retry of it (processor/keys.ts derives the processor's idempotency keys from it). Null otherwise.
+ */
+export function heldOperationKey(): string | null {
+  return holds.getStore()?.operationKey ?? null;
 }
 
 /**
@@ -71,8 +81,11 @@ export interface HeldTransaction {
 
 class Rollback extends Error {}
 
-/** BEGINs a transaction on `db` and holds it until `commit` or `rollback`. */
-export async function holdTransaction(db: Db): Promise<HeldTransaction> {
+/**
+ * BEGINs a transaction on `db` and holds it until `commit` or `rollback`. `operationKey` names the
+ * client's operation (its scope and Idempotency-Key), readable by `heldOperationKey` inside `run`.
+ */
+export async function holdTransaction(db: Db, opts: { operationKey?: string } = {}): Promise<HeldTransaction> {
   let end!: (how: { last?: (tx: Tx) => Promise<void> } | null) => void;
   const ended = new Promise<{ last?: (tx: Tx) => Promise<void> } | null>((r) => (end = r));
   let begun!: (tx: Tx) => void;
@@ -97,7 +110,7 @@ export async function holdTransaction(db: Db): Promise<HeldTransaction> {
   const endedEarly = settled.then(() => Promise.reject(new Error('The transaction ended before it began.')));
   endedEarly.catch(() => {});
   const tx = await Promise.race([started, endedEarly]);
-  const hold: Hold = { tx };
+  const hold: Hold = { tx, operationKey: opts.operationKey ?? null };
   const finish = (how: { last?: (tx: Tx) => Promise<void> } | null) => {
     if (!hold.tx) return settled;
     hold.tx = null;

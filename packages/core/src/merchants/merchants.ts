@@ -1,3 +1,4 @@
+import type { Queryable } from '../db/connect.js';
 import { and, desc, eq } from 'drizzle-orm';
 import { errorMessage, type MerchantView, type MerchantWithKey } from '@remit/contract';
 import type { Ctx } from '../context.js';
@@ -71,23 +72,38 @@ export async function approveMerchant(ctx: Ctx, clientId: string, merchantId: st
     );
   }
   return ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(merchants)
-      .where(and(eq(merchants.id, merchantId), eq(merchants.clientId, clientId)))
-      .for('update');
-    if (!row) throw merchantNotFound();
-    if (row.status === 'approved') return { merchant_id: row.id, already_approved: true };
-    await tx
-      .update(merchants)
-      .set({ status: 'approved', approvedAt: ctx.now(), achProviderId: row.achProviderId ?? `achp_${randomToken()}` })
-      .where(eq(merchants.id, row.id));
-    await recordEvent(tx, {
-      clientId,
-      merchantId: row.id,
-      type: 'merchant.approval',
-      data: { merchant_id: row.id, business_name: row.businessname, email: row.email, company_id: clientId },
-    });
-    return { merchant_id: row.id, already_approved: false };
+    const done = await approveMerchantIn(tx, ctx, { merchantId, clientId });
+    if (!done) throw merchantNotFound();
+    return done;
   });
+}
+
+/**
+ * The approval itself, in the caller's transaction (the sandbox endpoint, and Stripe's
+ * `account.updated` with charges enabled): locks the merchant, approves it once, provisions the
+ * ACH provider account and emits `merchant.approval`. Null when there is no such merchant.
+ */
+export async function approveMerchantIn(
+  tx: Queryable,
+  ctx: Pick<Ctx, 'now'>,
+  who: { merchantId: string; clientId?: string },
+): Promise<ApprovalResult | null> {
+  const [row] = await tx
+    .select()
+    .from(merchants)
+    .where(who.clientId === undefined ? eq(merchants.id, who.merchantId) : and(eq(merchants.id, who.merchantId), eq(merchants.clientId, who.clientId)))
+    .for('update');
+  if (!row) return null;
+  if (row.status === 'approved') return { merchant_id: row.id, already_approved: true };
+  await tx
+    .update(merchants)
+    .set({ status: 'approved', approvedAt: ctx.now(), achProviderId: row.achProviderId ?? `achp_${randomToken()}` })
+    .where(eq(merchants.id, row.id));
+  await recordEvent(tx, {
+    clientId: row.clientId,
+    merchantId: row.id,
+    type: 'merchant.approval',
+    data: { merchant_id: row.id, business_name: row.businessname, email: row.email, company_id: row.clientId },
+  });
+  return { merchant_id: row.id, already_approved: false };
 }

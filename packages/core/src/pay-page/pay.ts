@@ -15,6 +15,7 @@ import { ACH_BRAND, paymentSuccessData } from '../payments/charges.js';
 import { feeFor } from '../payments/fees.js';
 import { stateColumns } from '../payments/state.js';
 import { AUTHENTICATION_REQUIRED } from '../processor/simulator.js';
+import { processorKey } from '../processor/keys.js';
 import { payAmounts } from './amounts.js';
 import { parsePayBank, parsePayCard, type PayBank, type PayCard } from './inputs.js';
 import { loadLink, saleOf, type LinkRow, type PayMerchantRow, type SaleRow } from './lookup.js';
@@ -153,16 +154,18 @@ export async function answerChallenge(ctx: Ctx, linkId: string, challengeId: str
 async function chargeCard(ctx: Ctx, tx: Tx, p: Payable, card: PayCard, brand: string, authenticated: boolean): Promise<Outcome> {
   const { link, merchant, sale, now } = p;
   const amount = payAmounts(link, merchant).total.card;
+  // Each attempt is a processor operation of its own (a declined card, then another card).
+  const attemptId = newId.transaction();
   const result = await ctx.processor.authorizeCard(
     { number: card.number, expMonth: card.exp_month, expYear: card.exp_year, cvc: card.cvc || undefined },
     amount,
-    { capture: !link.preauth, now, authenticated },
+    { capture: !link.preauth, now, authenticated, idempotencyKey: processorKey('authorize', attemptId) },
   );
   const lastFour = card.number.slice(-4);
   if (!result.approved) {
     if (result.code === AUTHENTICATION_REQUIRED && !authenticated) return challenge(ctx, tx, p, card, brand);
     // The attempt is recorded (the merchant sees declines); the link's sale stays open.
-    const id = newId.transaction();
+    const id = attemptId;
     await tx.insert(transactions).values({
       id,
       merchantId: merchant.id,
@@ -241,6 +244,9 @@ async function debitBank(ctx: Ctx, tx: Tx, p: Payable, bank: PayBank): Promise<O
     routingNumber: bank.routing_number,
     accountNumber: bank.account_number,
     amountCents: amount,
+    holderName: bank.holder_name || undefined,
+    accountType: bank.account_type,
+    idempotencyKey: processorKey('ach_debit', `${sale.id}\n${newId.transaction()}`),
   });
   const fee = feeFor(merchant, 'ach', amount);
   const [row] = await tx

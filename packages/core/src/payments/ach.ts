@@ -52,42 +52,57 @@ export async function updateAch(ctx: Ctx, merchant: Merchant, input: UpdateAchIn
     }
     const at = merchantNow(ctx.now, merchant);
     const outcome = input.new_status === 'approved' ? await bankOutcome(ctx, tx, row) : { approved: false as const, message: DEFAULT_RETURN_MESSAGE };
+    await resolveAch(tx, merchant, row, outcome, at);
+    return { message: outcome.approved ? 'ACH transaction approved.' : `ACH transaction declined: ${outcome.message}.` };
+  });
+}
 
-    if (outcome.approved) {
-      const next = nextState(state, 'ach_approve')!;
-      const [done] = await tx
-        .update(transactions)
-        .set({ ...stateColumns(next), settled: true, settledAt: at, completedAt: at, updatedAt: at })
-        .where(eq(transactions.id, row.id))
-        .returning();
-      const base = { clientId: merchant.clientId, merchantId: merchant.id };
-      await recordEvent(tx, {
-        ...base,
-        type: 'ach.update',
-        data: { merchant_id: merchant.id, status: 'Approved', tran_id: row.id, message: 'Approved' },
-      });
-      await recordEvent(tx, { ...base, type: 'payment.success', data: paymentSuccessData(done!) });
-      return { message: 'ACH transaction approved.' };
-    }
-
-    const next = nextState(state, 'ach_decline')!;
-    const reversal = await insertRecord(tx, row, { type: 'Return', amountCents: row.amountCents, netCents: -row.netCents, at });
-    await tx
+/**
+ * The bank's answer on a pending ACH debit (locked by the caller), from the sandbox bank or from
+ * Stripe's events: approved completes and settles it (`ach.update` Approved, `payment.success`);
+ * returned makes it `returned` with a reversal record (type `Return`) taking its net back
+ * (`ach.update` Declined with `return_transaction_id`).
+ */
+export async function resolveAch(
+  tx: Queryable,
+  merchant: { id: string; clientId: string },
+  row: TxnRow,
+  outcome: { approved: true } | { approved: false; message: string },
+  at: Date,
+): Promise<void> {
+  const state = stateOf(row.isStatus);
+  const base = { clientId: merchant.clientId, merchantId: merchant.id };
+  if (outcome.approved) {
+    const next = nextState(state, 'ach_approve')!;
+    const [done] = await tx
       .update(transactions)
-      .set({ ...stateColumns(next), declineReason: outcome.message, updatedAt: at })
-      .where(eq(transactions.id, row.id));
+      .set({ ...stateColumns(next), settled: true, settledAt: at, completedAt: at, updatedAt: at })
+      .where(eq(transactions.id, row.id))
+      .returning();
     await recordEvent(tx, {
-      clientId: merchant.clientId,
-      merchantId: merchant.id,
+      ...base,
       type: 'ach.update',
-      data: {
-        merchant_id: merchant.id,
-        status: 'Declined',
-        tran_id: row.id,
-        message: 'Insufficient Funds',
-        return_transaction_id: reversal.id,
-      },
+      data: { merchant_id: merchant.id, status: 'Approved', tran_id: row.id, message: 'Approved' },
     });
-    return { message: `ACH transaction declined: ${outcome.message}.` };
+    await recordEvent(tx, { ...base, type: 'payment.success', data: paymentSuccessData(done!) });
+    return;
+  }
+  const next = nextState(state, 'ach_decline')!;
+  const reversal = await insertRecord(tx, row, { type: 'Return', amountCents: row.amountCents, netCents: -row.netCents, at });
+  await tx
+    .update(transactions)
+    .set({ ...stateColumns(next), declineReason: outcome.message, updatedAt: at })
+    .where(eq(transactions.id, row.id));
+  await recordEvent(tx, {
+    ...base,
+    type: 'ach.update',
+    data: {
+      merchant_id: merchant.id,
+      status: 'Declined',
+      tran_id: row.id,
+      // The spec's event names this one return reason; the transaction keeps the bank's own.
+      message: 'Insufficient Funds',
+      return_transaction_id: reversal.id,
+    },
   });
 }

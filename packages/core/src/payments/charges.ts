@@ -1,4 +1,4 @@
-import { ERROR_CODES, errorMessage, isErrorCode, type ChargeData, type ChargeInput } from '@remit/contract';
+import { errorMessage, type ChargeData, type ChargeInput } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { sql } from 'drizzle-orm';
@@ -8,12 +8,14 @@ import { events, transactions } from '../db/schema.js';
 import { outboxWritten } from '../outbox-signal.js';
 import { customerToCharge } from '../customers/customers.js';
 import { revealAccountNumber, revealCard, type PaymentMethodRow } from '../customers/vault.js';
-import { invalid, RemitError } from '../errors.js';
+import { invalid } from '../errors.js';
 import { writeWithEvent } from '../events/outbox.js';
 import { newId } from '../ids.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount, formatRate } from '../money.js';
 import { feeFor } from './fees.js';
+import { declined } from './declines.js';
+import { processorKey } from '../processor/keys.js';
 import { stateColumns } from './state.js';
 
 export const MERCHANT_NOT_APPROVED_MESSAGE = errorMessage('merchant_not_approved');
@@ -74,7 +76,11 @@ export async function chargeCustomer(ctx: Ctx, merchant: Merchant, customerId: s
 type Base = Pick<NewTxn, 'id' | 'merchantId' | 'amountCents' | 'customerId' | 'paymentMethodId' | 'orderId' | 'orderCreatedfrom' | 'lastFour' | 'createdAt' | 'updatedAt'>;
 
 async function chargeCard(ctx: Ctx, merchant: Merchant, method: PaymentMethodRow, input: ChargeInput, base: Base, now: Date) {
-  const result = await ctx.processor.authorizeCard(revealCard(ctx, method), input.amount, { capture: !input.preAuth, now });
+  const result = await ctx.processor.authorizeCard(revealCard(ctx, method), input.amount, {
+    capture: !input.preAuth,
+    now,
+    idempotencyKey: processorKey('authorize', base.id),
+  });
   const card = { ...base, paymentMethod: 'card', cardBrand: method.brand ?? '', gatewayRef: result.gatewayRef };
   if (!result.approved) {
     // One insert: atomic without a transaction (BEGIN and COMMIT would be two more round trips).
@@ -88,8 +94,7 @@ async function chargeCard(ctx: Ctx, merchant: Merchant, method: PaymentMethodRow
       declineReason: result.message,
     });
     // A connector's own decline codes answer as the generic decline.
-    const code = isErrorCode(result.code) && ERROR_CODES[result.code].status === 402 ? result.code : 'card_declined';
-    throw new RemitError(code, result.message, { extra: { transaction_id: base.id } });
+    throw declined(result.code, result.message, base.id);
   }
   const fee = feeFor(merchant, 'card', input.amount);
   const values: NewTxn = {
@@ -173,6 +178,9 @@ async function chargeBankAccount(ctx: Ctx, merchant: Merchant, method: PaymentMe
     routingNumber: method.routingNumber ?? '',
     accountNumber: revealAccountNumber(ctx, method),
     amountCents: input.amount,
+    holderName: method.holderName ?? undefined,
+    accountType: method.accountType ?? undefined,
+    idempotencyKey: processorKey('ach_debit', base.id),
   });
   const fee = feeFor(merchant, 'ach', input.amount);
   // A pending sale and no event: one insert, atomic on its own.

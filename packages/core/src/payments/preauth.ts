@@ -15,6 +15,9 @@ import { feeFor } from './fees.js';
 import { lockTransaction, rowsOf, type MoneyRecord, type TxnRow } from './records.js';
 import { IS_STATUS, nextState, stateColumns, stateOf } from './state.js';
 import { guardedVoidSql, writeGuardedVoid } from './voids.js';
+import { withProcessor } from './with-processor.js';
+import { declined } from './declines.js';
+import { processorKey } from '../processor/keys.js';
 
 /** Preauthorizations: `POST /preauth/update`, `/preauth/capture`, `/preauth/void`. */
 
@@ -69,7 +72,7 @@ export async function updatePreauth(ctx: Ctx, merchant: Merchant, input: UpdateP
   if (input.new_authorized_amount === input.last_authorized_amount) {
     throw invalid('amount_unchanged', 'new_authorized_amount equals last_authorized_amount; there is nothing to change.');
   }
-  const done = await writePreauthUpdate(ctx.db, ctx, merchant, input);
+  const done = await withProcessor(ctx, (q) => writePreauthUpdate(q, ctx, merchant, input));
   if (done) return done;
   return ctx.db.transaction(async (tx) => {
     const row = await lockPreauth(tx, merchant.id, input.transaction_id, 'preauth_update');
@@ -83,10 +86,15 @@ export async function updatePreauth(ctx: Ctx, merchant: Merchant, input: UpdateP
   });
 }
 
-/** The update of an open preauthorization holding `last_authorized_amount`, and its event; null when the guard refused. */
+/**
+ * The update of an open preauthorization holding `last_authorized_amount`, and its event; then an
+ * increase is authorized at the processor (its decline rolls the update back). A decrease asks
+ * nothing of the processor: capture takes the lower amount and releases the rest. Null when the
+ * guard refused.
+ */
 async function writePreauthUpdate(
   q: Queryable,
-  ctx: Pick<Ctx, 'now'>,
+  ctx: Pick<Ctx, 'now' | 'processor'>,
   merchant: Merchant,
   input: UpdatePreauthInput,
 ): Promise<PreauthUpdateResult | null> {
@@ -94,7 +102,8 @@ async function writePreauthUpdate(
   const cents = input.new_authorized_amount;
   // The hold shows the fee of its current amount, as at creation; capture prices it again.
   const fee = feeFor(merchant, 'card', cents);
-  const [row] = rowsOf<{ last_four: string; card_brand: string; auth_code: string; order_id: string }>(
+  const eventId = newId.event();
+  const [row] = rowsOf<{ last_four: string; card_brand: string; auth_code: string; order_id: string; gateway_ref: string | null }>(
     await preauthUpdateStatement(q).run(q, {
       cents,
       feeCents: fee.feeCents,
@@ -105,7 +114,7 @@ async function writePreauthUpdate(
       merchantId: merchant.id,
       last: input.last_authorized_amount,
       orderId: input.order_id,
-      eventId: newId.event(),
+      eventId,
       clientId: merchant.clientId,
       eventType: cents > input.last_authorized_amount ? 'preauth.increment' : 'preauth.decrement',
       data: JSON.stringify({
@@ -117,6 +126,15 @@ async function writePreauthUpdate(
     }),
   );
   if (!row) return null;
+  if (cents > input.last_authorized_amount) {
+    // Keyed by the update's event: one per change of the amount.
+    const result = await ctx.processor.incrementAuthorization({
+      gatewayRef: row.gateway_ref ?? '',
+      amountCents: cents,
+      idempotencyKey: processorKey('increment', eventId),
+    });
+    if (!result.approved) throw declined(result.code, result.message, input.transaction_id);
+  }
   outboxWritten(q, 'webhooks');
   return {
     Status: 'Approved',
@@ -159,14 +177,21 @@ function preauthUpdateStatement(q: Queryable): PreparedSql {
           sql`coalesce(${transactions.authorizedCents}, ${transactions.amountCents}) = ${ph('last')}::bigint`,
         ),
       )
-      .returning({ id: transactions.id, lastFour: transactions.lastFour, cardBrand: transactions.cardBrand, authCode: transactions.authCode, orderId: transactions.orderId });
+      .returning({
+        id: transactions.id,
+        lastFour: transactions.lastFour,
+        cardBrand: transactions.cardBrand,
+        authCode: transactions.authCode,
+        orderId: transactions.orderId,
+        gatewayRef: transactions.gatewayRef,
+      });
     const orderId = sql`coalesce(u.order_id, ${ph('orderId')}::text)`;
     const event = eventInsertSql(
       sql`u`,
       { id: ph('eventId'), clientId: ph('clientId'), merchantId: ph('merchantId'), type: ph('eventType'), data: ph('data') },
       { order_id: orderId },
     );
-    return sql`with u as (${update.getSQL()}), e as (${event}) select last_four, card_brand, auth_code, ${orderId} as order_id from u`;
+    return sql`with u as (${update.getSQL()}), e as (${event}) select last_four, card_brand, auth_code, ${orderId} as order_id, gateway_ref from u`;
   }));
 }
 
@@ -178,7 +203,7 @@ function preauthUpdateStatement(q: Queryable): PreparedSql {
  * lock, the refusal that applies, or the capture after all.
  */
 export async function capturePreauth(ctx: Ctx, merchant: Merchant, input: PreauthIdInput): Promise<PreauthCaptureResult> {
-  const done = await writeCapture(ctx.db, ctx, merchant, input.transaction_id);
+  const done = await withProcessor(ctx, (q) => writeCapture(q, ctx, merchant, input.transaction_id));
   if (done) return done;
   return ctx.db.transaction(async (tx) => {
     const row = await lockPreauth(tx, merchant.id, input.transaction_id, 'preauth_capture');
@@ -188,10 +213,18 @@ export async function capturePreauth(ctx: Ctx, merchant: Merchant, input: Preaut
   });
 }
 
-/** The capture of an open preauthorization and its two events; null when the guard refused. */
-async function writeCapture(q: Queryable, ctx: Pick<Ctx, 'now'>, merchant: Merchant, txnId: string): Promise<PreauthCaptureResult | null> {
+/** The capture of an open preauthorization and its two events, then at the processor; null when the guard refused. */
+async function writeCapture(q: Queryable, ctx: Pick<Ctx, 'now' | 'processor'>, merchant: Merchant, txnId: string): Promise<PreauthCaptureResult | null> {
   const ids = { merchant_id: merchant.id, transaction_id: txnId };
-  const [row] = rowsOf<{ last_four: string; card_brand: string; auth_code: string; order_id: string; amount_cents: string | number; net_cents: string | number }>(
+  const [row] = rowsOf<{
+    last_four: string;
+    card_brand: string;
+    auth_code: string;
+    order_id: string;
+    amount_cents: string | number;
+    net_cents: string | number;
+    gateway_ref: string | null;
+  }>(
     await captureStatement().run(q, {
       at: merchantNow(ctx.now, merchant).toISOString(),
       txnId,
@@ -207,8 +240,10 @@ async function writeCapture(q: Queryable, ctx: Pick<Ctx, 'now'>, merchant: Merch
     }),
   );
   if (!row) return null;
-  outboxWritten(q, 'webhooks');
   const cents = Number(row.amount_cents);
+  // A preauthorization is captured once: its own id keys the capture.
+  await ctx.processor.capture({ gatewayRef: row.gateway_ref ?? '', amountCents: cents, idempotencyKey: processorKey('capture', txnId) });
+  outboxWritten(q, 'webhooks');
   return {
     Status: 'Approved',
     Account: row.last_four,
@@ -259,7 +294,7 @@ function captureStatement(): PreparedSql {
       link_id: sql`coalesce(u.pay_link_id, '')`,
     });
     return sql`with u as (${update}), c as (${charged}), s as (${success})
-      select last_four, card_brand, auth_code, ${orderId} as order_id, amount_cents, net_cents from u`;
+      select last_four, card_brand, auth_code, ${orderId} as order_id, amount_cents, net_cents, gateway_ref from u`;
   }));
 }
 
@@ -270,11 +305,13 @@ function captureStatement(): PreparedSql {
  * the void after all.
  */
 export async function voidPreauth(ctx: Ctx, merchant: Merchant, input: PreauthIdInput): Promise<MoneyRecord> {
-  const done = await writeGuardedVoid(ctx.db, preauthVoidStatement(), merchant, input.transaction_id, merchantNow(ctx.now, merchant));
+  const done = await withProcessor(ctx, (q) =>
+    writeGuardedVoid(q, ctx, preauthVoidStatement(), merchant, input.transaction_id, merchantNow(ctx.now, merchant), true),
+  );
   if (done) return done;
   return ctx.db.transaction(async (tx) => {
     const row = await lockPreauth(tx, merchant.id, input.transaction_id, 'preauth_void');
-    const voided = await writeGuardedVoid(tx, preauthVoidStatement(), merchant, row.id, merchantNow(ctx.now, merchant));
+    const voided = await writeGuardedVoid(tx, ctx, preauthVoidStatement(), merchant, row.id, merchantNow(ctx.now, merchant), true);
     if (!voided) throw new Error(`void of ${row.id} refused by its guard although the locked row allows it`);
     return voided;
   });

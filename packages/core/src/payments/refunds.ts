@@ -14,6 +14,8 @@ import { lockTransaction, recordInsertSql, recordShown, rowsOf, stamp, isPayment
 import { lastCutoff, settleIfDue } from './settlement.js';
 import { IS_STATUS, isPaymentType, nextState, stateColumns, stateOf } from './state.js';
 import { performVoid } from './voids.js';
+import { withProcessor } from './with-processor.js';
+import { processorKey } from '../processor/keys.js';
 
 /** `POST /order/sales-return`: partial and repeated refunds of a completed payment. */
 
@@ -46,11 +48,12 @@ function refundRefusal(row: TxnRow, cents: number) {
  * `cents` left to refund, and not a full refund due as a void (the 24-hour rule). One statement
  * takes the row lock, flags the original settled when the cutoff says so (refunds are allowed
  * settled or not; lists then show it), raises its refunded balance, writes the Refund record and
- * `payment.refund`. Null when the guard refused: the caller finds out why under the lock.
+ * `payment.refund`; then the processor refunds, the row lock still held. Null when the guard
+ * refused: the caller finds out why under the lock.
  */
 async function writeRefund(
   q: Queryable,
-  ctx: Pick<Ctx, 'settlementCutoffMs'>,
+  ctx: Pick<Ctx, 'settlementCutoffMs' | 'processor'>,
   merchant: Merchant,
   input: RefundInput,
   at: Date,
@@ -71,7 +74,7 @@ async function writeRefund(
     txn_date: shown.txn_date,
     type: 'Refund',
   } satisfies Omit<EventData['payment.refund'], 'order_createdfrom'>;
-  const [row] = rowsOf<{ order_createdfrom: string }>(
+  const [row] = rowsOf<{ order_createdfrom: string; original_ref: string | null }>(
     await refundStatement().run(q, {
       cents: input.amount,
       cutoff: lastCutoff(at, ctx.settlementCutoffMs).toISOString(),
@@ -89,6 +92,12 @@ async function writeRefund(
     }),
   );
   if (!row) return null;
+  await ctx.processor.refund({
+    gatewayRef: row.original_ref ?? '',
+    amountCents: input.amount,
+    reference: made.id,
+    idempotencyKey: processorKey('refund', made.id),
+  });
   outboxWritten(q, 'webhooks');
   return { message: 'Refund processed successfully.', data: { ...shown, order_createdfrom: row.order_createdfrom } };
 }
@@ -130,7 +139,7 @@ function refundStatement(): PreparedSql {
       { id: ph('eventId'), clientId: ph('clientId'), merchantId: ph('merchantId'), type: 'payment.refund', data: ph('data') },
       { order_createdfrom: sql`u.order_createdfrom` },
     );
-    return sql`with u as (${update}), r as (${made}), e as (${event}) select order_createdfrom from r`;
+    return sql`with u as (${update}), r as (${made}), e as (${event}) select r.order_createdfrom, u.gateway_ref as original_ref from r, u`;
   }));
 }
 
@@ -144,7 +153,7 @@ export async function refundTransaction(
   merchant: Merchant,
   input: RefundInput,
 ): Promise<{ message: string; data: MoneyRecord }> {
-  const done = await writeRefund(ctx.db, ctx, merchant, input, merchantNow(ctx.now, merchant));
+  const done = await withProcessor(ctx, (q) => writeRefund(q, ctx, merchant, input, merchantNow(ctx.now, merchant)));
   if (done) return done;
   return ctx.db.transaction(async (tx) => {
     const locked = await lockTransaction(tx, merchant.id, input.transaction_id);
@@ -159,7 +168,7 @@ export async function refundTransaction(
     if (fullAmount && at.getTime() - completedAt.getTime() > FULL_REFUND_VOID_AGE_MS) {
       // Refunds are allowed settled or not; the flag is brought up to date so lists show it.
       const row = await settleIfDue(tx, locked, at, ctx.settlementCutoffMs);
-      const record = await performVoid(tx, merchant, row, at, { event: 'refund_as_void', eventType: 'payment.void' });
+      const record = await performVoid(tx, ctx, merchant, row, at, { event: 'refund_as_void', eventType: 'payment.void' });
       return { message: 'Transaction voided successfully (a full refund after 24 hours is performed as a void).', data: toMoneyRecord(record) };
     }
     const refunded = await writeRefund(tx, ctx, merchant, input, at);

@@ -13,6 +13,8 @@ import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber } from '../money.js';
 import { lockTransaction, originalRow, recordInsert, recordInsertSql, recordShown, rowsOf, isPaymentTypeSql, toMoneyRecord, type MoneyRecord, type RecordShown, type TxnRow } from './records.js';
 import { lastCutoff, settleIfDue } from './settlement.js';
+import { processorKey } from '../processor/keys.js';
+import { withProcessor } from './with-processor.js';
 import { IS_STATUS, isPaymentType, nextState, stateColumns, stateOf, type PaymentEvent } from './state.js';
 
 /** `POST /order/sales-void`: voids a completed, unsettled payment. */
@@ -29,6 +31,7 @@ export const VOID_NOT_FOUND_MESSAGE =
  */
 export async function performVoid(
   tx: Queryable,
+  ctx: Pick<Ctx, 'processor'>,
   merchant: Merchant,
   original: TxnRow,
   at: Date,
@@ -55,7 +58,24 @@ export async function performVoid(
     type: opts.eventType,
     data: { ...voidEventData(merchant, record, shown), order_createdfrom: record.orderCreatedfrom, amount: amountNumber(amountCents) },
   });
+  await voidAtProcessor(ctx, { originalRef: original.gatewayRef, recordId: record.id, hold, amountCents });
   return record;
+}
+
+/**
+ * The processor's side of a void, called once the void is written and the row lock held: an open
+ * authorization is cancelled; a captured payment gets back what was not yet refunded.
+ */
+async function voidAtProcessor(
+  ctx: Pick<Ctx, 'processor'>,
+  v: { originalRef: string | null; recordId: string; hold: boolean; amountCents: number },
+): Promise<void> {
+  const gatewayRef = v.originalRef ?? '';
+  if (v.hold) {
+    await ctx.processor.cancel({ gatewayRef, idempotencyKey: processorKey('cancel', v.recordId) });
+  } else if (v.amountCents > 0) {
+    await ctx.processor.refund({ gatewayRef, amountCents: v.amountCents, reference: v.recordId, idempotencyKey: processorKey('void', v.recordId) });
+  }
 }
 
 /** A void event's payload but for what the original row gives (`order_createdfrom`, `amount`). */
@@ -100,33 +120,36 @@ function voidRefusal(row: TxnRow) {
  */
 async function writeVoid(
   q: Queryable,
-  ctx: Pick<Ctx, 'settlementCutoffMs'>,
+  ctx: Pick<Ctx, 'settlementCutoffMs' | 'processor'>,
   merchant: Merchant,
   input: VoidInput,
   at: Date,
 ): Promise<{ message: string; data: MoneyRecord } | null> {
-  const data = await writeGuardedVoid(q, voidStatement(), merchant, input.transaction_id, at, {
+  const data = await writeGuardedVoid(q, ctx, voidStatement(), merchant, input.transaction_id, at, false, {
     cutoff: lastCutoff(at, ctx.settlementCutoffMs).toISOString(),
   });
   return data && { message: VOIDED, data };
 }
 
 /**
- * Runs a statement of `guardedVoidSql` on the original `txnId`: the Void record as the answer
- * shows it, or null when the statement's guard refused (nothing written).
+ * Runs a statement of `guardedVoidSql` on the original `txnId`, then the processor's side of the
+ * void (`hold`: the original is an open authorization): the Void record as the answer shows it,
+ * or null when the statement's guard refused (nothing written, nothing asked of the processor).
  */
 export async function writeGuardedVoid(
   q: Queryable,
+  ctx: Pick<Ctx, 'processor'>,
   statement: PreparedSql,
   merchant: Merchant,
   txnId: string,
   at: Date,
+  hold: boolean,
   values: Record<string, unknown> = {},
 ): Promise<MoneyRecord | null> {
   const r = { type: 'Void' as const, at };
   const made = { id: newId.transaction(), gatewayRef: newId.gatewayRef() };
   const placeholder = recordShown(made, { order_createdfrom: '', amount_cents: 0 }, { ...r, originalId: txnId });
-  const [row] = rowsOf<{ order_createdfrom: string; amount_cents: number }>(
+  const [row] = rowsOf<{ order_createdfrom: string; amount_cents: number; original_ref: string | null }>(
     await statement.run(q, {
       ...values,
       at: at.toISOString(),
@@ -140,6 +163,7 @@ export async function writeGuardedVoid(
     }),
   );
   if (!row) return null;
+  await voidAtProcessor(ctx, { originalRef: row.original_ref, recordId: made.id, hold, amountCents: Number(row.amount_cents) });
   outboxWritten(q, 'webhooks');
   return toMoneyRecord(recordShown(made, row, { ...r, originalId: txnId }));
 }
@@ -149,7 +173,7 @@ export async function writeGuardedVoid(
  * over the original's columns, placeholders as needed) against the latest row, voids the
  * original, writes the Void record of `amount` (SQL over the original as alias `t`) cancelling the
  * rest of its net, and the `eventType` event. Returns the record's `order_createdfrom` and
- * `amount_cents`; no row when the guard refused.
+ * `amount_cents`, and the original's `gateway_ref` as `original_ref`; no row when the guard refused.
  */
 export function guardedVoidSql(guard: SQL, amount: (t: SQL) => SQL, eventType: 'payment.void' | 'preauth.void'): SQL {
   const ph = sql.placeholder;
@@ -168,7 +192,7 @@ export function guardedVoidSql(guard: SQL, amount: (t: SQL) => SQL, eventType: '
     { id: ph('eventId'), clientId: ph('clientId'), merchantId: ph('merchantId'), type: eventType, data: ph('data') },
     { order_createdfrom: sql`u.order_createdfrom`, amount: sql`((${amount(sql`u`)}) / 100.0)::float8` },
   );
-  return sql`with u as (${update}), r as (${made}), e as (${event}) select order_createdfrom, amount_cents from r`;
+  return sql`with u as (${update}), r as (${made}), e as (${event}) select r.order_createdfrom, r.amount_cents, u.gateway_ref as original_ref from r, u`;
 }
 
 /**
@@ -198,7 +222,7 @@ export async function voidTransaction(
   merchant: Merchant,
   input: VoidInput,
 ): Promise<{ message: string; data: MoneyRecord }> {
-  const done = await writeVoid(ctx.db, ctx, merchant, input, merchantNow(ctx.now, merchant));
+  const done = await withProcessor(ctx, (q) => writeVoid(q, ctx, merchant, input, merchantNow(ctx.now, merchant)));
   if (done) return done;
   return ctx.db.transaction(async (tx) => {
     const locked = await lockTransaction(tx, merchant.id, input.transaction_id);
@@ -207,7 +231,7 @@ export async function voidTransaction(
     const row = isPaymentType(locked.type) ? await settleIfDue(tx, locked, at, ctx.settlementCutoffMs) : locked;
     const refusal = voidRefusal(row);
     if (refusal) throw refusal;
-    const record = await performVoid(tx, merchant, row, at, { event: 'void', eventType: 'payment.void' });
+    const record = await performVoid(tx, ctx, merchant, row, at, { event: 'void', eventType: 'payment.void' });
     return { message: VOIDED, data: toMoneyRecord(record) };
   });
 }

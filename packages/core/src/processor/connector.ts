@@ -1,6 +1,7 @@
 /**
- * The card network and ACH provider sit behind this interface. The sandbox simulator is the
- * one shipped; a production connector implements the same calls.
+ * The card network and ACH provider sit behind this interface: the whole money lifecycle. The
+ * sandbox simulator and the Stripe connector implement it; the core calls it from every money
+ * operation (docs/processors.md).
  */
 export type CardBrand = 'Visa' | 'Mastercard' | 'Amex' | 'Discover';
 
@@ -12,27 +13,70 @@ export interface CardInput {
   cvc?: string;
 }
 
-export type AuthorizeResult =
-  | { approved: true; authCode: string; gatewayRef: string }
-  | { approved: false; code: string; message: string; gatewayRef: string };
+/** A card the processor keeps: its token stands for the number, which we never store. */
+export interface CardToken {
+  token: string;
+}
+
+export type Decline = { approved: false; code: string; message: string; gatewayRef: string };
+
+export type AuthorizeResult = { approved: true; authCode: string; gatewayRef: string } | Decline;
 
 export interface BankDebitInput {
   routingNumber: string;
   accountNumber: string;
   amountCents: number;
+  /** The account holder, as the mandate names them. */
+  holderName?: string;
+  accountType?: string;
+}
+
+/**
+ * Every call that creates or moves money carries `idempotencyKey`: the same key on a retry of the
+ * same operation (processor/keys.ts), so a processor that already did it answers what it did.
+ */
+export interface Keyed {
+  idempotencyKey: string;
 }
 
 export interface Processor {
-  /** As REMIT_PROCESSOR names it: `simulator`, or `none` (production without a connector). */
+  /** As REMIT_PROCESSOR names it: `simulator`, `stripe`, or `none` (production without a connector). */
   readonly name: string;
   /**
-   * Authorize (and, with capture, settle-ready charge) an amount on a card. A card that needs
-   * 3-D Secure declines with code `authentication_required` until `authenticated` says the
-   * customer completed the challenge.
+   * Capture, cancel, refund and increment only record what the database already says and can
+   * never fail (the simulator): the core then needs no transaction around the write to undo it.
+   * A remote processor is called while the write's transaction holds the row lock, and its
+   * failure rolls the write back.
    */
-  authorizeCard(card: CardInput, amountCents: number, opts: { capture: boolean; now: Date; authenticated?: boolean }): Promise<AuthorizeResult>;
+  readonly bookkeepingOnly: boolean;
+  /**
+   * Authorize an amount on a card (`capture`: and capture it at once). A card that needs 3-D
+   * Secure declines with code `authentication_required` until `authenticated` says the customer
+   * completed the challenge.
+   */
+  authorizeCard(
+    card: CardInput | CardToken,
+    amountCents: number,
+    opts: Keyed & { capture: boolean; now: Date; authenticated?: boolean },
+  ): Promise<AuthorizeResult>;
+  /** Capture up to the authorized amount of an authorization; the rest is released. */
+  capture(input: Keyed & { gatewayRef: string; amountCents: number }): Promise<void>;
+  /** Release an authorization that was never captured. */
+  cancel(input: Keyed & { gatewayRef: string }): Promise<void>;
+  /**
+   * Give back part or all of a captured payment (repeatable up to what was captured). `reference`
+   * is our refund or void record, which the processor keeps with its refund.
+   */
+  refund(input: Keyed & { gatewayRef: string; amountCents: number; reference: string }): Promise<void>;
+  /** Raise an open authorization to `amountCents` in all; a decline leaves it as it was. */
+  incrementAuthorization(input: Keyed & { gatewayRef: string; amountCents: number }): Promise<{ approved: true } | Decline>;
   /** Start an ACH debit; it stays pending until the bank approves or returns it. */
-  startAchDebit(input: BankDebitInput): Promise<{ gatewayRef: string }>;
-  /** Checks a card number before it is stored; null when acceptable, else the reason. */
+  startAchDebit(input: Keyed & BankDebitInput): Promise<{ gatewayRef: string }>;
+  /**
+   * Keep a card for later charges: the processor's token, or null when the processor keeps no
+   * cards (the simulator: the number is stored encrypted, in sandbox only).
+   */
+  tokenizeCard(card: CardInput, opts: Keyed): Promise<CardToken | null>;
+  /** Checks a card number before it is used or stored; null when acceptable, else the reason. */
   checkCardNumber(number: string): string | null;
 }

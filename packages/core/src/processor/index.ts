@@ -4,3 +4,8 @@ export { createUnavailableProcessor, PROCESSOR_UNAVAILABLE_MESSAGE } from './una
 export { sandboxAchOutcome, type AchOutcome } from './sandbox-bank.js';
 export { PROCESSOR_NAMES, createProcessor, defaultProcessorName, type ProcessorName } from './select.js';
 export { luhnValid, cardBrand, abaRoutingValid } from './cards.js';
+export type { Keyed, CardToken, Decline, BankDebitInput } from './connector.js';
+export { processorKey } from './keys.js';
+export { createStripeProcessor, stripeClient, stripeDecline, type StripeProcessor, type StripeSettings } from './stripe.js';
+export type { ProcessorEnv } from './select.js';
+export { receiveStripeEvent, STRIPE_SIGNATURE_TOLERANCE_S, type StripeEventOutcome } from './stripe-events.js';

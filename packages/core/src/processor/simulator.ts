@@ -27,9 +27,14 @@ const TEST_CARD_LIST = Object.keys(TEST_CARDS).join(', ');
 
 const authCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
+/**
+ * The sandbox network: test cards decide authorizations; capture, cancel, refund and increment
+ * always succeed (the database already holds every rule), so they only answer.
+ */
 export function createSimulator(): Processor {
   return {
     name: 'simulator',
+    bookkeepingOnly: true,
     checkCardNumber(number) {
       if (!luhnValid(number)) return 'Card number is not valid (Luhn check failed).';
       if (!(number in TEST_CARDS)) return `Only sandbox test cards are accepted: ${TEST_CARD_LIST}.`;
@@ -37,6 +42,8 @@ export function createSimulator(): Processor {
     },
     async authorizeCard(card, _amount, { now, authenticated }): Promise<AuthorizeResult> {
       const gatewayRef = newId.gatewayRef();
+      // The simulator keeps no cards (tokenizeCard answers null), so it is always given a number.
+      if (!('number' in card)) return { approved: false, code: 'card_declined', message: 'Your card was declined.', gatewayRef };
       const rule = TEST_CARDS[card.number];
       if (!rule) return { approved: false, code: 'card_declined', message: 'Your card was declined.', gatewayRef };
       const passed3ds = authenticated && rule.outcome === 'decline' && rule.code === AUTHENTICATION_REQUIRED;
@@ -46,8 +53,17 @@ export function createSimulator(): Processor {
       if (expired) return { approved: false, code: 'expired_card', message: 'Your card has expired.', gatewayRef };
       return { approved: true, authCode: authCode(), gatewayRef };
     },
+    async capture() {},
+    async cancel() {},
+    async refund() {},
+    async incrementAuthorization() {
+      return { approved: true };
+    },
     async startAchDebit() {
       return { gatewayRef: newId.gatewayRef() };
+    },
+    async tokenizeCard() {
+      return null;
     },
   };
 }

@@ -5,20 +5,25 @@ import type { Processor } from './connector.js';
 export const PROCESSOR_UNAVAILABLE_MESSAGE = ERROR_CODES.processor_unavailable.message;
 
 const refuse = () => new RemitError('processor_unavailable');
+const refused = async (): Promise<never> => {
+  throw refuse();
+};
 
 /**
  * Production without a real connector (DESIGN.md): every call that would move money or accept a
- * card is refused with 503 processor_unavailable before anything is written.
+ * card is refused with 503 processor_unavailable, and whatever the operation wrote is rolled back.
  */
 export function createUnavailableProcessor(): Processor {
   return {
     name: 'none',
-    async authorizeCard() {
-      throw refuse();
-    },
-    async startAchDebit() {
-      throw refuse();
-    },
+    bookkeepingOnly: false,
+    authorizeCard: refused,
+    capture: refused,
+    cancel: refused,
+    refund: refused,
+    incrementAuthorization: refused,
+    startAchDebit: refused,
+    tokenizeCard: refused,
     checkCardNumber() {
       throw refuse();
     },

@@ -1,0 +1,445 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHmac, randomBytes } from 'node:crypto';
+import type Stripe from 'stripe';
+
+/**
+ * A Stripe emulator for tests: a real HTTP server speaking Stripe's wire format (form-encoded
+ * requests with bracketed keys, JSON objects shaped as Stripe's, typed against the `stripe`
+ * package's own types, errors as `{error: {type, code, decline_code, message, …}}`), honouring
+ * `Idempotency-Key` as Stripe does (same key and parameters: the first answer again; other
+ * parameters: 400 idempotency_error). Stateful enough for Remit's flows; the Stripe test card
+ * numbers decide outcomes. Events it sends carry `Stripe-Signature`.
+ */
+
+type Params = Record<string, unknown>;
+
+/** Parses `a[b][0]=x` form bodies into nested objects and arrays, as Stripe reads them. */
+export function parseForm(body: string): Params {
+  const out: Params = {};
+  for (const [rawKey, value] of new URLSearchParams(body)) {
+    const path = rawKey.replace(/\]/g, '').split('[');
+    let node: Record<string, unknown> = out;
+    path.forEach((part, i) => {
+      if (i === path.length - 1) node[part] = value;
+      else node = (node[part] ??= /^\d+$/.test(path[i + 1]!) ? [] : {}) as Record<string, unknown>;
+    });
+  }
+  return out;
+}
+
+type PaymentIntent = Pick<
+  Stripe.PaymentIntent,
+  | 'id'
+  | 'object'
+  | 'amount'
+  | 'amount_capturable'
+  | 'amount_received'
+  | 'currency'
+  | 'status'
+  | 'capture_method'
+  | 'customer'
+  | 'payment_method'
+  | 'payment_method_types'
+  | 'metadata'
+  | 'created'
+  | 'livemode'
+  | 'last_payment_error'
+  | 'next_action'
+  | 'cancellation_reason'
+  | 'canceled_at'
+  | 'description'
+> & { latest_charge: string | null };
+type Charge = Pick<Stripe.Charge, 'id' | 'object' | 'amount' | 'amount_captured' | 'amount_refunded' | 'authorization_code' | 'captured' | 'currency' | 'paid' | 'refunded' | 'status' | 'created' | 'livemode' | 'metadata'> & {
+  payment_intent: string;
+};
+type PaymentMethod = Pick<Stripe.PaymentMethod, 'id' | 'object' | 'type' | 'customer' | 'created' | 'livemode' | 'metadata'> & {
+  card: Pick<Stripe.PaymentMethod.Card, 'brand' | 'last4' | 'exp_month' | 'exp_year' | 'fingerprint' | 'funding' | 'country'> | null;
+  us_bank_account: Pick<Stripe.PaymentMethod.UsBankAccount, 'last4' | 'routing_number' | 'account_type' | 'account_holder_type' | 'bank_name'> | null;
+};
+type Refund = Pick<Stripe.Refund, 'id' | 'object' | 'amount' | 'currency' | 'status' | 'created' | 'metadata'> & { payment_intent: string; charge: string };
+type Customer = Pick<Stripe.Customer, 'id' | 'object' | 'created' | 'livemode' | 'metadata' | 'email' | 'name'>;
+type Account = Pick<Stripe.Account, 'id' | 'object' | 'charges_enabled' | 'payouts_enabled' | 'details_submitted' | 'type' | 'metadata'>;
+
+class StripeFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly error: Record<string, unknown>,
+  ) {
+    super(String(error.message));
+  }
+}
+
+const DECLINES: Record<string, { code: string; decline_code?: string; message: string }> = {
+  '4000000000000002': { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
+  '4000000000009995': { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+  '4000000000000069': { code: 'expired_card', decline_code: 'expired_card', message: 'Your card has expired.' },
+  '4000000000000127': { code: 'incorrect_cvc', decline_code: 'incorrect_cvc', message: "Your card's security code is incorrect." },
+};
+const THREE_DS = '4000000000003220';
+
+export interface EmulatorRequest {
+  method: string;
+  path: string;
+  idempotencyKey: string | undefined;
+  params: Params;
+  replayed: boolean;
+}
+
+export interface StripeEmulator {
+  /** The base for REMIT_STRIPE_API_URL. */
+  url: string;
+  secretKey: string;
+  webhookSecret: string;
+  requests: EmulatorRequest[];
+  paymentIntents: Map<string, PaymentIntent>;
+  refunds: Refund[];
+  /** The next `count` requests to `path` are carried out, then their connection is dropped before the answer. */
+  dropAnswers(pathPattern: RegExp, count: number): void;
+  /** Resolves a processing ACH PaymentIntent and returns the event Stripe would send. */
+  settleAch(id: string, outcome: 'succeeded' | 'failed'): Stripe.Event;
+  /** An event of `type` about `object`, as Stripe sends it. */
+  event(type: string, object: object): Stripe.Event;
+  /** `Stripe-Signature` of `payload` (at `timestamp`, seconds; default now), with `secret` (default the webhook secret). */
+  sign(payload: string, opts?: { timestamp?: number; secret?: string }): string;
+  close(): Promise<void>;
+}
+
+const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
+const now = () => Math.floor(Date.now() / 1000);
+
+export async function startStripeEmulator(): Promise<StripeEmulator> {
+  const secretKey = `sk_test_${randomBytes(12).toString('hex')}`;
+  const webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
+  const requests: EmulatorRequest[] = [];
+  const paymentIntents = new Map<string, PaymentIntent>();
+  const charges = new Map<string, Charge>();
+  const methods = new Map<string, PaymentMethod & { number?: string }>();
+  const customers = new Map<string, Customer>();
+  const accounts = new Map<string, Account>();
+  const refunds: Refund[] = [];
+  const idempotent = new Map<string, { request: string; status: number; body: string }>();
+  const drops: { pattern: RegExp; count: number }[] = [];
+
+  const fail = (status: number, type: string, message: string, extra: Record<string, unknown> = {}): never => {
+    throw new StripeFailure(status, { type, message, ...extra });
+  };
+  const missing = (what: string, value: string): never =>
+    fail(404, 'invalid_request_error', `No such ${what}: '${value}'`, { code: 'resource_missing', param: 'id' });
+  const int = (v: unknown, param: string): number => {
+    const n = Number(v);
+    if (typeof v !== 'string' || !/^\d+$/.test(v)) return fail(400, 'invalid_request_error', `Invalid integer: ${String(v)}`, { param });
+    return n;
+  };
+
+  const createMethod = (p: Params): PaymentMethod & { number?: string } => {
+    const type = String(p.type);
+    const base = { id: id('pm'), object: 'payment_method' as const, customer: null, created: now(), livemode: false, metadata: {} };
+    if (type === 'card') {
+      const c = (p.card ?? {}) as Record<string, string>;
+      if (!c.number) fail(400, 'invalid_request_error', 'Missing required param: card[number].', { param: 'card[number]', code: 'parameter_missing' });
+      const brand = c.number!.startsWith('4') ? 'visa' : c.number!.startsWith('5') ? 'mastercard' : c.number!.startsWith('3') ? 'amex' : 'discover';
+      const m = {
+        ...base,
+        type: 'card' as const,
+        card: { brand, last4: c.number!.slice(-4), exp_month: Number(c.exp_month), exp_year: Number(c.exp_year), fingerprint: c.number!.slice(-8), funding: 'credit', country: 'US' },
+        us_bank_account: null,
+        number: c.number,
+      };
+      methods.set(m.id, m);
+      return m;
+    }
+    if (type === 'us_bank_account') {
+      const b = (p.us_bank_account ?? {}) as Record<string, string>;
+      const m = {
+        ...base,
+        type: 'us_bank_account' as const,
+        card: null,
+        us_bank_account: {
+          last4: String(b.account_number ?? '').slice(-4),
+          routing_number: b.routing_number ?? null,
+          account_type: (b.account_type ?? 'checking') as 'checking',
+          account_holder_type: (b.account_holder_type ?? 'individual') as 'individual',
+          bank_name: 'STRIPE TEST BANK',
+        },
+        number: b.account_number,
+      };
+      methods.set(m.id, m);
+      return m;
+    }
+    return fail(400, 'invalid_request_error', `Invalid payment method type: ${type}`, { param: 'type' });
+  };
+
+  const view = (pi: PaymentIntent, expand: unknown) =>
+    Array.isArray(expand) && expand.includes('latest_charge') && pi.latest_charge ? { ...pi, latest_charge: charges.get(pi.latest_charge) } : pi;
+
+  const createIntent = (p: Params): PaymentIntent => {
+    const amount = int(p.amount, 'amount');
+    if (amount < 50) fail(400, 'invalid_request_error', 'Amount must be at least $0.50 usd', { code: 'amount_too_small', param: 'amount' });
+    const method = p.payment_method ? methods.get(String(p.payment_method)) ?? missing('payment_method', String(p.payment_method)) : p.payment_method_data ? createMethod(p.payment_method_data as Params) : null;
+    const capture = p.capture_method === 'manual' ? 'manual' : 'automatic';
+    const pi: PaymentIntent = {
+      id: id('pi'),
+      object: 'payment_intent',
+      amount,
+      amount_capturable: 0,
+      amount_received: 0,
+      currency: String(p.currency ?? 'usd'),
+      status: 'requires_payment_method',
+      capture_method: capture,
+      customer: (p.customer as string) ?? null,
+      payment_method: method?.id ?? null,
+      payment_method_types: (p.allowed_payment_method_types as string[]) ?? (p.payment_method_types as string[]) ?? ['card'],
+      metadata: (p.metadata as Record<string, string>) ?? {},
+      created: now(),
+      livemode: false,
+      last_payment_error: null,
+      next_action: null,
+      cancellation_reason: null,
+      canceled_at: null,
+      description: (p.description as string) ?? null,
+      latest_charge: null,
+    };
+    paymentIntents.set(pi.id, pi);
+    if (p.confirm !== 'true' || !method) return pi;
+    if (method.type === 'us_bank_account') {
+      pi.status = 'processing';
+      return pi;
+    }
+    const decline = DECLINES[method.number ?? ''];
+    const charge: Charge = {
+      id: id('ch'),
+      object: 'charge',
+      amount,
+      amount_captured: 0,
+      amount_refunded: 0,
+      authorization_code: String(100000 + Math.floor(Math.random() * 900000)),
+      captured: false,
+      currency: pi.currency,
+      paid: !decline,
+      refunded: false,
+      status: decline ? 'failed' : 'succeeded',
+      created: now(),
+      livemode: false,
+      metadata: {},
+      payment_intent: pi.id,
+    };
+    charges.set(charge.id, charge);
+    pi.latest_charge = charge.id;
+    if (decline) {
+      const error = { type: 'card_error', ...decline, charge: charge.id, doc_url: `https://docs.stripe.com/error-codes/${decline.code}` };
+      pi.last_payment_error = error as unknown as Stripe.PaymentIntent.LastPaymentError;
+      return fail(402, 'card_error', decline.message, { ...decline, charge: charge.id, payment_intent: pi });
+    }
+    if (method.number === THREE_DS) {
+      pi.status = 'requires_action';
+      pi.next_action = { type: 'redirect_to_url', redirect_to_url: { url: 'https://hooks.stripe.com/3d_secure', return_url: null } } as Stripe.PaymentIntent.NextAction;
+      return pi;
+    }
+    if (capture === 'manual') {
+      pi.status = 'requires_capture';
+      pi.amount_capturable = amount;
+    } else {
+      pi.status = 'succeeded';
+      pi.amount_received = amount;
+      charge.captured = true;
+      charge.amount_captured = amount;
+    }
+    return pi;
+  };
+
+  const intent = (pid: string) => paymentIntents.get(pid) ?? missing('payment_intent', pid);
+  const unexpected = (pi: PaymentIntent, action: string): never =>
+    fail(400, 'invalid_request_error', `This PaymentIntent could not be ${action} because it has a status of ${pi.status}.`, {
+      code: 'payment_intent_unexpected_state',
+      payment_intent: pi,
+    });
+
+  const route = (method: string, path: string, p: Params): unknown => {
+    let m: RegExpMatchArray | null;
+    if (method === 'POST' && path === '/v1/payment_methods') return createMethod(p);
+    if (method === 'POST' && path === '/v1/customers') {
+      const c: Customer = { id: id('cus'), object: 'customer', created: now(), livemode: false, metadata: {}, email: (p.email as string) ?? null, name: (p.name as string) ?? null };
+      customers.set(c.id, c);
+      if (p.payment_method) {
+        const pm = methods.get(String(p.payment_method)) ?? missing('payment_method', String(p.payment_method));
+        pm.customer = c.id;
+      }
+      return c;
+    }
+    if (method === 'POST' && path === '/v1/payment_intents') return view(createIntent(p), p.expand);
+    if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)$/)) && method === 'GET') return intent(m[1]!);
+    if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)\/capture$/)) && method === 'POST') {
+      const pi = intent(m[1]!);
+      if (pi.status !== 'requires_capture') return unexpected(pi, 'captured');
+      const amount = p.amount_to_capture === undefined ? pi.amount_capturable : int(p.amount_to_capture, 'amount_to_capture');
+      if (amount > pi.amount_capturable) {
+        fail(400, 'invalid_request_error', 'The amount to capture must be less than or equal to the amount capturable.', { param: 'amount_to_capture' });
+      }
+      pi.status = 'succeeded';
+      pi.amount_received = amount;
+      pi.amount_capturable = 0;
+      const ch = charges.get(pi.latest_charge!)!;
+      ch.captured = true;
+      ch.amount_captured = amount;
+      return pi;
+    }
+    if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)\/cancel$/)) && method === 'POST') {
+      const pi = intent(m[1]!);
+      if (pi.status === 'succeeded' || pi.status === 'canceled' || pi.status === 'processing') return unexpected(pi, 'canceled');
+      pi.status = 'canceled';
+      pi.amount_capturable = 0;
+      pi.canceled_at = now();
+      pi.cancellation_reason = (p.cancellation_reason as Stripe.PaymentIntent.CancellationReason) ?? null;
+      return pi;
+    }
+    if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)\/increment_authorization$/)) && method === 'POST') {
+      const pi = intent(m[1]!);
+      if (pi.status !== 'requires_capture') return unexpected(pi, 'incremented');
+      const amount = int(p.amount, 'amount');
+      if (amount <= pi.amount) fail(400, 'invalid_request_error', 'The amount must be greater than the current amount.', { param: 'amount' });
+      pi.amount = amount;
+      pi.amount_capturable = amount;
+      return pi;
+    }
+    if (method === 'POST' && path === '/v1/refunds') {
+      const pi = intent(String(p.payment_intent));
+      if (pi.status !== 'succeeded') return unexpected(pi, 'refunded');
+      const ch = charges.get(pi.latest_charge!) ?? null;
+      const refunded = refunds.filter((r) => r.payment_intent === pi.id).reduce((a, r) => a + r.amount, 0);
+      const amount = p.amount === undefined ? pi.amount_received - refunded : int(p.amount, 'amount');
+      if (amount + refunded > pi.amount_received) {
+        fail(400, 'invalid_request_error', `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${((pi.amount_received - refunded) / 100).toFixed(2)})`, {
+          code: 'amount_too_large',
+          param: 'amount',
+        });
+      }
+      const r: Refund = {
+        id: id('re'),
+        object: 'refund',
+        amount,
+        currency: pi.currency,
+        status: 'succeeded',
+        created: now(),
+        metadata: (p.metadata as Record<string, string>) ?? {},
+        payment_intent: pi.id,
+        charge: ch?.id ?? '',
+      };
+      refunds.push(r);
+      if (ch) {
+        ch.amount_refunded += amount;
+        ch.refunded = ch.amount_refunded === ch.amount_captured;
+      }
+      return r;
+    }
+    if (method === 'POST' && path === '/v1/accounts') {
+      const a: Account = { id: id('acct'), object: 'account', charges_enabled: false, payouts_enabled: false, details_submitted: true, type: 'custom', metadata: (p.metadata as Record<string, string>) ?? {} };
+      accounts.set(a.id, a);
+      return a;
+    }
+    return fail(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path}).`);
+  };
+
+  const answer = (res: ServerResponse, status: number, body: string, replayed = false) => {
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'request-id': id('req'),
+      ...(replayed ? { 'idempotent-replayed': 'true' } : {}),
+    });
+    res.end(body);
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse, raw: string) => {
+    const url = new URL(req.url ?? '/', 'http://stripe.test');
+    const path = url.pathname;
+    const method = req.method ?? 'GET';
+    if (req.headers.authorization !== `Bearer ${secretKey}`) {
+      return answer(res, 401, JSON.stringify({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } }));
+    }
+    const params = method === 'GET' ? parseForm(url.search.slice(1)) : parseForm(raw);
+    const key = req.headers['idempotency-key'] as string | undefined;
+    const fingerprint = `${method} ${path}\n${raw}`;
+    const stored = key && method === 'POST' ? idempotent.get(key) : undefined;
+    requests.push({ method, path, idempotencyKey: key, params, replayed: !!stored });
+    const dropping = drops.find((d) => d.count > 0 && d.pattern.test(path));
+    if (stored) {
+      if (stored.request !== fingerprint) {
+        const message = `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`;
+        return answer(res, 400, JSON.stringify({ error: { type: 'idempotency_error', message } }));
+      }
+      if (dropping) {
+        dropping.count--;
+        return req.socket.destroy();
+      }
+      return answer(res, stored.status, stored.body, true);
+    }
+    let status = 200;
+    let body: string;
+    try {
+      body = JSON.stringify(route(method, path, params));
+    } catch (e) {
+      if (!(e instanceof StripeFailure)) throw e;
+      status = e.status;
+      body = JSON.stringify({ error: e.error });
+    }
+    if (key && method === 'POST') idempotent.set(key, { request: fingerprint, status, body });
+    if (dropping) {
+      // Done, and the answer lost: as a timeout or a crash between Stripe and us would look.
+      dropping.count--;
+      return req.socket.destroy();
+    }
+    answer(res, status, body);
+  };
+
+  const server = createServer((req, res) => {
+    let raw = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (raw += c));
+    req.on('end', () => handle(req, res, raw));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+
+  const sign = (payload: string, opts: { timestamp?: number; secret?: string } = {}) => {
+    const t = opts.timestamp ?? now();
+    const v1 = createHmac('sha256', opts.secret ?? webhookSecret).update(`${t}.${payload}`).digest('hex');
+    return `t=${t},v1=${v1}`;
+  };
+  const event = (type: string, object: object): Stripe.Event =>
+    ({
+      id: id('evt'),
+      object: 'event',
+      api_version: '2026-10-28.endive',
+      created: now(),
+      data: { object },
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+    }) as unknown as Stripe.Event;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    secretKey,
+    webhookSecret,
+    requests,
+    paymentIntents,
+    refunds,
+    dropAnswers: (pattern, count) => drops.push({ pattern, count }),
+    settleAch(pid, outcome) {
+      const pi = intent(pid);
+      if (pi.status !== 'processing') throw new Error(`${pid} is ${pi.status}, not processing`);
+      if (outcome === 'succeeded') {
+        pi.status = 'succeeded';
+        pi.amount_received = pi.amount;
+      } else {
+        pi.status = 'requires_payment_method';
+        pi.last_payment_error = { type: 'invalid_request_error', code: 'payment_method_microdeposit_failed', message: 'R01: Insufficient Funds' } as unknown as Stripe.PaymentIntent.LastPaymentError;
+      }
+      return event(outcome === 'succeeded' ? 'payment_intent.succeeded' : 'payment_intent.payment_failed', { ...pi });
+    },
+    event,
+    sign,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}

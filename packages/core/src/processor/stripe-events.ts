@@ -1,0 +1,90 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type Stripe from 'stripe';
+import { merchantNow } from '../clock.js';
+import type { Ctx } from '../context.js';
+import type { Queryable } from '../db/connect.js';
+import { merchants, transactions } from '../db/schema.js';
+import { invalid, notFound } from '../errors.js';
+import { approveMerchantIn } from '../merchants/merchants.js';
+import { resolveAch } from '../payments/ach.js';
+import { stateOf } from '../payments/state.js';
+import type { StripeProcessor } from './stripe.js';
+
+/**
+ * `POST /stripe/webhooks`: Stripe's events, verified with `Stripe-Signature` (bad or older than
+ * five minutes: 400, nothing changes). Each event is handled once, by its id, in one transaction
+ * with what it changes; every handler also checks the state it moves from, so a duplicate or an
+ * event that arrives after a later one changes nothing.
+ */
+
+/** How old a signed event may be, in seconds (Stripe's default tolerance). */
+export const STRIPE_SIGNATURE_TOLERANCE_S = 300;
+
+/** The idempotency store's scope of Stripe's event ids. */
+const EVENTS_SCOPE = 'stripe:events';
+
+export type StripeEventOutcome = { event_id: string; handled: 'applied' | 'duplicate' | 'ignored' };
+
+export async function receiveStripeEvent(ctx: Ctx, rawBody: string, signature: string | undefined): Promise<StripeEventOutcome> {
+  const processor = ctx.processor as Partial<StripeProcessor>;
+  if (ctx.processor.name !== 'stripe' || !processor.stripe) {
+    throw notFound('route_not_found', 'Stripe events are received only when REMIT_PROCESSOR=stripe.');
+  }
+  if (!processor.webhookSecret) throw invalid('invalid_request', 'STRIPE_WEBHOOK_SECRET is not set: Stripe events cannot be verified.');
+  let event: Stripe.Event;
+  try {
+    event = processor.stripe.webhooks.constructEvent(rawBody, signature ?? '', processor.webhookSecret, STRIPE_SIGNATURE_TOLERANCE_S);
+  } catch (e) {
+    throw invalid('invalid_request', `Stripe-Signature does not verify: ${(e as Error).message}`);
+  }
+  return ctx.db.transaction(async (tx) => {
+    // Claimed with the changes it makes: a duplicate waits on this row, then finds it.
+    const claimed = await tx.execute(sql`insert into idempotency_keys (client_id, key, request_hash, status_code, response_body)
+      values (${EVENTS_SCOPE}, ${event.id}, ${event.type}, 200, '') on conflict do nothing returning key`);
+    if ((claimed as unknown as { rows: unknown[] }).rows.length === 0) return { event_id: event.id, handled: 'duplicate' as const };
+    const applied = await applyEvent(tx, ctx, event);
+    return { event_id: event.id, handled: applied ? ('applied' as const) : ('ignored' as const) };
+  });
+}
+
+async function applyEvent(tx: Queryable, ctx: Ctx, event: Stripe.Event): Promise<boolean> {
+  switch (event.type) {
+    case 'payment_intent.succeeded':
+    case 'payment_intent.payment_failed': {
+      const intent = event.data.object;
+      if (!(intent.payment_method_types ?? []).includes('us_bank_account')) return false;
+      const outcome =
+        event.type === 'payment_intent.succeeded'
+          ? ({ approved: true } as const)
+          : ({ approved: false, message: intent.last_payment_error?.message ?? 'Returned by the bank' } as const);
+      return achResult(tx, ctx, intent.id, outcome);
+    }
+    case 'account.updated': {
+      const account = event.data.object;
+      const merchantId = account.metadata?.remit_merchant_id;
+      if (!account.charges_enabled || !merchantId) return false;
+      const done = await approveMerchantIn(tx, ctx, { merchantId });
+      return done !== null && !done.already_approved;
+    }
+    default:
+      return false;
+  }
+}
+
+/** A pending ACH debit of this PaymentIntent, resolved once; any other state is left as it is. */
+async function achResult(
+  tx: Queryable,
+  ctx: Ctx,
+  intentId: string,
+  outcome: { approved: true } | { approved: false; message: string },
+): Promise<boolean> {
+  const [row] = await tx
+    .select()
+    .from(transactions)
+    .where(and(eq(transactions.gatewayRef, intentId), eq(transactions.paymentMethod, 'ach'), eq(transactions.type, 'Sale')))
+    .for('update');
+  if (!row || stateOf(row.isStatus) !== 'pending') return false;
+  const [merchant] = await tx.select().from(merchants).where(eq(merchants.id, row.merchantId));
+  await resolveAch(tx, { id: merchant!.id, clientId: merchant!.clientId }, row, outcome, merchantNow(ctx.now, merchant!));
+  return true;
+}

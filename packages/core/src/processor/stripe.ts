@@ -1,0 +1,201 @@
+import Stripe from 'stripe';
+import { errorMessage } from '@remit/contract';
+import { RemitError } from '../errors.js';
+import type { AuthorizeResult, CardInput, CardToken, Decline, Keyed, Processor } from './connector.js';
+import { luhnValid } from './cards.js';
+
+/**
+ * The Stripe connector (REMIT_PROCESSOR=stripe), through the official `stripe` package only. Card
+ * payments are PaymentIntents (`capture_method` manual for preauthorizations), ACH debits are
+ * `us_bank_account` PaymentIntents, stored cards are Stripe PaymentMethods attached to a Stripe
+ * Customer. Every call that creates or moves money sends the core's idempotency key.
+ */
+export interface StripeSettings {
+  /** STRIPE_SECRET_KEY: `sk_live_…` or `sk_test_…` (test mode). */
+  secretKey: string;
+  /** STRIPE_WEBHOOK_SECRET: `whsec_…`, verifies `POST /stripe/webhooks`. */
+  webhookSecret?: string;
+  /** REMIT_STRIPE_API_URL: the API base; default Stripe's own (https://api.stripe.com). */
+  apiUrl?: string;
+}
+
+export interface StripeProcessor extends Processor {
+  readonly stripe: Stripe;
+  readonly webhookSecret: string | undefined;
+}
+
+/** Amounts are US dollars: Stripe's `amount` is in cents, as ours. */
+const CURRENCY = 'usd';
+
+/** The Stripe client for `settings`: REMIT_STRIPE_API_URL sets host, port and protocol. */
+export function stripeClient(settings: StripeSettings): Stripe {
+  const config: Stripe.StripeConfig = { maxNetworkRetries: 2, timeout: 30_000, appInfo: { name: 'Remit' } };
+  if (settings.apiUrl) {
+    const url = new URL(settings.apiUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`REMIT_STRIPE_API_URL must be an http or https URL, not ${settings.apiUrl}`);
+    config.host = url.hostname;
+    config.protocol = url.protocol === 'http:' ? 'http' : 'https';
+    config.port = url.port || (url.protocol === 'http:' ? 80 : 443);
+  }
+  return new Stripe(settings.secretKey, config);
+}
+
+/** Stripe's decline as ours: the catalogue's decline codes and messages, the same as the simulator's. */
+export function stripeDecline(e: { code?: string; decline_code?: string }, gatewayRef: string): Decline {
+  const code =
+    e.decline_code === 'insufficient_funds' || e.code === 'insufficient_funds'
+      ? 'insufficient_funds'
+      : e.code === 'expired_card' || e.decline_code === 'expired_card'
+        ? 'expired_card'
+        : e.code === 'incorrect_cvc' || e.decline_code === 'incorrect_cvc'
+          ? 'incorrect_cvc'
+          : e.code === 'authentication_required' || e.decline_code === 'authentication_required'
+            ? 'authentication_required'
+            : 'card_declined';
+  const message = errorMessage(code as 'card_declined') ?? errorMessage('card_declined');
+  return { approved: false, code, message, gatewayRef };
+}
+
+const isCardError = (e: unknown): e is Stripe.errors.StripeCardError => e instanceof Stripe.errors.StripeCardError;
+
+/**
+ * Anything but a decline (Stripe unreachable, its 5xx, a request it refused) is no decision about
+ * the payment: 502 processor_error, the write rolled back, and the retry sends the same key.
+ */
+function processorError(e: unknown): never {
+  if (e instanceof RemitError) throw e;
+  const detail = e instanceof Stripe.errors.StripeError ? `${e.type}${e.code ? ` ${e.code}` : ''}: ${e.message}` : String(e);
+  throw new RemitError('processor_error', undefined, { cause: new Error(`Stripe: ${detail}`) });
+}
+
+/** A stored card's token: the Stripe Customer and its PaymentMethod. */
+const parseToken = (token: string) => {
+  const [customer, paymentMethod] = token.split('/');
+  return { customer: customer!, paymentMethod: paymentMethod! };
+};
+
+export function createStripeProcessor(settings: StripeSettings): StripeProcessor {
+  const stripe = stripeClient(settings);
+
+  /** A PaymentMethod for a card typed into our pay page (Stripe's raw card data permission). */
+  const cardMethod = (card: CardInput, key: string) =>
+    stripe.paymentMethods.create(
+      { type: 'card', card: { number: card.number, exp_month: card.expMonth, exp_year: card.expYear, cvc: card.cvc } },
+      { idempotencyKey: `${key}_pm` },
+    );
+
+  const authorizeCard: Processor['authorizeCard'] = async (card, amountCents, opts): Promise<AuthorizeResult> => {
+    let source: { payment_method: string; customer?: string; off_session?: boolean };
+    try {
+      if ('token' in card) {
+        const t = parseToken(card.token);
+        source = { payment_method: t.paymentMethod, customer: t.customer, off_session: true };
+      } else {
+        source = { payment_method: (await cardMethod(card, opts.idempotencyKey)).id };
+      }
+    } catch (e) {
+      if (isCardError(e)) return stripeDecline(e, '');
+      return processorError(e);
+    }
+    let intent: Stripe.PaymentIntent;
+    try {
+      intent = await stripe.paymentIntents.create(
+        {
+          amount: amountCents,
+          currency: CURRENCY,
+          allowed_payment_method_types: ['card'],
+          capture_method: opts.capture ? 'automatic' : 'manual',
+          ...(opts.capture ? {} : { payment_method_options: { card: { request_incremental_authorization: 'if_available' } } }),
+          confirm: true,
+          expand: ['latest_charge'],
+          ...source,
+        },
+        { idempotencyKey: opts.idempotencyKey },
+      );
+    } catch (e) {
+      if (isCardError(e)) return stripeDecline(e, e.payment_intent?.id ?? '');
+      return processorError(e);
+    }
+    if (intent.status === 'requires_action') {
+      // 3-D Secure with Stripe is not handled yet: the payment is declined, nothing is held.
+      return stripeDecline({ code: 'authentication_required' }, intent.id);
+    }
+    const wanted = opts.capture ? 'succeeded' : 'requires_capture';
+    if (intent.status !== wanted) return stripeDecline({}, intent.id);
+    const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
+    return { approved: true, authCode: charge?.authorization_code ?? intent.id.slice(-6).toUpperCase(), gatewayRef: intent.id };
+  };
+
+  const call = async <T>(run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (e) {
+      return processorError(e);
+    }
+  };
+
+  return {
+    name: 'stripe',
+    bookkeepingOnly: false,
+    stripe,
+    webhookSecret: settings.webhookSecret,
+    checkCardNumber(number) {
+      return luhnValid(number) ? null : 'Card number is not valid (Luhn check failed).';
+    },
+    authorizeCard,
+    async capture({ gatewayRef, amountCents, idempotencyKey }) {
+      await call(() => stripe.paymentIntents.capture(gatewayRef, { amount_to_capture: amountCents }, { idempotencyKey }));
+    },
+    async cancel({ gatewayRef, idempotencyKey }) {
+      await call(() => stripe.paymentIntents.cancel(gatewayRef, {}, { idempotencyKey }));
+    },
+    async refund({ gatewayRef, amountCents, reference, idempotencyKey }) {
+      await call(() =>
+        stripe.refunds.create({ payment_intent: gatewayRef, amount: amountCents, metadata: { remit_record: reference } }, { idempotencyKey }),
+      );
+    },
+    async incrementAuthorization({ gatewayRef, amountCents, idempotencyKey }) {
+      // A decrease earlier lowered only what will be captured: Stripe may already hold this much.
+      const intent = await call(() => stripe.paymentIntents.retrieve(gatewayRef));
+      if (intent.amount >= amountCents) return { approved: true };
+      try {
+        await stripe.paymentIntents.incrementAuthorization(gatewayRef, { amount: amountCents }, { idempotencyKey });
+        return { approved: true };
+      } catch (e) {
+        if (isCardError(e)) return stripeDecline(e, gatewayRef);
+        return processorError(e);
+      }
+    },
+    async startAchDebit(input) {
+      const intent = await call(() =>
+        stripe.paymentIntents.create(
+          {
+            amount: input.amountCents,
+            currency: CURRENCY,
+            allowed_payment_method_types: ['us_bank_account'],
+            payment_method_data: {
+              type: 'us_bank_account',
+              us_bank_account: {
+                routing_number: input.routingNumber,
+                account_number: input.accountNumber,
+                account_holder_type: 'individual',
+                account_type: input.accountType === 'savings' ? 'savings' : 'checking',
+              },
+              billing_details: { name: input.holderName || 'Account holder' },
+            },
+            // The customer accepts the debit authorization on our pay page (or the merchant holds it).
+            mandate_data: { customer_acceptance: { type: 'offline' } },
+            confirm: true,
+          },
+          { idempotencyKey: input.idempotencyKey },
+        ),
+      );
+      return { gatewayRef: intent.id };
+    },
+    async tokenizeCard(card, { idempotencyKey }: Keyed): Promise<CardToken> {
+      const method = await call(() => cardMethod(card, idempotencyKey));
+      const customer = await call(() => stripe.customers.create({ payment_method: method.id }, { idempotencyKey: `${idempotencyKey}_cus` }));
+      return { token: `${customer.id}/${method.id}` };
+    },
+  };
+}
