@@ -18,7 +18,7 @@ export default defineConfig({
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'bench/**/*.test.ts'],
           // Component tests of the framework wrappers (*.dom.test.ts) and of the widgets run in their own projects (happy-dom) below.
-          exclude: ['apps/pay/**', 'apps/portal/**', 'packages/loader/**', 'packages/widgets/**', '**/node_modules/**', '**/*.dom.test.ts'],
+          exclude: ['apps/pay/**', 'apps/portal/**', 'packages/form-kit/**', 'packages/loader/**', 'packages/widgets/**', '**/node_modules/**', '**/*.dom.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
@@ -30,6 +30,18 @@ export default defineConfig({
         test: {
           name: 'pay',
           include: ['apps/pay/src/**/*.test.{ts,tsx}'],
+          environment: 'happy-dom',
+          testTimeout: 30_000,
+          pool: 'forks',
+        },
+      },
+      {
+        // The form kit the pay page and the portal share: each component with its tests and axe beside it.
+        extends: true,
+        plugins: [preact({ devToolsEnabled: false, prefreshEnabled: false })],
+        test: {
+          name: 'form-kit',
+          include: ['packages/form-kit/src/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
           testTimeout: 30_000,
           pool: 'forks',

@@ -1,7 +1,7 @@
 import type { AddCardView, CardInput } from '@remit/contract';
 import { useSignal } from '@preact/signals';
 import { useLayoutEffect, useRef } from 'preact/hooks';
-import { announce } from './announce.js';
+import { announce } from '@remit/form-kit';
 import { saveCard } from './api.js';
 import { CardForm } from './card-form.js';
 import { attemptKey, endAttempt } from './idempotency.js';

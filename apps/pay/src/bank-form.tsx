@@ -1,6 +1,7 @@
 import type { BankInput } from '@remit/contract';
 import { BANK_FIELDS, emptyBank, toBankInput, validateBank, type BankField } from './bank-validation.js';
-import { Field, FieldError, PayForm } from './field.js';
+import { ErrorMessage, Field } from '@remit/form-kit';
+import { PayForm } from './pay-form.js';
 import { useForm } from './form.js';
 import { t } from './i18n.js';
 
@@ -96,7 +97,7 @@ export function BankForm({ submitLabel, busy, merchantName, amountText, dateText
         <p class="authorization__text" id="ach-auth-text">
           {m.achAuth(merchantName, amountText, dateText)}
         </p>
-        <FieldError id="bank-authorization-error" error={authError} />
+        <ErrorMessage id="bank-authorization-error" error={authError} />
         <label class="choice">
           <input
             type="checkbox"

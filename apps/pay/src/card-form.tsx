@@ -4,7 +4,8 @@ import { useLayoutEffect } from 'preact/hooks';
 import { cardLayout } from '@remit/contract/card-rules';
 import { formatCardNumber, formatExpiry, onlyDigits } from './card-format.js';
 import { CARD_FIELDS, emptyCard, toCardInput, validateCard, type CardField } from './card-validation.js';
-import { Field, PayForm } from './field.js';
+import { Field } from '@remit/form-kit';
+import { PayForm } from './pay-form.js';
 import { useForm } from './form.js';
 import { t } from './i18n.js';
 

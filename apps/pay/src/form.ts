@@ -1,7 +1,7 @@
 import { useSignal } from '@preact/signals';
 import type { TargetedEvent } from 'preact';
 import { useMemo, useRef } from 'preact/hooks';
-import { announce } from './announce.js';
+import { announce } from '@remit/form-kit';
 import { afterPointer } from './pointer.js';
 import { takeTyped } from './typed.js';
 

@@ -1,7 +1,7 @@
 import type { CardInput, PayLinkView, PayMethod, PayRequest, PayResult, Receipt as ReceiptData } from '@remit/contract';
 import { useSignal } from '@preact/signals';
 import { useMemo, useRef } from 'preact/hooks';
-import { announce } from './announce.js';
+import { announce } from '@remit/form-kit';
 import { answerChallenge, getLink, payLink, type ApiResult } from './api.js';
 import { Amounts } from './amounts.js';
 import { BankForm } from './bank-form.js';

@@ -1,4 +1,5 @@
 import type { PayPageState } from '@remit/contract';
+import '@remit/form-kit/base.css';
 import { hydrate, render } from 'preact';
 import { App } from './app.js';
 import { locale, pickLocale } from './i18n.js';

@@ -16,18 +16,14 @@ import type {
   SignInInput,
 } from '@remit/contract';
 
+import { request, type ApiResult, type FieldError } from '@remit/form-kit';
+
 /**
  * The portal's calls to its own server. The session is an HttpOnly cookie the page never sees;
  * every change carries the CSRF token the server gave at sign-in (kept in memory only).
  * Failures carry the envelope's code, message and field errors; status 0 = network.
  */
-export interface FieldError {
-  path: string;
-  message: string;
-}
-export type ApiResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; status: number; code: string; message: string; errors: FieldError[] };
+export type { ApiResult, FieldError };
 
 /** The contract's header name, spelled here so no zod schema enters the bundle; the type checks they agree. */
 const CSRF_HEADER: typeof PORTAL_CSRF_HEADER = 'x-csrf-token';
@@ -44,26 +40,11 @@ export const whenSignedOut = (fn: () => void) => {
 };
 
 async function call<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<ApiResult<T>> {
-  let res: Response;
-  try {
-    res = await fetch(`/portal/api${path}`, {
-      method,
-      headers: {
-        accept: 'application/json',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(method === 'GET' ? {} : { [CSRF_HEADER]: csrfToken }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      credentials: 'same-origin',
-      cache: 'no-store',
-    });
-  } catch {
-    return { ok: false, status: 0, code: 'network_error', message: 'The server could not be reached. Check that it is running.', errors: [] };
-  }
-  const json = res.status === 204 ? null : ((await res.json().catch(() => null)) as { message?: string; code?: string; errors?: FieldError[] } | null);
-  if (res.ok) return { ok: true, data: json as T };
-  if (res.status === 401 && path !== '/session') onSignedOut();
-  return { ok: false, status: res.status, code: json?.code ?? 'error', message: json?.message ?? res.statusText, errors: json?.errors ?? [] };
+  const r = await request<T>(method, `/portal/api${path}`, body, method === 'GET' ? {} : { [CSRF_HEADER]: csrfToken });
+  if (r.ok) return r;
+  if (r.status === 401 && path !== '/session') onSignedOut();
+  if (r.status === 0) return { ...r, message: 'The server could not be reached. Check that it is running.' };
+  return r;
 }
 
 const m = (id: string) => `/merchants/${encodeURIComponent(id)}`;

@@ -1,7 +1,7 @@
 import type { JSX } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { api, setCsrfToken, whenSignedOut } from './api.js';
-import { announce } from './announce.js';
+import { announce } from '@remit/form-kit';
 import { go, TITLES, view, VIEWS, type View } from './router.js';
 import { created, merchant, merchantId, merchants, session, setMerchants } from './state.js';
 import { SignInView } from './sign-in-view.js';

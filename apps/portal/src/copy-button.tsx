@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { announce } from './announce.js';
+import { announce } from '@remit/form-kit';
 
 /** Copies `text` to the clipboard and says so. Shows "Copy"; `label` is its full name for assistive technology ("Copy secret key"). */
 export function CopyButton({ text, label }: { text: string; label: string }) {

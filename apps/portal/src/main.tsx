@@ -1,3 +1,4 @@
+import '@remit/form-kit/base.css';
 import { render } from 'preact';
 import { App } from './app.js';
 import './styles.css';

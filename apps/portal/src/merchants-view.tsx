@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from './api.js';
-import { announce } from './announce.js';
+import { announce } from '@remit/form-kit';
 import { CopyButton } from './copy-button.js';
 import { dateTime } from './format.js';
 import { usePolling } from './polling.js';

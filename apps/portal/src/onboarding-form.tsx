@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { OnboardingRequest } from '@remit/contract';
 import type { ApiResult, FieldError } from './api.js';
-import { ErrorSummary } from './error-summary.js';
-import { Field } from './field.js';
+import { ErrorSummary, Field } from '@remit/form-kit';
 
 type Section = keyof OnboardingRequest;
 type Values = Record<Section, Record<string, string>>;
@@ -105,7 +104,7 @@ export function OnboardingForm({ initial, submit, onDone }: OnboardingFormProps)
       setSummary([]);
       return onDone();
     }
-    show(r.errors, r.message);
+    show(r.errors ?? [], r.message);
   };
 
   return (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { OnboardingRequest } from '@remit/contract';
 import { api } from './api.js';
-import { announce } from './announce.js';
+import { announce } from '@remit/form-kit';
 import { OnboardingForm } from './onboarding-form.js';
 import { go } from './router.js';
 import { merchantId, merchants, setMerchants } from './state.js';

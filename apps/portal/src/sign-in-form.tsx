@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { PortalSession, SignInInput } from '@remit/contract';
 import type { ApiResult } from './api.js';
-import { ErrorSummary } from './error-summary.js';
-import { Field } from './field.js';
+import { ErrorSummary, Field } from '@remit/form-kit';
 
 export interface SignInFormProps {
   signIn: (input: SignInInput) => Promise<ApiResult<PortalSession>>;

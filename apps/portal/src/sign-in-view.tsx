@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Credentials } from '@remit/contract';
 import { api, setCsrfToken } from './api.js';
-import { announce } from './announce.js';
+import { announce } from '@remit/form-kit';
 import { CredentialsForm } from './credentials-form.js';
 import { SignInForm } from './sign-in-form.js';
 import { viewOf, view } from './router.js';

@@ -1,9 +1,8 @@
 import { useState } from 'preact/hooks';
 import type { MerchantWithKey, PortalPayLink, PortalTransaction, PortalTransactionAction } from '@remit/contract';
 import { api } from './api.js';
-import { announce } from './announce.js';
 import { CopyButton } from './copy-button.js';
-import { Field } from './field.js';
+import { announce, Field } from '@remit/form-kit';
 import { dateTime } from './format.js';
 import { usePolling } from './polling.js';
 import { go } from './router.js';
@@ -183,7 +182,7 @@ function PayLinkForm({ merchantId }: { merchantId: string }) {
       announce('Pay link created.');
       return;
     }
-    const byField = Object.fromEntries(r.errors.map((x) => [x.path, x.message]));
+    const byField = Object.fromEntries((r.errors ?? []).map((x) => [x.path, x.message]));
     setErrors(Object.keys(byField).length ? byField : { amount: r.message });
   };
   return (

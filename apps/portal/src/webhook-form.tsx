@@ -1,8 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { PortalWebhook } from '@remit/contract';
 import type { ApiResult } from './api.js';
-import { ErrorSummary } from './error-summary.js';
-import { Field } from './field.js';
+import { ErrorSummary, Field } from '@remit/form-kit';
 
 export function validateWebhookUrl(raw: string): string | undefined {
   const v = raw.trim();
@@ -42,7 +41,7 @@ export function WebhookUrlForm({ current, save, onSaved }: WebhookUrlFormProps) 
       setSummary([]);
       return onSaved(r.data);
     }
-    const fieldMessage = r.errors.find((x) => x.path === 'webhook_url')?.message;
+    const fieldMessage = r.errors?.find((x) => x.path === 'webhook_url')?.message;
     setError(fieldMessage ?? r.message);
     setSummary([['webhook-url', fieldMessage ?? r.message]]);
   };

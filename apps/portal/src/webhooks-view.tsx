@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { PortalDelivery, PortalWebhook } from '@remit/contract';
 import { api } from './api.js';
-import { announce } from './announce.js';
+import { announce } from '@remit/form-kit';
 import { CopyButton } from './copy-button.js';
 import { dateTime, prettyBody } from './format.js';
 import { usePolling } from './polling.js';

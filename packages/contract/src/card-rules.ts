@@ -6,32 +6,6 @@
 
 export type CardBrand = 'Visa' | 'Mastercard' | 'Amex' | 'Discover';
 
-/**
- * Issuer prefix ranges (IIN), first and last prefix inclusive, both with the same number of digits.
- * Mastercard's 2-series is 2221–2720; Discover's China UnionPay co-brand is 622126–622925.
- */
-const RANGES: Array<[from: string, to: string, brand: CardBrand]> = [
-  ['4', '4', 'Visa'],
-  ['51', '55', 'Mastercard'],
-  ['2221', '2720', 'Mastercard'],
-  ['34', '34', 'Amex'],
-  ['37', '37', 'Amex'],
-  ['6011', '6011', 'Discover'],
-  ['622126', '622925', 'Discover'],
-  ['644', '649', 'Discover'],
-  ['65', '65', 'Discover'],
-];
-
-/** The brand of a card number's leading digits; null while too few digits are typed to tell, or none matches. */
-export function cardBrand(digits: string): CardBrand | null {
-  for (const [from, to, brand] of RANGES) {
-    const prefix = digits.slice(0, from.length);
-    // Digit strings of the same length compare as their numbers do.
-    if (prefix.length === from.length && prefix >= from && prefix <= to) return brand;
-  }
-  return null;
-}
-
 /** How a brand's numbers look: its name, digit groups as shown while typing, lengths and CVC length. */
 export interface CardLayout {
   name: string;
@@ -40,19 +14,36 @@ export interface CardLayout {
   cvcLength: number;
 }
 
-const LAYOUTS: Record<CardBrand, CardLayout> = {
-  Visa: { name: 'Visa', groups: [4, 4, 4, 4, 3], lengths: [13, 16, 19], cvcLength: 3 },
-  Mastercard: { name: 'Mastercard', groups: [4, 4, 4, 4], lengths: [16], cvcLength: 3 },
-  Amex: { name: 'American Express', groups: [4, 6, 5], lengths: [15], cvcLength: 4 },
-  Discover: { name: 'Discover', groups: [4, 4, 4, 4, 3], lengths: [16, 19], cvcLength: 3 },
+/**
+ * Each brand's issuer prefix ranges (IIN) as the networks publish them, `first-last` inclusive:
+ * Mastercard's 2-series is 2221–2720; Discover's China UnionPay co-brand is 622126–622925.
+ */
+const BRANDS: Record<CardBrand, CardLayout & { iin: string }> = {
+  Visa: { iin: '4', name: 'Visa', groups: [4, 4, 4, 4, 3], lengths: [13, 16, 19], cvcLength: 3 },
+  Mastercard: { iin: '51-55 2221-2720', name: 'Mastercard', groups: [4, 4, 4, 4], lengths: [16], cvcLength: 3 },
+  Amex: { iin: '34 37', name: 'American Express', groups: [4, 6, 5], lengths: [15], cvcLength: 4 },
+  Discover: { iin: '6011 622126-622925 644-649 65', name: 'Discover', groups: [4, 4, 4, 4, 3], lengths: [16, 19], cvcLength: 3 },
 };
 /** Any brand not yet known: every length a card number can have. */
 const UNKNOWN: CardLayout = { name: '', groups: [4, 4, 4, 4, 3], lengths: [12, 13, 14, 15, 16, 17, 18, 19], cvcLength: 3 };
 
+/** The brand of a card number's leading digits; null while too few digits are typed to tell, or none matches. */
+export function cardBrand(digits: string): CardBrand | null {
+  for (const brand in BRANDS) {
+    for (const range of BRANDS[brand as CardBrand].iin.split(' ')) {
+      const [first, last = first] = range.split('-') as [string, string?];
+      const prefix = digits.slice(0, first.length);
+      // Digit strings of the same length compare as their numbers do.
+      if (prefix.length === first.length && prefix >= first && prefix <= last) return brand as CardBrand;
+    }
+  }
+  return null;
+}
+
 /** The layout of the brand the digits start with (an empty name when none is known yet). */
 export function cardLayout(digits: string): CardLayout {
   const brand = cardBrand(digits);
-  return brand ? LAYOUTS[brand] : UNKNOWN;
+  return brand ? BRANDS[brand] : UNKNOWN;
 }
 
 /** A card number's shape: 12–19 digits whose last is the Luhn (mod 10) check digit. */

@@ -1,5 +1,5 @@
 /**
- * Says `text` through the polite live region that index.html carries from page load (a region
+ * Says `text` through the polite live region (`#live`) the page's HTML carries from load (a region
  * added later is often not read). Cleared first so the same message twice is read twice.
  */
 export function announce(text: string): void {

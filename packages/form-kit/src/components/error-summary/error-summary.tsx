@@ -1,14 +1,20 @@
 import { useLayoutEffect, useRef } from 'preact/hooks';
+import './error-summary.css';
+
+export interface ErrorSummaryProps {
+  /** `[input id, message]` of every error, in the form's order; an empty id is a message that belongs to no field. */
+  items: Array<[string, string]>;
+  title?: string;
+}
 
 /**
  * GOV.UK error summary: after a submit with errors it lists them at the top, each linked to its
- * field, and takes focus so a screen reader reads it at once. `[id, message]`; an empty id is a
- * message that belongs to no field.
+ * field, and takes focus so a screen reader reads it at once. Nothing when there are no errors.
  */
-export function ErrorSummary({ items, title = 'There is a problem' }: { items: Array<[string, string]>; title?: string }) {
+export function ErrorSummary({ items, title = 'There is a problem' }: ErrorSummaryProps) {
   const ref = useRef<HTMLDivElement>(null);
-  // Focus in the same task as the render, not after paint: nothing (a click, a screen reader's
-  // cursor) lands between the summary appearing and it taking focus.
+  // Focus in the same task as the render, not after paint: nothing (a click, a key, a screen
+  // reader's cursor) lands between the summary appearing and it taking focus.
   useLayoutEffect(() => {
     if (items.length) ref.current?.focus();
   }, [items]);
@@ -19,13 +25,14 @@ export function ErrorSummary({ items, title = 'There is a problem' }: { items: A
         {title}
       </h2>
       <ul class="error-summary__list">
-        {items.map(([id, message], i) =>
-          id ? (
-            <li key={id}>
+        {items.map(([id, message], i) => (
+          <li key={i}>
+            {id ? (
               <a
                 href={`#${id}`}
                 onClick={(e) => {
                   e.preventDefault();
+                  // A field inside a closed <details> is opened first, or it could not take focus.
                   const el = document.getElementById(id);
                   el?.closest('details')?.setAttribute('open', '');
                   el?.focus();
@@ -33,11 +40,11 @@ export function ErrorSummary({ items, title = 'There is a problem' }: { items: A
               >
                 {message}
               </a>
-            </li>
-          ) : (
-            <li key={`m${i}`}>{message}</li>
-          ),
-        )}
+            ) : (
+              message
+            )}
+          </li>
+        ))}
       </ul>
     </div>
   );
