@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { twilioConnector } from '@remit/core';
+import { createCredentials, twilioConnector } from '@remit/core';
 import { newMerchant, type TestMerchant } from './testing/fixtures.js';
 import { startTestServer, type TestServer } from './testing/harness.js';
 import { rows } from './testing/payments.js';
@@ -123,6 +123,15 @@ describe('SMS through Twilio', () => {
     expect(msg.body).toContain(res.body.data.link_id);
   });
 
+  it('a card request to a number Twilio refuses does not say sent', async () => {
+    const customer = await addCustomer(TWILIO_INVALID_NUMBER);
+    const res = await s.http({ method: 'POST', path: `/api/v1/customers/request-card/${customer}`, auth: m.auth, json: { merchant_key: m.merchant_key } });
+    expect([res.status, res.body.message]).toEqual([
+      200,
+      `Card request created. The SMS could not be sent: Twilio error 21211: The 'To' number ${TWILIO_INVALID_NUMBER} is not a valid phone number.`,
+    ]);
+  });
+
   it('POST /twilio/status with no Twilio configured is 404', async () => {
     const plain = await startTestServer();
     try {
@@ -131,5 +140,34 @@ describe('SMS through Twilio', () => {
     } finally {
       await plain.close();
     }
+  });
+});
+
+describe('production with Twilio configured', () => {
+  let p: TestServer;
+  let pm: TestMerchant;
+  beforeAll(async () => {
+    const sms = twilioConnector({ accountSid: twilio.accountSid, authToken: twilio.authToken, from: FROM, apiUrl: twilio.url });
+    p = await startTestServer({ env: 'production', workers: { messages: { pollMs: 10, sms } }, twilioAuthToken: twilio.authToken });
+    const c = await createCredentials(p.core.ctx);
+    pm = await newMerchant(p, { auth: [c.client_id, c.secret_key], approve: false });
+  });
+  afterAll(() => p?.close());
+
+  it('has the SMS channel (no inbox): a payment request goes out through Twilio, and without SMTP the email is named unsent', async () => {
+    const res = await p.http({
+      method: 'POST',
+      path: '/api/v1/requests',
+      auth: pm.auth,
+      json: { merchant_key: pm.merchant_key, amount: '9.99', order_id: 'live-1', phone_number: '+14155550150', email: 'live@example.com' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe('Payment request created and sent by SMS. Not sent by email: this server has no email transport configured.');
+    const msg = twilio.messages.find((x) => x.to === '+14155550150')!;
+    expect(msg).toMatchObject({ from: FROM, statusCallback: `${p.url}/twilio/status` });
+    expect(msg.body).toContain(res.body.data.pay_link);
+    expect((await twilio.report(msg.sid, 'delivered')).status).toBe(204);
+    const r = await p.core.ctx.db.execute(sql`select channel, status from messages`);
+    expect((r as unknown as { rows: unknown[] }).rows).toEqual([{ channel: 'sms', status: 'delivered' }]);
   });
 });
