@@ -33,6 +33,8 @@ const entries = {
   preauth_needs_card: { status: 400 },
   /** Widget backend: the phone is in a country the widget settings' sms_countries leave out. */
   phone_country_not_allowed: { status: 400 },
+  /** Widget backend: the SMS provider refused the message for good (Twilio 21211, an invalid number). */
+  sms_not_sent: { status: 400 },
   /** Pay page: the link does not take this method (or an authorization by bank account). */
   method_not_allowed: { status: 400 },
   /** Spec: "`last_authorized_amount` differs from the record: error named Amount mismatch". */
@@ -86,6 +88,8 @@ const entries = {
   /** The widget backend: the merchant turned this widget off in its widget settings. */
   widget_disabled: { status: 403 },
   /** Portal: a state-changing call without the session's CSRF token, or from another origin. */
+  /** A provider's callback (Twilio's X-Twilio-Signature) did not verify: nothing was read or changed. */
+  invalid_signature: { status: 403, message: 'Invalid signature: this callback was not signed with the configured credentials.' },
   csrf_rejected: { status: 403, message: 'This request was refused: it did not come from the portal page (CSRF token or Origin missing or wrong). Reload the portal and try again.' },
 
   // 404.

@@ -32,4 +32,6 @@ export interface Ctx {
   webhookPorts: readonly number[];
   /** The channels this server can deliver messages on (a transport, or in sandbox the inbox). */
   messaging: Messaging;
+  /** Twilio's auth token (TWILIO_AUTH_TOKEN): verifies its delivery status callbacks. */
+  twilioAuthToken?: string;
 }

@@ -38,6 +38,8 @@ export interface OpenOptions {
   webhookPorts?: readonly number[];
   /** The channels messages can go out on; default: both in sandbox (the inbox), none in production. */
   messaging?: Messaging;
+  /** Verifies Twilio's status callbacks (TWILIO_AUTH_TOKEN); unset, the callback route is 404. */
+  twilioAuthToken?: string;
 }
 
 export interface Core {
@@ -91,6 +93,7 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
     privateWebhooks: opts.privateWebhooks ?? opts.env === 'sandbox',
     webhookPorts: [...new Set([443, ...(opts.webhookPorts ?? [])])],
     messaging: opts.messaging ?? defaultMessaging(opts.env),
+    twilioAuthToken: opts.twilioAuthToken,
   };
   // Rows from before the owner's personal fields were encrypted are sealed now.
   await sealLegacyOwnerInfo(ctx);

@@ -297,11 +297,13 @@ export const messages = pgTable(
     lastError: text('last_error'),
     createdAt: ts('created_at').notNull().defaultNow(),
     sentAt: ts('sent_at'),
+    /** The provider's id for it (Twilio's `SM…` sid): its delivery status callbacks name it. */
+    providerId: text('provider_id'),
     /** Lease of the dispatcher sending it; a killed sender's lease runs out and the message is due again. */
     lockedUntil: ts('locked_until'),
     leaseId: text('lease_id'),
   },
-  (t) => [index('messages_due_idx').on(t.status, t.nextAttemptAt)],
+  (t) => [index('messages_due_idx').on(t.status, t.nextAttemptAt), index('messages_provider_id_idx').on(t.providerId)],
 );
 
 /**
