@@ -59,6 +59,26 @@ describe('SMS through Twilio', () => {
     expect(await inboxOf('+14155550142')).toMatchObject({ channel: 'sms', status: 'sent', attempts: 1, last_error: null });
   });
 
+  it('with an Idempotency-Key the answer (stored with the request\'s work, before the commit) says queued at once, and the SMS then goes', async () => {
+    const customer = await addCustomer('(415) 555-0177');
+    const send = () =>
+      s.http({ method: 'POST', path: `/api/v1/requests/${customer}`, auth: m.auth, headers: { 'idempotency-key': 'twilio-keyed' }, json: { merchant_key: m.merchant_key, order_id: 'twilio-keyed', amount: '25.00' } });
+    const started = Date.now();
+    const res = await send();
+    // Not the first-try wait (5 s): nothing another process could send was committed yet.
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(res.status).toBe(200);
+    expect(res.body.message).toContain('The SMS is queued');
+    expect(res.body.message).not.toContain('sent by SMS');
+    const keyedLink = res.body.data.link_id as string;
+    for (let i = 0; i < 100 && (await messageOf(keyedLink)).status !== 'sent'; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await messageOf(keyedLink)).toMatchObject({ status: 'sent', attempts: 1 });
+    expect(twilio.messages.filter((x) => x.to === '+14155550177')).toHaveLength(1);
+    const again = await send();
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(res.body);
+  });
+
   it('a callback with a bad signature, or none, is 403 and changes nothing', async () => {
     const forged = await twilio.report(sid, 'undelivered', { errorCode: '30003', signWith: 'not-the-token' });
     expect(forged.status).toBe(403);

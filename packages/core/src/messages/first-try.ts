@@ -1,5 +1,6 @@
 import { inArray } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
+import { heldTransaction } from '../db/held-transaction.js';
 import { messages } from '../db/schema.js';
 import type { Channel } from './channels.js';
 
@@ -31,7 +32,13 @@ export async function firstTries(ctx: Pick<Ctx, 'db' | 'messaging'>, queued: Que
   const providers = ctx.messaging.providers ?? [];
   const watched = queued.filter((m) => providers.includes(m.channel));
   const out: Delivery = { sent: queued.filter((m) => !providers.includes(m.channel)).map((m) => m.channel), queued: [], failed: [] };
+  // In a request whose transaction is held until its answer is stored (an Idempotency-Key), the
+  // messages are not committed yet: no sender can see them, so they are reported queued at once.
   if (watched.length === 0) return out;
+  if (heldTransaction()) {
+    out.queued.push(...watched.map((m) => ({ channel: m.channel, error: null })));
+    return out;
+  }
   const deadline = Date.now() + waitMs;
   for (;;) {
     const rows = await ctx.db
