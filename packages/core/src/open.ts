@@ -78,6 +78,7 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
   }
   const ctx: Ctx = {
     db: database.db,
+    storage: database.kind,
     env: opts.env,
     publicUrl: opts.publicUrl.replace(/\/+$/, ''),
     vault,
