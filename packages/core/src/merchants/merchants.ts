@@ -78,6 +78,8 @@ export async function approveMerchant(ctx: Ctx, clientId: string, merchantId: st
       .for('update');
     if (!row) throw merchantNotFound();
     if (row.status === 'approved') return { merchant_id: row.id, already_approved: true };
+    // Approval would lift the suspension; only the operator does that (`remit merchants reinstate`).
+    if (row.status === 'suspended') throw new RemitError('merchant_suspended', errorMessage('merchant_suspended'));
     await tx
       .update(merchants)
       .set({ status: 'approved', approvedAt: ctx.now(), achProviderId: row.achProviderId ?? `achp_${randomToken()}` })
