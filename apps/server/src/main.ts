@@ -58,7 +58,7 @@ await orExit(`cannot listen on ${config.host}:${config.port}`, () => app.listen(
 const workers =
   process.env.REMIT_WORKERS === 'off'
     ? null
-    : startWorkers(core.ctx, { ...metrics.workerOptions(workerOptions), logger: app.log });
+    : startWorkers(core.ctx, { ...metrics.workerOptions(workerOptions), retention: config.retention, logger: app.log });
 if (core.ctx.processor.name === 'none') {
   app.log.warn(
     { processor: 'none' },

@@ -25,6 +25,8 @@ const entries = {
   card_not_accepted: { status: 400 },
   unsupported_image: { status: 400 },
   merchant_not_approved: { status: 400, message: 'Merchant is not approved for payments yet.' },
+  /** The operator suspended the merchant (`remit merchants suspend`): no new payments until reinstated. */
+  merchant_suspended: { status: 400, message: 'This merchant is suspended: payments are refused until the operator reinstates it.' },
   amount_not_positive: { status: 400 },
   amount_over_limit: { status: 400 },
   customer_has_no_contact: { status: 400 },
@@ -95,6 +97,8 @@ const entries = {
   // 404.
   route_not_found: { status: 404 },
   merchant_not_found: { status: 404, message: 'Merchant not found.' },
+  /** Operator tools: no client has this id (or it is of the other environment). */
+  client_not_found: { status: 404 },
   customer_not_found: { status: 404, message: 'Customer not found.' },
   /** Spec: `DELETE /pay-link/{linkId}` with an unknown link. */
   link_not_found: { status: 404, message: 'Link not found' },

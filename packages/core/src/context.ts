@@ -9,6 +9,8 @@ import type { Messaging } from './messages/channels.js';
 /** Everything a core operation needs, made once at start-up by the server or a test. */
 export interface Ctx {
   db: Db;
+  /** Which engine `db` is: PGlite has no autovacuum, so the server does that work itself. */
+  storage: 'pglite' | 'postgres';
   env: Env;
   /** Base of pay links and script addresses, without a trailing slash. */
   publicUrl: string;

@@ -80,6 +80,7 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
   }
   const ctx: Ctx = {
     db: database.db,
+    storage: database.kind,
     env: opts.env,
     publicUrl: opts.publicUrl.replace(/\/+$/, ''),
     vault,

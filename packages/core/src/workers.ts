@@ -1,16 +1,19 @@
 import type { Ctx } from './context.js';
-import { startWebhookDispatcher, type DispatcherLogger, type WebhookDispatcherOptions } from './events/dispatcher.js';
+import { startWebhookDispatcher, type WebhookDispatcherOptions } from './events/dispatcher.js';
 import { startMessageDispatcher, type MessageDispatcherOptions } from './messages/dispatcher.js';
 import { smtpTransport } from './messages/transports/smtp.js';
 import { twilioConnector, twilioSettingsFromEnv } from './messages/transports/twilio.js';
 import { startLinkExpiry } from './links/expiry.js';
+import { DEFAULT_RETENTION, startPurge, type PurgeLogger, type Retention } from './retention/purge.js';
 import type { Env } from './environment.js';
 import type { Messaging } from './messages/channels.js';
 
 export interface WorkerOptions {
   webhooks?: WebhookDispatcherOptions;
   messages?: MessageDispatcherOptions;
-  logger?: DispatcherLogger;
+  /** What the purge keeps, and how often it runs (default DEFAULT_RETENTION); false: no purge in this process. */
+  retention?: Retention | false;
+  logger?: PurgeLogger;
 }
 
 export interface Workers {
@@ -19,21 +22,25 @@ export interface Workers {
   stop(): Promise<void>;
 }
 
-/** Starts the webhook and message dispatchers of this process, and the expiry of widget links. */
-export function startWorkers(ctx: Pick<Ctx, 'db' | 'vault' | 'env' | 'publicUrl' | 'now' | 'privateWebhooks' | 'webhookPorts'>, opts: WorkerOptions = {}): Workers {
+/**
+ * Starts the webhook and message dispatchers of this process, the expiry of widget links, and the
+ * retention purge (at once, then on its schedule).
+ */
+export function startWorkers(ctx: Pick<Ctx, 'db' | 'storage' | 'vault' | 'env' | 'publicUrl' | 'now' | 'privateWebhooks' | 'webhookPorts'>, opts: WorkerOptions = {}): Workers {
   const production = ctx.env === 'production';
   // Where webhooks may go, as registration checks it, checked again at each connect.
   const targets = { allowPrivateAddresses: ctx.privateWebhooks, httpsOnly: production, ports: production ? ctx.webhookPorts : null };
   const webhooks = startWebhookDispatcher(ctx, { logger: opts.logger, ...targets, ...opts.webhooks });
   const messages = startMessageDispatcher(ctx, { logger: opts.logger, ...opts.messages });
   const expiry = startLinkExpiry(ctx, { logger: opts.logger });
+  const purge = opts.retention === false ? null : startPurge(ctx, opts.retention ?? DEFAULT_RETENTION, { logger: opts.logger });
   return {
     nudge() {
       webhooks.nudge();
       messages.nudge();
     },
     async stop() {
-      await Promise.all([webhooks.stop(), messages.stop(), expiry.stop()]);
+      await Promise.all([webhooks.stop(), messages.stop(), expiry.stop(), purge?.stop()]);
     },
   };
 }

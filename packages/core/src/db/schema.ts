@@ -248,6 +248,8 @@ export const events = pgTable(
   (t) => [
     index('events_client_idx').on(t.clientId, t.createdAt),
     index('events_undispatched_idx').on(t.createdAt).where(sql`dispatched_at is null`),
+    /** The retention purge takes the oldest first. */
+    index('events_created_idx').on(t.createdAt),
   ],
 );
 
@@ -354,7 +356,7 @@ export const payChallenges = pgTable(
     createdAt: ts('created_at').notNull(),
     answeredAt: ts('answered_at'),
   },
-  (t) => [index('pay_challenges_link_idx').on(t.payLinkId)],
+  (t) => [index('pay_challenges_link_idx').on(t.payLinkId), index('pay_challenges_created_idx').on(t.createdAt)],
 );
 
 /** Stored responses for `Idempotency-Key`, replayed for 24 hours. */
@@ -368,7 +370,7 @@ export const idempotencyKeys = pgTable(
     responseBody: text('response_body').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.clientId, t.key] })],
+  (t) => [primaryKey({ columns: [t.clientId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
 
 /**
