@@ -84,6 +84,10 @@ export const kind = (e: WebhookEvent, v: PayLinkView) => [e.event_type, v.status
     source: `import { payLinkViewSchema } from '@remit/contract'; export const parse = (x: unknown) => payLinkViewSchema.parse(x);`,
   },
   { name: 'contract, everything', source: `export * from '@remit/contract';` },
+  {
+    name: 'contract/card-rules (the pay page)',
+    source: `export { cardBrand, cardLayout, luhnValid, abaRoutingValid } from '@remit/contract/card-rules';`,
+  },
   { name: 'same schemas in zod 4', source: sameSchemas('zod') },
   { name: 'same schemas in zod/mini', source: sameSchemas('zod/mini') },
 ];

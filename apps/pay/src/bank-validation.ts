@@ -1,5 +1,5 @@
 import type { BankInput } from '@remit/contract';
-import { abaValid } from './aba.js';
+import { abaRoutingValid } from '@remit/contract/card-rules';
 import type { Errors } from './form.js';
 import type { Messages } from './i18n.js';
 
@@ -13,7 +13,7 @@ export function validateBank(v: BankValues, m: Messages): Errors<BankField> {
   if (!v.holder.trim()) e.holder = m.reqHolder;
   const routing = v.routing.trim();
   if (!routing) e.routing = m.reqRouting;
-  else if (!abaValid(routing)) e.routing = m.badRouting;
+  else if (!abaRoutingValid(routing)) e.routing = m.badRouting;
   const account = v.account.trim();
   if (!account) e.account = m.reqAccount;
   else if (!/^\d{4,17}$/.test(account)) e.account = m.badAccount;

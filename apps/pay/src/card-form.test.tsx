@@ -44,6 +44,19 @@ describe('CardForm', () => {
     expect(screen.getByText('4 digits')).toBeTruthy();
   });
 
+  it('names Mastercard 2-series and Discover 622126–622925 as the core does, and no brand just outside them', () => {
+    render(<CardForm submitLabel="Pay" busy={false} onSubmit={() => {}} />);
+    const brand = () => document.getElementById('card-brand')?.textContent ?? '';
+    type('Card number', '2221000000000009');
+    expect(brand()).toContain('Mastercard');
+    type('Card number', '2220000000000000');
+    expect(brand()).toBe('');
+    type('Card number', '6221260000000000');
+    expect(brand()).toContain('Discover');
+    type('Card number', '6221250000000000');
+    expect(brand()).toBe('');
+  });
+
   it('shows an error beside a field when the customer leaves it, tied by aria-describedby and announced', async () => {
     render(<CardForm submitLabel="Pay" busy={false} onSubmit={() => {}} />);
     const n = type('Card number', '4242 4242 4242 4241');

@@ -1,7 +1,8 @@
 import type { CardInput } from '@remit/contract';
 import type { TargetedEvent } from 'preact';
 import { useLayoutEffect } from 'preact/hooks';
-import { cardBrand, formatCardNumber, formatExpiry, onlyDigits } from './card-brand.js';
+import { cardLayout } from '@remit/contract/card-rules';
+import { formatCardNumber, formatExpiry, onlyDigits } from './card-format.js';
 import { CARD_FIELDS, emptyCard, toCardInput, validateCard, type CardField } from './card-validation.js';
 import { Field, PayForm } from './field.js';
 import { useForm } from './form.js';
@@ -38,7 +39,7 @@ export function CardForm({ submitLabel, busy, onSubmit, clearSignal }: CardFormP
   const form = useForm(emptyCard(), (v) => validateCard(v, m), ids);
   const { bind } = form;
   const { values } = form;
-  const brand = cardBrand(onlyDigits(values.value.number));
+  const brand = cardLayout(onlyDigits(values.value.number));
 
   useLayoutEffect(() => {
     if (clearSignal) form.clear({ number: '', cvc: '' });

@@ -1,8 +1,8 @@
 import type { CardInput } from '@remit/contract';
-import { cardBrand, onlyDigits } from './card-brand.js';
+import { cardLayout, luhnValid } from '@remit/contract/card-rules';
+import { onlyDigits } from './card-format.js';
 import type { Errors } from './form.js';
 import type { Messages } from './i18n.js';
-import { luhnValid } from './luhn.js';
 
 export type CardField = 'number' | 'expiry' | 'cvc' | 'name' | 'zip';
 export type CardValues = Record<CardField, string>;
@@ -21,7 +21,7 @@ export function parseExpiry(v: string): { month: number; year: number } | null {
 export function validateCard(v: CardValues, m: Messages, now = new Date()): Errors<CardField> {
   const e: Errors<CardField> = {};
   const digits = onlyDigits(v.number);
-  const brand = cardBrand(digits);
+  const brand = cardLayout(digits);
   if (!digits) e.number = m.reqCardNumber;
   else if (!brand.lengths.includes(digits.length) || !luhnValid(digits)) e.number = m.badCardNumber;
 

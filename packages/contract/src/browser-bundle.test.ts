@@ -17,6 +17,12 @@ describe('@remit/contract in a browser bundle', () => {
     expect(all.gzip).toBeLessThan(40 * 1024);
   });
 
+  it('the card rules alone bring no zod: under 1 KB gzip', async () => {
+    const rules = await bundleForBrowser(CONTRACT_BUNDLES.find((b) => b.name.startsWith('contract/card-rules'))!.source);
+    expect(rules.errors).toEqual([]);
+    expect(rules.gzip).toBeLessThan(1024);
+  });
+
   it('would catch a Node built-in (the check can fail)', async () => {
     const r = await bundleForBrowser(`import { createHash } from 'node:crypto'; import fs from 'fs'; export const x = [createHash, fs];`);
     expect(r.nodeBuiltins.sort()).toEqual(['fs', 'node:crypto']);

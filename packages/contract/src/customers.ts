@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { abaRoutingValid } from './money.js';
+import { abaRoutingValid } from './card-rules.js';
 import { amount, email, flag, intLike, merchantKey, optionalText, phone, text } from './fields.js';
 import { envelope } from './envelope.js';
 

@@ -9,6 +9,7 @@ export * as fields from './fields.js';
 export { MAX_AMOUNT_CENTS, normalizePhone } from './fields.js';
 export * as onboardingFields from './onboarding-fields.js';
 export * from './money.js';
+export * from './card-rules.js';
 export * from './merchants.js';
 export * from './pay-links.js';
 export * from './requests.js';

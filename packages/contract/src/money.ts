@@ -20,11 +20,3 @@ export function parseAmountNumber(n: number): number | null {
   if (Number(text) !== n) return null;
   return parseAmountText(text);
 }
-
-/** ABA routing number checksum (3-7-1 weights). */
-export function abaRoutingValid(routing: string): boolean {
-  if (!/^\d{9}$/.test(routing)) return false;
-  const d = [...routing].map(Number);
-  const sum = 3 * (d[0]! + d[3]! + d[6]!) + 7 * (d[1]! + d[4]! + d[7]!) + (d[2]! + d[5]! + d[8]!);
-  return sum % 10 === 0;
-}

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { abaRoutingValid } from './money.js';
+import { abaRoutingValid } from './card-rules.js';
 
 /**
  * Field shapes of the onboarding submission. Every leaf is text in the spec; where a leaf is a

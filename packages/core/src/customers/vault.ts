@@ -4,7 +4,7 @@ import type { Queryable } from '../db/connect.js';
 import { customers, paymentMethods } from '../db/schema.js';
 import { invalid } from '../errors.js';
 import { newId } from '../ids.js';
-import { cardBrand, luhnValid } from '../processor/cards.js';
+import { cardBrand, luhnValid } from '@remit/contract';
 import type { CardInput as ProcessorCard, CardToken } from '../processor/connector.js';
 import { processorKey } from '../processor/keys.js';
 import type { BankAccountInput, PaymentMethodSummary, StoredCardInput as CardInput } from '@remit/contract';

@@ -3,7 +3,7 @@
  * sandbox simulator and the Stripe connector implement it; the core calls it from every money
  * operation (docs/processors.md).
  */
-export type CardBrand = 'Visa' | 'Mastercard' | 'Amex' | 'Discover';
+export type { CardBrand } from '@remit/contract';
 
 export interface CardInput {
   number: string;

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { newId } from '../ids.js';
-import { luhnValid } from './cards.js';
+import { luhnValid } from '@remit/contract';
 import type { AuthorizeResult, Processor } from './connector.js';
 
 /** The sandbox test cards of DESIGN.md and what the simulated network answers for each. */

@@ -1,8 +1,7 @@
 import Stripe from 'stripe';
-import { errorMessage } from '@remit/contract';
+import { errorMessage, luhnValid } from '@remit/contract';
 import { RemitError } from '../errors.js';
 import type { AuthorizeResult, CardInput, CardToken, Decline, Keyed, Processor } from './connector.js';
-import { luhnValid } from './cards.js';
 
 /**
  * The Stripe connector (REMIT_PROCESSOR=stripe), through the official `stripe` package only. Card
