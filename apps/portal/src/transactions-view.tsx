@@ -53,7 +53,9 @@ function MerchantTransactions({ m }: { m: MerchantWithKey }) {
     <>
       {m.status !== 'approved' && (
         <p class="alert" role="status">
-          {m.businessname} is {m.status}: links can be made, payments are refused until it is approved (Merchants).
+          {m.status === 'suspended'
+            ? `${m.businessname} is suspended by the operator: payments are refused until it is reinstated (remit merchants reinstate).`
+            : `${m.businessname} is ${m.status}: links can be made, payments are refused until it is approved (Merchants).`}
         </p>
       )}
       <div class="two">

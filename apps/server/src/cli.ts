@@ -1,22 +1,49 @@
 import { pathToFileURL } from 'node:url';
-import { createCredentials, openCore } from '@remit/core';
-import { coreOptions, loadConfig } from './config.js';
+import {
+  createCredentials,
+  isRemitError,
+  openCore,
+  operatorMerchant,
+  operatorMerchants,
+  purgeNow,
+  reinstateMerchant,
+  rotateClientSecret,
+  suspendMerchant,
+  type Core,
+  type OperatorMerchant,
+} from '@remit/core';
+import { coreOptions, loadConfig, type ServerConfig } from './config.js';
+import { configReport, reportLines } from './config-report.js';
 
 export const USAGE = `Usage: npm run remit -- <command> [options]
 
 Commands:
-  credentials create [--json]   Create API credentials (client_id and secret_key) for this
-                                server's environment: sk_test_ keys in sandbox, sk_live_ keys
-                                in production. The secret key is shown once; only its digest is kept.
-  help                          Show this help (also --help, -h).
+  credentials create [--json]       Create API credentials (client_id and secret_key) for this
+                                    server's environment: sk_test_ keys in sandbox, sk_live_ keys
+                                    in production. The secret key is shown once; only its digest is kept.
+  credentials rotate <client_id> [--json]
+                                    Give a client a new secret key, shown once; the old one stops
+                                    working at once.
+  merchants list [--status pending|approved|suspended] [--json]
+                                    Every client's merchants, newest first.
+  merchants show <merchant_id> [--json]
+                                    One merchant: its client, status, dates, transaction count.
+  merchants suspend <merchant_id>   Refuse the merchant's new payments (merchant_suspended) until
+                                    it is reinstated. Refunds and voids still work.
+  merchants reinstate <merchant_id> Lift the suspension (back to approved, or pending if it never was).
+  purge [--json]                    Delete now what is past its retention (docs/operations.md
+                                    "Retention"); prints the rows deleted per table.
+  config [--json]                   Show the configuration in force, defaults resolved; secrets masked.
+  help                              Show this help (also --help, -h).
 
 Options:
-  --json                        Print {"client_id": …, "secret_key": …} as JSON.
+  --json                            Print the answer as JSON.
 
 Reads the same configuration as the server: REMIT_ENV (sandbox|production), DATABASE_URL, or
 REMIT_DATA_DIR (embedded database; default ./.remit), and REMIT_ENCRYPTION_KEY (required in
 production). With the embedded database, stop the server first: one process owns the data directory
-(the command refuses while a server holds it).
+(the command refuses while a server holds it). Exit codes: 0 done, 1 refused or failed (configuration,
+database, unknown merchant or client), 2 unknown command or option.
 `;
 
 export interface Io {
@@ -29,19 +56,135 @@ const stdio: Io = {
   err: (t) => process.stderr.write(t),
 };
 
+interface Parsed {
+  words: string[];
+  json: boolean;
+  status?: string;
+}
+
+/** One command: the words it is called by, how many arguments follow, and what it does. */
+interface Command {
+  words: string[];
+  args: number;
+  /** Needs no database (config). */
+  offline?: boolean;
+  run(c: { core: Core; config: ServerConfig; env: NodeJS.ProcessEnv; io: Io; p: Parsed; arg: string }): Promise<void> | void;
+}
+
+const merchantLine = (m: OperatorMerchant) =>
+  `${m.merchant_id}  ${m.status.padEnd(9)}  ${m.client_id}  ${m.join_date.slice(0, 10)}  ${m.businessname} <${m.email}>\n`;
+
+function printMerchant(io: Io, p: Parsed, m: object) {
+  io.out(p.json ? `${JSON.stringify(m)}\n` : reportLines(m as Record<string, unknown>));
+}
+
+const COMMANDS: Command[] = [
+  {
+    words: ['credentials', 'create'],
+    args: 0,
+    async run({ core, config, io, p }) {
+      const creds = await createCredentials(core.ctx);
+      if (p.json) return io.out(`${JSON.stringify(creds)}\n`);
+      io.out(`client_id:  ${creds.client_id}\nsecret_key: ${creds.secret_key}\n`);
+      io.err(`Created ${config.env} credentials. Store the secret key now: it cannot be shown again.\n`);
+    },
+  },
+  {
+    words: ['credentials', 'rotate'],
+    args: 1,
+    async run({ core, io, p, arg }) {
+      const creds = await rotateClientSecret(core.ctx, arg);
+      if (p.json) return io.out(`${JSON.stringify(creds)}\n`);
+      io.out(`client_id:  ${creds.client_id}\nsecret_key: ${creds.secret_key}\n`);
+      io.err('The old secret key no longer works. Store the new one now: it cannot be shown again.\n');
+    },
+  },
+  {
+    words: ['merchants', 'list'],
+    args: 0,
+    async run({ core, io, p }) {
+      const list = await operatorMerchants(core.ctx, { status: p.status });
+      if (p.json) return io.out(`${JSON.stringify(list)}\n`);
+      for (const m of list) io.out(merchantLine(m));
+      io.err(`${list.length} merchant${list.length === 1 ? '' : 's'}${p.status ? ` ${p.status}` : ''}.\n`);
+    },
+  },
+  {
+    words: ['merchants', 'show'],
+    args: 1,
+    async run({ core, io, p, arg }) {
+      printMerchant(io, p, await operatorMerchant(core.ctx, arg));
+    },
+  },
+  {
+    words: ['merchants', 'suspend'],
+    args: 1,
+    async run({ core, io, p, arg }) {
+      const { merchant, changed } = await suspendMerchant(core.ctx, arg);
+      printMerchant(io, p, merchant);
+      io.err(changed ? `Suspended ${arg}: its payments are refused (merchant_suspended) until it is reinstated.\n` : `${arg} was already suspended.\n`);
+    },
+  },
+  {
+    words: ['merchants', 'reinstate'],
+    args: 1,
+    async run({ core, io, p, arg }) {
+      const { merchant, changed } = await reinstateMerchant(core.ctx, arg);
+      printMerchant(io, p, merchant);
+      io.err(changed ? `Reinstated ${arg}: it is ${merchant.status} again.\n` : `${arg} was not suspended; nothing changed.\n`);
+    },
+  },
+  {
+    words: ['purge'],
+    args: 0,
+    async run({ core, config, io, p }) {
+      const counts = await purgeNow(core.ctx, config.retention);
+      if (p.json) return io.out(`${JSON.stringify(counts)}\n`);
+      for (const [table, n] of Object.entries(counts)) io.out(`${table}: ${n}\n`);
+    },
+  },
+  {
+    words: ['config'],
+    args: 0,
+    offline: true,
+    run({ config, env, io, p }) {
+      const report = configReport(config, env);
+      io.out(p.json ? `${JSON.stringify(report, null, 2)}\n` : reportLines(report));
+    },
+  },
+];
+
+const STATUSES = ['pending', 'approved', 'suspended'];
+
+/** Words, `--json`, and `--status <s>` (or `--status=s`); anything else is an unknown option. */
+function parse(args: string[]): Parsed | string {
+  const p: Parsed = { words: [], json: false };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--json') p.json = true;
+    else if (a === '--status' || a.startsWith('--status=')) {
+      const v = a === '--status' ? args[++i] : a.slice('--status='.length);
+      if (!v || !STATUSES.includes(v)) return `--status must be one of ${STATUSES.join(', ')}`;
+      p.status = v;
+    } else if (a.startsWith('-')) return `Unknown option: ${a}`;
+    else p.words.push(a);
+  }
+  return p;
+}
+
 /** Runs one command; returns the process exit code. */
 export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.env, io: Io = stdio): Promise<number> {
-  const flags = new Set(args.filter((a) => a.startsWith('-')));
-  const words = args.filter((a) => !a.startsWith('-'));
-  if (flags.has('--help') || flags.has('-h') || words[0] === 'help' || words.length === 0) {
+  if (args.includes('--help') || args.includes('-h') || args[0] === 'help' || args.length === 0) {
     io.out(USAGE);
-    return words.length === 0 && !flags.has('--help') && !flags.has('-h') ? 1 : 0;
+    return args.length === 0 ? 1 : 0;
   }
-  const unknownFlags = [...flags].filter((f) => f !== '--json');
-  if (words.join(' ') !== 'credentials create' || unknownFlags.length > 0) {
-    io.err(`Unknown command or option: ${args.join(' ')}\n\n${USAGE}`);
+  const p = parse(args);
+  const command = typeof p === 'string' ? undefined : COMMANDS.find((c) => c.words.every((w, i) => p.words[i] === w) && p.words.length === c.words.length + c.args);
+  if (typeof p === 'string' || !command || (p.status && command.words.join(' ') !== 'merchants list')) {
+    io.err(`${typeof p === 'string' ? p : `Unknown command or option: ${args.join(' ')}`}\n\n${USAGE}`);
     return 2;
   }
+  const arg = p.words[command.words.length] ?? '';
 
   let config;
   try {
@@ -49,6 +192,10 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.en
   } catch (e) {
     io.err(`Configuration error: ${(e as Error).message}\n`);
     return 1;
+  }
+  if (command.offline) {
+    await command.run({ core: null as unknown as Core, config, env, io, p, arg });
+    return 0;
   }
   let core;
   try {
@@ -59,14 +206,12 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.en
     return 1;
   }
   try {
-    const creds = await createCredentials(core.ctx);
-    if (flags.has('--json')) {
-      io.out(`${JSON.stringify(creds)}\n`);
-    } else {
-      io.out(`client_id:  ${creds.client_id}\nsecret_key: ${creds.secret_key}\n`);
-      io.err(`Created ${config.env} credentials. Store the secret key now: it cannot be shown again.\n`);
-    }
+    await command.run({ core, config, env, io, p, arg });
     return 0;
+  } catch (e) {
+    if (!isRemitError(e)) throw e;
+    io.err(`remit: ${e.message}\n`);
+    return 1;
   } finally {
     // Closing flushes the embedded database to disk.
     await core.close();

@@ -70,3 +70,22 @@ describe('webhook targets', () => {
     }
   });
 });
+
+describe('retention', () => {
+  const base = { REMIT_ENCRYPTION_KEY: key };
+  it('defaults: events and messages 30 days, sessions and challenges 7, purged every hour', () => {
+    expect(loadConfig(base).retention).toEqual({ eventsDays: 30, messagesDays: 30, sessionsDays: 7, intervalMs: 3_600_000 });
+  });
+
+  it('each REMIT_RETENTION_* sets its days; off keeps forever', () => {
+    const env = { ...base, REMIT_RETENTION_EVENTS_DAYS: '90', REMIT_RETENTION_MESSAGES_DAYS: 'off', REMIT_RETENTION_SESSIONS_DAYS: '1', REMIT_RETENTION_PURGE_INTERVAL_MS: '600000' };
+    expect(loadConfig(env).retention).toEqual({ eventsDays: 90, messagesDays: null, sessionsDays: 1, intervalMs: 600_000 });
+  });
+
+  it('anything else stops the start with the setting named', () => {
+    for (const v of ['0', '1.5', '-3', 'never']) {
+      expect(() => loadConfig({ ...base, REMIT_RETENTION_EVENTS_DAYS: v })).toThrow(`REMIT_RETENTION_EVENTS_DAYS must be a whole number of days (1 or more), or off to keep forever, not ${v}`);
+    }
+    expect(() => loadConfig({ ...base, REMIT_RETENTION_PURGE_INTERVAL_MS: '0' })).toThrow('REMIT_RETENTION_PURGE_INTERVAL_MS');
+  });
+});

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createProcessor, parseCutoff, type Env, type OpenOptions, type Processor } from '@remit/core';
+import { createProcessor, DEFAULT_RETENTION, parseCutoff, type Env, type OpenOptions, type Processor, type Retention } from '@remit/core';
 import { rateLimitsFromEnv, type RateLimits } from './rate-limits.js';
 import { timeLimitsFromEnv, type TimeLimits } from './time-limits.js';
 import { shutdownTimeoutFromEnv } from './shutdown.js';
@@ -48,6 +48,8 @@ export interface ServerConfig {
   shutdownTimeoutMs: number;
   /** REMIT_METRICS_TOKEN: the bearer token GET /metrics needs (in production, /metrics exists only with it). */
   metricsToken?: string;
+  /** REMIT_RETENTION_*: what the purge keeps and how often it runs (docs/operations.md "Retention"). */
+  retention: Retention;
 }
 
 /**
@@ -86,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     webhookPorts: webhookPorts(env.REMIT_WEBHOOK_PORTS),
     shutdownTimeoutMs: shutdownTimeoutFromEnv(env),
     metricsToken: env.REMIT_METRICS_TOKEN || undefined,
+    retention: retentionFromEnv(env),
   };
 }
 
@@ -103,6 +106,26 @@ function positiveMs(name: string, value: string | undefined): number | undefined
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a whole number of milliseconds above 0`);
   return n;
+}
+
+/**
+ * REMIT_RETENTION_EVENTS_DAYS, _MESSAGES_DAYS, _SESSIONS_DAYS (whole days of 1 or more, or `off`:
+ * kept forever) and REMIT_RETENTION_PURGE_INTERVAL_MS (how often the purge runs).
+ */
+export function retentionFromEnv(env: NodeJS.ProcessEnv): Retention {
+  const days = (name: string, fallback: number | null): number | null => {
+    const v = env[name]?.trim();
+    if (v === undefined || v === '') return fallback;
+    if (v.toLowerCase() === 'off') return null;
+    if (!/^\d+$/.test(v) || Number(v) < 1) throw new Error(`${name} must be a whole number of days (1 or more), or off to keep forever, not ${v}`);
+    return Number(v);
+  };
+  return {
+    eventsDays: days('REMIT_RETENTION_EVENTS_DAYS', DEFAULT_RETENTION.eventsDays),
+    messagesDays: days('REMIT_RETENTION_MESSAGES_DAYS', DEFAULT_RETENTION.messagesDays),
+    sessionsDays: days('REMIT_RETENTION_SESSIONS_DAYS', DEFAULT_RETENTION.sessionsDays),
+    intervalMs: positiveMs('REMIT_RETENTION_PURGE_INTERVAL_MS', env.REMIT_RETENTION_PURGE_INTERVAL_MS) ?? DEFAULT_RETENTION.intervalMs,
+  };
 }
 
 /** The `openCore` options for this configuration: Postgres when DATABASE_URL is set, else the data directory. */

@@ -1,4 +1,4 @@
-import { messagingOf, openCore, startWorkers, workerOptionsFromEnv } from '@remit/core';
+import { messagingOf, openCore, startWorkers, twilioSettingsFromEnv, workerOptionsFromEnv } from '@remit/core';
 import { buildApp, loggerOptions } from './app.js';
 import { coreOptions, loadConfig } from './config.js';
 import { batchedLog } from './log-destination.js';
@@ -31,6 +31,8 @@ const core = await orExit(`cannot open ${where}`, () =>
   openCore({
     ...coreOptions(config),
     messaging: messagingOf(config.env, workerOptions),
+    // Every process verifies Twilio's status callbacks, a REMIT_WORKERS=off one too.
+    twilioAuthToken: twilioSettingsFromEnv(process.env)?.authToken,
     // The embedded database's thread died: every request would fail. End the process, so that its
     // supervisor starts it again (the data folder's lock goes with it).
     onDatabaseLost: (err) => {
@@ -56,7 +58,7 @@ await orExit(`cannot listen on ${config.host}:${config.port}`, () => app.listen(
 const workers =
   process.env.REMIT_WORKERS === 'off'
     ? null
-    : startWorkers(core.ctx, { ...metrics.workerOptions(workerOptions), logger: app.log });
+    : startWorkers(core.ctx, { ...metrics.workerOptions(workerOptions), retention: config.retention, logger: app.log });
 if (core.ctx.processor.name === 'none') {
   app.log.warn(
     { processor: 'none' },

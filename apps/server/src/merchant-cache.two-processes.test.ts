@@ -90,7 +90,7 @@ describe('a merchant changed in one process is seen by every process at once', (
       for (const p of [b, a]) seen.push(await outcome(p, shop));
       await operator.ctx.db.execute(sql`update merchants set status = 'approved' where id = ${shop.merchant_id}`);
     }
-    expect(seen).toEqual(Array.from({ length: 20 }, () => [200, 200, '400 merchant_not_approved', '400 merchant_not_approved']).flat());
+    expect(seen).toEqual(Array.from({ length: 20 }, () => [200, 200, '400 merchant_suspended', '400 merchant_suspended']).flat());
   }, 60_000);
 
   it('a key changed by another writer: the old key is refused by both at once, the new one accepted', async () => {
@@ -133,6 +133,6 @@ describe('a merchant changed in one process is seen by every process at once', (
     const answers: Array<string | number> = [];
     for (let i = 0; i < 5; i++) answers.push(await outcome(b, shop));
     expect(answers).not.toContain(200);
-    expect(answers.at(-1)).toBe('400 merchant_not_approved');
+    expect(answers.at(-1)).toBe('400 merchant_suspended');
   });
 });

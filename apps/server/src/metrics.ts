@@ -105,7 +105,13 @@ export function createMetrics(core: Core): Metrics {
 function observedProcessor(p: Processor, count: (method: 'card' | 'ach', outcome: string) => void): Processor {
   return {
     name: p.name,
+    bookkeepingOnly: p.bookkeepingOnly,
     checkCardNumber: (number) => p.checkCardNumber(number),
+    capture: (input) => p.capture(input),
+    cancel: (input) => p.cancel(input),
+    refund: (input) => p.refund(input),
+    incrementAuthorization: (input) => p.incrementAuthorization(input),
+    tokenizeCard: (card, opts) => p.tokenizeCard(card, opts),
     async authorizeCard(card, amountCents, opts) {
       try {
         const r = await p.authorizeCard(card, amountCents, opts);

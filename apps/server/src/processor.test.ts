@@ -133,6 +133,7 @@ describe('start-up', () => {
       PUBLIC_URL: 'https://pay.example.com',
       REMIT_ALLOW_NO_PROCESSOR: 'true',
       REMIT_ALLOW_NO_EMAIL: 'true',
+      REMIT_ALLOW_NO_SMS: 'true',
     });
     try {
       const warning = server

@@ -11,7 +11,8 @@ function isLoopback(hostname: string): boolean {
 /**
  * What a production server refuses to start with, one line each: settings under which customers
  * could not pay, or messages would silently not go out. Empty in sandbox.
- * REMIT_ALLOW_NO_PROCESSOR=true and REMIT_ALLOW_NO_EMAIL=true accept the last two on purpose (a trial).
+ * REMIT_ALLOW_NO_PROCESSOR=true, REMIT_ALLOW_NO_EMAIL=true and REMIT_ALLOW_NO_SMS=true accept the last
+ * three on purpose (a trial).
  */
 export function productionRefusals(config: ServerConfig, env: NodeJS.ProcessEnv): string[] {
   if (config.env !== 'production') return [];
@@ -33,6 +34,9 @@ export function productionRefusals(config: ServerConfig, env: NodeJS.ProcessEnv)
   }
   if (!env.SMTP_URL && env.REMIT_ALLOW_NO_EMAIL !== 'true') {
     out.push('SMTP_URL is not set: payment requests, card requests and receipts by email could not be sent; set SMTP_URL, or REMIT_ALLOW_NO_EMAIL=true to run without email (the API then answers that no email was sent)');
+  }
+  if (!env.TWILIO_ACCOUNT_SID && env.REMIT_ALLOW_NO_SMS !== 'true') {
+    out.push('TWILIO_ACCOUNT_SID is not set: payment requests and card requests by SMS and the widget\'s SMS payment requests could not be sent; configure Twilio (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM), or REMIT_ALLOW_NO_SMS=true to run without SMS (the API then answers that no SMS was sent)');
   }
   return out;
 }

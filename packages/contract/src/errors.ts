@@ -25,6 +25,8 @@ const entries = {
   card_not_accepted: { status: 400 },
   unsupported_image: { status: 400 },
   merchant_not_approved: { status: 400, message: 'Merchant is not approved for payments yet.' },
+  /** The operator suspended the merchant (`remit merchants suspend`): no new payments until reinstated. */
+  merchant_suspended: { status: 400, message: 'This merchant is suspended: payments are refused until the operator reinstates it.' },
   amount_not_positive: { status: 400 },
   amount_over_limit: { status: 400 },
   customer_has_no_contact: { status: 400 },
@@ -33,6 +35,8 @@ const entries = {
   preauth_needs_card: { status: 400 },
   /** Widget backend: the phone is in a country the widget settings' sms_countries leave out. */
   phone_country_not_allowed: { status: 400 },
+  /** Widget backend: the SMS provider refused the message for good (Twilio 21211, an invalid number). */
+  sms_not_sent: { status: 400 },
   /** Pay page: the link does not take this method (or an authorization by bank account). */
   method_not_allowed: { status: 400 },
   /** Spec: "`last_authorized_amount` differs from the record: error named Amount mismatch". */
@@ -86,11 +90,15 @@ const entries = {
   /** The widget backend: the merchant turned this widget off in its widget settings. */
   widget_disabled: { status: 403 },
   /** Portal: a state-changing call without the session's CSRF token, or from another origin. */
+  /** A provider's callback (Twilio's X-Twilio-Signature) did not verify: nothing was read or changed. */
+  invalid_signature: { status: 403, message: 'Invalid signature: this callback was not signed with the configured credentials.' },
   csrf_rejected: { status: 403, message: 'This request was refused: it did not come from the portal page (CSRF token or Origin missing or wrong). Reload the portal and try again.' },
 
   // 404.
   route_not_found: { status: 404 },
   merchant_not_found: { status: 404, message: 'Merchant not found.' },
+  /** Operator tools: no client has this id (or it is of the other environment). */
+  client_not_found: { status: 404 },
   customer_not_found: { status: 404, message: 'Customer not found.' },
   /** Spec: `DELETE /pay-link/{linkId}` with an unknown link. */
   link_not_found: { status: 404, message: 'Link not found' },

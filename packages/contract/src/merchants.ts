@@ -150,7 +150,7 @@ export const onboardingResultSchema = z.object({
 export type OnboardingResult = z.infer<typeof onboardingResultSchema>;
 export const onboardingResponseSchema = envelope(onboardingResultSchema);
 
-export const MERCHANT_STATUSES = ['pending', 'approved'] as const;
+export const MERCHANT_STATUSES = ['pending', 'approved', 'suspended'] as const;
 
 export const merchantSchema = z.object({
   businessname: z.string(),
@@ -162,7 +162,7 @@ export const merchantSchema = z.object({
   phonenumber: z.string(),
   public_data: z.object({ public_key: z.string() }),
   website: z.string(),
-  status: z.enum(MERCHANT_STATUSES).describe('`pending` after onboarding, `approved` after approval'),
+  status: z.enum(MERCHANT_STATUSES).describe('`pending` after onboarding, `approved` after approval, `suspended` while the operator has suspended it (payments refused)'),
 });
 export type MerchantView = z.infer<typeof merchantSchema>;
 export const merchantListResponseSchema = envelope(z.array(merchantSchema));

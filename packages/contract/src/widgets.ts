@@ -134,7 +134,7 @@ export type WidgetPayLink = z.infer<typeof widgetPayLinkSchema>;
 export const widgetRequestBody = z.object({ amount: amount(), phone_number: phone() });
 export type WidgetRequestInput = z.output<typeof widgetRequestBody>;
 export const widgetRequestSchema = z.object({
-  status: z.literal('sent'),
+  status: z.enum(['sent', 'queued']).describe('queued: the SMS provider has not accepted it yet; it will be tried again'),
   link_id: z.string(),
   amount: z.string(),
   phone_last_four: z.string().describe('the last four digits of the phone the SMS went to'),

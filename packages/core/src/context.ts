@@ -9,6 +9,8 @@ import type { Messaging } from './messages/channels.js';
 /** Everything a core operation needs, made once at start-up by the server or a test. */
 export interface Ctx {
   db: Db;
+  /** Which engine `db` is: PGlite has no autovacuum, so the server does that work itself. */
+  storage: 'pglite' | 'postgres';
   env: Env;
   /** Base of pay links and script addresses, without a trailing slash. */
   publicUrl: string;
@@ -32,4 +34,6 @@ export interface Ctx {
   webhookPorts: readonly number[];
   /** The channels this server can deliver messages on (a transport, or in sandbox the inbox). */
   messaging: Messaging;
+  /** Twilio's auth token (TWILIO_AUTH_TOKEN): verifies its delivery status callbacks. */
+  twilioAuthToken?: string;
 }

@@ -27,3 +27,4 @@ export * from './widgets/index.js';
 export * from './pay-page/index.js';
 export * from './rate-limits/index.js';
 export * from './portal/index.js';
+export * from './retention/index.js';

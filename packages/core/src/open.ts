@@ -38,6 +38,8 @@ export interface OpenOptions {
   webhookPorts?: readonly number[];
   /** The channels messages can go out on; default: both in sandbox (the inbox), none in production. */
   messaging?: Messaging;
+  /** Verifies Twilio's status callbacks (TWILIO_AUTH_TOKEN); unset, the callback route is 404. */
+  twilioAuthToken?: string;
 }
 
 export interface Core {
@@ -78,6 +80,7 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
   }
   const ctx: Ctx = {
     db: database.db,
+    storage: database.kind,
     env: opts.env,
     publicUrl: opts.publicUrl.replace(/\/+$/, ''),
     vault,
@@ -91,6 +94,7 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
     privateWebhooks: opts.privateWebhooks ?? opts.env === 'sandbox',
     webhookPorts: [...new Set([443, ...(opts.webhookPorts ?? [])])],
     messaging: opts.messaging ?? defaultMessaging(opts.env),
+    twilioAuthToken: opts.twilioAuthToken,
   };
   // Rows from before the owner's personal fields were encrypted are sealed now.
   await sealLegacyOwnerInfo(ctx);

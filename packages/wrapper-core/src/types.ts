@@ -20,7 +20,8 @@ export type PaymentResult = { status: 'succeeded'; transaction_id: string } | { 
 
 /** The payment request, sent by SMS. */
 export interface RequestResult {
-  status: 'sent';
+  /** `queued`: the SMS provider has not accepted it yet; the server tries again. */
+  status: 'sent' | 'queued';
   link_id: string;
   amount: string;
   /** The last four digits of the phone the SMS went to. */

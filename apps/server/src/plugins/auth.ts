@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { authenticateClient, claimedClientId, clientAddressKey, isRemitError, merchantEpochRead, type Client, type Ctx } from '@remit/core';
+import { authenticateClient, claimedClientId, clientAddressKey, confirmClient, isRemitError, merchantEpochRead, type Client, type Ctx } from '@remit/core';
 import { rateLimited } from './rate-limit.js';
 
 declare module 'fastify' {
@@ -57,6 +57,8 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx) {
     if (lockedBy === 0) throw rateLimited(reply, decision, `${LOCKED} for this client id from this address`);
     if (lockedBy === 1) throw rateLimited(reply, decision, `${LOCKED} from this address`);
     if (!decision.allowed) throw rateLimited(reply, decision, 'Too many requests for this client');
+    // A secret rotated by another process since this one cached the old digest is refused here.
+    await confirmClient(ctx, req.headers.authorization, typeof read === 'number' ? read : undefined);
     req.client = client;
     if (typeof read === 'number') req.merchantEpoch = read;
   });

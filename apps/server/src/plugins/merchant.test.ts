@@ -189,6 +189,6 @@ describe('the merchant cache when no statement reads the epoch (every API limit 
     expect(sent.some((q) => q.includes('merchant_epoch') && !/from "merchants"/.test(q))).toBe(false);
     await quiet.core.ctx.db.execute(sql`update merchants set status = 'suspended' where id = ${m.merchant_id}`);
     const refused = await chargeIt();
-    expect([refused.status, refused.body.code]).toEqual([400, 'merchant_not_approved']);
+    expect([refused.status, refused.body.code]).toEqual([400, 'merchant_suspended']);
   });
 });

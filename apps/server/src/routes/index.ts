@@ -15,11 +15,12 @@ import { achRoutes } from './ach.js';
 import { depositRoutes } from './deposits.js';
 import { sandboxClockRoutes } from './sandbox.js';
 import { widgetRoutes } from './widgets.js';
+import { twilioStatusRoutes } from './twilio-status.js';
 
 export type Routes = (app: App, ctx: Ctx) => void;
 
-/** No credentials: health, the sandbox portal, the hosted pages. */
-export const publicRoutes: Routes[] = [healthRoutes, homeRoutes];
+/** No credentials: health, the sandbox portal, the hosted pages, providers' signed callbacks. */
+export const publicRoutes: Routes[] = [healthRoutes, homeRoutes, twilioStatusRoutes];
 
 export { portalRoutes } from './portal/index.js';
 

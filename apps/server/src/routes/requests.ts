@@ -8,15 +8,19 @@ import {
   paymentRequestBody,
   paymentRequestResponseSchema,
 } from '@remit/contract';
-import { createCustomerRequest, createPaymentRequest, unsentNote, type Channel, type Ctx } from '@remit/core';
+import { createCustomerRequest, createPaymentRequest, deliveryNote, unsentNote, type Ctx, type RequestOutcome } from '@remit/core';
 import { ok } from './envelope.js';
 import type { App } from './types.js';
 
-/** "Payment request created and sent by SMS and email.", and what could not be sent. */
-const createdMessage = (what: string, { sent, unsent }: { sent: Channel[]; unsent: Channel[] }) =>
-  (sent.length === 0
-    ? `${what} created successfully.`
-    : `${what} created and sent by ${sent.map((c) => (c === 'sms' ? 'SMS' : 'email')).join(' and ')}.`) + unsentNote(unsent);
+/** "Payment request created and sent by SMS and email.", and what was not sent, or not yet. */
+const createdMessage = (what: string, o: RequestOutcome<unknown>) =>
+  (o.sent.length > 0
+    ? `${what} created and sent by ${o.sent.map((c) => (c === 'sms' ? 'SMS' : 'email')).join(' and ')}.`
+    : o.failed.length + o.queued.length > 0
+      ? `${what} created.`
+      : `${what} created successfully.`) +
+  deliveryNote(o) +
+  unsentNote(o.unsent);
 
 export function requestRoutes(app: App, ctx: Ctx) {
   app.post(

@@ -127,7 +127,7 @@ export async function widgetApiRoutes(app: App, ctx: Ctx, opts: WidgetApiOptions
       schema: {
         tags: ['widget backend'],
         summary: 'Send a payment request SMS (the request payment button)',
-        description: `US (10 digits) or E.164 phone, in one of the widget settings' sms_countries (default US and CA; else 400 phone_country_not_allowed). At most ${describeRule(limits.smsPerPhone)} per phone (of this merchant), ${describeRule(limits.smsPerAddress)} per client address and ${describeRule(limits.smsPerKey)} per key (429 with Retry-After); a request refused as invalid counts against none of them.`,
+        description: `US (10 digits) or E.164 phone, in one of the widget settings' sms_countries (default US and CA; else 400 phone_country_not_allowed). At most ${describeRule(limits.smsPerPhone)} per phone (of this merchant), ${describeRule(limits.smsPerAddress)} per client address and ${describeRule(limits.smsPerKey)} per key (429 with Retry-After); a request refused as invalid counts against none of them. With an SMS provider (Twilio) the answer waits for its first try: 400 sms_not_sent when it refuses the number, status queued when it has not accepted the SMS yet.`,
         querystring: keyQuery,
         body: widgetRequestBody,
         response: { 200: envelope(widgetRequestSchema), ...errors },
@@ -143,7 +143,8 @@ export async function widgetApiRoutes(app: App, ctx: Ctx, opts: WidgetApiOptions
           [limits.smsPerAddress, req.ip],
           [limits.smsPerKey, req.merchant.publicKey],
         ]);
-      return ok('Payment request sent.', await sendWidgetPaymentRequest(ctx, req.merchant, req.body.amount, req.body.phone_number, { serverMax: limits.maxAmountCents, admit }));
+      const sent = await sendWidgetPaymentRequest(ctx, req.merchant, req.body.amount, req.body.phone_number, { serverMax: limits.maxAmountCents, admit });
+      return ok(sent.status === 'sent' ? 'Payment request sent.' : 'Payment request queued: the SMS will be tried again.', sent);
     },
   );
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { openCore, startWorkers, type Core, type Env, type Messaging, type Now, type Processor, type WorkerOptions, type Workers } from '@remit/core';
+import { messagingOf, openCore, startWorkers, type Core, type Env, type Messaging, type Now, type Processor, type WorkerOptions, type Workers } from '@remit/core';
 import { createTestDatabase, testDbKind } from '@remit/core/testing';
 import { basicAuth, send, type HttpRequest, type HttpResponse } from './http.js';
 import { buildApp, loggerOptions, type RemitApp } from '../app.js';
@@ -60,8 +60,13 @@ export async function startTestServer(
     privateWebhooks?: boolean;
     /** Ports production webhook URLs may name besides 443 (REMIT_WEBHOOK_PORTS). */
     webhookPorts?: number[];
-    /** The channels messages can go out on; default the core's (both in sandbox, none in production). */
+    /**
+     * The channels messages can go out on; default those of `workers` (its transports, and in sandbox
+     * the inbox), else the core's (both in sandbox, none in production).
+     */
     messaging?: Messaging;
+    /** Verifies Twilio's status callbacks (TWILIO_AUTH_TOKEN). */
+    twilioAuthToken?: string;
     /** Serve GET /metrics (with this REMIT_METRICS_TOKEN, if any); the workers report to it too. */
     metrics?: { token?: string };
     /** The payment processor; default the environment's (the simulator in sandbox). */
@@ -69,8 +74,10 @@ export async function startTestServer(
   } = {},
 ): Promise<TestServer> {
   const db = testDbKind === 'postgres' ? await createTestDatabase() : null;
+  const workerOptions = opts.workers === true ? {} : (opts.workers ?? {});
+  const env = opts.env ?? 'sandbox';
   const core = await openCore({
-    env: opts.env ?? 'sandbox',
+    env,
     publicUrl: 'http://127.0.0.1',
     encryptionKey: randomBytes(32),
     databaseUrl: db?.url,
@@ -79,7 +86,8 @@ export async function startTestServer(
     idempotencyLeaseMs: opts.idempotencyLeaseMs,
     privateWebhooks: opts.privateWebhooks,
     webhookPorts: opts.webhookPorts,
-    messaging: opts.messaging,
+    messaging: opts.messaging ?? (opts.workers ? messagingOf(env, workerOptions) : undefined),
+    twilioAuthToken: opts.twilioAuthToken,
     processor: opts.processor,
     // Each server keeps its files (check images) apart, never in the repository's .remit.
     filesDir: mkdtempSync(join(tmpdir(), 'remit-files-')),
@@ -98,7 +106,6 @@ export async function startTestServer(
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   core.ctx.publicUrl = address;
-  const workerOptions = opts.workers === true ? {} : (opts.workers ?? {});
   const workers = opts.workers ? startWorkers(core.ctx, metrics ? metrics.workerOptions(workerOptions) : workerOptions) : null;
   const http: TestServer['http'] = ({ path, auth, headers, ...rest }) =>
     send({

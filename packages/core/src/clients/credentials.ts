@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Credentials } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import { clients } from '../db/schema.js';
@@ -6,6 +6,7 @@ import { RemitError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Env } from '../environment.js';
 import { digest, digestEquals, keyEnv, newKey } from '../secret-keys.js';
+import { MERCHANT_EPOCH, merchantCacheOf } from '../merchants/merchant-cache.js';
 
 export type { Credentials };
 
@@ -23,10 +24,28 @@ export async function createCredentials(ctx: Pick<Ctx, 'db' | 'env'>): Promise<C
 }
 
 /**
- * A client's id, secret digest and environment never change once made, so every request after
- * the first skips the lookup. One cache per database; bounded, the oldest entry goes first.
+ * Gives a client a new secret key (returned once, kept as a digest); the old one stops working.
+ * On Postgres the change raises the merchants' epoch in the same transaction, so every process's
+ * cached digest of the old secret is checked again (`confirmClient`) at its next request.
  */
-type AuthRow = { secretHash: string; env: string };
+export async function rotateClientSecret(ctx: Pick<Ctx, 'db' | 'env'>, clientId: string): Promise<Credentials> {
+  const secret = newKey.secret(ctx.env);
+  await ctx.db.transaction(async (tx) => {
+    const [row] = await tx.update(clients).set({ secretHash: digest(secret) }).where(eq(clients.id, clientId)).returning({ env: clients.env });
+    if (!row) throw new RemitError('client_not_found', `No client has the id ${clientId}.`);
+    if (row.env !== ctx.env) throw new RemitError('client_not_found', `The client ${clientId} belongs to the ${row.env} environment; this configuration is ${ctx.env}.`);
+    await tx.execute(sql`update merchant_epoch set epoch = epoch + 1`);
+  });
+  authRowsOf(ctx.db).delete(clientId);
+  return { client_id: clientId, secret_key: secret };
+}
+
+/**
+ * A client's secret digest is cached after the first request, so later ones skip the lookup. One
+ * cache per database; bounded, the oldest entry goes first. On Postgres (another process may rotate
+ * the secret) an entry carries the merchants' epoch read with it, and `confirmClient` checks it.
+ */
+type AuthRow = { secretHash: string; env: string; epoch?: number };
 const authCaches = new WeakMap<object, Map<string, AuthRow>>();
 function authRowsOf(db: object): Map<string, AuthRow> {
   let rows = authCaches.get(db);
@@ -35,9 +54,10 @@ function authRowsOf(db: object): Map<string, AuthRow> {
 }
 const AUTH_CACHE_SIZE = 10_000;
 
-async function loadAuthRow(ctx: Pick<Ctx, 'db'>, clientId: string) {
+/** `withEpoch` (Postgres): read the merchants' epoch with the row, for `confirmClient` to check the entry against. */
+async function loadAuthRow(ctx: Pick<Ctx, 'db'>, clientId: string, withEpoch = merchantCacheOf(ctx.db)?.mode === 'shared') {
   const [row] = await ctx.db
-    .select({ secretHash: clients.secretHash, env: clients.env })
+    .select({ secretHash: clients.secretHash, env: clients.env, ...(withEpoch ? { epoch: MERCHANT_EPOCH } : {}) })
     .from(clients)
     .where(eq(clients.id, clientId))
     .limit(1);
@@ -106,4 +126,22 @@ export async function verifyCredentials(ctx: Pick<Ctx, 'db' | 'env'>, clientId: 
     throw unauthorized(`These credentials belong to the ${row.env} environment; this server is ${ctx.env}.`);
   }
   return { id: clientId, env: row.env as Env };
+}
+
+/**
+ * On Postgres, after the request's first statement read the merchants' epoch (`seenEpoch`; undefined
+ * when none was read): a client whose cached digest was read at another epoch is looked up again, so
+ * a secret rotated by another process stops working at once. Nothing to do on PGlite.
+ */
+export async function confirmClient(ctx: Pick<Ctx, 'db' | 'env'>, header: string | undefined, seenEpoch: number | undefined): Promise<void> {
+  if (merchantCacheOf(ctx.db)?.mode !== 'shared') return;
+  const m = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
+  const decoded = m ? Buffer.from(m[1]!, 'base64').toString('utf8') : '';
+  const colon = decoded.indexOf(':');
+  const clientId = decoded.slice(0, colon);
+  const cached = authRowsOf(ctx.db).get(clientId);
+  if (cached && seenEpoch !== undefined && cached.epoch === seenEpoch) return;
+  // No epoch read (every API limit off): the client is looked up on each request, as the merchant is.
+  const row = await loadAuthRow(ctx, clientId, seenEpoch !== undefined);
+  if (!row || !digestEquals(decoded.slice(colon + 1), row.secretHash)) throw unauthorized(WRONG);
 }

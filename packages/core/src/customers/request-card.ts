@@ -5,7 +5,8 @@ import { invalid } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { queueMessage } from '../messages/outbox.js';
-import { channelName, deliverable, nothingSendable, unsentNote, type Channel } from '../messages/channels.js';
+import { channelName, deliverable, deliveryNote, nothingSendable, unsentNote, type Channel } from '../messages/channels.js';
+import { firstTries, type QueuedMessage } from '../messages/first-try.js';
 import { escapeHtml, oneLine } from '../messages/templates.js';
 import { findCustomer } from './customers.js';
 
@@ -61,6 +62,7 @@ export async function requestCard(ctx: Ctx, merchant: Merchant, customerId: stri
   const link = addCardUrl(ctx, token);
   const customerName = [customer.firstName, customer.lastName].filter(Boolean).join(' ');
   const texts = cardRequestTexts({ businessName: merchant.businessname, customerName, link });
+  const queued: QueuedMessage[] = [];
   await ctx.db.transaction(async (tx) => {
     await tx.insert(payLinks).values({
       id: token,
@@ -79,10 +81,11 @@ export async function requestCard(ctx: Ctx, merchant: Merchant, customerId: stri
       createdAt: at,
     });
     if (send.includes('sms')) {
-      await queueMessage(tx, { merchantId: merchant.id, channel: 'sms', recipient: customer.phoneNumber!, bodyText: texts.sms, payLinkId: token });
+      const id = await queueMessage(tx, { merchantId: merchant.id, channel: 'sms', recipient: customer.phoneNumber!, bodyText: texts.sms, payLinkId: token });
+      queued.push({ id, channel: 'sms' });
     }
     if (send.includes('email')) {
-      await queueMessage(tx, {
+      const id = await queueMessage(tx, {
         merchantId: merchant.id,
         channel: 'email',
         recipient: customer.email!,
@@ -91,8 +94,10 @@ export async function requestCard(ctx: Ctx, merchant: Merchant, customerId: stri
         bodyHtml: texts.email.html,
         payLinkId: token,
       });
+      queued.push({ id, channel: 'email' });
     }
   });
-  const by = send.map(channelName).join(' and ');
-  return { message: `Card request sent to the customer by ${by}.${unsentNote(unsent)}`, channels: send };
+  const d = await firstTries(ctx, queued);
+  const head = d.sent.length > 0 ? `Card request sent to the customer by ${d.sent.map(channelName).join(' and ')}.` : 'Card request created.';
+  return { message: `${head}${deliveryNote(d)}${unsentNote(unsent)}`, channels: d.sent };
 }

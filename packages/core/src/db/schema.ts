@@ -248,6 +248,8 @@ export const events = pgTable(
   (t) => [
     index('events_client_idx').on(t.clientId, t.createdAt),
     index('events_undispatched_idx').on(t.createdAt).where(sql`dispatched_at is null`),
+    /** The retention purge takes the oldest first. */
+    index('events_created_idx').on(t.createdAt),
   ],
 );
 
@@ -297,11 +299,13 @@ export const messages = pgTable(
     lastError: text('last_error'),
     createdAt: ts('created_at').notNull().defaultNow(),
     sentAt: ts('sent_at'),
+    /** The provider's id for it (Twilio's `SM…` sid): its delivery status callbacks name it. */
+    providerId: text('provider_id'),
     /** Lease of the dispatcher sending it; a killed sender's lease runs out and the message is due again. */
     lockedUntil: ts('locked_until'),
     leaseId: text('lease_id'),
   },
-  (t) => [index('messages_due_idx').on(t.status, t.nextAttemptAt)],
+  (t) => [index('messages_due_idx').on(t.status, t.nextAttemptAt), index('messages_provider_id_idx').on(t.providerId)],
 );
 
 /**
@@ -352,7 +356,7 @@ export const payChallenges = pgTable(
     createdAt: ts('created_at').notNull(),
     answeredAt: ts('answered_at'),
   },
-  (t) => [index('pay_challenges_link_idx').on(t.payLinkId)],
+  (t) => [index('pay_challenges_link_idx').on(t.payLinkId), index('pay_challenges_created_idx').on(t.createdAt)],
 );
 
 /** Stored responses for `Idempotency-Key`, replayed for 24 hours. */
@@ -366,7 +370,7 @@ export const idempotencyKeys = pgTable(
     responseBody: text('response_body').notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.clientId, t.key] })],
+  (t) => [primaryKey({ columns: [t.clientId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
 
 /**

@@ -8,15 +8,15 @@ import type { Merchant } from '../merchants/merchant-key.js';
 import { queueMessage } from '../messages/outbox.js';
 import { deliverable, nothingSendable, type Channel } from '../messages/channels.js';
 import { paymentRequestEmail, paymentRequestSms } from '../messages/templates.js';
+import { firstTries, type Delivery, type QueuedMessage } from '../messages/first-try.js';
 import { openLink, type OpenedLink } from './open-link.js';
 import { widgetLinkFields } from './expiry.js';
 import type { CustomerRequestInput, CustomerRequestResult, PaymentRequestInput, PaymentRequestResult } from '@remit/contract';
 import { assertPayable, linkTotals } from './totals.js';
 
-export interface RequestOutcome<T> {
+/** The reply's message says which messages went (Delivery), and which could not go at all (`unsent`). */
+export interface RequestOutcome<T> extends Delivery {
   data: T;
-  /** Which messages were queued, for the reply's message. */
-  sent: Channel[];
   /** Which were asked for but cannot go out from this server (no transport): the reply says so. */
   unsent: Channel[];
 }
@@ -36,7 +36,7 @@ async function sendLink(
   opened: OpenedLink,
   to: Recipients,
   preauth: boolean,
-): Promise<Pick<RequestOutcome<unknown>, 'sent' | 'unsent'>> {
+): Promise<{ queued: QueuedMessage[]; unsent: Channel[] }> {
   const content = {
     businessName: merchant.businessname,
     amountCents: opened.totals.total,
@@ -47,20 +47,20 @@ async function sendLink(
     preauth,
   };
   const { send, unsent } = deliverable(ctx, [...(to.phone ? ['sms' as const] : []), ...(to.email ? ['email' as const] : [])]);
-  const sent: Channel[] = [];
+  const queued: QueuedMessage[] = [];
   if (to.phone && send.includes('sms')) {
-    await queueMessage(tx, {
+    const id = await queueMessage(tx, {
       merchantId: merchant.id,
       channel: 'sms',
       recipient: to.phone,
       bodyText: paymentRequestSms(content),
       payLinkId: opened.linkId,
     });
-    sent.push('sms');
+    queued.push({ id, channel: 'sms' });
   }
   if (to.email && send.includes('email')) {
     const email = paymentRequestEmail(content);
-    await queueMessage(tx, {
+    const id = await queueMessage(tx, {
       merchantId: merchant.id,
       channel: 'email',
       recipient: to.email,
@@ -69,9 +69,9 @@ async function sendLink(
       bodyHtml: email.html,
       payLinkId: opened.linkId,
     });
-    sent.push('email');
+    queued.push({ id, channel: 'email' });
   }
-  return { sent, unsent };
+  return { queued, unsent };
 }
 
 /** An authorization is held on a card: a preauth link that refuses cards could never be paid. */
@@ -103,7 +103,7 @@ export async function createPaymentRequest(
   assertPayable(linkTotals(amounts, merchant), merchant.maxAmountCents);
   assertAuthorizable(input);
   const at = merchantNow(ctx.now, merchant);
-  return ctx.db.transaction(async (tx) => {
+  const made = await ctx.db.transaction(async (tx) => {
     const opened = await openLink(
       ctx,
       tx,
@@ -138,6 +138,7 @@ export async function createPaymentRequest(
     );
     return { data: { order_id: opened.orderId, link_id: opened.linkId, pay_link: opened.payLink }, ...messages };
   });
+  return { data: made.data, unsent: made.unsent, ...(await firstTries(ctx, made.queued)) };
 }
 
 /**
@@ -155,7 +156,7 @@ export async function createCustomerRequest(
   assertPayable(linkTotals(amounts, merchant), merchant.maxAmountCents);
   assertAuthorizable(input);
   const at = merchantNow(ctx.now, merchant);
-  return ctx.db.transaction(async (tx) => {
+  const made = await ctx.db.transaction(async (tx) => {
     const [customer] = await tx
       .select()
       .from(customers)
@@ -199,10 +200,11 @@ export async function createCustomerRequest(
       input.preauth,
     );
     // Its one purpose is the message: with none sendable, nothing is kept (the transaction rolls back).
-    if (messages.sent.length === 0) throw nothingSendable('authorization request', messages.unsent);
+    if (messages.queued.length === 0) throw nothingSendable('authorization request', messages.unsent);
     return {
       data: { order_id: opened.orderId, link_id: opened.linkId, pay_link: opened.payLink, sales_id: opened.salesId },
       ...messages,
     };
   });
+  return { data: made.data, unsent: made.unsent, ...(await firstTries(ctx, made.queued)) };
 }

@@ -11,4 +11,5 @@ export {
   type MerchantStatus,
   type ApprovalResult,
 } from './merchants.js';
+export { operatorMerchants, operatorMerchant, suspendMerchant, reinstateMerchant, type OperatorMerchant } from './operator.js';
 export { sealOwnerInfo, openOwnerInfo, sealLegacyOwnerInfo, SEALED_OWNER_FIELDS } from './owner-info.js';

@@ -95,6 +95,8 @@ export async function approveMerchantIn(
     .for('update');
   if (!row) return null;
   if (row.status === 'approved') return { merchant_id: row.id, already_approved: true };
+  // Approval would lift the suspension; only the operator does that (`remit merchants reinstate`).
+  if (row.status === 'suspended') throw new RemitError('merchant_suspended', errorMessage('merchant_suspended'));
   await tx
     .update(merchants)
     .set({ status: 'approved', approvedAt: ctx.now(), achProviderId: row.achProviderId ?? `achp_${randomToken()}` })

@@ -1,11 +1,20 @@
 import type { Ctx } from '../context.js';
 import type { Env } from '../environment.js';
 import { RemitError } from '../errors.js';
+import type { Delivery } from './first-try.js';
 
 export type Channel = 'sms' | 'email';
 
 /** Which channels this server can deliver on: a transport is configured, or (sandbox) the inbox keeps them. */
-export type Messaging = Record<Channel, boolean>;
+export interface Messaging {
+  sms: boolean;
+  email: boolean;
+  /**
+   * The channels that go out through a real provider (Twilio, SMTP): an answer that sends on them
+   * waits for the first try (first-try.ts), so that it says whether the message went.
+   */
+  providers?: Channel[];
+}
 
 /** Without transports: the sandbox inbox takes both; production can send neither. */
 export const defaultMessaging = (env: Env): Messaging => ({ sms: env === 'sandbox', email: env === 'sandbox' });
@@ -21,6 +30,17 @@ export function deliverable(ctx: Pick<Ctx, 'messaging'>, wanted: Channel[]) {
 /** A message is never reported sent when it was not: the answer names what was left unsent. */
 export const unsentNote = (unsent: Channel[]) =>
   unsent.length === 0 ? '' : ` Not sent by ${names(unsent)}: this server has no ${names(unsent)} transport configured.`;
+
+/** After "… sent by SMS.": the messages not yet sent, or refused, and why. */
+export function deliveryNote(d: Pick<Delivery, 'queued' | 'failed'>): string {
+  const failed = d.failed.map((f) => ` The ${channelName(f.channel)} could not be sent: ${f.error}`);
+  const queued = d.queued.map((q) =>
+    q.error === null
+      ? ` The ${channelName(q.channel)} is queued: the provider has not answered yet.`
+      : ` The ${channelName(q.channel)} is queued and will be tried again (first try: ${q.error}).`,
+  );
+  return [...failed, ...queued].map((t) => (/[.!?]$/.test(t) ? t : `${t}.`)).join('');
+}
 
 /** `what` cannot go out at all: 503 before anything is written. */
 export function nothingSendable(what: string, wanted: Channel[]): RemitError {

@@ -7,7 +7,7 @@ import { messages } from '../db/schema.js';
 import { eventually, insertTestMerchant, openTestCore, type TestCore } from '../events/test-support.js';
 import { MessageDispatcher, htmlFromText, type MessageDispatcherOptions } from './dispatcher.js';
 import { queueMessage, type OutgoingMessage } from './outbox.js';
-import type { SmsConnector } from './transports/sms.js';
+import { RejectedMessageError, type SmsConnector } from './transports/sms.js';
 import { smtpTransport } from './transports/smtp.js';
 
 interface Mail {
@@ -133,7 +133,25 @@ describe('message dispatcher', () => {
     expect(sent).toEqual([['+14155550124', 'Pay: http://x/pay/2']]);
   });
 
-  it('an SMTP server that refuses: retried, then failed after the 8th try with the error kept', async () => {
+  it('a message the provider refuses for good fails at once, without retries; an accepted one keeps its provider id', async () => {
+    let tries = 0;
+    const connector: SmsConnector = {
+      name: 'strict',
+      async send(to) {
+        tries++;
+        if (to === '+15005550001') throw new RejectedMessageError('invalid number');
+        return { id: 'SM123' };
+      },
+    };
+    const bad = await queue({ channel: 'sms', recipient: '+15005550001' });
+    const good = await queue({ channel: 'sms', recipient: '+14155550126' });
+    await drain({ sms: connector }, async () => (await row(bad)).status === 'failed' && (await row(good)).status === 'sent');
+    expect(await row(bad)).toMatchObject({ attempts: 1, lastError: 'invalid number', providerId: null });
+    expect(await row(good)).toMatchObject({ attempts: 1, providerId: 'SM123' });
+    expect(tries).toBe(2);
+  });
+
+    it('an SMTP server that refuses: retried, then failed after the 8th try with the error kept', async () => {
     const id = await queue({ channel: 'email', recipient: 'b@b.co', subject: 's' });
     // Nothing listens on port 9 (discard): every try fails to connect.
     await drain({ email: smtpTransport('smtp://127.0.0.1:9'), retryScale: 0.000005 }, async () => (await row(id)).status === 'failed');

@@ -5,7 +5,7 @@ import { retryDelayMs } from '../events/deliveries.js';
 import { DEFAULT_WAKE_GAP_MS, type DispatcherLogger } from '../events/dispatcher.js';
 import { ClaimLoop, claimDue } from '../poll-loop.js';
 import { onOutboxCommit } from '../outbox-signal.js';
-import { SANDBOX_INBOX_STATUS, type SmsConnector } from './transports/sms.js';
+import { RejectedMessageError, SANDBOX_INBOX_STATUS, type SmsConnector } from './transports/sms.js';
 import type { EmailTransport } from './transports/smtp.js';
 
 export interface MessageDispatcherOptions {
@@ -58,12 +58,15 @@ export function htmlFromText(text: string): string {
  */
 export class MessageDispatcher {
   readonly #db: Db;
+  readonly #ctx: Pick<Ctx, 'publicUrl'>;
   readonly #o: MessageDispatcherOptions & { inbox: boolean; retryScale: number; pollMs: number; wakeGapMs: number; batchSize: number; leaseMs: number };
   readonly #loop: ClaimLoop<ClaimedMessage>;
   #unsubscribe: (() => void) | null = null;
 
-  constructor(ctx: Pick<Ctx, 'db' | 'env'>, opts: MessageDispatcherOptions = {}) {
+  constructor(ctx: Pick<Ctx, 'db' | 'env' | 'publicUrl'>, opts: MessageDispatcherOptions = {}) {
     this.#db = ctx.db;
+    // Read at each send: a test server learns its address after the dispatcher is made.
+    this.#ctx = ctx;
     this.#o = {
       ...opts,
       inbox: opts.inbox ?? ctx.env === 'sandbox',
@@ -120,6 +123,7 @@ export class MessageDispatcher {
     let status: string;
     let error: string | null = null;
     let delay: number | null = null;
+    let providerId: string | null = null;
     try {
       const transport = m.channel === 'email' ? this.#o.email : this.#o.sms;
       if (transport) {
@@ -131,7 +135,7 @@ export class MessageDispatcher {
             html: m.body_html ?? htmlFromText(m.body_text),
           });
         } else {
-          await this.#o.sms!.send(m.recipient, m.body_text);
+          providerId = (await this.#o.sms!.send(m.recipient, m.body_text, { publicUrl: this.#ctx.publicUrl })).id ?? null;
         }
         status = 'sent';
       } else if (this.#o.inbox) {
@@ -142,7 +146,8 @@ export class MessageDispatcher {
       }
     } catch (err) {
       error = (err as Error).message || String(err);
-      delay = retryDelayMs(attempts, this.#o.retryScale, this.#o.random);
+      // Refused for good (an invalid number): no retry could send it.
+      delay = err instanceof RejectedMessageError ? null : retryDelayMs(attempts, this.#o.retryScale, this.#o.random);
       status = delay === null ? 'failed' : 'retrying';
     }
     this.#o.onOutcome?.(m.channel, status);
@@ -151,7 +156,7 @@ export class MessageDispatcher {
       await this.#db.execute(sql`
         update messages
         set status = ${status}, attempts = ${attempts}, last_error = ${error},
-            sent_at = ${sent ? sql`now()` : sql`sent_at`},
+            sent_at = ${sent ? sql`now()` : sql`sent_at`}, provider_id = coalesce(${providerId}, provider_id),
             next_attempt_at = now() + make_interval(secs => ${(delay ?? 0) / 1000}),
             locked_until = null, lease_id = null
         where id = ${m.id} and lease_id = ${m.lease_id}`);
@@ -161,6 +166,6 @@ export class MessageDispatcher {
   }
 }
 
-export function startMessageDispatcher(ctx: Pick<Ctx, 'db' | 'env'>, opts: MessageDispatcherOptions = {}) {
+export function startMessageDispatcher(ctx: Pick<Ctx, 'db' | 'env' | 'publicUrl'>, opts: MessageDispatcherOptions = {}) {
   return new MessageDispatcher(ctx, opts).start();
 }

@@ -11,7 +11,7 @@ import { newId } from '../ids.js';
 import { receiptEmail } from '../messages/receipt.js';
 import { queueMessage } from '../messages/outbox.js';
 import { amountNumber } from '../money.js';
-import { ACH_BRAND, paymentSuccessData } from '../payments/charges.js';
+import { ACH_BRAND, paymentSuccessData, requireApproved } from '../payments/charges.js';
 import { feeFor } from '../payments/fees.js';
 import { stateColumns } from '../payments/state.js';
 import { AUTHENTICATION_REQUIRED } from '../processor/simulator.js';
@@ -49,7 +49,7 @@ async function lockPayable(ctx: Ctx, tx: Tx, linkId: string, method: Method): Pr
   if (link.status === 'paid' || !sale || sale.status !== 'pending') {
     throw new RemitError('link_already_paid', ALREADY_PAID_MESSAGE);
   }
-  if (merchant.status !== 'approved') throw invalid('merchant_not_approved', MERCHANT_CANNOT_PAY_MESSAGE);
+  requireApproved(merchant, MERCHANT_CANNOT_PAY_MESSAGE);
   if (method === 'ach' && link.preauth) {
     throw invalid('method_not_allowed', 'An authorization is placed on a card; this link cannot be paid by bank account.', [
       { path: 'method', message: 'must be card for an authorization' },

@@ -20,9 +20,17 @@ import { stateColumns } from './state.js';
 
 export const MERCHANT_NOT_APPROVED_MESSAGE = errorMessage('merchant_not_approved');
 
-/** Refuses payments for a merchant still waiting for approval (links and customers may be made before). */
-export function requireApproved(merchant: Merchant) {
-  if (merchant.status !== 'approved') throw invalid('merchant_not_approved', MERCHANT_NOT_APPROVED_MESSAGE);
+export const MERCHANT_SUSPENDED_MESSAGE = errorMessage('merchant_suspended');
+
+/**
+ * Refuses payments for a merchant still waiting for approval (links and customers may be made
+ * before) or suspended by the operator. `customerMessage`: what a customer paying is told instead
+ * (the pay page), whichever the reason.
+ */
+export function requireApproved(merchant: Pick<Merchant, 'status'>, customerMessage?: string) {
+  if (merchant.status === 'approved') return;
+  const code = merchant.status === 'suspended' ? 'merchant_suspended' : 'merchant_not_approved';
+  throw invalid(code, customerMessage ?? (code === 'merchant_suspended' ? MERCHANT_SUSPENDED_MESSAGE : MERCHANT_NOT_APPROVED_MESSAGE));
 }
 
 /** Card brand recorded for ACH transactions, so lists and events show what was used. */

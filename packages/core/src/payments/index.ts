@@ -6,6 +6,7 @@ export {
   paymentSuccessData,
   requireApproved,
   MERCHANT_NOT_APPROVED_MESSAGE,
+  MERCHANT_SUSPENDED_MESSAGE,
   ACH_BRAND,
   type ChargeView,
 } from './charges.js';

@@ -88,11 +88,11 @@ export async function sendWidgetPaymentRequest(
   if (!w.requestPaymentEnabled) throw new RemitError('widget_disabled', 'The request payment widget is turned off in the widget settings (request_payment_enabled).');
   assertSmsCountry(w, phone);
   assertWidgetAmount(w, amountCents, opts.serverMax ?? null);
-  // The answer says `sent`: it must be true.
+  // The answer says `sent` (or `queued`): it must be true.
   if (!ctx.messaging.sms) throw nothingSendable('payment request', ['sms']);
   // The caller's rate limits count only requests that pass the checks above.
   await opts.admit?.();
-  const { data } = await createPaymentRequest(ctx, merchant, {
+  const { data, failed, queued } = await createPaymentRequest(ctx, merchant, {
     amount: amountCents,
     order_id: newId.widgetRequest(),
     phone_number: phone,
@@ -102,7 +102,9 @@ export async function sendWidgetPaymentRequest(
     allow_card: true,
     allow_ach: true,
   }, { widget: true });
-  return { status: 'sent', link_id: data.link_id, amount: formatAmount(amountCents), phone_last_four: phone.slice(-4) };
+  // The link stays (it expires unpaid); the answer says the SMS did not go, with the provider's reason.
+  if (failed[0]) throw new RemitError('sms_not_sent', `The SMS could not be sent: ${failed[0].error}`);
+  return { status: queued.length > 0 ? 'queued' : 'sent', link_id: data.link_id, amount: formatAmount(amountCents), phone_last_four: phone.slice(-4) };
 }
 
 const SHOWN_STATES = ['completed', 'refunded'];
