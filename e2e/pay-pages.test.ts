@@ -247,6 +247,20 @@ describe('the pay page', () => {
     await en.context().close();
   });
 
+  it('fetches the Spanish chunk only for a Spanish customer, before the page starts (preloaded by the server)', async () => {
+    const id = await createLink(w);
+    for (const [browserLocale, wanted] of [['en-US', false], ['es-MX', true]] as const) {
+      const page = await newPage(w, { locale: browserLocale });
+      const chunks: string[] = [];
+      page.on('request', (r) => void (/\/messages-es-[\w-]+\.js$/.test(r.url()) && chunks.push(r.url())));
+      await page.goto(`${w.s.url}/pay/${id}`);
+      await page.waitForFunction(() => performance.getEntriesByName('remit:ready').length === 1);
+      expect(chunks.length > 0).toBe(wanted);
+      expect(await page.getByRole('heading', { name: wanted ? 'Pagar a Acme Coffee LLC' : 'Pay Acme Coffee LLC' }).count()).toBe(1);
+      await page.context().close();
+    }
+  });
+
   it('the add-card page saves the card on the customer without charging it; the merchant then charges it', async () => {
     const api = (path: string, json: object) => w.s.http({ method: 'POST', path: `/api/v1${path}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, ...json } });
     const add = await api('/customers/add', { first_name: 'Rita', last_name: 'Levi', email: 'rita@example.com' });

@@ -1,7 +1,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CardForm } from './card-form.js';
-import { locale } from './i18n.js';
+import { loadLocale, locale } from './i18n.js';
 
 const type = (label: string | RegExp, value: string) => {
   const el = screen.getByLabelText(label) as HTMLInputElement;
@@ -116,7 +116,8 @@ describe('CardForm', () => {
     expect(b.disabled).toBe(true);
   });
 
-  it('speaks Spanish', async () => {
+  it('speaks Spanish once its chunk is loaded', async () => {
+    await loadLocale('es');
     locale.value = 'es';
     render(<CardForm submitLabel="Pagar" busy={false} onSubmit={() => {}} />);
     leave(type('Número de tarjeta', '1234'));

@@ -100,100 +100,20 @@ const en = {
 };
 export type Messages = typeof en;
 
-const es: Messages = {
-  title: 'Pagar',
-  payTo: (m) => `Pagar a ${m}`,
-  order: 'Pedido',
-  invoice: 'Factura',
-  amount: 'Importe',
-  tax: 'Impuestos',
-  surcharge: 'Recargo',
-  discount: 'Descuento',
-  subtotal: 'Subtotal',
-  fee: 'Comisión de procesamiento',
-  total: 'Total',
-  summary: 'Resumen del pedido',
-  method: 'Método de pago',
-  card: 'Tarjeta',
-  bank: 'Cuenta bancaria',
-  cardNumber: 'Número de tarjeta',
-  expiry: 'Fecha de caducidad',
-  expiryHint: 'MM / AA',
-  cvc: 'Código de seguridad',
-  cvcHint: (n) => `${n} dígitos`,
-  nameOnCard: 'Nombre en la tarjeta',
-  zip: 'Código postal (ZIP)',
-  holderName: 'Titular de la cuenta',
-  routing: 'Número de ruta (routing)',
-  account: 'Número de cuenta',
-  accountConfirm: 'Confirme el número de cuenta',
-  accountType: 'Tipo de cuenta',
-  checking: 'Corriente',
-  savings: 'Ahorros',
-  achAuthTitle: 'Autorización de débito',
-  achAuth: (merchant, amount, date) =>
-    `Al marcar esta casilla autorizo a ${merchant} a debitar ${amount} de la cuenta bancaria indicada una sola vez, a partir del ${date}, a través de la red ACH. Si el débito es devuelto, se me podrá cobrar una comisión según permita la ley. Puedo revocar esta autorización contactando con ${merchant} antes de que se realice el débito.`,
-  achAccept: 'Autorizo este débito',
-  pay: (amount) => `Pagar ${amount}`,
-  authorize: (amount) => `Autorizar ${amount}`,
-  processing: 'Procesando…',
-  noChargeYet: 'No se le cobrará nada hasta que seleccione Pagar.',
-  preauthNote: 'Se retendrá el importe en su tarjeta; el comercio lo cobrará más tarde.',
-  errorSummary: 'Hay un problema',
-  reqCardNumber: 'Introduzca el número de tarjeta',
-  badCardNumber: 'Introduzca un número de tarjeta válido',
-  reqExpiry: 'Introduzca la fecha de caducidad',
-  badExpiry: 'Introduzca la fecha de caducidad como MM / AA',
-  pastExpiry: 'Esta tarjeta ha caducado',
-  reqCvc: 'Introduzca el código de seguridad',
-  badCvc: (n) => `Introduzca el código de seguridad de ${n} dígitos`,
-  reqName: 'Introduzca el nombre que figura en la tarjeta',
-  reqZip: 'Introduzca el código postal',
-  badZip: 'Introduzca un código postal de 5 dígitos',
-  reqHolder: 'Introduzca el titular de la cuenta',
-  reqRouting: 'Introduzca el número de ruta',
-  badRouting: 'Introduzca un número de ruta válido de 9 dígitos',
-  reqAccount: 'Introduzca el número de cuenta',
-  badAccount: 'Introduzca un número de cuenta de 4 a 17 dígitos',
-  mismatchAccount: 'Los números de cuenta no coinciden',
-  reqAuth: 'Acepte la autorización de débito para pagar con cuenta bancaria',
-  declinedTitle: 'Pago rechazado',
-  tryAnother: 'Revise los datos o use otra tarjeta e inténtelo de nuevo.',
-  networkError: 'No pudimos conectar con el servidor de pagos. Compruebe su conexión e inténtelo de nuevo; no se le cobrará dos veces.',
-  challengeTitle: 'Verificación 3-D Secure',
-  challengeText: (brand, last4) =>
-    `Su banco le pide confirmar este pago con su ${brand} terminada en ${last4}. (Sandbox: elija el resultado.)`,
-  complete: 'Completar',
-  fail: 'Fallar',
-  paidTitle: 'Pago realizado',
-  authorizedTitle: 'Pago autorizado',
-  pendingTitle: 'Pago bancario enviado',
-  pendingText: 'Su débito bancario está pendiente; suele completarse en 1–3 días hábiles.',
-  authorizedText: 'El importe queda retenido en su tarjeta; el comercio lo cobrará.',
-  receipt: 'Recibo',
-  paidWith: 'Pagado con',
-  endingIn: (brand, last4) => `${brand} terminada en ${last4}`,
-  authCode: 'Código de autorización',
-  transactionId: 'ID de transacción',
-  date: 'Fecha',
-  emailed: (to) => `Se envió una copia de este recibo a ${to}.`,
-  print: 'Imprimir recibo',
-  cancelledTitle: 'Este enlace de pago fue cancelado',
-  cancelledText: 'El comercio canceló este enlace y ya no se puede pagar. Contacte con el comercio si aún desea pagar.',
-  notFoundTitle: 'Enlace de pago no encontrado',
-  notFoundText: 'Compruebe que la dirección es exactamente la que recibió. Si lo es, contacte con el comercio.',
-  pendingMerchantTitle: 'Este comercio aún no puede aceptar pagos',
-  pendingMerchantText: 'La cuenta del comercio todavía se está aprobando. Inténtelo más tarde o contacte con el comercio.',
-  addCardTitle: (m) => `Guardar una tarjeta en ${m}`,
-  addCardIntro: (name, m) => `Hola ${name}, añada una tarjeta para que ${m} la cobre más adelante. No se le cobrará nada ahora.`,
-  saveCard: 'Guardar tarjeta',
-  savedTitle: 'Tarjeta guardada',
-  savedText: (card, m) => `Su ${card} quedó guardada en ${m}. No se le ha cobrado nada.`,
-  secure: 'Pago seguro',
-  cardBrand: (b) => `Tipo de tarjeta: ${b}`,
-};
 
-const MESSAGES: Record<Locale, Messages> = { en, es };
+/** English is in the page's script; another language is added once its chunk has loaded. */
+const MESSAGES: Partial<Record<Locale, Messages>> = { en };
+
+/** The server renderer has every language in it (ssr.tsx) and adds them here itself. */
+export const addMessages = (l: Locale, m: Messages) => void (MESSAGES[l] = m);
+
+/**
+ * Fetches a language the page does not hold yet (Spanish: its own chunk, so the English page's
+ * script stays in its 20 KB budget). The page awaits it before its first render: no English flash.
+ */
+export async function loadLocale(l: Locale): Promise<void> {
+  if (!MESSAGES[l] && l === 'es') addMessages('es', (await import('./messages-es.js')).es);
+}
 
 /** `?locale=` wins; else the first of the browser's languages we speak; else English. */
 export function pickLocale(search: string, languages: readonly string[]): Locale {
@@ -209,5 +129,5 @@ export function pickLocale(search: string, languages: readonly string[]): Locale
 export const locale = signal<Locale>('en');
 /** Intl locale tag: Spanish amounts and dates as in the US Spanish convention (`es-US`). */
 export const intlLocale = () => (locale.value === 'es' ? 'es-US' : 'en-US');
-export const t = (): Messages => MESSAGES[locale.value];
-export const messagesFor = (l: Locale) => MESSAGES[l];
+/** The locale's messages; English until a language's chunk is loaded. */
+export const t = (): Messages => MESSAGES[locale.value] ?? en;

@@ -2,7 +2,7 @@ import type { PayPageState } from '@remit/contract';
 import '@remit/form-kit/base.css';
 import { hydrate, render } from 'preact';
 import { App } from './app.js';
-import { locale, pickLocale } from './i18n.js';
+import { loadLocale, locale, pickLocale } from './i18n.js';
 import { shell } from './shell.js';
 import { readState } from './state.js';
 import { applyBrand } from './theme.js';
@@ -14,11 +14,14 @@ import './styles.css';
  * same unless its languages differ from its Accept-Language. Same locale: hydrate, so the fields
  * the customer may already be typing in stay as they are. Otherwise render afresh in the browser's
  * locale, keeping what was typed and where the focus was. The warm pay frame (shell.ts) starts
- * the same way once it is given a link.
+ * the same way once it is given a link. A language other than English is fetched first (its own
+ * chunk; the server preloads it for a page it rendered in it), so the page never shows English to it.
  */
 const root = document.getElementById('app')!;
-const start = (state: PayPageState) => {
-  locale.value = pickLocale(location.search, navigator.languages);
+const start = async (state: PayPageState) => {
+  const chosen = pickLocale(location.search, navigator.languages);
+  await loadLocale(chosen);
+  locale.value = chosen;
   if (state.page !== 'error') applyBrand(state.view.merchant.primary_color);
   captureTyped(root);
   if (root.dataset.locale === locale.value && root.firstElementChild) {

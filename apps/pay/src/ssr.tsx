@@ -2,7 +2,8 @@ import type { PayPageState } from '@remit/contract';
 import { renderToString } from 'preact-render-to-string';
 import { App } from './app.js';
 import { formattedMoney } from './format.js';
-import { locale, pickLocale, t, type Locale } from './i18n.js';
+import { addMessages, locale, pickLocale, t, type Locale } from './i18n.js';
+import { es } from './messages-es.js';
 import { scripted } from './typed.js';
 
 /**
@@ -10,6 +11,9 @@ import { scripted } from './typed.js';
  * the server): the form's markup is in the HTML, so its fields take typing as soon as the HTML is
  * parsed; main.tsx then hydrates it, keeping what was typed.
  */
+
+// The renderer holds every language: a page is rendered at once, in the language asked for.
+addMessages('es', es);
 
 export interface RenderedPage {
   /** Markup of `#app`. */

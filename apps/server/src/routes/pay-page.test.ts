@@ -78,6 +78,17 @@ describe('GET /pay/{link_id}', () => {
     expect(res.text).toContain('<div id="app" data-locale="es">');
   });
 
+  it("preloads the Spanish chunk (named by the build's manifest) for a Spanish page only: English costs nothing more", async () => {
+    const preload = '<link rel="modulepreload" href="/pay/assets/messages-es-def456.js">';
+    const id = await payLink();
+    const es = await page(`/pay/${id}?locale=es`);
+    expect(es.status).toBe(200);
+    expect(es.text.split('</head>')[0]).toContain(preload);
+    const en = await page(`/pay/${id}`);
+    expect(en.status).toBe(200);
+    expect(en.text).not.toContain('modulepreload');
+  });
+
   it('404 for an unknown link and 410 for a deleted one, with the error state', async () => {
     const unknown = await page('/pay/ord_doesnotexist000000');
     expect(unknown.status).toBe(404);

@@ -26,9 +26,15 @@ export const FIXTURE_RENDERER = `export function renderPage(state, search) {
 }
 `;
 
+/** Vite's manifest of the fixture: the entry and the Spanish chunk it imports when used. */
+export const FIXTURE_MANIFEST = {
+  'index.html': { file: 'assets/index-abc123.js', isEntry: true, dynamicImports: ['src/messages-es.ts'] },
+  'src/messages-es.ts': { file: 'assets/messages-es-def456.js', isDynamicEntry: true, imports: ['index.html'] },
+};
+
 /**
  * A small stand-in for `apps/pay/dist` in a temp directory: an index.html with the state and
- * markup markers, a renderer and two hashed assets. Server tests use it so they do not depend on
+ * markup markers, a renderer, three hashed assets and the manifest naming them. Server tests use it so they do not depend on
  * the front end's build.
  */
 export function writePayFixture(): string {
@@ -39,6 +45,9 @@ export function writePayFixture(): string {
   writeFileSync(join(dir, 'ssr', 'ssr.js'), FIXTURE_RENDERER);
   writeFileSync(join(dir, 'assets', 'index-abc123.js'), 'console.log("pay");\n');
   writeFileSync(join(dir, 'assets', 'index-abc123.css'), 'body{margin:0}\n');
+  writeFileSync(join(dir, 'assets', 'messages-es-def456.js'), 'export const es = {};\n');
+  mkdirSync(join(dir, '.vite'));
+  writeFileSync(join(dir, '.vite', 'manifest.json'), JSON.stringify(FIXTURE_MANIFEST));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }

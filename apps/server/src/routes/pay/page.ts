@@ -64,21 +64,47 @@ interface RenderedPage {
 
 const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** The built template with the state, the rendered markup, its language and title filled in. */
-export function fillPage(template: string, state: PayPageState, page: RenderedPage): string {
+/**
+ * The built template with the state, the rendered markup, its language and title filled in; and,
+ * for a language the page's script fetches as a chunk of its own, that chunk preloaded (the page
+ * waits for it before it starts), so the browser fetches it beside the script, not after it.
+ */
+export function fillPage(template: string, state: PayPageState, page: RenderedPage, localeChunk?: string): string {
   const [before, after] = template.split(APP_MARKER) as [string, string | undefined];
   const formatted = page.formatted && Object.keys(page.formatted).length ? jsonScript('remit-formatted', page.formatted) : '';
+  const preload = localeChunk ? `<link rel="modulepreload" href="/pay/assets/${localeChunk}">` : '';
   const head = injectState(before, state)
-    .replace('</head>', () => `${formatted}</head>`)
+    .replace('</head>', () => `${formatted}${preload}</head>`)
     .replace(/<html lang="[^"]*"/, () => `<html lang="${page.locale}"`)
     .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeText(page.title)}</title>`)
     .replace('<div id="app">', () => `<div id="app" data-locale="${page.locale}">`);
   return after === undefined ? head : head + page.html + after;
 }
 
+/**
+ * The language chunks of the build (`{es: 'messages-es-<hash>.js'}`), from the manifest Vite writes
+ * (`dist/.vite/manifest.json`, entries `src/messages-<locale>.ts`); none without a manifest.
+ */
+export async function readLocaleChunks(dist: string): Promise<Record<string, string>> {
+  let manifest: Record<string, { file: string }>;
+  try {
+    manifest = JSON.parse(await readFile(join(dist, '.vite', 'manifest.json'), 'utf8'));
+  } catch {
+    return {};
+  }
+  const chunks: Record<string, string> = {};
+  for (const [src, { file }] of Object.entries(manifest)) {
+    const m = /^src\/messages-([a-z-]+)\.ts$/i.exec(src);
+    if (m && file.startsWith('assets/')) chunks[m[1]!] = file.slice('assets/'.length);
+  }
+  return chunks;
+}
+
 interface Built {
   template: string;
   renderer: PayRenderer;
+  /** Chunk of each language the script fetches when used (readLocaleChunks). */
+  localeChunks: Record<string, string>;
   /** CSP sources of the template's inlined `<style>` elements. */
   styleHashes: string[];
 }
@@ -116,8 +142,9 @@ export function payPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_PAY_
     (built ??= Promise.all([
       readFile(join(dist, 'index.html'), 'utf8'),
       import(pathToFileURL(join(dist, 'ssr', 'ssr.js')).href) as Promise<PayRenderer>,
+      readLocaleChunks(dist),
     ])
-      .then(async ([template, renderer]) => ({ renderer, ...(await inlineStylesheets(template, assets)) }))
+      .then(async ([template, renderer, localeChunks]) => ({ renderer, localeChunks, ...(await inlineStylesheets(template, assets)) }))
       .catch((e: unknown) => {
         built = null;
         throw e;
@@ -146,7 +173,7 @@ export function payPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_PAY_
     const q = req.url.indexOf('?');
     const rendered = page.renderer.renderPage(found.state, q < 0 ? '' : req.url.slice(q), req.headers['accept-language']);
     setPageHeaders(reply, { env: ctx.env, allowedOrigins: found.allowedOrigins, embedOrigin: found.embedOrigin, styleHashes: page.styleHashes });
-    return reply.status(found.status).send(fillPage(page.template, found.state, rendered));
+    return reply.status(found.status).send(fillPage(page.template, found.state, rendered, page.localeChunks[rendered.locale]));
   }
 
   const config = { public: true } as const;
