@@ -75,6 +75,8 @@ describe('portal views', () => {
     await checkPortal(page, 'merchants-pending');
     await page.getByRole('button', { name: 'Approve Ada Coffee Roasters' }).click();
     await page.locator('.badge--approved').waitFor();
+    // The next step after Approve: a test payment, with the way there.
+    await page.locator('.next', { hasText: 'Ada Coffee Roasters approved. Next: take a test payment.' }).getByRole('link', { name: 'Make a pay link' }).waitFor();
     await checkPortal(page, 'merchants');
   });
 
