@@ -83,6 +83,8 @@ describe('portal views', () => {
   it('webhooks: the URL, the signing secret, a test event and its delivery with bodies', async () => {
     await nav('Webhooks');
     await page.getByText('No deliveries yet').waitFor();
+    // The URL and the secret are the client's: no merchant picker on this view.
+    expect(await page.getByLabel('Merchant', { exact: true }).count()).toBe(0);
     await checkPortal(page, 'webhooks-empty');
     await page.getByLabel('Webhook URL').fill('not a url');
     await page.getByRole('button', { name: 'Save webhook URL' }).click();
