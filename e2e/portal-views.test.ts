@@ -47,11 +47,10 @@ describe('portal views', () => {
       client_id: (await page.locator('#made-client-id').textContent())!,
       secret_key: (await page.locator('#made-secret').textContent())!,
     };
+    // The fresh credentials stand alone with their next step: no empty sign-in form beside them.
+    expect(await page.getByRole('heading', { name: 'Sign in', exact: true }).count()).toBe(0);
     await checkPortal(page, 'credentials');
-    // Sign in through the form this time.
-    await page.getByLabel('Client ID', { exact: true }).fill(creds.client_id);
-    await page.getByLabel('Secret key', { exact: true }).fill(creds.secret_key);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('button', { name: 'Sign in with these credentials' }).click();
     await page.getByRole('heading', { level: 1, name: 'Merchants' }).waitFor();
     expect(await browserStorage(page)).not.toContain(creds.secret_key);
   });
@@ -76,12 +75,16 @@ describe('portal views', () => {
     await checkPortal(page, 'merchants-pending');
     await page.getByRole('button', { name: 'Approve Ada Coffee Roasters' }).click();
     await page.locator('.badge--approved').waitFor();
+    // The next step after Approve: a test payment, with the way there.
+    await page.locator('.next', { hasText: 'Ada Coffee Roasters approved. Next: take a test payment.' }).getByRole('link', { name: 'Make a pay link' }).waitFor();
     await checkPortal(page, 'merchants');
   });
 
   it('webhooks: the URL, the signing secret, a test event and its delivery with bodies', async () => {
     await nav('Webhooks');
     await page.getByText('No deliveries yet').waitFor();
+    // The URL and the secret are the client's: no merchant picker on this view.
+    expect(await page.getByLabel('Merchant', { exact: true }).count()).toBe(0);
     await checkPortal(page, 'webhooks-empty');
     await page.getByLabel('Webhook URL').fill('not a url');
     await page.getByRole('button', { name: 'Save webhook URL' }).click();
@@ -135,8 +138,7 @@ describe('portal views', () => {
     await curl.waitFor();
     expect(await page.locator('.snippet').first().textContent()).toContain(`${creds.client_id}:${creds.secret_key}`);
     await checkPortal(page, 'snippets');
-    // Signed in through the form, not "sign in with these credentials": the page still had them in memory
-    // from this tab. A reload forgets them, the session stays.
+    // The page still has them in memory from this tab. A reload forgets them, the session stays.
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Snippets' }).waitFor();
     expect(await page.locator('.snippet').first().textContent()).toContain(`${creds.client_id}:$REMIT_SECRET_KEY`);
@@ -176,6 +178,11 @@ describe('portal views', () => {
     expect(res.status).toBe(401);
     await page.reload();
     await page.getByRole('button', { name: 'Create sandbox credentials' }).waitFor();
+    // A returning user signs in through the form.
+    await page.getByLabel('Client ID', { exact: true }).fill(creds.client_id);
+    await page.getByLabel('Secret key', { exact: true }).fill(creds.secret_key);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Merchants' }).waitFor();
   });
 });
 

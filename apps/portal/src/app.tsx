@@ -2,7 +2,7 @@ import type { JSX } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 import { api, setCsrfToken, whenSignedOut } from './api.js';
 import { announce } from '@remit/form-kit';
-import { go, TITLES, view, VIEWS, type View } from './router.js';
+import { go, PER_MERCHANT, TITLES, view, VIEWS, type View } from './router.js';
 import { created, merchant, merchantId, merchants, session, setMerchants } from './state.js';
 import { SignInView } from './sign-in-view.js';
 import { MerchantsView } from './merchants-view.js';
@@ -109,7 +109,7 @@ export function App() {
       </header>
       <main id="main" class="main" tabIndex={-1}>
         <Heading title={TITLES[current]} />
-        {merchants.value.length > 0 && current !== 'onboarding' && <MerchantPicker />}
+        {merchants.value.length > 0 && PER_MERCHANT.has(current) && <MerchantPicker />}
         <Current />
       </main>
     </>

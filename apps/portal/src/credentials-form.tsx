@@ -56,6 +56,10 @@ export function CredentialsForm({ create, onUse, onMade }: CredentialsFormProps)
             <code id="made-secret">{made.secret_key}</code> <CopyButton text={made.secret_key} label="Copy secret key" />
           </dd>
         </dl>
+        <p class="next">
+          <strong>Next:</strong> copy the secret key, then sign in with these credentials to add a merchant, a webhook and a test
+          payment.
+        </p>
         <button type="button" class="button" onClick={() => onUse(made)}>
           Sign in with these credentials
         </button>

@@ -4,13 +4,15 @@ import { announce } from '@remit/form-kit';
 import { CopyButton } from './copy-button.js';
 import { dateTime } from './format.js';
 import { usePolling } from './polling.js';
-import { go } from './router.js';
+import { go, type View } from './router.js';
 import { merchant, merchantId, merchants, setMerchants } from './state.js';
 
 /** The client's merchants with status and keys; onboard a demo merchant in one click; approve. */
 export function MerchantsView() {
   const [busy, setBusy] = useState('');
   const [error, setError] = useState('');
+  /** The merchant just approved: the page says what to do with it next. */
+  const [approved, setApproved] = useState('');
   usePolling(async () => {
     const r = await api.merchants();
     if (r.ok) setMerchants(r.data.merchants);
@@ -36,7 +38,10 @@ export function MerchantsView() {
     setBusy('');
     if (!r.ok) return setError(r.message);
     setMerchants(merchants.value.map((m) => (m.merchant_id === id ? r.data.merchant : m)));
-    announce(`${name} approved: it can take payments now.`);
+    // The next step (a pay link, a snippet) is for this merchant, so it becomes the chosen one.
+    merchantId.value = id;
+    setApproved(name);
+    announce(`${name} approved: it can take payments now. Next: take a test payment.`);
   };
 
   return (
@@ -54,6 +59,7 @@ export function MerchantsView() {
           {error}
         </p>
       )}
+      {approved && <NextStep name={approved} />}
       {merchants.value.length === 0 ? (
         <p class="empty">No merchants yet. Onboard a demo merchant to start: it is a complete, valid submission.</p>
       ) : (
@@ -99,5 +105,26 @@ export function MerchantsView() {
         </ul>
       )}
     </>
+  );
+}
+
+/** After Approve: the way to a first payment, a pay link or an embedded button. */
+function NextStep({ name }: { name: string }) {
+  const link = (to: View, text: string) => (
+    <a
+      href={`/portal/${to}`}
+      onClick={(e) => {
+        e.preventDefault();
+        go(to);
+      }}
+    >
+      {text}
+    </a>
+  );
+  return (
+    <p class="next">
+      <strong>{name} approved.</strong> Next: take a test payment. {link('transactions', 'Make a pay link')} and pay it with the
+      test card 4242 4242 4242 4242, or {link('snippets', 'copy a snippet')} to put a pay button on your page.
+    </p>
   );
 }

@@ -12,6 +12,12 @@ export const TITLES: Record<View, string> = {
   snippets: 'Snippets',
 };
 
+/**
+ * The views that show one merchant, so they carry the merchant picker. Onboarding makes a new one;
+ * the webhook URL, its secret and the delivery log belong to the client, for all its merchants.
+ */
+export const PER_MERCHANT: ReadonlySet<View> = new Set<View>(['merchants', 'inbox', 'transactions', 'snippets']);
+
 export function viewOf(pathname: string): View {
   const name = pathname.replace(/^\/portal\/?/, '').split('/')[0] ?? '';
   return (VIEWS as readonly string[]).includes(name) ? (name as View) : 'merchants';

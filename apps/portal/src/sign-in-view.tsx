@@ -15,9 +15,13 @@ function signedIn(s: PortalSession) {
   announce(`Signed in as ${s.client_id}.`);
 }
 
-/** Signed out: make credentials, or sign in with them. */
+/**
+ * Signed out: make credentials, or sign in with them. Once credentials are made the sign-in form
+ * goes away, so the only next step on screen is "copy the secret, sign in with these".
+ */
 export function SignInView() {
   const [error, setError] = useState('');
+  const [made, setMade] = useState(false);
   const use = async (c: Credentials) => {
     const r = await api.signIn(c);
     if (!r.ok) return setError(r.message);
@@ -32,16 +36,17 @@ export function SignInView() {
           {error}
         </p>
       )}
-      <div class="two">
+      <div class={made ? 'one' : 'two'}>
         <CredentialsForm
           create={api.createCredentials}
           onUse={use}
           onMade={(c) => {
             // Kept in memory for the snippets until sign-out; never written to any storage.
             created.value = c;
+            setMade(true);
           }}
         />
-        <SignInForm signIn={api.signIn} onSignedIn={signedIn} />
+        {!made && <SignInForm signIn={api.signIn} onSignedIn={signedIn} />}
       </div>
     </main>
   );

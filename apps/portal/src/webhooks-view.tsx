@@ -7,7 +7,10 @@ import { dateTime, prettyBody } from './format.js';
 import { usePolling } from './polling.js';
 import { WebhookUrlForm } from './webhook-form.js';
 
-/** The webhook URL and signing secret, a test event, and every delivery with its bodies and a retry. */
+/**
+ * The client's webhook URL and signing secret (one for all its merchants, so no merchant picker
+ * here), a test event, and every delivery with its bodies and a retry.
+ */
 export function WebhooksView() {
   const [hook, setHook] = useState<PortalWebhook | null>(null);
   const [deliveries, setDeliveries] = useState<PortalDelivery[] | null>(null);
@@ -37,6 +40,7 @@ export function WebhooksView() {
     <>
       <section class="card" aria-labelledby="endpoint-title">
         <h2 id="endpoint-title">Endpoint</h2>
+        <p class="hint">One URL and signing secret for your client: the events of all your merchants are sent here.</p>
         {hook && (
           <WebhookUrlForm
             current={hook.webhook_url}
@@ -70,7 +74,7 @@ export function WebhooksView() {
 
       <section aria-labelledby="deliveries-title">
         <h2 id="deliveries-title">Deliveries</h2>
-        <p class="hint">Newest first; the list refreshes every 2 seconds.</p>
+        <p class="hint">All your merchants' deliveries, newest first; the list refreshes every 2 seconds.</p>
         {deliveries === null ? (
           <p>Loading…</p>
         ) : deliveries.length === 0 ? (
