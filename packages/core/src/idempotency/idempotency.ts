@@ -37,7 +37,16 @@ export async function claimIdempotencyKey(
   const now = ctx.now().getTime();
   const expired = new Date(now - IDEMPOTENCY_TTL_MS);
   const leaseOver = new Date(now - (ctx.idempotencyLeaseMs ?? IDEMPOTENCY_LEASE_MS));
-  await ctx.db
+  const claimedAt = new Date(now);
+  // A fresh key (the usual case) is one statement; only a key already there is looked at further.
+  const inserted = await ctx.db
+    .insert(idempotencyKeys)
+    .values({ clientId, key, requestHash, statusCode: IN_PROGRESS, responseBody: '', createdAt: claimedAt })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
+  if (inserted.length) return { kind: 'new', claimedAt };
+  // Past its 24 hours, or the claim of a process that died (its lease ran out): the key is free again.
+  const freed = await ctx.db
     .delete(idempotencyKeys)
     .where(
       and(
@@ -45,14 +54,9 @@ export async function claimIdempotencyKey(
         eq(idempotencyKeys.key, key),
         or(lt(idempotencyKeys.createdAt, expired), and(eq(idempotencyKeys.statusCode, IN_PROGRESS), lt(idempotencyKeys.createdAt, leaseOver))),
       ),
-    );
-  const claimedAt = new Date(now);
-  const inserted = await ctx.db
-    .insert(idempotencyKeys)
-    .values({ clientId, key, requestHash, statusCode: IN_PROGRESS, responseBody: '', createdAt: claimedAt })
-    .onConflictDoNothing()
+    )
     .returning({ key: idempotencyKeys.key });
-  if (inserted.length) return { kind: 'new', claimedAt };
+  if (freed.length) return claimIdempotencyKey(ctx, clientId, key, request);
   const [row] = await ctx.db
     .select()
     .from(idempotencyKeys)

@@ -1,0 +1,68 @@
+/**
+ * The keyed write path beside the unkeyed one: `POST /customers/charge/{id}` with a fresh
+ * `Idempotency-Key` per request (the claim, the operation and its stored answer in one held
+ * transaction) and without one, on one server, alternating, 50 connections.
+ *
+ *   npx tsx bench/keyed-charge.ts pglite|postgres      BENCH_A_ROOT: run the server of another checkout
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { createTestDatabase } from '../apps/server/src/testing/harness.js';
+import { basicAuth, send } from '../apps/server/src/testing/http.js';
+import { startProcess } from '../apps/server/src/testing/process.js';
+import { validOnboarding } from '../apps/server/src/testing/fixtures.js';
+import { serverEnv } from './server-env.js';
+
+const kind = process.argv[2] === 'postgres' ? 'postgres' : 'pglite';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const pgDb = kind === 'postgres' ? await createTestDatabase() : null;
+const dataDir = mkdtempSync(join(tmpdir(), 'remit-keyed-'));
+const root = process.env.BENCH_A_ROOT;
+const server = await startProcess(root ? join(root, 'apps/server/src/main.ts') : 'apps/server/src/main.ts', {
+  ...serverEnv(),
+  REMIT_ENCRYPTION_KEY: 'ab'.repeat(32),
+  DATABASE_URL: pgDb?.url ?? '',
+  REMIT_DATA_DIR: dataDir,
+  REMIT_RATE_LIMIT_API_PER_CLIENT: '100000000/1m',
+});
+try {
+  const cred = await send<{ client_id: string; secret_key: string }>({ method: 'POST', url: `${server.base}/portal/api/credentials` });
+  const authorization = basicAuth(cred.body.client_id, cred.body.secret_key);
+  const post = (path: string, json: object) => send<any>({ method: 'POST', url: `${server.base}/api/v1${path}`, headers: { authorization }, json });
+  const onboarded = await post('/onboarding', validOnboarding({}));
+  const { merchant_key } = onboarded.body.data;
+  const list = await send<any>({ method: 'GET', url: `${server.base}/api/v1/merchant`, headers: { authorization } });
+  await post('/approve-merchant', { merchant_id: list.body.data[0].merchant_id });
+  const card = { number: '4242424242424242', exp_month: 12, exp_year: 2031, cvc: '123', zip: '94105' };
+  const customer = await post('/customers/add', { merchant_key, first_name: 'Ada', card });
+  const path = `/api/v1/customers/charge/${customer.body.data.customer_id}`;
+  const body = JSON.stringify({ merchant_key, amount: '1.00', order_id: 'bench', preAuth: false });
+  const run = (keyed: boolean) =>
+    new Promise<autocannon.Result>((resolve, reject) =>
+      autocannon(
+        {
+          url: `${server.base}${path}`,
+          method: 'POST',
+          connections: 50,
+          duration: SECONDS,
+          headers: { authorization, 'content-type': 'application/json' },
+          body,
+          requests: [{ setupRequest: (r: any) => (keyed ? { ...r, headers: { ...r.headers, 'idempotency-key': randomUUID() } } : r) }],
+        },
+        (err, res) => (err ? reject(err) : resolve(res)),
+      ),
+    );
+  for (let round = 0; round < 2; round++) {
+    for (const keyed of [false, true]) {
+      const r = await run(keyed);
+      console.log(`${kind} ${root ? 'A' : 'B'} round ${round} ${keyed ? 'keyed  ' : 'unkeyed'} ${Math.round(r.requests.average)} req/s  p99 ${r.latency.p99} ms  non-2xx ${r.non2xx}`);
+    }
+  }
+} finally {
+  await server.stop();
+  await pgDb?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
