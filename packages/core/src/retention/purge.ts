@@ -46,20 +46,21 @@ export async function purgeBatch(ctx: Pick<Ctx, 'db' | 'now'>, retention: Retent
   const counts = zero();
   const run = async (q: SQL) => ((await ctx.db.execute(q)) as unknown as { rows: Array<Record<string, number>> }).rows[0] ?? {};
 
+  /** Deletes up to `batch` rows of `table` matching `where`, oldest by `age` first (locked rows skipped); returns how many. */
+  const deleteOldest = async (table: string, keys: string[], where: SQL, age: string) => {
+    const t = sql.raw(table);
+    const cols = sql.raw(keys.join(', '));
+    const match = sql.raw(keys.map((k) => `t.${k} = doomed.${k}`).join(' and '));
+    const r = await run(sql`
+      with doomed as (select ${cols} from ${t} where ${where} order by ${sql.raw(age)} limit ${batch} for update skip locked),
+      gone as (delete from ${t} t using doomed where ${match} returning 1)
+      select count(*)::int as n from gone`);
+    return Number(r.n ?? 0);
+  };
+
   // Idempotent answers are replayed for 24 hours; an unfinished claim that old is long dead too.
   const idem = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
-  counts.idempotency_keys = Number(
-    (
-      await run(sql`
-        with doomed as (
-          select client_id, key from idempotency_keys where created_at < ${idem}::timestamptz
-          order by created_at limit ${batch} for update skip locked
-        ), gone as (
-          delete from idempotency_keys k using doomed where k.client_id = doomed.client_id and k.key = doomed.key returning 1
-        )
-        select count(*)::int as n from gone`)
-    ).n ?? 0,
-  );
+  counts.idempotency_keys = await deleteOldest('idempotency_keys', ['client_id', 'key'], sql`created_at < ${idem}::timestamptz`, 'created_at');
 
   const events = cutoff(now, retention.eventsDays);
   if (events) {
@@ -92,55 +93,24 @@ export async function purgeBatch(ctx: Pick<Ctx, 'db' | 'now'>, retention: Retent
   const messages = cutoff(now, retention.messagesDays);
   if (messages) {
     // A finished message's last try is its next_attempt_at (set to the time of that try).
-    counts.messages = Number(
-      (
-        await run(sql`
-          with doomed as (
-            select id from messages
-            where status in ('sent', 'delivered_to_inbox', 'failed') and next_attempt_at < ${messages}::timestamptz
-            order by next_attempt_at limit ${batch} for update skip locked
-          ), gone as (delete from messages m using doomed where m.id = doomed.id returning 1)
-          select count(*)::int as n from gone`)
-      ).n ?? 0,
+    counts.messages = await deleteOldest(
+      'messages',
+      ['id'],
+      sql`status in ('sent', 'delivered_to_inbox', 'failed') and next_attempt_at < ${messages}::timestamptz`,
+      'next_attempt_at',
     );
   }
 
   const sessions = cutoff(now, retention.sessionsDays);
   if (sessions) {
-    counts.portal_sessions = Number(
-      (
-        await run(sql`
-          with doomed as (
-            select token_hash from portal_sessions where expires_at < ${sessions}::timestamptz
-            order by expires_at limit ${batch} for update skip locked
-          ), gone as (delete from portal_sessions s using doomed where s.token_hash = doomed.token_hash returning 1)
-          select count(*)::int as n from gone`)
-      ).n ?? 0,
-    );
+    counts.portal_sessions = await deleteOldest('portal_sessions', ['token_hash'], sql`expires_at < ${sessions}::timestamptz`, 'expires_at');
     // A challenge can be answered for CHALLENGE_TTL_MS; one still open past the retention was abandoned.
     const challenges = new Date(Math.min(Date.parse(sessions), now.getTime() - CHALLENGE_TTL_MS)).toISOString();
-    counts.pay_challenges = Number(
-      (
-        await run(sql`
-          with doomed as (
-            select id from pay_challenges where created_at < ${challenges}::timestamptz
-            order by created_at limit ${batch} for update skip locked
-          ), gone as (delete from pay_challenges c using doomed where c.id = doomed.id returning 1)
-          select count(*)::int as n from gone`)
-      ).n ?? 0,
-    );
+    counts.pay_challenges = await deleteOldest('pay_challenges', ['id'], sql`created_at < ${challenges}::timestamptz`, 'created_at');
   }
 
   // Rate-limit windows that ended (the limiter also sweeps them now and then).
-  counts.rate_limits = Number(
-    (
-      await run(sql`
-        with doomed as (
-          select key from rate_limits where expires_at < now() order by expires_at limit ${batch} for update skip locked
-        ), gone as (delete from rate_limits r using doomed where r.key = doomed.key returning 1)
-        select count(*)::int as n from gone`)
-    ).n ?? 0,
-  );
+  counts.rate_limits = await deleteOldest('rate_limits', ['key'], sql`expires_at < now()`, 'expires_at');
   return counts;
 }
 
