@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
-import { sql } from 'drizzle-orm';
-import { charge, linkedRows, newCustomer, noonClock, rows, txnRow } from '../testing/payments.js';
+import { charge, gatewayRefOf, linkedRows, merchantPost, newCustomer, noonClock, txnRow } from '../testing/payments.js';
 import { recordingProcessor } from '../testing/recording-processor.js';
 
 /** Every money operation of the API reaches the processor, inside the write it belongs to. */
@@ -21,15 +20,7 @@ beforeEach(() => {
   rec.calls.length = 0;
 });
 
-const post = (path: string, body: object, key?: string) =>
-  s.http({
-    method: 'POST',
-    path: `/api/v1${path}`,
-    auth: m.auth,
-    json: { merchant_key: m.merchant_key, ...body },
-    headers: key ? { 'idempotency-key': key } : undefined,
-  });
-const gatewayRefOf = async (id: string) => (await rows<{ gateway_ref: string }>(s, sql`select gateway_ref from transactions where id = ${id}`))[0]!.gateway_ref;
+const post = (path: string, body: object, key?: string) => merchantPost(s, m, path, body, key);
 
 describe('the processor is called by every money operation', () => {
   it('a sale authorizes and captures at once; a refund and a void of the rest name its reference', async () => {
@@ -67,7 +58,7 @@ describe('the processor is called by every money operation', () => {
     rec.calls.length = 0;
     expect((await post('/preauth/void', { transaction_id: id })).status).toBe(200);
     expect(rec.calls).toEqual([expect.objectContaining({ call: 'cancel', gatewayRef: ref })]);
-    expect(await gatewayRefOf(id)).toBe(ref);
+    expect(await gatewayRefOf(s, id)).toBe(ref);
   });
 
   it('a refusal asks nothing of the processor', async () => {

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { createProcessor } from '@remit/core';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
-import { bankAccount, eventsOf, newCustomer, noonClock, rows, TEST_CARD, txnRow } from '../testing/payments.js';
+import { bankAccount, eventsOf, gatewayRefOf, merchantPost, newCustomer, noonClock, rows, TEST_CARD, txnRow } from '../testing/payments.js';
 import { startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
 
 /**
@@ -32,17 +32,10 @@ afterAll(async () => {
   await emu?.close();
 });
 
-const post = (path: string, body: object, key?: string) =>
-  s.http({
-    method: 'POST',
-    path: `/api/v1${path}`,
-    auth: m.auth,
-    json: { merchant_key: m.merchant_key, ...body },
-    headers: key ? { 'idempotency-key': key } : undefined,
-  });
+const post = (path: string, body: object, key?: string) => merchantPost(s, m, path, body, key);
 const chargeOf = (customer: number, amount: string, extra: object = {}, key?: string) =>
   post(`/customers/charge/${customer}`, { amount, order_id: `o-${Math.random().toString(36).slice(2)}`, ...extra }, key);
-const refOf = async (id: string) => (await rows<{ gateway_ref: string }>(s, sql`select gateway_ref from transactions where id = ${id}`))[0]!.gateway_ref;
+const refOf = (id: string) => gatewayRefOf(s, id);
 const cardCustomer = (number: string) => newCustomer(s, m, { card: { ...TEST_CARD, number } });
 
 describe('stored cards with Stripe', () => {

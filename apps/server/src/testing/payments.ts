@@ -63,6 +63,22 @@ export async function rows<T = Record<string, any>>(s: TestServer, query: Return
   return r.rows;
 }
 
+/** `POST /api/v1{path}` as the merchant (its `merchant_key` added to the body), with an `Idempotency-Key` if given. */
+export function merchantPost(s: TestServer, m: TestMerchant, path: string, body: object, key?: string) {
+  return s.http({
+    method: 'POST',
+    path: `/api/v1${path}`,
+    auth: m.auth,
+    json: { merchant_key: m.merchant_key, ...body },
+    headers: key ? { 'idempotency-key': key } : undefined,
+  });
+}
+
+/** The processor's reference of a stored transaction. */
+export async function gatewayRefOf(s: TestServer, id: string): Promise<string> {
+  return (await rows<{ gateway_ref: string }>(s, sql`select gateway_ref from transactions where id = ${id}`))[0]!.gateway_ref;
+}
+
 /** The stored transaction row, money as numbers of cents. */
 export async function txnRow(s: TestServer, id: string) {
   const [r] = await rows(
