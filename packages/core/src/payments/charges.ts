@@ -14,6 +14,7 @@ import { newId } from '../ids.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount, formatRate } from '../money.js';
 import { feeFor } from './fees.js';
+import { paymentSuccessData } from './payloads.js';
 import { declined } from './declines.js';
 import { processorKey } from '../processor/keys.js';
 import { stateColumns } from './state.js';
@@ -210,19 +211,7 @@ async function chargeBankAccount(ctx: Ctx, merchant: Merchant, method: PaymentMe
 }
 
 /** `payment.success` payload of a completed transaction (ACH approval sends the same shape). */
-export function paymentSuccessData(row: TxnRow) {
-  return {
-    transaction_id: row.id,
-    merchant_id: row.merchantId,
-    amount: amountNumber(row.amountCents),
-    net_amount: amountNumber(row.netCents),
-    fee_amount: amountNumber(row.feeCents),
-    order_id: row.orderId ?? '',
-    last_four: row.lastFour,
-    brand: row.cardBrand,
-    link_id: row.payLinkId ?? '',
-  };
-}
+export { paymentSuccessData } from './payloads.js';
 
 /** `data` of the charge response (the spec leaves its shape open; documented in the OpenAPI schema). */
 export function chargeView(row: TxnRow): ChargeData {

@@ -1,4 +1,5 @@
-import { applyRate, type Cents } from '../money.js';
+import type { Cents } from '../money.js';
+import { add, eq, least, lit, param, rated, sub, when, type Expr, type TxnRow } from './row-expr.js';
 
 /** A merchant's pricing, as stored on its row (rates in units of 1e-7 percent). */
 export interface Pricing {
@@ -17,15 +18,35 @@ export interface Fee {
 }
 
 /**
+ * The pricing rule, once, over the payment method and amount it is given (columns of a row a
+ * statement prices, or parameters): card, amount × rate + fixed part; ACH, amount × rate, never
+ * above the cap. The pricing is parameters named as `Pricing`'s fields.
+ */
+export function feeRule(method: Expr<string>, amount: Expr<number>): { feeCents: Expr<number>; rateE7: Expr<number>; netCents: Expr<number> } {
+  const ach = eq(method, lit.text('ach'));
+  const feeCents = when(
+    ach,
+    least(rated(amount, param.int('achFeeRateE7')), param.cents('achFeeCapCents')),
+    add(rated(amount, param.int('cardFeeRateE7')), param.cents('cardFeeFixedCents')),
+  );
+  return { feeCents, rateE7: when(ach, param.int('achFeeRateE7'), param.int('cardFeeRateE7')), netCents: sub(amount, feeCents) };
+}
+
+const given = feeRule(param.text('method'), param.cents('amount'));
+const NO_ROW = {} as TxnRow;
+
+/**
  * The processing fee of a charge.
- * Card: amount × rate + fixed part. ACH: amount × rate, never above the cap.
  * @example feeFor(pricing, 'card', 1000) // default pricing → { feeCents: 59, rateE7: 29000000, netCents: 941 }
  */
 export function feeFor(pricing: Pricing, method: 'card' | 'ach', amountCents: Cents): Fee {
-  const feeCents =
-    method === 'card'
-      ? applyRate(amountCents, pricing.cardFeeRateE7) + pricing.cardFeeFixedCents
-      : Math.min(applyRate(amountCents, pricing.achFeeRateE7), pricing.achFeeCapCents);
-  const rateE7 = method === 'card' ? pricing.cardFeeRateE7 : pricing.achFeeRateE7;
-  return { feeCents, rateE7, netCents: amountCents - feeCents };
+  const v = {
+    cardFeeRateE7: pricing.cardFeeRateE7,
+    cardFeeFixedCents: pricing.cardFeeFixedCents,
+    achFeeRateE7: pricing.achFeeRateE7,
+    achFeeCapCents: pricing.achFeeCapCents,
+    method,
+    amount: amountCents,
+  };
+  return { feeCents: given.feeCents.eval(NO_ROW, v), rateE7: given.rateE7.eval(NO_ROW, v), netCents: given.netCents.eval(NO_ROW, v) };
 }

@@ -1,5 +1,5 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
-import { errorMessage, type EventData, type PreauthCaptureResult, type PreauthIdInput, type PreauthUpdateResult, type UpdatePreauthInput } from '@remit/contract';
+import { sql, type SQL } from 'drizzle-orm';
+import { type EventData, type PreauthCaptureResult, type PreauthIdInput, type PreauthUpdateResult, type UpdatePreauthInput } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
@@ -11,9 +11,12 @@ import { newId } from '../ids.js';
 import { outboxWritten } from '../outbox-signal.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount } from '../money.js';
-import { feeFor } from './fees.js';
+import { feeFor, feeRule } from './fees.js';
+import { NO_GIVEN_FIELDS, PAYMENT_SUCCESS, PREAUTH_CHARGE, payloadSql } from './payloads.js';
 import { lockTransaction, rowsOf, type MoneyRecord, type TxnRow } from './records.js';
-import { IS_STATUS, nextState, stateColumns, stateOf } from './state.js';
+import { col } from './row-expr.js';
+import { heldCents, preauthCaptureGuard, preauthUpdateGuard, preauthVoidGuard } from './rules.js';
+import { stateColumns, targetOf } from './state.js';
 import { guardedVoidSql, writeGuardedVoid } from './voids.js';
 import { withProcessor } from './with-processor.js';
 import { declined } from './declines.js';
@@ -21,45 +24,24 @@ import { processorKey } from '../processor/keys.js';
 
 /** Preauthorizations: `POST /preauth/update`, `/preauth/capture`, `/preauth/void`. */
 
-export const AMOUNT_MISMATCH_MESSAGE = errorMessage('amount_mismatch');
+export { AMOUNT_MISMATCH_MESSAGE } from './rules.js';
 export const PREAUTH_NOT_FOUND_MESSAGE =
   'Preauthorization not found: no preauthorization with this transaction_id belongs to this merchant.';
 
 
-const VERB: Record<'preauth_update' | 'preauth_capture' | 'preauth_void', string> = {
-  preauth_update: 'updated',
-  preauth_capture: 'captured',
-  preauth_void: 'voided',
-};
+const GUARDS = { preauth_update: preauthUpdateGuard, preauth_capture: preauthCaptureGuard, preauth_void: preauthVoidGuard };
 
 /**
- * The original preauthorization, locked, in a state that allows `event`. Void, refund and
- * capture records are refused by type: only the original preauthorization ID is accepted.
+ * The original preauthorization, locked, or the refusal of its guard (rules.ts): void, refund and
+ * capture records are refused by type, only the original preauthorization ID is accepted, and the
+ * state must allow `event`. `last`: the amount an update expects held.
  */
-async function lockPreauth(
-  tx: Queryable,
-  merchantId: string,
-  id: string,
-  event: 'preauth_update' | 'preauth_capture' | 'preauth_void',
-): Promise<TxnRow> {
+async function lockPreauth(tx: Queryable, merchantId: string, id: string, event: keyof typeof GUARDS, last?: number): Promise<TxnRow> {
   const row = await lockTransaction(tx, merchantId, id);
   if (!row) throw notFound('preauth_not_found', PREAUTH_NOT_FOUND_MESSAGE);
-  if (row.type !== 'PreAuth') {
-    throw invalid(
-      'not_original_preauth',
-      `transaction_id must be the original preauthorization ID; ${row.id} is a ${row.type} transaction, not a preauthorization.`,
-    );
-  }
-  const state = stateOf(row.isStatus);
-  if (nextState(state, event) !== null) return row;
-  const why =
-    state === 'voided'
-      ? 'has been voided'
-      : state === 'completed' || state === 'refunded'
-        ? 'has already been captured'
-        : `is ${state}`;
-  const code = state === 'voided' ? 'preauth_voided' : state === 'completed' || state === 'refunded' ? 'preauth_captured' : 'preauth_not_open';
-  throw invalid(code, `The preauthorization ${why}; it can no longer be ${VERB[event]}.`);
+  const refusal = GUARDS[event].refusal(row, { last });
+  if (refusal) throw refusal;
+  return row;
 }
 
 /**
@@ -75,11 +57,8 @@ export async function updatePreauth(ctx: Ctx, merchant: Merchant, input: UpdateP
   const done = await withProcessor(ctx, (q) => writePreauthUpdate(q, ctx, merchant, input));
   if (done) return done;
   return ctx.db.transaction(async (tx) => {
-    const row = await lockPreauth(tx, merchant.id, input.transaction_id, 'preauth_update');
     // Compare-and-set: the row is locked, so the amount read here is the one this update replaces.
-    if ((row.authorizedCents ?? row.amountCents) !== input.last_authorized_amount) {
-      throw invalid('amount_mismatch', AMOUNT_MISMATCH_MESSAGE);
-    }
+    const row = await lockPreauth(tx, merchant.id, input.transaction_id, 'preauth_update', input.last_authorized_amount);
     const updated = await writePreauthUpdate(tx, ctx, merchant, input);
     if (!updated) throw new Error(`preauth update of ${row.id} refused by its guard although the locked row allows it`);
     return updated;
@@ -165,18 +144,10 @@ function preauthUpdateStatement(q: Queryable): PreparedSql {
         feeCents: v('feeCents'),
         feeRateE7: v('feeRateE7'),
         netCents: v('netCents'),
-        ...stateColumns(nextState('authorized', 'preauth_update')!),
+        ...stateColumns(targetOf('preauth_update')),
         updatedAt: ph('at') as unknown as Date,
       })
-      .where(
-        and(
-          eq(transactions.id, ph('txnId')),
-          eq(transactions.merchantId, ph('merchantId')),
-          eq(transactions.type, 'PreAuth'),
-          eq(transactions.isStatus, IS_STATUS.authorized),
-          sql`coalesce(${transactions.authorizedCents}, ${transactions.amountCents}) = ${ph('last')}::bigint`,
-        ),
-      )
+      .where(sql`${transactions.id} = ${ph('txnId')} and ${transactions.merchantId} = ${ph('merchantId')} and ${preauthUpdateGuard.allows.sql()}`)
       .returning({
         id: transactions.id,
         lastFour: transactions.lastFour,
@@ -215,7 +186,6 @@ export async function capturePreauth(ctx: Ctx, merchant: Merchant, input: Preaut
 
 /** The capture of an open preauthorization and its two events, then at the processor; null when the guard refused. */
 async function writeCapture(q: Queryable, ctx: Pick<Ctx, 'now' | 'processor'>, merchant: Merchant, txnId: string): Promise<PreauthCaptureResult | null> {
-  const ids = { merchant_id: merchant.id, transaction_id: txnId };
   const [row] = rowsOf<{
     last_four: string;
     card_brand: string;
@@ -229,14 +199,13 @@ async function writeCapture(q: Queryable, ctx: Pick<Ctx, 'now' | 'processor'>, m
       at: merchantNow(ctx.now, merchant).toISOString(),
       txnId,
       merchantId: merchant.id,
-      cardRate: merchant.cardFeeRateE7,
-      cardFixed: merchant.cardFeeFixedCents,
-      achRate: merchant.achFeeRateE7,
-      achCap: merchant.achFeeCapCents,
+      cardFeeRateE7: merchant.cardFeeRateE7,
+      cardFeeFixedCents: merchant.cardFeeFixedCents,
+      achFeeRateE7: merchant.achFeeRateE7,
+      achFeeCapCents: merchant.achFeeCapCents,
       clientId: merchant.clientId,
       chargeId: newId.event(),
       successId: newId.event(),
-      data: JSON.stringify(ids),
     }),
   );
   if (!row) return null;
@@ -258,43 +227,29 @@ async function writeCapture(q: Queryable, ctx: Pick<Ctx, 'now' | 'processor'>, m
 }
 
 /**
- * `writeCapture`'s statement, built once and prepared. The fee is `feeFor` in SQL over the row
- * being updated (never over an earlier read, which a concurrent update could have changed):
- * card, amount × rate rounded half up + fixed; ACH, the same product capped. Amounts in the
- * events are `amountNumber`'s (cents / 100 as a double).
+ * `writeCapture`'s statement, built once and prepared. The fee is `feeRule` over the row being
+ * updated (never over an earlier read, which a concurrent update could have changed), at the
+ * merchant's pricing as the request resolved it; both events' payloads are read from the captured row.
  */
 let capturePrepared: PreparedSql | undefined;
 function captureStatement(): PreparedSql {
   return (capturePrepared ??= preparedSql('remit_preauth_capture', () => {
     const ph = sql.placeholder;
     const at = sql`${ph('at')}::timestamptz`;
-    const held = sql`coalesce(authorized_cents, amount_cents)`;
-    const rated = (rate: string) => sql`div(${held}::numeric * ${ph(rate)}::bigint + 500000000, 1000000000)::bigint`;
-    const fee = sql`(case when payment_method = 'ach' then least(${rated('achRate')}, ${ph('achCap')}::bigint)
-      else ${rated('cardRate')} + ${ph('cardFixed')}::bigint end)`;
-    const completed = stateColumns(nextState('authorized', 'preauth_capture')!);
+    const fee = feeRule(col.text('paymentMethod'), heldCents);
+    const completed = stateColumns(targetOf('preauth_capture'));
+    // SET reads the row as it was: the hold is priced, then becomes the amount.
     const update = sql`update transactions set is_status = ${completed.isStatus}::smallint, status = ${completed.status}::text,
-      amount_cents = ${held}, fee_cents = ${fee},
-      fee_rate_e7 = case when payment_method = 'ach' then ${ph('achRate')}::int else ${ph('cardRate')}::int end,
-      net_cents = ${held} - ${fee}, completed_at = ${at}, updated_at = ${at}
-    where id = ${ph('txnId')} and merchant_id = ${ph('merchantId')} and type = 'PreAuth'
-      and is_status = ${IS_STATUS.authorized}::smallint
+      amount_cents = ${heldCents.sql()}, fee_cents = ${fee.feeCents.sql()}, fee_rate_e7 = ${fee.rateE7.sql()},
+      net_cents = ${fee.netCents.sql()}, completed_at = ${at}, updated_at = ${at}
+    where id = ${ph('txnId')} and merchant_id = ${ph('merchantId')} and ${preauthCaptureGuard.allows.sql()}
     returning *`;
-    const amount = (column: string) => sql`(${sql.raw(`u.${column}`)} / 100.0)::float8`;
-    const money = { amount: amount('amount_cents'), net_amount: amount('net_cents'), fee_amount: amount('fee_cents') };
-    const orderId = sql`coalesce(u.order_id, '')`;
     const event = (id: string, type: 'preauth.charge' | 'payment.success', fromRow: Record<string, SQL>) =>
-      eventInsertSql(sql`u`, { id: ph(id), clientId: ph('clientId'), merchantId: ph('merchantId'), type, data: ph('data') }, fromRow);
-    const charged = event('chargeId', 'preauth.charge', { order_id: orderId, ...money });
-    const success = event('successId', 'payment.success', {
-      ...money,
-      order_id: orderId,
-      last_four: sql`u.last_four`,
-      brand: sql`u.card_brand`,
-      link_id: sql`coalesce(u.pay_link_id, '')`,
-    });
+      eventInsertSql(sql`u`, { id: ph(id), clientId: ph('clientId'), merchantId: ph('merchantId'), type, data: NO_GIVEN_FIELDS }, fromRow);
+    const charged = event('chargeId', 'preauth.charge', payloadSql(PREAUTH_CHARGE, 'u'));
+    const success = event('successId', 'payment.success', payloadSql(PAYMENT_SUCCESS, 'u'));
     return sql`with u as (${update}), c as (${charged}), s as (${success})
-      select last_four, card_brand, auth_code, ${orderId} as order_id, amount_cents, net_cents, gateway_ref from u`;
+      select last_four, card_brand, auth_code, coalesce(order_id, '') as order_id, amount_cents, net_cents, gateway_ref from u`;
   }));
 }
 
@@ -321,8 +276,6 @@ export async function voidPreauth(ctx: Ctx, merchant: Merchant, input: PreauthId
 let preauthVoidPrepared: PreparedSql | undefined;
 function preauthVoidStatement(): PreparedSql {
   return (preauthVoidPrepared ??= preparedSql('remit_preauth_void', () => {
-    if (nextState('authorized', 'preauth_void') !== 'voided') throw new Error('the state table no longer voids an open preauthorization');
-    const guard = sql`type = 'PreAuth' and is_status = ${IS_STATUS.authorized}::smallint`;
-    return guardedVoidSql(guard, (t) => sql`coalesce(${t}.authorized_cents, ${t}.amount_cents)`, 'preauth.void');
+    return guardedVoidSql(preauthVoidGuard, 'preauth_void', 'preauth.void');
   }));
 }

@@ -4,7 +4,7 @@ import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { newId } from '../ids.js';
 import { amountNumber } from '../money.js';
-import { PAYMENT_TYPES, stateColumns } from './state.js';
+import { stateColumns } from './state.js';
 
 /**
  * Records that move money back (Void, Refund, Return) are transactions of their own, linked to
@@ -105,9 +105,6 @@ export async function insertRecord(tx: Queryable, original: TxnRow, r: NewRecord
 
 /** A time as a statement parameter. */
 export const stamp = (d: Date) => sql`${d.toISOString()}::timestamptz`;
-
-/** `type in (…)` of the payment types, for a guard written in SQL. */
-export const isPaymentTypeSql = sql`type in (${sql.join(PAYMENT_TYPES.map((t) => sql`${t}`), sql`, `)})`;
 
 /** Rows of a raw statement, whichever driver ran it. */
 export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;

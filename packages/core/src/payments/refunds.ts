@@ -1,47 +1,34 @@
 import { sql } from 'drizzle-orm';
-import { errorMessage, type EventData, type RefundInput } from '@remit/contract';
+import type { EventData, RefundInput } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
-import { invalid, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
 import { eventInsertSql } from '../events/outbox.js';
 import { preparedSql, type PreparedSql } from '../db/prepared-sql.js';
 import { newId } from '../ids.js';
 import { outboxWritten } from '../outbox-signal.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber } from '../money.js';
-import { lockTransaction, recordInsertSql, recordShown, rowsOf, stamp, isPaymentTypeSql, toMoneyRecord, type MoneyRecord, type TxnRow } from './records.js';
-import { lastCutoff, settleIfDue } from './settlement.js';
-import { IS_STATUS, isPaymentType, nextState, stateColumns, stateOf } from './state.js';
+import { lockTransaction, recordInsertSql, recordShown, rowsOf, toMoneyRecord, type MoneyRecord } from './records.js';
+import { param } from './row-expr.js';
+import { FULL_REFUND_VOID_AGE_MS, REFUND_MESSAGES, refundGuard, refundIsVoid, refundTakesRest } from './rules.js';
+import { dueToSettle, lastCutoff, settledBy, settleIfDue } from './settlement.js';
+import { nextState, stateColumns } from './state.js';
 import { performVoid } from './voids.js';
 import { withProcessor } from './with-processor.js';
 import { processorKey } from '../processor/keys.js';
 
 /** `POST /order/sales-return`: partial and repeated refunds of a completed payment. */
 
-/** The spec's messages, from the error catalogue. */
-export const REFUND_MESSAGES = {
-  notFound: errorMessage('not_refundable'),
-  overOriginal: errorMessage('amount_over_original'),
-  overRemaining: errorMessage('amount_over_remaining'),
-  alreadyRefunded: errorMessage('already_refunded'),
-} as const;
+export { REFUND_MESSAGES, FULL_REFUND_VOID_AGE_MS } from './rules.js';
 
-/** DESIGN.md's 24-hour rule: a full-amount refund of an older payment is performed as a void. */
-export const FULL_REFUND_VOID_AGE_MS = 24 * 3_600_000;
-
-
-/** The spec's refusal for a locked row, in the order its Errors table implies; null when the refund may go ahead. */
-function refundRefusal(row: TxnRow, cents: number) {
-  const state = stateOf(row.isStatus);
-  if (isPaymentType(row.type) && state === 'refunded') return invalid('already_refunded', REFUND_MESSAGES.alreadyRefunded);
-  if (!isPaymentType(row.type) || nextState(state, 'refund') === null) {
-    return invalid('not_refundable', REFUND_MESSAGES.notFound);
-  }
-  if (cents > row.amountCents) return invalid('amount_over_original', REFUND_MESSAGES.overOriginal);
-  if (cents > row.amountCents - row.refundedCents) return invalid('amount_over_remaining', REFUND_MESSAGES.overRemaining);
-  return null;
-}
+/** The values of the refund rules' parameters (rules.ts, settlement.ts) for a refund of `cents` at `at`. */
+const refundValues = (cents: number, at: Date, cutoffMs: number) => ({
+  cents,
+  cutoff: lastCutoff(at, cutoffMs).toISOString(),
+  voidAge: new Date(at.getTime() - FULL_REFUND_VOID_AGE_MS).toISOString(),
+});
 
 /**
  * The refund itself, guarded in its own UPDATE: the original must be a completed payment with
@@ -76,10 +63,8 @@ async function writeRefund(
   } satisfies Omit<EventData['payment.refund'], 'order_createdfrom'>;
   const [row] = rowsOf<{ order_createdfrom: string; original_ref: string | null }>(
     await refundStatement().run(q, {
-      cents: input.amount,
-      cutoff: lastCutoff(at, ctx.settlementCutoffMs).toISOString(),
+      ...refundValues(input.amount, at, ctx.settlementCutoffMs),
       at: at.toISOString(),
-      voidAge: new Date(at.getTime() - FULL_REFUND_VOID_AGE_MS).toISOString(),
       txnId: input.transaction_id,
       merchantId: merchant.id,
       recordId: made.id,
@@ -111,23 +96,21 @@ function refundStatement(): PreparedSql {
   return (refundPrepared ??= preparedSql('remit_refund', () => {
     const ph = sql.placeholder;
     const cents = sql`${ph('cents')}::bigint`;
-    const cutoff = sql`${ph('cutoff')}::timestamptz`;
     const at = sql`${ph('at')}::timestamptz`;
-    const due = sql`(payment_method = 'card' and coalesce(completed_at, created_at) < ${cutoff})`;
+    const due = dueToSettle.sql();
     const rest = stateColumns(nextState('completed', 'refund_rest')!);
     const part = stateColumns(nextState('completed', 'refund')!);
-    const last = sql`refunded_cents + ${cents} = amount_cents`;
+    const last = refundTakesRest.sql();
+    // SET reads the row as it was: the rules see the balance before this refund.
     const update = sql`update transactions set
       refunded_cents = refunded_cents + ${cents},
       is_status = case when ${last} then ${rest.isStatus}::smallint else ${part.isStatus}::smallint end,
       status = case when ${last} then ${rest.status}::text else ${part.status}::text end,
-      settled = settled or ${due},
-      settled_at = case when not settled and ${due} then ${cutoff} else settled_at end,
+      settled = ${settledBy.sql()},
+      settled_at = case when not settled and ${due} then ${param.at('cutoff').sql()} else settled_at end,
       updated_at = ${at}
-    where id = ${ph('txnId')} and merchant_id = ${ph('merchantId')} and ${isPaymentTypeSql}
-      and is_status = ${IS_STATUS.completed}::smallint and refunded_cents + ${cents} <= amount_cents
-      and not (${cents} = amount_cents and refunded_cents = 0
-               and coalesce(completed_at, created_at) < ${sql`${ph('voidAge')}::timestamptz`})
+    where id = ${ph('txnId')} and merchant_id = ${ph('merchantId')}
+      and ${refundGuard.allows.sql()} and not ${refundIsVoid.sql()}
     returning *`;
     const made = recordInsertSql(
       sql`u`,
@@ -159,13 +142,10 @@ export async function refundTransaction(
     const locked = await lockTransaction(tx, merchant.id, input.transaction_id);
     if (!locked) throw notFound('transaction_not_found', REFUND_MESSAGES.notFound);
     const at = merchantNow(ctx.now, merchant);
-    const cents = input.amount;
-    const refusal = refundRefusal(locked, cents);
+    const values = refundValues(input.amount, at, ctx.settlementCutoffMs);
+    const refusal = refundGuard.refusal(locked, values);
     if (refusal) throw refusal;
-
-    const fullAmount = cents === locked.amountCents && locked.refundedCents === 0;
-    const completedAt = locked.completedAt ?? locked.createdAt;
-    if (fullAmount && at.getTime() - completedAt.getTime() > FULL_REFUND_VOID_AGE_MS) {
+    if (refundIsVoid.eval(locked, values)) {
       // Refunds are allowed settled or not; the flag is brought up to date so lists show it.
       const row = await settleIfDue(tx, locked, at, ctx.settlementCutoffMs);
       const record = await performVoid(tx, ctx, merchant, row, at, { event: 'refund_as_void', eventType: 'payment.void' });

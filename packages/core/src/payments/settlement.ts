@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt, or } from 'drizzle-orm';
+import { eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { SettleInput, SettleResult } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
@@ -6,7 +6,8 @@ import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { RemitError } from '../errors.js';
 import { lockMerchant, type Merchant } from '../merchants/merchant-key.js';
-import { IS_STATUS, PAYMENT_TYPES } from './state.js';
+import { and, coalesce, col, eq as same, lit, lt, or, param } from './row-expr.js';
+import { inState, isPayment } from './state.js';
 
 /**
  * Settlement (DESIGN.md): card transactions completed before the last daily cutoff
@@ -37,18 +38,24 @@ export function lastCutoff(at: Date, cutoffMs: number): Date {
 
 type Row = typeof transactions.$inferSelect;
 
+/** What the cutoff rule settles: a completed card payment (or record). */
+const settlesAtCutoff = and(same(col.text('paymentMethod'), lit.text('card')), inState('completed'));
+
+/** Due at the cutoff `cutoff` (a parameter): completed, or if never, created, before it. */
+export const dueToSettle = and(settlesAtCutoff, lt(coalesce(col.atOrNull('completedAt'), col.at('createdAt')), param.at('cutoff')));
+
+/** Settled at the cutoff `cutoff`: flagged, or due. */
+export const settledBy = or(col.bool('settled'), dueToSettle);
+
 /** Whether a row counts as settled at merchant time `at` (flagged, or a card payment completed before the cutoff). */
 export function isSettled(
   row: Pick<Row, 'settled' | 'paymentMethod' | 'isStatus' | 'completedAt' | 'createdAt'>,
   at: Date,
   cutoffMs: number,
 ): boolean {
-  if (row.settled) return true;
-  if (row.paymentMethod !== 'card' || row.isStatus !== IS_STATUS.completed) return false;
-  return (row.completedAt ?? row.createdAt).getTime() < lastCutoff(at, cutoffMs).getTime();
+  return settledBy.eval(row as Row, { cutoff: lastCutoff(at, cutoffMs) });
 }
 
-/** Flags one locked row settled when the cutoff rule says so; returns the row as it now stands. */
 export async function settleIfDue(tx: Queryable, row: Row, at: Date, cutoffMs: number): Promise<Row> {
   if (row.settled || !isSettled(row, at, cutoffMs)) return row;
   const settledAt = lastCutoff(at, cutoffMs);
@@ -56,14 +63,9 @@ export async function settleIfDue(tx: Queryable, row: Row, at: Date, cutoffMs: n
   return { ...row, settled: true, settledAt };
 }
 
-const dueCardPayments = (merchantId: string) =>
-  and(
-    eq(transactions.merchantId, merchantId),
-    eq(transactions.paymentMethod, 'card'),
-    eq(transactions.isStatus, IS_STATUS.completed),
-    eq(transactions.settled, false),
-    inArray(transactions.type, [...PAYMENT_TYPES]),
-  );
+/** A merchant's payments the cutoff rule may settle and has not: `due` narrows them. */
+const unsettledPayments = (merchantId: string, due: SQL) =>
+  sql`merchant_id = ${merchantId} and ${isPayment.sql()} and not settled and ${due}`;
 
 /** Applies the cutoff rule to every card payment of a merchant; returns how many it settled. */
 export async function settleDue(
@@ -75,19 +77,10 @@ export async function settleDue(
   const rows = await db
     .update(transactions)
     .set({ settled: true, settledAt: cutoff })
-    .where(
-      and(
-        dueCardPayments(merchant.id),
-        or(
-          lt(transactions.completedAt, cutoff),
-          and(isNull(transactions.completedAt), lt(transactions.createdAt, cutoff)),
-        ),
-      ),
-    )
+    .where(unsettledPayments(merchant.id, dueToSettle.sql(undefined, { cutoff: cutoff.toISOString() })))
     .returning({ id: transactions.id });
   return rows.length;
 }
-
 
 export const sandboxOnly = (what: string) =>
   new RemitError('sandbox_only', `${what} works only in sandbox; this server runs in production.`);
@@ -105,7 +98,7 @@ export async function settleNow(
     const ids = await tx
       .select({ id: transactions.id })
       .from(transactions)
-      .where(dueCardPayments(merchant.id))
+      .where(unsettledPayments(merchant.id, settlesAtCutoff.sql()))
       .orderBy(transactions.id)
       .for('update');
     const list = ids.map((r) => r.id);

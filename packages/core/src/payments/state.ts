@@ -1,3 +1,5 @@
+import { col, oneOf } from './row-expr.js';
+
 /**
  * The spec's "States and transitions" table as data: state × event → next state. Operations ask
  * `nextState` whether an event is allowed at all; the conditions of the table (settled or not,
@@ -54,6 +56,18 @@ export const TRANSITIONS: Readonly<Record<TxnState, Partial<Record<PaymentEvent,
   returned: {},
 };
 
+/** The states the table allows `event` from. */
+export function statesAllowing(event: PaymentEvent): TxnState[] {
+  return (Object.keys(TRANSITIONS) as TxnState[]).filter((s) => TRANSITIONS[s][event] !== undefined);
+}
+
+/** The one state `event` leads to from every state that allows it (a statement sets it unconditionally). */
+export function targetOf(event: PaymentEvent): TxnState {
+  const targets = new Set(statesAllowing(event).map((s) => TRANSITIONS[s][event]!));
+  if (targets.size !== 1) throw new Error(`${event} leads to ${targets.size} states; a statement must choose by the row`);
+  return [...targets][0]!;
+}
+
 /** The state after `event`, or null when the table does not allow it from `state`. */
 export function nextState(state: TxnState, event: PaymentEvent): TxnState | null {
   return TRANSITIONS[state][event] ?? null;
@@ -75,3 +89,12 @@ export const stateColumns = (s: TxnState) => ({ isStatus: IS_STATUS[s], status: 
 export const PAYMENT_TYPES = ['Sale', 'PreAuth'] as const;
 
 export const isPaymentType = (type: string) => (PAYMENT_TYPES as readonly string[]).includes(type);
+
+/** The row is in one of `states` (as a rule: TypeScript and SQL). */
+export const inState = (...states: TxnState[]) => oneOf(col.int('isStatus'), states.map((s) => IS_STATUS[s]), 'smallint');
+
+/** The table allows `event` from the row's state (as a rule). */
+export const allows = (event: PaymentEvent) => inState(...statesAllowing(event));
+
+/** The row is a payment (as a rule). */
+export const isPayment = oneOf(col.text('type'), PAYMENT_TYPES, 'text');

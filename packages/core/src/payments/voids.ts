@@ -1,25 +1,27 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
-import { errorMessage, type VoidInput } from '@remit/contract';
+import type { VoidInput } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
-import { invalid, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
 import { eventInsertSql, writeWithEvent } from '../events/outbox.js';
 import { preparedSql, type PreparedSql } from '../db/prepared-sql.js';
 import { newId } from '../ids.js';
 import { outboxWritten } from '../outbox-signal.js';
 import type { Merchant } from '../merchants/merchant-key.js';
-import { amountNumber } from '../money.js';
-import { lockTransaction, originalRow, recordInsert, recordInsertSql, recordShown, rowsOf, isPaymentTypeSql, toMoneyRecord, type MoneyRecord, type RecordShown, type TxnRow } from './records.js';
-import { lastCutoff, settleIfDue } from './settlement.js';
+import type { Guard } from './guard.js';
+import { payloadOf, payloadSql, voidFromOriginal } from './payloads.js';
+import { lockTransaction, originalRow, recordInsert, recordInsertSql, recordShown, rowsOf, toMoneyRecord, type MoneyRecord, type RecordShown, type TxnRow } from './records.js';
+import { voidGuard, voidNetCents, voidTakes } from './rules.js';
+import { lastCutoff } from './settlement.js';
 import { processorKey } from '../processor/keys.js';
 import { withProcessor } from './with-processor.js';
-import { IS_STATUS, isPaymentType, nextState, stateColumns, stateOf, type PaymentEvent } from './state.js';
+import { nextState, stateColumns, stateOf, statesAllowing, targetOf, type PaymentEvent } from './state.js';
 
 /** `POST /order/sales-void`: voids a completed, unsettled payment. */
 
-export const SETTLED_VOID_MESSAGE = errorMessage('transaction_settled');
+export { SETTLED_VOID_MESSAGE } from './rules.js';
 export const VOID_NOT_FOUND_MESSAGE =
   'Transaction not found: no transaction with this transaction_id belongs to this merchant.';
 
@@ -37,26 +39,27 @@ export async function performVoid(
   at: Date,
   opts: { event: PaymentEvent; eventType: 'payment.void' | 'preauth.void' },
 ): Promise<RecordShown> {
-  const next = nextState(stateOf(original.isStatus), opts.event);
-  if (next !== 'voided') throw new Error(`void from ${stateOf(original.isStatus)} is not in the state table`);
+  const from = stateOf(original.isStatus);
+  const take = nextState(from, opts.event) === 'voided' ? voidTakes(from) : null;
+  if (!take) throw new Error(`void from ${from} is not in the state table`);
   // An open preauthorization releases its whole hold. Either way the void record cancels the
   // original's remaining net, so a voided payment and its records sum to zero in any list.
-  const hold = stateOf(original.isStatus) === 'authorized';
-  const amountCents = hold ? (original.authorizedCents ?? original.amountCents) : original.amountCents - original.refundedCents;
-  const r = { type: 'Void' as const, amountCents, netCents: -(original.netCents - original.refundedCents), at };
+  const hold = from === 'authorized';
+  const amountCents = take.eval(original, {});
+  const r = { type: 'Void' as const, amountCents, netCents: voidNetCents.eval(original, {}), at };
   const made = recordInsert(originalRow(original.id), r);
   const record = recordShown(made, { order_createdfrom: original.orderCreatedfrom, amount_cents: amountCents }, { ...r, originalId: original.id });
   const shown = toMoneyRecord(record);
   const update = tx
     .update(transactions)
-    .set({ ...stateColumns(next), updatedAt: at })
+    .set({ ...stateColumns('voided'), updatedAt: at })
     .where(eq(transactions.id, original.id));
   // The record, the original's new state and the event: one statement (the caller holds the lock).
   await writeWithEvent(tx, [made.query, update], {
     clientId: merchant.clientId,
     merchantId: merchant.id,
     type: opts.eventType,
-    data: { ...voidEventData(merchant, record, shown), order_createdfrom: record.orderCreatedfrom, amount: amountNumber(amountCents) },
+    data: { ...voidEventData(merchant, record, shown), ...payloadOf(voidFromOriginal(take), original) },
   });
   await voidAtProcessor(ctx, { originalRef: original.gatewayRef, recordId: record.id, hold, amountCents });
   return record;
@@ -90,26 +93,6 @@ function voidEventData(merchant: Merchant, record: RecordShown, shown: MoneyReco
     txn_date: shown.txn_date,
     type: 'Void' as const,
   };
-}
-
-/** Why a locked payment cannot be voided through `POST /order/sales-void`, or null when it can. */
-function voidRefusal(row: TxnRow) {
-  if (!isPaymentType(row.type)) {
-    return invalid('not_voidable', `Only a payment can be voided; ${row.id} is a ${row.type} record.`);
-  }
-  if (row.settled) return invalid('transaction_settled', SETTLED_VOID_MESSAGE);
-  const state = stateOf(row.isStatus);
-  if (state === 'voided') return invalid('already_voided', 'The transaction has already been voided.');
-  if (state === 'refunded') {
-    return invalid('already_refunded', 'The transaction has been fully refunded; there is nothing left to void.');
-  }
-  if (state === 'authorized') {
-    return invalid('not_voidable', 'This is an open preauthorization; void it with POST /preauth/void.');
-  }
-  if (nextState(state, 'void') === null) {
-    return invalid('not_voidable', `Only a completed transaction can be voided; this transaction is ${state}.`);
-  }
-  return null;
 }
 
 /**
@@ -169,30 +152,35 @@ export async function writeGuardedVoid(
 }
 
 /**
- * A void in one statement, to prepare once: its UPDATE takes the row lock and checks `guard` (SQL
- * over the original's columns, placeholders as needed) against the latest row, voids the
- * original, writes the Void record of `amount` (SQL over the original as alias `t`) cancelling the
- * rest of its net, and the `eventType` event. Returns the record's `order_createdfrom` and
- * `amount_cents`, and the original's `gateway_ref` as `original_ref`; no row when the guard refused.
+ * A void in one statement, to prepare once: its UPDATE takes the row lock and checks `guard`
+ * (placeholders as its rules name them) against the latest row, voids the original (the one state
+ * the table allows `event` from), writes the Void record of what a void from that state takes
+ * back, cancelling the rest of its net, and the `eventType` event. Returns the record's
+ * `order_createdfrom` and `amount_cents`, and the original's `gateway_ref` as `original_ref`; no
+ * row when the guard refused.
  */
-export function guardedVoidSql(guard: SQL, amount: (t: SQL) => SQL, eventType: 'payment.void' | 'preauth.void'): SQL {
+export function guardedVoidSql(guard: Guard, event: 'void' | 'preauth_void', eventType: 'payment.void' | 'preauth.void'): SQL {
+  const from = statesAllowing(event);
+  const take = from.length === 1 ? voidTakes(from[0]!) : null;
+  if (!take || targetOf(event) !== 'voided') throw new Error(`${event} no longer voids from one state`);
   const ph = sql.placeholder;
   const at = sql`${ph('at')}::timestamptz`;
   const voided = stateColumns('voided');
   const update = sql`update transactions set is_status = ${voided.isStatus}::smallint, status = ${voided.status}::text, updated_at = ${at}
-    where id = ${ph('txnId')} and merchant_id = ${ph('merchantId')} and ${guard}
+    where id = ${ph('txnId')} and merchant_id = ${ph('merchantId')} and ${guard.allows.sql()}
     returning *`;
+  // The record and the event read the updated row, whose amounts and balances the void left as they were.
   const made = recordInsertSql(
     sql`u`,
-    { type: 'Void', amountCents: amount(sql`o`), netCents: sql`-(o.net_cents - o.refunded_cents)` },
+    { type: 'Void', amountCents: take.sql('o'), netCents: voidNetCents.sql('o') },
     { id: ph('recordId'), gatewayRef: ph('gatewayRef'), at },
   );
-  const event = eventInsertSql(
+  const e = eventInsertSql(
     sql`u`,
     { id: ph('eventId'), clientId: ph('clientId'), merchantId: ph('merchantId'), type: eventType, data: ph('data') },
-    { order_createdfrom: sql`u.order_createdfrom`, amount: sql`((${amount(sql`u`)}) / 100.0)::float8` },
+    payloadSql(voidFromOriginal(take), 'u'),
   );
-  return sql`with u as (${update}), r as (${made}), e as (${event}) select r.order_createdfrom, r.amount_cents, u.gateway_ref as original_ref from r, u`;
+  return sql`with u as (${update}), r as (${made}), e as (${e}) select r.order_createdfrom, r.amount_cents, u.gateway_ref as original_ref from r, u`;
 }
 
 /**
@@ -201,13 +189,7 @@ export function guardedVoidSql(guard: SQL, amount: (t: SQL) => SQL, eventType: '
  */
 let voidPrepared: PreparedSql | undefined;
 function voidStatement(): PreparedSql {
-  return (voidPrepared ??= preparedSql('remit_void', () => {
-    if (nextState('completed', 'void') !== 'voided') throw new Error('the state table no longer voids a completed payment');
-    const cutoff = sql`${sql.placeholder('cutoff')}::timestamptz`;
-    const guard = sql`${isPaymentTypeSql} and is_status = ${IS_STATUS.completed}::smallint and not settled
-      and not (payment_method = 'card' and coalesce(completed_at, created_at) < ${cutoff})`;
-    return guardedVoidSql(guard, (t) => sql`${t}.amount_cents - ${t}.refunded_cents`, 'payment.void');
-  }));
+  return (voidPrepared ??= preparedSql('remit_void', () => guardedVoidSql(voidGuard, 'void', 'payment.void')));
 }
 
 const VOIDED = 'Transaction voided successfully.';
@@ -228,10 +210,10 @@ export async function voidTransaction(
     const locked = await lockTransaction(tx, merchant.id, input.transaction_id);
     if (!locked) throw notFound('transaction_not_found', VOID_NOT_FOUND_MESSAGE);
     const at = merchantNow(ctx.now, merchant);
-    const row = isPaymentType(locked.type) ? await settleIfDue(tx, locked, at, ctx.settlementCutoffMs) : locked;
-    const refusal = voidRefusal(row);
+    // The cutoff rule is part of the guard: a payment due to settle is refused as settled.
+    const refusal = voidGuard.refusal(locked, { cutoff: lastCutoff(at, ctx.settlementCutoffMs) });
     if (refusal) throw refusal;
-    const record = await performVoid(tx, ctx, merchant, row, at, { event: 'void', eventType: 'payment.void' });
+    const record = await performVoid(tx, ctx, merchant, locked, at, { event: 'void', eventType: 'payment.void' });
     return { message: VOIDED, data: toMoneyRecord(record) };
   });
 }
