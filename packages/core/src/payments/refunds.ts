@@ -13,7 +13,7 @@ import { amountNumber } from '../money.js';
 import { lockTransaction, recordInsertSql, recordShown, rowsOf, toMoneyRecord, type MoneyRecord } from './records.js';
 import { param } from './row-expr.js';
 import { FULL_REFUND_VOID_AGE_MS, REFUND_MESSAGES, refundGuard, refundIsVoid, refundTakesRest } from './rules.js';
-import { dueToSettle, lastCutoff, settledBy, settleIfDue } from './settlement.js';
+import { becomesSettled, lastCutoff, settledBy, settleIfDue } from './settlement.js';
 import { nextState, stateColumns } from './state.js';
 import { performVoid } from './voids.js';
 import { withProcessor } from './with-processor.js';
@@ -97,7 +97,6 @@ function refundStatement(): PreparedSql {
     const ph = sql.placeholder;
     const cents = sql`${ph('cents')}::bigint`;
     const at = sql`${ph('at')}::timestamptz`;
-    const due = dueToSettle.sql();
     const rest = stateColumns(nextState('completed', 'refund_rest')!);
     const part = stateColumns(nextState('completed', 'refund')!);
     const last = refundTakesRest.sql();
@@ -107,7 +106,7 @@ function refundStatement(): PreparedSql {
       is_status = case when ${last} then ${rest.isStatus}::smallint else ${part.isStatus}::smallint end,
       status = case when ${last} then ${rest.status}::text else ${part.status}::text end,
       settled = ${settledBy.sql()},
-      settled_at = case when not settled and ${due} then ${param.at('cutoff').sql()} else settled_at end,
+      settled_at = case when ${becomesSettled.sql()} then ${param.at('cutoff').sql()} else settled_at end,
       updated_at = ${at}
     where id = ${ph('txnId')} and merchant_id = ${ph('merchantId')}
       and ${refundGuard.allows.sql()} and not ${refundIsVoid.sql()}

@@ -83,9 +83,16 @@ export const param = {
   at: (name: string) => parameter(name, 'timestamptz', toMs),
 };
 
-const constant = <T>(value: T, cast: string): Expr<T> => expr(() => value, () => sql`${value}${sql.raw(`::${cast}`)}`);
+/** A constant as SQL text: the rule's own value, never input, so it is written into the statement. */
+const literal = (value: string | number, cast: string) => {
+  if (typeof value === 'number' && !Number.isSafeInteger(value)) throw new Error(`not an integer constant: ${value}`);
+  const text = typeof value === 'number' ? String(value) : `'${value.replaceAll("'", "''")}'`;
+  return sql.raw(`${text}::${cast}`);
+};
 
-/** Constants of a rule (bound as parameters of the statement, as Drizzle binds any value). */
+const constant = <T extends string | number>(value: T, cast: string): Expr<T> => expr(() => value, () => literal(value, cast));
+
+/** Constants of a rule. */
 export const lit = {
   cents: (n: number) => constant(n, 'bigint'),
   smallint: (n: number) => constant(n, 'smallint'),
@@ -114,7 +121,15 @@ const many = (op: 'and' | 'or', items: Expr<boolean>[]): Expr<boolean> => {
 };
 export const and = (...items: Expr<boolean>[]) => many('and', items);
 export const or = (...items: Expr<boolean>[]) => many('or', items);
-export const not = (a: Expr<boolean>): Expr<boolean> => expr((row, v) => !a.eval(row, v), (al, vs) => sql`(not ${a.sql(al, vs)})`);
+const negated = new WeakMap<Expr<boolean>, Expr<boolean>>();
+/** The negation; `not(not(a))` is `a`. */
+export const not = (a: Expr<boolean>): Expr<boolean> => {
+  const inner = negated.get(a);
+  if (inner) return inner;
+  const n = expr<boolean>((row, v) => !a.eval(row, v), (al, vs) => sql`(not ${a.sql(al, vs)})`);
+  negated.set(n, a);
+  return n;
+};
 
 /** `a` unless it is null, then `b`. */
 export const coalesce = <T>(a: Expr<T | null>, b: Expr<T>): Expr<T> =>
@@ -137,7 +152,7 @@ export const oneOf = <T extends string | number>(a: Expr<T>, values: readonly T[
   return expr(
     (row, v) => set.has(a.eval(row, v)),
     (al, vs) => {
-      const items = values.map((x) => sql`${x}${sql.raw(`::${cast}`)}`);
+      const items = values.map((x) => literal(x, cast));
       return values.length === 1 ? sql`(${a.sql(al, vs)} = ${items[0]})` : sql`(${a.sql(al, vs)} in (${sql.join(items, sql`, `)}))`;
     },
   );

@@ -6,14 +6,15 @@ import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { RemitError } from '../errors.js';
 import { lockMerchant, type Merchant } from '../merchants/merchant-key.js';
-import { and, coalesce, col, eq as same, lit, lt, or, param } from './row-expr.js';
+import { and, coalesce, col, eq as same, lit, lt, not, or, param } from './row-expr.js';
 import { inState, isPayment } from './state.js';
 
 /**
  * Settlement (DESIGN.md): card transactions completed before the last daily cutoff
  * (`REMIT_SETTLEMENT_CUTOFF`, default 00:00 UTC, on the merchant's sandbox clock) are settled;
- * ACH settles on approval. The rule is applied lazily: `settleIfDue` before a void decides, and
- * `settleDue` for a whole merchant (list reads may call it); `POST /sandbox/settle` closes a batch now.
+ * ACH settles on approval. The rule is applied lazily: the void's guard and the refund's statement
+ * read it (`settledBy`, `becomesSettled`), `settleIfDue` before a refund performed as a void, and
+ * `settleDue` for a whole merchant; `POST /sandbox/settle` closes a batch now.
  */
 
 const HOUR_MS = 3_600_000;
@@ -47,6 +48,9 @@ export const dueToSettle = and(settlesAtCutoff, lt(coalesce(col.atOrNull('comple
 /** Settled at the cutoff `cutoff`: flagged, or due. */
 export const settledBy = or(col.bool('settled'), dueToSettle);
 
+/** Due and not yet flagged: applying the rule flags it, settled at `cutoff`. */
+export const becomesSettled = and(not(col.bool('settled')), dueToSettle);
+
 /** Whether a row counts as settled at merchant time `at` (flagged, or a card payment completed before the cutoff). */
 export function isSettled(
   row: Pick<Row, 'settled' | 'paymentMethod' | 'isStatus' | 'completedAt' | 'createdAt'>,
@@ -57,8 +61,8 @@ export function isSettled(
 }
 
 export async function settleIfDue(tx: Queryable, row: Row, at: Date, cutoffMs: number): Promise<Row> {
-  if (row.settled || !isSettled(row, at, cutoffMs)) return row;
   const settledAt = lastCutoff(at, cutoffMs);
+  if (!becomesSettled.eval(row, { cutoff: settledAt })) return row;
   await tx.update(transactions).set({ settled: true, settledAt }).where(eq(transactions.id, row.id));
   return { ...row, settled: true, settledAt };
 }

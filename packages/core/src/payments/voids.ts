@@ -196,8 +196,8 @@ const VOIDED = 'Transaction voided successfully.';
 
 /**
  * Voids in one statement when the void is allowed (the usual case); otherwise, in one
- * transaction holding the row lock, the refusal that applies (the settled flag brought up to
- * date first), or (the original changed in between) the void after all.
+ * transaction holding the row lock, the refusal of the same guard (the cutoff rule included), or
+ * (the original changed in between) the void after all.
  */
 export async function voidTransaction(
   ctx: Ctx,
