@@ -60,6 +60,7 @@ export function isSettled(
   return settledBy.eval(row as Row, { cutoff: lastCutoff(at, cutoffMs) });
 }
 
+/** Flags one locked row settled when the cutoff rule says so; returns the row as it now stands. */
 export async function settleIfDue(tx: Queryable, row: Row, at: Date, cutoffMs: number): Promise<Row> {
   const settledAt = lastCutoff(at, cutoffMs);
   if (!becomesSettled.eval(row, { cutoff: settledAt })) return row;
