@@ -353,11 +353,25 @@ export const payChallenges = pgTable(
     cardEnc: text('card_enc').notNull(),
     brand: text('brand').notNull(),
     lastFour: text('last_four').notNull(),
+    /**
+     * The processor's payment waiting on its own challenge page (Stripe's 3-D Secure): no card is
+     * kept then, and the outcome is asked of the processor. Null for the simulator's challenge.
+     */
+    gatewayRef: text('gateway_ref'),
     createdAt: ts('created_at').notNull(),
     answeredAt: ts('answered_at'),
   },
   (t) => [index('pay_challenges_link_idx').on(t.payLinkId), index('pay_challenges_created_idx').on(t.createdAt)],
 );
+
+/** The ACH debit authorization a customer accepted on the pay page: when, from which address and browser. */
+export const achMandates = pgTable('ach_mandates', {
+  transactionId: text('transaction_id').primaryKey(),
+  payLinkId: text('pay_link_id').notNull(),
+  acceptedAt: ts('accepted_at').notNull(),
+  ipAddress: text('ip_address').notNull(),
+  userAgent: text('user_agent').notNull(),
+});
 
 /** Stored responses for `Idempotency-Key`, replayed for 24 hours. */
 export const idempotencyKeys = pgTable(
