@@ -154,7 +154,10 @@ const COMMANDS: Command[] = [
     async run({ core, io, p }) {
       const report = await reconcilePayments(core.ctx);
       if (p.json) return io.out(`${JSON.stringify(report)}\n`);
+      const c = report.calls;
       io.out(`checked: ${report.checked}\nsettled: ${report.settled}\nfailed: ${report.failed}\n`);
+      io.out(`calls confirmed: ${c.confirmed}\ncalls refused: ${c.refused}\ncalls unanswered: ${c.left}\n`);
+      if (c.refused) io.err(`${c.refused} recorded capture, void or refund refused by the processor: see processor_calls (status refused).\n`);
       if (!core.ctx.processor.lookupPayment) io.err(`The ${core.ctx.processor.name} processor has no outcomes to ask about.\n`);
     },
   },

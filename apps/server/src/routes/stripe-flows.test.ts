@@ -326,4 +326,40 @@ describe('unknown outcomes: processing, then reconciliation', () => {
     expect((await merchantPost(s, m, '/preauth/capture', { transaction_id: id })).status).toBe(200);
     expect(emu.paymentIntents.get(await gatewayRefOf(s, id))).toMatchObject({ status: 'succeeded', amount_received: 600 });
   });
+
+  const callsOf = (pid: string) => rows<{ kind: string; status: string; attempts: number }>(s, sql`select kind, status, attempts from processor_calls where gateway_ref = ${pid}`);
+
+  it('a refund whose answer was lost stands recorded; reconciliation sends it again with its key: one refund at Stripe', async () => {
+    const sale = await charge('20.00', 'refund-lost-sale');
+    expect(sale.status).toBe(200);
+    const id = sale.body.transaction_id;
+    const pid = await gatewayRefOf(s, id);
+    emu.dropAnswers(/^\/v1\/refunds$/, 3);
+    // No Idempotency-Key: a retry by the client would be a new refund; so the client is not asked to retry.
+    const res = await merchantPost(s, m, '/order/sales-return', { transaction_id: id, amount: '5.00' });
+    expect(res.status).toBe(200);
+    expect(await txnRow(s, id)).toMatchObject({ status: 'completed', refunded: 500 });
+    expect(await callsOf(pid)).toEqual([{ kind: 'refund', status: 'unconfirmed', attempts: 0 }]);
+    expect(emu.refunds.filter((r) => r.payment_intent === pid)).toHaveLength(1);
+
+    const report = await reconcilePayments(s.core.ctx);
+    expect(report.calls).toMatchObject({ confirmed: 1, refused: 0 });
+    expect(await callsOf(pid)).toEqual([{ kind: 'refund', status: 'confirmed', attempts: 1 }]);
+    expect(emu.refunds.filter((r) => r.payment_intent === pid).map((r) => r.amount)).toEqual([500]);
+    expect(emu.requests.filter((r) => r.path === '/v1/refunds').at(-1)!.replayed).toBe(true);
+  });
+
+  it('a capture Stripe answered 5xx and never did: recorded; reconciliation captures it, once', async () => {
+    const held = await merchantPost(s, m, `/customers/charge/${visa}`, { amount: '11.00', order_id: 'capture-5xx', preAuth: true });
+    const id = held.body.transaction_id;
+    const pid = await gatewayRefOf(s, id);
+    emu.failRequests(/\/capture$/, 3, 503);
+    const res = await merchantPost(s, m, '/preauth/capture', { transaction_id: id });
+    expect(res.status).toBe(200);
+    expect(await txnRow(s, id)).toMatchObject({ status: 'completed' });
+    expect(emu.paymentIntents.get(pid)).toMatchObject({ status: 'requires_capture' });
+    expect((await reconcilePayments(s.core.ctx)).calls).toMatchObject({ confirmed: 1 });
+    expect(emu.paymentIntents.get(pid)).toMatchObject({ status: 'succeeded', amount_received: 1100 });
+    expect((await reconcilePayments(s.core.ctx)).calls).toEqual({ confirmed: 0, refused: 0, left: 0 });
+  });
 });

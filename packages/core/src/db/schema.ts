@@ -373,6 +373,30 @@ export const achMandates = pgTable('ach_mandates', {
   userAgent: text('user_agent').notNull(),
 });
 
+/**
+ * Processor calls whose answer never came, inside a money operation recorded as done (capture,
+ * cancel, refund): reconciliation sends each again with its idempotency key until the processor
+ * answers (processor/deferred.ts). `refused`: the processor definitely refused it; an operator must look.
+ */
+export const processorCalls = pgTable(
+  'processor_calls',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').notNull(),
+    gatewayRef: text('gateway_ref').notNull(),
+    amountCents: cents('amount_cents'),
+    reference: text('reference'),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** unconfirmed, confirmed, refused. */
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: ts('created_at').notNull(),
+    settledAt: ts('settled_at'),
+  },
+  (t) => [index('processor_calls_unconfirmed_idx').on(t.createdAt).where(sql`status = 'unconfirmed'`)],
+);
+
 /** Stored responses for `Idempotency-Key`, replayed for 24 hours. */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',

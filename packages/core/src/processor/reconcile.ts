@@ -8,13 +8,15 @@ import { IS_STATUS } from '../payments/state.js';
 import { PollLoop } from '../poll-loop.js';
 import type { PaymentLookup } from './connector.js';
 import { achResult } from './stripe-events.js';
+import { confirmDeferred } from './unconfirmed.js';
 
 /**
  * Reconciliation: what only the processor can say, asked of it. A `processing` payment (its
  * answer never came) is looked up by the idempotency key it was sent with; an ACH debit or a 3-D
  * Secure challenge still waiting after `pendingAfterMs` (its webhook never came) by its reference.
  * Each is settled in its own transaction with the row locked and its state checked again, so a
- * webhook or another pass that got there first makes this one change nothing.
+ * webhook or another pass that got there first makes this one change nothing. Captures, cancels
+ * and refunds whose answer never came are sent again with their own keys (unconfirmed.ts).
  */
 
 export interface ReconcileOptions {
@@ -31,14 +33,17 @@ export interface ReconcileReport {
   settled: number;
   /** Could not be asked (the processor unreachable): the next pass tries again. */
   failed: number;
+  /** Captures, cancels and refunds sent again: confirmed, refused outright (an operator must look), still unanswered. */
+  calls: { confirmed: number; refused: number; left: number };
 }
 
 const BATCH = 100;
 
 export async function reconcilePayments(ctx: Ctx, opts: ReconcileOptions = {}): Promise<ReconcileReport> {
-  const report: ReconcileReport = { checked: 0, settled: 0, failed: 0 };
+  const report: ReconcileReport = { checked: 0, settled: 0, failed: 0, calls: { confirmed: 0, refused: 0, left: 0 } };
   const lookup = ctx.processor.lookupPayment?.bind(ctx.processor);
   if (!lookup) return report;
+  report.calls = await confirmDeferred(ctx);
   const now = ctx.now();
   const waitedSince = new Date(now.getTime() - (opts.pendingAfterMs ?? 3_600_000));
   const ask = async (by: Parameters<typeof lookup>[0]): Promise<PaymentLookup | null> => {

@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import { errorMessage, luhnValid } from '@remit/contract';
 import { RemitError } from '../errors.js';
+import { deferCall, type DeferredCall } from './deferred.js';
 import { OutcomeUnknown, type AuthorizeResult, type CardInput, type CardToken, type Decline, type Keyed, type PaymentLookup, type Processor } from './connector.js';
 
 /**
@@ -185,6 +186,16 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
     }
   };
 
+  /** A call an unknown outcome defers (processor/deferred.ts) when the operation can be recorded without its answer. */
+  const resendable = async (deferred: DeferredCall, run: () => Promise<unknown>): Promise<void> => {
+    try {
+      await run();
+    } catch (e) {
+      if (outcomeUnknown(e) && deferCall(deferred)) return;
+      processorError(e);
+    }
+  };
+
   return {
     name: 'stripe',
     bookkeepingOnly: false,
@@ -195,13 +206,17 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
     },
     authorizeCard,
     async capture({ gatewayRef, amountCents, idempotencyKey }) {
-      await call(() => stripe.paymentIntents.capture(gatewayRef, { amount_to_capture: amountCents }, { idempotencyKey }));
+      await resendable({ kind: 'capture', gatewayRef, amountCents, reference: null, idempotencyKey }, () =>
+        stripe.paymentIntents.capture(gatewayRef, { amount_to_capture: amountCents }, { idempotencyKey }),
+      );
     },
     async cancel({ gatewayRef, idempotencyKey }) {
-      await call(() => stripe.paymentIntents.cancel(gatewayRef, {}, { idempotencyKey }));
+      await resendable({ kind: 'cancel', gatewayRef, amountCents: null, reference: null, idempotencyKey }, () =>
+        stripe.paymentIntents.cancel(gatewayRef, {}, { idempotencyKey }),
+      );
     },
     async refund({ gatewayRef, amountCents, reference, idempotencyKey }) {
-      await call(() =>
+      await resendable({ kind: 'refund', gatewayRef, amountCents, reference, idempotencyKey }, () =>
         stripe.refunds.create({ payment_intent: gatewayRef, amount: amountCents, metadata: { remit_record: reference } }, { idempotencyKey }),
       );
     },

@@ -6,4 +6,19 @@ CREATE TABLE "ach_mandates" (
 	"user_agent" text NOT NULL
 );
 --> statement-breakpoint
-ALTER TABLE "pay_challenges" ADD COLUMN "gateway_ref" text;
+CREATE TABLE "processor_calls" (
+	"id" text PRIMARY KEY NOT NULL,
+	"kind" text NOT NULL,
+	"gateway_ref" text NOT NULL,
+	"amount_cents" bigint,
+	"reference" text,
+	"idempotency_key" text NOT NULL,
+	"status" text NOT NULL,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"last_error" text,
+	"created_at" timestamp with time zone NOT NULL,
+	"settled_at" timestamp with time zone
+);
+--> statement-breakpoint
+ALTER TABLE "pay_challenges" ADD COLUMN "gateway_ref" text;--> statement-breakpoint
+CREATE INDEX "processor_calls_unconfirmed_idx" ON "processor_calls" USING btree ("created_at") WHERE status = 'unconfirmed';
