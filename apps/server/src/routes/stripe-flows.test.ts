@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from '../testing/harness.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
 import { bankAccount, eventsOf, gatewayRefOf, merchantPost, newCustomer, noonClock, rows, txnRow } from '../testing/payments.js';
 import { startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
+import { eventually } from '@remit/core/testing';
 
 /**
  * The Stripe flows that wait on someone else: 3-D Secure (the customer at Stripe's page), ACH (the
@@ -361,5 +362,24 @@ describe('unknown outcomes: processing, then reconciliation', () => {
     expect((await reconcilePayments(s.core.ctx)).calls).toMatchObject({ confirmed: 1 });
     expect(emu.paymentIntents.get(pid)).toMatchObject({ status: 'succeeded', amount_received: 1100 });
     expect((await reconcilePayments(s.core.ctx)).calls).toEqual({ confirmed: 0, refused: 0, left: 0 });
+  });
+});
+
+describe('the reconciliation worker', () => {
+  it('runs on its schedule in the server: a processing charge is settled without anyone asking', async () => {
+    const processor = createProcessor('stripe', 'sandbox', { STRIPE_SECRET_KEY: emu.secretKey, REMIT_STRIPE_API_URL: emu.url });
+    const w = await startTestServer({ now: noonClock(), processor, workers: { reconcile: { pollMs: 100 } } });
+    try {
+      const wm = await newMerchant(w);
+      const customer = await newCustomer(w, wm);
+      emu.dropAnswers(/^\/v1\/payment_intents$/, 3);
+      const res = await merchantPost(w, wm, `/customers/charge/${customer}`, { amount: '4.44', order_id: 'worker' });
+      expect(res.status).toBe(202);
+      const id = res.body.transaction_id;
+      await eventually(async () => (await txnRow(w, id)).status === 'completed');
+      expect((await eventsOf(w, wm.merchant_id, 'payment.success')).filter((e) => e.transaction_id === id)).toHaveLength(1);
+    } finally {
+      await w.close();
+    }
   });
 });
