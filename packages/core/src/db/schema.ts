@@ -229,6 +229,9 @@ export const transactions = pgTable(
   (t) => [
     index('transactions_merchant_created_idx').on(t.merchantId, t.createdAt, t.id),
     index('transactions_linked_idx').on(t.linkedTxnId),
+    /** What reconciliation asks the processor about: processing payments, and ACH debits waiting on the bank. */
+    index('transactions_processing_idx').on(t.createdAt).where(sql`is_status = 7`),
+    index('transactions_ach_pending_idx').on(t.updatedAt).where(sql`is_status = 0 and payment_method = 'ach' and gateway_ref is not null`),
   ],
 );
 

@@ -21,4 +21,6 @@ CREATE TABLE "processor_calls" (
 );
 --> statement-breakpoint
 ALTER TABLE "pay_challenges" ADD COLUMN "gateway_ref" text;--> statement-breakpoint
-CREATE INDEX "processor_calls_unconfirmed_idx" ON "processor_calls" USING btree ("created_at") WHERE status = 'unconfirmed';
+CREATE INDEX "processor_calls_unconfirmed_idx" ON "processor_calls" USING btree ("created_at") WHERE status = 'unconfirmed';--> statement-breakpoint
+CREATE INDEX "transactions_processing_idx" ON "transactions" USING btree ("created_at") WHERE is_status = 7;--> statement-breakpoint
+CREATE INDEX "transactions_ach_pending_idx" ON "transactions" USING btree ("updated_at") WHERE is_status = 0 and payment_method = 'ach' and gateway_ref is not null;
