@@ -64,6 +64,7 @@ const en = {
   // outcomes
   declinedTitle: 'Payment declined',
   tryAnother: 'Check the details or use another card, then try again.',
+  threeDsFailed: 'Your bank could not verify this payment (3-D Secure). Try again, or use another card.',
   networkError: 'We could not reach the payment server. Check your connection and try again; you will not be charged twice.',
   challengeTitle: '3-D Secure verification',
   challengeText: (brand: string, last4: string) =>

@@ -1,6 +1,6 @@
 import type { CardInput, PayLinkView, PayMethod, PayRequest, PayResult, Receipt as ReceiptData } from '@remit/contract';
 import { useSignal } from '@preact/signals';
-import { useMemo, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useRef } from 'preact/hooks';
 import { announce } from '@remit/form-kit';
 import { answerChallenge, getLink, payLink, type ApiResult } from './api.js';
 import { Amounts } from './amounts.js';
@@ -64,6 +64,8 @@ export function LinkPage({ view }: { view: PayLinkView }) {
     if (res.ok) {
       endAttempt(scope);
       if (res.data.status === 'paid') paid(res.data.receipt);
+      // The processor's own 3-D Secure page; it sends the customer back to /pay/{id}/return.
+      else if (res.data.challenge.redirect_url) location.assign(res.data.challenge.redirect_url);
       else {
         failure.value = null;
         challenge.value = res.data.challenge;
@@ -84,6 +86,12 @@ export function LinkPage({ view }: { view: PayLinkView }) {
     }
     fail(m.declinedTitle, res.message);
   };
+
+  // Back from a failed challenge at the processor (`?declined=<code>`): only what is shown, never what is charged.
+  useEffect(() => {
+    const code = new URLSearchParams(location.search).get('declined');
+    if (code && !receipt.value) fail(m.declinedTitle, code === 'three_ds_failed' ? m.threeDsFailed : m.tryAnother);
+  }, []);
 
   const run = async (work: () => Promise<void>) => {
     if (inFlight.current) return; // a double click before the button shows as disabled

@@ -60,6 +60,7 @@ export const es: Messages = {
   reqAuth: 'Acepte la autorización de débito para pagar con cuenta bancaria',
   declinedTitle: 'Pago rechazado',
   tryAnother: 'Revise los datos o use otra tarjeta e inténtelo de nuevo.',
+  threeDsFailed: 'Su banco no pudo verificar este pago (3-D Secure). Inténtelo de nuevo o use otra tarjeta.',
   networkError: 'No pudimos conectar con el servidor de pagos. Compruebe su conexión e inténtelo de nuevo; no se le cobrará dos veces.',
   challengeTitle: 'Verificación 3-D Secure',
   challengeText: (brand, last4) =>

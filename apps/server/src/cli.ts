@@ -6,6 +6,7 @@ import {
   operatorMerchant,
   operatorMerchants,
   purgeNow,
+  reconcilePayments,
   reinstateMerchant,
   rotateClientSecret,
   suspendMerchant,
@@ -33,6 +34,10 @@ Commands:
   merchants reinstate <merchant_id> Lift the suspension (back to approved, or pending if it never was).
   purge [--json]                    Delete now what is past its retention (docs/operations.md
                                     "Retention"); prints the rows deleted per table.
+  payments reconcile [--json]       Ask the processor (Stripe) about payments whose outcome it never
+                                    gave: processing ones, ACH debits and 3-D Secure challenges waiting
+                                    over an hour for their webhook; settles each as the processor says.
+                                    The server also runs this at start and every 5 minutes.
   config [--json]                   Show the configuration in force, defaults resolved; secrets masked.
   help                              Show this help (also --help, -h).
 
@@ -141,6 +146,19 @@ const COMMANDS: Command[] = [
       const counts = await purgeNow(core.ctx, config.retention);
       if (p.json) return io.out(`${JSON.stringify(counts)}\n`);
       for (const [table, n] of Object.entries(counts)) io.out(`${table}: ${n}\n`);
+    },
+  },
+  {
+    words: ['payments', 'reconcile'],
+    args: 0,
+    async run({ core, io, p }) {
+      const report = await reconcilePayments(core.ctx);
+      if (p.json) return io.out(`${JSON.stringify(report)}\n`);
+      const c = report.calls;
+      io.out(`checked: ${report.checked}\nsettled: ${report.settled}\nfailed: ${report.failed}\n`);
+      io.out(`calls confirmed: ${c.confirmed}\ncalls refused: ${c.refused}\ncalls unanswered: ${c.left}\n`);
+      if (c.refused) io.err(`${c.refused} recorded capture, void or refund refused by the processor: see processor_calls (status refused).\n`);
+      if (!core.ctx.processor.lookupPayment) io.err(`The ${core.ctx.processor.name} processor has no outcomes to ask about.\n`);
     },
   },
   {

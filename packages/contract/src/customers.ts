@@ -146,8 +146,8 @@ export const chargeDataSchema = z
   .object({
     transaction_id: z.string(),
     amount: z.string().describe('decimal text, two places'),
-    status: z.string().describe('completed, authorized (preAuth) or pending (ACH)'),
-    is_status: z.number().int().describe('2 completed, 1 authorized (preAuth), 0 pending (ACH)'),
+    status: z.string().describe('completed, authorized (preAuth), pending (ACH), or processing (HTTP 202: the processor has not confirmed it yet)'),
+    is_status: z.number().int().describe('2 completed, 1 authorized (preAuth), 0 pending (ACH), 7 processing'),
     type: z.string().describe('Sale or PreAuth'),
     payment_method: z.string().describe('card or ach'),
     auth_code: z.string().describe("'' for ACH"),

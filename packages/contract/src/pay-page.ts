@@ -139,7 +139,8 @@ export const payResultSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('paid'), receipt: receiptSchema }),
   z.object({
     status: z.literal('challenge'),
-    challenge: z.object({ id: z.string(), brand: z.string(), last_four: z.string() }),
+    /** `redirect_url`: the processor's own challenge page (Stripe); the page sends the customer there, and the processor sends them back. */
+    challenge: z.object({ id: z.string(), brand: z.string(), last_four: z.string(), redirect_url: z.string().optional() }),
   }),
 ]);
 export type PayResult = z.infer<typeof payResultSchema>;

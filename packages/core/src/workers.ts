@@ -7,6 +7,7 @@ import { startLinkExpiry } from './links/expiry.js';
 import { DEFAULT_RETENTION, startPurge, type PurgeLogger, type Retention } from './retention/purge.js';
 import type { Env } from './environment.js';
 import type { Messaging } from './messages/channels.js';
+import { startReconciler } from './processor/reconcile.js';
 
 export interface WorkerOptions {
   webhooks?: WebhookDispatcherOptions;
@@ -14,6 +15,8 @@ export interface WorkerOptions {
   /** What the purge keeps, and how often it runs (default DEFAULT_RETENTION); false: no purge in this process. */
   retention?: Retention | false;
   logger?: PurgeLogger;
+  /** How often reconciliation asks the processor (default 5 minutes); false: not in this process. */
+  reconcile?: { pollMs?: number; pendingAfterMs?: number } | false;
 }
 
 export interface Workers {
@@ -24,9 +27,10 @@ export interface Workers {
 
 /**
  * Starts the webhook and message dispatchers of this process, the expiry of widget links, and the
- * retention purge (at once, then on its schedule).
+ * retention purge (at once, then on its schedule), and reconciliation with the processor (at once,
+ * then every 5 minutes; only with a processor that can be asked, such as Stripe).
  */
-export function startWorkers(ctx: Pick<Ctx, 'db' | 'storage' | 'vault' | 'env' | 'publicUrl' | 'now' | 'privateWebhooks' | 'webhookPorts'>, opts: WorkerOptions = {}): Workers {
+export function startWorkers(ctx: Ctx, opts: WorkerOptions = {}): Workers {
   const production = ctx.env === 'production';
   // Where webhooks may go, as registration checks it, checked again at each connect.
   const targets = { allowPrivateAddresses: ctx.privateWebhooks, httpsOnly: production, ports: production ? ctx.webhookPorts : null };
@@ -34,13 +38,14 @@ export function startWorkers(ctx: Pick<Ctx, 'db' | 'storage' | 'vault' | 'env' |
   const messages = startMessageDispatcher(ctx, { logger: opts.logger, ...opts.messages });
   const expiry = startLinkExpiry(ctx, { logger: opts.logger });
   const purge = opts.retention === false ? null : startPurge(ctx, opts.retention ?? DEFAULT_RETENTION, { logger: opts.logger });
+  const reconcile = opts.reconcile === false ? null : startReconciler(ctx, { logger: opts.logger, ...opts.reconcile });
   return {
     nudge() {
       webhooks.nudge();
       messages.nudge();
     },
     async stop() {
-      await Promise.all([webhooks.stop(), messages.stop(), expiry.stop(), purge?.stop()]);
+      await Promise.all([webhooks.stop(), messages.stop(), expiry.stop(), purge?.stop(), reconcile?.stop()]);
     },
   };
 }

@@ -102,14 +102,16 @@ export function customerRoutes(app: App, ctx: Ctx) {
         body: chargeInput,
         response: {
           200: chargeResponseSchema,
+          202: chargeResponseSchema.describe('The processor did not confirm in time: the transaction is processing (is_status 7) until Remit asks it'),
           ...errorResponses,
           402: declineEnvelopeSchema,
           404: customerNotFound,
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const data = await chargeCustomer(ctx, req.merchant, req.params.customerId, req.body);
+      if (data.status === 'processing') reply.code(202);
       return { result: true as const, message: chargeMessage(data), transaction_id: data.transaction_id, data };
     },
   );

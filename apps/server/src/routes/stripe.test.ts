@@ -149,29 +149,7 @@ describe('refunds', () => {
   });
 });
 
-describe('exactly once after a lost answer', () => {
-  it('Stripe charged but the answer never came: 502, nothing kept; the retry sends the same key and Stripe holds one PaymentIntent', async () => {
-    const before = await tableCounts(s.core);
-    const intents = emu.paymentIntents.size;
-    // The PaymentIntent is made, and every answer about it (the SDK's own retries included) is lost.
-    emu.dropAnswers(/^\/v1\/payment_intents$/, 3);
-    const body = { amount: '9.99', order_id: 'lost-answer' };
-    const first = await post(`/customers/charge/${visa}`, body, 'lost-answer-1');
-    expect(first.status).toBe(502);
-    expect(first.body).toMatchObject({ result: false, code: 'processor_error' });
-    expect(await tableCounts(s.core)).toEqual(before);
-    expect(emu.paymentIntents.size).toBe(intents + 1);
-
-    const retry = await post(`/customers/charge/${visa}`, body, 'lost-answer-1');
-    expect(retry.status).toBe(200);
-    expect(emu.paymentIntents.size).toBe(intents + 1);
-    const creates = emu.requests.filter((r) => r.path === '/v1/payment_intents' && r.params.amount === '999');
-    expect(creates.length).toBeGreaterThanOrEqual(2);
-    expect(new Set(creates.map((r) => r.idempotencyKey)).size).toBe(1);
-    expect(creates.at(-1)!.replayed).toBe(true);
-    expect(await refOf(retry.body.data.transaction_id)).toBe([...emu.paymentIntents.keys()].at(-1));
-  });
-});
+// A lost answer (a timeout, Stripe's 5xx) and its reconciliation: stripe-flows.test.ts.
 
 describe('POST /stripe/webhooks', () => {
   const deliver = async (event: object, sign: (payload: string) => string = (p) => emu.sign(p)) => {

@@ -30,6 +30,8 @@ export interface TestServer {
   credentials(): Promise<[string, string]>;
   /** The webhook and message dispatchers, when started with `workers`. */
   workers: Workers | null;
+  /** The Postgres database's URL (REMIT_TEST_DB=postgres); null with PGlite. */
+  databaseUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -124,6 +126,7 @@ export async function startTestServer(
       return [res.body.client_id, res.body.secret_key];
     },
     workers,
+    databaseUrl: db?.url ?? null,
     async close() {
       await workers?.stop();
       await app.close();

@@ -50,8 +50,12 @@ type PaymentIntent = Pick<
   | 'canceled_at'
   | 'description'
 > & { latest_charge: string | null };
-type Charge = Pick<Stripe.Charge, 'id' | 'object' | 'amount' | 'amount_captured' | 'amount_refunded' | 'authorization_code' | 'captured' | 'currency' | 'paid' | 'refunded' | 'status' | 'created' | 'livemode' | 'metadata'> & {
+type Charge = Pick<
+  Stripe.Charge,
+  'id' | 'object' | 'amount' | 'amount_captured' | 'amount_refunded' | 'authorization_code' | 'captured' | 'currency' | 'paid' | 'refunded' | 'status' | 'created' | 'livemode' | 'metadata' | 'failure_code' | 'failure_message'
+> & {
   payment_intent: string;
+  payment_method_details: { type: string } | null;
 };
 type PaymentMethod = Pick<Stripe.PaymentMethod, 'id' | 'object' | 'type' | 'customer' | 'created' | 'livemode' | 'metadata'> & {
   card: Pick<Stripe.PaymentMethod.Card, 'brand' | 'last4' | 'exp_month' | 'exp_year' | 'fingerprint' | 'funding' | 'country'> | null;
@@ -96,6 +100,10 @@ export interface StripeEmulator {
   refunds: Refund[];
   /** The next `count` requests to `path` are carried out, then their connection is dropped before the answer. */
   dropAnswers(pathPattern: RegExp, count: number): void;
+  /** The next `count` requests to `path` answer `status` (5xx: Stripe's api_error) without being carried out. */
+  failRequests(pathPattern: RegExp, count: number, status?: number): void;
+  /** A succeeded ACH debit returned by the bank afterwards: its charge fails; the `charge.failed` event Stripe sends. */
+  returnAch(id: string, reason?: string): Stripe.Event;
   /** Resolves a processing ACH PaymentIntent and returns the event Stripe would send. */
   settleAch(id: string, outcome: 'succeeded' | 'failed'): Stripe.Event;
   /** An event of `type` about `object`, as Stripe sends it. */
@@ -120,6 +128,11 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
   const refunds: Refund[] = [];
   const idempotent = new Map<string, { request: string; status: number; body: string }>();
   const drops: { pattern: RegExp; count: number }[] = [];
+  const failures: { pattern: RegExp; count: number; status: number }[] = [];
+  /** 3-D Secure challenges waiting on the emulator's page, by PaymentIntent. */
+  const challenges = new Map<string, { returnUrl: string; number: string }>();
+  const challenged = new Set<string>();
+  let baseUrl = () => '';
 
   const fail = (status: number, type: string, message: string, extra: Record<string, unknown> = {}): never => {
     throw new StripeFailure(status, { type, message, ...extra });
@@ -206,7 +219,32 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
       pi.status = 'processing';
       return pi;
     }
-    const decline = DECLINES[method.number ?? ''];
+    const card = ((p.payment_method_options as Params | undefined)?.card ?? {}) as Record<string, string>;
+    if ((method.number === THREE_DS || card.request_three_d_secure === 'challenge') && !challenged.has(pi.id)) {
+      // Stripe's redirect: its page, then back to return_url (off-session: no one to ask, a decline).
+      if (p.off_session === 'true' || !p.return_url) {
+        return fail(402, 'card_error', 'Your card was declined. This transaction requires authentication.', {
+          code: 'authentication_required',
+          decline_code: 'authentication_required',
+          payment_intent: pi,
+        });
+      }
+      pi.status = 'requires_action';
+      challenges.set(pi.id, { returnUrl: String(p.return_url), number: method.number ?? '' });
+      pi.next_action = {
+        type: 'redirect_to_url',
+        redirect_to_url: { url: `${baseUrl()}/3ds/${pi.id}`, return_url: String(p.return_url) },
+      } as Stripe.PaymentIntent.NextAction;
+      return pi;
+    }
+    return chargeIntent(pi, method.number ?? '');
+  };
+
+  /** The card network's answer on a confirmed PaymentIntent: a charge, declined or approved (held or captured). */
+  const chargeIntent = (pi: PaymentIntent, number: string): PaymentIntent => {
+    const amount = pi.amount;
+    const capture = pi.capture_method;
+    const decline = DECLINES[number];
     const charge: Charge = {
       id: id('ch'),
       object: 'charge',
@@ -223,6 +261,9 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
       livemode: false,
       metadata: {},
       payment_intent: pi.id,
+      payment_method_details: { type: 'card' },
+      failure_code: decline?.code ?? null,
+      failure_message: decline?.message ?? null,
     };
     charges.set(charge.id, charge);
     pi.latest_charge = charge.id;
@@ -231,11 +272,7 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
       pi.last_payment_error = error as unknown as Stripe.PaymentIntent.LastPaymentError;
       return fail(402, 'card_error', decline.message, { ...decline, charge: charge.id, payment_intent: pi });
     }
-    if (method.number === THREE_DS) {
-      pi.status = 'requires_action';
-      pi.next_action = { type: 'redirect_to_url', redirect_to_url: { url: 'https://hooks.stripe.com/3d_secure', return_url: null } } as Stripe.PaymentIntent.NextAction;
-      return pi;
-    }
+    pi.next_action = null;
     if (capture === 'manual') {
       pi.status = 'requires_capture';
       pi.amount_capturable = amount;
@@ -268,7 +305,14 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
       return c;
     }
     if (method === 'POST' && path === '/v1/payment_intents') return view(createIntent(p), p.expand);
-    if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)$/)) && method === 'GET') return intent(m[1]!);
+    if (method === 'GET' && path === '/v1/payment_intents/search') {
+      // Only what Remit asks: metadata['key']:'value'.
+      const q = String(p.query ?? '').match(/^metadata\['(\w+)'\]:'([^']*)'$/);
+      if (!q) return fail(400, 'invalid_request_error', `Unsupported search query: ${String(p.query)}`, { param: 'query' });
+      const data = [...paymentIntents.values()].filter((pi) => pi.metadata[q[1]!] === q[2]).map((pi) => view(pi, ['latest_charge']));
+      return { object: 'search_result', data, has_more: false, next_page: null, url: '/v1/payment_intents/search' };
+    }
+    if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)$/)) && method === 'GET') return view(intent(m[1]!), p.expand);
     if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)\/capture$/)) && method === 'POST') {
       const pi = intent(m[1]!);
       if (pi.status !== 'requires_capture') return unexpected(pi, 'captured');
@@ -353,6 +397,7 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
     const url = new URL(req.url ?? '/', 'http://stripe.test');
     const path = url.pathname;
     const method = req.method ?? 'GET';
+    if (path.startsWith('/3ds/')) return challengePage(req, res, path);
     if (req.headers.authorization !== `Bearer ${secretKey}`) {
       return answer(res, 401, JSON.stringify({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } }));
     }
@@ -373,6 +418,11 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
       }
       return answer(res, stored.status, stored.body, true);
     }
+    const failing = failures.find((f) => f.count > 0 && f.pattern.test(path));
+    if (failing) {
+      failing.count--;
+      return answer(res, failing.status, JSON.stringify({ error: { type: 'api_error', message: 'An unknown error occurred' } }));
+    }
     let status = 200;
     let body: string;
     try {
@@ -391,6 +441,52 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
     answer(res, status, body);
   };
 
+  /**
+   * Stripe's 3-D Secure page, as a browser (or HTTP client) sees it: GET shows "Complete" and
+   * "Fail"; either answers the challenge and redirects to the return URL with the query Stripe adds.
+   */
+  const challengePage = (req: IncomingMessage, res: ServerResponse, path: string) => {
+    const [, , pid, answerWord] = path.split('/');
+    const waiting = challenges.get(pid ?? '');
+    const pi = paymentIntents.get(pid ?? '');
+    if (!waiting || !pi) {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      return res.end('<!doctype html><title>3D Secure</title><p>No such authentication.</p>');
+    }
+    if (!answerWord || req.method !== 'POST') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      return res.end(
+        `<!doctype html><html lang="en"><title>3D Secure 2 Test Page</title><h1>3D Secure 2 Test Page</h1>` +
+          `<p>Authenticate the payment of ${(pi.amount / 100).toFixed(2)} ${pi.currency.toUpperCase()}.</p>` +
+          `<form method="post" action="/3ds/${pid}/complete"><button id="test-source-authorize-3ds">Complete</button></form>` +
+          `<form method="post" action="/3ds/${pid}/fail"><button id="test-source-fail-3ds">Fail</button></form></html>`,
+      );
+    }
+    challenges.delete(pid!);
+    challenged.add(pid!);
+    if (answerWord === 'complete') {
+      try {
+        chargeIntent(pi, waiting.number);
+      } catch {
+        // A decline after authentication: the PaymentIntent carries it (last_payment_error).
+      }
+    } else {
+      pi.status = 'requires_payment_method';
+      pi.next_action = null;
+      pi.last_payment_error = {
+        type: 'invalid_request_error',
+        code: 'payment_intent_authentication_failure',
+        message: 'The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.',
+      } as unknown as Stripe.PaymentIntent.LastPaymentError;
+    }
+    const back = new URL(waiting.returnUrl);
+    back.searchParams.set('payment_intent', pi.id);
+    back.searchParams.set('payment_intent_client_secret', `${pi.id}_secret_x`);
+    back.searchParams.set('redirect_status', pi.status === 'succeeded' || pi.status === 'requires_capture' ? 'succeeded' : 'failed');
+    res.writeHead(302, { location: back.toString() });
+    res.end();
+  };
+
   const server = createServer((req, res) => {
     let raw = '';
     req.setEncoding('utf8');
@@ -399,6 +495,7 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
+  baseUrl = () => `http://127.0.0.1:${port}`;
 
   const sign = (payload: string, opts: { timestamp?: number; secret?: string } = {}) => {
     const t = opts.timestamp ?? now();
@@ -426,12 +523,43 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
     paymentIntents,
     refunds,
     dropAnswers: (pattern, count) => drops.push({ pattern, count }),
+    failRequests: (pattern, count, status = 500) => failures.push({ pattern, count, status }),
+    returnAch(pid, reason = 'R01: Insufficient Funds') {
+      const pi = intent(pid);
+      if (pi.status !== 'succeeded') throw new Error(`${pid} is ${pi.status}, not succeeded`);
+      const charge = charges.get(pi.latest_charge ?? '');
+      if (!charge) throw new Error(`${pid} has no charge`);
+      Object.assign(charge, { status: 'failed', paid: false, failure_code: 'insufficient_funds', failure_message: reason });
+      return event('charge.failed', { ...charge });
+    },
     settleAch(pid, outcome) {
       const pi = intent(pid);
       if (pi.status !== 'processing') throw new Error(`${pid} is ${pi.status}, not processing`);
       if (outcome === 'succeeded') {
         pi.status = 'succeeded';
         pi.amount_received = pi.amount;
+        const charge: Charge = {
+          id: id('py'),
+          object: 'charge',
+          amount: pi.amount,
+          amount_captured: pi.amount,
+          amount_refunded: 0,
+          authorization_code: undefined,
+          captured: true,
+          currency: pi.currency,
+          paid: true,
+          refunded: false,
+          status: 'succeeded',
+          created: now(),
+          livemode: false,
+          metadata: {},
+          payment_intent: pi.id,
+          payment_method_details: { type: 'us_bank_account' },
+          failure_code: null,
+          failure_message: null,
+        };
+        charges.set(charge.id, charge);
+        pi.latest_charge = charge.id;
       } else {
         pi.status = 'requires_payment_method';
         pi.last_payment_error = { type: 'invalid_request_error', code: 'payment_method_microdeposit_failed', message: 'R01: Insufficient Funds' } as unknown as Stripe.PaymentIntent.LastPaymentError;

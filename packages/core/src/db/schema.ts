@@ -229,6 +229,9 @@ export const transactions = pgTable(
   (t) => [
     index('transactions_merchant_created_idx').on(t.merchantId, t.createdAt, t.id),
     index('transactions_linked_idx').on(t.linkedTxnId),
+    /** What reconciliation asks the processor about: processing payments, and ACH debits waiting on the bank. */
+    index('transactions_processing_idx').on(t.createdAt).where(sql`is_status = 7`),
+    index('transactions_ach_pending_idx').on(t.updatedAt).where(sql`is_status = 0 and payment_method = 'ach' and gateway_ref is not null`),
   ],
 );
 
@@ -353,10 +356,48 @@ export const payChallenges = pgTable(
     cardEnc: text('card_enc').notNull(),
     brand: text('brand').notNull(),
     lastFour: text('last_four').notNull(),
+    /**
+     * The processor's payment waiting on its own challenge page (Stripe's 3-D Secure): no card is
+     * kept then, and the outcome is asked of the processor. Null for the simulator's challenge.
+     */
+    gatewayRef: text('gateway_ref'),
     createdAt: ts('created_at').notNull(),
     answeredAt: ts('answered_at'),
   },
   (t) => [index('pay_challenges_link_idx').on(t.payLinkId), index('pay_challenges_created_idx').on(t.createdAt)],
+);
+
+/** The ACH debit authorization a customer accepted on the pay page: when, from which address and browser. */
+export const achMandates = pgTable('ach_mandates', {
+  transactionId: text('transaction_id').primaryKey(),
+  payLinkId: text('pay_link_id').notNull(),
+  acceptedAt: ts('accepted_at').notNull(),
+  ipAddress: text('ip_address').notNull(),
+  userAgent: text('user_agent').notNull(),
+});
+
+/**
+ * Processor calls whose answer never came, inside a money operation recorded as done (capture,
+ * cancel, refund): reconciliation sends each again with its idempotency key until the processor
+ * answers (processor/deferred.ts). `refused`: the processor definitely refused it; an operator must look.
+ */
+export const processorCalls = pgTable(
+  'processor_calls',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').notNull(),
+    gatewayRef: text('gateway_ref').notNull(),
+    amountCents: cents('amount_cents'),
+    reference: text('reference'),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** unconfirmed, confirmed, refused. */
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: ts('created_at').notNull(),
+    settledAt: ts('settled_at'),
+  },
+  (t) => [index('processor_calls_unconfirmed_idx').on(t.createdAt).where(sql`status = 'unconfirmed'`)],
 );
 
 /** Stored responses for `Idempotency-Key`, replayed for 24 hours. */

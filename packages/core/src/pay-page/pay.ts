@@ -3,7 +3,7 @@ import { isErrorCode, type PayRequest, type PayResult, type Receipt } from '@rem
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Tx } from '../db/connect.js';
-import { payChallenges, payLinks, transactions } from '../db/schema.js';
+import { achMandates, payChallenges, payLinks, transactions } from '../db/schema.js';
 import { checkCard, storeCard } from '../customers/vault.js';
 import { invalid, RemitError } from '../errors.js';
 import { recordEvent } from '../events/outbox.js';
@@ -20,6 +20,7 @@ import { payAmounts } from './amounts.js';
 import { parsePayBank, parsePayCard, type PayBank, type PayCard } from './inputs.js';
 import { loadLink, saleOf, type LinkRow, type PayMerchantRow, type SaleRow } from './lookup.js';
 import { receiptOf } from './view.js';
+import { clientChosenChallenge, issuerChallenge, issuerReturnUrl } from './issuer-challenge.js';
 
 /**
  * Paying a link on the hosted pay page. Every attempt runs in one database transaction that
@@ -35,7 +36,13 @@ export const CHALLENGE_TTL_MS = 15 * 60 * 1000;
 
 type Method = 'card' | 'ach';
 
-interface Payable {
+/** Who is paying: the address and browser an ACH mandate's acceptance records. */
+export interface PayClient {
+  ip: string;
+  userAgent: string;
+}
+
+export interface Payable {
   link: LinkRow;
   merchant: PayMerchantRow;
   sale: SaleRow;
@@ -43,7 +50,7 @@ interface Payable {
 }
 
 /** Locks the link and its sale and checks it can be paid now by `method`. */
-async function lockPayable(ctx: Ctx, tx: Tx, linkId: string, method: Method): Promise<Payable> {
+export async function lockPayable(ctx: Ctx, tx: Tx, linkId: string, method: Method): Promise<Payable> {
   const { link, merchant } = await loadLink(tx, ctx.now, linkId, 'pay', { lock: true });
   const sale = await saleOf(tx, link, { lock: true });
   if (link.status === 'paid' || !sale || sale.status !== 'pending') {
@@ -64,7 +71,7 @@ async function lockPayable(ctx: Ctx, tx: Tx, linkId: string, method: Method): Pr
   return { link, merchant, sale, now: merchantNow(ctx.now, merchant) };
 }
 
-type Outcome = { kind: 'done'; result: PayResult } | { kind: 'declined'; code: string; message: string };
+export type Outcome = { kind: 'done'; result: PayResult } | { kind: 'declined'; code: string; message: string };
 
 /** Runs an attempt; a decline commits what it recorded, then answers 402. */
 async function attempt(ctx: Ctx, run: (tx: Tx) => Promise<Outcome>): Promise<PayResult> {
@@ -81,18 +88,18 @@ async function attempt(ctx: Ctx, run: (tx: Tx) => Promise<Outcome>): Promise<Pay
  * `preauth` link) or by bank account (a pending ACH debit). A card that needs 3-D Secure, or any
  * card on a `require_3ds` link, answers a challenge instead and nothing is charged yet.
  */
-export async function payLink(ctx: Ctx, linkId: string, request: PayRequest): Promise<PayResult> {
+export async function payLink(ctx: Ctx, linkId: string, request: PayRequest, client: PayClient = { ip: '', userAgent: '' }): Promise<PayResult> {
   if (request.method === 'card') {
     const card = parsePayCard(request.card);
     return attempt(ctx, async (tx) => {
       const p = await lockPayable(ctx, tx, linkId, 'card');
       const brand = checkCard(ctx, card, p.now);
-      if (p.link.require3ds) return challenge(ctx, tx, p, card, brand);
+      if (p.link.require3ds && clientChosenChallenge(ctx)) return challenge(ctx, tx, p, card, brand);
       return chargeCard(ctx, tx, p, card, brand, false);
     });
   }
   const bank = parsePayBank(request.bank);
-  return attempt(ctx, async (tx) => debitBank(ctx, tx, await lockPayable(ctx, tx, linkId, 'ach'), bank));
+  return attempt(ctx, async (tx) => debitBank(ctx, tx, await lockPayable(ctx, tx, linkId, 'ach'), bank, client));
 }
 
 /** Keeps the card (encrypted, no CVC) until the customer answers the challenge. */
@@ -132,6 +139,10 @@ export async function answerChallenge(ctx: Ctx, linkId: string, challengeId: str
           .for('update')
       : [];
     if (!ch) throw new RemitError('challenge_not_found', 'This 3-D Secure challenge does not exist; pay again to start a new one.');
+    // The outcome a page may choose is the simulator's only; any other is read from the processor.
+    if (ch.gatewayRef || !clientChosenChallenge(ctx)) {
+      throw new RemitError('challenge_not_found', "This 3-D Secure challenge is answered on the card issuer's page, not here.");
+    }
     if (ch.status !== 'open') {
       throw new RemitError('challenge_answered', 'This 3-D Secure challenge was already answered; pay again to start a new one.');
     }
@@ -152,49 +163,78 @@ export async function answerChallenge(ctx: Ctx, linkId: string, challengeId: str
 }
 
 async function chargeCard(ctx: Ctx, tx: Tx, p: Payable, card: PayCard, brand: string, authenticated: boolean): Promise<Outcome> {
-  const { link, merchant, sale, now } = p;
+  const { link, merchant } = p;
   const amount = payAmounts(link, merchant).total.card;
   // Each attempt is a processor operation of its own (a declined card, then another card).
   const attemptId = newId.transaction();
   const result = await ctx.processor.authorizeCard(
     { number: card.number, expMonth: card.exp_month, expYear: card.exp_year, cvc: card.cvc || undefined },
     amount,
-    { capture: !link.preauth, now, authenticated, idempotencyKey: processorKey('authorize', attemptId) },
+    {
+      capture: !link.preauth,
+      now: p.now,
+      authenticated,
+      requireAuthentication: link.require3ds,
+      // A processor with its own 3-D Secure page sends the customer back here (issuer-challenge.ts).
+      returnUrl: issuerReturnUrl(ctx, link.id),
+      idempotencyKey: processorKey('authorize', attemptId),
+    },
   );
   const lastFour = card.number.slice(-4);
   if (!result.approved) {
-    if (result.code === AUTHENTICATION_REQUIRED && !authenticated) return challenge(ctx, tx, p, card, brand);
-    // The attempt is recorded (the merchant sees declines); the link's sale stays open.
-    const id = attemptId;
-    await tx.insert(transactions).values({
-      id,
-      merchantId: merchant.id,
-      type: sale.type,
-      paymentMethod: 'card',
-      ...stateColumns('declined'),
-      amountCents: amount,
-      feeCents: 0,
-      feeRateE7: 0,
-      netCents: 0,
-      payLinkId: link.id,
-      customerId: link.customerId,
-      orderId: link.orderId,
-      invoiceNumber: link.invoiceNumber,
-      orderCreatedfrom: sale.orderCreatedfrom,
-      gatewayRef: result.gatewayRef,
-      cardBrand: brand,
-      lastFour,
-      declineReason: result.message,
-      createdAt: now,
-      updatedAt: now,
-    });
-    return { kind: 'declined', code: result.code, message: result.message };
+    if (result.redirectUrl) return issuerChallenge(tx, p, { gatewayRef: result.gatewayRef, redirectUrl: result.redirectUrl, brand, lastFour });
+    if (result.code === AUTHENTICATION_REQUIRED && !authenticated && clientChosenChallenge(ctx)) return challenge(ctx, tx, p, card, brand);
+    return recordDecline(tx, p, { id: attemptId, amount, brand, lastFour, gatewayRef: result.gatewayRef, code: result.code, message: result.message });
   }
   // "isRequestCard" on an authorization request: the card paid with is also kept for the customer.
   const method =
     link.isRequestCard && link.customerId
-      ? await storeCard(tx, ctx, { merchantId: merchant.id, customerId: link.customerId, now }, card, brand)
+      ? await storeCard(tx, ctx, { merchantId: merchant.id, customerId: link.customerId, now: p.now }, card, brand)
       : null;
+  return recordApproval(ctx, tx, p, { amount, brand, lastFour, authCode: result.authCode, gatewayRef: result.gatewayRef, paymentMethodId: method?.id ?? null });
+}
+
+/** A declined card attempt is recorded (the merchant sees declines); the link's sale stays open. */
+export async function recordDecline(
+  tx: Tx,
+  p: Payable,
+  d: { id: string; amount: number; brand: string; lastFour: string; gatewayRef: string; code: string; message: string },
+): Promise<Outcome> {
+  const { link, merchant, sale, now } = p;
+  await tx.insert(transactions).values({
+    id: d.id,
+    merchantId: merchant.id,
+    type: sale.type,
+    paymentMethod: 'card',
+    ...stateColumns('declined'),
+    amountCents: d.amount,
+    feeCents: 0,
+    feeRateE7: 0,
+    netCents: 0,
+    payLinkId: link.id,
+    customerId: link.customerId,
+    orderId: link.orderId,
+    invoiceNumber: link.invoiceNumber,
+    orderCreatedfrom: sale.orderCreatedfrom,
+    gatewayRef: d.gatewayRef,
+    cardBrand: d.brand,
+    lastFour: d.lastFour,
+    declineReason: d.message,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { kind: 'declined', code: d.code, message: d.message };
+}
+
+/** An approved card payment: the link's sale completes (or is authorized) with its event, and the link is paid. */
+export async function recordApproval(
+  ctx: Ctx,
+  tx: Tx,
+  p: Payable,
+  a: { amount: number; brand: string; lastFour: string; authCode: string; gatewayRef: string; paymentMethodId: string | null },
+): Promise<Outcome> {
+  const { link, merchant, sale, now } = p;
+  const amount = a.amount;
   const fee = feeFor(merchant, 'card', amount);
   const [row] = await tx
     .update(transactions)
@@ -206,12 +246,12 @@ async function chargeCard(ctx: Ctx, tx: Tx, p: Payable, card: PayCard, brand: st
       feeCents: fee.feeCents,
       feeRateE7: fee.rateE7,
       netCents: fee.netCents,
-      authCode: result.authCode,
-      cardBrand: brand,
-      lastFour,
-      gatewayRef: result.gatewayRef,
+      authCode: a.authCode,
+      cardBrand: a.brand,
+      lastFour: a.lastFour,
+      gatewayRef: a.gatewayRef,
       customerId: link.customerId,
-      paymentMethodId: method?.id ?? null,
+      paymentMethodId: a.paymentMethodId,
       completedAt: link.preauth ? null : now,
       updatedAt: now,
     })
@@ -237,15 +277,19 @@ async function chargeCard(ctx: Ctx, tx: Tx, p: Payable, card: PayCard, brand: st
 }
 
 /** A pending ACH debit for the link's bank total; `/update-ach` approves or returns it later. */
-async function debitBank(ctx: Ctx, tx: Tx, p: Payable, bank: PayBank): Promise<Outcome> {
+async function debitBank(ctx: Ctx, tx: Tx, p: Payable, bank: PayBank, client: PayClient): Promise<Outcome> {
   const { link, merchant, sale, now } = p;
   const amount = payAmounts(link, merchant).total.ach;
+  // The debit authorization the customer accepted on this page (the request requires it).
+  const mandate = { acceptedAt: ctx.now(), ip: client.ip, userAgent: client.userAgent };
+  await tx.insert(achMandates).values({ transactionId: sale.id, payLinkId: link.id, acceptedAt: mandate.acceptedAt, ipAddress: mandate.ip, userAgent: mandate.userAgent });
   const { gatewayRef } = await ctx.processor.startAchDebit({
     routingNumber: bank.routing_number,
     accountNumber: bank.account_number,
     amountCents: amount,
     holderName: bank.holder_name || undefined,
     accountType: bank.account_type,
+    mandate,
     idempotencyKey: processorKey('ach_debit', `${sale.id}\n${newId.transaction()}`),
   });
   const fee = feeFor(merchant, 'ach', amount);

@@ -87,7 +87,8 @@ export async function resolveAch(
     await recordEvent(tx, { ...base, type: 'payment.success', data: paymentSuccessData(done!) });
     return;
   }
-  const next = nextState(state, 'ach_decline')!;
+  // Pending: the bank declined it; completed: returned after it succeeded (a Stripe return).
+  const next = (nextState(state, 'ach_decline') ?? nextState(state, 'ach_return'))!;
   const reversal = await insertRecord(tx, row, { type: 'Return', amountCents: row.amountCents, netCents: -row.netCents, at });
   await tx
     .update(transactions)

@@ -17,6 +17,8 @@ import { feeFor } from './fees.js';
 import { paymentSuccessData } from './payloads.js';
 import { declined } from './declines.js';
 import { processorKey } from '../processor/keys.js';
+import { OutcomeUnknown } from '../processor/connector.js';
+import { PROCESSING_MESSAGE, recordProcessing } from './processing.js';
 import { stateColumns } from './state.js';
 
 export const MERCHANT_NOT_APPROVED_MESSAGE = errorMessage('merchant_not_approved');
@@ -85,11 +87,16 @@ export async function chargeCustomer(ctx: Ctx, merchant: Merchant, customerId: s
 type Base = Pick<NewTxn, 'id' | 'merchantId' | 'amountCents' | 'customerId' | 'paymentMethodId' | 'orderId' | 'orderCreatedfrom' | 'lastFour' | 'createdAt' | 'updatedAt'>;
 
 async function chargeCard(ctx: Ctx, merchant: Merchant, method: PaymentMethodRow, input: ChargeInput, base: Base, now: Date) {
-  const result = await ctx.processor.authorizeCard(revealCard(ctx, method), input.amount, {
-    capture: !input.preAuth,
-    now,
-    idempotencyKey: processorKey('authorize', base.id),
-  });
+  const key = processorKey('authorize', base.id);
+  const type = input.preAuth ? 'PreAuth' : 'Sale';
+  let result: Awaited<ReturnType<Ctx['processor']['authorizeCard']>>;
+  try {
+    result = await ctx.processor.authorizeCard(revealCard(ctx, method), input.amount, { capture: !input.preAuth, now, idempotencyKey: key });
+  } catch (e) {
+    // The processor may have charged: recorded `processing` and settled by asking it (payments/processing.ts).
+    if (e instanceof OutcomeUnknown) return recordProcessing(ctx.db, { ...base, type, paymentMethod: 'card', cardBrand: method.brand ?? '' }, key);
+    throw e;
+  }
   const card = { ...base, paymentMethod: 'card', cardBrand: method.brand ?? '', gatewayRef: result.gatewayRef };
   if (!result.approved) {
     // One insert: atomic without a transaction (BEGIN and COMMIT would be two more round trips).
@@ -239,6 +246,7 @@ export type ChargeView = ChargeData;
 export function chargeMessage(view: ChargeView): string {
   if (view.is_status === 1) return 'Preauthorization approved.';
   if (view.is_status === 0) return 'ACH payment submitted; it stays pending until the bank approves it.';
+  if (view.status === 'processing') return PROCESSING_MESSAGE;
   return 'Payment approved.';
 }
 

@@ -12,6 +12,10 @@ describe('the state table', () => {
     ['completed', 'refund_as_void', 'voided'],
     ['pending', 'ach_approve', 'completed'],
     ['pending', 'ach_decline', 'returned'],
+    ['completed', 'ach_return', 'returned'],
+    ['processing', 'processor_approve', 'completed'],
+    ['processing', 'processor_preauth', 'authorized'],
+    ['processing', 'processor_decline', 'declined'],
   ])('%s --%s--> %s', (from, event, to) => {
     expect(nextState(from, event)).toBe(to);
   });
@@ -28,7 +32,7 @@ describe('the state table', () => {
   });
 
   it('is_status codes of DESIGN.md round-trip', () => {
-    expect(IS_STATUS).toEqual({ pending: 0, authorized: 1, completed: 2, declined: 3, voided: 4, refunded: 5, returned: 6 });
+    expect(IS_STATUS).toEqual({ pending: 0, authorized: 1, completed: 2, declined: 3, voided: 4, refunded: 5, returned: 6, processing: 7 });
     for (const [s, code] of Object.entries(IS_STATUS)) expect(stateOf(code)).toBe(s);
     expect(() => stateOf(9)).toThrow();
   });

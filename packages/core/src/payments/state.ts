@@ -15,6 +15,8 @@ export const IS_STATUS = {
   voided: 4,
   refunded: 5,
   returned: 6,
+  /** The processor's answer never came (a timeout, its 5xx): reconciliation asks it and settles the row. */
+  processing: 7,
 } as const;
 
 export type TxnState = keyof typeof IS_STATUS;
@@ -30,7 +32,13 @@ export type PaymentEvent =
   /** Full-amount refund of a transaction older than 24 hours: performed as a void. */
   | 'refund_as_void'
   | 'ach_approve'
-  | 'ach_decline';
+  | 'ach_decline'
+  /** A completed ACH debit returned by the bank after all. */
+  | 'ach_return'
+  /** The processor, asked, says what became of a `processing` payment. */
+  | 'processor_approve'
+  | 'processor_preauth'
+  | 'processor_decline';
 
 /**
  * | state      | event           | next       | spec row / effect                                              |
@@ -44,16 +52,19 @@ export type PaymentEvent =
  * | completed  | refund_as_void  | voided     | full amount, older than 24 h; void record; `payment.void`      |
  * | pending    | ach_approve     | completed  | settled at once; `ach.update` Approved + `payment.success`     |
  * | pending    | ach_decline     | returned   | reversal record (Return); `ach.update` Declined                |
+ * | completed  | ach_return      | returned   | ACH returned after success: as ach_decline                     |
+ * | processing | processor_*     | completed, authorized, declined | what the processor says it did (reconciliation) |
  * Every other pair is refused and leaves the transaction unchanged.
  */
 export const TRANSITIONS: Readonly<Record<TxnState, Partial<Record<PaymentEvent, TxnState>>>> = {
   pending: { ach_approve: 'completed', ach_decline: 'returned' },
   authorized: { preauth_update: 'authorized', preauth_capture: 'completed', preauth_void: 'voided' },
-  completed: { void: 'voided', refund: 'completed', refund_rest: 'refunded', refund_as_void: 'voided' },
+  completed: { void: 'voided', refund: 'completed', refund_rest: 'refunded', refund_as_void: 'voided', ach_return: 'returned' },
   declined: {},
   voided: {},
   refunded: {},
   returned: {},
+  processing: { processor_approve: 'completed', processor_preauth: 'authorized', processor_decline: 'declined' },
 };
 
 /** The states the table allows `event` from. */

@@ -1,5 +1,7 @@
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
+import { collectDeferred } from '../processor/deferred.js';
+import { recordDeferred } from '../processor/unconfirmed.js';
 
 /**
  * A money operation's write and its processor call, as one: `run` writes first (its guarded
@@ -10,5 +12,11 @@ import type { Queryable } from '../db/connect.js';
  * this is a savepoint of it.
  */
 export function withProcessor<T>(ctx: Pick<Ctx, 'db' | 'processor'>, run: (q: Queryable) => Promise<T>): Promise<T> {
-  return ctx.processor.bookkeepingOnly ? run(ctx.db) : ctx.db.transaction(run);
+  if (ctx.processor.bookkeepingOnly) return run(ctx.db);
+  return ctx.db.transaction(async (q) => {
+    // A call whose answer never came stands recorded, unconfirmed, for reconciliation to send again (processor/deferred.ts).
+    const { result, deferred } = await collectDeferred(() => run(q));
+    if (deferred.length) await recordDeferred(q, deferred);
+    return result;
+  });
 }

@@ -3,6 +3,8 @@
  * sandbox simulator and the Stripe connector implement it; the core calls it from every money
  * operation (docs/processors.md).
  */
+import { RemitError } from '../errors.js';
+
 export type { CardBrand } from '@remit/contract';
 
 export interface CardInput {
@@ -18,7 +20,11 @@ export interface CardToken {
   token: string;
 }
 
-export type Decline = { approved: false; code: string; message: string; gatewayRef: string };
+/**
+ * `redirectUrl`: the processor's own 3-D Secure challenge (Stripe's `next_action`): nothing is
+ * held yet; the customer goes there and comes back to the `returnUrl` the authorization named.
+ */
+export type Decline = { approved: false; code: string; message: string; gatewayRef: string; redirectUrl?: string };
 
 export type AuthorizeResult = { approved: true; authCode: string; gatewayRef: string } | Decline;
 
@@ -29,6 +35,36 @@ export interface BankDebitInput {
   /** The account holder, as the mandate names them. */
   holderName?: string;
   accountType?: string;
+  mandate?: MandateAcceptance;
+}
+
+/** What the customer accepted on the pay page, and from where. */
+export interface MandateAcceptance {
+  acceptedAt: Date;
+  ip: string;
+  userAgent: string;
+}
+
+/**
+ * What the processor says about one payment, asked after the fact (a 3-D Secure return, an
+ * unknown outcome, a webhook that never came). `absent`: it has no payment by that key.
+ */
+export type PaymentLookup =
+  | { state: 'approved'; gatewayRef: string; authCode: string }
+  | { state: 'declined'; gatewayRef: string; code: string; message: string }
+  | { state: 'pending'; gatewayRef: string }
+  | { state: 'absent' };
+
+/**
+ * A call whose outcome is unknown (a timeout, the processor's 5xx): it may or may not have moved
+ * money. Unhandled it answers 502 `processor_error` like any failure; a caller that can record
+ * the payment as `processing` catches it, and reconciliation asks the processor later.
+ */
+export class OutcomeUnknown extends RemitError {
+  constructor(cause: unknown) {
+    super('processor_error', undefined, { cause });
+    this.name = 'OutcomeUnknown';
+  }
 }
 
 /**
@@ -57,7 +93,15 @@ export interface Processor {
   authorizeCard(
     card: CardInput | CardToken,
     amountCents: number,
-    opts: Keyed & { capture: boolean; now: Date; authenticated?: boolean },
+    opts: Keyed & {
+      capture: boolean;
+      now: Date;
+      authenticated?: boolean;
+      /** Ask for 3-D Secure whatever the card (a `require_3ds` link). */
+      requireAuthentication?: boolean;
+      /** Where the processor's own challenge page sends the customer back (the pay page). */
+      returnUrl?: string;
+    },
   ): Promise<AuthorizeResult>;
   /** Capture up to the authorized amount of an authorization; the rest is released. */
   capture(input: Keyed & { gatewayRef: string; amountCents: number }): Promise<void>;
@@ -70,13 +114,18 @@ export interface Processor {
   refund(input: Keyed & { gatewayRef: string; amountCents: number; reference: string }): Promise<void>;
   /** Raise an open authorization to `amountCents` in all; a decline leaves it as it was. */
   incrementAuthorization(input: Keyed & { gatewayRef: string; amountCents: number }): Promise<{ approved: true } | Decline>;
-  /** Start an ACH debit; it stays pending until the bank approves or returns it. */
+  /** Start an ACH debit; it stays pending until the bank approves or returns it. `mandate`: the customer's acceptance online (the pay page); without it the merchant holds the authorization. */
   startAchDebit(input: Keyed & BankDebitInput): Promise<{ gatewayRef: string }>;
   /**
    * Keep a card for later charges: the processor's token, or null when the processor keeps no
    * cards (the simulator: the number is stored encrypted, in sandbox only).
    */
   tokenizeCard(card: CardInput, opts: Keyed): Promise<CardToken | null>;
+  /**
+   * Ask the processor about a payment, by its reference or by the idempotency key it was created
+   * with. Absent for a processor whose answers are never unknown (the simulator).
+   */
+  lookupPayment?(by: { gatewayRef: string } | { idempotencyKey: string }): Promise<PaymentLookup>;
   /** Checks a card number before it is used or stored; null when acceptable, else the reason. */
   checkCardNumber(number: string): string | null;
 }

@@ -3,8 +3,10 @@ export { createSimulator, TEST_CARDS, AUTHENTICATION_REQUIRED } from './simulato
 export { createUnavailableProcessor, PROCESSOR_UNAVAILABLE_MESSAGE } from './unavailable.js';
 export { sandboxAchOutcome, type AchOutcome } from './sandbox-bank.js';
 export { PROCESSOR_NAMES, createProcessor, defaultProcessorName, type ProcessorName } from './select.js';
-export type { Keyed, CardToken, Decline, BankDebitInput } from './connector.js';
+export type { Keyed, CardToken, Decline, BankDebitInput, MandateAcceptance, PaymentLookup } from './connector.js';
+export { OutcomeUnknown } from './connector.js';
 export { processorKey } from './keys.js';
 export { createStripeProcessor, stripeClient, stripeDecline, type StripeProcessor, type StripeSettings } from './stripe.js';
 export type { ProcessorEnv } from './select.js';
 export { receiveStripeEvent, STRIPE_SIGNATURE_TOLERANCE_S, type StripeEventOutcome } from './stripe-events.js';
+export { reconcilePayments, startReconciler, type ReconcileOptions, type ReconcileReport } from './reconcile.js';

@@ -8,7 +8,10 @@ import { invalid, notFound } from '../errors.js';
 import { approveMerchantIn } from '../merchants/merchants.js';
 import { resolveAch } from '../payments/ach.js';
 import { stateOf } from '../payments/state.js';
-import type { StripeProcessor } from './stripe.js';
+import { intentOutcome, type StripeProcessor } from './stripe.js';
+import type { Tx } from '../db/connect.js';
+import { settleProcessing } from '../payments/processing.js';
+import { finishIssuerChallenge } from '../pay-page/issuer-challenge.js';
 
 /**
  * `POST /stripe/webhooks`: Stripe's events, verified with `Stripe-Signature` (bad or older than
@@ -50,14 +53,22 @@ export async function receiveStripeEvent(ctx: Ctx, rawBody: string, signature: s
 async function applyEvent(tx: Queryable, ctx: Ctx, event: Stripe.Event): Promise<boolean> {
   switch (event.type) {
     case 'payment_intent.succeeded':
+    case 'payment_intent.amount_capturable_updated':
     case 'payment_intent.payment_failed': {
       const intent = event.data.object;
-      if (!(intent.payment_method_types ?? []).includes('us_bank_account')) return false;
+      if (!(intent.payment_method_types ?? []).includes('us_bank_account')) return cardResult(tx, ctx, intent);
+      if (event.type === 'payment_intent.amount_capturable_updated') return false;
       const outcome =
         event.type === 'payment_intent.succeeded'
           ? ({ approved: true } as const)
           : ({ approved: false, message: intent.last_payment_error?.message ?? 'Returned by the bank' } as const);
       return achResult(tx, ctx, intent.id, outcome);
+    }
+    case 'charge.failed': {
+      // An ACH debit returned after it succeeded: Stripe fails its charge (failure_message: the return reason).
+      const charge = event.data.object;
+      if (charge.payment_method_details?.type !== 'us_bank_account' || typeof charge.payment_intent !== 'string') return false;
+      return achResult(tx, ctx, charge.payment_intent, { approved: false, message: charge.failure_message ?? 'Returned by the bank' }, { afterSuccess: true });
     }
     case 'account.updated': {
       const account = event.data.object;
@@ -71,20 +82,43 @@ async function applyEvent(tx: Queryable, ctx: Ctx, event: Stripe.Event): Promise
   }
 }
 
-/** A pending ACH debit of this PaymentIntent, resolved once; any other state is left as it is. */
-async function achResult(
+/**
+ * A pending ACH debit of this PaymentIntent, resolved once (`afterSuccess`: a completed one may
+ * also be returned); any other state is left as it is.
+ */
+export async function achResult(
   tx: Queryable,
   ctx: Ctx,
   intentId: string,
   outcome: { approved: true } | { approved: false; message: string },
+  opts: { afterSuccess?: boolean } = {},
 ): Promise<boolean> {
   const [row] = await tx
     .select()
     .from(transactions)
     .where(and(eq(transactions.gatewayRef, intentId), eq(transactions.paymentMethod, 'ach'), eq(transactions.type, 'Sale')))
     .for('update');
-  if (!row || stateOf(row.isStatus) !== 'pending') return false;
+  const state = row ? stateOf(row.isStatus) : null;
+  // A return after success is taken back only from a completed debit nothing was refunded from yet.
+  const returnable = opts.afterSuccess && state === 'completed' && row!.refundedCents === 0;
+  if (!row || (state !== 'pending' && !returnable)) return false;
   const [merchant] = await tx.select().from(merchants).where(eq(merchants.id, row.merchantId));
   await resolveAch(tx, { id: merchant!.id, clientId: merchant!.clientId }, row, outcome, merchantNow(ctx.now, merchant!));
   return true;
+}
+
+/**
+ * A card PaymentIntent's outcome, as Stripe reports it: a `processing` payment created with it
+ * (found by its `metadata.remit_key`), or a pay page 3-D Secure challenge waiting on it, is settled
+ * as reconciliation would. Anything else (a payment already settled) is left as it is.
+ */
+async function cardResult(tx: Queryable, ctx: Ctx, intent: Stripe.PaymentIntent): Promise<boolean> {
+  const outcome = intentOutcome(intent);
+  const key = intent.metadata?.remit_key;
+  if (key) {
+    const [row] = await tx.select().from(transactions).where(eq(transactions.gatewayRef, key)).for('update');
+    if (row) return settleProcessing(tx, ctx, row, outcome, false);
+  }
+  const done = await finishIssuerChallenge(ctx, intent.id, outcome, tx as Tx);
+  return done !== 'none' && done !== 'waiting';
 }

@@ -1,7 +1,8 @@
 import Stripe from 'stripe';
 import { errorMessage, luhnValid } from '@remit/contract';
 import { RemitError } from '../errors.js';
-import type { AuthorizeResult, CardInput, CardToken, Decline, Keyed, Processor } from './connector.js';
+import { deferCall, type DeferredCall } from './deferred.js';
+import { OutcomeUnknown, type AuthorizeResult, type CardInput, type CardToken, type Decline, type Keyed, type PaymentLookup, type Processor } from './connector.js';
 
 /**
  * The Stripe connector (REMIT_PROCESSOR=stripe), through the official `stripe` package only. Card
@@ -58,13 +59,50 @@ export function stripeDecline(e: { code?: string; decline_code?: string }, gatew
 const isCardError = (e: unknown): e is Stripe.errors.StripeCardError => e instanceof Stripe.errors.StripeCardError;
 
 /**
- * Anything but a decline (Stripe unreachable, its 5xx, a request it refused) is no decision about
- * the payment: 502 processor_error, the write rolled back, and the retry sends the same key.
+ * Stripe never answered (the connection failed or timed out, after the SDK's own retries) or
+ * answered 5xx: it may have done the call. Anything else is a definite answer.
+ */
+export const outcomeUnknown = (e: unknown): boolean =>
+  e instanceof Stripe.errors.StripeConnectionError || (e instanceof Stripe.errors.StripeAPIError && (e.statusCode ?? 500) >= 500);
+
+/**
+ * Anything but a decline is no decision about the payment: 502 processor_error, the write rolled
+ * back. An unknown outcome is thrown as `OutcomeUnknown`, which a caller that can record the
+ * payment as `processing` catches (reconciliation then asks Stripe).
  */
 function processorError(e: unknown): never {
   if (e instanceof RemitError) throw e;
   const detail = e instanceof Stripe.errors.StripeError ? `${e.type}${e.code ? ` ${e.code}` : ''}: ${e.message}` : String(e);
-  throw new RemitError('processor_error', undefined, { cause: new Error(`Stripe: ${detail}`) });
+  const cause = new Error(`Stripe: ${detail}`);
+  if (outcomeUnknown(e)) throw new OutcomeUnknown(cause);
+  throw new RemitError('processor_error', undefined, { cause });
+}
+
+/** Stripe's code for a failed 3-D Secure challenge. */
+const AUTHENTICATION_FAILED = 'payment_intent_authentication_failure';
+
+/** A PaymentIntent as what it means for us (`lookupPayment`). */
+export function intentOutcome(intent: Stripe.PaymentIntent): PaymentLookup {
+  const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
+  switch (intent.status) {
+    case 'succeeded':
+    case 'requires_capture':
+      return { state: 'approved', gatewayRef: intent.id, authCode: charge?.authorization_code ?? intent.id.slice(-6).toUpperCase() };
+    case 'requires_payment_method':
+    case 'canceled': {
+      const error = intent.last_payment_error;
+      if (!error && intent.status === 'requires_payment_method') return { state: 'pending', gatewayRef: intent.id };
+      if (error?.code === AUTHENTICATION_FAILED) {
+        return { state: 'declined', gatewayRef: intent.id, code: 'three_ds_failed', message: error.message ?? 'The cardholder failed 3-D Secure authentication.' };
+      }
+      const d = stripeDecline({ code: error?.code, decline_code: error?.decline_code }, intent.id);
+      // A bank debit's failure keeps the bank's own words (its return reason).
+      const message = intent.payment_method_types.includes('us_bank_account') && error?.message ? error.message : d.message;
+      return { state: 'declined', gatewayRef: intent.id, code: d.code, message };
+    }
+    default:
+      return { state: 'pending', gatewayRef: intent.id };
+  }
 }
 
 /** A stored card's token: the Stripe Customer and its PaymentMethod. */
@@ -84,18 +122,29 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
     );
 
   const authorizeCard: Processor['authorizeCard'] = async (card, amountCents, opts): Promise<AuthorizeResult> => {
-    let source: { payment_method: string; customer?: string; off_session?: boolean };
+    let source: { payment_method: string; customer?: string; off_session?: boolean; return_url?: string };
     try {
       if ('token' in card) {
         const t = parseToken(card.token);
         source = { payment_method: t.paymentMethod, customer: t.customer, off_session: true };
       } else {
         source = { payment_method: (await cardMethod(card, opts.idempotencyKey)).id };
+        // With a return URL, Stripe answers a 3-D Secure challenge as a redirect to its own page.
+        if (opts.returnUrl) source.return_url = opts.returnUrl;
       }
     } catch (e) {
       if (isCardError(e)) return stripeDecline(e, '');
+      // No PaymentIntent yet, so no money moved, whatever became of this call.
+      if (outcomeUnknown(e)) throw new RemitError('processor_error', undefined, { cause: e });
       return processorError(e);
     }
+    const cardOptions: Stripe.PaymentIntentCreateParams.PaymentMethodOptions.Card | null =
+      opts.capture && !opts.requireAuthentication
+        ? null
+        : {
+            ...(opts.capture ? {} : { request_incremental_authorization: 'if_available' as const }),
+            ...(opts.requireAuthentication ? { request_three_d_secure: 'challenge' as const } : {}),
+          };
     let intent: Stripe.PaymentIntent;
     try {
       intent = await stripe.paymentIntents.create(
@@ -104,9 +153,11 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
           currency: CURRENCY,
           allowed_payment_method_types: ['card'],
           capture_method: opts.capture ? 'automatic' : 'manual',
-          ...(opts.capture ? {} : { payment_method_options: { card: { request_incremental_authorization: 'if_available' } } }),
+          ...(cardOptions ? { payment_method_options: { card: cardOptions } } : {}),
           confirm: true,
           expand: ['latest_charge'],
+          // Reconciliation finds the PaymentIntent of an unknown outcome by this key.
+          metadata: { remit_key: opts.idempotencyKey },
           ...source,
         },
         { idempotencyKey: opts.idempotencyKey },
@@ -116,8 +167,10 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
       return processorError(e);
     }
     if (intent.status === 'requires_action') {
-      // 3-D Secure with Stripe is not handled yet: the payment is declined, nothing is held.
-      return stripeDecline({ code: 'authentication_required' }, intent.id);
+      // 3-D Secure: nothing is held until the customer passes Stripe's challenge. Without a page to
+      // send them to (a stored card charged by the API, or Stripe asking for Stripe.js), a decline.
+      const redirect = intent.next_action?.type === 'redirect_to_url' ? intent.next_action.redirect_to_url?.url : null;
+      return { ...stripeDecline({ code: 'authentication_required' }, intent.id), ...(redirect && opts.returnUrl ? { redirectUrl: redirect } : {}) };
     }
     const wanted = opts.capture ? 'succeeded' : 'requires_capture';
     if (intent.status !== wanted) return stripeDecline({}, intent.id);
@@ -133,6 +186,16 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
     }
   };
 
+  /** A call an unknown outcome defers (processor/deferred.ts) when the operation can be recorded without its answer. */
+  const resendable = async (deferred: DeferredCall, run: () => Promise<unknown>): Promise<void> => {
+    try {
+      await run();
+    } catch (e) {
+      if (outcomeUnknown(e) && deferCall(deferred)) return;
+      processorError(e);
+    }
+  };
+
   return {
     name: 'stripe',
     bookkeepingOnly: false,
@@ -143,13 +206,17 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
     },
     authorizeCard,
     async capture({ gatewayRef, amountCents, idempotencyKey }) {
-      await call(() => stripe.paymentIntents.capture(gatewayRef, { amount_to_capture: amountCents }, { idempotencyKey }));
+      await resendable({ kind: 'capture', gatewayRef, amountCents, reference: null, idempotencyKey }, () =>
+        stripe.paymentIntents.capture(gatewayRef, { amount_to_capture: amountCents }, { idempotencyKey }),
+      );
     },
     async cancel({ gatewayRef, idempotencyKey }) {
-      await call(() => stripe.paymentIntents.cancel(gatewayRef, {}, { idempotencyKey }));
+      await resendable({ kind: 'cancel', gatewayRef, amountCents: null, reference: null, idempotencyKey }, () =>
+        stripe.paymentIntents.cancel(gatewayRef, {}, { idempotencyKey }),
+      );
     },
     async refund({ gatewayRef, amountCents, reference, idempotencyKey }) {
-      await call(() =>
+      await resendable({ kind: 'refund', gatewayRef, amountCents, reference, idempotencyKey }, () =>
         stripe.refunds.create({ payment_intent: gatewayRef, amount: amountCents, metadata: { remit_record: reference } }, { idempotencyKey }),
       );
     },
@@ -182,14 +249,35 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
               },
               billing_details: { name: input.holderName || 'Account holder' },
             },
-            // The customer accepts the debit authorization on our pay page (or the merchant holds it).
-            mandate_data: { customer_acceptance: { type: 'offline' } },
+            // Accepted on our pay page (its date, address and browser), or else held by the merchant.
+            mandate_data: {
+              customer_acceptance: input.mandate
+                ? {
+                    type: 'online',
+                    accepted_at: Math.floor(input.mandate.acceptedAt.getTime() / 1000),
+                    online: { ip_address: input.mandate.ip, user_agent: input.mandate.userAgent },
+                  }
+                : { type: 'offline' },
+            },
+            metadata: { remit_key: input.idempotencyKey },
             confirm: true,
           },
           { idempotencyKey: input.idempotencyKey },
         ),
       );
       return { gatewayRef: intent.id };
+    },
+    async lookupPayment(by) {
+      if ('gatewayRef' in by) {
+        return intentOutcome(await call(() => stripe.paymentIntents.retrieve(by.gatewayRef, { expand: ['latest_charge'] })));
+      }
+      // Keys are ours (remit_<call>_<hex>): nothing to quote in Stripe's search query.
+      if (!/^[\w]+$/.test(by.idempotencyKey)) throw new Error(`not a processor key: ${by.idempotencyKey}`);
+      const found = await call(() =>
+        stripe.paymentIntents.search({ query: `metadata['remit_key']:'${by.idempotencyKey}'`, limit: 1, expand: ['data.latest_charge'] }),
+      );
+      const intent = found.data[0];
+      return intent ? intentOutcome(intent) : { state: 'absent' };
     },
     async tokenizeCard(card, { idempotencyKey }: Keyed): Promise<CardToken> {
       const method = await call(() => cardMethod(card, idempotencyKey));

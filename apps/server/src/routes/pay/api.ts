@@ -99,7 +99,7 @@ export function payApiRoutes(app: App, ctx: Ctx) {
             response: { 200: payResultSchema, ...errors },
           },
         },
-        async (req) => payLink(ctx, req.params.linkId, req.body),
+        async (req) => payLink(ctx, req.params.linkId, req.body, { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') }),
       );
 
       api.post(

@@ -1,0 +1,385 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createProcessor, PROCESSING_MESSAGE, PROCESSOR_NEVER_MADE_MESSAGE, reconcilePayments, THREE_DS_FAILED_MESSAGE } from '@remit/core';
+import { startTestServer, type TestServer } from '../testing/harness.js';
+import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
+import { bankAccount, eventsOf, gatewayRefOf, merchantPost, newCustomer, noonClock, rows, txnRow } from '../testing/payments.js';
+import { startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
+import { eventually } from '@remit/core/testing';
+
+/**
+ * The Stripe flows that wait on someone else: 3-D Secure (the customer at Stripe's page), ACH (the
+ * bank, days later), and answers that never came (reconciliation). The real server over HTTP, the
+ * official SDK against the Stripe emulator; webhooks signed, replayed and out of order.
+ */
+
+let emu: StripeEmulator;
+let s: TestServer;
+let m: TestMerchant;
+beforeAll(async () => {
+  emu = await startStripeEmulator();
+  const processor = createProcessor('stripe', 'sandbox', {
+    STRIPE_SECRET_KEY: emu.secretKey,
+    STRIPE_WEBHOOK_SECRET: emu.webhookSecret,
+    REMIT_STRIPE_API_URL: emu.url,
+  });
+  s = await startTestServer({ now: noonClock(), processor });
+  m = await newMerchant(s);
+});
+afterAll(async () => {
+  await s?.close();
+  await emu?.close();
+});
+
+const YEAR = new Date().getUTCFullYear() + 2;
+const card = (number: string) => ({ number, exp_month: 12, exp_year: YEAR, cvc: '123', name: 'Ada Lovelace', zip: '94105' });
+
+async function newLink(body: object = {}): Promise<string> {
+  const res = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '10.00', ...body } });
+  expect(res.status).toBe(200);
+  return String(res.body.data.payment_link).split('/').pop()!;
+}
+const pay = (linkId: string, body: object, headers: Record<string, string> = {}) =>
+  s.http({ method: 'POST', path: `/pay/api/links/${linkId}/pay`, json: body, headers: { 'idempotency-key': randomUUID(), ...headers } });
+const linkView = async (linkId: string) => (await s.http({ method: 'GET', path: `/pay/api/links/${linkId}` })).body;
+const saleOf = async (linkId: string) =>
+  (await rows<{ id: string; status: string; gateway_ref: string | null }>(s, sql`select t.id, t.status, t.gateway_ref from transactions t join pay_links l on l.sales_id = t.id where l.id = ${linkId}`))[0]!;
+const deliver = async (event: object) => {
+  const payload = JSON.stringify(event);
+  const res = await fetch(`${s.url}/stripe/webhooks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'stripe-signature': emu.sign(payload) },
+    body: payload,
+  });
+  return { status: res.status, body: (await res.json()) as { handled: string } };
+};
+const noRedirect = { redirect: 'manual' } as const;
+const successes = async (id: string) => (await eventsOf(s, m.merchant_id, 'payment.success')).filter((e) => e.transaction_id === id);
+
+/** Pays a link with the 3-D Secure test card: the challenge at Stripe's page, and its PaymentIntent. */
+async function challenged(linkId: string) {
+  const res = await pay(linkId, { method: 'card', card: card('4000000000003220') });
+  expect(res.status).toBe(200);
+  expect(res.body).toMatchObject({ status: 'challenge', challenge: { brand: 'Visa', last_four: '3220' } });
+  const url: string = res.body.challenge.redirect_url;
+  expect(url.startsWith(`${emu.url}/3ds/pi_`)).toBe(true);
+  const pid = url.split('/').pop()!;
+  expect(emu.paymentIntents.get(pid)).toMatchObject({ status: 'requires_action', amount: 1000, metadata: { remit_key: expect.stringMatching(/^remit_authorize_/) } });
+  return { url, pid, challengeId: res.body.challenge.id as string };
+}
+
+/** The customer answers at Stripe's page; answers where Stripe sends them back. */
+async function answer(url: string, choice: 'complete' | 'fail'): Promise<string> {
+  const page = await fetch(url);
+  expect(await page.text()).toContain('Complete');
+  const res = await fetch(`${url}/${choice}`, { method: 'POST', ...noRedirect });
+  expect(res.status).toBe(302);
+  return res.headers.get('location')!;
+}
+
+describe('3-D Secure with Stripe', () => {
+  it('passed: back on /pay/{id}/return the outcome is read from Stripe; the sale completes once', async () => {
+    const linkId = await newLink();
+    const { url, pid } = await challenged(linkId);
+    // A return the browser forges before passing: Stripe still waits, nothing changes.
+    const forged = await fetch(`${s.url}/pay/${linkId}/return?payment_intent=${pid}&redirect_status=succeeded`, noRedirect);
+    expect(forged.status).toBe(303);
+    expect(forged.headers.get('location')).toBe(`/pay/${linkId}`);
+    expect((await linkView(linkId)).status).toBe('open');
+    expect((await saleOf(linkId)).status).toBe('pending');
+
+    const back = await answer(url, 'complete');
+    expect(back).toBe(`${s.url}/pay/${linkId}/return?payment_intent=${pid}&payment_intent_client_secret=${pid}_secret_x&redirect_status=succeeded`);
+    const returned = await fetch(back, noRedirect);
+    expect(returned.status).toBe(303);
+    expect(returned.headers.get('location')).toBe(`/pay/${linkId}`);
+    const view = await linkView(linkId);
+    expect(view).toMatchObject({ status: 'paid', receipt: { amount: 1000, last_four: '3220', status: 'succeeded' } });
+    const sale = await saleOf(linkId);
+    expect(sale).toMatchObject({ status: 'completed', gateway_ref: pid });
+    expect(emu.paymentIntents.get(pid)).toMatchObject({ status: 'succeeded', amount_received: 1000 });
+
+    // A second return (a reload) and Stripe's own event change nothing more.
+    expect((await fetch(back, noRedirect)).status).toBe(303);
+    const event = emu.event('payment_intent.succeeded', { ...emu.paymentIntents.get(pid) });
+    expect((await deliver(event)).body.handled).toBe('ignored');
+    expect(await successes(sale.id)).toHaveLength(1);
+  });
+
+  it('failed: declined with three_ds_failed, recorded; the link stays open and another card pays it', async () => {
+    const linkId = await newLink();
+    const { url, pid } = await challenged(linkId);
+    const returned = await fetch(await answer(url, 'fail'), noRedirect);
+    expect(returned.status).toBe(303);
+    expect(returned.headers.get('location')).toBe(`/pay/${linkId}?declined=three_ds_failed`);
+    const [declined] = await rows<{ status: string; decline_reason: string; last_four: string }>(
+      s,
+      sql`select status, decline_reason, last_four from transactions where gateway_ref = ${pid}`,
+    );
+    expect(declined).toEqual({ status: 'declined', decline_reason: THREE_DS_FAILED_MESSAGE, last_four: '3220' });
+    expect((await linkView(linkId)).status).toBe('open');
+    expect((await saleOf(linkId)).status).toBe('pending');
+    const again = await pay(linkId, { method: 'card', card: card('4242424242424242') });
+    expect(again.body).toMatchObject({ status: 'paid', receipt: { status: 'succeeded', last_four: '4242' } });
+  });
+
+  it("Stripe's event arriving before the customer returns settles the challenge; the return then changes nothing", async () => {
+    const linkId = await newLink();
+    const { url, pid } = await challenged(linkId);
+    const back = await answer(url, 'complete');
+    const event = emu.event('payment_intent.succeeded', { ...emu.paymentIntents.get(pid) });
+    expect((await deliver(event)).body.handled).toBe('applied');
+    expect((await deliver(event)).body.handled).toBe('duplicate');
+    const sale = await saleOf(linkId);
+    expect(sale).toMatchObject({ status: 'completed', gateway_ref: pid });
+    const returned = await fetch(back, noRedirect);
+    expect(returned.headers.get('location')).toBe(`/pay/${linkId}`);
+    expect(await successes(sale.id)).toHaveLength(1);
+  });
+
+  it('the outcome the page may choose is the simulator’s only: answering the challenge through the API is refused', async () => {
+    const linkId = await newLink();
+    const { pid, challengeId } = await challenged(linkId);
+    const res = await s.http({
+      method: 'POST',
+      path: `/pay/api/links/${linkId}/challenges/${challengeId}`,
+      json: { outcome: 'complete' },
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ result: false, code: 'challenge_not_found' });
+    expect(emu.paymentIntents.get(pid)!.status).toBe('requires_action');
+    expect((await linkView(linkId)).status).toBe('open');
+  });
+
+  it('a require_3ds link asks Stripe for the challenge whatever the card', async () => {
+    const res = await s.http({
+      method: 'POST',
+      path: '/api/v1/requests',
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key, amount: '10.00', order_id: `o-${randomUUID()}`, require_3ds: true },
+    });
+    expect(res.status).toBe(200);
+    const linkId = res.body.data.link_id;
+    const paid = await pay(linkId, { method: 'card', card: card('4242424242424242') });
+    expect(paid.body).toMatchObject({ status: 'challenge', challenge: { last_four: '4242' } });
+    const create = emu.requests.filter((r) => r.path === '/v1/payment_intents').at(-1)!;
+    expect(create.params.payment_method_options).toEqual({ card: { request_three_d_secure: 'challenge' } });
+  });
+});
+
+describe('ACH with a mandate', () => {
+  const achPay = async (linkId: string) => {
+    const res = await pay(linkId, { method: 'ach', bank: { ...bankAccount(), account_type: 'checking' }, authorization_accepted: true }, { 'user-agent': 'RemitTest/1.0' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'paid', receipt: { status: 'pending' } });
+    const sale = await saleOf(linkId);
+    return { id: sale.id, pid: sale.gateway_ref! };
+  };
+  const achUpdates = async (id: string) => (await eventsOf(s, m.merchant_id, 'ach.update')).filter((e) => e.tran_id === id);
+
+  it('the acceptance on the pay page reaches Stripe as an online mandate and is recorded', async () => {
+    const linkId = await newLink();
+    const { id, pid } = await achPay(linkId);
+    expect(emu.paymentIntents.get(pid)).toMatchObject({ status: 'processing', payment_method_types: ['us_bank_account'] });
+    const create = emu.requests.find((r) => r.path === '/v1/payment_intents' && (r.params.metadata as Record<string, string>)?.remit_key && r.params.allowed_payment_method_types && (r.params.allowed_payment_method_types as string[])[0] === 'us_bank_account' && r.params.amount === '1000');
+    const [mandate] = await rows<{ ip_address: string; user_agent: string; accepted_at: Date }>(
+      s,
+      sql`select ip_address, user_agent, accepted_at from ach_mandates where transaction_id = ${id}`,
+    );
+    expect(mandate).toMatchObject({ ip_address: '127.0.0.1', user_agent: 'RemitTest/1.0' });
+    expect(create!.params.mandate_data).toEqual({
+      customer_acceptance: {
+        type: 'online',
+        accepted_at: String(Math.floor(new Date(mandate!.accepted_at).getTime() / 1000)),
+        online: { ip_address: '127.0.0.1', user_agent: 'RemitTest/1.0' },
+      },
+    });
+    expect((await txnRow(s, id)).status).toBe('pending');
+  });
+
+  it('without the acceptance: 400, nothing reaches Stripe', async () => {
+    const linkId = await newLink();
+    const before = emu.requests.length;
+    const res = await pay(linkId, { method: 'ach', bank: bankAccount() });
+    expect(res.status).toBe(400);
+    expect(emu.requests.length).toBe(before);
+    expect((await saleOf(linkId)).gateway_ref).toBeNull();
+  });
+
+  it('succeeded, then returned by the bank: Approved, then Declined with the return record; replays change nothing', async () => {
+    const { id, pid } = await achPay(await newLink());
+    const succeeded = emu.settleAch(pid, 'succeeded');
+    expect((await deliver(succeeded)).body.handled).toBe('applied');
+    expect(await txnRow(s, id)).toMatchObject({ status: 'completed', settled: true });
+    const returned = emu.returnAch(pid);
+    expect((await deliver(returned)).body.handled).toBe('applied');
+    expect((await deliver(returned)).body.handled).toBe('duplicate');
+    expect((await deliver(succeeded)).body.handled).toBe('duplicate');
+    expect(await txnRow(s, id)).toMatchObject({ status: 'returned' });
+    const [ret] = await rows<{ id: string; type: string; net: number }>(s, sql`select id, type, net_cents::int as net from transactions where linked_txn_id = ${id}`);
+    expect(ret).toMatchObject({ type: 'Return' });
+    expect(await achUpdates(id)).toEqual([
+      { merchant_id: m.merchant_id, status: 'Approved', tran_id: id, message: 'Approved' },
+      { merchant_id: m.merchant_id, status: 'Declined', tran_id: id, message: 'Insufficient Funds', return_transaction_id: ret!.id },
+    ]);
+    const [row] = await rows<{ decline_reason: string }>(s, sql`select decline_reason from transactions where id = ${id}`);
+    expect(row!.decline_reason).toBe('R01: Insufficient Funds');
+  });
+
+  it('out of order: the return arrives before the success: returned once, the late success ignored', async () => {
+    const { id, pid } = await achPay(await newLink());
+    const succeeded = emu.settleAch(pid, 'succeeded');
+    const returned = emu.returnAch(pid);
+    expect((await deliver(returned)).body.handled).toBe('applied');
+    expect((await deliver(succeeded)).body.handled).toBe('ignored');
+    expect(await txnRow(s, id)).toMatchObject({ status: 'returned' });
+    expect((await achUpdates(id)).map((e) => e.status)).toEqual(['Declined']);
+    expect(await rows(s, sql`select id from transactions where linked_txn_id = ${id}`)).toHaveLength(1);
+  });
+
+  it('no webhook ever comes: reconciliation asks Stripe and settles the debit once', async () => {
+    const customer = await newCustomer(s, m, { bank_account: bankAccount() });
+    const res = await merchantPost(s, m, `/customers/charge/${customer}`, { amount: '25.00', order_id: 'ach-silent' });
+    const id = res.body.data.transaction_id;
+    emu.settleAch(await gatewayRefOf(s, id), 'succeeded');
+    expect((await reconcilePayments(s.core.ctx, { pendingAfterMs: 60_000 })).settled).toBe(0);
+    const report = await reconcilePayments(s.core.ctx, { pendingAfterMs: 0 });
+    expect(report.settled).toBeGreaterThanOrEqual(1);
+    expect(await txnRow(s, id)).toMatchObject({ status: 'completed' });
+    expect((await achUpdates(id)).map((e) => e.status)).toEqual(['Approved']);
+    await reconcilePayments(s.core.ctx, { pendingAfterMs: 0 });
+    expect(await achUpdates(id)).toHaveLength(1);
+  });
+});
+
+describe('unknown outcomes: processing, then reconciliation', () => {
+  let visa: number;
+  beforeAll(async () => {
+    visa = await newCustomer(s, m);
+  });
+  const charge = (amount: string, key: string) => merchantPost(s, m, `/customers/charge/${visa}`, { amount, order_id: key }, key);
+  const intentsOf = (cents: string) => emu.requests.filter((r) => r.path === '/v1/payment_intents' && r.method === 'POST' && r.params.amount === cents);
+
+  it('Stripe charged but its answer never came: 202 processing; reconciliation finds the PaymentIntent: exactly one charge', async () => {
+    const intents = emu.paymentIntents.size;
+    emu.dropAnswers(/^\/v1\/payment_intents$/, 3);
+    const first = await charge('9.99', 'lost-answer-1');
+    expect(first.status).toBe(202);
+    expect(first.body).toMatchObject({ result: true, message: PROCESSING_MESSAGE, data: { status: 'processing', is_status: 7, amount: '9.99', fee_amount: 0 } });
+    const id = first.body.transaction_id;
+    expect(emu.paymentIntents.size).toBe(intents + 1);
+    // The client's retry gets the same answer; nothing is sent again.
+    const retry = await charge('9.99', 'lost-answer-1');
+    expect(retry.status).toBe(202);
+    expect(retry.body.transaction_id).toBe(id);
+    expect(await successes(id)).toEqual([]);
+
+    const report = await reconcilePayments(s.core.ctx);
+    expect(report).toMatchObject({ settled: 1, failed: 0 });
+    const pid = [...emu.paymentIntents.keys()].at(-1)!;
+    expect(await gatewayRefOf(s, id)).toBe(pid);
+    expect(await txnRow(s, id)).toMatchObject({ status: 'completed', is_status: 2, amount: 999, fee: 59, net: 940 });
+    expect(await successes(id)).toEqual([expect.objectContaining({ transaction_id: id, amount: 9.99 })]);
+    expect((await reconcilePayments(s.core.ctx)).settled).toBe(0);
+    expect(await successes(id)).toHaveLength(1);
+    expect(emu.paymentIntents.size).toBe(intents + 1);
+    expect(new Set(intentsOf('999').map((r) => r.idempotencyKey)).size).toBe(1);
+  });
+
+  it('Stripe answered 5xx and never made it: processing until Stripe has had time to know; then declined, nothing charged', async () => {
+    const intents = emu.paymentIntents.size;
+    emu.failRequests(/^\/v1\/payment_intents$/, 3, 500);
+    const first = await charge('8.88', 'five-hundred-1');
+    expect(first.status).toBe(202);
+    const id = first.body.transaction_id;
+    expect((await reconcilePayments(s.core.ctx)).settled).toBe(0);
+    expect((await txnRow(s, id)).status).toBe('processing');
+    expect((await reconcilePayments(s.core.ctx, { absentAfterMs: 0 })).settled).toBe(1);
+    const [row] = await rows<{ status: string; decline_reason: string }>(s, sql`select status, decline_reason from transactions where id = ${id}`);
+    expect(row).toEqual({ status: 'declined', decline_reason: PROCESSOR_NEVER_MADE_MESSAGE });
+    expect(emu.paymentIntents.size).toBe(intents);
+  });
+
+  it("Stripe's event settles a processing payment before reconciliation does; replayed, it changes nothing", async () => {
+    emu.dropAnswers(/^\/v1\/payment_intents$/, 3);
+    const first = await charge('7.77', 'lost-answer-2');
+    expect(first.status).toBe(202);
+    const id = first.body.transaction_id;
+    const pid = [...emu.paymentIntents.keys()].at(-1)!;
+    const event = emu.event('payment_intent.succeeded', { ...emu.paymentIntents.get(pid) });
+    expect((await deliver(event)).body.handled).toBe('applied');
+    expect((await deliver(event)).body.handled).toBe('duplicate');
+    expect(await txnRow(s, id)).toMatchObject({ status: 'completed' });
+    expect(await gatewayRefOf(s, id)).toBe(pid);
+    await reconcilePayments(s.core.ctx);
+    expect(await successes(id)).toHaveLength(1);
+  });
+
+  it('a preauthorization whose answer was lost becomes authorized, and can be captured', async () => {
+    emu.dropAnswers(/^\/v1\/payment_intents$/, 3);
+    const first = await merchantPost(s, m, `/customers/charge/${visa}`, { amount: '6.00', order_id: 'lost-preauth', preAuth: true });
+    expect(first.status).toBe(202);
+    const id = first.body.transaction_id;
+    await reconcilePayments(s.core.ctx);
+    expect(await txnRow(s, id)).toMatchObject({ status: 'authorized', authorized: 600 });
+    expect((await merchantPost(s, m, '/preauth/capture', { transaction_id: id })).status).toBe(200);
+    expect(emu.paymentIntents.get(await gatewayRefOf(s, id))).toMatchObject({ status: 'succeeded', amount_received: 600 });
+  });
+
+  const callsOf = (pid: string) => rows<{ kind: string; status: string; attempts: number }>(s, sql`select kind, status, attempts from processor_calls where gateway_ref = ${pid}`);
+
+  it('a refund whose answer was lost stands recorded; reconciliation sends it again with its key: one refund at Stripe', async () => {
+    const sale = await charge('20.00', 'refund-lost-sale');
+    expect(sale.status).toBe(200);
+    const id = sale.body.transaction_id;
+    const pid = await gatewayRefOf(s, id);
+    emu.dropAnswers(/^\/v1\/refunds$/, 3);
+    // No Idempotency-Key: a retry by the client would be a new refund; so the client is not asked to retry.
+    const res = await merchantPost(s, m, '/order/sales-return', { transaction_id: id, amount: '5.00' });
+    expect(res.status).toBe(200);
+    expect(await txnRow(s, id)).toMatchObject({ status: 'completed', refunded: 500 });
+    expect(await callsOf(pid)).toEqual([{ kind: 'refund', status: 'unconfirmed', attempts: 0 }]);
+    expect(emu.refunds.filter((r) => r.payment_intent === pid)).toHaveLength(1);
+
+    const report = await reconcilePayments(s.core.ctx);
+    expect(report.calls).toMatchObject({ confirmed: 1, refused: 0 });
+    expect(await callsOf(pid)).toEqual([{ kind: 'refund', status: 'confirmed', attempts: 1 }]);
+    expect(emu.refunds.filter((r) => r.payment_intent === pid).map((r) => r.amount)).toEqual([500]);
+    expect(emu.requests.filter((r) => r.path === '/v1/refunds').at(-1)!.replayed).toBe(true);
+  });
+
+  it('a capture Stripe answered 5xx and never did: recorded; reconciliation captures it, once', async () => {
+    const held = await merchantPost(s, m, `/customers/charge/${visa}`, { amount: '11.00', order_id: 'capture-5xx', preAuth: true });
+    const id = held.body.transaction_id;
+    const pid = await gatewayRefOf(s, id);
+    emu.failRequests(/\/capture$/, 3, 503);
+    const res = await merchantPost(s, m, '/preauth/capture', { transaction_id: id });
+    expect(res.status).toBe(200);
+    expect(await txnRow(s, id)).toMatchObject({ status: 'completed' });
+    expect(emu.paymentIntents.get(pid)).toMatchObject({ status: 'requires_capture' });
+    expect((await reconcilePayments(s.core.ctx)).calls).toMatchObject({ confirmed: 1 });
+    expect(emu.paymentIntents.get(pid)).toMatchObject({ status: 'succeeded', amount_received: 1100 });
+    expect((await reconcilePayments(s.core.ctx)).calls).toEqual({ confirmed: 0, refused: 0, left: 0 });
+  });
+});
+
+describe('the reconciliation worker', () => {
+  it('runs on its schedule in the server: a processing charge is settled without anyone asking', async () => {
+    const processor = createProcessor('stripe', 'sandbox', { STRIPE_SECRET_KEY: emu.secretKey, REMIT_STRIPE_API_URL: emu.url });
+    const w = await startTestServer({ now: noonClock(), processor, workers: { reconcile: { pollMs: 100 } } });
+    try {
+      const wm = await newMerchant(w);
+      const customer = await newCustomer(w, wm);
+      emu.dropAnswers(/^\/v1\/payment_intents$/, 3);
+      const res = await merchantPost(w, wm, `/customers/charge/${customer}`, { amount: '4.44', order_id: 'worker' });
+      expect(res.status).toBe(202);
+      const id = res.body.transaction_id;
+      await eventually(async () => (await txnRow(w, id)).status === 'completed');
+      expect((await eventsOf(w, wm.merchant_id, 'payment.success')).filter((e) => e.transaction_id === id)).toHaveLength(1);
+    } finally {
+      await w.close();
+    }
+  });
+});

@@ -1,0 +1,76 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createProcessor } from '@remit/core';
+import { startTestServer, type TestServer } from '../testing/harness.js';
+import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
+import { merchantPost, newCustomer, noonClock, rows, TEST_CARD } from '../testing/payments.js';
+import { startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
+
+/**
+ * With Stripe, no card number is ever in the database: a stored card is Stripe's token and the
+ * last four. The whole database is dumped (pg_dump on Postgres; every table's rows as text on
+ * PGlite, which pg_dump cannot reach) after a card is stored, charged, and another paid on the pay page.
+ */
+
+let emu: StripeEmulator;
+let s: TestServer;
+let m: TestMerchant;
+beforeAll(async () => {
+  emu = await startStripeEmulator();
+  const processor = createProcessor('stripe', 'sandbox', { STRIPE_SECRET_KEY: emu.secretKey, STRIPE_WEBHOOK_SECRET: emu.webhookSecret, REMIT_STRIPE_API_URL: emu.url });
+  s = await startTestServer({ now: noonClock(), processor });
+  m = await newMerchant(s);
+});
+afterAll(async () => {
+  await s?.close();
+  await emu?.close();
+});
+
+/** Everything the database holds, as text. */
+async function dumpDatabase(): Promise<string> {
+  if (s.databaseUrl) return execFileSync('pg_dump', ['--no-owner', s.databaseUrl], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const tables = await rows<{ name: string }>(s, sql`select table_schema || '.' || table_name as name from information_schema.tables where table_schema not in ('pg_catalog', 'information_schema')`);
+  expect(tables.length).toBeGreaterThan(10);
+  const parts: string[] = [];
+  for (const { name } of tables) {
+    const [schema, table] = name.split('.');
+    const r = await rows<{ t: string | null }>(s, sql`select string_agg(row_to_json(x)::text, E'\n') as t from ${sql.identifier(schema!)}.${sql.identifier(table!)} x`);
+    parts.push(`-- ${name}\n${r[0]?.t ?? ''}`);
+  }
+  return parts.join('\n');
+}
+
+it('a stored card charged with Stripe leaves no card number in the database, only the token and the last four', async () => {
+  const stored = TEST_CARD.number;
+  const customer = await newCustomer(s, m, { card: TEST_CARD });
+  const charged = await merchantPost(s, m, `/customers/charge/${customer}`, { amount: '12.00', order_id: 'scan' }, 'scan-charge-1');
+  expect(charged.status).toBe(200);
+  const paid = String(
+    (await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '5.00' } })).body.data.payment_link,
+  ).split('/').pop()!;
+  const typed = '5555555555554444';
+  const res = await s.http({
+    method: 'POST',
+    path: `/pay/api/links/${paid}/pay`,
+    json: { method: 'card', card: { number: typed, exp_month: 12, exp_year: TEST_CARD.exp_year, cvc: '123', name: 'Ada', zip: '94105' } },
+    headers: { 'idempotency-key': randomUUID() },
+  });
+  expect(res.body).toMatchObject({ status: 'paid' });
+
+  // Both numbers did reach Stripe, which keeps them.
+  const sent = emu.requests.filter((r) => r.path === '/v1/payment_methods').map((r) => (r.params.card as { number: string }).number);
+  expect(sent).toEqual(expect.arrayContaining([stored, typed]));
+
+  const dump = await dumpDatabase();
+  expect(dump).toContain('payment_methods');
+  for (const pan of [stored, typed]) {
+    expect(dump).not.toContain(pan);
+    // Nor split by formatting (spaces or dashes between the groups of four).
+    expect(dump).not.toMatch(new RegExp(pan.match(/.{4}/g)!.join('[ -]?')));
+  }
+  const [method] = await rows<{ number_enc: string; last4: string }>(s, sql`select number_enc, last4 from payment_methods where customer_id = ${customer}`);
+  expect(method!.last4).toBe('4242');
+  expect(s.core.ctx.vault.decrypt(method!.number_enc)).toMatch(/^token:cus_\w+\/pm_\w+$/);
+});

@@ -1,0 +1,108 @@
+import { and, desc, eq, isNotNull } from 'drizzle-orm';
+import type { Ctx } from '../context.js';
+import type { Tx } from '../db/connect.js';
+import { payChallenges } from '../db/schema.js';
+import { RemitError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { PaymentLookup } from '../processor/connector.js';
+import { payAmounts } from './amounts.js';
+import { lockPayable, recordApproval, recordDecline, THREE_DS_FAILED_MESSAGE, type Outcome, type Payable } from './pay.js';
+
+/**
+ * 3-D Secure at the processor (Stripe): the authorization answers a challenge page of its own; the
+ * pay page sends the customer there, and the processor sends them back to `/pay/{link_id}/return`.
+ * The outcome is then asked of the processor, never read from the browser (whose query anyone can
+ * write). A webhook or reconciliation that learns it first settles the challenge the same way.
+ * No card is kept while it waits: the processor holds it.
+ */
+
+/** The simulator's challenge, whose outcome the page chooses, exists with the simulator only. */
+export const clientChosenChallenge = (ctx: Pick<Ctx, 'processor'>) => ctx.processor.name === 'simulator';
+
+/** Where the processor's challenge page sends the customer back. */
+export const issuerReturnUrl = (ctx: Pick<Ctx, 'publicUrl'>, linkId: string) =>
+  `${ctx.publicUrl.replace(/\/$/, '')}/pay/${encodeURIComponent(linkId)}/return`;
+
+/** The attempt waits on the processor's page: the answer names it (`challenge.redirect_url`). */
+export async function issuerChallenge(
+  tx: Tx,
+  p: Payable,
+  c: { gatewayRef: string; redirectUrl: string; brand: string; lastFour: string },
+): Promise<Outcome> {
+  // A new attempt replaces the link's open challenges.
+  await tx
+    .update(payChallenges)
+    .set({ status: 'failed', answeredAt: p.now, cardEnc: '' })
+    .where(and(eq(payChallenges.payLinkId, p.link.id), eq(payChallenges.status, 'open')));
+  const id = newId.challenge();
+  await tx.insert(payChallenges).values({
+    id,
+    payLinkId: p.link.id,
+    status: 'open',
+    cardEnc: '',
+    gatewayRef: c.gatewayRef,
+    brand: c.brand,
+    lastFour: c.lastFour,
+    createdAt: p.now,
+  });
+  return { kind: 'done', result: { status: 'challenge', challenge: { id, brand: c.brand, last_four: c.lastFour, redirect_url: c.redirectUrl } } };
+}
+
+/** What became of the challenge: `waiting` while the processor has no outcome yet, `none` when nothing was open. */
+export type IssuerOutcome = 'paid' | 'waiting' | 'none' | { declined: string };
+
+/**
+ * Settles the open challenge of the processor's payment `gatewayRef` with what the processor says
+ * (`lookup`, or asked now): approved pays the link, declined records the declined attempt
+ * (`three_ds_failed` when the challenge failed) and leaves the link open.
+ */
+export async function finishIssuerChallenge(ctx: Ctx, gatewayRef: string, lookup?: PaymentLookup, tx?: Tx): Promise<IssuerOutcome> {
+  const run = async (t: Tx): Promise<IssuerOutcome> => {
+    const [found] = await t.select({ linkId: payChallenges.payLinkId }).from(payChallenges).where(eq(payChallenges.gatewayRef, gatewayRef));
+    if (!found) return 'none';
+    let p: Payable;
+    try {
+      p = await lockPayable(ctx, t, found.linkId, 'card');
+    } catch (e) {
+      // Paid meanwhile, cancelled or expired: nothing to settle on this link.
+      if (e instanceof RemitError) return 'none';
+      throw e;
+    }
+    const [ch] = await t
+      .select()
+      .from(payChallenges)
+      .where(and(eq(payChallenges.gatewayRef, gatewayRef), eq(payChallenges.status, 'open')))
+      .for('update');
+    if (!ch) return 'none';
+    const said = lookup ?? (await ctx.processor.lookupPayment!({ gatewayRef }));
+    if (said.state === 'pending' || said.state === 'absent') return 'waiting';
+    const approved = said.state === 'approved';
+    await t.update(payChallenges).set({ status: approved ? 'completed' : 'failed', answeredAt: p.now }).where(eq(payChallenges.id, ch.id));
+    const amount = payAmounts(p.link, p.merchant).total.card;
+    const card = { amount, brand: ch.brand, lastFour: ch.lastFour, gatewayRef };
+    if (approved) {
+      await recordApproval(ctx, t, p, { ...card, authCode: said.authCode, paymentMethodId: null });
+      return 'paid';
+    }
+    const message = said.code === 'three_ds_failed' ? THREE_DS_FAILED_MESSAGE : said.message;
+    await recordDecline(t, p, { ...card, id: newId.transaction(), code: said.code, message });
+    return { declined: said.code };
+  };
+  return tx ? run(tx) : ctx.db.transaction(run);
+}
+
+/**
+ * `GET /pay/{link_id}/return`: the customer is back from the processor's challenge. The link's
+ * latest open processor challenge is settled by asking the processor; the browser's query is not
+ * read. Answers where the page goes next.
+ */
+export async function returnFromIssuer(ctx: Ctx, linkId: string): Promise<IssuerOutcome> {
+  if (!ctx.processor.lookupPayment) return 'none';
+  const [open] = await ctx.db
+    .select({ ref: payChallenges.gatewayRef })
+    .from(payChallenges)
+    .where(and(eq(payChallenges.payLinkId, linkId), eq(payChallenges.status, 'open'), isNotNull(payChallenges.gatewayRef)))
+    .orderBy(desc(payChallenges.createdAt))
+    .limit(1);
+  return open?.ref ? finishIssuerChallenge(ctx, open.ref) : 'none';
+}
