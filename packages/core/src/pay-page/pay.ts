@@ -13,6 +13,7 @@ import { queueMessage } from '../messages/outbox.js';
 import { amountNumber } from '../money.js';
 import { ACH_BRAND, paymentSuccessData, requireApproved } from '../payments/charges.js';
 import { feeFor } from '../payments/fees.js';
+import { payeeOf } from '../payments/payee.js';
 import { stateColumns } from '../payments/state.js';
 import { AUTHENTICATION_REQUIRED } from '../processor/simulator.js';
 import { processorKey } from '../processor/keys.js';
@@ -159,7 +160,7 @@ async function chargeCard(ctx: Ctx, tx: Tx, p: Payable, card: PayCard, brand: st
   const result = await ctx.processor.authorizeCard(
     { number: card.number, expMonth: card.exp_month, expYear: card.exp_year, cvc: card.cvc || undefined },
     amount,
-    { capture: !link.preauth, now, authenticated, idempotencyKey: processorKey('authorize', attemptId) },
+    { capture: !link.preauth, now, authenticated, idempotencyKey: processorKey('authorize', attemptId), payee: payeeOf(merchant, 'card', amount) },
   );
   const lastFour = card.number.slice(-4);
   if (!result.approved) {
@@ -247,6 +248,7 @@ async function debitBank(ctx: Ctx, tx: Tx, p: Payable, bank: PayBank): Promise<O
     holderName: bank.holder_name || undefined,
     accountType: bank.account_type,
     idempotencyKey: processorKey('ach_debit', `${sale.id}\n${newId.transaction()}`),
+    payee: payeeOf(merchant, 'ach', amount),
   });
   const fee = feeFor(merchant, 'ach', amount);
   const [row] = await tx

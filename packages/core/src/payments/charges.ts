@@ -14,6 +14,7 @@ import { newId } from '../ids.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount, formatRate } from '../money.js';
 import { feeFor } from './fees.js';
+import { payeeOf } from './payee.js';
 import { declined } from './declines.js';
 import { processorKey } from '../processor/keys.js';
 import { stateColumns } from './state.js';
@@ -88,6 +89,7 @@ async function chargeCard(ctx: Ctx, merchant: Merchant, method: PaymentMethodRow
     capture: !input.preAuth,
     now,
     idempotencyKey: processorKey('authorize', base.id),
+    payee: payeeOf(merchant, 'card', input.amount),
   });
   const card = { ...base, paymentMethod: 'card', cardBrand: method.brand ?? '', gatewayRef: result.gatewayRef };
   if (!result.approved) {
@@ -189,6 +191,7 @@ async function chargeBankAccount(ctx: Ctx, merchant: Merchant, method: PaymentMe
     holderName: method.holderName ?? undefined,
     accountType: method.accountType ?? undefined,
     idempotencyKey: processorKey('ach_debit', base.id),
+    payee: payeeOf(merchant, 'ach', input.amount),
   });
   const fee = feeFor(merchant, 'ach', input.amount);
   // A pending sale and no event: one insert, atomic on its own.

@@ -1,7 +1,8 @@
 import Stripe from 'stripe';
 import { errorMessage, luhnValid } from '@remit/contract';
 import { RemitError } from '../errors.js';
-import type { AuthorizeResult, CardInput, CardToken, Decline, Keyed, Processor } from './connector.js';
+import type { AuthorizeResult, CardInput, CardToken, Decline, Keyed, Payee, Processor } from './connector.js';
+import { stripeAccounts } from './stripe-accounts.js';
 
 /**
  * The Stripe connector (REMIT_PROCESSOR=stripe), through the official `stripe` package only. Card
@@ -55,6 +56,21 @@ export function stripeDecline(e: { code?: string; decline_code?: string }, gatew
   return { approved: false, code, message, gatewayRef };
 }
 
+/**
+ * A destination charge on the merchant's behalf: Stripe moves the amount to the connected account
+ * and keeps our fee back as the application fee, so the merchant receives `net_amount`. The fee
+ * never exceeds the amount (Stripe refuses that; a charge below our fixed fee is one Stripe's
+ * $0.50 minimum already rules out).
+ */
+const onBehalfOf = (payee: Payee | undefined, amountCents: number) =>
+  payee
+    ? {
+        on_behalf_of: payee.account,
+        transfer_data: { destination: payee.account },
+        application_fee_amount: Math.min(Math.max(payee.applicationFeeCents, 0), amountCents),
+      }
+    : {};
+
 const isCardError = (e: unknown): e is Stripe.errors.StripeCardError => e instanceof Stripe.errors.StripeCardError;
 
 /**
@@ -107,6 +123,7 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
           ...(opts.capture ? {} : { payment_method_options: { card: { request_incremental_authorization: 'if_available' } } }),
           confirm: true,
           expand: ['latest_charge'],
+          ...onBehalfOf(opts.payee, amountCents),
           ...source,
         },
         { idempotencyKey: opts.idempotencyKey },
@@ -137,20 +154,30 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
     name: 'stripe',
     bookkeepingOnly: false,
     stripe,
+    accounts: stripeAccounts(stripe, call),
     webhookSecret: settings.webhookSecret,
     checkCardNumber(number) {
       return luhnValid(number) ? null : 'Card number is not valid (Luhn check failed).';
     },
     authorizeCard,
-    async capture({ gatewayRef, amountCents, idempotencyKey }) {
-      await call(() => stripe.paymentIntents.capture(gatewayRef, { amount_to_capture: amountCents }, { idempotencyKey }));
+    async capture({ gatewayRef, amountCents, applicationFeeCents, idempotencyKey }) {
+      // A payment with a payee keeps back the fee of what is captured, not of what was held.
+      const fee = applicationFeeCents === undefined ? {} : { application_fee_amount: Math.min(Math.max(applicationFeeCents, 0), amountCents) };
+      await call(() => stripe.paymentIntents.capture(gatewayRef, { amount_to_capture: amountCents, ...fee }, { idempotencyKey }));
     },
     async cancel({ gatewayRef, idempotencyKey }) {
       await call(() => stripe.paymentIntents.cancel(gatewayRef, {}, { idempotencyKey }));
     },
-    async refund({ gatewayRef, amountCents, reference, idempotencyKey }) {
+    async refund({ gatewayRef, amountCents, reference, returnFee, idempotencyKey }) {
+      // A destination charge: the refund is taken back from the merchant's account (reverse_transfer);
+      // our fee is returned only by a void, as the ledger records it (docs/going-live-stripe.md).
+      const intent = await call(() => stripe.paymentIntents.retrieve(gatewayRef));
+      const connected = intent.transfer_data ? { reverse_transfer: true, refund_application_fee: returnFee === true } : {};
       await call(() =>
-        stripe.refunds.create({ payment_intent: gatewayRef, amount: amountCents, metadata: { remit_record: reference } }, { idempotencyKey }),
+        stripe.refunds.create(
+          { payment_intent: gatewayRef, amount: amountCents, metadata: { remit_record: reference }, ...connected },
+          { idempotencyKey },
+        ),
       );
     },
     async incrementAuthorization({ gatewayRef, amountCents, idempotencyKey }) {
@@ -185,6 +212,7 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
             // The customer accepts the debit authorization on our pay page (or the merchant holds it).
             mandate_data: { customer_acceptance: { type: 'offline' } },
             confirm: true,
+            ...onBehalfOf(input.payee, input.amountCents),
           },
           { idempotencyKey: input.idempotencyKey },
         ),
