@@ -52,8 +52,8 @@ async function connectedAccount(ctx: Ctx, merchantId: string, input: OnboardingI
  * `merchant.onboarding` in the same transaction. SSN, EIN and the account number are kept only
  * encrypted, and so are the owner's date of birth, licence number and home address; the
  * merchant_key only as digest + ciphertext. With Stripe the connected account is made first (a
- * failure there stores nothing); the owner is emailed the agreement page's link, which the answer
- * carries too (`agreement_link`).
+ * failure there stores nothing); the answer carries the agreement page's link (`agreement_link`),
+ * and with SMTP configured the owner is emailed it.
  */
 export async function onboardMerchant(ctx: Ctx, clientId: string, input: OnboardingInput): Promise<OnboardingResult> {
   const { BankingInfo: bank, BusinessInfo: business, OwnerInfo: owner, ProcessingInfo: processing } = input;
@@ -94,7 +94,9 @@ export async function onboardMerchant(ctx: Ctx, clientId: string, input: Onboard
       stripeAccountId,
       agreementTokenHash: digest(agreementToken),
     });
-    if (ctx.messaging.email) {
+    // Only through a real transport (SMTP): the sandbox inbox is the merchant's customers' messages,
+    // and without SMTP the answer's agreement_link is how the link is handed on.
+    if (ctx.messaging.providers?.includes('email')) {
       const email = agreementEmail({ businessName: business.business_name, ownerName: `${owner.first_name} ${owner.last_name}`, link });
       await queueMessage(tx, { merchantId: id, channel: 'email', recipient: owner.email, subject: email.subject, bodyText: email.text, bodyHtml: email.html });
     }
