@@ -92,7 +92,7 @@ export function agreementPage({ view, action, error }: AgreementPageState): stri
     ? `<h2 id="stripe">Stripe's agreement</h2>
 <p>Payment processing services for ${business} are provided by Stripe and are subject to the ${link(STRIPE_CONNECTED_ACCOUNT_AGREEMENT, 'Stripe Connected Account Agreement')}, which includes the ${link(STRIPE_SERVICES_AGREEMENT, 'Stripe Terms of Service')} (together, the "Stripe Services Agreement"). By accepting, you agree to be bound by the Stripe Services Agreement, as it may be modified by Stripe from time to time. As a condition of our enabling payment processing services through Stripe, you agree to provide us accurate and complete information about you and your business, and you authorize us to share it and transaction information related to your use of the payment processing services provided by Stripe.</p>`
     : '';
-  const terms = `<h2 id="terms">Merchant agreement</h2>
+  const terms = `<h2 id="terms">Terms</h2>
 <ol>
 ${TERMS.map((t) => `<li>${escapeHtml(t)}</li>`).join('\n')}
 </ol>
