@@ -103,15 +103,9 @@ export function createMetrics(core: Core): Metrics {
 }
 
 function observedProcessor(p: Processor, count: (method: 'card' | 'ach', outcome: string) => void): Processor {
+  // The rest as it is: a connector's own parts (Stripe's client, merchant accounts) stay reachable.
   return {
-    name: p.name,
-    bookkeepingOnly: p.bookkeepingOnly,
-    checkCardNumber: (number) => p.checkCardNumber(number),
-    capture: (input) => p.capture(input),
-    cancel: (input) => p.cancel(input),
-    refund: (input) => p.refund(input),
-    incrementAuthorization: (input) => p.incrementAuthorization(input),
-    tokenizeCard: (card, opts) => p.tokenizeCard(card, opts),
+    ...p,
     async authorizeCard(card, amountCents, opts) {
       try {
         const r = await p.authorizeCard(card, amountCents, opts);

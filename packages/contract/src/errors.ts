@@ -24,6 +24,8 @@ const entries = {
   card_expired: { status: 400 },
   card_not_accepted: { status: 400 },
   unsupported_image: { status: 400 },
+  /** The merchant agreement page: the form was sent without its acceptance box ticked. */
+  agreement_not_accepted: { status: 400, message: 'Tick the box to accept the agreement.' },
   merchant_not_approved: { status: 400, message: 'Merchant is not approved for payments yet.' },
   /** The operator suspended the merchant (`remit merchants suspend`): no new payments until reinstated. */
   merchant_suspended: { status: 400, message: 'This merchant is suspended: payments are refused until the operator reinstates it.' },
@@ -107,6 +109,8 @@ const entries = {
   ach_transaction_not_found: { status: 404 },
   delivery_not_found: { status: 404, message: 'Webhook delivery not found.' },
   card_link_not_found: { status: 404 },
+  /** The merchant agreement page: no agreement has this token. */
+  agreement_not_found: { status: 404, message: 'This agreement link does not exist. Check the address you were sent.' },
   challenge_not_found: { status: 404 },
   widget_not_found: { status: 404 },
   asset_not_found: { status: 404 },

@@ -27,6 +27,26 @@ const preauthChange = z.object({
   authorized_amount: z.number(),
 });
 
+/**
+ * Our extension (docs/webhooks.md): a cardholder's dispute of a payment, as Stripe reports it
+ * (`charge.dispute.created`, `.updated`, `.closed`). One shape for the three events.
+ */
+const dispute = z.object({
+  merchant_id: z.string(),
+  /** The disputed payment. */
+  transaction_id: z.string(),
+  /** Stripe's dispute id (`dp_…`). */
+  dispute_id: z.string(),
+  /** The disputed amount. */
+  amount: z.number(),
+  /** Stripe's reason, for example `fraudulent`, `product_not_received`. */
+  reason: z.string(),
+  /** Stripe's status: `warning_needs_response`, `needs_response`, `under_review`, …; closed: `won`, `lost`, `warning_closed`. */
+  status: z.string(),
+  /** ISO 8601 UTC: when evidence is due at Stripe, or null when none is asked for. */
+  evidence_due_by: z.string().nullable(),
+});
+
 /** `data` of each event type. */
 export const eventDataSchemas = {
   /** Our extension: sent on request from the sandbox portal ("send test event") to check a receiver. */
@@ -95,6 +115,9 @@ export const eventDataSchemas = {
     fee_amount: z.number(),
   }),
   'preauth.void': z.object({ ...voidRecord, type: z.literal('Void'), Status: z.literal('Success') }),
+  'dispute.created': dispute,
+  'dispute.updated': dispute,
+  'dispute.closed': dispute,
 } as const;
 
 export type EventType = keyof typeof eventDataSchemas;
@@ -128,6 +151,9 @@ export const webhookEventSchema = z.discriminatedUnion('event_type', [
   event('preauth.decrement'),
   event('preauth.charge'),
   event('preauth.void'),
+  event('dispute.created'),
+  event('dispute.updated'),
+  event('dispute.closed'),
 ]);
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 /** The event of one type, e.g. `WebhookEventOf<'payment.refund'>`. */

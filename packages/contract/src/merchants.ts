@@ -146,6 +146,7 @@ export const onboardingResultSchema = z.object({
   email: z.string(),
   merchant_key: z.string().describe('Secret merchant API key; also readable at GET /merchant/{merchant_id}'),
   public_key: z.string().describe('Merchant public key for widgets'),
+  agreement_link: z.string().describe("The merchant agreement page, where the merchant's owner accepts it (fires documents.signed); also emailed to the owner"),
 });
 export type OnboardingResult = z.infer<typeof onboardingResultSchema>;
 export const onboardingResponseSchema = envelope(onboardingResultSchema);

@@ -34,6 +34,10 @@ describe('the webhook event union', () => {
       | 'preauth.void'
       // Our extension: the sandbox portal's "send test event".
       | 'webhook.test'
+      // Our extension: disputes reported by Stripe.
+      | 'dispute.created'
+      | 'dispute.updated'
+      | 'dispute.closed'
     >();
     expectTypeOf<WebhookEventOf<'preauth.increment'>['data']>().toEqualTypeOf<{
       merchant_id: string;

@@ -53,7 +53,7 @@ describe('POST /onboarding', () => {
     expect(Object.keys(res.body).sort()).toEqual(['data', 'message', 'result']);
     expect(res.body.result).toBe(true);
     expect(typeof res.body.message).toBe('string');
-    expect(Object.keys(res.body.data).sort()).toEqual(['businessname', 'email', 'merchant_key', 'public_key']);
+    expect(Object.keys(res.body.data).sort()).toEqual(['agreement_link', 'businessname', 'email', 'merchant_key', 'public_key']);
     expect(res.body.data.businessname).toBe('Acme Coffee LLC');
     expect(res.body.data.email).toBe('owner@acme.example');
     expect(res.body.data.merchant_key).toMatch(/^mk_test_[0-9A-Za-z]{32}$/);

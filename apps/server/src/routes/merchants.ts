@@ -27,7 +27,7 @@ export function merchantRoutes(app: App, ctx: Ctx) {
     },
     async (req, reply) => {
       const r = await onboardMerchant(ctx, req.client.id, req.body);
-      const data = { businessname: r.businessname, email: r.email, merchant_key: r.merchant_key, public_key: r.public_key };
+      const data = { businessname: r.businessname, email: r.email, merchant_key: r.merchant_key, public_key: r.public_key, agreement_link: r.agreement_link };
       return reply.status(201).send(ok('Merchant onboarded successfully; it is pending approval.', data));
     },
   );

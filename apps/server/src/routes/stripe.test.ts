@@ -216,15 +216,4 @@ describe('POST /stripe/webhooks', () => {
     // The same event, signed, still applies: the refusals claimed nothing.
     expect((await deliver(event)).body.handled).toBe('applied');
   });
-
-  it('account.updated with charges enabled approves the merchant once: merchant.approval', async () => {
-    const pending = await newMerchant(s, { approve: false });
-    const account = { id: 'acct_123', object: 'account', charges_enabled: false, metadata: { remit_merchant_id: pending.merchant_id } };
-    expect((await deliver(emu.event('account.updated', account))).body.handled).toBe('ignored');
-    const enabled = emu.event('account.updated', { ...account, charges_enabled: true });
-    expect((await deliver(enabled)).body.handled).toBe('applied');
-    expect((await deliver(emu.event('account.updated', { ...account, charges_enabled: true }))).body.handled).toBe('ignored');
-    const approvals = await eventsOf(s, pending.merchant_id, 'merchant.approval');
-    expect(approvals).toEqual([expect.objectContaining({ merchant_id: pending.merchant_id })]);
-  });
 });

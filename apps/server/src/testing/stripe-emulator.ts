@@ -49,7 +49,8 @@ type PaymentIntent = Pick<
   | 'cancellation_reason'
   | 'canceled_at'
   | 'description'
-> & { latest_charge: string | null };
+  | 'application_fee_amount'
+> & { latest_charge: string | null; on_behalf_of: string | null; transfer_data: { destination: string; amount: number | null } | null };
 type Charge = Pick<
   Stripe.Charge,
   'id' | 'object' | 'amount' | 'amount_captured' | 'amount_refunded' | 'authorization_code' | 'captured' | 'currency' | 'paid' | 'refunded' | 'status' | 'created' | 'livemode' | 'metadata' | 'failure_code' | 'failure_message'
@@ -61,9 +62,34 @@ type PaymentMethod = Pick<Stripe.PaymentMethod, 'id' | 'object' | 'type' | 'cust
   card: Pick<Stripe.PaymentMethod.Card, 'brand' | 'last4' | 'exp_month' | 'exp_year' | 'fingerprint' | 'funding' | 'country'> | null;
   us_bank_account: Pick<Stripe.PaymentMethod.UsBankAccount, 'last4' | 'routing_number' | 'account_type' | 'account_holder_type' | 'bank_name'> | null;
 };
-type Refund = Pick<Stripe.Refund, 'id' | 'object' | 'amount' | 'currency' | 'status' | 'created' | 'metadata'> & { payment_intent: string; charge: string };
+type Refund = Pick<Stripe.Refund, 'id' | 'object' | 'amount' | 'currency' | 'status' | 'created' | 'metadata'> & {
+  payment_intent: string;
+  charge: string;
+  /** What the request asked of a destination charge (Stripe keeps them on the transfer reversal and fee refund). */
+  reverse_transfer: boolean;
+  refund_application_fee: boolean;
+};
 type Customer = Pick<Stripe.Customer, 'id' | 'object' | 'created' | 'livemode' | 'metadata' | 'email' | 'name'>;
-type Account = Pick<Stripe.Account, 'id' | 'object' | 'charges_enabled' | 'payouts_enabled' | 'details_submitted' | 'type' | 'metadata'>;
+type Account = Pick<
+  Stripe.Account,
+  'id' | 'object' | 'charges_enabled' | 'payouts_enabled' | 'details_submitted' | 'type' | 'metadata' | 'email' | 'country' | 'business_type' | 'created'
+> & {
+  business_profile: Pick<Stripe.Account.BusinessProfile, 'name' | 'mcc' | 'url' | 'support_phone' | 'support_email'>;
+  company: (Pick<Stripe.Account.Company, 'name' | 'phone' | 'tax_id_provided' | 'owners_provided' | 'structure'> & { address: Stripe.Address }) | null;
+  individual: { first_name: string; last_name: string; id_number_provided: boolean } | null;
+  capabilities: Record<string, 'active' | 'inactive' | 'pending'>;
+  tos_acceptance: Pick<Stripe.Account.TosAcceptance, 'date' | 'ip' | 'user_agent'>;
+  external_accounts: { object: 'list'; data: Array<Pick<Stripe.BankAccount, 'id' | 'object' | 'last4' | 'routing_number' | 'country' | 'currency' | 'account_holder_name' | 'account_holder_type'>> };
+};
+type Person = Pick<Stripe.Person, 'id' | 'object' | 'account' | 'first_name' | 'last_name' | 'email' | 'phone' | 'id_number_provided' | 'created'> & {
+  dob: { day: number; month: number; year: number };
+  relationship: Pick<Stripe.Person.Relationship, 'representative' | 'owner' | 'executive' | 'title' | 'percent_ownership'>;
+};
+type Dispute = Pick<Stripe.Dispute, 'id' | 'object' | 'amount' | 'currency' | 'reason' | 'status' | 'created' | 'livemode' | 'metadata' | 'is_charge_refundable'> & {
+  charge: string;
+  payment_intent: string;
+  evidence_details: Pick<Stripe.Dispute.EvidenceDetails, 'due_by' | 'has_evidence' | 'past_due' | 'submission_count'>;
+};
 
 class StripeFailure extends Error {
   constructor(
@@ -98,6 +124,12 @@ export interface StripeEmulator {
   requests: EmulatorRequest[];
   paymentIntents: Map<string, PaymentIntent>;
   refunds: Refund[];
+  accounts: Map<string, Account>;
+  persons: Person[];
+  /** Stripe's review of a connected account: charges enabled (or not) and the `account.updated` it sends. */
+  reviewAccount(id: string, chargesEnabled: boolean): Stripe.Event;
+  /** A cardholder disputes a PaymentIntent's charge, or Stripe moves that dispute on: the `charge.dispute.*` event. */
+  dispute(paymentIntent: string, type: 'created' | 'updated' | 'closed', status: Stripe.Dispute.Status): Stripe.Event;
   /** The next `count` requests to `path` are carried out, then their connection is dropped before the answer. */
   dropAnswers(pathPattern: RegExp, count: number): void;
   /** The next `count` requests to `path` answer `status` (5xx: Stripe's api_error) without being carried out. */
@@ -125,6 +157,8 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
   const methods = new Map<string, PaymentMethod & { number?: string }>();
   const customers = new Map<string, Customer>();
   const accounts = new Map<string, Account>();
+  const persons: Person[] = [];
+  const disputes = new Map<string, Dispute>();
   const refunds: Refund[] = [];
   const idempotent = new Map<string, { request: string; status: number; body: string }>();
   const drops: { pattern: RegExp; count: number }[] = [];
@@ -191,6 +225,11 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
     if (amount < 50) fail(400, 'invalid_request_error', 'Amount must be at least $0.50 usd', { code: 'amount_too_small', param: 'amount' });
     const method = p.payment_method ? methods.get(String(p.payment_method)) ?? missing('payment_method', String(p.payment_method)) : p.payment_method_data ? createMethod(p.payment_method_data as Params) : null;
     const capture = p.capture_method === 'manual' ? 'manual' : 'automatic';
+    const destination = (p.transfer_data as Params | undefined)?.destination as string | undefined;
+    if (destination !== undefined && !accounts.has(destination)) missing('account', destination);
+    const fee = p.application_fee_amount === undefined ? null : int(p.application_fee_amount, 'application_fee_amount');
+    if (fee !== null && !destination) fail(400, 'invalid_request_error', 'Can only apply an application_fee_amount when the PaymentIntent is attempting a direct payment (using an OAuth key or Stripe-Account header) or destination payment (using `transfer_data[destination]`).', { param: 'application_fee_amount' });
+    if (fee !== null && fee > amount) fail(400, 'invalid_request_error', 'The application fee cannot be greater than the amount.', { param: 'application_fee_amount' });
     const pi: PaymentIntent = {
       id: id('pi'),
       object: 'payment_intent',
@@ -212,6 +251,9 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
       canceled_at: null,
       description: (p.description as string) ?? null,
       latest_charge: null,
+      application_fee_amount: fee,
+      on_behalf_of: (p.on_behalf_of as string) ?? null,
+      transfer_data: destination ? { destination, amount: null } : null,
     };
     paymentIntents.set(pi.id, pi);
     if (p.confirm !== 'true' || !method) return pi;
@@ -320,6 +362,12 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
       if (amount > pi.amount_capturable) {
         fail(400, 'invalid_request_error', 'The amount to capture must be less than or equal to the amount capturable.', { param: 'amount_to_capture' });
       }
+      if (p.application_fee_amount !== undefined) {
+        if (!pi.transfer_data) fail(400, 'invalid_request_error', 'Cannot apply an application fee to a PaymentIntent without a destination.', { param: 'application_fee_amount' });
+        const fee = int(p.application_fee_amount, 'application_fee_amount');
+        if (fee > amount) fail(400, 'invalid_request_error', 'The application fee cannot be greater than the amount to capture.', { param: 'application_fee_amount' });
+        pi.application_fee_amount = fee;
+      }
       pi.status = 'succeeded';
       pi.amount_received = amount;
       pi.amount_capturable = 0;
@@ -368,7 +416,12 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
         metadata: (p.metadata as Record<string, string>) ?? {},
         payment_intent: pi.id,
         charge: ch?.id ?? '',
+        reverse_transfer: p.reverse_transfer === 'true',
+        refund_application_fee: p.refund_application_fee === 'true',
       };
+      if ((r.reverse_transfer || r.refund_application_fee) && !pi.transfer_data) {
+        fail(400, 'invalid_request_error', 'This charge has no transfer to reverse and no application fee to refund.', { param: 'reverse_transfer' });
+      }
       refunds.push(r);
       if (ch) {
         ch.amount_refunded += amount;
@@ -376,13 +429,101 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
       }
       return r;
     }
-    if (method === 'POST' && path === '/v1/accounts') {
-      const a: Account = { id: id('acct'), object: 'account', charges_enabled: false, payouts_enabled: false, details_submitted: true, type: 'custom', metadata: (p.metadata as Record<string, string>) ?? {} };
-      accounts.set(a.id, a);
-      return a;
+    if (method === 'POST' && path === '/v1/accounts') return createAccount(p);
+    if ((m = path.match(/^\/v1\/accounts\/([^/]+)$/))) {
+      const a = accounts.get(m[1]!) ?? missing('account', m[1]!);
+      if (method === 'GET') return a;
+      if (method === 'POST') {
+        const tos = p.tos_acceptance as Record<string, string> | undefined;
+        if (tos) {
+          if (!tos.date || !tos.ip) fail(400, 'invalid_request_error', 'tos_acceptance needs date and ip.', { param: 'tos_acceptance' });
+          a.tos_acceptance = { date: int(tos.date, 'tos_acceptance[date]'), ip: tos.ip!, user_agent: tos.user_agent ?? null };
+        }
+        return a;
+      }
+    }
+    if ((m = path.match(/^\/v1\/accounts\/([^/]+)\/persons$/)) && method === 'POST') {
+      const a = accounts.get(m[1]!) ?? missing('account', m[1]!);
+      const dob = (p.dob ?? {}) as Record<string, string>;
+      const rel = (p.relationship ?? {}) as Record<string, string>;
+      const person: Person = {
+        id: id('person'),
+        object: 'person',
+        account: a.id,
+        first_name: (p.first_name as string) ?? null,
+        last_name: (p.last_name as string) ?? null,
+        email: (p.email as string) ?? null,
+        phone: (p.phone as string) ?? null,
+        id_number_provided: typeof p.id_number === 'string' && p.id_number.length > 0,
+        created: now(),
+        dob: { day: Number(dob.day), month: Number(dob.month), year: Number(dob.year) },
+        relationship: {
+          representative: rel.representative === 'true',
+          owner: rel.owner === 'true',
+          executive: rel.executive === 'true',
+          title: rel.title ?? null,
+          percent_ownership: rel.percent_ownership === undefined ? null : Number(rel.percent_ownership),
+        },
+      };
+      persons.push(person);
+      return person;
     }
     return fail(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path}).`);
   };
+
+  function createAccount(p: Params): Account {
+    if (p.type !== 'custom') fail(400, 'invalid_request_error', 'Remit makes Custom accounts only.', { param: 'type' });
+    const profile = (p.business_profile ?? {}) as Record<string, string>;
+    const company = p.company as (Record<string, string> & { address?: Record<string, string> }) | undefined;
+    const individual = p.individual as Record<string, string> | undefined;
+    const bank = p.external_account as Record<string, string> | undefined;
+    if (!bank?.routing_number || !bank.account_number) fail(400, 'invalid_request_error', 'Missing external_account.', { param: 'external_account' });
+    const caps = Object.keys((p.capabilities ?? {}) as object);
+    const a: Account = {
+      id: id('acct'),
+      object: 'account',
+      type: 'custom',
+      created: now(),
+      email: (p.email as string) ?? null,
+      country: String(p.country ?? 'US'),
+      business_type: (p.business_type as Stripe.Account.BusinessType) ?? null,
+      charges_enabled: false,
+      payouts_enabled: false,
+      details_submitted: true,
+      metadata: (p.metadata as Record<string, string>) ?? {},
+      business_profile: { name: profile.name ?? null, mcc: profile.mcc ?? null, url: profile.url ?? null, support_phone: profile.support_phone ?? null, support_email: profile.support_email ?? null },
+      company: company
+        ? {
+            name: company.name ?? null,
+            phone: company.phone ?? null,
+            tax_id_provided: !!company.tax_id,
+            owners_provided: company.owners_provided === 'true',
+            structure: (company.structure as Stripe.Account.Company.Structure) ?? undefined,
+            address: { line1: company.address?.line1 ?? null, line2: null, city: company.address?.city ?? null, state: company.address?.state ?? null, postal_code: company.address?.postal_code ?? null, country: company.address?.country ?? null },
+          }
+        : null,
+      individual: individual ? { first_name: individual.first_name!, last_name: individual.last_name!, id_number_provided: !!individual.id_number } : null,
+      capabilities: Object.fromEntries(caps.map((c) => [c, 'pending' as const])),
+      tos_acceptance: { date: null, ip: null, user_agent: null },
+      external_accounts: {
+        object: 'list',
+        data: [
+          {
+            id: id('ba'),
+            object: 'bank_account',
+            last4: bank!.account_number!.slice(-4),
+            routing_number: bank!.routing_number!,
+            country: bank!.country ?? 'US',
+            currency: bank!.currency ?? 'usd',
+            account_holder_name: bank!.account_holder_name ?? null,
+            account_holder_type: bank!.account_holder_type ?? null,
+          },
+        ],
+      },
+    };
+    accounts.set(a.id, a);
+    return a;
+  }
 
   const answer = (res: ServerResponse, status: number, body: string, replayed = false) => {
     res.writeHead(status, {
@@ -522,6 +663,41 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
     requests,
     paymentIntents,
     refunds,
+    accounts,
+    persons,
+    reviewAccount(aid, enabled) {
+      const a = accounts.get(aid);
+      if (!a) throw new Error(`no account ${aid}`);
+      a.charges_enabled = enabled;
+      a.payouts_enabled = enabled;
+      for (const c of Object.keys(a.capabilities)) a.capabilities[c] = enabled ? 'active' : 'inactive';
+      return event('account.updated', structuredClone(a));
+    },
+    dispute(pid, type, status) {
+      const pi = intent(pid);
+      if (!pi.latest_charge) throw new Error(`${pid} has no charge`);
+      let d = [...disputes.values()].find((x) => x.payment_intent === pid);
+      if (!d) {
+        d = {
+          id: id('dp'),
+          object: 'dispute',
+          amount: pi.amount_received,
+          currency: pi.currency,
+          reason: 'fraudulent',
+          status,
+          created: now(),
+          livemode: false,
+          metadata: {},
+          is_charge_refundable: false,
+          charge: pi.latest_charge,
+          payment_intent: pid,
+          evidence_details: { due_by: now() + 7 * 86_400, has_evidence: false, past_due: false, submission_count: 0 },
+        };
+        disputes.set(d.id, d);
+      }
+      d.status = status;
+      return event(`charge.dispute.${type}`, structuredClone(d));
+    },
     dropAnswers: (pattern, count) => drops.push({ pattern, count }),
     failRequests: (pattern, count, status = 500) => failures.push({ pattern, count, status }),
     returnAch(pid, reason = 'R01: Insufficient Funds') {

@@ -66,9 +66,19 @@ export const merchants = pgTable(
     clockOffsetMs: cents('clock_offset_ms').notNull().default(0),
     joinDate: ts('join_date').notNull(),
     approvedAt: ts('approved_at'),
+    /** The merchant's Stripe connected account (`acct_…`), made at onboarding with REMIT_PROCESSOR=stripe. */
+    stripeAccountId: text('stripe_account_id'),
+    /** SHA-256 of the token in the merchant agreement page's address (the onboarding answer and email carry it). */
+    agreementTokenHash: text('agreement_token_hash'),
+    /** The owner's acceptance of the merchant agreement: when, from which address and browser. */
+    agreementSignedAt: ts('agreement_signed_at'),
+    agreementIp: text('agreement_ip'),
+    agreementUserAgent: text('agreement_user_agent'),
   },
   (t) => [
     uniqueIndex('merchants_key_hash_idx').on(t.merchantKeyHash),
+    uniqueIndex('merchants_stripe_account_idx').on(t.stripeAccountId),
+    uniqueIndex('merchants_agreement_token_idx').on(t.agreementTokenHash),
     uniqueIndex('merchants_public_key_idx').on(t.publicKey),
     index('merchants_client_idx').on(t.clientId, t.joinDate),
   ],
@@ -223,6 +233,10 @@ export const transactions = pgTable(
     declineReason: text('decline_reason'),
     /** Remote deposit capture: where the check images are kept, and the capturing device. */
     depositInfo: jsonb('deposit_info'),
+    /** A cardholder's dispute (Stripe `charge.dispute.*`): its id, Stripe's status, and when Stripe last changed it. */
+    disputeId: text('dispute_id'),
+    disputeStatus: text('dispute_status'),
+    disputeChangedAt: ts('dispute_changed_at'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
@@ -389,6 +403,8 @@ export const processorCalls = pgTable(
     gatewayRef: text('gateway_ref').notNull(),
     amountCents: cents('amount_cents'),
     reference: text('reference'),
+    applicationFeeCents: cents('application_fee_cents'),
+    returnFee: boolean('return_fee').notNull().default(false),
     idempotencyKey: text('idempotency_key').notNull(),
     /** unconfirmed, confirmed, refused. */
     status: text('status').notNull(),

@@ -22,6 +22,15 @@ const voidRecord = {
   txn_id: 'txn_void',
   txn_date: '2026-01-02T03:04:05.678Z',
 };
+const dispute = (status: string) => ({
+  merchant_id: 'm_1',
+  transaction_id: 'txn_a',
+  dispute_id: 'dp_1',
+  amount: 12.3,
+  reason: 'fraudulent',
+  status,
+  evidence_due_by: '2026-01-12T00:00:00.000Z',
+});
 const SAMPLES: { [K in EventType]: EventData[K] } = {
   'webhook.test': { client_id: 'cl_1', message: 'A test event from the Remit sandbox portal.' },
   'payment.success': {
@@ -46,6 +55,9 @@ const SAMPLES: { [K in EventType]: EventData[K] } = {
   'preauth.decrement': { merchant_id: 'm_1', transaction_id: 'txn_pa', order_id: 'o2', last_authorized_amount: 25, authorized_amount: 15 },
   'preauth.charge': { merchant_id: 'm_1', transaction_id: 'txn_pa', order_id: 'o2', amount: 15, net_amount: 14.27, fee_amount: 0.73 },
   'preauth.void': { ...voidRecord, type: 'Void', Status: 'Success' },
+  'dispute.created': dispute('needs_response'),
+  'dispute.updated': dispute('under_review'),
+  'dispute.closed': dispute('won'),
 };
 
 let core: TestCore;

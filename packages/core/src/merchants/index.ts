@@ -13,3 +13,4 @@ export {
 } from './merchants.js';
 export { operatorMerchants, operatorMerchant, suspendMerchant, reinstateMerchant, type OperatorMerchant } from './operator.js';
 export { sealOwnerInfo, openOwnerInfo, sealLegacyOwnerInfo, SEALED_OWNER_FIELDS } from './owner-info.js';
+export { agreementFor, signAgreement, agreementLink, type AgreementView, type Acceptance } from './agreement.js';

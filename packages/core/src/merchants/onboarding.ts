@@ -6,6 +6,10 @@ import { recordEvent } from '../events/outbox.js';
 import * as fields from '../fields.js';
 import { newId } from '../ids.js';
 import { digest, newKey } from '../secret-keys.js';
+import { agreementEmail } from '../messages/agreement-email.js';
+import { queueMessage } from '../messages/outbox.js';
+import { processorKey } from '../processor/keys.js';
+import { agreementLink, newAgreementToken } from './agreement.js';
 
 /** Default pricing of a new merchant (DESIGN.md): card 2.9% + 0.30, ACH 1.0% capped at 10.00. */
 export const DEFAULT_PRICING = {
@@ -21,11 +25,35 @@ export interface OnboardingResult extends OnboardingAnswer {
   merchant_id: string;
 }
 
+/** With Stripe: the merchant's Custom connected account, made from the submission before anything is stored. */
+async function connectedAccount(ctx: Ctx, merchantId: string, input: OnboardingInput): Promise<string | null> {
+  if (!ctx.processor.accounts) return null;
+  const { BankingInfo: bank, BusinessInfo: business, OwnerInfo: owner } = input;
+  const { ein, ...businessRest } = business;
+  const { ssn, ...ownerRest } = owner;
+  const text = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v === undefined || v === null ? '' : String(v)]));
+  const { account } = await ctx.processor.accounts.create(
+    {
+      merchantId,
+      email: business.business_email,
+      business: text(businessRest),
+      owner: text(ownerRest),
+      bank: { routingNumber: bank.routing_number, accountNumber: bank.account_number, bankName: bank.bank_name },
+      ein,
+      ssn,
+    },
+    { idempotencyKey: processorKey('account', merchantId) },
+  );
+  return account;
+}
+
 /**
  * Creates a `pending` merchant for the client from a parsed submission and emits
  * `merchant.onboarding` in the same transaction. SSN, EIN and the account number are kept only
  * encrypted, and so are the owner's date of birth, licence number and home address; the
- * merchant_key only as digest + ciphertext.
+ * merchant_key only as digest + ciphertext. With Stripe the connected account is made first (a
+ * failure there stores nothing); the answer carries the agreement page's link (`agreement_link`),
+ * and with SMTP configured the owner is emailed it.
  */
 export async function onboardMerchant(ctx: Ctx, clientId: string, input: OnboardingInput): Promise<OnboardingResult> {
   const { BankingInfo: bank, BusinessInfo: business, OwnerInfo: owner, ProcessingInfo: processing } = input;
@@ -34,6 +62,9 @@ export async function onboardMerchant(ctx: Ctx, clientId: string, input: Onboard
   const id = newId.merchant();
   const merchantKey = newKey.merchant(ctx.env);
   const publicKey = newKey.public(ctx.env);
+  const agreementToken = newAgreementToken();
+  const link = agreementLink(ctx, agreementToken);
+  const stripeAccountId = await connectedAccount(ctx, id, input);
 
   await ctx.db.transaction(async (tx) => {
     await tx.insert(merchants).values({
@@ -60,7 +91,15 @@ export async function onboardMerchant(ctx: Ctx, clientId: string, input: Onboard
       ssnEnc: ctx.vault.encrypt(ssnPlain),
       ...DEFAULT_PRICING,
       joinDate: ctx.now(),
+      stripeAccountId,
+      agreementTokenHash: digest(agreementToken),
     });
+    // Only through a real transport (SMTP): the sandbox inbox is the merchant's customers' messages,
+    // and without SMTP the answer's agreement_link is how the link is handed on.
+    if (ctx.messaging.providers?.includes('email')) {
+      const email = agreementEmail({ businessName: business.business_name, ownerName: `${owner.first_name} ${owner.last_name}`, link });
+      await queueMessage(tx, { merchantId: id, channel: 'email', recipient: owner.email, subject: email.subject, bodyText: email.text, bodyHtml: email.html });
+    }
     await recordEvent(tx, {
       clientId,
       merchantId: id,
@@ -80,6 +119,7 @@ export async function onboardMerchant(ctx: Ctx, clientId: string, input: Onboard
     email: business.business_email,
     merchant_key: merchantKey,
     public_key: publicKey,
+    agreement_link: link,
     merchant_id: id,
   };
 }

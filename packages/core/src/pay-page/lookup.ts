@@ -25,6 +25,7 @@ const merchantColumns = {
   achFeeCapCents: merchants.achFeeCapCents,
   maxAmountCents: merchants.maxAmountCents,
   clockOffsetMs: merchants.clockOffsetMs,
+  stripeAccountId: merchants.stripeAccountId,
 };
 export type PayMerchantRow = Pick<typeof merchants.$inferSelect, keyof typeof merchantColumns>;
 

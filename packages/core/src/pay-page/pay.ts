@@ -13,6 +13,7 @@ import { queueMessage } from '../messages/outbox.js';
 import { amountNumber } from '../money.js';
 import { ACH_BRAND, paymentSuccessData, requireApproved } from '../payments/charges.js';
 import { feeFor } from '../payments/fees.js';
+import { payeeOf } from '../payments/payee.js';
 import { stateColumns } from '../payments/state.js';
 import { AUTHENTICATION_REQUIRED } from '../processor/simulator.js';
 import { processorKey } from '../processor/keys.js';
@@ -178,6 +179,7 @@ async function chargeCard(ctx: Ctx, tx: Tx, p: Payable, card: PayCard, brand: st
       // A processor with its own 3-D Secure page sends the customer back here (issuer-challenge.ts).
       returnUrl: issuerReturnUrl(ctx, link.id),
       idempotencyKey: processorKey('authorize', attemptId),
+      payee: payeeOf(merchant, 'card', amount),
     },
   );
   const lastFour = card.number.slice(-4);
@@ -291,6 +293,7 @@ async function debitBank(ctx: Ctx, tx: Tx, p: Payable, bank: PayBank, client: Pa
     accountType: bank.account_type,
     mandate,
     idempotencyKey: processorKey('ach_debit', `${sale.id}\n${newId.transaction()}`),
+    payee: payeeOf(merchant, 'ach', amount),
   });
   const fee = feeFor(merchant, 'ach', amount);
   const [row] = await tx

@@ -15,6 +15,7 @@ import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount, formatRate } from '../money.js';
 import { feeFor } from './fees.js';
 import { paymentSuccessData } from './payloads.js';
+import { payeeOf } from './payee.js';
 import { declined } from './declines.js';
 import { processorKey } from '../processor/keys.js';
 import { OutcomeUnknown } from '../processor/connector.js';
@@ -91,7 +92,7 @@ async function chargeCard(ctx: Ctx, merchant: Merchant, method: PaymentMethodRow
   const type = input.preAuth ? 'PreAuth' : 'Sale';
   let result: Awaited<ReturnType<Ctx['processor']['authorizeCard']>>;
   try {
-    result = await ctx.processor.authorizeCard(revealCard(ctx, method), input.amount, { capture: !input.preAuth, now, idempotencyKey: key });
+    result = await ctx.processor.authorizeCard(revealCard(ctx, method), input.amount, { capture: !input.preAuth, now, idempotencyKey: key, payee: payeeOf(merchant, 'card', input.amount) });
   } catch (e) {
     // The processor may have charged: recorded `processing` and settled by asking it (payments/processing.ts).
     if (e instanceof OutcomeUnknown) return recordProcessing(ctx.db, { ...base, type, paymentMethod: 'card', cardBrand: method.brand ?? '' }, key);
@@ -197,6 +198,7 @@ async function chargeBankAccount(ctx: Ctx, merchant: Merchant, method: PaymentMe
     holderName: method.holderName ?? undefined,
     accountType: method.accountType ?? undefined,
     idempotencyKey: processorKey('ach_debit', base.id),
+    payee: payeeOf(merchant, 'ach', input.amount),
   });
   const fee = feeFor(merchant, 'ach', input.amount);
   // A pending sale and no event: one insert, atomic on its own.

@@ -211,7 +211,9 @@ async function writeCapture(q: Queryable, ctx: Pick<Ctx, 'now' | 'processor'>, m
   if (!row) return null;
   const cents = Number(row.amount_cents);
   // A preauthorization is captured once: its own id keys the capture.
-  await ctx.processor.capture({ gatewayRef: row.gateway_ref ?? '', amountCents: cents, idempotencyKey: processorKey('capture', txnId) });
+  // With a payee, Stripe keeps back the fee the statement just priced: amount − net.
+  const applicationFeeCents = merchant.stripeAccountId ? cents - Number(row.net_cents) : undefined;
+  await ctx.processor.capture({ gatewayRef: row.gateway_ref ?? '', amountCents: cents, applicationFeeCents, idempotencyKey: processorKey('capture', txnId) });
   outboxWritten(q, 'webhooks');
   return {
     Status: 'Approved',

@@ -86,6 +86,9 @@ const rowArb: fc.Arbitrary<TxnRow> = fc
       lastFour: '4242',
       declineReason: null,
       depositInfo: null,
+      disputeId: null,
+      disputeStatus: null,
+      disputeChangedAt: null,
       createdAt: r.createdAt,
       updatedAt: r.createdAt,
     } satisfies TxnRow;

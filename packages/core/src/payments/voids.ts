@@ -77,7 +77,8 @@ async function voidAtProcessor(
   if (v.hold) {
     await ctx.processor.cancel({ gatewayRef, idempotencyKey: processorKey('cancel', v.recordId) });
   } else if (v.amountCents > 0) {
-    await ctx.processor.refund({ gatewayRef, amountCents: v.amountCents, reference: v.recordId, idempotencyKey: processorKey('void', v.recordId) });
+    // A void gives the merchant our fee back (its record's fee is the original's, negated).
+    await ctx.processor.refund({ gatewayRef, amountCents: v.amountCents, reference: v.recordId, returnFee: true, idempotencyKey: processorKey('void', v.recordId) });
   }
 }
 

@@ -75,6 +75,47 @@ export interface Keyed {
   idempotencyKey: string;
 }
 
+/**
+ * Whom a payment is for, when the processor pays merchants out itself (Stripe connected accounts):
+ * the merchant's account there and our fee, kept back as the platform's application fee, so the
+ * merchant receives exactly `net_amount`. Absent: the platform takes the payment (the simulator).
+ */
+export interface Payee {
+  account: string;
+  applicationFeeCents: number;
+}
+
+/** A merchant's account at the processor, made from the onboarding submission. */
+export interface MerchantAccountInput {
+  merchantId: string;
+  email: string;
+  business: Record<string, string>;
+  owner: Record<string, string>;
+  bank: { routingNumber: string; accountNumber: string; bankName: string };
+  ein: string;
+  ssn: string;
+}
+
+/** The merchant's acceptance of the agreement, as the processor records it. */
+export interface TermsAcceptance {
+  at: Date;
+  ip: string;
+  userAgent: string;
+}
+
+/**
+ * Processors that keep merchants as accounts of their own (Stripe Connect Custom accounts): the
+ * account is made at onboarding, approval follows the processor's review, and the merchant's
+ * acceptance of the agreement is passed on.
+ */
+export interface MerchantAccounts {
+  create(input: MerchantAccountInput, opts: Keyed): Promise<{ account: string }>;
+  /** An update that moves no money: repeating it is harmless, so it needs no idempotency key. */
+  acceptTerms(account: string, acceptance: TermsAcceptance): Promise<void>;
+  /** Whether the account may take charges now (read from the processor, never from an event). */
+  chargesEnabled(account: string): Promise<boolean>;
+}
+
 export interface Processor {
   /** As REMIT_PROCESSOR names it: `simulator`, `stripe`, or `none` (production without a connector). */
   readonly name: string;
@@ -101,21 +142,26 @@ export interface Processor {
       requireAuthentication?: boolean;
       /** Where the processor's own challenge page sends the customer back (the pay page). */
       returnUrl?: string;
+      payee?: Payee;
     },
   ): Promise<AuthorizeResult>;
-  /** Capture up to the authorized amount of an authorization; the rest is released. */
-  capture(input: Keyed & { gatewayRef: string; amountCents: number }): Promise<void>;
+  /**
+   * Capture up to the authorized amount of an authorization; the rest is released.
+   * `applicationFeeCents`: the fee of the captured amount, for a payment made with a payee.
+   */
+  capture(input: Keyed & { gatewayRef: string; amountCents: number; applicationFeeCents?: number | null }): Promise<void>;
   /** Release an authorization that was never captured. */
   cancel(input: Keyed & { gatewayRef: string }): Promise<void>;
   /**
    * Give back part or all of a captured payment (repeatable up to what was captured). `reference`
-   * is our refund or void record, which the processor keeps with its refund.
+   * is our refund or void record, which the processor keeps with its refund. `returnFee`: a void
+   * gives the merchant our fee back (a refund does not); with a payee the processor returns it.
    */
-  refund(input: Keyed & { gatewayRef: string; amountCents: number; reference: string }): Promise<void>;
+  refund(input: Keyed & { gatewayRef: string; amountCents: number; reference: string; returnFee?: boolean }): Promise<void>;
   /** Raise an open authorization to `amountCents` in all; a decline leaves it as it was. */
   incrementAuthorization(input: Keyed & { gatewayRef: string; amountCents: number }): Promise<{ approved: true } | Decline>;
   /** Start an ACH debit; it stays pending until the bank approves or returns it. `mandate`: the customer's acceptance online (the pay page); without it the merchant holds the authorization. */
-  startAchDebit(input: Keyed & BankDebitInput): Promise<{ gatewayRef: string }>;
+  startAchDebit(input: Keyed & BankDebitInput & { payee?: Payee }): Promise<{ gatewayRef: string }>;
   /**
    * Keep a card for later charges: the processor's token, or null when the processor keeps no
    * cards (the simulator: the number is stored encrypted, in sandbox only).
@@ -128,4 +174,6 @@ export interface Processor {
   lookupPayment?(by: { gatewayRef: string } | { idempotencyKey: string }): Promise<PaymentLookup>;
   /** Checks a card number before it is used or stored; null when acceptable, else the reason. */
   checkCardNumber(number: string): string | null;
+  /** Present when merchants are accounts at the processor (Stripe); the simulator has none. */
+  readonly accounts?: MerchantAccounts;
 }

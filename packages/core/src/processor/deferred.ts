@@ -14,6 +14,10 @@ export interface DeferredCall {
   amountCents: number | null;
   /** A refund's record (the processor keeps it with the refund). */
   reference: string | null;
+  /** A capture's application fee (a payment made with a payee), sent again as it was: a key replayed with other parameters is refused. */
+  applicationFeeCents?: number | null;
+  /** A void's refund gives our fee back (the same reason). */
+  returnFee?: boolean;
   idempotencyKey: string;
 }
 

@@ -12,6 +12,7 @@ import { intentOutcome, type StripeProcessor } from './stripe.js';
 import type { Tx } from '../db/connect.js';
 import { settleProcessing } from '../payments/processing.js';
 import { finishIssuerChallenge } from '../pay-page/issuer-challenge.js';
+import { applyDispute } from './stripe-disputes.js';
 
 /**
  * `POST /stripe/webhooks`: Stripe's events, verified with `Stripe-Signature` (bad or older than
@@ -70,16 +71,29 @@ async function applyEvent(tx: Queryable, ctx: Ctx, event: Stripe.Event): Promise
       if (charge.payment_method_details?.type !== 'us_bank_account' || typeof charge.payment_intent !== 'string') return false;
       return achResult(tx, ctx, charge.payment_intent, { approved: false, message: charge.failure_message ?? 'Returned by the bank' }, { afterSuccess: true });
     }
-    case 'account.updated': {
-      const account = event.data.object;
-      const merchantId = account.metadata?.remit_merchant_id;
-      if (!account.charges_enabled || !merchantId) return false;
-      const done = await approveMerchantIn(tx, ctx, { merchantId });
-      return done !== null && !done.already_approved;
-    }
+    case 'account.updated':
+      return accountUpdated(tx, ctx, event.data.object.id);
+    case 'charge.dispute.created':
+    case 'charge.dispute.updated':
+    case 'charge.dispute.closed':
+      return applyDispute(tx, event.type, event.data.object, event.created);
     default:
       return false;
   }
+}
+
+/**
+ * A merchant's connected account changed: approved once Stripe says it may take charges. What
+ * decides is the account as Stripe holds it now, not the event's copy, so events that come late
+ * or out of order cannot approve an account Stripe has since restricted (nor miss one it enabled).
+ * A later restriction is not mirrored: Stripe itself refuses charges then.
+ */
+async function accountUpdated(tx: Queryable, ctx: Ctx, account: string): Promise<boolean> {
+  const [merchant] = await tx.select({ id: merchants.id, status: merchants.status }).from(merchants).where(eq(merchants.stripeAccountId, account));
+  if (!merchant || merchant.status !== 'pending' || !ctx.processor.accounts) return false;
+  if (!(await ctx.processor.accounts.chargesEnabled(account))) return false;
+  const done = await approveMerchantIn(tx, ctx, { merchantId: merchant.id });
+  return done !== null && !done.already_approved;
 }
 
 /**

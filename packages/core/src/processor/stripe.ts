@@ -2,7 +2,8 @@ import Stripe from 'stripe';
 import { errorMessage, luhnValid } from '@remit/contract';
 import { RemitError } from '../errors.js';
 import { deferCall, type DeferredCall } from './deferred.js';
-import { OutcomeUnknown, type AuthorizeResult, type CardInput, type CardToken, type Decline, type Keyed, type PaymentLookup, type Processor } from './connector.js';
+import { OutcomeUnknown, type AuthorizeResult, type CardInput, type CardToken, type Decline, type Keyed, type PaymentLookup, type Payee, type Processor } from './connector.js';
+import { stripeAccounts } from './stripe-accounts.js';
 
 /**
  * The Stripe connector (REMIT_PROCESSOR=stripe), through the official `stripe` package only. Card
@@ -55,6 +56,21 @@ export function stripeDecline(e: { code?: string; decline_code?: string }, gatew
   const message = errorMessage(code as 'card_declined') ?? errorMessage('card_declined');
   return { approved: false, code, message, gatewayRef };
 }
+
+/**
+ * A destination charge on the merchant's behalf: Stripe moves the amount to the connected account
+ * and keeps our fee back as the application fee, so the merchant receives `net_amount`. The fee
+ * never exceeds the amount (Stripe refuses that; a charge below our fixed fee is one Stripe's
+ * $0.50 minimum already rules out).
+ */
+const onBehalfOf = (payee: Payee | undefined, amountCents: number) =>
+  payee
+    ? {
+        on_behalf_of: payee.account,
+        transfer_data: { destination: payee.account },
+        application_fee_amount: Math.min(Math.max(payee.applicationFeeCents, 0), amountCents),
+      }
+    : {};
 
 const isCardError = (e: unknown): e is Stripe.errors.StripeCardError => e instanceof Stripe.errors.StripeCardError;
 
@@ -158,6 +174,7 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
           expand: ['latest_charge'],
           // Reconciliation finds the PaymentIntent of an unknown outcome by this key.
           metadata: { remit_key: opts.idempotencyKey },
+          ...onBehalfOf(opts.payee, amountCents),
           ...source,
         },
         { idempotencyKey: opts.idempotencyKey },
@@ -200,14 +217,17 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
     name: 'stripe',
     bookkeepingOnly: false,
     stripe,
+    accounts: stripeAccounts(stripe, call),
     webhookSecret: settings.webhookSecret,
     checkCardNumber(number) {
       return luhnValid(number) ? null : 'Card number is not valid (Luhn check failed).';
     },
     authorizeCard,
-    async capture({ gatewayRef, amountCents, idempotencyKey }) {
-      await resendable({ kind: 'capture', gatewayRef, amountCents, reference: null, idempotencyKey }, () =>
-        stripe.paymentIntents.capture(gatewayRef, { amount_to_capture: amountCents }, { idempotencyKey }),
+    async capture({ gatewayRef, amountCents, applicationFeeCents, idempotencyKey }) {
+      // A payment with a payee keeps back the fee of what is captured, not of what was held.
+      const fee = applicationFeeCents == null ? {} : { application_fee_amount: Math.min(Math.max(applicationFeeCents, 0), amountCents) };
+      await resendable({ kind: 'capture', gatewayRef, amountCents, reference: null, applicationFeeCents, idempotencyKey }, () =>
+        stripe.paymentIntents.capture(gatewayRef, { amount_to_capture: amountCents, ...fee }, { idempotencyKey }),
       );
     },
     async cancel({ gatewayRef, idempotencyKey }) {
@@ -215,10 +235,14 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
         stripe.paymentIntents.cancel(gatewayRef, {}, { idempotencyKey }),
       );
     },
-    async refund({ gatewayRef, amountCents, reference, idempotencyKey }) {
-      await resendable({ kind: 'refund', gatewayRef, amountCents, reference, idempotencyKey }, () =>
-        stripe.refunds.create({ payment_intent: gatewayRef, amount: amountCents, metadata: { remit_record: reference } }, { idempotencyKey }),
-      );
+    async refund({ gatewayRef, amountCents, reference, returnFee, idempotencyKey }) {
+      // A destination charge: the refund is taken back from the merchant's account (reverse_transfer);
+      // our fee is returned only by a void, as the ledger records it (docs/going-live-stripe.md).
+      await resendable({ kind: 'refund', gatewayRef, amountCents, reference, returnFee, idempotencyKey }, async () => {
+        const intent = await stripe.paymentIntents.retrieve(gatewayRef);
+        const connected = intent.transfer_data ? { reverse_transfer: true, refund_application_fee: returnFee === true } : {};
+        return stripe.refunds.create({ payment_intent: gatewayRef, amount: amountCents, metadata: { remit_record: reference }, ...connected }, { idempotencyKey });
+      });
     },
     async incrementAuthorization({ gatewayRef, amountCents, idempotencyKey }) {
       // A decrease earlier lowered only what will be captured: Stripe may already hold this much.
@@ -261,6 +285,7 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
             },
             metadata: { remit_key: input.idempotencyKey },
             confirm: true,
+            ...onBehalfOf(input.payee, input.amountCents),
           },
           { idempotencyKey: input.idempotencyKey },
         ),

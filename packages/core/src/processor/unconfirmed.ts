@@ -25,9 +25,9 @@ export async function confirmDeferred(ctx: Pick<Ctx, 'db' | 'processor'>, batch 
     let status: 'confirmed' | 'refused' | null = 'confirmed';
     let error: string | null = null;
     try {
-      if (c.kind === 'capture') await ctx.processor.capture({ ...key, amountCents: c.amountCents ?? 0 });
+      if (c.kind === 'capture') await ctx.processor.capture({ ...key, amountCents: c.amountCents ?? 0, applicationFeeCents: c.applicationFeeCents });
       else if (c.kind === 'cancel') await ctx.processor.cancel(key);
-      else await ctx.processor.refund({ ...key, amountCents: c.amountCents ?? 0, reference: c.reference ?? '' });
+      else await ctx.processor.refund({ ...key, amountCents: c.amountCents ?? 0, reference: c.reference ?? '', returnFee: c.returnFee });
     } catch (e) {
       status = e instanceof OutcomeUnknown ? null : 'refused';
       error = String((e as Error).cause ?? e);

@@ -1,0 +1,62 @@
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { agreementFor, isRemitError, signAgreement, type Ctx } from '@remit/core';
+import type { App } from '../types.js';
+import { agreementCsp, agreementPage, agreementProblemPage } from './page.js';
+
+/**
+ * `/agreement/{token}`: the merchant agreement page (GET) and its acceptance (a form POST, then
+ * 303 back to the page, which then shows when it was accepted). The token in the address is the
+ * only credential; the answers never leave it in a Referer and are never cached.
+ */
+
+const params = z.object({ token: z.string().max(200) });
+/** A form post: `accept=yes` when the box is ticked; anything else in it is ignored. */
+const form = z.record(z.string(), z.unknown()).nullish();
+
+function html(reply: FastifyReply, status: number, body: string) {
+  reply.raw.removeHeader('x-frame-options');
+  return reply
+    .status(status)
+    .header('content-type', 'text/html; charset=utf-8')
+    .header('content-security-policy', agreementCsp())
+    .header('x-frame-options', 'DENY')
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer')
+    .header('cache-control', 'no-store')
+    .send(body);
+}
+
+/** A refusal of core as a page with its status (unknown link 404, Stripe unreachable 502, …). */
+function problem(reply: FastifyReply, e: unknown) {
+  if (!isRemitError(e)) throw e;
+  const title = e.status === 404 ? 'Agreement not found' : 'The agreement could not be accepted';
+  const message = e.status >= 500 ? `${e.message} Nothing was recorded; please try again in a moment.` : e.message;
+  return html(reply, e.status, agreementProblemPage(title, message));
+}
+
+export function agreementRoutes(app: App, ctx: Ctx) {
+  const schema = { hide: true, params };
+  app.get('/agreement/:token', { config: { public: true }, schema }, async (req, reply) => {
+    try {
+      const view = await agreementFor(ctx, req.params.token);
+      return html(reply, 200, agreementPage({ view, action: `/agreement/${req.params.token}` }));
+    } catch (e) {
+      return problem(reply, e);
+    }
+  });
+
+  app.post('/agreement/:token', { config: { public: true }, schema: { ...schema, body: form } }, async (req, reply) => {
+    const accepted = req.body?.accept === 'yes';
+    try {
+      await signAgreement(ctx, req.params.token, { accepted, ip: req.ip, userAgent: req.headers['user-agent'] ?? '' });
+      return reply.status(303).header('location', `/agreement/${req.params.token}`).header('cache-control', 'no-store').send();
+    } catch (e) {
+      if (isRemitError(e) && e.code === 'agreement_not_accepted') {
+        const view = await agreementFor(ctx, req.params.token);
+        return html(reply, 400, agreementPage({ view, action: `/agreement/${req.params.token}`, error: e.message }));
+      }
+      return problem(reply, e);
+    }
+  });
+}
