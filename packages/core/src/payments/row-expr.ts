@@ -66,8 +66,9 @@ const placeholderOr = (name: string, cast: string, values?: Values) =>
 const parameter = <T>(name: string, cast: string, read: (v: unknown) => T): Expr<T> =>
   expr(
     (_row, v) => {
-      if (!(name in v)) throw new Error(`No value for rule parameter "${name}"`);
-      return read(v[name]);
+      const given = v[name];
+      if (given === undefined && !(name in v)) throw new Error(`No value for rule parameter "${name}"`);
+      return read(given);
     },
     (_alias, values) => placeholderOr(name, cast, values),
   );
@@ -115,7 +116,15 @@ export const neg = (a: Expr<number>): Expr<number> => expr((row, v) => -a.eval(r
 const many = (op: 'and' | 'or', items: Expr<boolean>[]): Expr<boolean> => {
   if (items.length === 1) return items[0]!;
   return expr(
-    op === 'and' ? (row, v) => items.every((e) => e.eval(row, v)) : (row, v) => items.some((e) => e.eval(row, v)),
+    op === 'and'
+      ? (row, v) => {
+          for (const e of items) if (!e.eval(row, v)) return false;
+          return true;
+        }
+      : (row, v) => {
+          for (const e of items) if (e.eval(row, v)) return true;
+          return false;
+        },
     (al, vs) => sql`(${sql.join(items.map((e) => e.sql(al, vs)), sql.raw(` ${op} `))})`,
   );
 };
