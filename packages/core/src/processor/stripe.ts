@@ -65,12 +65,10 @@ export function stripeDecline(e: { code?: string; decline_code?: string }, gatew
  */
 const onBehalfOf = (payee: Payee | undefined, amountCents: number) =>
   payee
-    ? {
-        on_behalf_of: payee.account,
-        transfer_data: { destination: payee.account },
-        application_fee_amount: Math.min(Math.max(payee.applicationFeeCents, 0), amountCents),
-      }
+    ? { on_behalf_of: payee.account, transfer_data: { destination: payee.account }, application_fee_amount: feeWithin(payee.applicationFeeCents, amountCents) }
     : {};
+
+const feeWithin = (feeCents: number, amountCents: number) => Math.min(Math.max(feeCents, 0), amountCents);
 
 const isCardError = (e: unknown): e is Stripe.errors.StripeCardError => e instanceof Stripe.errors.StripeCardError;
 
@@ -225,7 +223,7 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
     authorizeCard,
     async capture({ gatewayRef, amountCents, applicationFeeCents, idempotencyKey }) {
       // A payment with a payee keeps back the fee of what is captured, not of what was held.
-      const fee = applicationFeeCents == null ? {} : { application_fee_amount: Math.min(Math.max(applicationFeeCents, 0), amountCents) };
+      const fee = applicationFeeCents == null ? {} : { application_fee_amount: feeWithin(applicationFeeCents, amountCents) };
       await resendable({ kind: 'capture', gatewayRef, amountCents, reference: null, applicationFeeCents, idempotencyKey }, () =>
         stripe.paymentIntents.capture(gatewayRef, { amount_to_capture: amountCents, ...fee }, { idempotencyKey }),
       );
