@@ -122,6 +122,8 @@ const entries = {
   idempotency_key_reused: { status: 409 },
   idempotency_key_in_progress: { status: 409 },
   link_already_paid: { status: 409 },
+  /** The pay page: an attempt on the link is waiting for the processor's answer; no second one until it is settled. */
+  payment_processing: { status: 409 },
   /** `DELETE /pay-link`: the link was paid (or its card saved); deleting it would hide a payment. */
   link_not_deletable: { status: 409 },
   challenge_answered: { status: 409 },

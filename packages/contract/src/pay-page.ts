@@ -73,8 +73,11 @@ export const payLinkViewSchema = z.object({
   link_id: z.string(),
   /** pay_link: `POST /pay-link`; request: `POST /requests`; authorization: customer authorization request. */
   kind: z.enum(['pay_link', 'request', 'authorization']),
-  /** open: can be paid; paid: `receipt` holds what was paid. */
-  status: z.enum(['open', 'paid']),
+  /**
+   * open: can be paid; paid: `receipt` holds what was paid; processing: a card attempt's answer
+   * never came from the processor and Remit is asking it (the link becomes paid, or open again).
+   */
+  status: z.enum(['open', 'paid', 'processing']),
   merchant: payMerchantSchema,
   order_id: z.string(),
   invoice_number: z.string().nullable(),
@@ -142,6 +145,8 @@ export const payResultSchema = z.discriminatedUnion('status', [
     /** `redirect_url`: the processor's own challenge page (Stripe); the page sends the customer there, and the processor sends them back. */
     challenge: z.object({ id: z.string(), brand: z.string(), last_four: z.string(), redirect_url: z.string().optional() }),
   }),
+  /** HTTP 202: the processor's answer never came; Remit asks it, and the link becomes paid or open again. Do not pay again. */
+  z.object({ status: z.literal('processing'), message: z.string() }),
 ]);
 export type PayResult = z.infer<typeof payResultSchema>;
 

@@ -64,6 +64,8 @@ export interface DeletedPayLink {
  * pending) is refused with 409: deleting never changes a payment. The link row is locked first, as
  * a payment attempt locks it, so a delete during a payment waits for it and then sees it paid.
  */
+const LINK_PROCESSING_DELETE_MESSAGE = 'A payment on this link is being confirmed with the processor; the link can be deleted once it is declined.';
+
 export async function deletePayLink(
   ctx: Ctx,
   merchant: Merchant,
@@ -79,6 +81,9 @@ export async function deletePayLink(
     if (!link) throw new RemitError('link_not_found', LINK_NOT_FOUND);
     if (link.status === 'paid') throw new RemitError('link_not_deletable', LINK_PAID_MESSAGE);
     if (link.status === 'saved') throw new RemitError('link_not_deletable', CARD_SAVED_MESSAGE);
+    const [sale] = link.salesId ? await tx.select({ isStatus: transactions.isStatus }).from(transactions).where(eq(transactions.id, link.salesId)) : [];
+    // A payment being confirmed with the processor may have charged: the link stays until it is settled.
+    if (sale?.isStatus === IS_STATUS.processing) throw new RemitError('link_not_deletable', LINK_PROCESSING_DELETE_MESSAGE);
     await tx.update(payLinks).set({ status: 'deleted', deletedAt: at }).where(eq(payLinks.id, link.id));
     // An open 3-D Secure challenge keeps a card: it can no longer be answered, so it is forgotten now.
     await tx

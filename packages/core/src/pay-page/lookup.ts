@@ -57,7 +57,13 @@ export interface LoadedLink {
  * deleted, or a widget link left unpaid past its expiry at `now`: 410. With `lock`, the link row stays locked until the caller's transaction ends, so two
  * attempts on one link run one after the other.
  */
-export async function loadLink(db: Queryable, now: Now, id: string, purpose: LinkPurpose, opts: { lock?: boolean } = {}): Promise<LoadedLink> {
+export async function loadLink(
+  db: Queryable,
+  now: Now,
+  id: string,
+  purpose: LinkPurpose,
+  opts: { lock?: boolean; /** Settling money already moved: a cancelled or expired link is still settled. */ anyState?: boolean } = {},
+): Promise<LoadedLink> {
   if (!LINK_ID.test(id)) throw missing(purpose);
   const query = db
     .select({ link: payLinks, merchant: merchantColumns })
@@ -67,6 +73,7 @@ export async function loadLink(db: Queryable, now: Now, id: string, purpose: Lin
   // Only the link row is locked: payments of one merchant's other links do not wait on each other.
   const [row] = opts.lock ? await query.for('update', { of: payLinks }) : await query;
   if (!row || (row.link.kind === 'card_request') !== (purpose === 'card')) throw missing(purpose);
+  if (opts.anyState) return row;
   if (row.link.deletedAt) {
     throw purpose === 'pay'
       ? new RemitError('link_cancelled', LINK_CANCELLED_MESSAGE)

@@ -14,13 +14,15 @@ import { amountNumber } from '../money.js';
 import { ACH_BRAND, paymentSuccessData, requireApproved } from '../payments/charges.js';
 import { feeFor } from '../payments/fees.js';
 import { payeeOf } from '../payments/payee.js';
-import { stateColumns } from '../payments/state.js';
+import { stateColumns, stateOf } from '../payments/state.js';
+import { OutcomeUnknown, type AuthorizeResult } from '../processor/connector.js';
 import { AUTHENTICATION_REQUIRED } from '../processor/simulator.js';
 import { processorKey } from '../processor/keys.js';
 import { payAmounts } from './amounts.js';
 import { parsePayBank, parsePayCard, type PayBank, type PayCard } from './inputs.js';
 import { loadLink, saleOf, type LinkRow, type PayMerchantRow, type SaleRow } from './lookup.js';
 import { receiptOf } from './view.js';
+import { LINK_PROCESSING_MESSAGE, markAttemptProcessing } from './processing.js';
 import { clientChosenChallenge, issuerChallenge, issuerReturnUrl } from './issuer-challenge.js';
 
 /**
@@ -54,6 +56,9 @@ export interface Payable {
 export async function lockPayable(ctx: Ctx, tx: Tx, linkId: string, method: Method): Promise<Payable> {
   const { link, merchant } = await loadLink(tx, ctx.now, linkId, 'pay', { lock: true });
   const sale = await saleOf(tx, link, { lock: true });
+  if (sale && link.status !== 'paid' && stateOf(sale.isStatus) === 'processing') {
+    throw new RemitError('payment_processing', LINK_PROCESSING_MESSAGE);
+  }
   if (link.status === 'paid' || !sale || sale.status !== 'pending') {
     throw new RemitError('link_already_paid', ALREADY_PAID_MESSAGE);
   }
@@ -168,21 +173,29 @@ async function chargeCard(ctx: Ctx, tx: Tx, p: Payable, card: PayCard, brand: st
   const amount = payAmounts(link, merchant).total.card;
   // Each attempt is a processor operation of its own (a declined card, then another card).
   const attemptId = newId.transaction();
-  const result = await ctx.processor.authorizeCard(
-    { number: card.number, expMonth: card.exp_month, expYear: card.exp_year, cvc: card.cvc || undefined },
-    amount,
-    {
-      capture: !link.preauth,
-      now: p.now,
-      authenticated,
-      requireAuthentication: link.require3ds,
-      // A processor with its own 3-D Secure page sends the customer back here (issuer-challenge.ts).
-      returnUrl: issuerReturnUrl(ctx, link.id),
-      idempotencyKey: processorKey('authorize', attemptId),
-      payee: payeeOf(merchant, 'card', amount),
-    },
-  );
+  const key = processorKey('authorize', attemptId);
   const lastFour = card.number.slice(-4);
+  let result: AuthorizeResult;
+  try {
+    result = await ctx.processor.authorizeCard(
+      { number: card.number, expMonth: card.exp_month, expYear: card.exp_year, cvc: card.cvc || undefined },
+      amount,
+      {
+        capture: !link.preauth,
+        now: p.now,
+        authenticated,
+        requireAuthentication: link.require3ds,
+        // A processor with its own 3-D Secure page sends the customer back here (issuer-challenge.ts).
+        returnUrl: issuerReturnUrl(ctx, link.id),
+        idempotencyKey: key,
+        payee: payeeOf(merchant, 'card', amount),
+      },
+    );
+  } catch (e) {
+    // The processor may have charged: the link waits, `processing`, until it is asked (processing.ts).
+    if (e instanceof OutcomeUnknown) return markAttemptProcessing(tx, p, { key, brand, lastFour });
+    throw e;
+  }
   if (!result.approved) {
     if (result.redirectUrl) return issuerChallenge(tx, p, { gatewayRef: result.gatewayRef, redirectUrl: result.redirectUrl, brand, lastFour });
     if (result.code === AUTHENTICATION_REQUIRED && !authenticated && clientChosenChallenge(ctx)) return challenge(ctx, tx, p, card, brand);
@@ -200,7 +213,7 @@ async function chargeCard(ctx: Ctx, tx: Tx, p: Payable, card: PayCard, brand: st
 export async function recordDecline(
   tx: Tx,
   p: Payable,
-  d: { id: string; amount: number; brand: string; lastFour: string; gatewayRef: string; code: string; message: string },
+  d: { id: string; amount: number; brand: string; lastFour: string; gatewayRef: string | null; code: string; message: string },
 ): Promise<Outcome> {
   const { link, merchant, sale, now } = p;
   await tx.insert(transactions).values({

@@ -5,6 +5,7 @@ import type { Queryable } from '../db/connect.js';
 import { customers, paymentMethods } from '../db/schema.js';
 import { isRemitError } from '../errors.js';
 import { findWidget, type WidgetRow } from '../widgets/settings.js';
+import { stateOf } from '../payments/state.js';
 import { payAmounts } from './amounts.js';
 import { framingOrigins } from './framing.js';
 import { loadLink, saleOf, type LinkPurpose, type LinkRow, type PayMerchantRow, type SaleRow } from './lookup.js';
@@ -60,7 +61,7 @@ export function viewOf(link: LinkRow, merchant: PayMerchantRow, sale: SaleRow | 
   return {
     link_id: link.id,
     kind: KIND[link.kind] ?? 'pay_link',
-    status: paid ? 'paid' : 'open',
+    status: paid ? 'paid' : sale && stateOf(sale.isStatus) === 'processing' ? 'processing' : 'open',
     merchant: payMerchant(merchant, widget),
     order_id: link.orderId,
     invoice_number: link.invoiceNumber,

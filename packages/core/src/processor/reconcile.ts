@@ -3,11 +3,12 @@ import type { Ctx } from '../context.js';
 import { payChallenges, transactions } from '../db/schema.js';
 import type { DispatcherLogger } from '../events/dispatcher.js';
 import { finishIssuerChallenge } from '../pay-page/issuer-challenge.js';
-import { ABSENT_AFTER_MS, settleProcessing } from '../payments/processing.js';
+import { ABSENT_AFTER_MS } from '../payments/processing.js';
 import { IS_STATUS } from '../payments/state.js';
 import { PollLoop } from '../poll-loop.js';
 import type { PaymentLookup } from './connector.js';
 import { achResult } from './stripe-events.js';
+import { settleProcessingByKey } from './settle-processing.js';
 import { confirmDeferred } from './unconfirmed.js';
 
 /**
@@ -65,10 +66,7 @@ export async function reconcilePayments(ctx: Ctx, opts: ReconcileOptions = {}): 
     const found = p.key ? await ask({ idempotencyKey: p.key }) : null;
     if (!found) continue;
     const absentIsFinal = now.getTime() - p.createdAt.getTime() > (opts.absentAfterMs ?? ABSENT_AFTER_MS);
-    const changed = await ctx.db.transaction(async (tx) => {
-      const [row] = await tx.select().from(transactions).where(eq(transactions.id, p.id)).for('update');
-      return settleProcessing(tx, ctx, row!, found, absentIsFinal);
-    });
+    const changed = await ctx.db.transaction((tx) => settleProcessingByKey(ctx, tx, p.key!, found, absentIsFinal));
     if (changed) report.settled++;
   }
 

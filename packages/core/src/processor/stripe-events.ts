@@ -10,7 +10,7 @@ import { resolveAch } from '../payments/ach.js';
 import { stateOf } from '../payments/state.js';
 import { intentOutcome, type StripeProcessor } from './stripe.js';
 import type { Tx } from '../db/connect.js';
-import { settleProcessing } from '../payments/processing.js';
+import { settleProcessingByKey } from './settle-processing.js';
 import { finishIssuerChallenge } from '../pay-page/issuer-challenge.js';
 import { applyDispute } from './stripe-disputes.js';
 
@@ -130,8 +130,8 @@ async function cardResult(tx: Queryable, ctx: Ctx, intent: Stripe.PaymentIntent)
   const outcome = intentOutcome(intent);
   const key = intent.metadata?.remit_key;
   if (key) {
-    const [row] = await tx.select().from(transactions).where(eq(transactions.gatewayRef, key)).for('update');
-    if (row) return settleProcessing(tx, ctx, row, outcome, false);
+    const settled = await settleProcessingByKey(ctx, tx as Tx, key, outcome, false);
+    if (settled !== null) return settled;
   }
   const done = await finishIssuerChallenge(ctx, intent.id, outcome, tx as Tx);
   return done !== 'none' && done !== 'waiting';

@@ -96,10 +96,15 @@ export function payApiRoutes(app: App, ctx: Ctx) {
             params: linkParams,
             headers: idempotencyHeader,
             body: payRequestSchema,
-            response: { 200: payResultSchema, ...errors },
+            response: { 200: payResultSchema, 202: payResultSchema, ...errors },
           },
         },
-        async (req) => payLink(ctx, req.params.linkId, req.body, { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') }),
+        async (req, reply) => {
+          const result = await payLink(ctx, req.params.linkId, req.body, { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
+          // The processor's answer never came: accepted, not done (as an API charge answers).
+          if (result.status === 'processing') reply.code(202);
+          return result;
+        },
       );
 
       api.post(
