@@ -66,6 +66,9 @@ const en = {
   tryAnother: 'Check the details or use another card, then try again.',
   threeDsFailed: 'Your bank could not verify this payment (3-D Secure). Try again, or use another card.',
   networkError: 'We could not reach the payment server. Check your connection and try again; you will not be charged twice.',
+  confirmingTitle: "We're confirming your payment",
+  confirmingText: "Your card processor hasn't answered yet. Don't pay again: this page updates by itself when it does.",
+  checkAgain: 'Check again',
   challengeTitle: '3-D Secure verification',
   challengeText: (brand: string, last4: string) =>
     `Your bank asks you to confirm this payment with your ${brand} ending in ${last4}. (Sandbox: choose the outcome.)`,

@@ -7,6 +7,7 @@ import { Amounts } from './amounts.js';
 import { BankForm } from './bank-form.js';
 import { CardForm } from './card-form.js';
 import { Challenge } from './challenge.js';
+import { Confirming } from './confirming.js';
 import { createEmbed } from './embed.js';
 import { formatMoney } from './format.js';
 import { attemptKey, endAttempt } from './idempotency.js';
@@ -44,6 +45,8 @@ export function LinkPage({ view }: { view: PayLinkView }) {
   const justPaid = useSignal(false);
   const challenge = useSignal<{ id: string; brand: string; last_four: string } | null>(null);
   const failure = useSignal<Failure | null>(null);
+  // The processor's answer to a card attempt never came: the server is asking it (no second attempt meanwhile).
+  const confirming = useSignal(view.status === 'processing');
   const clearCard = useSignal(0);
   const money = (c: number) => formatMoney(c, view.amounts.currency, intlLocale());
   const total = money(view.amounts.total[method.value]);
@@ -64,6 +67,10 @@ export function LinkPage({ view }: { view: PayLinkView }) {
     if (res.ok) {
       endAttempt(scope);
       if (res.data.status === 'paid') paid(res.data.receipt);
+      else if (res.data.status === 'processing') {
+        failure.value = null;
+        confirming.value = true;
+      }
       // The processor's own 3-D Secure page; it sends the customer back to /pay/{id}/return.
       else if (res.data.challenge.redirect_url) location.assign(res.data.challenge.redirect_url);
       else {
@@ -79,6 +86,10 @@ export function LinkPage({ view }: { view: PayLinkView }) {
       const fresh = await getLink(view.link_id);
       if (fresh.ok && fresh.data.receipt) return paid(fresh.data.receipt);
     }
+    if (res.code === 'payment_processing') {
+      confirming.value = true;
+      return;
+    }
     if (res.status === 402) {
       clearCard.value++;
       embed.failed();
@@ -92,6 +103,15 @@ export function LinkPage({ view }: { view: PayLinkView }) {
     const code = new URLSearchParams(location.search).get('declined');
     if (code && !receipt.value) fail(m.declinedTitle, code === 'three_ds_failed' ? m.threeDsFailed : m.tryAnother);
   }, []);
+
+  /** Asks whether the processing attempt was settled: paid shows the receipt, open again is a decline. */
+  const check = async () => {
+    const fresh = await getLink(view.link_id);
+    if (!fresh.ok || fresh.data.status === 'processing') return;
+    confirming.value = false;
+    if (fresh.data.receipt) paid(fresh.data.receipt);
+    else fail(m.declinedTitle, m.tryAnother);
+  };
 
   const run = async (work: () => Promise<void>) => {
     if (inFlight.current) return; // a double click before the button shows as disabled
@@ -121,6 +141,8 @@ export function LinkPage({ view }: { view: PayLinkView }) {
   let body;
   if (receipt.value) {
     body = <Receipt receipt={receipt.value} focus={justPaid.value} />;
+  } else if (confirming.value) {
+    body = <Confirming onCheck={check} busy={busy.value} />;
   } else if (!view.merchant.accepts_payments) {
     body = (
       <section class="panel notice" aria-labelledby="pending-title">

@@ -62,6 +62,9 @@ export const es: Messages = {
   tryAnother: 'Revise los datos o use otra tarjeta e inténtelo de nuevo.',
   threeDsFailed: 'Su banco no pudo verificar este pago (3-D Secure). Inténtelo de nuevo o use otra tarjeta.',
   networkError: 'No pudimos conectar con el servidor de pagos. Compruebe su conexión e inténtelo de nuevo; no se le cobrará dos veces.',
+  confirmingTitle: 'Estamos confirmando su pago',
+  confirmingText: 'El procesador de su tarjeta aún no ha respondido. No vuelva a pagar: esta página se actualizará sola cuando responda.',
+  checkAgain: 'Comprobar de nuevo',
   challengeTitle: 'Verificación 3-D Secure',
   challengeText: (brand, last4) =>
     `Su banco le pide confirmar este pago con su ${brand} terminada en ${last4}. (Sandbox: elija el resultado.)`,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createProcessor, PROCESSING_MESSAGE, PROCESSOR_NEVER_MADE_MESSAGE, reconcilePayments, THREE_DS_FAILED_MESSAGE } from '@remit/core';
+import { createProcessor, LINK_PROCESSING_MESSAGE, PROCESSING_MESSAGE, PROCESSOR_NEVER_MADE_MESSAGE, reconcilePayments, THREE_DS_FAILED_MESSAGE } from '@remit/core';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
 import { bankAccount, eventsOf, gatewayRefOf, merchantPost, newCustomer, noonClock, rows, txnRow } from '../testing/payments.js';
@@ -362,6 +362,95 @@ describe('unknown outcomes: processing, then reconciliation', () => {
     expect((await reconcilePayments(s.core.ctx)).calls).toMatchObject({ confirmed: 1 });
     expect(emu.paymentIntents.get(pid)).toMatchObject({ status: 'succeeded', amount_received: 1100 });
     expect((await reconcilePayments(s.core.ctx)).calls).toEqual({ confirmed: 0, refused: 0, left: 0 });
+  });
+});
+
+describe('unknown outcomes on the pay page: the link waits, processing, until Stripe is asked', () => {
+  const attemptsOf = (linkId: string) =>
+    rows<{ status: string; decline_reason: string | null; last_four: string }>(
+      s,
+      sql`select t.status, t.decline_reason, t.last_four from transactions t join pay_links l on l.id = t.pay_link_id where l.id = ${linkId} and t.id <> l.sales_id`,
+    );
+
+  it('approved at Stripe: 202 processing, a second attempt refused, reconciliation pays the link once', async () => {
+    const linkId = await newLink({ amount: '12.34' });
+    const intents = emu.paymentIntents.size;
+    emu.dropAnswers(/^\/v1\/payment_intents$/, 3);
+    const key = randomUUID();
+    const first = await pay(linkId, { method: 'card', card: card('4242424242424242') }, { 'idempotency-key': key });
+    expect(first.status).toBe(202);
+    expect(first.body).toEqual({ status: 'processing', message: LINK_PROCESSING_MESSAGE });
+    expect(emu.paymentIntents.size).toBe(intents + 1);
+    expect(await linkView(linkId)).toMatchObject({ status: 'processing', receipt: null });
+    expect(await saleOf(linkId)).toMatchObject({ status: 'processing', gateway_ref: expect.stringMatching(/^remit_authorize_/) });
+    // The page's retry with its key replays the answer; another attempt (another key, another card) is refused.
+    const replay = await pay(linkId, { method: 'card', card: card('4242424242424242') }, { 'idempotency-key': key });
+    expect(replay.status).toBe(202);
+    const second = await pay(linkId, { method: 'card', card: card('5555555555554444') });
+    expect(second.status).toBe(409);
+    expect(second.body).toMatchObject({ code: 'payment_processing', message: LINK_PROCESSING_MESSAGE });
+    const bank = await pay(linkId, { method: 'ach', bank: bankAccount(), authorization_accepted: true });
+    expect(bank.status).toBe(409);
+    // Deleting the link would hide a charge that may have happened.
+    const del = await s.http({ method: 'DELETE', path: `/api/v1/pay-link/${linkId}`, auth: m.auth, json: { merchant_key: m.merchant_key } });
+    expect(del.status).toBe(409);
+    expect(del.body).toMatchObject({ code: 'link_not_deletable' });
+    expect(emu.paymentIntents.size).toBe(intents + 1);
+
+    const report = await reconcilePayments(s.core.ctx);
+    expect(report.settled).toBeGreaterThanOrEqual(1);
+    const pid = [...emu.paymentIntents.keys()].at(-1)!;
+    expect(await linkView(linkId)).toMatchObject({ status: 'paid', receipt: { amount: 1234, last_four: '4242', status: 'succeeded' } });
+    const sale = await saleOf(linkId);
+    expect(sale).toMatchObject({ status: 'completed', gateway_ref: pid });
+    expect(emu.paymentIntents.get(pid)).toMatchObject({ status: 'succeeded', amount_received: 1234 });
+    await reconcilePayments(s.core.ctx);
+    expect(await successes(sale.id)).toHaveLength(1);
+    expect(emu.paymentIntents.size).toBe(intents + 1);
+    expect((await pay(linkId, { method: 'card', card: card('4242424242424242') })).body.code).toBe('link_already_paid');
+  });
+
+  it('declined at Stripe: the attempt is recorded declined and the link is open again', async () => {
+    const linkId = await newLink({ amount: '4.56' });
+    emu.dropAnswers(/^\/v1\/payment_intents$/, 3);
+    const first = await pay(linkId, { method: 'card', card: card('4000000000000002') });
+    expect(first.status).toBe(202);
+    await reconcilePayments(s.core.ctx);
+    expect((await linkView(linkId)).status).toBe('open');
+    expect(await saleOf(linkId)).toMatchObject({ status: 'pending', gateway_ref: null });
+    expect(await attemptsOf(linkId)).toEqual([{ status: 'declined', decline_reason: 'Your card was declined.', last_four: '0002' }]);
+    const again = await pay(linkId, { method: 'card', card: card('4242424242424242') });
+    expect(again.status).toBe(200);
+    expect(again.body.status).toBe('paid');
+    expect(await successes((await saleOf(linkId)).id)).toHaveLength(1);
+  });
+
+  it('never made at Stripe (5xx): open again once Stripe would know it, nothing charged', async () => {
+    const linkId = await newLink({ amount: '3.21' });
+    const intents = emu.paymentIntents.size;
+    emu.failRequests(/^\/v1\/payment_intents$/, 3, 500);
+    expect((await pay(linkId, { method: 'card', card: card('4242424242424242') })).status).toBe(202);
+    await reconcilePayments(s.core.ctx);
+    expect((await linkView(linkId)).status).toBe('processing');
+    await reconcilePayments(s.core.ctx, { absentAfterMs: 0 });
+    expect((await linkView(linkId)).status).toBe('open');
+    expect(await attemptsOf(linkId)).toEqual([{ status: 'declined', decline_reason: PROCESSOR_NEVER_MADE_MESSAGE, last_four: '4242' }]);
+    expect(emu.paymentIntents.size).toBe(intents);
+  });
+
+  it("Stripe's webhook first: the link is paid; replayed, and then reconciliation, change nothing", async () => {
+    const linkId = await newLink({ amount: '7.89' });
+    emu.dropAnswers(/^\/v1\/payment_intents$/, 3);
+    expect((await pay(linkId, { method: 'card', card: card('4242424242424242') })).status).toBe(202);
+    const pid = [...emu.paymentIntents.keys()].at(-1)!;
+    const event = emu.event('payment_intent.succeeded', { ...emu.paymentIntents.get(pid) });
+    expect((await deliver(event)).body.handled).toBe('applied');
+    expect((await deliver(event)).body.handled).toBe('duplicate');
+    expect(await linkView(linkId)).toMatchObject({ status: 'paid', receipt: { amount: 789 } });
+    await reconcilePayments(s.core.ctx);
+    const sale = await saleOf(linkId);
+    expect(sale).toMatchObject({ status: 'completed', gateway_ref: pid });
+    expect(await successes(sale.id)).toHaveLength(1);
   });
 });
 

@@ -5,3 +5,4 @@ export { payAmounts } from './amounts.js';
 export { LINK_NOT_FOUND_MESSAGE, LINK_CANCELLED_MESSAGE, CARD_LINK_NOT_FOUND_MESSAGE, CARD_LINK_CANCELLED_MESSAGE } from './lookup.js';
 export { framingOrigins } from './framing.js';
 export { returnFromIssuer, finishIssuerChallenge, type IssuerOutcome } from './issuer-challenge.js';
+export { LINK_PROCESSING_MESSAGE } from './processing.js';
