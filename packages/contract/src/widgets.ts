@@ -185,11 +185,30 @@ export type PaymentResult = { status: 'succeeded'; transaction_id: string } | { 
 /** What `sendRequestPayment` resolves with once the SMS is queued. */
 export type RequestResult = WidgetRequestResult;
 
-/** The `detail` of the `remit:payment-success`, `remit:close` and `remit:error` DOM events on `document`. */
+/** `remit:ready`: the loader ran; `window.Remit` is there. */
+export interface RemitReady {
+  public_key: string;
+}
+/** `remit:payment-success`: the customer paid in the pay modal. */
+export type PaymentSucceeded = Extract<PaymentResult, { status: 'succeeded' }>;
+/** `remit:close`: the customer closed the pay modal without paying. */
+export type PaymentClosed = Extract<PaymentResult, { status: 'closed' }>;
+/** `remit:error`: a widget call failed (the same `code` and `message` the Promise rejects with). */
+export interface RemitErrorDetail {
+  code: string;
+  message: string;
+}
+
+/**
+ * The DOM events the loader dispatches on `document`, each `detail` of the type the matching
+ * callback gets (`onReady`, `onSuccess`, `onClose`, `onError`). @remit/loader adds them to
+ * `DocumentEventMap`, so `document.addEventListener('remit:payment-success', (e) => e.detail.transaction_id)` is typed.
+ */
 export interface RemitEventMap {
-  'remit:payment-success': CustomEvent<{ status: 'succeeded'; transaction_id: string }>;
-  'remit:close': CustomEvent<{ status: 'closed'; transaction_id: null }>;
-  'remit:error': CustomEvent<{ code: string; message: string }>;
+  'remit:ready': CustomEvent<RemitReady>;
+  'remit:payment-success': CustomEvent<PaymentSucceeded>;
+  'remit:close': CustomEvent<PaymentClosed>;
+  'remit:error': CustomEvent<RemitErrorDetail>;
 }
 
 /** The error the loader's Promises reject with. `code`: the server's error code, or `invalid_amount`, `invalid_phone`, `invalid_key`, `load_failed`, `network_error`. */
