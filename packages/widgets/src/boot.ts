@@ -2,6 +2,7 @@ import type { WidgetConfig } from '@remit/contract';
 import type { WidgetContext, WidgetUI } from '@remit/loader/ui';
 import { widgetApi, type Call } from './api.js';
 import { pay } from './pay.js';
+import { setAppearance } from './styles.js';
 import { request } from './request.js';
 import { mountTable, tableModel, type TableModel } from './transactions.js';
 import { warmOnIntent, warmPayFrame } from './warm.js';
@@ -14,10 +15,9 @@ import { warmOnIntent, warmPayFrame } from './warm.js';
  */
 export function bootWidgets(ctx: WidgetContext, call: Call = widgetApi(ctx)): WidgetUI {
   const mine = document.querySelector<HTMLElement>('script[data-appearance]')?.dataset.appearance;
-  let css = '';
   call<WidgetConfig>(mine ? '/config?appearance=' + encodeURIComponent(mine) : '/config').then(
     (c) => {
-      css = c.appearance_css;
+      setAppearance(c.appearance_css);
       if (c.appearance_warning) console.warn('Remit: ' + c.appearance_warning);
     },
     () => {},
@@ -27,7 +27,7 @@ export function bootWidgets(ctx: WidgetContext, call: Call = widgetApi(ctx)): Wi
   return {
     async pay(amount, opener, popup) {
       warmPayFrame(ctx.base); // a call with no intent before it (a script, not a click) warms while the link is made
-      const r = await pay(call, amount, opener, popup, () => css, mine);
+      const r = await pay(call, amount, opener, popup, mine);
       if (r.status === 'succeeded')
         for (const [model, t] of tables) {
           // A table a single-page app has taken off the page is let go, not refreshed.
@@ -36,10 +36,10 @@ export function bootWidgets(ctx: WidgetContext, call: Call = widgetApi(ctx)): Wi
         }
       return r;
     },
-    request: (amount, phone, opener) => request(call, amount, phone, opener, css),
+    request: (amount, phone, opener) => request(call, amount, phone, opener),
     table(el) {
       const model = tableModel(call);
-      const unmount = mountTable(el, model, css);
+      const unmount = mountTable(el, model);
       const off = () => {
         tables.delete(model);
         unmount();

@@ -21,7 +21,6 @@ export async function pay(
   amount: string,
   opener: Element | null,
   popup: Window | null,
-  appearance: () => string,
   /** The page's own appearance (JSON): the pay page is asked for it too, and then no warm frame (it shows the settings'). */
   override?: string,
 ): Promise<PaymentResult> {
@@ -66,7 +65,7 @@ export async function pay(
 
   const label = `Pay ${money(amount)}`;
   if (!popup) {
-    const shadow = shadowHost('pay', appearance());
+    const shadow = shadowHost('pay');
     host = shadow.host;
     for (const t of ['keydown', 'pointerdown']) host.addEventListener(t, () => (acted = true), true);
     // The guards at both ends keep Tab and Shift+Tab inside the dialog: leaving the pay page's

@@ -5,7 +5,7 @@
  * theme's; the merchant's appearance comes resolved from the server as a second sheet over them.
  */
 export const CSS = `
-:host{all:initial;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);--brand:#1d4ed8;--brand-ink:#fff;--ink:#111827;--muted:#4b5563;--line:#d1d5db;--field:#6b7280;--error:#b91c1c;--focus:#2563eb;--surface:#fff;--bg:#f3f4f6;--radius:8px}
+:host{all:initial;display:block;background:var(--surface);font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--ink);--brand:#1d4ed8;--brand-ink:#fff;--ink:#111827;--muted:#4b5563;--line:#d1d5db;--field:#6b7280;--error:#b91c1c;--focus:#2563eb;--surface:#fff;--bg:#f3f4f6;--radius:8px}
 *{box-sizing:border-box}
 dialog{border:0;border-radius:calc(var(--radius)*1.5);padding:0;box-shadow:0 20px 50px rgb(0 0 0/.3);color:inherit;background:var(--surface);max-width:calc(100vw - 16px);max-height:calc(100vh - 16px)}
 dialog::backdrop{background:rgb(17 24 39/.55)}
@@ -33,24 +33,28 @@ th{color:var(--muted)}
 .err{color:var(--error)}
 `;
 
-let shared: CSSStyleSheet | null = null;
-
-/** One sheet for every widget root, and over it the appearance (`:host{…}` as the server resolved it), if any. */
-export function adoptStyles(root: ShadowRoot, appearance = ''): void {
-  if (!shared) {
-    shared = new CSSStyleSheet();
-    shared.replaceSync(CSS);
+let sheets: [CSSStyleSheet, CSSStyleSheet] | null = null;
+const ours = () => {
+  if (!sheets) {
+    sheets = [new CSSStyleSheet(), new CSSStyleSheet()];
+    sheets[0].replaceSync(CSS);
   }
-  const theme = new CSSStyleSheet();
-  theme.replaceSync(appearance);
-  root.adoptedStyleSheets = [shared, theme];
+  return sheets;
+};
+
+/** The same two sheets on every widget root: the styles, and over them the appearance. */
+export function adoptStyles(root: ShadowRoot): void {
+  root.adoptedStyleSheets = ours();
 }
 
+/** The appearance (`:host{…}` as the server resolved it): every widget root, mounted or not yet, wears it at once. */
+export const setAppearance = (css: string): void => ours()[1].replaceSync(css);
+
 /** A host element at the end of <body> with an open shadow root (reachable by assistive tools and tests). */
-export function shadowHost(name: string, appearance: string): { host: HTMLElement; root: ShadowRoot } {
+export function shadowHost(name: string): { host: HTMLElement; root: ShadowRoot } {
   const host = document.createElement('remit-' + name);
   const root = host.attachShadow({ mode: 'open' });
-  adoptStyles(root, appearance);
+  adoptStyles(root);
   document.body.append(host);
   return { host, root };
 }

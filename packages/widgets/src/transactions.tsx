@@ -111,14 +111,14 @@ export function Rows({ model }: { model: TableModel }) {
 }
 
 /** Renders the table in `el` and loads page one; returns unmount. */
-export function mountTable(el: HTMLElement, model: TableModel, appearance?: string): () => void {
+export function mountTable(el: HTMLElement, model: TableModel): () => void {
   let target: Element | ShadowRoot = el;
   if (el.tagName === 'TABLE') {
     el.textContent = '';
     render(<Rows model={model} />, el);
   } else {
     const root = el.shadowRoot ?? el.attachShadow({ mode: 'open' });
-    adoptStyles(root, appearance);
+    adoptStyles(root);
     target = root;
     render(
       <table>
