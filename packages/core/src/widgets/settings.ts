@@ -79,12 +79,17 @@ export const widgetAppearance = (w: Pick<WidgetRow, 'appearance' | 'primaryColor
 /** An appearance whose colours would not read is refused, each failing pair named with its ratio. */
 function checkAppearance(appearance: Appearance): void {
   const errors: FieldError[] = appearanceProblems(appearance).map((p) => ({ path: `appearance.variables.${p.path}`, message: p.message }));
-  if (errors.length) throw invalid('invalid_request', `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+  if (errors.length) refuse(errors);
 }
 
 /** `GET /widgets`: the merchant's widgets (one per merchant). */
 export async function listWidgets(ctx: Ctx, merchant: Merchant): Promise<WidgetView[]> {
   return [widgetView(await widgetFor(ctx, merchant))];
+}
+
+/** A 400 naming each field and what it must be. */
+function refuse(errors: FieldError[]): never {
+  throw invalid('invalid_request', `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
 }
 
 /** Production pages are served over https; plain http only for localhost, and only in sandbox. */
@@ -98,7 +103,7 @@ function checkOrigins(env: Env, origins: string[]): void {
       message: env === 'sandbox' ? 'must be https://…, or http://localhost… in sandbox' : 'must be https://… in production',
     });
   });
-  if (errors.length) throw invalid('invalid_request', `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+  if (errors.length) refuse(errors);
 }
 
 /** Countries the phone library cannot place numbers in would never match a phone: refused. */
@@ -107,7 +112,7 @@ function checkCountries(countries: string[]): void {
   countries.forEach((c, i) => {
     if (!isPhoneCountry(c)) errors.push({ path: `sms_countries.${i}`, message: `is not a country code phones can be placed in (ISO 3166 alpha-2, for example US), not "${c}"` });
   });
-  if (errors.length) throw invalid('invalid_request', `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+  if (errors.length) refuse(errors);
 }
 
 /** `PUT /widgets/{id}`: sets what the body gives; the row is locked so concurrent updates apply one after the other. */
