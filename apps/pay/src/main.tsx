@@ -5,7 +5,7 @@ import { App } from './app.js';
 import { loadLocale, locale, pickLocale } from './i18n.js';
 import { shell } from './shell.js';
 import { readState } from './state.js';
-import { applyBrand } from './theme.js';
+import { linkAppearance } from './theme.js';
 import { captureTyped, scripted } from './typed.js';
 import './styles.css';
 
@@ -22,7 +22,7 @@ const start = async (state: PayPageState) => {
   const chosen = pickLocale(location.search, navigator.languages);
   await loadLocale(chosen);
   locale.value = chosen;
-  if (state.page !== 'error') applyBrand(state.view.merchant.primary_color);
+  if (state.page !== 'error') linkAppearance(state.view.merchant.stylesheet);
   captureTyped(root);
   if (root.dataset.locale === locale.value && root.firstElementChild) {
     scripted.value = false; // as the server rendered it: Pay disabled until hydrated

@@ -89,6 +89,15 @@ describe('globals', () => {
     expect(errors).toEqual([]);
   });
 
+  it('dispatches remit:ready with its key once window.Remit is there', async () => {
+    const ready: unknown[] = [];
+    const on = (e: Event) => ready.push([(e as CustomEvent).detail, typeof win.Remit]);
+    document.addEventListener('remit:ready', on);
+    await launch();
+    document.removeEventListener('remit:ready', on);
+    expect(ready).toEqual([[{ public_key: KEY }, 'object']]);
+  });
+
   it('loaded twice, defines everything once', async () => {
     await launch();
     const first = win.Remit;

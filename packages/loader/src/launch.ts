@@ -115,4 +115,5 @@ type Failure = Error & { code: string };
   w.Remit = { getPaymentPage, sendRequestPayment, mountTransactions, publicKey: key };
   w.getPaymentPage = getPaymentPage;
   w.sendRequestPayment = sendRequestPayment;
+  emit('ready', { public_key: key });
 })(window, document);

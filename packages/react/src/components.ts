@@ -2,10 +2,15 @@
 import { createElement, useEffect, useRef, type ReactElement, type ReactNode } from 'react';
 import type { RemitWidgets } from '@remit/loader';
 import { load, press, toError } from '@remit/wrapper-core';
-import type { PaymentResult, RemitConnection, RemitWidgetError, RequestResult } from '@remit/wrapper-core/types';
+import type { PaymentResult, RemitConnection, RemitReady, RemitWidgetError, RequestResult } from '@remit/wrapper-core/types';
+
+/** Called once the loader is there (`remit:ready`): the component works from then on. */
+interface Ready {
+  onReady?: (detail: RemitReady) => void;
+}
 
 /** Callbacks and button text shared by the two buttons. */
-export interface RemitButtonProps<R> extends RemitConnection {
+export interface RemitButtonProps<R> extends RemitConnection, Ready {
   /** The amount, in major units: `12.3` or `"12.30"`. */
   amount: number | string;
   /** Called when the payment (or the request) went through. */
@@ -22,7 +27,7 @@ export interface RequestPaymentonClickProps extends RemitButtonProps<RequestResu
   /** The customer's phone: a US number or E.164. */
   phone_number: string;
 }
-export interface CompletedTransactionsProps extends RemitConnection {
+export interface CompletedTransactionsProps extends RemitConnection, Ready {
   onError?: (error: RemitWidgetError) => void;
 }
 
@@ -34,7 +39,7 @@ function useRemitButton<R>(props: RemitButtonProps<R>, call: (remit: RemitWidget
   const { clientKey, baseUrl, nonce } = props;
   useEffect(() => {
     // Warm the loader: one script per page whatever mounts it (StrictMode's second mount reuses it).
-    load({ clientKey, baseUrl, nonce }).catch(() => {});
+    load(latest.current.props).then((remit) => remit && latest.current.props.onReady?.({ public_key: remit.publicKey }), () => {});
   }, [clientKey, baseUrl, nonce]);
   const onClick = () => {
     const { props: p, call: c } = latest.current;
@@ -56,18 +61,21 @@ export function RequestPaymentonClick(props: RequestPaymentonClickProps): ReactE
 /** The merchant's completed transactions (date, amount, brand and last four, status), paginated. */
 export function CompletedTransactions(props: CompletedTransactionsProps): ReactElement {
   const el = useRef<HTMLDivElement>(null);
-  const onError = useRef(props.onError);
-  onError.current = props.onError;
+  const latest = useRef(props);
+  latest.current = props;
   const { clientKey, baseUrl, nonce } = props;
   useEffect(() => {
     // Mounted once the loader is there; a cleanup that comes first (StrictMode) cancels that mount.
     let live = true;
     let unmount: (() => void) | undefined;
-    load({ clientKey, baseUrl, nonce }).then(
+    load(latest.current).then(
       (remit) => {
-        if (live && remit && el.current) unmount = remit.mountTransactions(el.current);
+        if (live && remit && el.current) {
+          unmount = remit.mountTransactions(el.current);
+          latest.current.onReady?.({ public_key: remit.publicKey });
+        }
       },
-      (error: unknown) => live && onError.current?.(toError(error)),
+      (error: unknown) => live && latest.current.onError?.(toError(error)),
     );
     return () => {
       live = false;

@@ -2,19 +2,24 @@ import type { WidgetConfig } from '@remit/contract';
 import type { WidgetContext, WidgetUI } from '@remit/loader/ui';
 import { widgetApi, type Call } from './api.js';
 import { pay } from './pay.js';
+import { setAppearance } from './styles.js';
 import { request } from './request.js';
 import { mountTable, tableModel, type TableModel } from './transactions.js';
 import { warmOnIntent, warmPayFrame } from './warm.js';
 
 /**
  * The widget chunk's operations for the loader. The widget settings are read once in the
- * background (only the theme colour is taken from them); every mounted table refreshes after a
- * successful payment.
+ * background (only the appearance is taken from them, as the server resolved it: under the
+ * page's own, the loader tag's `data-appearance`, when that one reads; else the console says
+ * why it was ignored); every mounted table refreshes after a successful payment.
  */
 export function bootWidgets(ctx: WidgetContext, call: Call = widgetApi(ctx)): WidgetUI {
-  let primary: string | null = null;
-  call<WidgetConfig>('/config').then(
-    (c) => (primary = c.theme.primary_color),
+  const mine = document.querySelector<HTMLElement>('script[data-appearance]')?.dataset.appearance;
+  call<WidgetConfig>(mine ? '/config?appearance=' + encodeURIComponent(mine) : '/config').then(
+    (c) => {
+      setAppearance(c.appearance_css);
+      if (c.appearance_warning) console.warn('Remit: ' + c.appearance_warning);
+    },
     () => {},
   );
   warmOnIntent(ctx.base);
@@ -22,7 +27,7 @@ export function bootWidgets(ctx: WidgetContext, call: Call = widgetApi(ctx)): Wi
   return {
     async pay(amount, opener, popup) {
       warmPayFrame(ctx.base); // a call with no intent before it (a script, not a click) warms while the link is made
-      const r = await pay(call, amount, opener, popup, () => primary);
+      const r = await pay(call, amount, opener, popup, mine);
       if (r.status === 'succeeded')
         for (const [model, t] of tables) {
           // A table a single-page app has taken off the page is let go, not refreshed.
@@ -31,10 +36,10 @@ export function bootWidgets(ctx: WidgetContext, call: Call = widgetApi(ctx)): Wi
         }
       return r;
     },
-    request: (amount, phone, opener) => request(call, amount, phone, opener, () => primary),
+    request: (amount, phone, opener) => request(call, amount, phone, opener),
     table(el) {
       const model = tableModel(call);
-      const unmount = mountTable(el, model, primary);
+      const unmount = mountTable(el, model);
       const off = () => {
         tables.delete(model);
         unmount();

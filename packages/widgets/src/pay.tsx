@@ -1,9 +1,9 @@
 import type { PaymentResult, WidgetPayLink } from '@remit/contract';
-import { signal } from '@preact/signals';
 import { render } from 'preact';
 import type { Call } from './api.js';
 import { Modal } from './dialog.js';
 import { money } from './format.js';
+import { signal, use, type Signal } from './signal.js';
 import { shadowHost } from './styles.js';
 import { takeWarmFrame } from './warm.js';
 /**
@@ -21,7 +21,8 @@ export async function pay(
   amount: string,
   opener: Element | null,
   popup: Window | null,
-  primary: () => string | null,
+  /** The page's own appearance (JSON): the pay page is asked for it too, and then no warm frame (it shows the settings'). */
+  override?: string,
 ): Promise<PaymentResult> {
   const linked = call<WidgetPayLink>('/pay-links', { amount });
   const src = signal<string | null>(null);
@@ -64,7 +65,7 @@ export async function pay(
 
   const label = `Pay ${money(amount)}`;
   if (!popup) {
-    const shadow = shadowHost('pay', primary());
+    const shadow = shadowHost('pay');
     host = shadow.host;
     for (const t of ['keydown', 'pointerdown']) host.addEventListener(t, () => (acted = true), true);
     // The guards at both ends keep Tab and Shift+Tab inside the dialog: leaving the pay page's
@@ -98,9 +99,10 @@ export async function pay(
   }
   if (done) return settled; // closed while the link was being made
   from = new URL(link.pay_link).origin;
-  const warm = popup ? null : takeWarmFrame();
+  const url = override ? link.pay_link + '?appearance=' + encodeURIComponent(override) : link.pay_link;
+  const warm = popup || override ? null : takeWarmFrame();
   if (popup) {
-    popup.location.href = link.pay_link;
+    popup.location.href = url;
     poll = window.setInterval(() => popup.closed && closed(), 400);
   } else if (warm) {
     // Shown in the dialog at once (its process paints while the shell fetches the link), given
@@ -121,7 +123,7 @@ export async function pay(
     if (done) return settled;
     if (taken) from = warm.origin;
     else f.src = link.pay_link;
-  } else src.value = link.pay_link;
+  } else src.value = url;
   return settled;
 }
 
@@ -149,11 +151,11 @@ function opened(f: HTMLIFrameElement, origin: string, linkId: string): Promise<b
 /** The wait text, then the frame of the link ('': the warm frame, moved in beside this). */
 function PayFrame(props: {
   label: string;
-  src: { value: string | null };
+  src: Signal<string | null>;
   frameRef: (el: HTMLIFrameElement | null) => void;
   focus: (f: HTMLIFrameElement) => void;
 }) {
-  const src = props.src.value;
+  const src = use(props.src);
   if (src === '') return null;
   if (!src) return <p class="wait" role="status">Opening the payment form…</p>;
   return (

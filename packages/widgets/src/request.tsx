@@ -6,9 +6,9 @@ import { money } from './format.js';
 import { shadowHost } from './styles.js';
 
 /** The request payment button's flow: send the SMS, then confirm it in a small dialog (resolves once sent). */
-export async function request(call: Call, amount: string, phone: string, opener: Element | null, primary: () => string | null): Promise<RequestResult> {
+export async function request(call: Call, amount: string, phone: string, opener: Element | null): Promise<RequestResult> {
   const sent = await call<WidgetRequestResult>('/payment-requests', { amount, phone_number: phone });
-  const { host, root } = shadowHost('request', primary());
+  const { host, root } = shadowHost('request');
   const close = () => {
     render(null, root);
     host.remove();

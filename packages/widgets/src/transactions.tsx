@@ -1,8 +1,8 @@
 import type { WidgetTransactions } from '@remit/contract';
-import { signal, type Signal } from '@preact/signals';
 import { render } from 'preact';
 import type { Call } from './api.js';
 import { date, money } from './format.js';
+import { signal, use, type Signal } from './signal.js';
 import { adoptStyles } from './styles.js';
 
 /**
@@ -46,8 +46,8 @@ export function tableModel(call: Call): TableModel {
 const COLUMNS = ['Date', 'Amount', 'Card', 'Status'];
 
 export function Rows({ model }: { model: TableModel }) {
-  const s = model.state.value;
-  const p = model.page.value;
+  const s = use(model.state);
+  const p = use(model.page);
   const status =
     s.kind === 'loading' ? 'Loading transactions…' : s.kind === 'error' ? `Could not load transactions: ${s.message}` : null;
   const rows = s.kind === 'ready' ? s.list.data : [];
@@ -111,14 +111,14 @@ export function Rows({ model }: { model: TableModel }) {
 }
 
 /** Renders the table in `el` and loads page one; returns unmount. */
-export function mountTable(el: HTMLElement, model: TableModel, primary: string | null): () => void {
+export function mountTable(el: HTMLElement, model: TableModel): () => void {
   let target: Element | ShadowRoot = el;
   if (el.tagName === 'TABLE') {
     el.textContent = '';
     render(<Rows model={model} />, el);
   } else {
     const root = el.shadowRoot ?? el.attachShadow({ mode: 'open' });
-    adoptStyles(root, primary);
+    adoptStyles(root);
     target = root;
     render(
       <table>

@@ -184,7 +184,7 @@ describe('security headers', () => {
     expect(set.status).toBe(200);
     const plain = await page(`/pay/${await payLink({}, other)}`);
     expect(cspOf(plain)['frame-ancestors']).toBe('https://shop.example.com http://localhost:5173');
-    expect(stateOf(plain.text).view.merchant).toEqual({ name: 'Framed Shop', logo_url: 'https://cdn.example.com/l.png', primary_color: '#112233', accepts_payments: true });
+    expect(stateOf(plain.text).view.merchant).toEqual({ name: 'Framed Shop', logo_url: 'https://cdn.example.com/l.png', primary_color: '#112233', stylesheet: '/pay/appearance.css?colorPrimary=%23112233', accepts_payments: true });
     const embeddedId = await payLink({ embed_origin: 'https://pos.example.net' }, other);
     const embedded = await page(`/pay/${embeddedId}`);
     expect(cspOf(embedded)['frame-ancestors']).toBe('https://shop.example.com http://localhost:5173 https://pos.example.net');

@@ -15,6 +15,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { Appearance } from '@remit/contract';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const cents = (name: string) => bigint(name, { mode: 'number' });
@@ -339,6 +340,8 @@ export const widgets = pgTable(
     buttonText: text('button_text').notNull(),
     /** `#rrggbb`. */
     primaryColor: text('primary_color'),
+    /** `{theme, variables}` as set with PUT /widgets/{id} (checked readable then); null: the default theme. */
+    appearance: jsonb('appearance').$type<Appearance>(),
     logoUrl: text('logo_url'),
     requestPaymentEnabled: boolean('request_payment_enabled').notNull().default(true),
     /** Off unless set: production widgets start with it off, sandbox ones on (widgetFor). */
