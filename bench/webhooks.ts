@@ -19,7 +19,7 @@ import { benchDatabaseUrl } from './setup.js';
 
 // Another checkout's core, for a side-by-side run (its own migrations, statements and dispatcher).
 const { createCredentials, openCore, recordEvent, updateWebhookUrl, WebhookDispatcher } = (await import(
-  process.env.BENCH_WEBHOOK_CORE ?? '@remit/core'
+  process.env.BENCH_WEBHOOK_CORE || '@remit/core'
 )) as typeof import('@remit/core');
 const THROUGHPUT_ONLY = process.env.BENCH_WEBHOOK_ONLY === 'throughput';
 const BACKLOG = Number(process.env.BENCH_WEBHOOK_BACKLOG ?? 2000);

@@ -34,9 +34,9 @@ export interface WebhookDispatcherOptions {
   /** Deliveries in flight at once in this process. Default 16. */
   concurrency?: number;
   /**
-   * How many deliveries of one client this process holds at once (sending, or claimed and waiting
-   * for a slot) until its receiver answers fast: one client's hanging receiver, backlog or retries
-   * leave the other slots to other clients. Default a quarter of `concurrency` (4 of 16). Fast 2xx
+   * How many deliveries of one client this process sends at once until its receiver answers fast
+   * (a running dispatcher holds as many again, claimed ahead and waiting behind them): one client's
+   * hanging receiver, backlog or retries leave the other slots to other clients. Default a quarter of `concurrency` (4 of 16). Fast 2xx
    * answers raise a client's share, up to all slots but `perClient` (see ClientShares).
    */
   perClient?: number;
