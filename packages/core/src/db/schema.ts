@@ -296,6 +296,8 @@ export const webhookDeliveries = pgTable(
     uniqueIndex('webhook_deliveries_event_idx').on(t.eventId),
     index('webhook_deliveries_client_idx').on(t.clientId, t.createdAt),
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status in ('pending', 'retrying')`),
+    /** The claim's shares: each client's oldest due first, and the clients with any to send (claimDueQuery). */
+    index('webhook_deliveries_client_due_idx').on(t.clientId, t.nextAttemptAt, t.id).where(sql`status in ('pending', 'retrying')`),
   ],
 );
 
