@@ -25,4 +25,5 @@ export * from './portal.js';
 export * from './pay-page.js';
 export * from './origins.js';
 export * from './widgets.js';
+export * from './locales.js';
 export { exampleOnboarding } from './onboarding-example.js';
