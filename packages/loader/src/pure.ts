@@ -19,6 +19,8 @@ export interface LoadRemitOptions {
   baseUrl?: string;
   /** The CSP nonce to put on the script tag (the loader passes it on to the widget chunk). */
   nonce?: string;
+  /** The customer's language, a BCP 47 tag (`fr`, `pt-BR`, `zh-Hans`, `ar`). Default: the browser's languages. */
+  locale?: string;
 }
 
 export const SCRIPT_PATH = '/js/dynamic-launch.js';
@@ -35,6 +37,7 @@ let pending: Promise<RemitWidgets | null> | null = null;
 export function scriptUrl(opts: LoadRemitOptions, origin: string): string {
   const url = new URL(SCRIPT_PATH, opts.baseUrl || origin);
   url.searchParams.set(KEY_PARAM, opts.publicKey);
+  if (opts.locale) url.searchParams.set('locale', opts.locale);
   return url.href;
 }
 

@@ -13,6 +13,12 @@ export interface RemitConnection {
   baseUrl?: string;
   /** The nonce of a strict Content-Security-Policy, put on the loader's script tag. */
   nonce?: string;
+  /**
+   * The customer's language, a BCP 47 tag (`fr`, `pt-BR`, `zh-Hans`, `ar`): the widgets, the pay
+   * modal and the buttons' default text. Default: the browser's languages (the buttons: English).
+   * One per page: the first component to load Remit sets it.
+   */
+  locale?: string;
 }
 
 /** The pay button's outcome: paid (`onSuccess`), or closed without paying (`onClose`). */
