@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
+  acceptedLanguages,
+  pickLocale,
   addCardRequestSchema,
   addCardResultSchema,
   addCardViewSchema,
@@ -46,6 +48,9 @@ function sendsCard(req: FastifyRequest): boolean {
 
 /** A double click waits this long for the first attempt's answer instead of getting a 409. */
 const WAIT_FOR_FIRST_MS = 10_000;
+
+/** The pay page's language, which its calls send as their Accept-Language (any browser's own otherwise). */
+const customerLocale = (req: { headers: { 'accept-language'?: string } }) => pickLocale(null, acceptedLanguages(req.headers['accept-language']));
 
 export function payApiRoutes(app: App, ctx: Ctx) {
   app.register(
@@ -99,7 +104,7 @@ export function payApiRoutes(app: App, ctx: Ctx) {
             response: { 200: payResultSchema, ...errors },
           },
         },
-        async (req) => payLink(ctx, req.params.linkId, req.body),
+        async (req) => payLink(ctx, req.params.linkId, req.body, customerLocale(req)),
       );
 
       api.post(
@@ -116,7 +121,7 @@ export function payApiRoutes(app: App, ctx: Ctx) {
             response: { 200: payResultSchema, ...errors },
           },
         },
-        async (req) => answerChallenge(ctx, req.params.linkId, req.params.challengeId, req.body.outcome),
+        async (req) => answerChallenge(ctx, req.params.linkId, req.params.challengeId, req.body.outcome, customerLocale(req)),
       );
 
       api.get(
