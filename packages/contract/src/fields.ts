@@ -1,6 +1,5 @@
 import * as z from 'zod';
 import { parseAmountNumber, parseAmountText } from './money.js';
-import { isLanguageTag, matchLocale, type Locale } from './locales.js';
 
 /**
  * Input field shapes shared by the request schemas. Inputs are lenient where real clients
@@ -97,11 +96,16 @@ export const optionalNonBlank = <T extends z.ZodType>(schema: T) => z.preprocess
 /**
  * Our extension (the spec names no language): the customer's language, a BCP 47 tag such as `fr`,
  * `pt-BR` or `zh-Hans`, for the SMS and email and the pay page they link to. A well-formed tag of a
- * language Remit does not speak is English; a malformed one is refused.
+ * language Remit does not speak means English (core's `customerLocale`); a malformed one is refused.
  */
 export const locale = () =>
   z
     .string()
     .max(35, 'must be at most 35 characters')
-    .refine(isLanguageTag, 'must be a BCP 47 language tag such as fr, pt-BR or zh-Hans')
-    .transform((tag): Locale => matchLocale(tag) ?? 'en');
+    .refine((tag) => {
+      try {
+        return !!new Intl.Locale(tag);
+      } catch {
+        return false;
+      }
+    }, 'must be a BCP 47 language tag such as fr, pt-BR or zh-Hans');

@@ -25,7 +25,4 @@ export * from './portal.js';
 export * from './pay-page.js';
 export * from './origins.js';
 export * from './widgets.js';
-export * from './locales.js';
-export * from './widget-messages.js';
-export * from './widget-translations.js';
 export { exampleOnboarding } from './onboarding-example.js';

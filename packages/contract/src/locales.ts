@@ -58,16 +58,6 @@ export function pickLocale(asked: string | null | undefined, languages: readonly
   return 'en';
 }
 
-/** A well-formed BCP 47 tag (whether or not we speak its language). */
-export function isLanguageTag(tag: string): boolean {
-  try {
-    new Intl.Locale(tag);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** An `Accept-Language` header as a list of tags, most wanted first (q=0 dropped). */
 export function acceptedLanguages(header: string | undefined): string[] {
   if (!header) return [];

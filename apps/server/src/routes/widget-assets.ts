@@ -5,7 +5,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Ctx } from '@remit/core';
-import { acceptedLanguages, dirOf, intlTag, pickLocale, WIDGET_MESSAGES, type WidgetLanguage } from '@remit/contract';
+import { acceptedLanguages, dirOf, intlTag, pickLocale } from '@remit/contract/locales';
+import type { WidgetLanguage } from '@remit/contract/widget-messages';
+import { WIDGET_MESSAGES } from '@remit/contract/widget-translations';
 import { sendError } from '../plugins/errors.js';
 import type { App } from './types.js';
 

@@ -7,10 +7,11 @@ import type { Merchant } from '../merchants/merchant-key.js';
 import { queueMessage } from '../messages/outbox.js';
 import { channelName, deliverable, deliveryNote, nothingSendable, unsentNote, type Channel } from '../messages/channels.js';
 import { firstTries, type QueuedMessage } from '../messages/first-try.js';
-import type { Locale } from '@remit/contract';
+import type { Locale } from '@remit/contract/locales';
 import { htmlLang, mailMessages } from '../messages/locales/index.js';
 import { escapeHtml, oneLine, withBusiness } from '../messages/templates.js';
 import { findCustomer } from './customers.js';
+import { customerLocale } from '../links/payment-requests.js';
 
 /** Address of the hosted add-card page; the token is the `card_request` pay link's id. */
 export const addCardUrl = (ctx: Pick<Ctx, 'publicUrl'>, token: string) => `${ctx.publicUrl}/pay/card/${token}`;
@@ -40,7 +41,8 @@ export function cardRequestTexts(m: { businessName: string; customerName: string
  * `POST /customers/request-card/{customerId}`: a `card_request` pay link holds the token of the
  * hosted add-card page, and the link goes out by SMS and/or email in the same transaction.
  */
-export async function requestCard(ctx: Ctx, merchant: Merchant, customerId: string, locale?: Locale) {
+export async function requestCard(ctx: Ctx, merchant: Merchant, customerId: string, tag?: string) {
+  const locale = customerLocale(tag);
   const customer = await findCustomer(ctx.db, merchant.id, customerId);
   if (!customer.email && !customer.phoneNumber) {
     throw invalid(

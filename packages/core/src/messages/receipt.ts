@@ -1,4 +1,4 @@
-import type { Locale } from '@remit/contract';
+import type { Locale } from '@remit/contract/locales';
 import type { Cents } from '../money.js';
 import { htmlLang, mailDate, mailMessages, mailMoney } from './locales/index.js';
 import { escapeHtml, formatDollars, oneLine, withBusiness, type EmailContent } from './templates.js';

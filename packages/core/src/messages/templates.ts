@@ -1,4 +1,4 @@
-import type { Locale } from '@remit/contract';
+import type { Locale } from '@remit/contract/locales';
 import { formatAmount, type Cents } from '../money.js';
 import { htmlLang, mailMessages, mailMoney } from './locales/index.js';
 

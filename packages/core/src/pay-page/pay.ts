@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
-import { isErrorCode, type Locale, type PayRequest, type PayResult, type Receipt } from '@remit/contract';
+import { isErrorCode, type PayRequest, type PayResult, type Receipt } from '@remit/contract';
+import type { Locale } from '@remit/contract/locales';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Tx } from '../db/connect.js';

@@ -1,8 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { acceptedLanguages, pickLocale } from '@remit/contract/locales';
 import {
-  acceptedLanguages,
-  pickLocale,
   addCardRequestSchema,
   addCardResultSchema,
   addCardViewSchema,

@@ -1,4 +1,4 @@
-import type { Locale } from '@remit/contract';
+import type { Locale } from '@remit/contract/locales';
 
 /**
  * What the messages a customer receives say (payment request SMS and email, receipt, card

@@ -1,4 +1,4 @@
-import { dirOf, intlTag, type Locale } from '@remit/contract';
+import { dirOf, intlTag, type Locale } from '@remit/contract/locales';
 import type { Cents } from '../../money.js';
 import { ar, ja, zhHans } from './asian.js';
 import { en, type MailCatalogue, type MailMessages } from './catalogue.js';
