@@ -130,5 +130,11 @@ describe('requests to a stored customer', () => {
     expect(mails.map((x) => x.subject).sort()).toEqual(['Café Lumière pede que você adicione um cartão de pagamento', 'Richiesta di pagamento da Café Lumière: 20,00\u00a0USD']);
     const cardMail = mails.find((x) => x.subject!.startsWith('Café'))!;
     expect(cardMail.body_text).toMatch(/Adicione com segurança aqui:\n.*\/pay\/card\/.*\?locale=pt-BR\n/);
+    // The add-card page it links to opens in Portuguese.
+    const addCard = new URL(/(http\S+\?locale=pt-BR)/.exec(cardMail.body_text)![1]!);
+    const page = await s.http({ method: 'GET', path: addCard.pathname + addCard.search });
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/<html lang="pt-BR" dir="ltr"/);
+    expect(page.text).toContain('Salvar cartão');
   });
 });
