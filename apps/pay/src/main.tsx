@@ -2,7 +2,8 @@ import type { PayPageState } from '@remit/contract';
 import '@remit/form-kit/base.css';
 import { hydrate, render } from 'preact';
 import { App } from './app.js';
-import { loadLocale, locale, pickLocale } from './i18n.js';
+import { pickLocale } from '@remit/contract/locales';
+import { applyLocale, loadLocale, locale } from './i18n.js';
 import { shell } from './shell.js';
 import { readState } from './state.js';
 import { linkAppearance } from './theme.js';
@@ -19,9 +20,10 @@ import './styles.css';
  */
 const root = document.getElementById('app')!;
 const start = async (state: PayPageState) => {
-  const chosen = pickLocale(location.search, navigator.languages);
+  const chosen = pickLocale(new URLSearchParams(location.search).get('locale'), navigator.languages);
   await loadLocale(chosen);
   locale.value = chosen;
+  applyLocale(document);
   if (state.page !== 'error') linkAppearance(state.view.merchant.stylesheet);
   captureTyped(root);
   if (root.dataset.locale === locale.value && root.firstElementChild) {
@@ -29,7 +31,6 @@ const start = async (state: PayPageState) => {
     hydrate(<App state={state} />, root);
   } else {
     const focused = document.activeElement?.id;
-    document.documentElement.lang = locale.value;
     root.textContent = '';
     render(<App state={state} />, root);
     if (focused) document.getElementById(focused)?.focus();

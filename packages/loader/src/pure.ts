@@ -32,6 +32,8 @@ export interface LoadRemitOptions {
   baseUrl?: string;
   /** The CSP nonce to put on the script tag (the loader passes it on to the widget chunk). */
   nonce?: string;
+  /** The customer's language, a BCP 47 tag (`fr`, `pt-BR`, `zh-Hans`, `ar`). Default: the browser's languages. */
+  locale?: string;
   /**
    * This page's appearance, over the widget settings' (`{theme, variables}`, as in PUT /widgets/{id}).
    * Written on the script tag as `data-appearance`; one whose colours would not read is ignored
@@ -84,6 +86,7 @@ let pending: Promise<RemitWidgets | null> | null = null;
 export function scriptUrl(opts: LoadRemitOptions, origin: string): string {
   const url = new URL(SCRIPT_PATH, opts.baseUrl || origin);
   url.searchParams.set(KEY_PARAM, opts.publicKey);
+  if (opts.locale) url.searchParams.set('locale', opts.locale);
   return url.href;
 }
 

@@ -1,7 +1,7 @@
 'use client';
 import { createElement, useEffect, useRef, type ReactElement, type ReactNode } from 'react';
 import type { RemitWidgets } from '@remit/loader';
-import { load, press, toError } from '@remit/wrapper-core';
+import { buttonText, load, press, toError } from '@remit/wrapper-core';
 import type { PaymentResult, RemitConnection, RemitReady, RemitWidgetError, RequestResult } from '@remit/wrapper-core/types';
 
 /** Called once the loader is there (`remit:ready`): the component works from then on. */
@@ -32,30 +32,30 @@ export interface CompletedTransactionsProps extends RemitConnection, Ready {
 }
 
 /** A button that loads Remit ahead of the click and runs one widget call on each click. */
-function useRemitButton<R>(props: RemitButtonProps<R>, call: (remit: RemitWidgets) => Promise<R>, text: string): ReactElement {
+function useRemitButton<R>(props: RemitButtonProps<R>, call: (remit: RemitWidgets) => Promise<R>, which: 0 | 1): ReactElement {
   // The latest props, read at click time, so a parent re-rendering new callbacks needs no effect.
   const latest = useRef({ props, call });
   latest.current = { props, call };
-  const { clientKey, baseUrl, nonce } = props;
+  const { clientKey, baseUrl, nonce, locale } = props;
   useEffect(() => {
     // Warm the loader: one script per page whatever mounts it (StrictMode's second mount reuses it).
     load(latest.current.props).then((remit) => remit && latest.current.props.onReady?.({ public_key: remit.publicKey }), () => {});
-  }, [clientKey, baseUrl, nonce]);
+  }, [clientKey, baseUrl, nonce, locale]);
   const onClick = () => {
     const { props: p, call: c } = latest.current;
     press(p, c, { success: (r) => p.onSuccess?.(r), close: () => p.onClose?.(), error: (e) => p.onError?.(e) });
   };
-  return createElement('button', { type: 'button', onClick }, props.children ?? text);
+  return createElement('button', { type: 'button', onClick }, props.children ?? buttonText(locale, which));
 }
 
 /** A pay button: opens Remit's hosted pay page for `amount` in a modal (a popup on narrow screens). */
 export function GetPaymentPage(props: GetPaymentPageProps): ReactElement {
-  return useRemitButton(props, (remit) => remit.getPaymentPage(props.amount), 'Pay');
+  return useRemitButton(props, (remit) => remit.getPaymentPage(props.amount), 0);
 }
 
 /** A button that texts `phone_number` a link to pay `amount`, then shows a confirmation. */
 export function RequestPaymentonClick(props: RequestPaymentonClickProps): ReactElement {
-  return useRemitButton(props, (remit) => remit.sendRequestPayment(props.amount, props.phone_number), 'Request payment');
+  return useRemitButton(props, (remit) => remit.sendRequestPayment(props.amount, props.phone_number), 1);
 }
 
 /** The merchant's completed transactions (date, amount, brand and last four, status), paginated. */
@@ -63,7 +63,7 @@ export function CompletedTransactions(props: CompletedTransactionsProps): ReactE
   const el = useRef<HTMLDivElement>(null);
   const latest = useRef(props);
   latest.current = props;
-  const { clientKey, baseUrl, nonce } = props;
+  const { clientKey, baseUrl, nonce, locale } = props;
   useEffect(() => {
     // Mounted once the loader is there; a cleanup that comes first (StrictMode) cancels that mount.
     let live = true;
@@ -81,6 +81,6 @@ export function CompletedTransactions(props: CompletedTransactionsProps): ReactE
       live = false;
       unmount?.();
     };
-  }, [clientKey, baseUrl, nonce]);
+  }, [clientKey, baseUrl, nonce, locale]);
   return createElement('div', { ref: el, 'data-remit-widget': 'completed-transactions' });
 }

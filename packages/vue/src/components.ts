@@ -1,13 +1,14 @@
 import { defineComponent, h, onBeforeUnmount, onMounted, ref, watch, type PropType } from 'vue';
 import type { RemitWidgets } from '@remit/loader';
-import { load, press, toError } from '@remit/wrapper-core';
+import { buttonText, load, press, toError } from '@remit/wrapper-core';
 import type { Appearance, PaymentResult, RemitConnection, RemitReady, RemitWidgetError, RequestResult } from '@remit/wrapper-core/types';
 
-/** Props of every component: the merchant public key, the Remit server (default: the page's origin), a CSP nonce, this page's appearance. */
+/** Props of every component: the merchant public key, the Remit server (default: the page's origin), a CSP nonce, the customer's language, this page's appearance. */
 const connection = {
   clientKey: { type: String, required: true },
   baseUrl: String,
   nonce: String,
+  locale: String,
   appearance: Object as PropType<Appearance>,
 } as const;
 /** Once the loader is there (`remit:ready`). */
@@ -18,7 +19,7 @@ const amount = { type: [Number, String] as PropType<number | string>, required: 
 const phone_number = { type: String, required: true } as const;
 
 /** A button that loads Remit once mounted and runs one widget call per click: emits success, close or error. */
-function button<R, P extends object>(name: string, props: P, text: string, call: (remit: RemitWidgets, props: any) => Promise<R>) {
+function button<R, P extends object>(name: string, props: P, which: 0 | 1, call: (remit: RemitWidgets, props: any) => Promise<R>) {
   return defineComponent({
     name,
     props: { ...connection, amount, ...props },
@@ -40,19 +41,19 @@ function button<R, P extends object>(name: string, props: P, text: string, call:
       );
       const onClick = () =>
         press(p, (remit) => call(remit, p), { success: (r) => emit('success', r), close: () => emit('close'), error: (e) => emit('error', e) });
-      return () => h('button', { type: 'button', onClick }, slots.default?.() ?? text);
+      return () => h('button', { type: 'button', onClick }, slots.default?.() ?? buttonText(p.locale, which));
     },
   });
 }
 
 /** A pay button: opens Remit's hosted pay page for `amount` in a modal (a popup on narrow screens). */
-export const GetPaymentPage = button<PaymentResult, {}>('GetPaymentPage', {}, 'Pay', (remit, p) => remit.getPaymentPage(p.amount));
+export const GetPaymentPage = button<PaymentResult, {}>('GetPaymentPage', {}, 0, (remit, p) => remit.getPaymentPage(p.amount));
 
 /** A button that texts `phone_number` a link to pay `amount`, then shows a confirmation. */
 export const RequestPaymentonClick = button<RequestResult, { phone_number: typeof phone_number }>(
   'RequestPaymentonClick',
   { phone_number },
-  'Request payment',
+  1,
   (remit, p) => remit.sendRequestPayment(p.amount, p.phone_number),
 );
 
@@ -86,7 +87,7 @@ export const CompletedTransactions = defineComponent({
     };
     onMounted(() => {
       mount();
-      watch(() => [p.clientKey, p.baseUrl, p.nonce], mount);
+      watch(() => [p.clientKey, p.baseUrl, p.nonce, p.locale], mount);
     });
     onBeforeUnmount(stop);
     return () => h('div', { ref: el, 'data-remit-widget': 'completed-transactions' });

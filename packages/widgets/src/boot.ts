@@ -1,6 +1,7 @@
 import type { WidgetConfig } from '@remit/contract';
 import type { WidgetContext, WidgetUI } from '@remit/loader/ui';
 import { widgetApi, type Call } from './api.js';
+import { loadLanguage } from './i18n.js';
 import { pay } from './pay.js';
 import { setAppearance } from './styles.js';
 import { request } from './request.js';
@@ -22,12 +23,13 @@ export function bootWidgets(ctx: WidgetContext, call: Call = widgetApi(ctx)): Wi
     },
     () => {},
   );
-  warmOnIntent(ctx.base);
+  let language: Promise<unknown> | null = loadLanguage(ctx.base, ctx.locale).then(() => (language = null));
+  warmOnIntent(ctx.base, ctx.locale);
   const tables = new Map<TableModel, { el: HTMLElement; off: () => void }>();
   return {
     async pay(amount, opener, popup) {
-      warmPayFrame(ctx.base); // a call with no intent before it (a script, not a click) warms while the link is made
-      const r = await pay(call, amount, opener, popup, mine);
+      warmPayFrame(ctx.base, ctx.locale); // a call with no intent before it (a script, not a click) warms while the link is made
+      const r = await pay(call, amount, opener, popup, mine, language, ctx.locale);
       if (r.status === 'succeeded')
         for (const [model, t] of tables) {
           // A table a single-page app has taken off the page is let go, not refreshed.
@@ -36,13 +38,17 @@ export function bootWidgets(ctx: WidgetContext, call: Call = widgetApi(ctx)): Wi
         }
       return r;
     },
-    request: (amount, phone, opener) => request(call, amount, phone, opener),
+    request: (amount, phone, opener) => request(call, amount, phone, opener, language),
     table(el) {
       const model = tableModel(call);
-      const unmount = mountTable(el, model);
+      let unmount: (() => void) | undefined;
+      let gone = false;
+      // Filled once its language is there (at once in English): no English caption first.
+      void Promise.resolve(language).then(() => gone || (unmount = mountTable(el, model)));
       const off = () => {
+        gone = true;
         tables.delete(model);
-        unmount();
+        unmount?.();
       };
       tables.set(model, { el, off });
       return off;

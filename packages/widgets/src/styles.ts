@@ -1,3 +1,5 @@
+import { lang } from './i18n.js';
+
 /**
  * The widgets' styles, applied to their shadow roots as constructable stylesheets
  * (`adoptedStyleSheets`): no <style> element and no style attribute, so a page whose CSP has no
@@ -10,7 +12,7 @@ export const CSS = `
 dialog{border:0;border-radius:calc(var(--radius)*1.5);padding:0;box-shadow:0 20px 50px rgb(0 0 0/.3);color:inherit;background:var(--surface);max-width:calc(100vw - 16px);max-height:calc(100vh - 16px)}
 dialog::backdrop{background:rgb(17 24 39/.55)}
 .pay{width:480px;height:min(820px,calc(100vh - 16px));display:flex;flex-direction:column}
-.bar{display:flex;align-items:center;justify-content:space-between;gap:8px;padding:8px 8px 8px 16px;border-bottom:1px solid var(--line);font-weight:600}
+.bar{display:flex;align-items:center;justify-content:space-between;gap:8px;padding:8px;padding-inline-start:16px;border-bottom:1px solid var(--line);font-weight:600}
 iframe{flex:1;width:100%;border:0;display:block}
 .wait{flex:1;margin:0;padding:24px;color:var(--muted)}
 .guard{position:fixed;width:1px;height:1px;overflow:hidden}
@@ -23,10 +25,10 @@ h2{margin:0 0 8px;font-size:20px}
 p{margin:0 0 16px}
 .go{background:var(--brand);border:0;color:var(--brand-ink);padding:0 20px;font-weight:600}
 table{border-collapse:collapse;width:100%;font-size:14px}
-caption{text-align:left;font-weight:600;padding:8px 0}
-th,td{text-align:left;padding:8px;border-bottom:1px solid var(--line)}
+caption{text-align:start;font-weight:600;padding:8px 0}
+th,td{text-align:start;padding:8px;border-bottom:1px solid var(--line)}
 th{color:var(--muted)}
-.num{text-align:right;font-variant-numeric:tabular-nums}
+.num{text-align:end;font-variant-numeric:tabular-nums}
 .pager{display:flex;gap:8px;align-items:center;justify-content:flex-end}
 .pager button{border:1px solid var(--field);color:inherit;background:var(--surface);padding:0 12px}
 .pager button:disabled{opacity:.5;cursor:default}
@@ -53,6 +55,7 @@ export const setAppearance = (css: string): void => ours()[1].replaceSync(css);
 /** A host element at the end of <body> with an open shadow root (reachable by assistive tools and tests). */
 export function shadowHost(name: string): { host: HTMLElement; root: ShadowRoot } {
   const host = document.createElement('remit-' + name);
+  host.dir = lang.dir; // Arabic: the modal and its bar read right to left
   const root = host.attachShadow({ mode: 'open' });
   adoptStyles(root);
   document.body.append(host);

@@ -14,6 +14,12 @@ export interface RemitConnection {
   /** The nonce of a strict Content-Security-Policy, put on the loader's script tag. */
   nonce?: string;
   /**
+   * The customer's language, a BCP 47 tag (`fr`, `pt-BR`, `zh-Hans`, `ar`): the widgets, the pay
+   * modal and the buttons' default text. Default: the browser's languages (the buttons: English).
+   * One per page: the first component to load Remit sets it.
+   */
+  locale?: string;
+  /**
    * This page's appearance, over the widget settings'. One whose colours would not read is
    * ignored with a console warning. Taken when the widgets first load: one appearance per page.
    */

@@ -66,7 +66,7 @@ describe('GET /pay/{link_id}', () => {
     expect(res.text).toContain(`<title>Pay · ${state.view.merchant.name}</title>`);
     // (the stylesheet written in, so the first paint waits for no second request)
     const [head, tail] = FIXTURE_HTML.split('<!--remit-state-->');
-    expect(res.text.startsWith(head!.replace('<title>Pay</title>', `<title>Pay · ${state.view.merchant.name}</title>`))).toBe(true);
+    expect(res.text.startsWith(head!.replace('<html lang="en">', '<html lang="en" dir="ltr">').replace('<title>Pay</title>', `<title>Pay · ${state.view.merchant.name}</title>`))).toBe(true);
     const inlined = tail!.replace('<link rel="stylesheet" href="/pay/assets/index-abc123.css">', '<style>body{margin:0}\n</style>');
     expect(inlined).not.toBe(tail);
     expect(res.text.endsWith(inlined.replace('<div id="app"><!--remit-app-->', '<div id="app" data-locale="en"><p class="rendered">link</p>'))).toBe(true);
@@ -74,7 +74,7 @@ describe('GET /pay/{link_id}', () => {
 
   it('renders in the locale ?locale= asks for, on <html lang> and #app', async () => {
     const res = await page(`/pay/${await payLink()}?locale=es`);
-    expect(res.text).toContain('<html lang="es">');
+    expect(res.text).toContain('<html lang="es" dir="ltr">');
     expect(res.text).toContain('<div id="app" data-locale="es">');
   });
 

@@ -57,6 +57,8 @@ export interface PayRenderer {
 interface RenderedPage {
   html: string;
   locale: string;
+  /** `rtl` for Arabic. */
+  dir?: string;
   title: string;
   /** Money texts the render made, by their arguments: the page hydrates without starting Intl. */
   formatted?: Record<string, string>;
@@ -78,7 +80,7 @@ export function fillPage(template: string, state: PayPageState, page: RenderedPa
   const appearance = sheet ? `<link rel="stylesheet" href="${escapeText(sheet)}" data-appearance>` : '';
   const head = injectState(before, state)
     .replace('</head>', () => `${formatted}${preload}${appearance}</head>`)
-    .replace(/<html lang="[^"]*"/, () => `<html lang="${page.locale}"`)
+    .replace(/<html lang="[^"]*"/, () => `<html lang="${page.locale}" dir="${page.dir ?? 'ltr'}"`)
     .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeText(page.title)}</title>`)
     .replace('<div id="app">', () => `<div id="app" data-locale="${page.locale}">`);
   return after === undefined ? head : head + page.html + after;
