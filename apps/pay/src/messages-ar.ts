@@ -91,6 +91,7 @@ const ar: Messages = {
   savedTitle: 'حُفظت البطاقة',
   savedText: (card, m) => `حُفظت بطاقتك ${card} لدى ${m}. لم يُخصم منك أي مبلغ.`,
   secure: 'دفع آمن',
+  threeDsFailed: 'تعذّر على مصرفك التحقق من هذه الدفعة (3-D Secure). حاول مرة أخرى أو استخدم بطاقة أخرى.',
   cardBrand: (b) => `نوع البطاقة: ${b}`,
 };
 export default ar;

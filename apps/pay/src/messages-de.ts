@@ -91,6 +91,7 @@ const de: Messages = {
   savedTitle: 'Karte gespeichert',
   savedText: (card, m) => `Ihre ${card} ist bei ${m} hinterlegt. Sie wurden nicht belastet.`,
   secure: 'Sichere Zahlung',
+  threeDsFailed: 'Ihre Bank konnte diese Zahlung nicht bestätigen (3-D Secure). Versuchen Sie es erneut oder verwenden Sie eine andere Karte.',
   cardBrand: (b) => `Kartentyp: ${b}`,
 };
 export default de;

@@ -91,6 +91,7 @@ const fr: Messages = {
   savedTitle: 'Carte enregistrée',
   savedText: (card, m) => `Votre ${card} est enregistrée auprès de ${m}. Vous n’avez pas été débité.`,
   secure: 'Paiement sécurisé',
+  threeDsFailed: 'Votre banque n’a pas pu vérifier ce paiement (3-D Secure). Réessayez ou utilisez une autre carte.',
   cardBrand: (b) => `Type de carte : ${b}`,
 };
 export default fr;

@@ -91,6 +91,7 @@ const it: Messages = {
   savedTitle: 'Carta salvata',
   savedText: (card, m) => `La tua ${card} è salvata presso ${m}. Non ti è stato addebitato nulla.`,
   secure: 'Pagamento sicuro',
+  threeDsFailed: 'La tua banca non ha potuto verificare questo pagamento (3-D Secure). Riprova o usa un’altra carta.',
   cardBrand: (b) => `Tipo di carta: ${b}`,
 };
 export default it;

@@ -91,6 +91,7 @@ const ja: Messages = {
   savedTitle: 'カードを登録しました',
   savedText: (card, m) => `${card}を${m}に登録しました。請求は発生していません。`,
   secure: '安全なお支払い',
+  threeDsFailed: 'カード発行会社がこのお支払いを確認できませんでした（3-D セキュア）。もう一度お試しいただくか、別のカードをご利用ください。',
   cardBrand: (b) => `カードの種類：${b}`,
 };
 export default ja;

@@ -91,6 +91,7 @@ const nl: Messages = {
   savedTitle: 'Kaart opgeslagen',
   savedText: (card, m) => `Je ${card} is opgeslagen bij ${m}. Er is niets afgeschreven.`,
   secure: 'Veilig betalen',
+  threeDsFailed: 'Uw bank kon deze betaling niet verifiëren (3-D Secure). Probeer het opnieuw of gebruik een andere kaart.',
   cardBrand: (b) => `Kaarttype: ${b}`,
 };
 export default nl;

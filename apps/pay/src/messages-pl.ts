@@ -91,6 +91,7 @@ const pl: Messages = {
   savedTitle: 'Karta zapisana',
   savedText: (card, m) => `Twoja karta ${card} została zapisana u ${m}. Nie pobrano żadnej opłaty.`,
   secure: 'Bezpieczna płatność',
+  threeDsFailed: 'Twój bank nie mógł zweryfikować tej płatności (3-D Secure). Spróbuj ponownie lub użyj innej karty.',
   cardBrand: (b) => `Rodzaj karty: ${b}`,
 };
 export default pl;

@@ -91,6 +91,7 @@ const ptBR: Messages = {
   savedTitle: 'Cartão salvo',
   savedText: (card, m) => `Seu ${card} foi salvo com ${m}. Você não foi cobrado.`,
   secure: 'Pagamento seguro',
+  threeDsFailed: 'Seu banco não conseguiu verificar este pagamento (3-D Secure). Tente novamente ou use outro cartão.',
   cardBrand: (b) => `Bandeira do cartão: ${b}`,
 };
 export default ptBR;

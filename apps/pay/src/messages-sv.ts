@@ -91,6 +91,7 @@ const sv: Messages = {
   savedTitle: 'Kortet är sparat',
   savedText: (card, m) => `Ditt ${card} är sparat hos ${m}. Du har inte debiterats.`,
   secure: 'Säker betalning',
+  threeDsFailed: 'Din bank kunde inte verifiera betalningen (3-D Secure). Försök igen eller använd ett annat kort.',
   cardBrand: (b) => `Korttyp: ${b}`,
 };
 export default sv;

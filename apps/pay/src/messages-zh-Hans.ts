@@ -91,6 +91,7 @@ const zhHans: Messages = {
   savedTitle: '银行卡已保存',
   savedText: (card, m) => `您的${card}已保存在${m}。您尚未被扣款。`,
   secure: '安全支付',
+  threeDsFailed: '您的银行无法验证此付款（3-D Secure）。请重试，或使用其他卡。',
   cardBrand: (b) => `卡类型：${b}`,
 };
 export default zhHans;
