@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { dirOf, intlTag, LOCALES } from '../packages/contract/src/locales.js';
+import { WIDGET_MESSAGES } from '../packages/contract/src/widget-translations.js';
 
 /** The widget chunk's hashed name, from the manifest its build writes. */
 function widgetChunk(): string {
@@ -54,5 +56,11 @@ export function reportBundles() {
     console.log(`${b.name.padEnd(28)} ${(size / 1024).toFixed(2)} KB   budget ${(b.budget / 1024).toFixed(1)} KB (${size} B) ${size <= b.budget ? 'ok' : 'OVER'}`);
     if (b.file.endsWith('assets'))
       for (const f of lazyChunks(b.file)) console.log(`  + ${f} (when used)`.padEnd(29) + ` ${(gzipFile(join(b.file, f)) / 1024).toFixed(2)} KB (${gzipFile(join(b.file, f))} B)`);
+    // The widgets' languages: /js/widget-messages/{locale} as served, fetched only for a language other than English.
+    if (b.name === 'widget chunk')
+      for (const l of LOCALES.filter((x) => x !== 'en')) {
+        const size = gzipSync(JSON.stringify({ locale: l, intl: intlTag(l), dir: dirOf(l), messages: WIDGET_MESSAGES[l] }), { level: 9 }).length;
+        console.log(`  + widget-messages/${l} (when used)`.padEnd(29) + ` ${(size / 1024).toFixed(2)} KB (${size} B)`);
+      }
   }
 }

@@ -3,18 +3,25 @@
  * (a backlog of events drained by one dispatcher), and the delay from an event's commit to its
  * arrival at the receiver (p50, p99) with no retries pending, once with the dispatcher woken by
  * the commit (the default) and once by its 50 ms poll alone. Goal: p99 under 200 ms.
- * Run alone with `tsx bench/webhooks.ts`; `runWebhookBench()` is what `npm run bench` calls.
+ * Run alone with `tsx bench/webhooks.ts [pglite|postgres]`; `runWebhookBench()` is what `npm run bench`
+ * calls. BENCH_WEBHOOK_ONLY=throughput measures the drain alone; BENCH_WEBHOOK_CORE=<checkout>/packages/core/src/index.ts
+ * runs another checkout's core (bench/webhook-compare.ts sets both).
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createCredentials, openCore, recordEvent, updateWebhookUrl, WebhookDispatcher, type Core } from '@remit/core';
+import type { Core } from '@remit/core';
 import { createTestDatabase } from '@remit/core/testing';
 import { pgDriver, pgliteDriver, SqlRecorder, type Driver, type Statement } from './replay.js';
 import { percentile } from './stats.js';
 import { postgresCpuMs, processCpuTotalMs, threadCpuMs } from './process-cpu.js';
 import { benchDatabaseUrl } from './setup.js';
 
+// Another checkout's core, for a side-by-side run (its own migrations, statements and dispatcher).
+const { createCredentials, openCore, recordEvent, updateWebhookUrl, WebhookDispatcher } = (await import(
+  process.env.BENCH_WEBHOOK_CORE || '@remit/core'
+)) as typeof import('@remit/core');
+const THROUGHPUT_ONLY = process.env.BENCH_WEBHOOK_ONLY === 'throughput';
 const BACKLOG = Number(process.env.BENCH_WEBHOOK_BACKLOG ?? 2000);
 /** The dispatcher's deliveries in flight in this bench. */
 export const CLAIM_CONCURRENCY = 32;
@@ -150,6 +157,7 @@ async function benchOne(database: 'pglite' | 'postgres'): Promise<WebhookFigures
       database: per(databaseUrl ? postgresCpuMs() - cpu0.pg : ownCpuMs() - cpu0.all - main),
     };
     await d.stop();
+    if (THROUGHPUT_ONLY) return { database, deliveriesPerSecond, ceiling: NaN, cpuPerDelivery, p50: NaN, p99: NaN, pollOnly: { p50: NaN, p99: NaN } };
 
     // Its ceiling: the same statements on a backlog of the same size, with no HTTP.
     await backlog();
@@ -258,5 +266,6 @@ export async function runWebhookBench(databases: Array<'pglite' | 'postgres'> = 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  await runWebhookBench();
+  const only = process.argv[2];
+  await runWebhookBench(only === 'pglite' || only === 'postgres' ? [only] : undefined);
 }

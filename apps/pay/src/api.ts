@@ -7,12 +7,14 @@ import type {
   PayResult,
 } from '@remit/contract';
 import { request } from '@remit/form-kit';
+import { locale } from './i18n.js';
 
 /** The page's calls to its own server; a failure is a value (status 0: the network), shown in the page's language. */
 export type { ApiResult } from '@remit/form-kit';
 
 const link = (id: string) => `/pay/api/links/${encodeURIComponent(id)}`;
-const keyed = (key: string) => ({ 'idempotency-key': key });
+// The page's language goes with each call: the receipt email is written in it.
+const keyed = (key: string) => ({ 'idempotency-key': key, 'accept-language': locale.value });
 
 export const getLink = (linkId: string) => request<PayLinkView>('GET', link(linkId));
 export const payLink = (linkId: string, req: PayRequest, key: string) => request<PayResult>('POST', `${link(linkId)}/pay`, req, keyed(key));

@@ -1,8 +1,9 @@
 import { signal } from '@preact/signals';
+import { dirOf, intlTag, type Locale } from '@remit/contract/locales';
 
-/** English and Spanish. The browser's languages choose; `?locale=es|en` overrides. */
-export type Locale = 'en' | 'es';
+export type { Locale };
 
+/** English, in the page's script; every other language is a chunk of its own (messages-<locale>.ts). */
 const en = {
   title: 'Pay',
   payTo: (m: string) => `Pay ${m}`,
@@ -104,34 +105,40 @@ const en = {
 };
 export type Messages = typeof en;
 
-
 /** English is in the page's script; another language is added once its chunk has loaded. */
 const MESSAGES: Partial<Record<Locale, Messages>> = { en };
 
 /** The server renderer has every language in it (ssr.tsx) and adds them here itself. */
 export const addMessages = (l: Locale, m: Messages) => void (MESSAGES[l] = m);
 
-/**
- * Fetches a language the page does not hold yet (Spanish: its own chunk, so the English page's
- * script stays in its 20 KB budget). The page awaits it before its first render: no English flash.
- */
-export async function loadLocale(l: Locale): Promise<void> {
-  if (!MESSAGES[l] && l === 'es') addMessages('es', (await import('./messages-es.js')).es);
-}
+type Chunk = () => Promise<{ default: Messages }>;
+/** Each language its own chunk, so the English page's script stays in its 20 KB budget. */
+const CHUNKS: Record<Exclude<Locale, 'en'>, Chunk> = {
+  es: () => import('./messages-es.js'),
+  fr: () => import('./messages-fr.js'),
+  de: () => import('./messages-de.js'),
+  it: () => import('./messages-it.js'),
+  'pt-BR': () => import('./messages-pt-BR.js'),
+  nl: () => import('./messages-nl.js'),
+  pl: () => import('./messages-pl.js'),
+  sv: () => import('./messages-sv.js'),
+  ja: () => import('./messages-ja.js'),
+  'zh-Hans': () => import('./messages-zh-Hans.js'),
+  ar: () => import('./messages-ar.js'),
+};
 
-/** `?locale=` wins; else the first of the browser's languages we speak; else English. */
-export function pickLocale(search: string, languages: readonly string[]): Locale {
-  const forced = new URLSearchParams(search).get('locale');
-  if (forced === 'en' || forced === 'es') return forced;
-  for (const l of languages) {
-    const base = l.toLowerCase().split('-')[0];
-    if (base === 'en' || base === 'es') return base;
-  }
-  return 'en';
+/** Fetches a language the page does not hold yet. The page awaits it before its first render: no English flash. */
+export async function loadLocale(l: Locale): Promise<void> {
+  if (!MESSAGES[l] && l !== 'en') addMessages(l, (await CHUNKS[l]()).default);
 }
 
 export const locale = signal<Locale>('en');
-/** Intl locale tag: Spanish amounts and dates as in the US Spanish convention (`es-US`). */
-export const intlLocale = () => (locale.value === 'es' ? 'es-US' : 'en-US');
+/** Intl locale tag of the page's locale, for amounts and dates. */
+export const intlLocale = () => intlTag(locale.value);
+/** Sets `<html lang dir>` for the page's locale (Arabic: right to left). */
+export function applyLocale(d: Document): void {
+  d.documentElement.lang = locale.value;
+  d.documentElement.dir = dirOf(locale.value);
+}
 /** The locale's messages; English until a language's chunk is loaded. */
 export const t = (): Messages => MESSAGES[locale.value] ?? en;

@@ -2,10 +2,11 @@ import type { PayPageState } from '@remit/contract';
 import '@remit/form-kit/base.css';
 import { hydrate, render } from 'preact';
 import { App } from './app.js';
-import { loadLocale, locale, pickLocale } from './i18n.js';
+import { pickLocale } from '@remit/contract/locales';
+import { applyLocale, loadLocale, locale } from './i18n.js';
 import { shell } from './shell.js';
 import { readState } from './state.js';
-import { applyBrand } from './theme.js';
+import { linkAppearance } from './theme.js';
 import { captureTyped, scripted } from './typed.js';
 import './styles.css';
 
@@ -19,17 +20,17 @@ import './styles.css';
  */
 const root = document.getElementById('app')!;
 const start = async (state: PayPageState) => {
-  const chosen = pickLocale(location.search, navigator.languages);
+  const chosen = pickLocale(new URLSearchParams(location.search).get('locale'), navigator.languages);
   await loadLocale(chosen);
   locale.value = chosen;
-  if (state.page !== 'error') applyBrand(state.view.merchant.primary_color);
+  applyLocale(document);
+  if (state.page !== 'error') linkAppearance(state.view.merchant.stylesheet);
   captureTyped(root);
   if (root.dataset.locale === locale.value && root.firstElementChild) {
     scripted.value = false; // as the server rendered it: Pay disabled until hydrated
     hydrate(<App state={state} />, root);
   } else {
     const focused = document.activeElement?.id;
-    document.documentElement.lang = locale.value;
     root.textContent = '';
     render(<App state={state} />, root);
     if (focused) document.getElementById(focused)?.focus();

@@ -1,7 +1,7 @@
 import type { Messages } from './i18n.js';
 
 /** Spanish: a chunk of its own, fetched only for a Spanish customer (i18n.ts `loadLocale`). */
-export const es: Messages = {
+const es: Messages = {
   title: 'Pagar',
   payTo: (m) => `Pagar a ${m}`,
   order: 'Pedido',
@@ -97,3 +97,4 @@ export const es: Messages = {
   secure: 'Pago seguro',
   cardBrand: (b) => `Tipo de tarjeta: ${b}`,
 };
+export default es;

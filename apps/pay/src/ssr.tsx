@@ -2,8 +2,19 @@ import type { PayPageState } from '@remit/contract';
 import { renderToString } from 'preact-render-to-string';
 import { App } from './app.js';
 import { formattedMoney } from './format.js';
-import { addMessages, locale, pickLocale, t, type Locale } from './i18n.js';
-import { es } from './messages-es.js';
+import { acceptedLanguages, dirOf, LOCALES, pickLocale, type Locale } from '@remit/contract/locales';
+import { addMessages, locale, t, type Messages } from './i18n.js';
+import ar from './messages-ar.js';
+import de from './messages-de.js';
+import es from './messages-es.js';
+import fr from './messages-fr.js';
+import it from './messages-it.js';
+import ja from './messages-ja.js';
+import nl from './messages-nl.js';
+import pl from './messages-pl.js';
+import ptBR from './messages-pt-BR.js';
+import sv from './messages-sv.js';
+import zhHans from './messages-zh-Hans.js';
 import { scripted } from './typed.js';
 
 /**
@@ -13,30 +24,17 @@ import { scripted } from './typed.js';
  */
 
 // The renderer holds every language: a page is rendered at once, in the language asked for.
-addMessages('es', es);
+const ALL: Record<Exclude<Locale, 'en'>, Messages> = { es, fr, de, it, 'pt-BR': ptBR, nl, pl, sv, ja, 'zh-Hans': zhHans, ar };
+for (const l of LOCALES) if (l !== 'en') addMessages(l, ALL[l]);
 
 export interface RenderedPage {
   /** Markup of `#app`. */
   html: string;
   locale: Locale;
+  dir: 'ltr' | 'rtl';
   title: string;
   /** The money texts the render made, by their arguments, for the page to hydrate without Intl. */
   formatted: Record<string, string>;
-}
-
-/** `Accept-Language` as a list of tags, most wanted first (q=0 dropped). */
-export function acceptedLanguages(header: string | undefined): string[] {
-  if (!header) return [];
-  return header
-    .split(',')
-    .map((part, i) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-      return { tag: tag.trim(), q: q ? Number(q.slice(2)) : 1, i };
-    })
-    .filter((l) => l.tag && l.q > 0)
-    .sort((a, b) => b.q - a.q || a.i - b.i)
-    .map((l) => l.tag);
 }
 
 export function pageTitle(state: PayPageState): string {
@@ -47,9 +45,9 @@ export function pageTitle(state: PayPageState): string {
 
 /** The page for a state, in the locale `?locale=` or the browser's languages choose (as main.tsx does). */
 export function renderPage(state: PayPageState, search: string, acceptLanguage: string | undefined): RenderedPage {
-  locale.value = pickLocale(search, acceptedLanguages(acceptLanguage));
+  locale.value = pickLocale(new URLSearchParams(search).get('locale'), acceptedLanguages(acceptLanguage));
   scripted.value = false;
   for (const k in formattedMoney) delete formattedMoney[k]; // this page's texts only
   const html = renderToString(<App state={state} />);
-  return { html, locale: locale.value, title: pageTitle(state), formatted: { ...formattedMoney } };
+  return { html, locale: locale.value, dir: dirOf(locale.value), title: pageTitle(state), formatted: { ...formattedMoney } };
 }

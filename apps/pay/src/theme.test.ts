@@ -1,11 +1,24 @@
-import { describe, expect, it } from 'vitest';
-import { inkFor } from './theme.js';
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest';
+import { linkAppearance } from './theme.js';
 
-describe('inkFor', () => {
-  it('writes white on dark brand colours and near-black on light ones', () => {
-    expect(inkFor('#1d4ed8')).toBe('#ffffff');
-    expect(inkFor('#000000')).toBe('#ffffff');
-    expect(inkFor('#ffd400')).toBe('#111827');
-    expect(inkFor('#ffffff')).toBe('#111827');
+describe('linkAppearance', () => {
+  afterEach(() => document.head.querySelectorAll('link').forEach((l) => l.remove()));
+
+  it("links the merchant's stylesheet once, and nothing for the default look", () => {
+    linkAppearance(null);
+    expect(document.head.querySelector('link')).toBeNull();
+    linkAppearance('/pay/appearance.css?theme=night');
+    linkAppearance('/pay/appearance.css?theme=night');
+    const links = document.head.querySelectorAll('link[data-appearance]');
+    expect(links).toHaveLength(1);
+    expect(links[0]!.getAttribute('rel')).toBe('stylesheet');
+    expect(links[0]!.getAttribute('href')).toBe('/pay/appearance.css?theme=night');
+  });
+
+  it('leaves the one the server rendered in the head', () => {
+    document.head.insertAdjacentHTML('beforeend', '<link rel="stylesheet" href="/pay/appearance.css?theme=flat" data-appearance>');
+    linkAppearance('/pay/appearance.css?theme=night');
+    expect([...document.head.querySelectorAll('link')].map((l) => l.getAttribute('href'))).toEqual(['/pay/appearance.css?theme=flat']);
   });
 });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { abaRoutingValid } from './card-rules.js';
-import { amount, email, flag, intLike, merchantKey, optionalText, phone, text } from './fields.js';
+import { amount, email, flag, intLike, locale, merchantKey, optionalNonBlank, optionalText, phone, text } from './fields.js';
 import { envelope } from './envelope.js';
 
 /**
@@ -84,6 +84,8 @@ export type ListCustomersInput = z.output<typeof listCustomersInput>;
 export type ListCustomersRequest = z.input<typeof listCustomersInput>;
 
 export const merchantKeyInput = z.object({ merchant_key: merchantKey() });
+/** `POST /customers/request-card/{customerId}`: the merchant key, and (our extension) the customer's language for the SMS, email and add-card page. */
+export const cardRequestInput = merchantKeyInput.extend({ locale: optionalNonBlank(locale()) });
 
 /** Path of the per-customer endpoints; a value that cannot be an id answers 404 like an unknown one. */
 export const customerPathParams = z.object({ customerId: z.string().max(40) });

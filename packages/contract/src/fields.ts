@@ -92,3 +92,20 @@ export const absentIfBlank = (v: unknown) => (v === null || (typeof v === 'strin
 
 /** An optional field where "", whitespace and null mean absent. */
 export const optionalNonBlank = <T extends z.ZodType>(schema: T) => z.preprocess(absentIfBlank, schema.optional());
+
+/**
+ * Our extension (the spec names no language): the customer's language, a BCP 47 tag such as `fr`,
+ * `pt-BR` or `zh-Hans`, for the SMS and email and the pay page they link to. A well-formed tag of a
+ * language Remit does not speak means English (core's `customerLocale`); a malformed one is refused.
+ */
+export const locale = () =>
+  z
+    .string()
+    .max(35, 'must be at most 35 characters')
+    .refine((tag) => {
+      try {
+        return !!new Intl.Locale(tag);
+      } catch {
+        return false;
+      }
+    }, 'must be a BCP 47 language tag such as fr, pt-BR or zh-Hans');

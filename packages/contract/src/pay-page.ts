@@ -25,6 +25,8 @@ export const payMerchantSchema = z.object({
   logo_url: z.string().nullable(),
   /** `#rrggbb`. */
   primary_color: z.string().nullable(),
+  /** Path of the merchant's appearance stylesheet (`/pay/appearance.css?…`); null for the default look. */
+  stylesheet: z.string().nullable(),
   /** false while the merchant is pending approval: the page says it cannot take payments yet. */
   accepts_payments: z.boolean(),
 });

@@ -28,6 +28,7 @@ export const paymentRequestFields = z.object({
   description: optional(fields.text(DESCRIPTION_MAX)),
   /** Our extension: the exact origin of the page that embeds the link; the pay page posts its result only there. */
   embed_origin: optional(originField()),
+  locale: optional(fields.locale()),
 });
 export const paymentRequestBody = paymentRequestFields.superRefine(fields.requireAPaymentMethod);
 export type PaymentRequestInput = z.output<typeof paymentRequestBody>;
@@ -42,6 +43,7 @@ export const customerRequestBody = z
     preauth: fields.flag().default(false),
     invoice_number: optional(invoiceNumber()),
     ...allowFlags,
+    locale: optional(fields.locale()),
   })
   .superRefine(fields.requireAPaymentMethod);
 export type CustomerRequestInput = z.output<typeof customerRequestBody>;

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { amount, flag, merchantKey, phone, text } from './fields.js';
 import { originField } from './origins.js';
+import { appearanceSchema, appearanceVariablesView, THEMES } from './appearance.js';
 
 /** `GET /widgets` and `PUT /widgets/{id}`: the merchant's widget settings (DESIGN.md "widget settings"). */
 
@@ -76,6 +77,8 @@ export const updateWidgetInput = z.object({
     .optional(),
   max_amount: amount().nullable().optional(),
   logo_url: logoUrl().nullable().optional(),
+  /** Replaces the stored appearance; null goes back to the default theme. Refused when a colour pair would not read. */
+  appearance: appearanceSchema.nullable().optional(),
 });
 export type UpdateWidgetInput = z.output<typeof updateWidgetInput>;
 
@@ -87,7 +90,10 @@ export const widgetSchema = z.object({
     .array(z.string())
     .describe('exact origins allowed to embed the widgets and the pay page; empty: any origin in sandbox, none in production'),
   button_text: z.string(),
-  theme: z.object({ primary_color: z.string().nullable().describe('#rrggbb') }),
+  theme: z.object({ primary_color: z.string().nullable().describe('#rrggbb; the colorPrimary of an appearance that sets none') }),
+  appearance: z
+    .object({ theme: z.enum(THEMES), variables: appearanceVariablesView })
+    .describe('theme default|night|flat|auto and variables colorPrimary, colorBackground, colorText, colorDanger, colorBorder, fontFamily, fontSizeBase, borderRadius, spacingUnit'),
   logo_url: z.string().nullable().describe('https address of the logo the pay page shows'),
   request_payment_enabled: z.boolean(),
   completed_transactions_enabled: z.boolean().describe('off by default in production'),
@@ -116,9 +122,16 @@ export const widgetConfigSchema = z.object({
   request_payment_enabled: z.boolean(),
   completed_transactions_enabled: z.boolean(),
   max_amount: z.string().nullable().describe('decimal text; null: the merchant limit'),
+  /** The appearance as a stylesheet for the widgets' shadow roots (`:host{…}`), resolved by the server; '' for the default. */
+  appearance_css: z.string(),
+  /** Why the page's `?appearance=` override was ignored (a colour pair that would not read, or a wrong shape); null when taken or none. */
+  appearance_warning: z.string().nullable(),
   environment: z.enum(['sandbox', 'production']),
 });
 export type WidgetConfig = z.infer<typeof widgetConfigSchema>;
+
+/** `GET /widget/v1/config?appearance=`: the page's override, as JSON text. */
+export const widgetConfigQuery = z.object({ appearance: z.string().max(2000).optional() });
 
 /** `POST /widget/v1/pay-links`: a pay link for an amount; the request's `Origin` is recorded as its embed_origin. */
 export const widgetPayLinkBody = z.object({ amount: amount() });
@@ -172,11 +185,30 @@ export type PaymentResult = { status: 'succeeded'; transaction_id: string } | { 
 /** What `sendRequestPayment` resolves with once the SMS is queued. */
 export type RequestResult = WidgetRequestResult;
 
-/** The `detail` of the `remit:payment-success`, `remit:close` and `remit:error` DOM events on `document`. */
+/** `remit:ready`: the loader ran; `window.Remit` is there. */
+export interface RemitReady {
+  public_key: string;
+}
+/** `remit:payment-success`: the customer paid in the pay modal. */
+export type PaymentSucceeded = Extract<PaymentResult, { status: 'succeeded' }>;
+/** `remit:close`: the customer closed the pay modal without paying. */
+export type PaymentClosed = Extract<PaymentResult, { status: 'closed' }>;
+/** `remit:error`: a widget call failed (the same `code` and `message` the Promise rejects with). */
+export interface RemitErrorDetail {
+  code: string;
+  message: string;
+}
+
+/**
+ * The DOM events the loader dispatches on `document`, each `detail` of the type the matching
+ * callback gets (`onReady`, `onSuccess`, `onClose`, `onError`). @remit/loader adds them to
+ * `DocumentEventMap`, so `document.addEventListener('remit:payment-success', (e) => e.detail.transaction_id)` is typed.
+ */
 export interface RemitEventMap {
-  'remit:payment-success': CustomEvent<{ status: 'succeeded'; transaction_id: string }>;
-  'remit:close': CustomEvent<{ status: 'closed'; transaction_id: null }>;
-  'remit:error': CustomEvent<{ code: string; message: string }>;
+  'remit:ready': CustomEvent<RemitReady>;
+  'remit:payment-success': CustomEvent<PaymentSucceeded>;
+  'remit:close': CustomEvent<PaymentClosed>;
+  'remit:error': CustomEvent<RemitErrorDetail>;
 }
 
 /** The error the loader's Promises reject with. `code`: the server's error code, or `invalid_amount`, `invalid_phone`, `invalid_key`, `load_failed`, `network_error`. */

@@ -95,3 +95,40 @@ describe('ClaimLoop prefetch', () => {
     expect(asked.slice(0, 10)).toEqual(Array(10).fill(4));
   });
 });
+
+describe('ClaimLoop ready', () => {
+  it('a waiting item that is not ready keeps its place while later ones take the free slots', async () => {
+    // Owner a may have one item in flight; b any number. The claim returns a's two items first.
+    let batch: string[] = ['a1', 'a2', 'b1', 'b2'];
+    const started: string[] = [];
+    const finishers = new Map<string, () => void>();
+    const inFlight = new Set<string>();
+    const loop = new ClaimLoop<string>({
+      claim: async () => batch.splice(0),
+      handle: (item) =>
+        new Promise<void>((resolve) => {
+          started.push(item);
+          inFlight.add(item);
+          finishers.set(item, () => (inFlight.delete(item), resolve()));
+        }),
+      ready: (item) => !item.startsWith('a') || ![...inFlight].some((i) => i.startsWith('a')),
+      concurrency: 3,
+      prefetch: true,
+      pollMs: 1_000,
+      failureMessage: 'test',
+    });
+    loop.start();
+    const tick = () => new Promise((r) => setTimeout(r, 5));
+    await tick();
+    expect(started).toEqual(['a1', 'b1', 'b2']);
+    finishers.get('b1')!(); // a slot frees, but a1 is still in flight: a2 waits
+    await tick();
+    expect(started).toEqual(['a1', 'b1', 'b2']);
+    finishers.get('a1')!();
+    await tick();
+    expect(started).toEqual(['a1', 'b1', 'b2', 'a2']);
+    batch = [];
+    for (const item of ['b2', 'a2']) finishers.get(item)!();
+    await loop.stop();
+  });
+});

@@ -162,32 +162,57 @@ export const newLease = () => randomBytes(12).toString('base64url');
 export function claimDueQuery(o: ClaimDueOptions, lease: unknown): SQL {
   const t = sql.raw(o.table);
   const free = sql`status in ('pending', 'retrying') and next_attempt_at <= now() and (locked_until is null or locked_until <= now())`;
-  // A window function cannot sit beside FOR UPDATE: the shared pick is a subquery, locked (and
-  // checked again against a claim that committed meanwhile) by the level above it.
-  const pick = o.share
-    ? sql`select id from ${t} where ${free} and id in (
-          select r.id from (
-            select id, next_attempt_at, ${sql.raw(o.share.column)} as owner,
-                   row_number() over (partition by ${sql.raw(o.share.column)} order by next_attempt_at, id) as rn
-            from ${t} where ${free}) r
-          where r.rn <= ${o.share.room(sql`r.owner`)}
-          order by r.rn, r.next_attempt_at limit ${o.limit}::int)
-        for update skip locked`
-    : sql`select id from ${t} where ${free} order by next_attempt_at limit ${o.limit}::int for update skip locked`;
   return sql`
     update ${t} d
     set locked_until = now() + make_interval(secs => ${o.leaseSeconds}::float8), lease_id = ${lease}::text
     ${o.join ? sql`from ${o.join.from}` : sql``}
-    where d.id in (${pick})
+    where d.id in (${o.share ? sharedPick(o, free) : sql`select id from ${t} where ${free} order by next_attempt_at limit ${o.limit}::int for update skip locked`})
       ${o.join ? sql`and ${o.join.on}` : sql``}
     returning ${o.returning}`;
 }
 
+/**
+ * The shared claim's pick, bounded by the rooms, not by the backlog: the owners with rows to send
+ * (a skip over the owner's index, one probe per owner), each owner's oldest due rows up to its
+ * room (an index range), then ranked round-robin. Needs an index on (owner, next_attempt_at, id)
+ * over the rows pending or retrying.
+ */
+function sharedPick(o: ClaimDueOptions, free: SQL): SQL {
+  const t = sql.raw(o.table);
+  const owner = sql.raw(o.share!.column);
+  const waiting = sql`status in ('pending', 'retrying')`;
+  // A window function cannot sit beside FOR UPDATE: the ranked pick is a subquery, locked (and
+  // checked again against a claim that committed meanwhile) by the level above it.
+  return sql`
+    select id from ${t} where ${free} and id in (
+      with recursive owners(owner) as (
+          (select ${owner} from ${t} where ${waiting} order by ${owner} limit 1)
+          union all
+          select (select ${owner} from ${t} where ${waiting} and ${owner} > w.owner order by ${owner} limit 1)
+          from owners w where w.owner is not null)
+      select r.id from (
+        select p.id, p.next_attempt_at, row_number() over (partition by w.owner order by p.next_attempt_at, p.id) as rn
+        from owners w cross join lateral (
+          select id, next_attempt_at from ${t}
+          where ${owner} = w.owner and ${free}
+          order by next_attempt_at, id limit greatest(${o.share!.room(sql`w.owner`)}, 0)) p) r
+      order by r.rn, r.next_attempt_at limit ${o.limit}::int)
+    for update skip locked`;
+}
+
 export interface ClaimLoopOptions<T> {
-  /** Leases up to `n` due items to this process (with `claimDue`). */
-  claim(n: number): Promise<T[]>;
+  /**
+   * Leases up to `n` due items to this process (with `claimDue`). `ahead`: the items may wait for
+   * slots (a prefetching loop's pass), not all go to work at once (`runOnce`).
+   */
+  claim(n: number, ahead: boolean): Promise<T[]>;
   /** Works one claimed item and records its outcome under the lease. */
   handle(item: T): Promise<void>;
+  /**
+   * Whether a waiting item may take a free slot now; one that may not stays waiting while later
+   * ones go ahead of it (its owner's share of the slots is taken, say). Default: any item.
+   */
+  ready?(item: T): boolean;
   /** Runs before each claim (the webhook dispatcher turns new events into deliveries there). */
   prepare?(): Promise<unknown>;
   /** Items in flight at once in this process. */
@@ -250,7 +275,7 @@ export class ClaimLoop<T> {
   /** One pass, waiting for every claimed item; for tests and tools. Returns how many were claimed. */
   async runOnce(): Promise<number> {
     await this.#o.prepare?.();
-    const claimed = await this.#o.claim(this.#o.concurrency);
+    const claimed = await this.#o.claim(this.#o.concurrency, false);
     await Promise.all(claimed.map((c) => this.#work(c)));
     return claimed.length;
   }
@@ -270,16 +295,20 @@ export class ClaimLoop<T> {
     await this.#o.prepare?.();
     const free = Math.min(this.#capacity - this.#held, this.#o.concurrency);
     if (free <= 0) return false;
-    const claimed = await this.#o.claim(free);
+    const claimed = await this.#o.claim(free, this.#o.prefetch ?? false);
     this.#full = claimed.length === free;
     this.#waiting.push(...claimed);
     this.#fill();
     return this.#full && this.#held < this.#capacity;
   }
 
-  /** Starts waiting items while slots are free. */
+  /** Starts waiting items, oldest first, that are ready while slots are free. */
   #fill() {
-    while (this.#waiting.length && this.#inFlight.size < this.#o.concurrency) this.#track(this.#work(this.#waiting.shift()!));
+    const ready = this.#o.ready;
+    for (let i = 0; i < this.#waiting.length && this.#inFlight.size < this.#o.concurrency; ) {
+      if (ready && !ready(this.#waiting[i]!)) i++;
+      else this.#track(this.#work(this.#waiting.splice(i, 1)[0]!));
+    }
   }
 
   #work(item: T): Promise<void> {

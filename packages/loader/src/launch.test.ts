@@ -89,6 +89,15 @@ describe('globals', () => {
     expect(errors).toEqual([]);
   });
 
+  it('dispatches remit:ready with its key once window.Remit is there', async () => {
+    const ready: unknown[] = [];
+    const on = (e: Event) => ready.push([(e as CustomEvent).detail, typeof win.Remit]);
+    document.addEventListener('remit:ready', on);
+    await launch();
+    document.removeEventListener('remit:ready', on);
+    expect(ready).toEqual([[{ public_key: KEY }, 'object']]);
+  });
+
   it('loaded twice, defines everything once', async () => {
     await launch();
     const first = win.Remit;
@@ -130,6 +139,13 @@ describe('bad input: a console error, a remit:error event and a rejected Promise
 });
 
 describe('using a widget', () => {
+  it("passes the script address's ?locale= to the chunk", async () => {
+    await launch(`${SRC}&locale=pt-BR`);
+    win.Remit!.getPaymentPage('5').catch(() => 0);
+    const boot = chunkRuns({ pay: vi.fn(async () => ({ status: 'closed', transaction_id: null }) as PaymentResult) });
+    expect(boot).toHaveBeenCalledWith({ base: 'https://remit.test', key: KEY, locale: 'pt-BR' });
+  });
+
   it('loads the chunk once, from its own origin with its own nonce; resolves and dispatches payment-success', async () => {
     await launch();
     const button = document.createElement('button');
@@ -142,7 +158,7 @@ describe('using a widget', () => {
     expect(chunks[0]!.nonce).toBe('n0nce');
     const pay = vi.fn(async () => result);
     const boot = chunkRuns({ pay });
-    expect(boot).toHaveBeenCalledWith({ base: 'https://remit.test', key: KEY });
+    expect(boot).toHaveBeenCalledWith({ base: 'https://remit.test', key: KEY, locale: null });
     await expect(pending).resolves.toEqual(result);
     expect(pay).toHaveBeenCalledWith('12.50', button, null);
     expect(events).toEqual([{ type: 'remit:payment-success', detail: result }]);

@@ -35,7 +35,7 @@ type Failure = Error & { code: string };
   let ui: Promise<WidgetUI> | undefined;
   const load = () =>
     (ui ||= new Promise<WidgetUI>((ok, no) => {
-      w.__remitUI = (boot) => ok(boot({ base: src.origin, key }));
+      w.__remitUI = (boot) => ok(boot({ base: src.origin, key, locale: src.searchParams.get('locale') }));
       const s = d.createElement('script');
       s.src = src.origin + '/js/' + __REMIT_CHUNK__;
       s.nonce = me?.nonce || '';
@@ -115,4 +115,5 @@ type Failure = Error & { code: string };
   w.Remit = { getPaymentPage, sendRequestPayment, mountTransactions, publicKey: key };
   w.getPaymentPage = getPaymentPage;
   w.sendRequestPayment = sendRequestPayment;
+  emit('ready', { public_key: key });
 })(window, document);

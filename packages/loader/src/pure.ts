@@ -1,6 +1,19 @@
-import type { RemitWidgets } from '@remit/contract';
+import type { Appearance, PaymentClosed, PaymentSucceeded, RemitErrorDetail, RemitEventMap, RemitReady, RemitWidgets } from '@remit/contract';
 
-export type { PaymentResult, RemitEventMap, RemitWidgetError, RemitWidgets, RequestResult } from '@remit/contract';
+export type {
+  Appearance,
+  AppearanceVariables,
+  PaymentClosed,
+  PaymentResult,
+  PaymentSucceeded,
+  RemitErrorDetail,
+  RemitEventMap,
+  RemitReady,
+  RemitWidgetError,
+  RemitWidgets,
+  RequestResult,
+  Theme,
+} from '@remit/contract';
 
 /**
  * `@remit/loader`: load `dynamic-launch.js` once per page and hand back its API, in the spirit of
@@ -19,6 +32,22 @@ export interface LoadRemitOptions {
   baseUrl?: string;
   /** The CSP nonce to put on the script tag (the loader passes it on to the widget chunk). */
   nonce?: string;
+  /** The customer's language, a BCP 47 tag (`fr`, `pt-BR`, `zh-Hans`, `ar`). Default: the browser's languages. */
+  locale?: string;
+  /**
+   * This page's appearance, over the widget settings' (`{theme, variables}`, as in PUT /widgets/{id}).
+   * Written on the script tag as `data-appearance`; one whose colours would not read is ignored
+   * with a console warning. Read when the widgets first load: one appearance per page.
+   */
+  appearance?: Appearance;
+  /** The loader ran: `window.Remit` is there (the `remit:ready` event). */
+  onReady?: (detail: RemitReady) => void;
+  /** The customer paid (`remit:payment-success`). */
+  onSuccess?: (detail: PaymentSucceeded) => void;
+  /** The customer closed the pay modal without paying (`remit:close`). */
+  onClose?: (detail: PaymentClosed) => void;
+  /** A widget call failed (`remit:error`). */
+  onError?: (detail: RemitErrorDetail) => void;
 }
 
 export const SCRIPT_PATH = '/js/dynamic-launch.js';
@@ -28,13 +57,36 @@ declare global {
   interface Window {
     Remit?: RemitWidgets;
   }
+  // The loader's events on `document`, typed by their detail.
+  interface DocumentEventMap extends RemitEventMap {}
 }
+
+/** Names of the loader's events without their `remit:` prefix. */
+export type RemitEventName = keyof RemitEventMap extends `remit:${infer N}` ? N : never;
+type Detail<N extends RemitEventName> = RemitEventMap[`remit:${N}`]['detail'];
+
+/**
+ * Calls `listener` with the detail of each `remit:<name>` event on `document`; returns a function
+ * that stops it. Safe on the server (does nothing).
+ *
+ * @example
+ * onRemit('payment-success', ({ transaction_id }) => showThanks(transaction_id));
+ */
+export function onRemit<N extends RemitEventName>(name: N, listener: (detail: Detail<N>) => void): () => void {
+  if (typeof document === 'undefined') return () => {};
+  const on = (e: Event) => listener((e as CustomEvent<Detail<N>>).detail);
+  document.addEventListener(`remit:${name}`, on);
+  return () => document.removeEventListener(`remit:${name}`, on);
+}
+
+const CALLBACKS = { onSuccess: 'payment-success', onClose: 'close', onError: 'error' } as const;
 
 let pending: Promise<RemitWidgets | null> | null = null;
 
 export function scriptUrl(opts: LoadRemitOptions, origin: string): string {
   const url = new URL(SCRIPT_PATH, opts.baseUrl || origin);
   url.searchParams.set(KEY_PARAM, opts.publicKey);
+  if (opts.locale) url.searchParams.set('locale', opts.locale);
   return url.href;
 }
 
@@ -51,6 +103,18 @@ function findScript(): HTMLScriptElement | null {
 
 export function loadRemit(opts: LoadRemitOptions): Promise<RemitWidgets | null> {
   if (typeof window === 'undefined' || typeof document === 'undefined') return Promise.resolve(null);
+  for (const [option, name] of Object.entries(CALLBACKS)) {
+    const listener = opts[option as keyof typeof CALLBACKS];
+    if (listener) onRemit(name, listener as (detail: unknown) => void);
+  }
+  // A tag already on the page takes this page's appearance too (the widgets read it when they first load).
+  if (opts.appearance) findScript()?.setAttribute('data-appearance', JSON.stringify(opts.appearance));
+  // Called once this loader is there, whether it ran before this call or after.
+  if (opts.onReady) remembered(opts).then((remit) => remit && opts.onReady!({ public_key: remit.publicKey }), () => {});
+  return remembered(opts);
+}
+
+function remembered(opts: LoadRemitOptions): Promise<RemitWidgets | null> {
   if (pending) return pending;
   pending = new Promise<RemitWidgets | null>((resolve, reject) => {
     const ready = () => {
@@ -68,6 +132,7 @@ export function loadRemit(opts: LoadRemitOptions): Promise<RemitWidgets | null> 
       script.src = scriptUrl(opts, window.location.origin);
       script.async = true;
       if (opts.nonce) script.nonce = opts.nonce;
+      if (opts.appearance) script.dataset.appearance = JSON.stringify(opts.appearance);
       (document.head || document.body).appendChild(script);
     }
     script.addEventListener('load', ready);

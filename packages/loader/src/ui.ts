@@ -10,6 +10,8 @@ export interface WidgetContext {
   base: string;
   /** The merchant public key. */
   key: string;
+  /** The `locale` the page asked for (the script address's `?locale=`), if any: a BCP 47 tag. */
+  locale?: string | null;
 }
 
 export interface WidgetUI {

@@ -29,6 +29,16 @@ describe('@remit/react components over the real loadRemit', () => {
     expect(onClose).not.toHaveBeenCalled();
   });
 
+  it("GetPaymentPage: the appearance prop goes on the loader tag; onReady once the loader is there", async () => {
+    const onReady = vi.fn();
+    render(h(GetPaymentPage, { clientKey: 'pk_test_abc', amount: 5, appearance: { theme: 'night' }, onReady }));
+    expect(remit.scripts()[0]!.dataset.appearance).toBe('{"theme":"night"}');
+    expect(onReady).not.toHaveBeenCalled();
+    remit.runScript();
+    await flush();
+    expect(onReady).toHaveBeenCalledWith({ public_key: 'pk_test_abc' });
+  });
+
   it('GetPaymentPage: closing the pay window calls onClose, not onSuccess; a refusal calls onError with its code', async () => {
     const onSuccess = vi.fn();
     const onClose = vi.fn();

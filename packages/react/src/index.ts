@@ -8,4 +8,13 @@ export {
   type RemitButtonProps,
   type RequestPaymentonClickProps,
 } from './components.js';
-export type { PaymentResult, RemitConnection, RemitWidgetError, RequestResult } from '@remit/wrapper-core/types';
+export type {
+  Appearance,
+  AppearanceVariables,
+  PaymentResult,
+  RemitConnection,
+  RemitReady,
+  RemitWidgetError,
+  RequestResult,
+  Theme,
+} from '@remit/wrapper-core/types';

@@ -32,7 +32,13 @@ writeFileSync(
       outDir: join(out, 'js'),
       types: [],
     },
-    files: [join(sdk, 'src/index.ts'), join(packages, 'contract/src/index.ts')],
+    // Every contract file, the subpath ones too (locales, widget messages), not only those its index reaches.
+    files: [
+      join(sdk, 'src/index.ts'),
+      ...readdirSync(join(packages, 'contract/src'))
+        .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+        .map((f) => join(packages, 'contract/src', f)),
+    ],
   }),
 );
 const tsc = join(dirname(createRequire(join(sdk, 'package.json')).resolve('typescript/package.json')), 'bin/tsc');

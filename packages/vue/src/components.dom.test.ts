@@ -27,6 +27,16 @@ describe('@remit/vue components over the real loadRemit', () => {
     w.unmount();
   });
 
+  it('GetPaymentPage: the appearance prop goes on the loader tag; emits ready once the loader is there', async () => {
+    const w = mount(GetPaymentPage, { props: { clientKey: 'pk_test_abc', amount: 5, appearance: { theme: 'flat' } }, attachTo: document.body });
+    expect(remit.scripts()[0]!.dataset.appearance).toBe('{"theme":"flat"}');
+    expect(w.emitted('ready')).toBeUndefined();
+    remit.runScript();
+    await flushPromises();
+    expect(w.emitted('ready')).toEqual([[{ public_key: 'pk_test_abc' }]]);
+    w.unmount();
+  });
+
   it('GetPaymentPage: closing emits close; a refusal emits error with its code; the default text is "Pay"', async () => {
     const w = mount(GetPaymentPage, { props: { clientKey: 'pk_test_abc', amount: 5 }, attachTo: document.body });
     expect(remit.scripts()[0]!.src).toBe(`${location.origin}/js/dynamic-launch.js?remit_merchant_public_key=pk_test_abc`);

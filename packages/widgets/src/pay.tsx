@@ -1,9 +1,10 @@
 import type { PaymentResult, WidgetPayLink } from '@remit/contract';
-import { signal } from '@preact/signals';
 import { render } from 'preact';
 import type { Call } from './api.js';
 import { Modal } from './dialog.js';
 import { money } from './format.js';
+import { signal, use, type Signal } from './signal.js';
+import { pageQuery, t } from './i18n.js';
 import { shadowHost } from './styles.js';
 import { takeWarmFrame } from './warm.js';
 /**
@@ -21,9 +22,17 @@ export async function pay(
   amount: string,
   opener: Element | null,
   popup: Window | null,
-  primary: () => string | null,
+  /** The page's own appearance (JSON): the pay page is asked for it too, and then no warm frame (it shows the settings'). */
+  override?: string,
+  /** The language still loading (null once there): the modal waits for it rather than show English first. */
+  language?: Promise<unknown> | null,
+  locale?: string | null,
 ): Promise<PaymentResult> {
   const linked = call<WidgetPayLink>('/pay-links', { amount });
+  if (language) {
+    linked.catch(() => 0); // awaited below: a refusal while the language loads is not unhandled
+    await language; // there already unless the click came first (its fetch then runs beside the pay link's)
+  }
   const src = signal<string | null>(null);
   let frame: HTMLIFrameElement | null = null;
   let end: HTMLElement | null = null;
@@ -62,9 +71,9 @@ export async function pay(
   };
   addEventListener('message', onMessage);
 
-  const label = `Pay ${money(amount)}`;
+  const label = t('pay', money(amount));
   if (!popup) {
-    const shadow = shadowHost('pay', primary());
+    const shadow = shadowHost('pay');
     host = shadow.host;
     for (const t of ['keydown', 'pointerdown']) host.addEventListener(t, () => (acted = true), true);
     // The guards at both ends keep Tab and Shift+Tab inside the dialog: leaving the pay page's
@@ -77,7 +86,7 @@ export async function pay(
         <span class="guard" tabIndex={0} onFocus={() => (frame ? frame.focus() : toX())} />
         <div class="bar">
           <span>{label}</span>
-          <button type="button" class="x" aria-label="Close payment" autofocus ref={(el) => void (x = el)} onClick={closed}>
+          <button type="button" class="x" aria-label={t('close')} autofocus ref={(el) => void (x = el)} onClick={closed}>
             ×
           </button>
         </div>
@@ -98,9 +107,10 @@ export async function pay(
   }
   if (done) return settled; // closed while the link was being made
   from = new URL(link.pay_link).origin;
-  const warm = popup ? null : takeWarmFrame();
+  const url = link.pay_link + pageQuery(locale, override);
+  const warm = popup || override ? null : takeWarmFrame();
   if (popup) {
-    popup.location.href = link.pay_link;
+    popup.location.href = url;
     poll = window.setInterval(() => popup.closed && closed(), 400);
   } else if (warm) {
     // Shown in the dialog at once (its process paints while the shell fetches the link), given
@@ -108,7 +118,7 @@ export async function pay(
     const f = (frame = warm.frame);
     (end!.parentNode as Element & { moveBefore(n: Node, r: Node | null): void }).moveBefore(f, end);
     src.value = '';
-    f.title = `Payment form: ${label}`;
+    f.title = t('form', label);
     f.removeAttribute('tabindex');
     f.removeAttribute('aria-hidden');
     f.style.display = '';
@@ -120,8 +130,8 @@ export async function pay(
     const taken = ok && (await opened(f, warm.origin, link.link_id));
     if (done) return settled;
     if (taken) from = warm.origin;
-    else f.src = link.pay_link;
-  } else src.value = link.pay_link;
+    else f.src = url;
+  } else src.value = url;
   return settled;
 }
 
@@ -149,18 +159,18 @@ function opened(f: HTMLIFrameElement, origin: string, linkId: string): Promise<b
 /** The wait text, then the frame of the link ('': the warm frame, moved in beside this). */
 function PayFrame(props: {
   label: string;
-  src: { value: string | null };
+  src: Signal<string | null>;
   frameRef: (el: HTMLIFrameElement | null) => void;
   focus: (f: HTMLIFrameElement) => void;
 }) {
-  const src = props.src.value;
+  const src = use(props.src);
   if (src === '') return null;
-  if (!src) return <p class="wait" role="status">Opening the payment form…</p>;
+  if (!src) return <p class="wait" role="status">{t('opening')}</p>;
   return (
     <iframe
       ref={props.frameRef}
       src={src}
-      title={`Payment form: ${props.label}`}
+      title={t('form', props.label)}
       allow="payment"
       // The form takes focus as soon as it is there: the customer can type at once.
       onLoad={(e) => props.focus(e.currentTarget as HTMLIFrameElement)}

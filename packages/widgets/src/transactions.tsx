@@ -1,8 +1,9 @@
 import type { WidgetTransactions } from '@remit/contract';
-import { signal, type Signal } from '@preact/signals';
 import { render } from 'preact';
 import type { Call } from './api.js';
 import { date, money } from './format.js';
+import { signal, use, type Signal } from './signal.js';
+import { t } from './i18n.js';
 import { adoptStyles } from './styles.js';
 
 /**
@@ -43,18 +44,17 @@ export function tableModel(call: Call): TableModel {
   };
 }
 
-const COLUMNS = ['Date', 'Amount', 'Card', 'Status'];
+const COLUMNS = ['date', 'amount', 'card', 'status'] as const;
 
 export function Rows({ model }: { model: TableModel }) {
-  const s = model.state.value;
-  const p = model.page.value;
-  const status =
-    s.kind === 'loading' ? 'Loading transactions…' : s.kind === 'error' ? `Could not load transactions: ${s.message}` : null;
+  const s = use(model.state);
+  const p = use(model.page);
+  const status = s.kind === 'loading' ? t('loading') : s.kind === 'error' ? t('loadFailed', s.message) : null;
   const rows = s.kind === 'ready' ? s.list.data : [];
   return (
     <>
       <caption>
-        Completed transactions
+        {t('caption')}
         <span class={s.kind === 'error' ? 'err' : undefined} role="status">
           {status ? ` — ${status}` : ''}
         </span>
@@ -62,8 +62,8 @@ export function Rows({ model }: { model: TableModel }) {
       <thead>
         <tr>
           {COLUMNS.map((c) => (
-            <th scope="col" class={c === 'Amount' ? 'num' : undefined}>
-              {c}
+            <th scope="col" class={c === 'amount' ? 'num' : undefined}>
+              {t(c)}
             </th>
           ))}
         </tr>
@@ -71,15 +71,15 @@ export function Rows({ model }: { model: TableModel }) {
       <tbody>
         {s.kind === 'ready' && rows.length === 0 && (
           <tr>
-            <td colSpan={4}>No completed transactions yet.</td>
+            <td colSpan={4}>{t('empty')}</td>
           </tr>
         )}
-        {rows.map((t) => (
-          <tr key={t.transaction_id}>
-            <td>{date(t.date)}</td>
-            <td class="num">{money(t.amount)}</td>
-            <td>{t.brand ? `${t.brand}${t.last_four ? ` •••• ${t.last_four}` : ''}` : '—'}</td>
-            <td>{t.status[0]!.toUpperCase() + t.status.slice(1)}</td>
+        {rows.map((r) => (
+          <tr key={r.transaction_id}>
+            <td>{date(r.date)}</td>
+            <td class="num">{money(r.amount)}</td>
+            <td>{r.brand ? `${r.brand}${r.last_four ? ` •••• ${r.last_four}` : ''}` : '—'}</td>
+            <td>{r.status === 'completed' || r.status === 'refunded' ? t(r.status) : r.status}</td>
           </tr>
         ))}
       </tbody>
@@ -89,16 +89,16 @@ export function Rows({ model }: { model: TableModel }) {
             <div class="pager">
               {s.kind === 'error' ? (
                 <button type="button" onClick={() => model.load(p)}>
-                  Retry
+                  {t('retry')}
                 </button>
               ) : (
                 <>
                   <button type="button" disabled={p === 0 || s.kind !== 'ready'} onClick={() => model.load(p - 1)}>
-                    Previous page
+                    {t('prev')}
                   </button>
-                  <span>Page {p + 1}</span>
+                  <span>{t('page', String(p + 1))}</span>
                   <button type="button" disabled={s.kind !== 'ready' || !s.list.has_more} onClick={() => model.load(p + 1)}>
-                    Next page
+                    {t('next')}
                   </button>
                 </>
               )}
@@ -111,14 +111,14 @@ export function Rows({ model }: { model: TableModel }) {
 }
 
 /** Renders the table in `el` and loads page one; returns unmount. */
-export function mountTable(el: HTMLElement, model: TableModel, primary: string | null): () => void {
+export function mountTable(el: HTMLElement, model: TableModel): () => void {
   let target: Element | ShadowRoot = el;
   if (el.tagName === 'TABLE') {
     el.textContent = '';
     render(<Rows model={model} />, el);
   } else {
     const root = el.shadowRoot ?? el.attachShadow({ mode: 'open' });
-    adoptStyles(root, primary);
+    adoptStyles(root);
     target = root;
     render(
       <table>

@@ -1,3 +1,5 @@
+import { pageQuery } from './i18n.js';
+
 /**
  * The warm pay frame. Opening the pay modal costs a cross-site frame: a renderer process to start,
  * the pay page's HTML and assets to fetch, its script to run. When the customer shows intent (the
@@ -19,12 +21,12 @@ export interface WarmFrame {
 
 let warm: WarmFrame | null = null;
 
-export function warmPayFrame(base: string): void {
+export function warmPayFrame(base: string, locale?: string | null): void {
   if (innerWidth < 600 || warm?.frame.isConnected) return;
   const f = document.createElement('iframe');
   // Its module script has run (and listens) by the frame's load event.
   warm = { frame: f, origin: new URL(base, location.href).origin, ready: new Promise((r) => f.addEventListener('load', () => r(true), { once: true })) };
-  f.src = `${base}/pay/preload`;
+  f.src = `${base}/pay/preload${pageQuery(locale)}`;
   f.title = 'Remit preload';
   f.allow = 'payment';
   f.tabIndex = -1;
@@ -42,13 +44,13 @@ export function takeWarmFrame(): WarmFrame | null {
 }
 
 /** Warms now when a button already has the pointer or focus (the intent that loaded the chunk), else on the next such intent. */
-export function warmOnIntent(base: string): void {
+export function warmOnIntent(base: string, locale?: string | null): void {
   const now = document.querySelector(`:is(${INTENT}):hover`) || document.activeElement?.closest?.(INTENT);
-  if (now) return warmPayFrame(base);
+  if (now) return warmPayFrame(base, locale);
   const on = (e: Event) => {
     if (!(e.target as Element).closest?.(INTENT)) return;
     for (const t of ['pointerover', 'focusin']) removeEventListener(t, on, true);
-    warmPayFrame(base);
+    warmPayFrame(base, locale);
   };
   for (const t of ['pointerover', 'focusin']) addEventListener(t, on, true);
 }

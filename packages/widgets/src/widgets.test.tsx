@@ -84,7 +84,7 @@ describe('completed transactions table', () => {
     const call = (async () => pageOf(1)) as Call;
     const table = document.createElement('table');
     document.body.append(table);
-    const off = mountTable(table, tableModel(call), null);
+    const off = mountTable(table, tableModel(call));
     await waitFor(() => expect(table.querySelectorAll('tbody tr')).toHaveLength(1));
     expect(table.shadowRoot).toBeNull();
     off();
@@ -92,7 +92,7 @@ describe('completed transactions table', () => {
 
     const div = document.createElement('div');
     document.body.append(div);
-    mountTable(div, tableModel(call), '#112233');
+    mountTable(div, tableModel(call));
     await waitFor(() => expect(div.shadowRoot!.querySelectorAll('tbody tr')).toHaveLength(1));
     expect(div.shadowRoot!.adoptedStyleSheets).toHaveLength(2);
     expect(div.querySelector('[style]')).toBeNull();
@@ -107,9 +107,11 @@ describe('pay modal', () => {
     document.body.append(button);
     button.focus();
     const call = vi.fn(async () => link) as unknown as Call;
-    const result = pay(call, '12.50', button, null, () => null);
+    const result = pay(call, '12.50', button, null);
     await waitFor(() => expect(document.querySelector('remit-pay')).not.toBeNull());
     const root = document.querySelector('remit-pay')!.shadowRoot!;
+    // The frame follows in the render after the link is known.
+    await waitFor(() => expect(root.querySelector('iframe')).not.toBeNull());
     return { button, call, result, root };
   }
 
@@ -158,7 +160,7 @@ describe('pay modal', () => {
     const call = (async () => {
       throw widgetError('amount_over_limit', "amount must be at most 500.00, the widget's max_amount.", 400);
     }) as Call;
-    await expect(pay(call, '900', button, null, () => null)).rejects.toMatchObject({ code: 'amount_over_limit', status: 400 });
+    await expect(pay(call, '900', button, null)).rejects.toMatchObject({ code: 'amount_over_limit', status: 400 });
     expect(document.querySelector('remit-pay')).toBeNull();
     expect(document.activeElement).toBe(button);
   });
@@ -166,7 +168,7 @@ describe('pay modal', () => {
   it('opens at once, while the link is being made; the frame comes with the link', async () => {
     let answer!: (l: typeof link) => void;
     const call = vi.fn(() => new Promise((r) => (answer = r as never))) as unknown as Call;
-    const result = pay(call, '12.50', null, null, () => null);
+    const result = pay(call, '12.50', null, null);
     const root = document.querySelector('remit-pay')!.shadowRoot!;
     expect(root.querySelector('dialog')!.open).toBe(true);
     expect(root.querySelector('[role=status]')!.textContent).toBe('Opening the payment form…');
@@ -181,7 +183,7 @@ describe('pay modal', () => {
   it('closed before the link arrives: resolves closed and never shows the frame', async () => {
     let answer!: (l: typeof link) => void;
     const call = vi.fn(() => new Promise((r) => (answer = r as never))) as unknown as Call;
-    const result = pay(call, '12.50', null, null, () => null);
+    const result = pay(call, '12.50', null, null);
     document.querySelector('remit-pay')!.shadowRoot!.querySelector('dialog')!.dispatchEvent(new Event('cancel', { cancelable: true }));
     answer(link);
     await expect(result).resolves.toEqual({ status: 'closed', transaction_id: null });
@@ -191,7 +193,7 @@ describe('pay modal', () => {
   it('closed before a refusal arrives: still resolves closed (the customer left; no error to report)', async () => {
     let refuse!: (e: Error) => void;
     const call = vi.fn(() => new Promise((_, no) => (refuse = no))) as unknown as Call;
-    const result = pay(call, '12.50', null, null, () => null);
+    const result = pay(call, '12.50', null, null);
     document.querySelector('remit-pay')!.shadowRoot!.querySelector('dialog')!.dispatchEvent(new Event('cancel', { cancelable: true }));
     refuse(widgetError('network_error', 'could not reach the server'));
     await expect(result).resolves.toEqual({ status: 'closed', transaction_id: null });
@@ -217,7 +219,7 @@ describe('request payment confirmation', () => {
     button.focus();
     const sent = { status: 'sent' as const, link_id: 'ord_2', amount: '15.00', phone_last_four: '0123' };
     const call = vi.fn(async () => sent) as unknown as Call;
-    await expect(request(call, '15', '(415) 555-0123', button, () => null)).resolves.toEqual(sent);
+    await expect(request(call, '15', '(415) 555-0123', button)).resolves.toEqual(sent);
     expect(call).toHaveBeenCalledWith('/payment-requests', { amount: '15', phone_number: '(415) 555-0123' });
     const root = document.querySelector('remit-request')!.shadowRoot!;
     expect(root.querySelector('h2')!.textContent).toBe('Payment request sent');
@@ -231,7 +233,7 @@ describe('request payment confirmation', () => {
 describe('boot: tables refresh after a payment', () => {
   it('every table on the page loads again on success; one taken off the page is let go, not asked for', async () => {
     const link = { link_id: 'ord_1', pay_link: 'https://remit.test/pay/ord_1', amount: '5.00' };
-    const call = vi.fn(async (path: string) => (path === '/config' ? { theme: { primary_color: null } } : path === '/pay-links' ? link : pageOf(1))) as unknown as Call;
+    const call = vi.fn(async (path: string) => (path === '/config' ? { appearance_css: '', appearance_warning: null } : path === '/pay-links' ? link : pageOf(1))) as unknown as Call;
     const ui = bootWidgets({ base: 'https://remit.test', key: 'pk_test_x' }, call);
     const kept = document.createElement('table');
     const gone = document.createElement('table');
@@ -251,5 +253,28 @@ describe('boot: tables refresh after a payment', () => {
     await expect(result).resolves.toEqual({ status: 'succeeded', transaction_id: 'txn_1' });
     await waitFor(() => expect(loads()).toBe(3));
     expect(gone.querySelector('tbody')).toBeNull(); // unmounted
+  });
+});
+
+describe('boot: the appearance', () => {
+  it("asks for the page's own (data-appearance on the loader tag), warns when the server ignored it, and every root wears the sheet", async () => {
+    const tag = document.createElement('script');
+    tag.dataset.appearance = '{"theme":"night"}';
+    document.head.append(tag);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const call = vi.fn(async (path: string) =>
+      path.startsWith('/config') ? { appearance_css: ':host{--brand:#7c3aed}', appearance_warning: 'the appearance option is ignored: why' } : pageOf(1),
+    ) as unknown as Call;
+    const ui = bootWidgets({ base: 'https://remit.test', key: 'pk_test_x' }, call);
+    const div = document.createElement('div');
+    document.body.append(div);
+    ui.table(div);
+    expect(call).toHaveBeenCalledWith('/config?appearance=%7B%22theme%22%3A%22night%22%7D');
+    await waitFor(() => expect(warn).toHaveBeenCalledWith('Remit: the appearance option is ignored: why'));
+    const [styles, theme] = div.shadowRoot!.adoptedStyleSheets;
+    expect(styles!.cssRules.length).toBeGreaterThan(10);
+    expect([...theme!.cssRules].map((r) => r.cssText).join('')).toContain('--brand');
+    tag.remove();
+    warn.mockRestore();
   });
 });

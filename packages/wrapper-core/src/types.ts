@@ -13,6 +13,43 @@ export interface RemitConnection {
   baseUrl?: string;
   /** The nonce of a strict Content-Security-Policy, put on the loader's script tag. */
   nonce?: string;
+  /**
+   * The customer's language, a BCP 47 tag (`fr`, `pt-BR`, `zh-Hans`, `ar`): the widgets, the pay
+   * modal and the buttons' default text. Default: the browser's languages (the buttons: English).
+   * One per page: the first component to load Remit sets it.
+   */
+  locale?: string;
+  /**
+   * This page's appearance, over the widget settings'. One whose colours would not read is
+   * ignored with a console warning. Taken when the widgets first load: one appearance per page.
+   */
+  appearance?: Appearance;
+}
+
+/** Stripe's names: a theme, and variables over it. */
+export type Theme = 'default' | 'night' | 'flat' | 'auto';
+export interface AppearanceVariables {
+  /** `#rrggbb` colours. */
+  colorPrimary?: string;
+  colorBackground?: string;
+  colorText?: string;
+  colorDanger?: string;
+  colorBorder?: string;
+  /** A CSS font-family list: system stacks, or a web font the page has loaded. */
+  fontFamily?: string;
+  /** Lengths in px: `"16px"`. */
+  fontSizeBase?: string;
+  borderRadius?: string;
+  spacingUnit?: string;
+}
+export interface Appearance {
+  theme?: Theme;
+  variables?: AppearanceVariables;
+}
+
+/** What `onReady` gets (and the `remit:ready` event on `document` carries): the loader is there. */
+export interface RemitReady {
+  public_key: string;
 }
 
 /** The pay button's outcome: paid (`onSuccess`), or closed without paying (`onClose`). */

@@ -11,6 +11,7 @@ import {
   errorResponses,
   listCustomersInput,
   merchantKeyInput,
+  cardRequestInput,
   messageEnvelopeSchema,
 } from '@remit/contract';
 import { addCustomer, chargeCustomer, chargeMessage, getCustomer, listCustomers, requestCard, type Ctx } from '@remit/core';
@@ -76,7 +77,7 @@ export function customerRoutes(app: App, ctx: Ctx) {
         tags: ['customers'],
         summary: 'Send the customer a link to the hosted add-card page by SMS and/or email',
         params: customerPathParams,
-        body: merchantKeyInput,
+        body: cardRequestInput,
         response: {
           200: messageEnvelopeSchema,
           ...errorResponses,
@@ -85,7 +86,7 @@ export function customerRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const r = await requestCard(ctx, req.merchant, req.params.customerId);
+      const r = await requestCard(ctx, req.merchant, req.params.customerId, req.body.locale);
       return { result: true as const, message: r.message };
     },
   );

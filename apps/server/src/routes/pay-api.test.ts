@@ -82,7 +82,7 @@ describe('GET /pay/api/links/{link_id}', () => {
       link_id: id,
       kind: 'request',
       status: 'open',
-      merchant: { name: 'Acme Coffee LLC', logo_url: null, primary_color: null, accepts_payments: true },
+      merchant: { name: 'Acme Coffee LLC', logo_url: null, primary_color: null, stylesheet: null, accepts_payments: true },
       order_id: 'ORD-9',
       invoice_number: 'INV9',
       description: 'Catering',
@@ -515,7 +515,7 @@ describe('links that cannot be paid', () => {
 
   it("a pending merchant's link shows but refuses payment with a clear message", async () => {
     const id = await link({ amount: '5.00' }, pending);
-    expect((await view(id)).body.merchant).toEqual({ name: 'Pending Pies', logo_url: null, primary_color: null, accepts_payments: false });
+    expect((await view(id)).body.merchant).toEqual({ name: 'Pending Pies', logo_url: null, primary_color: null, stylesheet: null, accepts_payments: false });
     const before = await tableCounts(s.core);
     const res = await payCard(id);
     expect(res.status).toBe(400);

@@ -49,7 +49,7 @@ describe('GET /pay/api/cards/{token}', () => {
     expect(addCardViewSchema.parse(res.body)).toEqual(res.body);
     expect(res.body).toEqual({
       token,
-      merchant: { name: 'Acme Coffee LLC', logo_url: null, primary_color: null, accepts_payments: true },
+      merchant: { name: 'Acme Coffee LLC', logo_url: null, primary_color: null, stylesheet: null, accepts_payments: true },
       customer_first_name: 'Rita',
       status: 'open',
       saved_card: null,

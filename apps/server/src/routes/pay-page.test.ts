@@ -66,7 +66,7 @@ describe('GET /pay/{link_id}', () => {
     expect(res.text).toContain(`<title>Pay · ${state.view.merchant.name}</title>`);
     // (the stylesheet written in, so the first paint waits for no second request)
     const [head, tail] = FIXTURE_HTML.split('<!--remit-state-->');
-    expect(res.text.startsWith(head!.replace('<title>Pay</title>', `<title>Pay · ${state.view.merchant.name}</title>`))).toBe(true);
+    expect(res.text.startsWith(head!.replace('<html lang="en">', '<html lang="en" dir="ltr">').replace('<title>Pay</title>', `<title>Pay · ${state.view.merchant.name}</title>`))).toBe(true);
     const inlined = tail!.replace('<link rel="stylesheet" href="/pay/assets/index-abc123.css">', '<style>body{margin:0}\n</style>');
     expect(inlined).not.toBe(tail);
     expect(res.text.endsWith(inlined.replace('<div id="app"><!--remit-app-->', '<div id="app" data-locale="en"><p class="rendered">link</p>'))).toBe(true);
@@ -74,7 +74,7 @@ describe('GET /pay/{link_id}', () => {
 
   it('renders in the locale ?locale= asks for, on <html lang> and #app', async () => {
     const res = await page(`/pay/${await payLink()}?locale=es`);
-    expect(res.text).toContain('<html lang="es">');
+    expect(res.text).toContain('<html lang="es" dir="ltr">');
     expect(res.text).toContain('<div id="app" data-locale="es">');
   });
 
@@ -184,7 +184,7 @@ describe('security headers', () => {
     expect(set.status).toBe(200);
     const plain = await page(`/pay/${await payLink({}, other)}`);
     expect(cspOf(plain)['frame-ancestors']).toBe('https://shop.example.com http://localhost:5173');
-    expect(stateOf(plain.text).view.merchant).toEqual({ name: 'Framed Shop', logo_url: 'https://cdn.example.com/l.png', primary_color: '#112233', accepts_payments: true });
+    expect(stateOf(plain.text).view.merchant).toEqual({ name: 'Framed Shop', logo_url: 'https://cdn.example.com/l.png', primary_color: '#112233', stylesheet: '/pay/appearance.css?colorPrimary=%23112233', accepts_payments: true });
     const embeddedId = await payLink({ embed_origin: 'https://pos.example.net' }, other);
     const embedded = await page(`/pay/${embeddedId}`);
     expect(cspOf(embedded)['frame-ancestors']).toBe('https://shop.example.com http://localhost:5173 https://pos.example.net');

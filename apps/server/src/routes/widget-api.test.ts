@@ -46,6 +46,8 @@ describe('auth: public key + Origin', () => {
         request_payment_enabled: true,
         completed_transactions_enabled: true,
         max_amount: '500.00',
+        appearance_css: '',
+        appearance_warning: null,
         environment: 'sandbox',
       },
     });

@@ -12,6 +12,7 @@ import {
 import {
   envelope,
   errorEnvelopeSchema,
+  widgetConfigQuery,
   widgetConfigSchema,
   widgetPayLinkBody,
   widgetPayLinkSchema,
@@ -88,14 +89,14 @@ export async function widgetApiRoutes(app: App, ctx: Ctx, opts: WidgetApiOptions
         tags: ['widget backend'],
         summary: 'Widget settings a page may see',
         description: 'Called by the widgets with the public key; the Origin must be allowed.',
-        querystring: keyQuery,
+        querystring: keyQuery.extend(widgetConfigQuery.shape),
         response: { 200: envelope(widgetConfigSchema), ...errors },
       },
     },
     async (req, reply) => {
       await everyCall(req, reply);
       noStore(reply);
-      return ok('Widget settings.', await widgetConfig(ctx, req.merchant));
+      return ok('Widget settings.', await widgetConfig(ctx, req.merchant, req.query.appearance));
     },
   );
 

@@ -85,3 +85,23 @@ describe('widget scripts', () => {
     await empty.close();
   });
 });
+
+describe('widget messages', () => {
+  it('the language a tag asks for, its Intl tag and direction, cacheable and readable from any origin', async () => {
+    const res = await app.inject({ url: '/js/widget-messages/fr-CA' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ locale: 'fr', intl: 'fr-FR', dir: 'ltr', messages: { pay: 'Payer {0}', close: 'Fermer le paiement' } });
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['cache-control']).toBe(LOADER_CACHE);
+    expect(res.headers.vary).toContain('accept-language');
+    const ar = (await app.inject({ url: '/js/widget-messages/ar' })).json();
+    expect(ar).toMatchObject({ locale: 'ar', dir: 'rtl', messages: { sent: 'أُرسل طلب الدفع' } });
+  });
+  it('an unknown or malformed tag: the Accept-Language, else English', async () => {
+    const byHeader = await app.inject({ url: '/js/widget-messages/ko', headers: { 'accept-language': 'ko-KR, zh-CN;q=0.8' } });
+    expect(byHeader.json()).toMatchObject({ locale: 'zh-Hans', messages: { done: '完成' } });
+    const junk = await app.inject({ url: `/js/widget-messages/${encodeURIComponent('<x>')}` });
+    expect(junk.statusCode).toBe(200);
+    expect(junk.json()).toMatchObject({ locale: 'en', intl: 'en-US', messages: { pay: 'Pay {0}' } });
+  });
+});

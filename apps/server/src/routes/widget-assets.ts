@@ -5,6 +5,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Ctx } from '@remit/core';
+import { acceptedLanguages, dirOf, intlTag, pickLocale } from '@remit/contract/locales';
+import type { WidgetLanguage } from '@remit/contract/widget-messages';
+import { WIDGET_MESSAGES } from '@remit/contract/widget-translations';
 import { sendError } from '../plugins/errors.js';
 import type { App } from './types.js';
 
@@ -12,7 +15,8 @@ import type { App } from './types.js';
  * The embeddable widgets' scripts, loaded by merchant pages on other origins:
  * - `/js/dynamic-launch.js` (`packages/loader` build): a stable address, so cached briefly
  *   (5 minutes) and revalidated: a new release reaches pages within minutes;
- * - `/js/widgets.<hash>.js` (`packages/widgets` build): named by content, cached for a year.
+ * - `/js/widgets.<hash>.js` (`packages/widgets` build): named by content, cached for a year;
+ * - `/js/widget-messages/{locale}`: the widgets' messages in a language other than English (JSON).
  * `Cross-Origin-Resource-Policy: cross-origin` lets any page load them (the key check is on the API).
  * Both carry an `ETag` (a revalidation of the loader is a 304) and are sent gzipped to browsers
  * that accept it (the size budgets are gzip sizes).
@@ -89,5 +93,18 @@ export const widgetAssetRoutes =
         return notFound();
       }
       return sendScript(req, reply, script, CHUNK_CACHE);
+    });
+
+    // The widgets' messages in the language a tag asks for (else the browser's Accept-Language, else
+    // English): fetched by the widget chunk only for a language other than English.
+    app.get<{ Params: { tag: string } }>('/js/widget-messages/:tag', { config, schema: { hide: true } }, async (req, reply) => {
+      const locale = pickLocale(req.params.tag.slice(0, 100), acceptedLanguages(req.headers['accept-language']));
+      const body: WidgetLanguage = { locale, intl: intlTag(locale), dir: dirOf(locale), messages: WIDGET_MESSAGES[locale] };
+      return reply
+        .header('cache-control', LOADER_CACHE)
+        .header('vary', 'accept-language')
+        .header('access-control-allow-origin', '*')
+        .header('cross-origin-resource-policy', 'cross-origin')
+        .send(body);
     });
   };

@@ -39,6 +39,7 @@ describe('GET /widgets', () => {
           allowed_origins: [],
           button_text: 'Pay now',
           theme: { primary_color: null },
+          appearance: { theme: 'default', variables: {} },
           logo_url: null,
           request_payment_enabled: true,
           completed_transactions_enabled: true,

@@ -31,7 +31,9 @@ export function widgetRoutes(app: App, ctx: Ctx) {
         summary: 'Update widget settings',
         description:
           'Fields given replace what is stored; absent fields stay; null clears logo_url, theme.primary_color and max_amount. ' +
-          'allowed_origins: exact origins, https:// (http://localhost… too in sandbox), at most 20. theme.primary_color: #rrggbb. logo_url: https.',
+          'allowed_origins: exact origins, https:// (http://localhost… too in sandbox), at most 20. theme.primary_color: #rrggbb. logo_url: https. ' +
+          'appearance: {theme: default|night|flat|auto, variables: {colorPrimary, colorBackground, colorText, colorDanger, colorBorder, fontFamily, fontSizeBase, borderRadius, spacingUnit}}; ' +
+          'null goes back to the default; refused with 400 naming the pair and its ratio when text, button text, danger text or the focus ring would not read (WCAG 2.2 AA).',
         params: widgetIdParams,
         body: updateWidgetInput,
         response: { 200: envelope(widgetSchema), 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema },

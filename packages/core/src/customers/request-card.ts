@@ -7,36 +7,31 @@ import type { Merchant } from '../merchants/merchant-key.js';
 import { queueMessage } from '../messages/outbox.js';
 import { channelName, deliverable, deliveryNote, nothingSendable, unsentNote, type Channel } from '../messages/channels.js';
 import { firstTries, type QueuedMessage } from '../messages/first-try.js';
-import { escapeHtml, oneLine } from '../messages/templates.js';
+import type { Locale } from '@remit/contract/locales';
+import { htmlLang, mailMessages } from '../messages/locales/index.js';
+import { escapeHtml, oneLine, withBusiness } from '../messages/templates.js';
 import { findCustomer } from './customers.js';
+import { customerLocale } from '../links/payment-requests.js';
 
 /** Address of the hosted add-card page; the token is the `card_request` pay link's id. */
 export const addCardUrl = (ctx: Pick<Ctx, 'publicUrl'>, token: string) => `${ctx.publicUrl}/pay/card/${token}`;
 
-/** Texts of the card request; pure so they can be read in tests. */
-export function cardRequestTexts(m: { businessName: string; customerName: string; link: string }) {
+/** Texts of the card request, in the customer's language (English when not given); pure so they can be read in tests. */
+export function cardRequestTexts(m: { businessName: string; customerName: string; link: string; locale?: Locale }) {
+  const t = mailMessages(m.locale);
   const business = oneLine(m.businessName);
   const name = oneLine(m.customerName);
-  const sms = `Hi ${name}, ${business} asks you to add a card for future payments. Add it securely: ${m.link}`;
-  const subject = `${business} asks you to add a payment card`;
-  const text = [
-    `Hi ${name},`,
-    '',
-    `${business} asks you to add a card to pay them in the future.`,
-    '',
-    'Add it securely here:',
-    m.link,
-    '',
-    'If you were not expecting this request, you can ignore this email.',
-    '',
-  ].join('\n');
+  const sms = t.cardSms(name, business, m.link);
+  const subject = t.cardSubject(business);
+  const ask = t.cardAsk(business);
+  const text = [t.hi(name), '', ask, '', t.addHere, m.link, '', t.notExpecting, ''].join('\n');
   const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<html ${htmlLang(m.locale ?? 'en')}><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="font-family:Arial,Helvetica,sans-serif;color:#1a1a1a;line-height:1.5">
-<p>Hi ${escapeHtml(name)},</p>
-<p><strong>${escapeHtml(business)}</strong> asks you to add a card to pay them in the future.</p>
-<p><a href="${escapeHtml(m.link)}">Add your card securely</a></p>
-<p style="font-size:13px;color:#555">If you were not expecting this request, you can ignore this email.</p>
+<p>${escapeHtml(t.hi(name))}</p>
+<p>${withBusiness(ask, business)}</p>
+<p><a href="${escapeHtml(m.link)}">${escapeHtml(t.addButton)}</a></p>
+<p style="font-size:13px;color:#555">${escapeHtml(t.notExpecting)}</p>
 </body></html>
 `;
   return { sms, email: { subject, text, html } };
@@ -46,7 +41,8 @@ export function cardRequestTexts(m: { businessName: string; customerName: string
  * `POST /customers/request-card/{customerId}`: a `card_request` pay link holds the token of the
  * hosted add-card page, and the link goes out by SMS and/or email in the same transaction.
  */
-export async function requestCard(ctx: Ctx, merchant: Merchant, customerId: string) {
+export async function requestCard(ctx: Ctx, merchant: Merchant, customerId: string, tag?: string) {
+  const locale = customerLocale(tag);
   const customer = await findCustomer(ctx.db, merchant.id, customerId);
   if (!customer.email && !customer.phoneNumber) {
     throw invalid(
@@ -59,9 +55,9 @@ export async function requestCard(ctx: Ctx, merchant: Merchant, customerId: stri
   if (send.length === 0) throw nothingSendable('card request', wanted);
   const at = merchantNow(ctx.now, merchant);
   const token = newId.payLink();
-  const link = addCardUrl(ctx, token);
+  const link = addCardUrl(ctx, token) + (locale ? `?locale=${locale}` : '');
   const customerName = [customer.firstName, customer.lastName].filter(Boolean).join(' ');
-  const texts = cardRequestTexts({ businessName: merchant.businessname, customerName, link });
+  const texts = cardRequestTexts({ businessName: merchant.businessname, customerName, link, locale });
   const queued: QueuedMessage[] = [];
   await ctx.db.transaction(async (tx) => {
     await tx.insert(payLinks).values({

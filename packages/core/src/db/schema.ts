@@ -15,6 +15,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import type { Appearance } from '@remit/contract';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const cents = (name: string) => bigint(name, { mode: 'number' });
@@ -295,6 +296,8 @@ export const webhookDeliveries = pgTable(
     uniqueIndex('webhook_deliveries_event_idx').on(t.eventId),
     index('webhook_deliveries_client_idx').on(t.clientId, t.createdAt),
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status in ('pending', 'retrying')`),
+    /** The claim's shares: each client's oldest due first, and the clients with any to send (claimDueQuery). */
+    index('webhook_deliveries_client_due_idx').on(t.clientId, t.nextAttemptAt, t.id).where(sql`status in ('pending', 'retrying')`),
   ],
 );
 
@@ -339,6 +342,8 @@ export const widgets = pgTable(
     buttonText: text('button_text').notNull(),
     /** `#rrggbb`. */
     primaryColor: text('primary_color'),
+    /** `{theme, variables}` as set with PUT /widgets/{id} (checked readable then); null: the default theme. */
+    appearance: jsonb('appearance').$type<Appearance>(),
     logoUrl: text('logo_url'),
     requestPaymentEnabled: boolean('request_payment_enabled').notNull().default(true),
     /** Off unless set: production widgets start with it off, sandbox ones on (widgetFor). */

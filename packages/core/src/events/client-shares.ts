@@ -4,10 +4,14 @@ export const FAST_ANSWER_MS = 1_000;
 interface Share {
   /** Deliveries of the client this process holds: claimed, not yet sent and answered. */
   held: number;
-  /** The most it may hold now. */
+  /** Of those, the ones being sent (in slots). */
+  sending: number;
+  /** The most it may send at once now. */
   limit: number;
-  /** The last claim filled its limit: more of its deliveries may be due. */
+  /** The last claim filled the client's room (`cap`): more of its deliveries may be due. */
   full: boolean;
+  /** The most it could hold by that claim. */
+  cap: number;
   /** When it last held a delivery (performance.now()). */
   lastAt: number;
 }
@@ -22,6 +26,10 @@ const KEPT_MS = 60_000;
  * `base`. So a fast receiver's backlog goes out through most of the slots, and a receiver that
  * turns slow costs the others at most `most` slots for one try's timeout. Clients are kept
  * while they hold deliveries, and a raised limit a minute after that.
+ *
+ * A claim made ahead (a batch that waits for slots while the last is sent) may take a client as
+ * much again as its limit, waiting: the limit bounds what it sends at once (`maySend`), and its
+ * next batch is claimed while this one is sent, not after.
  */
 export class ClientShares {
   readonly #shares = new Map<string, Share>();
@@ -31,27 +39,55 @@ export class ClientShares {
     readonly most: number,
   ) {}
 
-  /** How many more each held client may take (JSON, client id to a count); a client not in it: `base`. */
-  room(): string {
+  /** What a claim may take of a client whose limit is `limit`: twice it when made ahead. */
+  #cap(limit: number, ahead: boolean): number {
+    return ahead ? 2 * limit : limit;
+  }
+
+  /**
+   * How many more each held client may take (JSON, client id to a count); a client not in it:
+   * `fresh(ahead)`.
+   */
+  room(ahead: boolean): string {
     const room: Record<string, number> = {};
     const now = performance.now();
     for (const [client, s] of this.#shares) {
       if (s.held === 0 && now - s.lastAt > KEPT_MS) this.#shares.delete(client);
-      else room[client] = s.limit - s.held;
+      else room[client] = this.#cap(s.limit, ahead) - s.held;
     }
     return JSON.stringify(room);
   }
 
+  /** What a claim may take of a client that holds nothing. */
+  fresh(ahead: boolean): number {
+    return this.#cap(this.base, ahead);
+  }
+
   /** Counts a claim's deliveries (their client ids, one per delivery). */
-  took(clients: Iterable<string>): void {
+  took(clients: Iterable<string>, ahead: boolean): void {
     const touched = new Set<Share>();
     for (const client of clients) {
       let s = this.#shares.get(client);
-      if (!s) this.#shares.set(client, (s = { held: 0, limit: this.base, full: false, lastAt: 0 }));
+      if (!s) this.#shares.set(client, (s = { held: 0, sending: 0, limit: this.base, full: false, cap: 0, lastAt: 0 }));
       s.held++;
       touched.add(s);
     }
-    for (const s of touched) s.full = s.held >= s.limit;
+    for (const s of touched) {
+      s.cap = this.#cap(s.limit, ahead);
+      s.full = s.held >= s.cap;
+    }
+  }
+
+  /** Whether a delivery of the client may be sent now (it sends fewer than its limit). */
+  maySend(client: string): boolean {
+    const s = this.#shares.get(client);
+    return !s || s.sending < s.limit;
+  }
+
+  /** A delivery of the client is being sent. */
+  sending(client: string): void {
+    const s = this.#shares.get(client);
+    if (s) s.sending++;
   }
 
   /** A delivery of the client was answered (or failed). */
@@ -62,15 +98,17 @@ export class ClientShares {
   }
 
   /**
-   * A delivery of the client is done with its slot. True: the client was held back and half its
-   * limit is free again, worth a claim now (one claim per half, not one per delivery).
+   * A delivery of the client is done with its slot. True: the client was held back and half of
+   * what its last claim could take is free again, worth a claim now (one claim per half, not one
+   * per delivery; made ahead, when its waiting batch has gone into slots).
    */
   released(client: string): boolean {
     const s = this.#shares.get(client);
     if (!s) return false;
     s.lastAt = performance.now();
+    s.sending--;
     if (--s.held <= 0 && s.limit === this.base) this.#shares.delete(client);
-    if (!s.full || s.held > s.limit / 2) return false;
+    if (!s.full || s.held > s.cap / 2) return false;
     s.full = false;
     return true;
   }

@@ -370,6 +370,65 @@ describe('shares of the slots between clients', () => {
     }
   });
 
+  it('clients take turns however long one’s due backlog: each client’s oldest due, up to its share', async () => {
+    const a = await newClient();
+    const b = await newClient();
+    const d = new WebhookDispatcher(core.ctx, { wakeOnCommit: false });
+    try {
+      const backlog = await many(a.clientId, 300);
+      const other = await emit(b.clientId, 'preauth', SAMPLES.preauth);
+      await d.createDeliveries();
+      // All due, a's long before b's, in the order of the list; a's oldest two leased by another
+      // process, still sending them.
+      await core.ctx.db.execute(sql`
+        update webhook_deliveries d set next_attempt_at = now() - interval '1 hour' + make_interval(secs => o.n)
+        from unnest(${`{${backlog.join(',')}}`}::text[]) with ordinality o(event_id, n)
+        where d.event_id = o.event_id`);
+      const elsewhere = backlog.slice(0, 2).map((id) => `dlv_${id.slice(4)}`);
+      await core.ctx.db.execute(sql`
+        update webhook_deliveries set locked_until = now() + interval '1 hour', lease_id = 'elsewhere'
+        where id in (${sql.join(elsewhere, sql`, `)})`);
+      await d.runOnce();
+      expect(forEvent(other)).toHaveLength(1);
+      // The next four of a's, oldest first.
+      expect(backlog.filter((id) => forEvent(id).length > 0)).toEqual(backlog.slice(2, 6));
+    } finally {
+      await d.stop();
+      await core.ctx.db.execute(sql`update webhook_deliveries set status = 'failed' where client_id = ${a.clientId} and status = 'pending'`);
+    }
+  });
+
+  it('a running dispatcher holds a client’s next batch beside the one it sends, but sends no more than its share at once', async () => {
+    const slow = await newClient(`${rx.url}/slow`);
+    const fast = await newClient();
+    let open = 0;
+    let most = 0;
+    rx.behave((r, res) => {
+      if (!r.path.endsWith('/slow')) return void res.writeHead(200).end();
+      most = Math.max(most, ++open);
+      res.on('close', () => open--);
+    });
+    await many(slow.clientId, 20);
+    const d = new WebhookDispatcher(core.ctx, { pollMs: 10, timeoutMs: 1_000 }).start();
+    try {
+      await eventually(async () => open === 4);
+      // Claimed ahead: four waiting behind the four it sends.
+      const leased = async () =>
+        (await core.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.clientId, slow.clientId))).filter(
+          (r) => r.lockedUntil && r.lockedUntil > new Date(),
+        ).length;
+      expect(await leased()).toBe(8);
+      const t0 = performance.now();
+      const other = await emit(fast.clientId, 'preauth', SAMPLES.preauth);
+      await rx.waitFor(() => forEvent(other).length === 1);
+      expect(performance.now() - t0).toBeLessThan(500);
+      expect(most).toBe(4);
+    } finally {
+      await d.stop();
+      await core.ctx.db.execute(sql`update webhook_deliveries set status = 'failed' where client_id = ${slow.clientId} and status in ('pending', 'retrying')`);
+    }
+  });
+
   it('a client’s share grows with fast 2xx answers up to all slots but 4, and falls back to 4 on a failure', async () => {
     const { clientId } = await newClient();
     const d = new WebhookDispatcher(core.ctx, { wakeOnCommit: false, retryScale: 1000 });

@@ -34,9 +34,9 @@ export interface WebhookDispatcherOptions {
   /** Deliveries in flight at once in this process. Default 16. */
   concurrency?: number;
   /**
-   * How many deliveries of one client this process holds at once (sending, or claimed and waiting
-   * for a slot) until its receiver answers fast: one client's hanging receiver, backlog or retries
-   * leave the other slots to other clients. Default a quarter of `concurrency` (4 of 16). Fast 2xx
+   * How many deliveries of one client this process sends at once until its receiver answers fast
+   * (a running dispatcher holds as many again, claimed ahead and waiting behind them): one client's
+   * hanging receiver, backlog or retries leave the other slots to other clients. Default a quarter of `concurrency` (4 of 16). Fast 2xx
    * answers raise a client's share, up to all slots but `perClient` (see ClientShares).
    */
   perClient?: number;
@@ -171,8 +171,10 @@ export class WebhookDispatcher {
     this.#httpAgent = new HttpAgent(agentOpts);
     this.#httpsAgent = new HttpsAgent(agentOpts);
     this.#loop = new ClaimLoop<Claimed>({
-      claim: (n) => this.#claim(n),
+      claim: (n, ahead) => this.#claim(n, ahead),
       handle: (c) => this.#deliver(c),
+      // A client sends at most its share at once; its other claimed deliveries wait, others' go ahead.
+      ready: (c) => this.#shares.maySend(c.client_id),
       concurrency: this.#o.concurrency,
       // A backlog's next batch is claimed while this one is sent: full claims, slots refilled at once.
       prefetch: true,
@@ -231,21 +233,22 @@ export class WebhookDispatcher {
    * One pass's claim, one statement (prepared once): up to `n` due deliveries, and new events made
    * into deliveries, as many of those leased at once as slots remain (the rest are claimed by a
    * later pass), each with the client's URL and secret and the event's payload. No client gets
-   * more than its share's room, and clients take turns (see `claimDueQuery`'s share).
+   * more than its share's room (`ahead`: a batch that waits for slots, see ClientShares), and
+   * clients take turns (see `claimDueQuery`'s share).
    */
-  async #claim(n: number): Promise<Claimed[]> {
+  async #claim(n: number, ahead: boolean): Promise<Claimed[]> {
     const r = await claimStatement.run(this.#db, {
       n,
       lease: newLease(),
       leaseSeconds: this.#o.leaseMs / 1000,
-      room: this.#shares.room(),
-      perClient: this.#shares.base,
+      room: this.#shares.room(ahead),
+      perClient: this.#shares.fresh(ahead),
     });
     const rows = (r as unknown as { rows: Claimed[] }).rows;
     const batch = new Batch(this.#ctx.vault);
     const claimedAt = performance.now();
     for (const row of rows) Object.assign(row, { batch, claimedAt });
-    this.#shares.took(rows.map((row) => row.client_id));
+    this.#shares.took(rows.map((row) => row.client_id), ahead);
     return rows;
   }
 
@@ -256,6 +259,7 @@ export class WebhookDispatcher {
    * results than slots wait to be written, the slot waits too (back-pressure on a slow database).
    */
   async #deliver(c: Claimed): Promise<void> {
+    this.#shares.sending(c.client_id);
     try {
       await this.#send(c);
     } finally {

@@ -11,6 +11,7 @@ import { paymentRequestEmail, paymentRequestSms } from '../messages/templates.js
 import { firstTries, type Delivery, type QueuedMessage } from '../messages/first-try.js';
 import { openLink, type OpenedLink } from './open-link.js';
 import { widgetLinkFields } from './expiry.js';
+import { matchLocale, type Locale } from '@remit/contract/locales';
 import type { CustomerRequestInput, CustomerRequestResult, PaymentRequestInput, PaymentRequestResult } from '@remit/contract';
 import { assertPayable, linkTotals } from './totals.js';
 
@@ -26,7 +27,12 @@ interface Recipients {
   email?: string | null;
   name?: string | null;
   description?: string | null;
+  /** The customer's language: the messages' and, through `?locale=`, the pay page's. */
+  locale?: Locale;
 }
+
+/** The language a request's `locale` tag asks for: English for one Remit does not speak; none when not given. */
+export const customerLocale = (tag: string | undefined): Locale | undefined => (tag ? (matchLocale(tag) ?? 'en') : undefined);
 
 /** Queues the SMS and/or email that carry the link, in the transaction that made it. */
 async function sendLink(
@@ -40,7 +46,8 @@ async function sendLink(
   const content = {
     businessName: merchant.businessname,
     amountCents: opened.totals.total,
-    link: opened.payLink,
+    link: opened.payLink + (to.locale ? `?locale=${to.locale}` : ''),
+    locale: to.locale,
     orderId: opened.orderId,
     customerName: to.name ?? undefined,
     description: to.description ?? undefined,
@@ -133,7 +140,7 @@ export async function createPaymentRequest(
       tx,
       merchant,
       opened,
-      { phone: input.phone_number, email: input.email, name: input.name, description: input.description },
+      { phone: input.phone_number, email: input.email, name: input.name, description: input.description, locale: customerLocale(input.locale) },
       input.preauth,
     );
     return { data: { order_id: opened.orderId, link_id: opened.linkId, pay_link: opened.payLink }, ...messages };
@@ -196,7 +203,7 @@ export async function createCustomerRequest(
       tx,
       merchant,
       opened,
-      { phone: customer.phoneNumber, email: customer.email, name: customer.firstName },
+      { phone: customer.phoneNumber, email: customer.email, name: customer.firstName, locale: customerLocale(input.locale) },
       input.preauth,
     );
     // Its one purpose is the message: with none sendable, nothing is kept (the transaction rolls back).

@@ -1,4 +1,6 @@
+import type { Locale } from '@remit/contract/locales';
 import { formatAmount, type Cents } from '../money.js';
+import { htmlLang, mailMessages, mailMoney } from './locales/index.js';
 
 /** What a payment request message says. Pure data in, text out: no database, no clock. */
 export interface PaymentRequestMessage {
@@ -11,6 +13,8 @@ export interface PaymentRequestMessage {
   description?: string;
   /** A preauthorization asks the customer to authorize, not to pay now. */
   preauth?: boolean;
+  /** The customer's language (English when not given). */
+  locale?: Locale;
 }
 
 export interface EmailContent {
@@ -43,58 +47,50 @@ function clip(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`;
 }
 
-const ask = (m: PaymentRequestMessage) =>
-  m.preauth ? `an authorization of ${formatDollars(m.amountCents)}` : `a payment of ${formatDollars(m.amountCents)}`;
+/** Escapes a sentence for HTML, with the business's name in it in bold. */
+export const withBusiness = (sentence: string, business: string) =>
+  escapeHtml(sentence).replace(escapeHtml(business), `<strong>${escapeHtml(business)}</strong>`);
 
 /** The SMS body: who asks, how much, for what, and the link. */
 export function paymentRequestSms(m: PaymentRequestMessage): string {
-  const greeting = m.customerName ? `Hi ${oneLine(m.customerName)}, ` : '';
-  const forWhat = m.description ? ` for ${clip(oneLine(m.description), SMS_DESCRIPTION_MAX)}` : '';
-  const action = m.preauth ? 'Authorize' : 'Pay';
-  return `${greeting}${oneLine(m.businessName)} requests ${ask(m)}${forWhat}. ${action} securely: ${m.link}`;
+  const t = mailMessages(m.locale);
+  const greeting = m.customerName ? t.smsHi(oneLine(m.customerName)) : '';
+  const forWhat = m.description ? clip(oneLine(m.description), SMS_DESCRIPTION_MAX) : undefined;
+  return `${greeting}${t.requestSms(oneLine(m.businessName), amountText(m), !!m.preauth, forWhat, m.link)}`;
 }
+
+/** "$12.50" in English (as every message before languages), Intl's form for the locale otherwise. */
+const amountText = (m: { amountCents: Cents; locale?: Locale }) =>
+  !m.locale || m.locale === 'en' ? formatDollars(m.amountCents) : mailMoney(m.amountCents, m.locale);
 
 /** The email: subject, a plain-text part and an HTML part with the same content. */
 export function paymentRequestEmail(m: PaymentRequestMessage): EmailContent {
+  const t = mailMessages(m.locale);
   const business = oneLine(m.businessName);
-  const amount = formatDollars(m.amountCents);
-  const action = m.preauth ? 'Authorize' : 'Pay';
-  const subject = m.preauth
-    ? `Authorization request from ${business}: ${amount}`
-    : `Payment request from ${business}: ${amount}`;
-  const greeting = m.customerName ? `Hi ${oneLine(m.customerName)},` : 'Hello,';
-  const details: Array<[string, string]> = [['Amount', amount]];
-  if (m.description) details.push(['For', m.description.trim()]);
-  if (m.orderId) details.push(['Order', m.orderId]);
-  const closing = 'If you were not expecting this request, you can ignore this email.';
+  const amount = amountText(m);
+  const preauth = !!m.preauth;
+  const subject = t.requestSubject(business, amount, preauth);
+  const greeting = m.customerName ? t.hi(oneLine(m.customerName)) : t.hello;
+  const details: Array<[string, string]> = [[t.amount, amount]];
+  if (m.description) details.push([t.for, m.description.trim()]);
+  if (m.orderId) details.push([t.order, m.orderId]);
+  const requested = t.requested(business, amount, preauth);
 
-  const text = [
-    greeting,
-    '',
-    `${business} has requested ${ask(m)}.`,
-    '',
-    ...details.map(([k, v]) => `${k}: ${v}`),
-    '',
-    `${action} securely here:`,
-    m.link,
-    '',
-    closing,
-    '',
-  ].join('\n');
+  const text = [greeting, '', requested, '', ...details.map(([k, v]) => `${k}: ${v}`), '', t.secureHere(preauth), m.link, '', t.notExpecting, ''].join('\n');
 
   const e = escapeHtml;
   const html = `<!doctype html>
-<html lang="en">
+<html ${htmlLang(m.locale ?? 'en')}>
 <head><meta charset="utf-8"><title>${e(subject)}</title></head>
 <body style="font-family:Arial,Helvetica,sans-serif;color:#1a1a1a;line-height:1.5">
 <p>${e(greeting)}</p>
-<p><strong>${e(business)}</strong> has requested ${e(ask(m))}.</p>
+<p>${withBusiness(requested, business)}</p>
 <table role="presentation" style="border-collapse:collapse">
-${details.map(([k, v]) => `<tr><td style="padding:2px 12px 2px 0;color:#555">${e(k)}</td><td style="padding:2px 0">${e(v)}</td></tr>`).join('\n')}
+${details.map(([k, v]) => `<tr><td style="padding:2px 12px 2px 0;padding-inline:0 12px;color:#555">${e(k)}</td><td style="padding:2px 0">${e(v)}</td></tr>`).join('\n')}
 </table>
-<p><a href="${e(m.link)}" style="display:inline-block;padding:10px 18px;background:#1a56db;color:#fff;text-decoration:none;border-radius:6px">${action} ${e(amount)}</a></p>
-<p style="font-size:13px;color:#555">Or open this link: <a href="${e(m.link)}">${e(m.link)}</a></p>
-<p style="font-size:13px;color:#555">${e(closing)}</p>
+<p><a href="${e(m.link)}" style="display:inline-block;padding:10px 18px;background:#1a56db;color:#fff;text-decoration:none;border-radius:6px">${e(t.button(amount, preauth))}</a></p>
+<p style="font-size:13px;color:#555">${e(t.orOpen)} <a href="${e(m.link)}">${e(m.link)}</a></p>
+<p style="font-size:13px;color:#555">${e(t.notExpecting)}</p>
 </body>
 </html>
 `;

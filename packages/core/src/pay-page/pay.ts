@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { isErrorCode, type PayRequest, type PayResult, type Receipt } from '@remit/contract';
+import type { Locale } from '@remit/contract/locales';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Tx } from '../db/connect.js';
@@ -50,10 +51,12 @@ export interface Payable {
   merchant: PayMerchantRow;
   sale: SaleRow;
   now: Date;
+  /** The language the customer pays in: the receipt email's. */
+  locale: Locale;
 }
 
 /** Locks the link and its sale and checks it can be paid now by `method`. */
-export async function lockPayable(ctx: Ctx, tx: Tx, linkId: string, method: Method): Promise<Payable> {
+export async function lockPayable(ctx: Ctx, tx: Tx, linkId: string, method: Method, locale: Locale = 'en'): Promise<Payable> {
   const { link, merchant } = await loadLink(tx, ctx.now, linkId, 'pay', { lock: true });
   const sale = await saleOf(tx, link, { lock: true });
   if (sale && link.status !== 'paid' && stateOf(sale.isStatus) === 'processing') {
@@ -74,7 +77,7 @@ export async function lockPayable(ctx: Ctx, tx: Tx, linkId: string, method: Meth
       { path: 'method', message: `must be ${method === 'card' ? 'ach' : 'card'} for this link` },
     ]);
   }
-  return { link, merchant, sale, now: merchantNow(ctx.now, merchant) };
+  return { link, merchant, sale, now: merchantNow(ctx.now, merchant), locale };
 }
 
 export type Outcome = { kind: 'done'; result: PayResult } | { kind: 'declined'; code: string; message: string };
@@ -94,18 +97,25 @@ async function attempt(ctx: Ctx, run: (tx: Tx) => Promise<Outcome>): Promise<Pay
  * `preauth` link) or by bank account (a pending ACH debit). A card that needs 3-D Secure, or any
  * card on a `require_3ds` link, answers a challenge instead and nothing is charged yet.
  */
-export async function payLink(ctx: Ctx, linkId: string, request: PayRequest, client: PayClient = { ip: '', userAgent: '' }): Promise<PayResult> {
+/** `locale`: the language of the page the customer pays on (its API calls' Accept-Language), for the receipt. */
+export async function payLink(
+  ctx: Ctx,
+  linkId: string,
+  request: PayRequest,
+  client: PayClient = { ip: '', userAgent: '' },
+  locale: Locale = 'en',
+): Promise<PayResult> {
   if (request.method === 'card') {
     const card = parsePayCard(request.card);
     return attempt(ctx, async (tx) => {
-      const p = await lockPayable(ctx, tx, linkId, 'card');
+      const p = await lockPayable(ctx, tx, linkId, 'card', locale);
       const brand = checkCard(ctx, card, p.now);
       if (p.link.require3ds && clientChosenChallenge(ctx)) return challenge(ctx, tx, p, card, brand);
       return chargeCard(ctx, tx, p, card, brand, false);
     });
   }
   const bank = parsePayBank(request.bank);
-  return attempt(ctx, async (tx) => debitBank(ctx, tx, await lockPayable(ctx, tx, linkId, 'ach'), bank, client));
+  return attempt(ctx, async (tx) => debitBank(ctx, tx, await lockPayable(ctx, tx, linkId, 'ach', locale), bank, client));
 }
 
 /** Keeps the card (encrypted, no CVC) until the customer answers the challenge. */
@@ -134,9 +144,15 @@ async function challenge(ctx: Ctx, tx: Tx, p: Payable, card: PayCard, brand: str
  * `POST /pay/api/links/{link_id}/challenges/{challenge_id}`: `complete` charges the card held by
  * the challenge; `fail` answers 402 `three_ds_failed` and the link stays open for another try.
  */
-export async function answerChallenge(ctx: Ctx, linkId: string, challengeId: string, outcome: 'complete' | 'fail'): Promise<PayResult> {
+export async function answerChallenge(
+  ctx: Ctx,
+  linkId: string,
+  challengeId: string,
+  outcome: 'complete' | 'fail',
+  locale: Locale = 'en',
+): Promise<PayResult> {
   return attempt(ctx, async (tx) => {
-    const p = await lockPayable(ctx, tx, linkId, 'card');
+    const p = await lockPayable(ctx, tx, linkId, 'card', locale);
     const [ch] = /^chl_[0-9A-Za-z]{1,64}$/.test(challengeId)
       ? await tx
           .select()
@@ -347,6 +363,7 @@ async function markPaid(ctx: Pick<Ctx, 'messaging'>, tx: Tx, p: Payable, sale: S
       invoiceNumber: receipt.invoice_number,
       date: receipt.date,
       customerName: link!.customerName,
+      locale: p.locale,
     });
     await queueMessage(tx, {
       merchantId: p.merchant.id,

@@ -42,7 +42,8 @@ export async function settleLinkAttempt(ctx: Ctx, tx: Tx, linkId: string, lookup
   const sale = await saleOf(tx, link, { lock: true });
   if (!sale || stateOf(sale.isStatus) !== 'processing') return false;
   if (lookup.state === 'pending' || (lookup.state === 'absent' && !absentIsFinal)) return false;
-  const p: Payable = { link, merchant, sale, now: merchantNow(ctx.now, merchant) };
+  // No customer's page is at hand here: the receipt is in English, as after a 3-D Secure return.
+  const p: Payable = { link, merchant, sale, now: merchantNow(ctx.now, merchant), locale: 'en' };
   const card = { amount: payAmounts(link, merchant).total.card, brand: sale.cardBrand ?? '', lastFour: sale.lastFour ?? '' };
   if (lookup.state === 'approved') {
     await recordApproval(ctx, tx, p, { ...card, authCode: lookup.authCode, gatewayRef: lookup.gatewayRef, paymentMethodId: null });

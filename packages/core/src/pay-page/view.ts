@@ -4,7 +4,8 @@ import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { customers, paymentMethods } from '../db/schema.js';
 import { isRemitError } from '../errors.js';
-import { findWidget, type WidgetRow } from '../widgets/settings.js';
+import { stylesheetPath, withOverride } from '../widgets/appearance.js';
+import { findWidget, widgetAppearance, type WidgetRow } from '../widgets/settings.js';
 import { stateOf } from '../payments/state.js';
 import { payAmounts } from './amounts.js';
 import { framingOrigins } from './framing.js';
@@ -23,13 +24,14 @@ export function maskEmail(email: string): string {
   return `${email[0]}***${email.slice(at)}`;
 }
 
-type Branding = Pick<WidgetRow, 'logoUrl' | 'primaryColor' | 'allowedOrigins'> | null;
+type Branding = Pick<WidgetRow, 'logoUrl' | 'primaryColor' | 'appearance' | 'allowedOrigins'> | null;
 
 function payMerchant(merchant: PayMerchantRow, widget: Branding): PayMerchant {
   return {
     name: merchant.businessname,
     logo_url: widget?.logoUrl ?? null,
     primary_color: widget?.primaryColor ?? null,
+    stylesheet: stylesheetPath(widgetAppearance(widget)),
     accepts_payments: merchant.status === 'approved',
   };
 }
@@ -117,15 +119,20 @@ export interface PayPage {
 
 /**
  * The initial state of the HTML page at `/pay/{link_id}` (`link`) or `/pay/card/{token}` (`card`):
- * the view, or the error page's status, code and message.
+ * the view, or the error page's status, code and message. `appearance`: a page's override (JSON).
  */
-export async function payPage(ctx: Pick<Ctx, 'db' | 'env' | 'now'>, id: string, purpose: LinkPurpose): Promise<PayPage> {
+export async function payPage(ctx: Pick<Ctx, 'db' | 'env' | 'now'>, id: string, purpose: LinkPurpose, appearance?: string): Promise<PayPage> {
   try {
     const { link, merchant } = await loadLink(ctx.db, ctx.now, id, purpose);
     const [widget, sale] = await Promise.all([findWidget(ctx.db, merchant.id), purpose === 'pay' ? saleOf(ctx.db, link) : null]);
     const frame = { allowedOrigins: widget?.allowedOrigins ?? [], embedOrigin: link.embedOrigin };
-    if (purpose === 'card') return { status: 200, state: { page: 'card', view: await cardViewOf(ctx.db, link, merchant, widget) }, ...frame };
-    return { status: 200, state: { page: 'link', view: viewOf(link, merchant, sale, widget, ctx.env) }, ...frame };
+    const state: PayPageState =
+      purpose === 'card'
+        ? { page: 'card', view: await cardViewOf(ctx.db, link, merchant, widget) }
+        : { page: 'link', view: viewOf(link, merchant, sale, widget, ctx.env) };
+    // The embedding page's override (`?appearance=`, as the widgets pass theirs on), when it reads.
+    if (appearance) state.view.merchant.stylesheet = stylesheetPath(withOverride(widgetAppearance(widget), appearance).appearance);
+    return { status: 200, state, ...frame };
   } catch (e) {
     if (isRemitError(e) && (e.status === 404 || e.status === 410)) {
       const status = e.status;

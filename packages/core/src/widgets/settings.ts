@@ -9,7 +9,14 @@ import type { Env } from '../environment.js';
 import { formatAmount } from '../money.js';
 import { isLocalOrigin } from './origins.js';
 import { isPhoneCountry } from './sms-countries.js';
-import { DEFAULT_BUTTON_TEXT, type UpdateWidgetInput, type Widget, type WidgetTransactionsScope } from '@remit/contract';
+import { appearanceProblems, withPrimaryColor } from './appearance.js';
+import {
+  DEFAULT_BUTTON_TEXT,
+  type Appearance,
+  type UpdateWidgetInput,
+  type Widget,
+  type WidgetTransactionsScope,
+} from '@remit/contract';
 import type { Merchant } from '../merchants/merchant-key.js';
 
 export type WidgetRow = typeof widgets.$inferSelect;
@@ -53,6 +60,7 @@ export function widgetView(w: WidgetRow): Widget {
     allowed_origins: w.allowedOrigins,
     button_text: w.buttonText,
     theme: { primary_color: w.primaryColor },
+    appearance: { theme: w.appearance?.theme ?? 'default', variables: { ...w.appearance?.variables } },
     logo_url: w.logoUrl,
     request_payment_enabled: w.requestPaymentEnabled,
     completed_transactions_enabled: w.completedTransactionsEnabled,
@@ -65,9 +73,23 @@ export function widgetView(w: WidgetRow): Widget {
 }
 export type WidgetView = Widget;
 
+/** The appearance every surface shows: the settings' own, with the older `theme.primary_color` as its colorPrimary. */
+export const widgetAppearance = (w: Pick<WidgetRow, 'appearance' | 'primaryColor'> | null): Appearance => withPrimaryColor(w?.appearance, w?.primaryColor);
+
+/** An appearance whose colours would not read is refused, each failing pair named with its ratio. */
+function checkAppearance(appearance: Appearance): void {
+  const errors: FieldError[] = appearanceProblems(appearance).map((p) => ({ path: `appearance.variables.${p.path}`, message: p.message }));
+  if (errors.length) refuse(errors);
+}
+
 /** `GET /widgets`: the merchant's widgets (one per merchant). */
 export async function listWidgets(ctx: Ctx, merchant: Merchant): Promise<WidgetView[]> {
   return [widgetView(await widgetFor(ctx, merchant))];
+}
+
+/** A 400 naming each field and what it must be. */
+function refuse(errors: FieldError[]): never {
+  throw invalid('invalid_request', `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
 }
 
 /** Production pages are served over https; plain http only for localhost, and only in sandbox. */
@@ -81,7 +103,7 @@ function checkOrigins(env: Env, origins: string[]): void {
       message: env === 'sandbox' ? 'must be https://…, or http://localhost… in sandbox' : 'must be https://… in production',
     });
   });
-  if (errors.length) throw invalid('invalid_request', `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+  if (errors.length) refuse(errors);
 }
 
 /** Countries the phone library cannot place numbers in would never match a phone: refused. */
@@ -90,7 +112,7 @@ function checkCountries(countries: string[]): void {
   countries.forEach((c, i) => {
     if (!isPhoneCountry(c)) errors.push({ path: `sms_countries.${i}`, message: `is not a country code phones can be placed in (ISO 3166 alpha-2, for example US), not "${c}"` });
   });
-  if (errors.length) throw invalid('invalid_request', `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+  if (errors.length) refuse(errors);
 }
 
 /** `PUT /widgets/{id}`: sets what the body gives; the row is locked so concurrent updates apply one after the other. */
@@ -109,6 +131,14 @@ export async function updateWidget(ctx: Ctx, merchant: Merchant, id: string, inp
       .where(and(eq(widgets.id, id), eq(widgets.merchantId, merchant.id)))
       .for('update');
     if (!row) throw notFound('widget_not_found', 'Widget not found: no widget with this id belongs to this merchant.');
+    // The colours as they will be shown (a new primary colour counts as much as a new appearance).
+    if (input.appearance !== undefined || input.theme?.primary_color !== undefined)
+      checkAppearance(
+        widgetAppearance({
+          appearance: input.appearance !== undefined ? input.appearance : row.appearance,
+          primaryColor: input.theme?.primary_color !== undefined ? input.theme.primary_color : row.primaryColor,
+        }),
+      );
     const [updated] = await tx
       .update(widgets)
       .set({
@@ -116,6 +146,7 @@ export async function updateWidget(ctx: Ctx, merchant: Merchant, id: string, inp
         ...(input.button_text !== undefined && { buttonText: input.button_text }),
         ...(input.theme?.primary_color !== undefined && { primaryColor: input.theme.primary_color }),
         ...(input.logo_url !== undefined && { logoUrl: input.logo_url }),
+        ...(input.appearance !== undefined && { appearance: input.appearance }),
         ...(input.request_payment_enabled !== undefined && { requestPaymentEnabled: input.request_payment_enabled }),
         ...(input.completed_transactions_enabled !== undefined && { completedTransactionsEnabled: input.completed_transactions_enabled }),
         ...(input.completed_transactions_scope !== undefined && { completedTransactionsScope: input.completed_transactions_scope }),

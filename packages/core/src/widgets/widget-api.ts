@@ -15,7 +15,8 @@ import { nothingSendable } from '../messages/channels.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { formatAmount } from '../money.js';
 import { newId } from '../ids.js';
-import { widgetFor, type WidgetRow } from './settings.js';
+import { appearanceCss, withOverride } from './appearance.js';
+import { widgetAppearance, widgetFor, type WidgetRow } from './settings.js';
 import { phoneCountry } from './sms-countries.js';
 
 /**
@@ -30,15 +31,21 @@ export async function widgetOriginsFor(ctx: Ctx, merchant: Merchant): Promise<re
   return ctx.env === 'sandbox' ? 'any' : [];
 }
 
-/** `GET /widget/v1/config`. */
-export async function widgetConfig(ctx: Ctx, merchant: Merchant): Promise<WidgetConfig> {
+/**
+ * `GET /widget/v1/config`: the settings with the appearance resolved into the widgets' stylesheet
+ * here (the widget chunk only adopts it), under the page's override when that one reads.
+ */
+export async function widgetConfig(ctx: Ctx, merchant: Merchant, override?: string): Promise<WidgetConfig> {
   const w = await widgetFor(ctx, merchant);
+  const { appearance, warning } = withOverride(widgetAppearance(w), override);
   return {
     button_text: w.buttonText,
     theme: { primary_color: w.primaryColor },
     request_payment_enabled: w.requestPaymentEnabled,
     completed_transactions_enabled: w.completedTransactionsEnabled,
     max_amount: w.maxAmountCents === null ? null : formatAmount(w.maxAmountCents),
+    appearance_css: appearanceCss(appearance, ':host'),
+    appearance_warning: warning,
     environment: ctx.env,
   };
 }

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { acceptedLanguages, pickLocale } from '@remit/contract/locales';
 import {
   addCardRequestSchema,
   addCardResultSchema,
@@ -46,6 +47,9 @@ function sendsCard(req: FastifyRequest): boolean {
 
 /** A double click waits this long for the first attempt's answer instead of getting a 409. */
 const WAIT_FOR_FIRST_MS = 10_000;
+
+/** The pay page's language, which its calls send as their Accept-Language (any browser's own otherwise). */
+const customerLocale = (req: { headers: { 'accept-language'?: string } }) => pickLocale(null, acceptedLanguages(req.headers['accept-language']));
 
 export function payApiRoutes(app: App, ctx: Ctx) {
   app.register(
@@ -100,7 +104,7 @@ export function payApiRoutes(app: App, ctx: Ctx) {
           },
         },
         async (req, reply) => {
-          const result = await payLink(ctx, req.params.linkId, req.body, { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') });
+          const result = await payLink(ctx, req.params.linkId, req.body, { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') }, customerLocale(req));
           // The processor's answer never came: accepted, not done (as an API charge answers).
           if (result.status === 'processing') reply.code(202);
           return result;
@@ -121,7 +125,7 @@ export function payApiRoutes(app: App, ctx: Ctx) {
             response: { 200: payResultSchema, ...errors },
           },
         },
-        async (req) => answerChallenge(ctx, req.params.linkId, req.params.challengeId, req.body.outcome),
+        async (req) => answerChallenge(ctx, req.params.linkId, req.params.challengeId, req.body.outcome, customerLocale(req)),
       );
 
       api.get(

@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { PayPageState } from '@remit/contract';
-import { payPage, type Ctx } from '@remit/core';
+import { APPEARANCE_STYLESHEET, type PayPageState } from '@remit/contract';
+import { appearanceCss, appearanceFromQuery, payPage, type Ctx } from '@remit/core';
 import type { App } from '../types.js';
 import { builtAssetRoute } from '../built-assets.js';
 import { rateLimited } from '../../plugins/rate-limit.js';
@@ -57,6 +57,8 @@ export interface PayRenderer {
 interface RenderedPage {
   html: string;
   locale: string;
+  /** `rtl` for Arabic. */
+  dir?: string;
   title: string;
   /** Money texts the render made, by their arguments: the page hydrates without starting Intl. */
   formatted?: Record<string, string>;
@@ -73,9 +75,12 @@ export function fillPage(template: string, state: PayPageState, page: RenderedPa
   const [before, after] = template.split(APP_MARKER) as [string, string | undefined];
   const formatted = page.formatted && Object.keys(page.formatted).length ? jsonScript('remit-formatted', page.formatted) : '';
   const preload = localeChunk ? `<link rel="modulepreload" href="/pay/assets/${localeChunk}">` : '';
+  // The merchant's appearance, after the built styles it overrides: in the first paint, no flash of the default look.
+  const sheet = state.page !== 'error' && state.view.merchant.stylesheet;
+  const appearance = sheet ? `<link rel="stylesheet" href="${escapeText(sheet)}" data-appearance>` : '';
   const head = injectState(before, state)
-    .replace('</head>', () => `${formatted}${preload}</head>`)
-    .replace(/<html lang="[^"]*"/, () => `<html lang="${page.locale}"`)
+    .replace('</head>', () => `${formatted}${preload}${appearance}</head>`)
+    .replace(/<html lang="[^"]*"/, () => `<html lang="${page.locale}" dir="${page.dir ?? 'ltr'}"`)
     .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeText(page.title)}</title>`)
     .replace('<div id="app">', () => `<div id="app" data-locale="${page.locale}">`);
   return after === undefined ? head : head + page.html + after;
@@ -162,7 +167,11 @@ export function payPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_PAY_
         .send(`${NOT_BUILT_MESSAGE} (no index.html or ssr/ssr.js in ${dist})\n`);
     }
     // Counted beside the lookup (no extra wait); past the limit the page is not shown.
-    const [decision, found] = await Promise.all([ctx.rateLimiter.consume(app.rateLimits.payPagesPerAddress, req.ip), payPage(ctx, id, purpose)]);
+    const { appearance } = req.query as { appearance?: unknown };
+    const [decision, found] = await Promise.all([
+      ctx.rateLimiter.consume(app.rateLimits.payPagesPerAddress, req.ip),
+      payPage(ctx, id, purpose, typeof appearance === 'string' ? appearance : undefined),
+    ]);
     if (!decision.allowed) {
       const refusal = rateLimited(reply, decision, 'Too many payment pages opened from this address');
       return setPageHeaders(reply, { env: ctx.env, allowedOrigins: [], embedOrigin: null })
@@ -194,6 +203,14 @@ export function payPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_PAY_
   app.get<{ Params: { token: string } }>('/pay/card/:token', { config, schema: { hide: true } }, (req, reply) =>
     sendPage(req, reply, req.params.token, 'card'),
   );
+
+  // The appearance stylesheet names its values in its query: answered from them alone, and cached.
+  app.get(APPEARANCE_STYLESHEET, { config, schema: { hide: true } }, async (req, reply) => {
+    const appearance = appearanceFromQuery(req.query as Record<string, string>);
+    reply.header('content-type', 'text/css; charset=utf-8').header('x-content-type-options', 'nosniff');
+    if (!appearance) return reply.status(400).send('/* not an appearance that reads: see PUT /widgets/{id} appearance */\n');
+    return reply.header('cache-control', 'public, max-age=86400').send(appearanceCss(appearance, ':root,body'));
+  });
 
   builtAssetRoute(app, '/pay/assets', assets, 'No such pay page asset.');
 }

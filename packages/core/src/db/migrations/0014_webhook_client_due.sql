@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_deliveries_client_due_idx" ON "webhook_deliveries" USING btree ("client_id","next_attempt_at","id") WHERE status in ('pending', 'retrying');
