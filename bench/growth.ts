@@ -1,15 +1,16 @@
 /**
  * Cost as data grows (part of `npm run bench`; alone: `npx tsx bench/growth.ts [pglite|postgres]`):
- * one merchant grown to 2,000, 20,000 and 200,000 sales (with other merchants' rows beside), and at
- * each size the latency over HTTP of its list's first page, today's list, the list's last page, a
- * single read and a new pay link, and the bytes a sale costs on disk.
+ * one merchant grown to 2,000, 20,000 and 200,000 sales (with other merchants' rows beside), each size
+ * a database of its own with its own server, and the latency over HTTP of the merchant's list's first
+ * page, today's list, the list's last page, a single read and a new pay link measured on all sizes
+ * side by side (so a busy machine slows every size alike); and the bytes a sale costs on disk.
  *
  * The rows are copies of real ones: each merchant's first sales are made through the routes (a charge,
  * a voided and a refunded charge with their records, open and paid pay links, a preauthorization),
  * then copied in bulk by SQL with new ids, dates spread over the last GROWTH_DAYS days, and their
  * references (record → original, sale ↔ pay link) pointing within the copy.
  *
- *   BENCH_GROWTH_SIZES (2000,20000,200000), BENCH_GROWTH_SECONDS (per size, all routes: 6),
+ *   BENCH_GROWTH_SIZES (2000,20000,200000), BENCH_GROWTH_SECONDS (all sizes and routes in turn: 6),
  *   BENCH_GROWTH_KEEP=1 (keep the database and print where it is, to EXPLAIN the queries on it)
  */
 import { readdirSync, statSync } from 'node:fs';
@@ -152,28 +153,44 @@ async function copyBlocks(database: Database, m: GrownMerchant, from: number, to
   const list = (names: string[]) => sql.raw(names.map((c) => `"${c}"`).join(', '));
   const source = sql`generate_series(${from}::int, ${to - 1}::int) g cross join (values ${slots}) s(k, tid, original) join transactions t on t.id = s.tid
     cross join lateral (select ${shift} as shift) x`;
-  await database.db.execute(sql`insert into transactions (${list(cols.txn)}) select ${select('t', cols.txn, txnExpr)} from ${source}`);
+  // The per-day counts as the trigger keeps them (a day's rows over its 16 shards), added once per
+  // statement: the trigger's upsert a row was two thirds of the copy's time.
+  await database.db.execute(sql`with copied as (
+      insert into transactions (${list(cols.txn)}) select ${select('t', cols.txn, txnExpr)} from ${source}
+      returning merchant_id, created_at, id
+    )
+    insert into transaction_counts (merchant_id, day, shard, n)
+    select merchant_id, (created_at at time zone 'UTC')::date, (abs(hashtext(id)) % 16)::smallint, count(*) from copied group by 1, 2, 3
+    on conflict (merchant_id, day, shard) do update set n = transaction_counts.n + excluded.n`);
   const linkExpr: Record<string, SQL> = { id: linkId(sql`s.k`), sales_id: txnId(sql`s.k`), order_id: orderId };
   await database.db.execute(
     sql`insert into pay_links (${list(cols.link)}) select ${select('l', cols.link, linkExpr)} from ${source} join pay_links l on l.id = t.pay_link_id and l.sales_id = t.id`,
   );
 }
 
+/** The tables a sale's bytes are counted in (with their indexes and TOAST). */
+const LEDGER = ['transactions', 'transaction_counts', 'pay_links'];
+
 /** Grows each merchant to its share of `sales` (from `before`), in statements of BLOCKS_PER_INSERT blocks. */
 async function grow(database: Database, merchants: GrownMerchant[], before: number, sales: number) {
   const cols = { txn: await columns(database, 'transactions'), link: await columns(database, 'pay_links') };
   const blocks = (n: number, i: number) => Math.round((i === 0 ? n : (n * OTHERS_SHARE) / (merchants.length - 1)) / SALES_PER_BLOCK);
-  for (const [i, m] of merchants.entries()) {
-    // Block 0 is the templates themselves.
-    for (let from = Math.max(1, blocks(before, i)), end = blocks(sales, i); from < end; from += BLOCKS_PER_INSERT) {
-      await copyBlocks(database, m, from, Math.min(end, from + BLOCKS_PER_INSERT), cols);
+  // copyBlocks counts what it copies (the server is stopped: nothing else writes meanwhile).
+  await database.db.execute(sql`alter table transactions disable trigger transactions_count`);
+  try {
+    for (const [i, m] of merchants.entries()) {
+      // Block 0 is the templates themselves.
+      for (let from = Math.max(1, blocks(before, i)), end = blocks(sales, i); from < end; from += BLOCKS_PER_INSERT) {
+        await copyBlocks(database, m, from, Math.min(end, from + BLOCKS_PER_INSERT), cols);
+      }
     }
+  } finally {
+    await database.db.execute(sql`alter table transactions enable trigger transactions_count`);
   }
   // What autovacuum (Postgres) or the server's upkeep (PGlite: at start) does after a bulk load.
-  await database.db.execute(sql`vacuum analyze`);
+  await database.db.execute(sql`vacuum analyze ${sql.raw(LEDGER.join(', '))}`);
 }
 
-const LEDGER = ['transactions', 'transaction_counts', 'pay_links'];
 
 interface Size {
   /** The merchant's sales and its list's total (sales and their records). */
@@ -188,7 +205,7 @@ interface Size {
   readIds: string[];
 }
 
-async function measureSize(database: Database, merchant: GrownMerchant): Promise<Omit<Size, 'sales' | 'dirBytes'>> {
+async function measureSize(database: Database, merchant: GrownMerchant): Promise<Omit<Size, 'sales'>> {
   const [counts] = rowsOf<{ rows: string; all_sales: string; bytes: string }>(
     await database.db.execute(sql`select
       (select count(*) from transactions where merchant_id = ${merchant.id}) as rows,
@@ -217,11 +234,8 @@ interface Latency {
   n: number;
 }
 
-/**
- * Each route's latency, one request at a time (no queueing: the figure is the request's own cost),
- * the routes taken in turn so the machine's other work falls on all alike, for SECONDS after a warm-up.
- */
-async function latencies(base: string, auth: string, m: GrownMerchant, size: Omit<Size, 'dirBytes'>): Promise<Record<Route, Latency>> {
+/** The requests of each route to one size's server, and a check of what it answers. */
+function routeRequests(base: string, auth: string, m: GrownMerchant, size: Size) {
   const headers = { authorization: auth };
   const today = new Date().toISOString().slice(0, 10);
   const lastPage = Math.floor((size.rows - 1) / LIMIT);
@@ -234,25 +248,46 @@ async function latencies(base: string, auth: string, m: GrownMerchant, size: Omi
     get: () => ({ method: 'GET', url: `${base}/api/v1/merchant/transactions/${size.readIds[read++ % size.readIds.length]}`, headers, json: { merchant_key: m.key } }),
     payLink: () => ({ method: 'POST', url: `${base}/api/v1/pay-link`, headers, json: { merchant_key: m.key, amount: '25.00' } }),
   };
-  const samples = Object.fromEntries(ROUTES.map((r) => [r, [] as number[]])) as Record<Route, number[]>;
+  /** One request's time in ms; throws on an answer that is not the one expected. */
   const once = async (r: Route) => {
     const t0 = process.hrtime.bigint();
     const res = await send<{ data: unknown[]; total?: number }>(requests[r]());
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    if (res.status !== 200) throw new Error(`${NAMES[r]}: ${res.status} ${res.text.slice(0, 300)}`);
+    if (res.status !== 200) throw new Error(`${NAMES[r]} at ${size.sales}: ${res.status} ${res.text.slice(0, 300)}`);
     // The last page holds the oldest rows: never empty (the pay links made meanwhile are newer).
-    if (r === 'deep' && res.body.data.length === 0) throw new Error(`the last page (${lastPage}) is empty: total ${res.body.total}`);
+    if (r === 'deep' && res.body.data.length === 0) throw new Error(`the last page (${lastPage}) is empty at ${size.sales}: total ${res.body.total}`);
     return ms;
   };
-  for (let i = 0; i < 5; i++) for (const r of ROUTES) await once(r);
+  /** The counts the copy added must be the rows it made (the list's total is their sum). */
+  const checkTotal = async () => {
+    const res = await send<{ total: number }>(requests.list());
+    if (res.body.total !== size.rows) throw new Error(`the list's total is ${res.body.total} at ${size.sales}, the merchant has ${size.rows} rows`);
+  };
+  return { once, checkTotal };
+}
+
+/**
+ * Each route's latency at each size, one request at a time (no queueing: the figure is the request's
+ * own cost), every size's server and every route taken in turn, so the machine's other work falls on
+ * all alike and the ratio between sizes is measured in the same moments. SECONDS after a warm-up.
+ */
+async function latencies(servers: Array<ReturnType<typeof routeRequests>>): Promise<Array<Record<Route, Latency>>> {
+  for (const s of servers) await s.checkTotal();
+  for (let i = 0; i < 5; i++) for (const r of ROUTES) for (const s of servers) await s.once(r);
+  const samples = servers.map(() => Object.fromEntries(ROUTES.map((r) => [r, [] as number[]])) as Record<Route, number[]>);
   const until = Date.now() + SECONDS * 1000;
-  while (Date.now() < until || samples.deep.length < 20) for (const r of ROUTES) samples[r].push(await once(r));
-  return Object.fromEntries(
-    ROUTES.map((r) => {
-      const sorted = samples[r].sort((a, b) => a - b);
-      return [r, { p50: percentile(sorted, 50), p99: percentile(sorted, 99), n: sorted.length }];
-    }),
-  ) as Record<Route, Latency>;
+  while (Date.now() < until || samples[0]!.deep.length < 20) {
+    for (const r of ROUTES) for (const [i, s] of servers.entries()) samples[i]![r].push(await s.once(r));
+  }
+  return samples.map(
+    (perRoute) =>
+      Object.fromEntries(
+        ROUTES.map((r) => {
+          const sorted = perRoute[r].sort((a, b) => a - b);
+          return [r, { p50: percentile(sorted, 50), p99: percentile(sorted, 99), n: sorted.length }];
+        }),
+      ) as Record<Route, Latency>,
+  );
 }
 
 export interface GrowthCurve {
@@ -261,45 +296,47 @@ export interface GrowthCurve {
   seconds: number;
 }
 
-/** Grows the data size by size, measuring each: the data made with the server stopped (PGlite has one owner). */
+/**
+ * Grows the data size by size, each size a copy of the one before grown further (made with no server
+ * on it: PGlite has one owner); then a server on each size at once, measured side by side.
+ */
 export async function runGrowth(kind: 'pglite' | 'postgres'): Promise<GrowthCurve> {
   const t0 = Date.now();
   const step = (what: string) => process.stderr.write(`  growth ${kind}: ${what} at ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
-  const db = await benchDatabase(kind);
+  const dbs: BenchDatabase[] = [];
   let keptKey = '';
   try {
-    const { auth, merchants } = await makeTemplates(db, 1 + OTHER_MERCHANTS);
+    dbs.push(await benchDatabase(kind));
+    const { auth, merchants } = await makeTemplates(dbs[0]!, 1 + OTHER_MERCHANTS);
     const grown = merchants[0]!;
     keptKey = grown.key;
     step('templates made');
-    const points: GrowthCurve['points'] = [];
-    let before = 0;
-    for (const sales of SIZES) {
+    const sizes: Size[] = [];
+    for (const [i, sales] of SIZES.entries()) {
+      if (i > 0) dbs.push(await dbs[i - 1]!.copy());
+      const db = dbs[i]!;
       const database = await connectDatabase(db.target);
-      let size: Omit<Size, 'dirBytes'>;
       try {
-        step(`opened for ${sales}`);
-        await grow(database, merchants, before, sales);
-        step(`grown to ${sales}`);
-        size = { sales, ...(await measureSize(database, grown)) };
+        await grow(database, merchants, SIZES[i - 1] ?? 0, sales);
+        sizes.push({ sales, ...(await measureSize(database, grown)) });
       } finally {
         await database.close();
       }
-      before = sales;
-      const server = await startBenchServer(db);
-      step('server started');
-      try {
-        const latency = await latencies(server.base, auth, grown, size);
-        points.push({ ...size, dirBytes: db.target.dataDir ? dirBytes(db.target.dataDir) : undefined, latency });
-        step('measured');
-      } finally {
-        await server.stop();
-      }
+      if (db.target.dataDir) sizes[i]!.dirBytes = dirBytes(db.target.dataDir);
+      step(`grown to ${sales}`);
     }
-    return { kind, points, seconds: (Date.now() - t0) / 1000 };
+    const servers = await Promise.all(dbs.map((db) => startBenchServer(db)));
+    try {
+      step('servers started');
+      const latency = await latencies(servers.map((s, i) => routeRequests(s.base, auth, grown, sizes[i]!)));
+      step('measured');
+      return { kind, points: sizes.map((s, i) => ({ ...s, latency: latency[i]! })), seconds: (Date.now() - t0) / 1000 };
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+    }
   } finally {
-    if (process.env.BENCH_GROWTH_KEEP) step(`kept the data: ${JSON.stringify(db.target)}, merchant key ${keptKey}`);
-    else await db.drop();
+    if (process.env.BENCH_GROWTH_KEEP) step(`kept the data: ${JSON.stringify(dbs.map((d) => d.target))}, merchant key ${keptKey}`);
+    else for (const db of dbs) await db.drop();
   }
 }
 

@@ -3,9 +3,9 @@
  * connections, after a warm-up), beside its ceiling measured in the same run: the statements one
  * request of the route sent, replayed through the driver with no HTTP. Prints the ratio against the
  * 80% budget, Postgres p99 by a second load tool, each route's change against bench/baseline.json;
- * then webhook latency and the front-end budgets.
+ * then webhook latency, the growth run (bench/growth.ts) and the front-end budgets.
  *
- *   npm run bench [-- pglite|postgres|bundles] [-- --save-baseline]
+ *   npm run bench [-- pglite|postgres|growth|bundles] [-- --save-baseline]
  *   BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (2), BENCH_ROUTES_ONLY=1, BENCH_SERVER_ENV='A=1 B=2',
  *   BENCH_SECOND_TOOL=node (the Node client even when wrk is installed)
  */
@@ -17,6 +17,7 @@ import { startProcess } from '../apps/server/src/testing/process.js';
 import { compareToBaseline, readBaseline, saveBaseline, type Baseline, type Kept } from './baseline.js';
 import { reportBundles } from './bundles.js';
 import { reportContractBundles } from './contract-bundles.js';
+import { reportGrowth, runGrowth } from './growth.js';
 import { fixedRequests, load, routeLoads, warmThenLoad, withCost } from './loads.js';
 import { runPayPageBench } from './pay-page.js';
 import { describeRecording, pgDriver, pgliteDriver, replay, statementCount } from './replay.js';
@@ -210,9 +211,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const kind of databases) all[kind] = report(kind, await measureDatabase(kind), baseline);
   if (save && databases.length) saveBaseline({ ...(baseline?.routes ?? {}), ...all }, SECONDS);
   if (databases.length) console.log(`\n(routes measured in ${((Date.now() - t0) / 1000).toFixed(0)} s; load average now ${load1()})`);
-  // `npm run bench -- bundles` prints only the bundle sizes.
   // BENCH_ROUTES_ONLY=1 stops after the routes (for side-by-side comparisons of the API alone).
   if (process.env.BENCH_ROUTES_ONLY) process.exit(0);
+  // `npm run bench -- growth` runs only the growth run; `-- bundles` prints only the bundle sizes.
+  if (only !== 'bundles') {
+    for (const kind of only === 'growth' ? (['pglite', 'postgres'] as const) : databases) console.log(reportGrowth(await runGrowth(kind)));
+    if (only === 'growth') process.exit(0);
+  }
   reportBundles();
   await reportContractBundles();
   await runPayPageBench();

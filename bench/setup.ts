@@ -3,7 +3,7 @@
  * statements one request of each route sends: the ceilings replay them.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -42,17 +42,30 @@ export interface BenchDatabase {
   kind: 'pglite' | 'postgres';
   /** What `openCore`/`connectDatabase` take: one of the two. */
   target: { dataDir?: string; databaseUrl?: string };
+  /** A new database holding what this one holds (none may be open on this one meanwhile). */
+  copy(): Promise<BenchDatabase>;
   /** Removes the directory or drops the database. */
   drop(): Promise<void>;
 }
 
-export async function benchDatabase(kind: 'pglite' | 'postgres', opts: { socket?: boolean } = {}): Promise<BenchDatabase> {
+export async function benchDatabase(kind: 'pglite' | 'postgres', opts: { socket?: boolean; from?: string } = {}): Promise<BenchDatabase> {
   if (kind === 'pglite') {
     const dataDir = mkdtempSync(join(tmpdir(), 'remit-bench-'));
-    return { kind, target: { dataDir }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+    if (opts.from) cpSync(opts.from, dataDir, { recursive: true });
+    return {
+      kind,
+      target: { dataDir },
+      copy: () => benchDatabase(kind, { ...opts, from: dataDir }),
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
   }
-  const db = await createTestDatabase('remit_bench');
-  return { kind, target: { databaseUrl: opts.socket === false ? db.url : benchDatabaseUrl(db.url) }, drop: () => db.drop() };
+  const db = await createTestDatabase('remit_bench', opts.from);
+  return {
+    kind,
+    target: { databaseUrl: opts.socket === false ? db.url : benchDatabaseUrl(db.url) },
+    copy: () => benchDatabase(kind, { ...opts, from: db.name }),
+    drop: () => db.drop(),
+  };
 }
 
 /**
