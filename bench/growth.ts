@@ -14,6 +14,7 @@
  *   BENCH_GROWTH_KEEP=1 (keep the database and print where it is, to EXPLAIN the queries on it)
  */
 import { readdirSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { sql, type SQL } from 'drizzle-orm';
 import { connectDatabase, type Database } from '@remit/core';
@@ -294,6 +295,8 @@ export interface GrowthCurve {
   kind: 'pglite' | 'postgres';
   points: Array<Size & { latency: Record<Route, Latency> }>;
   seconds: number;
+  /** The machine's load average at the start and at the end. */
+  load: [number, number];
 }
 
 /**
@@ -302,6 +305,7 @@ export interface GrowthCurve {
  */
 export async function runGrowth(kind: 'pglite' | 'postgres'): Promise<GrowthCurve> {
   const t0 = Date.now();
+  const loadStart = loadavg()[0]!;
   const step = (what: string) => process.stderr.write(`  growth ${kind}: ${what} at ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
   const dbs: BenchDatabase[] = [];
   let keptKey = '';
@@ -330,7 +334,8 @@ export async function runGrowth(kind: 'pglite' | 'postgres'): Promise<GrowthCurv
       step('servers started');
       const latency = await latencies(servers.map((s, i) => routeRequests(s.base, auth, grown, sizes[i]!)));
       step('measured');
-      return { kind, points: sizes.map((s, i) => ({ ...s, latency: latency[i]! })), seconds: (Date.now() - t0) / 1000 };
+      const points = sizes.map((s, i) => ({ ...s, latency: latency[i]! }));
+      return { kind, points, seconds: (Date.now() - t0) / 1000, load: [loadStart, loadavg()[0]!] };
     } finally {
       await Promise.all(servers.map((s) => s.stop()));
     }
@@ -345,7 +350,7 @@ const n = (x: number) => x.toLocaleString('en-US');
 
 export function reportGrowth(c: GrowthCurve): string {
   const out: string[] = [];
-  out.push(`\n== growth: ${c.kind}, one merchant (other merchants ${OTHERS_SHARE * 100}% beside), p50 / p99 ms one request at a time; ${c.seconds.toFixed(0)} s ==`);
+  out.push(`\n== growth: ${c.kind}, one merchant (other merchants ${OTHERS_SHARE * 100}% beside), p50 / p99 ms one request at a time; ${c.seconds.toFixed(0)} s, load average ${c.load.map((l) => l.toFixed(1)).join(' → ')} ==`);
   const head = ['sales', 'its rows', ...ROUTES.map((r) => NAMES[r]), 'ledger B/sale', ...(c.kind === 'pglite' ? ['dir B/sale'] : [])];
   const widths = head.map((h) => Math.max(h.length, 13));
   const line = (cells: string[]) => cells.map((x, i) => x.padStart(widths[i]!)).join('  ');
