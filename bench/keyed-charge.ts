@@ -6,28 +6,16 @@
  *   npx tsx bench/keyed-charge.ts pglite|postgres      BENCH_A_ROOT: run the server of another checkout
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { createTestDatabase } from '../apps/server/src/testing/harness.js';
 import { basicAuth, send } from '../apps/server/src/testing/http.js';
-import { startProcess } from '../apps/server/src/testing/process.js';
 import { validOnboarding } from '../apps/server/src/testing/fixtures.js';
-import { serverEnv } from './server-env.js';
+import { benchDatabase, startBenchServer } from './setup.js';
 
 const kind = process.argv[2] === 'postgres' ? 'postgres' : 'pglite';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const pgDb = kind === 'postgres' ? await createTestDatabase() : null;
-const dataDir = mkdtempSync(join(tmpdir(), 'remit-keyed-'));
+const db = await benchDatabase(kind, { socket: false });
 const root = process.env.BENCH_A_ROOT;
-const server = await startProcess(root ? join(root, 'apps/server/src/main.ts') : 'apps/server/src/main.ts', {
-  ...serverEnv(),
-  REMIT_ENCRYPTION_KEY: 'ab'.repeat(32),
-  DATABASE_URL: pgDb?.url ?? '',
-  REMIT_DATA_DIR: dataDir,
-  REMIT_RATE_LIMIT_API_PER_CLIENT: '100000000/1m',
-});
+const server = await startBenchServer(db, {}, root);
 try {
   const cred = await send<{ client_id: string; secret_key: string }>({ method: 'POST', url: `${server.base}/portal/api/credentials` });
   const authorization = basicAuth(cred.body.client_id, cred.body.secret_key);
@@ -63,6 +51,5 @@ try {
   }
 } finally {
   await server.stop();
-  await pgDb?.drop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await db.drop();
 }

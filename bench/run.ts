@@ -3,27 +3,26 @@
  * connections, after a warm-up), beside its ceiling measured in the same run: the statements one
  * request of the route sent, replayed through the driver with no HTTP. Prints the ratio against the
  * 80% budget, Postgres p99 by a second load tool, each route's change against bench/baseline.json;
- * then webhook latency and the front-end budgets.
+ * then webhook latency, the growth run (bench/growth.ts) and the front-end budgets.
  *
- *   npm run bench [-- pglite|postgres|bundles] [-- --save-baseline]
+ *   npm run bench [-- pglite|postgres|growth|bundles] [-- --save-baseline]
  *   BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (2), BENCH_ROUTES_ONLY=1, BENCH_SERVER_ENV='A=1 B=2',
  *   BENCH_SECOND_TOOL=node (the Node client even when wrk is installed)
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectDatabase } from '@remit/core';
-import { createTestDatabase } from '../apps/server/src/testing/harness.js';
 import { startProcess } from '../apps/server/src/testing/process.js';
 import { compareToBaseline, readBaseline, saveBaseline, type Baseline, type Kept } from './baseline.js';
 import { reportBundles } from './bundles.js';
 import { reportContractBundles } from './contract-bundles.js';
+import { reportGrowth, runGrowth } from './growth.js';
 import { fixedRequests, load, routeLoads, warmThenLoad, withCost } from './loads.js';
 import { runPayPageBench } from './pay-page.js';
 import { describeRecording, pgDriver, pgliteDriver, replay, statementCount } from './replay.js';
 import { secondTool, secondToolName } from './second-tool.js';
-import { serverEnv } from './server-env.js';
-import { benchDatabaseUrl, CONNECTIONS, encryptionKey, ROUTES, SECONDS, setup, WARMUP_SECONDS, type Route } from './setup.js';
+import { benchDatabase, CONNECTIONS, ROUTES, SECONDS, setup, startBenchServer, WARMUP_SECONDS, type Route } from './setup.js';
 import { fmt, type Figures } from './stats.js';
 import { runWebhookBench, type WebhookFigures } from './webhooks.js';
 import { runWidgetPayBench } from './widget-pay.js';
@@ -78,18 +77,13 @@ interface Measured {
   loadEnd: string;
 }
 
-async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<Measured> {
+async function measureDatabase(kind: 'pglite' | 'postgres'): Promise<Measured> {
   const loadStart = load1();
-  const db = kind === 'postgres' ? await createTestDatabase() : null;
-  const dataDir = db ? undefined : mkdtempSync(join(tmpdir(), 'remit-bench-'));
-  const databaseUrl = db ? benchDatabaseUrl(db.url) : undefined;
+  const db = await benchDatabase(kind);
+  const { dataDir, databaseUrl } = db.target;
   try {
-    const s = await setup({ dataDir, databaseUrl });
-    const server = await startProcess('apps/server/src/main.ts', {
-      ...serverEnv(),
-      REMIT_ENCRYPTION_KEY: encryptionKey,
-      ...(dataDir ? { REMIT_DATA_DIR: dataDir, DATABASE_URL: '' } : { DATABASE_URL: databaseUrl! }),
-    });
+    const s = await setup(db.target);
+    const server = await startBenchServer(db);
     const http = {} as Record<Route, Figures>;
     const second: Measured['second'] = {};
     try {
@@ -135,8 +129,7 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<Measured> {
     const [webhooks] = await runWebhookBench([kind]);
     return { http, ceilings, bare, second, webhooks: webhooks!, shapes, loadStart, loadEnd: load1() };
   } finally {
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-    await db?.drop();
+    await db.drop();
   }
 }
 
@@ -215,12 +208,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const baseline = readBaseline();
   const all: Baseline['routes'] = {};
   const t0 = Date.now();
-  for (const kind of databases) all[kind] = report(kind, await benchDatabase(kind), baseline);
+  for (const kind of databases) all[kind] = report(kind, await measureDatabase(kind), baseline);
   if (save && databases.length) saveBaseline({ ...(baseline?.routes ?? {}), ...all }, SECONDS);
   if (databases.length) console.log(`\n(routes measured in ${((Date.now() - t0) / 1000).toFixed(0)} s; load average now ${load1()})`);
-  // `npm run bench -- bundles` prints only the bundle sizes.
   // BENCH_ROUTES_ONLY=1 stops after the routes (for side-by-side comparisons of the API alone).
   if (process.env.BENCH_ROUTES_ONLY) process.exit(0);
+  // `npm run bench -- growth` runs only the growth run; `-- bundles` prints only the bundle sizes.
+  if (only !== 'bundles') {
+    for (const kind of only === 'growth' ? (['pglite', 'postgres'] as const) : databases) console.log(reportGrowth(await runGrowth(kind)));
+    if (only === 'growth') process.exit(0);
+  }
   reportBundles();
   await reportContractBundles();
   await runPayPageBench();

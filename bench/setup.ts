@@ -3,13 +3,18 @@
  * statements one request of each route sends: the ceilings replay them.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { openCore } from '@remit/core';
+import { createTestDatabase } from '@remit/core/testing';
 import { buildApp } from '../apps/server/src/app.js';
 import { validOnboarding } from '../apps/server/src/testing/fixtures.js';
 import { basicAuth } from '../apps/server/src/testing/http.js';
+import { startProcess } from '../apps/server/src/testing/process.js';
 import { SqlRecorder, type Recording } from './replay.js';
+import { serverEnv } from './server-env.js';
 
 /** 50; `BENCH_CONNECTIONS` changes it for a profile (a few connections: samples show CPU, not waits for it). */
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -31,6 +36,50 @@ export function benchDatabaseUrl(url: string, dir = process.env.BENCH_PG_SOCKET 
   return dir ? url.replace(/@[^/]+\//, `@${encodeURIComponent(dir)}/`) : url;
 }
 export const encryptionKey = randomBytes(32).toString('hex');
+
+/** A throwaway database for a bench: a PGlite data directory or a Postgres database (by its socket when it has one). */
+export interface BenchDatabase {
+  kind: 'pglite' | 'postgres';
+  /** What `openCore`/`connectDatabase` take: one of the two. */
+  target: { dataDir?: string; databaseUrl?: string };
+  /** A new database holding what this one holds (none may be open on this one meanwhile). */
+  copy(): Promise<BenchDatabase>;
+  /** Removes the directory or drops the database. */
+  drop(): Promise<void>;
+}
+
+export async function benchDatabase(kind: 'pglite' | 'postgres', opts: { socket?: boolean; from?: string } = {}): Promise<BenchDatabase> {
+  if (kind === 'pglite') {
+    const dataDir = mkdtempSync(join(tmpdir(), 'remit-bench-'));
+    if (opts.from) cpSync(opts.from, dataDir, { recursive: true });
+    return {
+      kind,
+      target: { dataDir },
+      copy: () => benchDatabase(kind, { ...opts, from: dataDir }),
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const db = await createTestDatabase('remit_bench', opts.from);
+  return {
+    kind,
+    target: { databaseUrl: opts.socket === false ? db.url : benchDatabaseUrl(db.url) },
+    copy: () => benchDatabase(kind, { ...opts, from: db.name }),
+    drop: () => db.drop(),
+  };
+}
+
+/**
+ * The server as its own process on `db`, with the bench's settings (`serverEnv`) and this run's
+ * encryption key; `env` adds to them. `root`: another checkout's server (a side-by-side comparison).
+ */
+export function startBenchServer(db: BenchDatabase, env: Record<string, string> = {}, root?: string) {
+  return startProcess(root ? join(root, 'apps/server/src/main.ts') : 'apps/server/src/main.ts', {
+    ...serverEnv(),
+    REMIT_ENCRYPTION_KEY: encryptionKey,
+    ...(db.target.dataDir ? { REMIT_DATA_DIR: db.target.dataDir, DATABASE_URL: '' } : { DATABASE_URL: db.target.databaseUrl! }),
+    ...env,
+  });
+}
 
 /** The hot routes, in the order they are loaded. */
 export const ROUTES = ['payLink', 'charge', 'refund', 'void', 'preauthUpdate', 'capture', 'preauthVoid', 'get', 'list'] as const;
@@ -58,32 +107,36 @@ export interface Setup {
 
 export const dollars = (cents: number) => (cents / 100).toFixed(2);
 
-/** Makes the data in-process (recording each route's SQL on the way), then closes the database. */
-export async function setup(target: { dataDir?: string; databaseUrl?: string }): Promise<Setup> {
-  const recorder = new SqlRecorder();
-  const core = await openCore({
-    env: 'sandbox',
-    publicUrl: 'http://127.0.0.1',
-    encryptionKey: Buffer.from(encryptionKey, 'hex'),
-    ...target,
-    logger: recorder,
-    onStatement: recorder.onStatement,
-  });
-  const app = await buildApp(core);
-  const call = async (method: 'GET' | 'POST', url: string, payload?: object, auth?: string) => {
-    const res = await app.inject({ method, url, payload, headers: auth ? { authorization: auth } : {} });
+/** The core in this process on the bench's database, as the server would open it (sandbox, this run's key). */
+export const openBenchCore = (target: BenchDatabase['target'], opts: Partial<Parameters<typeof openCore>[0]> = {}) =>
+  openCore({ env: 'sandbox', publicUrl: 'http://127.0.0.1', encryptionKey: Buffer.from(encryptionKey, 'hex'), ...target, ...opts });
+
+/** The API in-process (`app.inject`): a call that throws unless the answer is 2xx, and an approved merchant made through the routes. */
+export function inProcessApi(app: Awaited<ReturnType<typeof buildApp>>) {
+  const call = async (method: 'GET' | 'POST', url: string, payload?: object, auth?: string, headers: Record<string, string> = {}) => {
+    const res = await app.inject({ method, url, payload, headers: { ...headers, ...(auth ? { authorization: auth } : {}) } });
     if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
     return { json: res.json(), body: res.body };
   };
-  const creds = (await call('POST', '/portal/api/credentials')).json;
-  const auth = basicAuth(creds.client_id, creds.secret_key);
-  const merchant = async (name: string) => {
+  const merchant = async (auth: string, name: string) => {
     const { merchant_key, public_key } = (await call('POST', '/api/v1/onboarding', validOnboarding({ business_name: name }), auth)).json.data;
     const list = (await call('GET', '/api/v1/merchant', undefined, auth)).json.data as Array<{ merchant_id: string; public_data: { public_key: string } }>;
     const id = list.find((m) => m.public_data.public_key === public_key)!.merchant_id;
     await call('POST', '/api/v1/approve-merchant', { merchant_id: id }, auth);
     return { key: merchant_key as string, id };
   };
+  return { call, merchant };
+}
+
+/** Makes the data in-process (recording each route's SQL on the way), then closes the database. */
+export async function setup(target: { dataDir?: string; databaseUrl?: string }): Promise<Setup> {
+  const recorder = new SqlRecorder();
+  const core = await openBenchCore(target, { logger: recorder, onStatement: recorder.onStatement });
+  const app = await buildApp(core);
+  const { call, merchant: approvedMerchant } = inProcessApi(app);
+  const creds = (await call('POST', '/portal/api/credentials')).json;
+  const auth = basicAuth(creds.client_id, creds.secret_key);
+  const merchant = (name: string) => approvedMerchant(auth, name);
   const main = await merchant('Bench Shop');
   const voids = await merchant('Bench Voids');
   const merchantKey = main.key;

@@ -6,17 +6,12 @@
  *
  *   npm run soak [-- postgres]   SOAK_SECONDS, SOAK_SAMPLE_SECONDS, SOAK_GROWTH_MB, SOAK_CONNECTIONS (20)
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
-import { createTestDatabase } from '../apps/server/src/testing/harness.js';
-import { startProcess } from '../apps/server/src/testing/process.js';
-import { serverEnv } from './server-env.js';
 
 // The soak reads and writes; it consumes no seeded rows (set before setup.js reads it).
 process.env.BENCH_VOID_ROWS ??= '10';
-const { benchDatabaseUrl, encryptionKey, setup } = await import('./setup.js');
+const { benchDatabase, setup, startBenchServer } = await import('./setup.js');
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 180);
 const SAMPLE_SECONDS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 10);
@@ -29,17 +24,11 @@ const SETTLED_SECONDS = Math.min(60, SECONDS / 3);
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 const kind = process.argv[2] === 'postgres' ? 'postgres' : 'pglite';
-const pgDatabase = kind === 'postgres' ? await createTestDatabase() : null;
-const dataDir = pgDatabase ? undefined : mkdtempSync(join(tmpdir(), 'remit-soak-'));
-const databaseUrl = pgDatabase ? benchDatabaseUrl(pgDatabase.url) : undefined;
+const db = await benchDatabase(kind);
 let failed = false;
 try {
-  const s = await setup({ dataDir, databaseUrl });
-  const server = await startProcess('apps/server/src/main.ts', {
-    ...serverEnv(),
-    REMIT_ENCRYPTION_KEY: encryptionKey,
-    ...(dataDir ? { REMIT_DATA_DIR: dataDir, DATABASE_URL: '' } : { DATABASE_URL: databaseUrl! }),
-  });
+  const s = await setup(db.target);
+  const server = await startBenchServer(db);
   try {
     const pid = server.proc.pid!;
     const headers = { authorization: s.auth, 'content-type': 'application/json' };
@@ -95,7 +84,6 @@ try {
     await server.stop();
   }
 } finally {
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  await pgDatabase?.drop();
+  await db.drop();
 }
 process.exit(failed ? 1 : 0);

@@ -15,6 +15,8 @@ export const testPostgresAdminUrl = process.env.TEST_POSTGRES_URL ?? 'postgres:/
 export interface TestDatabase {
   /** The connection URL of the new database. */
   url: string;
+  /** Its name on the admin Postgres. */
+  name: string;
   /** Drops the database, closing any connections still open to it. */
   drop(): Promise<void>;
 }
@@ -26,14 +28,18 @@ async function adminQuery(sql: string) {
   await c.end();
 }
 
-/** A fresh, empty database on the admin Postgres, named `<prefix>_<pid>_<random>`. */
-export async function createTestDatabase(prefix = 'remit_t'): Promise<TestDatabase> {
+/**
+ * A fresh, empty database on the admin Postgres, named `<prefix>_<pid>_<random>`; or a copy of
+ * `template` (another one's name; nothing may be connected to it meanwhile).
+ */
+export async function createTestDatabase(prefix = 'remit_t', template?: string): Promise<TestDatabase> {
   const name = `${prefix}_${process.pid}_${randomBytes(5).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
+  await adminQuery(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   const url = new URL(testPostgresAdminUrl);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
+    name,
     drop: () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
   };
 }

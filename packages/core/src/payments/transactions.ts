@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { DEFAULT_LIMIT, type GetTransactionInput, type ListTransactionsInput, type TransactionDetail, type TransactionExtras, type TransactionListItem } from '@remit/contract';
 import type { Ctx } from '../context.js';
@@ -81,43 +81,54 @@ const ph = sql.placeholder;
  */
 const qb = new QueryBuilder();
 
-// The page and the total in one statement: the total's one row, the page joined to it (an empty
-// page still answers the total).
-const listStatement = preparedSql('remit_transactions_page', () => {
-  // Both ends of created_at are always bounded (±infinity when not given): with a range on the
-  // index's second column the planner walks (merchant_id, created_at, id) backwards for the page.
-  const page = qb
-    .select(viewColumns)
-    .from(transactions)
-    .where(
-      and(
-        eq(transactions.merchantId, ph('merchantId')),
-        sql`${transactions.createdAt} >= ${ph('from')}::timestamptz`,
-        sql`${transactions.createdAt} < ${ph('to')}::timestamptz`,
-      ),
-    )
-    .orderBy(desc(transactions.createdAt), desc(transactions.id))
-    .limit(ph('limit'))
-    .offset(ph('offset'))
-    .as('p');
-  // The total is a sum over the per-day counts the database keeps (dates filter whole UTC days, so
-  // the days in range are exactly the rows in range), not a count over every row.
-  const counted = qb
-    .select({ total: sql<number>`coalesce(sum(${transactionCounts.n}), 0)::int`.as('total') })
-    .from(transactionCounts)
-    .where(
-      and(
-        eq(transactionCounts.merchantId, ph('merchantId')),
-        sql`${transactionCounts.day} >= ${ph('fromDay')}::date`,
-        sql`${transactionCounts.day} <= ${ph('toDay')}::date`,
-      ),
-    )
-    .as('c');
-  const row = Object.fromEntries(Object.keys(viewColumns).map((k) => [k, page[k as keyof typeof viewColumns]])) as {
-    [K in keyof typeof viewColumns]: (typeof page)[K];
-  };
-  return qb.select({ total: counted.total, row }).from(counted).leftJoinLateral(page, sql`true`).orderBy(desc(page.createdAt), desc(page.id)).getSQL();
-});
+/** The view's columns of `transactions` aliased `t`, for statements written as SQL text. */
+const viewColumnsOf = (alias: string) => sql.raw(Object.values(viewColumns).map((c) => `${alias}.${c.name}`).join(', '));
+
+/**
+ * The page and the total in one statement, from the per-day counts the database keeps (dates
+ * filter whole UTC days, so the days in range hold exactly the rows in range): the total is their
+ * sum, not a count over every row. The first page walks the (merchant_id, created_at, id) index
+ * backwards from the newest row. A later page (`deep`) starts in the day where its offset falls:
+ * the rows of newer days are skipped by bounding created_at below that day's end, so OFFSET only
+ * steps over rows of that one day (a last page of 200,000 rows otherwise read every one of them),
+ * and steps over them in the index alone, reading only the page's rows from the table (which
+ * costs the first page a little: it has nothing to step over).
+ * Both ends of created_at are always bounded (±infinity when not given): with a range on the index's
+ * second column the planner walks it backwards. The total's one row is joined to the page, so an
+ * empty page still answers the total.
+ */
+const pageStatement = (name: string, deep: boolean) =>
+  preparedSql(name, () => {
+    const merchantId = ph('merchantId');
+    const offset = sql`${ph('offset')}::bigint`;
+    const inRange = (end: SQL) => sql`merchant_id = ${merchantId} and created_at >= ${ph('from')}::timestamptz and created_at < ${end}`;
+    const order = sql`order by created_at desc, id desc`;
+    const page = deep
+      ? sql`select ${viewColumnsOf('t')} from (
+          select id from ${transactions}
+          where ${inRange(sql`least(${ph('to')}::timestamptz, (select (day + 1)::timestamp at time zone 'UTC' from start))`)}
+          ${order} limit ${ph('limit')} offset ${offset} - coalesce((select newer from start), 0)
+        ) k join ${transactions} t on t.id = k.id`
+      : sql`select ${viewColumnsOf('t')} from ${transactions} t where ${inRange(sql`${ph('to')}::timestamptz`)} ${order} limit ${ph('limit')}`;
+    const start = deep
+      ? sql`, start as (
+          select day, newer from (
+            select day, coalesce(sum(n) over (order by day desc rows between unbounded preceding and 1 preceding), 0)::bigint as newer from days
+          ) d
+          where newer <= ${offset} order by day limit 1
+        )`
+      : sql``;
+    return sql`with days as (
+        select day, sum(n)::bigint as n from ${transactionCounts}
+        where merchant_id = ${merchantId} and day >= ${ph('fromDay')}::date and day <= ${ph('toDay')}::date
+        group by day
+      )${start}
+      select c.total, p.* from (select coalesce(sum(n), 0)::int as total from days) c
+      left join lateral (${page}) p on true
+      order by p.created_at desc, p.id desc`;
+  });
+const firstPageStatement = pageStatement('remit_transactions_page', false);
+const laterPageStatement = pageStatement('remit_transactions_later_page', true);
 
 const oneStatement = preparedSql('remit_transaction_one', () =>
   qb
@@ -167,7 +178,8 @@ export async function listTransactions(
   input: ListTransactionsInput,
 ): Promise<{ data: TransactionListItem[]; total: number }> {
   const limit = input.limit ?? DEFAULT_LIMIT;
-  const rows = await rowsOf(listStatement.run(ctx.db, {
+  const offset = (input.pageNumber ?? 0) * limit;
+  const rows = await rowsOf((offset === 0 ? firstPageStatement : laterPageStatement).run(ctx.db, {
     merchantId: merchant.id,
     from: input.from_date ? `${input.from_date}T00:00:00.000Z` : '-infinity',
     // Inclusive end day: everything before the next midnight UTC.
@@ -175,7 +187,7 @@ export async function listTransactions(
     fromDay: input.from_date ?? '-infinity',
     toDay: input.to_date ?? 'infinity',
     limit,
-    offset: (input.pageNumber ?? 0) * limit,
+    offset,
   }));
   const now = merchantNow(ctx.now, merchant);
   // The left join's empty page: one row with the total and no transaction.
