@@ -5,6 +5,7 @@ import type { Queryable } from '../db/connect.js';
 import { customers, paymentMethods } from '../db/schema.js';
 import { isRemitError } from '../errors.js';
 import { findWidget, type WidgetRow } from '../widgets/settings.js';
+import { allowsStatus } from '../payments/state.js';
 import { payAmounts } from './amounts.js';
 import { framingOrigins } from './framing.js';
 import { loadLink, saleOf, type LinkPurpose, type LinkRow, type PayMerchantRow, type SaleRow } from './lookup.js';
@@ -36,7 +37,7 @@ function payMerchant(merchant: PayMerchantRow, widget: Branding): PayMerchant {
 /** The receipt of a paid link, from its sale. */
 export function receiptOf(link: LinkRow, sale: SaleRow, merchantName: string): Receipt {
   const method = sale.paymentMethod === 'ach' ? 'ach' : 'card';
-  const status = sale.type === 'PreAuth' ? 'authorized' : method === 'ach' && sale.isStatus === 0 ? 'pending' : 'succeeded';
+  const status = sale.type === 'PreAuth' ? 'authorized' : method === 'ach' && allowsStatus(sale.isStatus, 'ach_approve') ? 'pending' : 'succeeded';
   return {
     transaction_id: sale.id,
     status,
