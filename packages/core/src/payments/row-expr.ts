@@ -107,7 +107,6 @@ function compileSource(roots: Expr<unknown>[], result: (parts: string[]) => stri
   const names = refs.map((_, i) => `$${i}`);
   // The source is made of this module's own nodes; column names, parameter names and constants
   // are written as JSON literals, so no text from a request reaches it.
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
   const make = new Function(...names, `"use strict"; return function rule(row, ${args ? args.map((_, i) => `a${i}`).join(', ') : 'v'}) { ${lines.join(' ')} return ${body}; };`);
   return make(...refs) as (row: TxnRow, ...rest: never[]) => unknown;
 }
