@@ -13,6 +13,7 @@ import { receiptEmail } from '../messages/receipt.js';
 import { queueMessage } from '../messages/outbox.js';
 import { amountNumber } from '../money.js';
 import { ACH_BRAND, paymentSuccessData, requireApproved } from '../payments/charges.js';
+import { authorizedColumns } from '../payments/authorization.js';
 import { feeFor } from '../payments/fees.js';
 import { payeeOf } from '../payments/payee.js';
 import { stateColumns, stateOf } from '../payments/state.js';
@@ -266,24 +267,18 @@ export async function recordApproval(
 ): Promise<Outcome> {
   const { link, merchant, sale, now } = p;
   const amount = a.amount;
-  const fee = feeFor(merchant, 'card', amount);
   const [row] = await tx
     .update(transactions)
     .set({
       paymentMethod: 'card',
-      ...stateColumns(link.preauth ? 'authorized' : 'completed'),
       amountCents: amount,
-      authorizedCents: link.preauth ? amount : null,
-      feeCents: fee.feeCents,
-      feeRateE7: fee.rateE7,
-      netCents: fee.netCents,
+      ...authorizedColumns(merchant, amount, link.preauth, now),
       authCode: a.authCode,
       cardBrand: a.brand,
       lastFour: a.lastFour,
       gatewayRef: a.gatewayRef,
       customerId: link.customerId,
       paymentMethodId: a.paymentMethodId,
-      completedAt: link.preauth ? null : now,
       updatedAt: now,
     })
     .where(eq(transactions.id, sale.id))

@@ -6,7 +6,7 @@ import { customers, paymentMethods } from '../db/schema.js';
 import { isRemitError } from '../errors.js';
 import { stylesheetPath, withOverride } from '../widgets/appearance.js';
 import { findWidget, widgetAppearance, type WidgetRow } from '../widgets/settings.js';
-import { stateOf } from '../payments/state.js';
+import { allowsStatus, stateOf } from '../payments/state.js';
 import { payAmounts } from './amounts.js';
 import { framingOrigins } from './framing.js';
 import { loadLink, saleOf, type LinkPurpose, type LinkRow, type PayMerchantRow, type SaleRow } from './lookup.js';
@@ -39,7 +39,7 @@ function payMerchant(merchant: PayMerchantRow, widget: Branding): PayMerchant {
 /** The receipt of a paid link, from its sale. */
 export function receiptOf(link: LinkRow, sale: SaleRow, merchantName: string): Receipt {
   const method = sale.paymentMethod === 'ach' ? 'ach' : 'card';
-  const status = sale.type === 'PreAuth' ? 'authorized' : method === 'ach' && sale.isStatus === 0 ? 'pending' : 'succeeded';
+  const status = sale.type === 'PreAuth' ? 'authorized' : method === 'ach' && allowsStatus(sale.isStatus, 'ach_approve') ? 'pending' : 'succeeded';
   return {
     transaction_id: sale.id,
     status,

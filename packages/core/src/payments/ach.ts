@@ -12,7 +12,7 @@ import { paymentSuccessData } from './charges.js';
 import { insertRecord, lockTransaction, type TxnRow } from './records.js';
 import { sandboxOnly } from './settlement.js';
 import { sandboxAchOutcome } from '../processor/sandbox-bank.js';
-import { nextState, stateColumns, stateOf } from './state.js';
+import { allowsStatus, nextState, stateColumns, stateOf } from './state.js';
 
 /**
  * Sandbox `POST /update-ach`: resolves a pending ACH transaction as the bank would. `approved`
@@ -46,9 +46,8 @@ export async function updateAch(ctx: Ctx, merchant: Merchant, input: UpdateAchIn
     if (row.paymentMethod !== 'ach' || row.type !== 'Sale') {
       throw invalid('not_ach', `transaction_id must name an ACH payment; ${row.id} is a ${row.paymentMethod} ${row.type} transaction.`);
     }
-    const state = stateOf(row.isStatus);
-    if (state !== 'pending') {
-      throw invalid('ach_already_resolved', `The ACH transaction is already ${state}; its status can no longer change.`);
+    if (!allowsStatus(row.isStatus, 'ach_approve')) {
+      throw invalid('ach_already_resolved', `The ACH transaction is already ${stateOf(row.isStatus)}; its status can no longer change.`);
     }
     const at = merchantNow(ctx.now, merchant);
     const outcome = input.new_status === 'approved' ? await bankOutcome(ctx, tx, row) : { approved: false as const, message: DEFAULT_RETURN_MESSAGE };

@@ -13,6 +13,7 @@ import { writeWithEvent } from '../events/outbox.js';
 import { newId } from '../ids.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount, formatRate } from '../money.js';
+import { authorizedColumns } from './authorization.js';
 import { feeFor } from './fees.js';
 import { paymentSuccessData } from './payloads.js';
 import { payeeOf } from './payee.js';
@@ -20,7 +21,7 @@ import { declined } from './declines.js';
 import { processorKey } from '../processor/keys.js';
 import { OutcomeUnknown } from '../processor/connector.js';
 import { PROCESSING_MESSAGE, recordProcessing } from './processing.js';
-import { stateColumns } from './state.js';
+import { allowsStatus, stateColumns } from './state.js';
 
 export const MERCHANT_NOT_APPROVED_MESSAGE = errorMessage('merchant_not_approved');
 
@@ -113,18 +114,11 @@ async function chargeCard(ctx: Ctx, merchant: Merchant, method: PaymentMethodRow
     // A connector's own decline codes answer as the generic decline.
     throw declined(result.code, result.message, base.id);
   }
-  const fee = feeFor(merchant, 'card', input.amount);
   const values: NewTxn = {
     ...card,
     type: input.preAuth ? 'PreAuth' : 'Sale',
-    ...stateColumns(input.preAuth ? 'authorized' : 'completed'),
-    authorizedCents: input.preAuth ? input.amount : null,
-    // A preauthorization shows the fee of its full amount; capture prices the captured amount.
-    feeCents: fee.feeCents,
-    feeRateE7: fee.rateE7,
-    netCents: fee.netCents,
+    ...authorizedColumns(merchant, input.amount, input.preAuth, now),
     authCode: result.authCode,
-    completedAt: input.preAuth ? null : now,
   };
   if (input.preAuth) {
     const [row] = await ctx.db.insert(transactions).values(values).returning();
@@ -246,8 +240,8 @@ export type ChargeView = ChargeData;
 
 /** The success message of each outcome. */
 export function chargeMessage(view: ChargeView): string {
-  if (view.is_status === 1) return 'Preauthorization approved.';
-  if (view.is_status === 0) return 'ACH payment submitted; it stays pending until the bank approves it.';
+  if (allowsStatus(view.is_status, 'preauth_capture')) return 'Preauthorization approved.';
+  if (allowsStatus(view.is_status, 'ach_approve')) return 'ACH payment submitted; it stays pending until the bank approves it.';
   if (view.status === 'processing') return PROCESSING_MESSAGE;
   return 'Payment approved.';
 }

@@ -1,5 +1,5 @@
 import type { Cents } from '../money.js';
-import { add, eq, least, lit, param, rated, sub, when, type Expr, type TxnRow } from './row-expr.js';
+import { add, compileFields, eq, least, lit, param, rated, sub, when, type Expr, type TxnRow } from './row-expr.js';
 
 /** A merchant's pricing, as stored on its row (rates in units of 1e-7 percent). */
 export interface Pricing {
@@ -32,7 +32,11 @@ export function feeRule(method: Expr<string>, amount: Expr<number>): { feeCents:
   return { feeCents, rateE7: when(ach, param.int('achFeeRateE7'), param.int('cardFeeRateE7')), netCents: sub(amount, feeCents) };
 }
 
-const given = feeRule(param.text('method'), param.cents('amount'));
+/** The rule compiled once over given values (no row): one plain function call per fee. */
+const given = compileFields<Fee, [method: string, amount: Cents, cardRate: number, cardFixed: Cents, achRate: number, achCap: Cents]>(
+  feeRule(param.text('method'), param.cents('amount')),
+  ['method', 'amount', 'cardFeeRateE7', 'cardFeeFixedCents', 'achFeeRateE7', 'achFeeCapCents'],
+);
 const NO_ROW = {} as TxnRow;
 
 /**
@@ -40,13 +44,5 @@ const NO_ROW = {} as TxnRow;
  * @example feeFor(pricing, 'card', 1000) // default pricing → { feeCents: 59, rateE7: 29000000, netCents: 941 }
  */
 export function feeFor(pricing: Pricing, method: 'card' | 'ach', amountCents: Cents): Fee {
-  const v = {
-    cardFeeRateE7: pricing.cardFeeRateE7,
-    cardFeeFixedCents: pricing.cardFeeFixedCents,
-    achFeeRateE7: pricing.achFeeRateE7,
-    achFeeCapCents: pricing.achFeeCapCents,
-    method,
-    amount: amountCents,
-  };
-  return { feeCents: given.feeCents.eval(NO_ROW, v), rateE7: given.rateE7.eval(NO_ROW, v), netCents: given.netCents.eval(NO_ROW, v) };
+  return given(NO_ROW, method, amountCents, pricing.cardFeeRateE7, pricing.cardFeeFixedCents, pricing.achFeeRateE7, pricing.achFeeCapCents);
 }

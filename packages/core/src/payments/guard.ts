@@ -1,5 +1,5 @@
 import type { RemitError } from '../errors.js';
-import { and, not, type Expr, type TxnRow, type Values } from './row-expr.js';
+import { and, compile, not, type Expr, type TxnRow, type Values } from './row-expr.js';
 
 /**
  * An operation's guard as its ordered refusals: the first whose `when` holds on the locked row is
@@ -20,10 +20,11 @@ export interface Guard {
 }
 
 export function guard(refusals: readonly Refusal[]): Guard {
+  const compiled = refusals.map((r) => ({ when: compile(r.when), error: r.error }));
   return {
     allows: and(...refusals.map((r) => not(r.when))),
     refusal(row, v) {
-      for (const r of refusals) if (r.when.eval(row, v)) return r.error(row);
+      for (const r of compiled) if (r.when(row, v)) return r.error(row);
       return null;
     },
   };

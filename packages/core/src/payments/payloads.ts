@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { EventData } from '@remit/contract';
-import { coalesce, col, lit, money, type Expr, type TxnRow } from './row-expr.js';
+import { coalesce, col, compileFields, lit, money, type Compiled, type Expr, type TxnRow } from './row-expr.js';
 
 /**
  * Event payloads made from a transaction row, each field once as a rule over the row: TypeScript
@@ -32,16 +32,22 @@ export const PAYMENT_SUCCESS: Fields<EventData['payment.success']> = {
 export const PREAUTH_CHARGE: Fields<EventData['preauth.charge']> = charged;
 
 /** The fields of a void's event (`payment.void`, `preauth.void`) that come from the original: `take`, what the void takes back. */
-export const voidFromOriginal = (take: Expr<number>): Fields<Pick<EventData['payment.void'], 'order_createdfrom' | 'amount'>> => ({
-  order_createdfrom: col.text('orderCreatedfrom'),
-  amount: money(take),
-});
+type VoidFields = Fields<Pick<EventData['payment.void'], 'order_createdfrom' | 'amount'>>;
+const voidFields = new WeakMap<Expr<number>, VoidFields>();
+/** (One list per `take`, so `payloadOf` compiles it once.) */
+export const voidFromOriginal = (take: Expr<number>): VoidFields => {
+  let fields = voidFields.get(take);
+  if (!fields) voidFields.set(take, (fields = { order_createdfrom: col.text('orderCreatedfrom'), amount: money(take) }));
+  return fields;
+};
 
-/** The payload `fields` make of `row`. */
+const compiledPayloads = new WeakMap<object, Compiled<unknown>>();
+
+/** The payload `fields` make of `row` (the fields compiled once per list). */
 export function payloadOf<T>(fields: Fields<T>, row: TxnRow, v: Record<string, unknown> = {}): T {
-  const out = {} as Record<string, unknown>;
-  for (const k in fields) out[k] = fields[k].eval(row, v);
-  return out as T;
+  let make = compiledPayloads.get(fields) as Compiled<T> | undefined;
+  if (!make) compiledPayloads.set(fields, (make = compileFields(fields)));
+  return make(row, v);
 }
 
 /** The same fields as SQL over the row aliased `alias` in a statement (`eventInsertSql`'s `fromRow`). */
@@ -52,7 +58,9 @@ export function payloadSql<T>(fields: Fields<T>, alias: string): Record<string, 
 }
 
 /** `payment.success` of a completed payment row. */
-export const paymentSuccessData = (row: TxnRow) => payloadOf(PAYMENT_SUCCESS, row);
+const paymentSuccess = compileFields(PAYMENT_SUCCESS);
+const NO_VALUES = {};
+export const paymentSuccessData = (row: TxnRow) => paymentSuccess(row, NO_VALUES);
 
 /** The empty JSON object a statement's payload starts from when every field comes from the row. */
 export const NO_GIVEN_FIELDS = sql`'{}'`;

@@ -6,7 +6,7 @@ import { merchants, transactions } from '../db/schema.js';
 import { recordEvent } from '../events/outbox.js';
 import type { PaymentLookup } from '../processor/connector.js';
 import { paymentSuccessData } from './charges.js';
-import { feeFor } from './fees.js';
+import { authorizedColumns } from './authorization.js';
 import type { TxnRow } from './records.js';
 import { nextState, stateColumns, stateOf } from './state.js';
 
@@ -70,18 +70,12 @@ export async function settleProcessing(
     return true;
   }
   const preauth = row.type === 'PreAuth';
-  const fee = feeFor(merchant!, 'card', row.amountCents);
   const [done] = await tx
     .update(transactions)
     .set({
-      ...stateColumns(nextState('processing', preauth ? 'processor_preauth' : 'processor_approve')!),
-      authorizedCents: preauth ? row.amountCents : null,
-      feeCents: fee.feeCents,
-      feeRateE7: fee.rateE7,
-      netCents: fee.netCents,
+      ...authorizedColumns(merchant!, row.amountCents, preauth, at),
       authCode: lookup.authCode,
       gatewayRef: lookup.gatewayRef,
-      completedAt: preauth ? null : at,
       updatedAt: at,
     })
     .where(eq(transactions.id, row.id))

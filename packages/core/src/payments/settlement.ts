@@ -6,7 +6,7 @@ import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { RemitError } from '../errors.js';
 import { lockMerchant, type Merchant } from '../merchants/merchant-key.js';
-import { and, coalesce, col, eq as same, lit, lt, not, or, param } from './row-expr.js';
+import { and, coalesce, col, compile, compileWith, eq as same, lit, lt, not, or, param } from './row-expr.js';
 import { inState, isPayment } from './state.js';
 
 /**
@@ -51,19 +51,27 @@ export const settledBy = or(col.bool('settled'), dueToSettle);
 /** Due and not yet flagged: applying the rule flags it, settled at `cutoff`. */
 export const becomesSettled = and(not(col.bool('settled')), dueToSettle);
 
+const settledByJs = compileWith<boolean, [cutoff: Date]>(settledBy, ['cutoff']);
+const becomesSettledJs = compileWith<boolean, [cutoff: Date]>(becomesSettled, ['cutoff']);
+
+let lastAsked = { at: NaN, cutoffMs: NaN, cutoff: new Date(NaN) };
+
 /** Whether a row counts as settled at merchant time `at` (flagged, or a card payment completed before the cutoff). */
 export function isSettled(
   row: Pick<Row, 'settled' | 'paymentMethod' | 'isStatus' | 'completedAt' | 'createdAt'>,
   at: Date,
   cutoffMs: number,
 ): boolean {
-  return settledBy.eval(row as Row, { cutoff: lastCutoff(at, cutoffMs) });
+  const ms = at.getTime();
+  // A list asks for each of its rows at one time: the cutoff is worked out once for them.
+  if (ms !== lastAsked.at || cutoffMs !== lastAsked.cutoffMs) lastAsked = { at: ms, cutoffMs, cutoff: lastCutoff(at, cutoffMs) };
+  return settledByJs(row as Row, lastAsked.cutoff);
 }
 
 /** Flags one locked row settled when the cutoff rule says so; returns the row as it now stands. */
 export async function settleIfDue(tx: Queryable, row: Row, at: Date, cutoffMs: number): Promise<Row> {
   const settledAt = lastCutoff(at, cutoffMs);
-  if (!becomesSettled.eval(row, { cutoff: settledAt })) return row;
+  if (!becomesSettledJs(row, settledAt)) return row;
   await tx.update(transactions).set({ settled: true, settledAt }).where(eq(transactions.id, row.id));
   return { ...row, settled: true, settledAt };
 }

@@ -1,4 +1,4 @@
-import { col, oneOf } from './row-expr.js';
+import { col, compile, oneOf, type Compiled, type TxnRow } from './row-expr.js';
 
 /**
  * The spec's "States and transitions" table as data: state × event → next state. Operations ask
@@ -106,6 +106,19 @@ export const inState = (...states: TxnState[]) => oneOf(col.int('isStatus'), sta
 
 /** The table allows `event` from the row's state (as a rule). */
 export const allows = (event: PaymentEvent) => inState(...statesAllowing(event));
+
+const allowsCompiled = new Map<PaymentEvent, Compiled<boolean>>();
+const NO_VALUES = {};
+
+/**
+ * `allows(event)` asked in TypeScript of an `is_status` code (a row's `isStatus`, a view's
+ * `is_status`): the one place code outside this file learns what a state permits.
+ */
+export function allowsStatus(isStatus: number, event: PaymentEvent): boolean {
+  let rule = allowsCompiled.get(event);
+  if (!rule) allowsCompiled.set(event, (rule = compile(allows(event))));
+  return rule({ isStatus } as TxnRow, NO_VALUES);
+}
 
 /** The row is a payment (as a rule). */
 export const isPayment = oneOf(col.text('type'), PAYMENT_TYPES, 'text');

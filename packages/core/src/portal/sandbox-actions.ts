@@ -15,6 +15,7 @@ import { advanceClock } from '../payments/sandbox-clock.js';
 import { settleNow } from '../payments/settlement.js';
 import { getTransaction, listTransactions } from '../payments/transactions.js';
 import { voidTransaction } from '../payments/voids.js';
+import { allowsStatus } from '../payments/state.js';
 import { RemitError } from '../errors.js';
 
 /**
@@ -67,9 +68,9 @@ export async function portalTransactionAction(
       return { message: (await refundTransaction(ctx, merchant, { merchant_key, transaction_id, amount: amountCents })).message };
     }
     case 'void': {
-      // An authorized preauthorization (is_status 1) is released; a completed sale is voided.
+      // An open preauthorization is released; a completed sale is voided.
       const detail = await getTransaction(ctx, merchant, transaction_id);
-      if (detail.is_status === 1) {
+      if (allowsStatus(detail.is_status, 'preauth_void')) {
         await voidPreauth(ctx, merchant, { merchant_key, transaction_id });
         return { message: 'Preauthorization voided.' };
       }

@@ -7,7 +7,7 @@ import { merchants, transactions } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
 import { approveMerchantIn } from '../merchants/merchants.js';
 import { resolveAch } from '../payments/ach.js';
-import { stateOf } from '../payments/state.js';
+import { allowsStatus } from '../payments/state.js';
 import { intentOutcome, type StripeProcessor } from './stripe.js';
 import type { Tx } from '../db/connect.js';
 import { settleProcessingByKey } from './settle-processing.js';
@@ -112,10 +112,10 @@ export async function achResult(
     .from(transactions)
     .where(and(eq(transactions.gatewayRef, intentId), eq(transactions.paymentMethod, 'ach'), eq(transactions.type, 'Sale')))
     .for('update');
-  const state = row ? stateOf(row.isStatus) : null;
+  if (!row) return false;
   // A return after success is taken back only from a completed debit nothing was refunded from yet.
-  const returnable = opts.afterSuccess && state === 'completed' && row!.refundedCents === 0;
-  if (!row || (state !== 'pending' && !returnable)) return false;
+  const returnable = opts.afterSuccess && allowsStatus(row.isStatus, 'ach_return') && row.refundedCents === 0;
+  if (!allowsStatus(row.isStatus, 'ach_approve') && !returnable) return false;
   const [merchant] = await tx.select().from(merchants).where(eq(merchants.id, row.merchantId));
   await resolveAch(tx, { id: merchant!.id, clientId: merchant!.clientId }, row, outcome, merchantNow(ctx.now, merchant!));
   return true;
