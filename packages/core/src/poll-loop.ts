@@ -155,6 +155,18 @@ export async function claimDue<T extends Leased>(db: Db, o: ClaimDueOptions): Pr
   return (r as unknown as { rows: T[] }).rows;
 }
 
+/**
+ * Extends the lease on a claimed row that waited for a slot, from now, if the row is still under
+ * `lease` (even run out: a claim by anyone else would have named a new lease). False: another
+ * claim took it, leave it to that one.
+ */
+export async function renewLease(db: Db, table: ClaimDueOptions['table'], id: string, lease: string, leaseSeconds: number): Promise<boolean> {
+  const r = await db.execute(sql`
+    update ${sql.raw(table)} set locked_until = now() + make_interval(secs => ${leaseSeconds}::float8)
+    where id = ${id} and lease_id = ${lease} returning id`);
+  return (r as unknown as { rows: unknown[] }).rows.length > 0;
+}
+
 /** A fresh lease id: every write of a claimed row names it. */
 export const newLease = () => randomBytes(12).toString('base64url');
 
@@ -220,8 +232,9 @@ export interface ClaimLoopOptions<T> {
   /**
    * Under a backlog, hold one more batch (up to `concurrency` items, leased) waiting for slots,
    * claimed while the current one is worked: slots are refilled from it as they free up, and
-   * every claim is a full batch. The handler must not start an item whose lease is too short
-   * for it by then. Default false.
+   * every claim is a full batch. An item may wait longer than its lease covers (behind its
+   * owner's items in slots, say): the handler renews the lease of an item whose lease is too
+   * short for it by then (`renewLease`), rather than drop it. Default false.
    */
   prefetch?: boolean;
   pollMs: number;

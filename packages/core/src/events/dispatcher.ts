@@ -3,7 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/connect.js';
-import { ClaimLoop, claimDueQuery, newLease } from '../poll-loop.js';
+import { ClaimLoop, claimDueQuery, newLease, renewLease } from '../poll-loop.js';
 import { preparedSql } from '../db/prepared-sql.js';
 import { DeliveryResults } from './delivery-results.js';
 import { onOutboxCommit } from '../outbox-signal.js';
@@ -269,9 +269,14 @@ export class WebhookDispatcher {
   }
 
   async #send(c: Claimed): Promise<void> {
-    // A claimed delivery that waited for a slot is sent only if its lease outlasts a whole try
-    // (with half a second to spare); otherwise the lease is left to run out and it is claimed again.
-    if (!this.#leaseCovers(c)) return;
+    // A claimed delivery that waited for a slot is sent only under a lease that outlasts a whole
+    // try (with half a second to spare). One that waited longer (behind its client's hanging
+    // tries) has its lease renewed: dropped, it would be leased still when the retries of those
+    // tries came due and took the slots again, and so on, never sent.
+    if (!this.#leaseCovers(c)) {
+      if (!(await renewLease(this.#db, 'webhook_deliveries', c.id, c.lease_id, this.#o.leaseMs / 1000))) return;
+      c.claimedAt = performance.now();
+    }
     let recorded: Promise<void>;
     try {
       if (!c.webhook_url || !c.webhook_secret_enc || c.webhook_disabled_at) {
