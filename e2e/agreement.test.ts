@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
-import { createProcessor } from '@remit/core';
 import { validOnboarding } from '../apps/server/src/testing/fixtures.js';
 import { startTestServer, type TestServer } from '../apps/server/src/testing/harness.js';
 import { eventsOf, rows } from '../apps/server/src/testing/payments.js';
-import { startStripeEmulator, type StripeEmulator } from '../apps/server/src/testing/stripe-emulator.js';
+import { emulatedStripe, startStripeEmulator, type StripeEmulator } from '../apps/server/src/testing/stripe-emulator.js';
 import { launchChromium } from './browser.js';
 import { checkState } from './support.js';
 
@@ -19,7 +18,7 @@ let s: TestServer;
 let browser: Browser;
 beforeAll(async () => {
   emu = await startStripeEmulator();
-  const processor = createProcessor('stripe', 'sandbox', { STRIPE_SECRET_KEY: emu.secretKey, STRIPE_WEBHOOK_SECRET: emu.webhookSecret, REMIT_STRIPE_API_URL: emu.url });
+  const processor = emulatedStripe(emu);
   s = await startTestServer({ processor });
   browser = await launchChromium();
 });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProcessor, reconcilePayments } from '@remit/core';
+import { reconcilePayments } from '@remit/core';
 import { newMerchant } from '../apps/server/src/testing/fixtures.js';
 import { startTestServer } from '../apps/server/src/testing/harness.js';
-import { startStripeEmulator, type StripeEmulator } from '../apps/server/src/testing/stripe-emulator.js';
+import { emulatedStripe, startStripeEmulator, type StripeEmulator } from '../apps/server/src/testing/stripe-emulator.js';
 import { launchChromium } from './browser.js';
 import { CARDS, checkState, createLink, fillCard, newPage, SCREENSHOTS, YY, type World } from './support.js';
 
@@ -14,11 +14,7 @@ let w: World;
 let emu: StripeEmulator;
 beforeAll(async () => {
   emu = await startStripeEmulator();
-  const processor = createProcessor('stripe', 'sandbox', {
-    STRIPE_SECRET_KEY: emu.secretKey,
-    STRIPE_WEBHOOK_SECRET: emu.webhookSecret,
-    REMIT_STRIPE_API_URL: emu.url,
-  });
+  const processor = emulatedStripe(emu);
   const s = await startTestServer({ processor });
   const m = await newMerchant(s);
   const browser = await launchChromium();

@@ -1,36 +1,20 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { smtpTransport } from '@remit/core';
 import { newMerchant } from './testing/fixtures.js';
 import { startTestServer, type TestServer } from './testing/harness.js';
+import { startSmtpSink, type SmtpSink } from './testing/smtp-sink.js';
 
 /** A payment request with an email reaches a real SMTP server, from the running server's dispatcher. */
-const mails: Array<{ to: string[]; raw: string }> = [];
-let smtp: SMTPServer;
+let smtp: SmtpSink;
 let s: TestServer;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-  const port = (smtp.server.address() as AddressInfo).port;
-  s = await startTestServer({ workers: { messages: { pollMs: 10, email: smtpTransport(`smtp://127.0.0.1:${port}`) } } });
+  smtp = await startSmtpSink();
+  s = await startTestServer({ workers: { messages: { pollMs: 10, email: smtpTransport(smtp.url) } } });
 });
 afterAll(async () => {
   await s.close();
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await smtp?.close();
 });
 
 const qp = (t: string) => t.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
@@ -47,8 +31,8 @@ it('POST /requests with an email sends it over SMTP with text and HTML parts and
   const link: string = res.body.data.pay_link ?? res.body.data.payment_link;
   expect(typeof link).toBe('string');
   const until = Date.now() + 15_000;
-  while (!mails.some((x) => x.to.includes('jane@example.com')) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
-  const mail = mails.find((x) => x.to.includes('jane@example.com'))!;
+  while (!smtp.mails.some((x) => x.to.includes('jane@example.com')) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  const mail = smtp.mails.find((x) => x.to.includes('jane@example.com'))!;
   expect(mail).toBeDefined();
   const [head, ...rest] = mail.raw.split(/\r?\n\r?\n/);
   expect(head).toMatch(/^From: Remit <no-reply@remit\.local>$/m);

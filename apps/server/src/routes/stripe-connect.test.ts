@@ -1,12 +1,11 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createProcessor, smtpTransport } from '@remit/core';
+import { smtpTransport } from '@remit/core';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
 import { validOnboarding, type TestMerchant } from '../testing/fixtures.js';
 import { bankAccount, eventsOf, gatewayRefOf, merchantPost, newCustomer, noonClock, rows, txnRow } from '../testing/payments.js';
-import { startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
+import { emulatedStripe, startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
+import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink.js';
 
 /**
  * Merchants as Stripe connected accounts, over HTTP against the Stripe emulator: onboarding makes
@@ -17,37 +16,18 @@ import { startStripeEmulator, type StripeEmulator } from '../testing/stripe-emul
 let emu: StripeEmulator;
 let s: TestServer;
 let auth: [string, string];
-let smtp: SMTPServer;
-const mails: Array<{ to: string[]; raw: string }> = [];
+let smtp: SmtpSink;
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', r));
-  const smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  smtp = await startSmtpSink();
   emu = await startStripeEmulator();
-  const processor = createProcessor('stripe', 'sandbox', {
-    STRIPE_SECRET_KEY: emu.secretKey,
-    STRIPE_WEBHOOK_SECRET: emu.webhookSecret,
-    REMIT_STRIPE_API_URL: emu.url,
-  });
-  s = await startTestServer({ now: noonClock(), processor, workers: { messages: { pollMs: 10, email: smtpTransport(smtpUrl) } } });
+  const processor = emulatedStripe(emu);
+  s = await startTestServer({ now: noonClock(), processor, workers: { messages: { pollMs: 10, email: smtpTransport(smtp.url) } } });
   auth = await s.credentials();
 });
 afterAll(async () => {
   await s?.close();
   await emu?.close();
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await smtp?.close();
 });
 
 interface Onboarded extends TestMerchant {
@@ -259,7 +239,7 @@ describe('the merchant agreement page', () => {
     const owner = validOnboarding().OwnerInfo.email;
     const token = m.agreement_link.split('/').pop()!;
     const until = Date.now() + 15_000;
-    const found = () => mails.find((x) => x.to.includes(owner) && x.raw.replace(/=\r?\n/g, '').includes(token));
+    const found = () => smtp.mails.find((x) => x.to.includes(owner) && x.raw.replace(/=\r?\n/g, '').includes(token));
     while (!found() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     expect(found()!.raw).toMatch(/^Subject: Accept the merchant agreement for Mailed Co$/m);
   });

@@ -5,7 +5,7 @@ import { createProcessor, LINK_PROCESSING_MESSAGE, PROCESSING_MESSAGE, PROCESSOR
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
 import { bankAccount, eventsOf, gatewayRefOf, merchantPost, newCustomer, noonClock, rows, txnRow } from '../testing/payments.js';
-import { startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
+import { emulatedStripe, startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
 import { eventually } from '@remit/core/testing';
 
 /**
@@ -19,11 +19,7 @@ let s: TestServer;
 let m: TestMerchant;
 beforeAll(async () => {
   emu = await startStripeEmulator();
-  const processor = createProcessor('stripe', 'sandbox', {
-    STRIPE_SECRET_KEY: emu.secretKey,
-    STRIPE_WEBHOOK_SECRET: emu.webhookSecret,
-    REMIT_STRIPE_API_URL: emu.url,
-  });
+  const processor = emulatedStripe(emu);
   s = await startTestServer({ now: noonClock(), processor });
   m = await newMerchant(s);
 });

@@ -2,11 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createProcessor } from '@remit/core';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
 import { merchantPost, newCustomer, noonClock, rows, TEST_CARD } from '../testing/payments.js';
-import { startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
+import { emulatedStripe, startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
 
 /**
  * With Stripe, no card number is ever in the database: a stored card is Stripe's token and the
@@ -19,7 +18,7 @@ let s: TestServer;
 let m: TestMerchant;
 beforeAll(async () => {
   emu = await startStripeEmulator();
-  const processor = createProcessor('stripe', 'sandbox', { STRIPE_SECRET_KEY: emu.secretKey, STRIPE_WEBHOOK_SECRET: emu.webhookSecret, REMIT_STRIPE_API_URL: emu.url });
+  const processor = emulatedStripe(emu);
   s = await startTestServer({ now: noonClock(), processor });
   m = await newMerchant(s);
 });

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createProcessor } from '@remit/core';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
 import { bankAccount, eventsOf, gatewayRefOf, merchantPost, newCustomer, noonClock, rows, TEST_CARD, txnRow } from '../testing/payments.js';
-import { startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
+import { emulatedStripe, startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
 
 /**
  * The Stripe connector end to end: the real server over HTTP, configured as an operator would
@@ -18,11 +17,7 @@ let m: TestMerchant;
 let visa: number;
 beforeAll(async () => {
   emu = await startStripeEmulator();
-  const processor = createProcessor('stripe', 'sandbox', {
-    STRIPE_SECRET_KEY: emu.secretKey,
-    STRIPE_WEBHOOK_SECRET: emu.webhookSecret,
-    REMIT_STRIPE_API_URL: emu.url,
-  });
+  const processor = emulatedStripe(emu);
   s = await startTestServer({ now: noonClock(), processor });
   m = await newMerchant(s);
   visa = await newCustomer(s, m);

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { createHmac, randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
+import { createProcessor } from '@remit/core';
 
 /**
  * A Stripe emulator for tests: a real HTTP server speaking Stripe's wire format (form-encoded
@@ -747,3 +748,7 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }
+
+/** The Stripe connector (sandbox) pointed at this emulator, as a test server takes it. */
+export const emulatedStripe = (emu: StripeEmulator) =>
+  createProcessor('stripe', 'sandbox', { STRIPE_SECRET_KEY: emu.secretKey, STRIPE_WEBHOOK_SECRET: emu.webhookSecret, REMIT_STRIPE_API_URL: emu.url });

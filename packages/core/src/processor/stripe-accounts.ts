@@ -24,12 +24,10 @@ const STRUCTURES: Record<string, Stripe.AccountCreateParams.Company.Structure | 
   government: 'government_instrumentality',
 };
 
-/** Stripe's account parameters from the onboarding submission. */
-export function accountParams(input: MerchantAccountInput): Stripe.AccountCreateParams {
-  const b = input.business;
+/** The owner as Stripe knows a person: the account's `individual`, or the company's representative. */
+function ownerPerson(input: MerchantAccountInput): Stripe.AccountCreateParams.Individual {
   const o = input.owner;
-  const country = b.business_country || 'US';
-  const person: Stripe.AccountCreateParams.Individual = {
+  return {
     first_name: o.first_name,
     last_name: o.last_name,
     email: o.email,
@@ -38,6 +36,13 @@ export function accountParams(input: MerchantAccountInput): Stripe.AccountCreate
     id_number: input.ssn,
     address: { line1: o.address, city: o.city, state: o.state, postal_code: o.zip, country: o.country },
   };
+}
+
+/** Stripe's account parameters from the onboarding submission. */
+export function accountParams(input: MerchantAccountInput): Stripe.AccountCreateParams {
+  const b = input.business;
+  const country = b.business_country || 'US';
+  const person = ownerPerson(input);
   const soleProprietor = b.ownershiptype === 'sole_proprietorship';
   return {
     type: 'custom',
@@ -78,13 +83,7 @@ export function accountParams(input: MerchantAccountInput): Stripe.AccountCreate
 export function representativeParams(input: MerchantAccountInput): Stripe.AccountCreatePersonParams {
   const o = input.owner;
   return {
-    first_name: o.first_name,
-    last_name: o.last_name,
-    email: o.email,
-    phone: o.phone,
-    dob: dateParts(o.date_of_birth!),
-    id_number: input.ssn,
-    address: { line1: o.address, city: o.city, state: o.state, postal_code: o.zip, country: o.country },
+    ...ownerPerson(input),
     relationship: { representative: true, owner: true, executive: true, title: o.b_title, percent_ownership: Number(o.ownership_percent) },
   };
 }
