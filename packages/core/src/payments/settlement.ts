@@ -54,19 +54,18 @@ export const becomesSettled = and(not(col.bool('settled')), dueToSettle);
 const settledByJs = compileWith<boolean, [cutoff: Date]>(settledBy, ['cutoff']);
 const becomesSettledJs = compileWith<boolean, [cutoff: Date]>(becomesSettled, ['cutoff']);
 
-let lastAsked = { at: NaN, cutoffMs: NaN, cutoff: new Date(NaN) };
-
 /** Whether a row counts as settled at merchant time `at` (flagged, or a card payment completed before the cutoff). */
 export function isSettled(
   row: Pick<Row, 'settled' | 'paymentMethod' | 'isStatus' | 'completedAt' | 'createdAt'>,
   at: Date,
   cutoffMs: number,
 ): boolean {
-  const ms = at.getTime();
-  // A list asks for each of its rows at one time: the cutoff is worked out once for them.
-  if (ms !== lastAsked.at || cutoffMs !== lastAsked.cutoffMs) lastAsked = { at: ms, cutoffMs, cutoff: lastCutoff(at, cutoffMs) };
-  return settledByJs(row as Row, lastAsked.cutoff);
+  return settledByCutoff(row, lastCutoff(at, cutoffMs));
 }
+
+/** `isSettled` for a cutoff already worked out: a list's rows share one. */
+export const settledByCutoff = (row: Pick<Row, 'settled' | 'paymentMethod' | 'isStatus' | 'completedAt' | 'createdAt'>, cutoff: Date): boolean =>
+  settledByJs(row as Row, cutoff);
 
 /** Flags one locked row settled when the cutoff rule says so; returns the row as it now stands. */
 export async function settleIfDue(tx: Queryable, row: Row, at: Date, cutoffMs: number): Promise<Row> {

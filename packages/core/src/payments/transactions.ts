@@ -8,7 +8,7 @@ import { notFound } from '../errors.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount, formatRate } from '../money.js';
 import { merchantNow } from '../clock.js';
-import { isSettled } from './settlement.js';
+import { lastCutoff, settledByCutoff } from './settlement.js';
 
 /** Transaction queries: `GET /merchant/transactions` and `GET /merchant/transactions/{id}`. */
 
@@ -189,9 +189,9 @@ export async function listTransactions(
     limit,
     offset,
   }));
-  const now = merchantNow(ctx.now, merchant);
+  const cutoff = lastCutoff(merchantNow(ctx.now, merchant), ctx.settlementCutoffMs);
   // The left join's empty page: one row with the total and no transaction.
-  const page = rows.flatMap((r) => (r.id == null ? [] : [toListItem(withSettlement(viewRow(r), now, ctx.settlementCutoffMs))]));
+  const page = rows.flatMap((r) => (r.id == null ? [] : [toListItem(withSettlement(viewRow(r), cutoff))]));
   return { data: page, total: Number(rows[0]?.total ?? 0) };
 }
 
@@ -207,9 +207,8 @@ export async function getTransaction(
   if (transactionId.includes('\u0000')) throw notFound('transaction_not_found', TRANSACTION_NOT_FOUND);
   const [row] = await rowsOf(oneStatement.run(ctx.db, { id: transactionId, merchantId: merchant.id }));
   if (!row) throw notFound('transaction_not_found', TRANSACTION_NOT_FOUND);
-  return toDetail(withSettlement(viewRow(row), merchantNow(ctx.now, merchant), ctx.settlementCutoffMs));
+  return toDetail(withSettlement(viewRow(row), lastCutoff(merchantNow(ctx.now, merchant), ctx.settlementCutoffMs)));
 }
 
 /** `settled` as the daily cutoff makes it, even before a void, refund or settle flags the row. */
-const withSettlement = (row: ViewRow, at: Date, cutoffMs: number): ViewRow =>
-  row.settled ? row : { ...row, settled: isSettled(row, at, cutoffMs) };
+const withSettlement = (row: ViewRow, cutoff: Date): ViewRow => (row.settled ? row : { ...row, settled: settledByCutoff(row, cutoff) });
