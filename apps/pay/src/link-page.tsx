@@ -71,6 +71,10 @@ export function LinkPage({ view }: { view: PayLinkView }) {
         failure.value = null;
         confirming.value = true;
       }
+      else if (res.data.status === 'bank_verification') {
+        failure.value = null;
+        confirming.value = true;
+      }
       // The processor's own 3-D Secure page; it sends the customer back to /pay/{id}/return.
       else if (res.data.challenge.redirect_url) location.assign(res.data.challenge.redirect_url);
       else {

@@ -70,6 +70,17 @@ export const receiptSchema = z.object({
 });
 export type Receipt = z.infer<typeof receiptSchema>;
 
+/**
+ * How a page takes card and bank details. `remit`: Remit's own fields (the sandbox simulator's
+ * test numbers). `stripe`: Stripe's Payment Element, loaded with Stripe.js from `js_url`; no card
+ * or account number ever reaches Remit.
+ */
+export const cardEntrySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('remit') }),
+  z.object({ kind: z.literal('stripe'), publishable_key: z.string(), js_url: z.string() }),
+]);
+export type CardEntry = z.infer<typeof cardEntrySchema>;
+
 /** `GET /pay/api/links/{link_id}`. */
 export const payLinkViewSchema = z.object({
   link_id: z.string(),
@@ -98,6 +109,7 @@ export const payLinkViewSchema = z.object({
    */
   frame_ancestors: z.array(z.string()),
   receipt: receiptSchema.nullable(),
+  card_entry: cardEntrySchema,
 });
 export type PayLinkView = z.infer<typeof payLinkViewSchema>;
 
@@ -149,6 +161,11 @@ export const payResultSchema = z.discriminatedUnion('status', [
   }),
   /** HTTP 202: the processor's answer never came; Remit asks it, and the link becomes paid or open again. Do not pay again. */
   z.object({ status: z.literal('processing'), message: z.string() }),
+  /**
+   * HTTP 202, Stripe bank payments: the account is verified by microdeposits (one to two days). The
+   * payment is pending; the customer follows `verification_url` once the deposits arrive.
+   */
+  z.object({ status: z.literal('bank_verification'), message: z.string(), verification_url: z.string() }),
 ]);
 export type PayResult = z.infer<typeof payResultSchema>;
 
@@ -164,6 +181,7 @@ export const addCardViewSchema = z.object({
   /** saved: a card was added through this token already. */
   status: z.enum(['open', 'saved']),
   saved_card: z.object({ brand: z.string(), last_four: z.string() }).nullable(),
+  card_entry: cardEntrySchema,
 });
 export type AddCardView = z.infer<typeof addCardViewSchema>;
 
@@ -176,6 +194,24 @@ export const addCardResultSchema = z.object({
   last_four: z.string(),
 });
 export type AddCardResult = z.infer<typeof addCardResultSchema>;
+
+/**
+ * `POST /pay/api/links/{link_id}/intent` and `POST /pay/api/cards/{token}/intent` (with
+ * `Idempotency-Key`), Stripe only: the link's one PaymentIntent (created once, reused across page
+ * loads, tabs and retries) or the card request's SetupIntent, for the page to confirm with Stripe.js.
+ */
+export const stripeIntentSchema = z.object({ client_secret: z.string() });
+export type StripeIntent = z.infer<typeof stripeIntentSchema>;
+
+/**
+ * `POST /pay/api/links/{link_id}/intent/report` `{payment_intent}` → `PayResult`, and
+ * `POST /pay/api/cards/{token}/intent/report` `{setup_intent}` → `AddCardResult`: the page says it
+ * confirmed; the server reads the intent from Stripe and records it once (never trusting the browser).
+ */
+export const paymentIntentReportSchema = z.object({ payment_intent: z.string().max(255) });
+export type PaymentIntentReport = z.infer<typeof paymentIntentReportSchema>;
+export const setupIntentReportSchema = z.object({ setup_intent: z.string().max(255) });
+export type SetupIntentReport = z.infer<typeof setupIntentReportSchema>;
 
 /** `errorEnvelopeSchema` (the common failure envelope) lives in envelope.ts. */
 

@@ -76,6 +76,7 @@ export function viewOf(link: LinkRow, merchant: PayMerchantRow, sale: SaleRow | 
     embed_origin: link.embedOrigin,
     frame_ancestors: framingOrigins(env, widget?.allowedOrigins ?? [], link.embedOrigin),
     receipt: paid ? receiptOf(link, sale, merchant.businessname) : null,
+    card_entry: { kind: 'remit' },
   };
 }
 
@@ -105,6 +106,8 @@ async function cardViewOf(db: Queryable, link: LinkRow, merchant: PayMerchantRow
     customer_first_name: customer?.firstName ?? '',
     status: saved ? 'saved' : 'open',
     saved_card: saved ? { brand: saved.brand ?? '', last_four: saved.last4 } : null,
+    // Wired to the processor's fields with Stripe (issue 37).
+    card_entry: { kind: 'remit' },
   };
 }
 
