@@ -45,17 +45,17 @@ export class ClientShares {
   }
 
   /**
-   * How many more each held client may take (JSON, client id to a count); a client not in it:
+   * How many more each held client may take (client id to a count); a client not in it:
    * `fresh(ahead)`.
    */
-  room(ahead: boolean): string {
+  room(ahead: boolean): Record<string, number> {
     const room: Record<string, number> = {};
     const now = performance.now();
     for (const [client, s] of this.#shares) {
       if (s.held === 0 && now - s.lastAt > KEPT_MS) this.#shares.delete(client);
       else room[client] = this.#cap(s.limit, ahead) - s.held;
     }
-    return JSON.stringify(room);
+    return room;
   }
 
   /** What a claim may take of a client that holds nothing. */
