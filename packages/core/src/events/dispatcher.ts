@@ -54,8 +54,8 @@ export interface WebhookDispatcherOptions {
   /** Failed tries in a row that open a client's circuit. Default 3. */
   failuresToOpen?: number;
   /**
-   * Slow tries that wait out their deadline outside the slots at once; past it, a slow try keeps
-   * its slot. Default `concurrency`.
+   * Slow tries that wait out their deadline outside the slots at once (sockets, not slots: each
+   * client's share still counts them); past it, a slow try keeps its slot. Default 4 × `concurrency`.
    */
   overtime?: number;
   /** How long a claim holds a delivery; a killed process's deliveries are due again after it. */
@@ -190,7 +190,7 @@ export class WebhookDispatcher {
       slowAfterMs: opts.slowAfterMs ?? 1_000,
       slowSlots: Math.max(1, Math.floor(opts.slowSlots ?? (opts.concurrency ?? 16) / 4)),
       failuresToOpen: Math.max(1, opts.failuresToOpen ?? 3),
-      overtime: Math.max(0, opts.overtime ?? opts.concurrency ?? 16),
+      overtime: Math.max(0, opts.overtime ?? 4 * (opts.concurrency ?? 16)),
       allowPrivateAddresses: opts.allowPrivateAddresses ?? ctx.env === 'sandbox',
       httpsOnly: opts.httpsOnly ?? !(opts.allowPrivateAddresses ?? ctx.env === 'sandbox'),
       ports: opts.ports ?? null,
