@@ -25,9 +25,6 @@ interface Scene {
 }
 
 async function scene(behave: (i: number, res: ServerResponse) => void): Promise<Scene> {
-  const t0 = performance.now(); try { return await scene0(behave); } finally { console.log("SCENE", Math.round(performance.now() - t0)); }
-}
-async function scene0(behave: (i: number, res: ServerResponse) => void): Promise<Scene> {
   const s = await startTestServer({ workers: { webhooks: { retryScale: 0.001 } } });
   const healthy = await startReceiver();
   const bad: Receiver[] = [];
@@ -47,9 +44,6 @@ async function scene0(behave: (i: number, res: ServerResponse) => void): Promise
 }
 
 async function close(sc: Scene | undefined) {
-  const t0 = performance.now(); try { return await close0(sc); } finally { console.log("CLOSE", Math.round(performance.now() - t0)); }
-}
-async function close0(sc: Scene | undefined) {
   if (!sc) return;
   // Cut the hanging requests first, so stopping the dispatcher does not wait out their deadlines.
   await Promise.all([...sc.bad, sc.healthy].map((rx) => rx.close()));
@@ -123,7 +117,6 @@ describe('24 clients whose receivers hang, 2 events each', () => {
 
   it('a healthy client’s four events each arrive within 5 s; the hanging clients go to the slow lane', async () => {
     const delays = await fourArrivals(sc!);
-    console.log("DELAYS", delays.map(Math.round));
     expect(delays.filter((ms) => ms >= 5_000)).toEqual([]);
     expect(sc!.healthy.received).toHaveLength(4);
 
@@ -181,7 +174,6 @@ describe('24 clients whose receivers trickle their answer, 2 events each', () =>
 
   it('a healthy client’s four events each arrive within 5 s; each trickled answer is cut at the 10 s deadline', async () => {
     const delays = await fourArrivals(sc!);
-    console.log("DELAYS", delays.map(Math.round));
     expect(delays.filter((ms) => ms >= 5_000)).toEqual([]);
     expect(sc!.healthy.received).toHaveLength(4);
 
