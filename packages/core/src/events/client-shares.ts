@@ -84,6 +84,11 @@ export class ClientShares {
     return !s || s.sending < s.limit;
   }
 
+  /** Whether any delivery of the client is being sent by this process. */
+  busy(client: string): boolean {
+    return (this.#shares.get(client)?.sending ?? 0) > 0;
+  }
+
   /** A delivery of the client is being sent. */
   sending(client: string): void {
     const s = this.#shares.get(client);

@@ -341,11 +341,14 @@ export class WebhookDispatcher {
     return this.#slowSending.has(client) || this.#slowQueue.some((c) => c.client_id === client);
   }
 
-  /** Starts the slow lane's waiting deliveries, oldest first, one per client, while its slots are free. */
+  /**
+   * Starts the slow lane's waiting deliveries, oldest first, one per client, while its slots are
+   * free. A client's tries still out (in slots or overtime) go first: it never has more out than its share.
+   */
   #pumpSlow(): void {
     for (let i = 0; i < this.#slowQueue.length && this.#slowSending.size < this.#o.slowSlots && !this.#stopping; ) {
       const c = this.#slowQueue[i]!;
-      if (this.#slowSending.has(c.client_id)) {
+      if (this.#slowSending.has(c.client_id) || this.#shares.busy(c.client_id)) {
         i++;
         continue;
       }
@@ -393,12 +396,13 @@ export class WebhookDispatcher {
       leaveSlot();
     };
     const sent: Promise<void> = this.#send(c, onSlow).finally(() => {
+      // A client held back by its share may have more due: claim without waiting for the poll.
+      if (this.#shares.released(c.client_id)) this.#loop.wake(true);
       if (overtime) {
         this.#overtime--;
         this.#outside.delete(sent);
+        this.#pumpSlow();
       }
-      // A client held back by its share may have more due: claim without waiting for the poll.
-      if (this.#shares.released(c.client_id)) this.#loop.wake(true);
     });
     await Promise.race([sent, left]);
     // Failures of a try in overtime are the claim loop's no longer: logged here.
