@@ -82,7 +82,13 @@ export async function updateWebhookUrl(ctx: Ctx, clientId: string, input: Update
     }
     await tx
       .update(clients)
-      .set({ webhookUrl: url, webhookSecretEnc: secretEnc, webhookDisabledAt: null })
+      .set({
+        webhookUrl: url,
+        webhookSecretEnc: secretEnc,
+        webhookDisabledAt: null,
+        // A different URL starts with its circuit closed: the old one's failures are not its own.
+        ...(row.webhookUrl === url ? {} : { webhookFailures: 0, webhookSlowSince: null }),
+      })
       .where(eq(clients.id, clientId));
     // Deliveries not yet sent go to the new URL; those a 410 held back are due again.
     await tx

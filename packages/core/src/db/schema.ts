@@ -29,6 +29,10 @@ export const clients = pgTable('clients', {
   /** Encrypted: the signing secret must be readable to sign deliveries. */
   webhookSecretEnc: text('webhook_secret_enc'),
   webhookDisabledAt: ts('webhook_disabled_at'),
+  /** The webhook circuit: failed tries in a row (any 2xx answered in time sets it back to 0). */
+  webhookFailures: integer('webhook_failures').notNull().default(0),
+  /** Set while the circuit is open: the client's deliveries go through the slow lane (see docs/webhooks.md). */
+  webhookSlowSince: ts('webhook_slow_since'),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
 

@@ -45,17 +45,17 @@ export class ClientShares {
   }
 
   /**
-   * How many more each held client may take (JSON, client id to a count); a client not in it:
+   * How many more each held client may take (client id to a count); a client not in it:
    * `fresh(ahead)`.
    */
-  room(ahead: boolean): string {
+  room(ahead: boolean): Record<string, number> {
     const room: Record<string, number> = {};
     const now = performance.now();
     for (const [client, s] of this.#shares) {
       if (s.held === 0 && now - s.lastAt > KEPT_MS) this.#shares.delete(client);
       else room[client] = this.#cap(s.limit, ahead) - s.held;
     }
-    return JSON.stringify(room);
+    return room;
   }
 
   /** What a claim may take of a client that holds nothing. */
@@ -82,6 +82,11 @@ export class ClientShares {
   maySend(client: string): boolean {
     const s = this.#shares.get(client);
     return !s || s.sending < s.limit;
+  }
+
+  /** Whether any delivery of the client is being sent by this process. */
+  busy(client: string): boolean {
+    return (this.#shares.get(client)?.sending ?? 0) > 0;
   }
 
   /** A delivery of the client is being sent. */

@@ -14,6 +14,7 @@ import { openPayload } from './outbox.js';
 import { responseExcerpt } from './response-excerpt.js';
 import { webhookSigner, type WebhookSigner } from './signing.js';
 import { ClientShares } from './client-shares.js';
+import { Circuits } from './circuits.js';
 import { urlToHttpOptions } from 'node:url';
 
 export interface DispatcherLogger {
@@ -40,6 +41,23 @@ export interface WebhookDispatcherOptions {
    * answers raise a client's share, up to all slots but `perClient` (see ClientShares).
    */
   perClient?: number;
+  /**
+   * A try still unanswered after this long is slow: it leaves its slot (for `overtime`, see there)
+   * and opens its client's circuit; only a 2xx within it closes the circuit again. Default 1 000 ms.
+   */
+  slowAfterMs?: number;
+  /**
+   * Slots for the clients whose circuit is open, all together (the slow lane): each sends one try
+   * at a time through them. Default a quarter of `concurrency` (4 of 16).
+   */
+  slowSlots?: number;
+  /** Failed tries in a row that open a client's circuit. Default 3. */
+  failuresToOpen?: number;
+  /**
+   * Slow tries that wait out their deadline outside the slots at once (sockets, not slots: each
+   * client's share still counts them); past it, a slow try keeps its slot. Default 4 × `concurrency`.
+   */
+  overtime?: number;
   /** How long a claim holds a delivery; a killed process's deliveries are due again after it. */
   leaseMs?: number;
   /** Connect to loopback/private addresses. Default: in sandbox yes, in production no. */
@@ -70,6 +88,8 @@ interface Claimed {
   webhook_url: string | null;
   webhook_secret_enc: string | null;
   webhook_disabled_at: Date | null;
+  webhook_failures: number;
+  webhook_slow_since: Date | null;
   payload: unknown;
   event_created_at: Date;
   /** Shared by the deliveries of this claim (not a column). */
@@ -140,6 +160,16 @@ export class WebhookDispatcher {
   /** Results sent for writing that are not written yet (their deliveries' slots are free). */
   readonly #recording = new Set<Promise<void>>();
   readonly #shares: ClientShares;
+  readonly #circuits: Circuits;
+  /** Tries sent outside the claim loop's slots: in overtime and in the slow lane. */
+  readonly #outside = new Set<Promise<void>>();
+  /** Tries in overtime now. */
+  #overtime = 0;
+  /** The slow lane: deliveries of open clients, claimed, waiting for its slots. */
+  #slowQueue: Claimed[] = [];
+  /** Clients with a try in the slow lane's slots now (one each). */
+  readonly #slowSending = new Set<string>();
+  #stopping = false;
   #unsubscribe: (() => void) | null = null;
 
   constructor(ctx: Pick<Ctx, 'db' | 'vault' | 'env'>, opts: WebhookDispatcherOptions = {}) {
@@ -157,6 +187,10 @@ export class WebhookDispatcher {
       perClient: Math.max(1, Math.floor(opts.perClient ?? (opts.concurrency ?? 16) / 4)),
       // A lease shorter than a try could let a second process send while the first still waits.
       leaseMs: Math.max(opts.leaseMs ?? timeoutMs + 30_000, timeoutMs + 1_000),
+      slowAfterMs: opts.slowAfterMs ?? 1_000,
+      slowSlots: Math.max(1, Math.floor(opts.slowSlots ?? (opts.concurrency ?? 16) / 4)),
+      failuresToOpen: Math.max(1, opts.failuresToOpen ?? 3),
+      overtime: Math.max(0, opts.overtime ?? 4 * (opts.concurrency ?? 16)),
       allowPrivateAddresses: opts.allowPrivateAddresses ?? ctx.env === 'sandbox',
       httpsOnly: opts.httpsOnly ?? !(opts.allowPrivateAddresses ?? ctx.env === 'sandbox'),
       ports: opts.ports ?? null,
@@ -166,6 +200,7 @@ export class WebhookDispatcher {
     };
     const { perClient, concurrency } = this.#o;
     this.#shares = new ClientShares(perClient, Math.max(perClient, concurrency - perClient));
+    this.#circuits = new Circuits(ctx.db, this.#o.failuresToOpen, (write) => this.#track(write, 'webhook circuit could not be written'));
     // The guarded lookup makes the checked address the one the socket connects to.
     const agentOpts = { keepAlive: true, ...(this.#o.allowPrivateAddresses ? {} : { lookup: guardedLookup }) };
     this.#httpAgent = new HttpAgent(agentOpts);
@@ -186,6 +221,7 @@ export class WebhookDispatcher {
   }
 
   start(): this {
+    this.#stopping = false;
     this.#loop.start();
     // An operation of this process that committed an event wakes the loop; the poll covers the rest.
     if (this.#o.wakeOnCommit) this.#unsubscribe ??= onOutboxCommit(this.#db, (kind) => kind === 'webhooks' && this.nudge());
@@ -201,7 +237,10 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     this.#unsubscribe?.();
     this.#unsubscribe = null;
+    this.#stopping = true;
     await this.#loop.stop();
+    await this.#handBack();
+    await this.#outsideDone();
     await this.#recorded();
     this.#httpAgent.destroy();
     this.#httpsAgent.destroy();
@@ -210,8 +249,40 @@ export class WebhookDispatcher {
   /** One pass: create deliveries for new events, claim what is due, send it. For tests and tools. */
   async runOnce(): Promise<number> {
     const n = await this.#loop.runOnce();
+    await this.#outsideDone();
     await this.#recorded();
     return n;
+  }
+
+  /** Waits until no try runs in overtime or the slow lane and the slow lane's queue is empty. */
+  async #outsideDone(): Promise<void> {
+    while (this.#outside.size) await Promise.allSettled([...this.#outside]);
+  }
+
+  /**
+   * A stopping process gives the slow lane's waiting deliveries back (not sent: due at once for
+   * another process) instead of waiting out one slow try after another.
+   */
+  async #handBack(): Promise<void> {
+    const rows = this.#slowQueue.splice(0).map((c) => ({ id: c.id, lease_id: c.lease_id }));
+    if (!rows.length) return;
+    await this.#db
+      .execute(
+        sql`update webhook_deliveries d set locked_until = null, lease_id = null
+            from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(id text, lease_id text)
+            where d.id = v.id and d.lease_id = v.lease_id`,
+      )
+      .catch((err) => this.#o.logger?.warn({ err }, 'webhook slow lane could not give its deliveries back'));
+  }
+
+  /** Keeps a write that nothing waits for until it is done (stop waits for it), logging its failure. */
+  #track(p: Promise<unknown>, failure: string): void {
+    const tracked = p.then(
+      () => {},
+      (err) => this.#o.logger?.warn({ err }, failure),
+    );
+    this.#recording.add(tracked);
+    void tracked.finally(() => this.#recording.delete(tracked));
   }
 
   /** Waits until every result sent for writing is written (or failed). */
@@ -237,19 +308,63 @@ export class WebhookDispatcher {
    * clients take turns (see `claimDueQuery`'s share).
    */
   async #claim(n: number, ahead: boolean): Promise<Claimed[]> {
+    const start = performance.now();
+    // The slow lane takes one delivery per open client while at most two rounds of it wait.
+    const slowRoom = this.#slowQueue.length + this.#slowSending.size < 2 * this.#o.slowSlots ? 1 : 0;
+    const room = this.#shares.room(ahead);
+    for (const client of this.#circuits.openClients()) room[client] = this.#slowHeld(client) ? 0 : slowRoom;
     const r = await claimStatement.run(this.#db, {
       n,
       lease: newLease(),
       leaseSeconds: this.#o.leaseMs / 1000,
-      room: this.#shares.room(ahead),
+      room: JSON.stringify(room),
       perClient: this.#shares.fresh(ahead),
+      slowRoom,
     });
     const rows = (r as unknown as { rows: Claimed[] }).rows;
     const batch = new Batch(this.#ctx.vault);
     const claimedAt = performance.now();
-    for (const row of rows) Object.assign(row, { batch, claimedAt });
-    this.#shares.took(rows.map((row) => row.client_id), ahead);
-    return rows;
+    const fast: Claimed[] = [];
+    for (const row of rows) {
+      Object.assign(row, { batch, claimedAt });
+      this.#circuits.seen(row, start);
+      // An open client's deliveries wait for the slow lane, outside the loop's slots and shares.
+      if (this.#circuits.isOpen(row.client_id)) this.#slowQueue.push(row);
+      else fast.push(row);
+    }
+    this.#shares.took(fast.map((row) => row.client_id), ahead);
+    if (fast.length < rows.length) this.#pumpSlow();
+    return fast;
+  }
+
+  #slowHeld(client: string): boolean {
+    return this.#slowSending.has(client) || this.#slowQueue.some((c) => c.client_id === client);
+  }
+
+  /**
+   * Starts the slow lane's waiting deliveries, oldest first, one per client, while its slots are
+   * free. A client's tries still out (in slots or overtime) go first: it never has more out than its share.
+   */
+  #pumpSlow(): void {
+    for (let i = 0; i < this.#slowQueue.length && this.#slowSending.size < this.#o.slowSlots && !this.#stopping; ) {
+      const c = this.#slowQueue[i]!;
+      if (this.#slowSending.has(c.client_id) || this.#shares.busy(c.client_id)) {
+        i++;
+        continue;
+      }
+      this.#slowQueue.splice(i, 1);
+      this.#slowSending.add(c.client_id);
+      const sent = this.#send(c)
+        .catch((err) => this.#o.logger?.warn({ err, delivery_id: c.id }, 'webhook slow lane: a delivery failed'))
+        .finally(() => {
+          this.#slowSending.delete(c.client_id);
+          this.#outside.delete(sent);
+          this.#pumpSlow();
+          // Room in the slow lane again: its next deliveries need a claim.
+          if (!this.#stopping) this.#loop.wake(true);
+        });
+      this.#outside.add(sent);
+    }
   }
 
   /**
@@ -260,15 +375,42 @@ export class WebhookDispatcher {
    */
   async #deliver(c: Claimed): Promise<void> {
     this.#shares.sending(c.client_id);
-    try {
-      await this.#send(c);
-    } finally {
+    if (this.#circuits.isOpen(c.client_id)) {
+      // Its circuit opened while it waited for a slot: it goes through the slow lane.
+      if (this.#shares.released(c.client_id)) this.#loop.wake(true);
+      this.#slowQueue.push(c);
+      this.#pumpSlow();
+      return;
+    }
+    let overtime = false;
+    let leaveSlot!: () => void;
+    const left = new Promise<void>((resolve) => (leaveSlot = resolve));
+    // Still unanswered after the slow threshold: the try waits out its deadline outside the slots
+    // (while overtime has room) and its client's circuit opens, so it costs its client, not the pool.
+    const onSlow = () => {
+      this.#circuits.slow(c.client_id);
+      if (this.#overtime >= this.#o.overtime) return;
+      this.#overtime++;
+      overtime = true;
+      this.#outside.add(sent);
+      leaveSlot();
+    };
+    const sent: Promise<void> = this.#send(c, onSlow).finally(() => {
       // A client held back by its share may have more due: claim without waiting for the poll.
       if (this.#shares.released(c.client_id)) this.#loop.wake(true);
-    }
+      if (overtime) {
+        this.#overtime--;
+        this.#outside.delete(sent);
+        this.#pumpSlow();
+      }
+    });
+    await Promise.race([sent, left]);
+    // Failures of a try in overtime are the claim loop's no longer: logged here.
+    if (overtime) void sent.catch((err) => this.#o.logger?.warn({ err, delivery_id: c.id }, 'webhook dispatcher: a delivery in overtime failed'));
   }
 
-  async #send(c: Claimed): Promise<void> {
+  /** `onSlow`: called if the receiver has not answered after the slow threshold (fast lane only). */
+  async #send(c: Claimed, onSlow?: () => void): Promise<void> {
     // A claimed delivery that waited for a slot is sent only under a lease that outlasts a whole
     // try (with half a second to spare). One that waited longer (behind its client's hanging
     // tries) has its lease renewed: dropped, it would be leased still when the retries of those
@@ -287,8 +429,9 @@ export class WebhookDispatcher {
         const createdAt = new Date(c.event_created_at).toISOString();
         const body = JSON.stringify({ event_type: c.event_type, data: openPayload(c.payload, this.#ctx.vault), id: c.event_id, created_at: createdAt });
         const at = new Date();
-        const outcome = await this.#post(target.url, target.sign(c.event_id, body, at), body);
+        const outcome = await this.#post(target.url, target.sign(c.event_id, body, at), body, onSlow);
         this.#shares.answered(c.client_id, succeeded(outcome), outcome.latencyMs);
+        this.#circuit(c, outcome);
         recorded = this.#record(c, c.webhook_url, at, outcome);
       }
     } catch (err) {
@@ -299,6 +442,13 @@ export class WebhookDispatcher {
     this.#recording.add(tracked);
     void tracked.finally(() => this.#recording.delete(tracked));
     if (this.#recording.size > this.#o.concurrency) await tracked;
+  }
+
+  /** What a try's outcome tells the client's circuit (a 410 disables the URL instead). */
+  #circuit(c: Claimed, o: Outcome): void {
+    if (succeeded(o)) {
+      if (o.latencyMs < this.#o.slowAfterMs) this.#circuits.answered(c);
+    } else if (o.statusCode !== 410) this.#circuits.failed(c.client_id);
   }
 
   #leaseCovers(c: Claimed): boolean {
@@ -347,17 +497,19 @@ export class WebhookDispatcher {
   }
 
   /** One POST; never throws: every failure becomes an outcome. Redirects are not followed. */
-  #post(url: Target['url'], headers: Record<string, string>, body: string): Promise<Outcome> {
+  #post(url: Target['url'], headers: Record<string, string>, body: string, onSlow?: () => void): Promise<Outcome> {
     const started = performance.now();
     const latency = () => Math.round(performance.now() - started);
     return new Promise<Outcome>((resolve) => {
       let settled = false;
       let timer: NodeJS.Timeout | undefined;
+      let slowTimer: NodeJS.Timeout | undefined;
       let kept = '';
       const finish = (statusCode: number | null, error: string | null) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        clearTimeout(slowTimer);
         resolve({ statusCode, error, latencyMs: latency(), responseBody: statusCode === null && !kept ? null : kept });
       };
       if (!url) return finish(null, 'invalid URL');
@@ -392,10 +544,13 @@ export class WebhookDispatcher {
           });
         },
       );
+      // One deadline for the whole try, from the request to the answer's last byte: a receiver that
+      // trickles its headers or body byte by byte is cut off at it like one that never answers.
       timer = setTimeout(() => {
         finish(null, `timed out after ${this.#o.timeoutMs} ms`);
         req.destroy();
       }, this.#o.timeoutMs);
+      if (onSlow) slowTimer = setTimeout(onSlow, this.#o.slowAfterMs);
       req.on('error', (e) => finish(null, describe(e, url.hostname)));
       req.end(body);
     });
@@ -478,9 +633,12 @@ function newDeliveries(limit: number, leased: { id: unknown; seconds: unknown; s
  */
 const claimStatement = preparedSql('remit_webhook_claim', () => {
   const ph = sql.placeholder;
-  const room = (client: SQL) => sql`coalesce((${ph('room')}::jsonb ->> ${client})::int, ${ph('perClient')}::int)`;
+  // An open circuit's client (opened by any server) takes at most `slowRoom`: its deliveries wait
+  // for the slow lane, which holds few. One primary-key probe per client with deliveries due.
+  const room = (client: SQL) => sql`least(coalesce((${ph('room')}::jsonb ->> ${client})::int, ${ph('perClient')}::int),
+    case when exists (select 1 from clients o where o.id = ${client} and o.webhook_slow_since is not null) then ${ph('slowRoom')}::int else 2147483647 end)`;
   const claimed = sql`d.id, d.event_id, d.event_type, d.tries, d.lease_id, d.client_id, c.webhook_url, c.webhook_secret_enc,
-              c.webhook_disabled_at, e.payload, e.created_at as event_created_at`;
+              c.webhook_disabled_at, c.webhook_failures, c.webhook_slow_since, e.payload, e.created_at as event_created_at`;
   const due = claimDueQuery(
     {
       table: 'webhook_deliveries',
