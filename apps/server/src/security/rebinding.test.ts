@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ctx } from '@remit/core';
@@ -52,11 +53,20 @@ describe('a server listening on loopback answers only to its own names', () => {
       expect(res.status, path).toBe(421);
       expect(res.body, path).toEqual(MISDIRECTED);
     }
-    const hosts = ['rebound.example', `127.0.0.1.nip.io:${port}`, `localhost.rebound.example:${port}`, `rebound.example@127.0.0.1:${port}`, `127.0.0.1:${port}/x`, `localhost.:${port}`, `127.0.0.2:${port}`, `[::ffff:127.0.0.1]:${port}`, `0.0.0.0:${port}`, ''];
+    const hosts = ['rebound.example', `127.0.0.1.nip.io:${port}`, `localhost.rebound.example:${port}`, `rebound.example@127.0.0.1:${port}`, `127.0.0.1:${port}/x`, `localhost.:${port}`, `127.0.0.2:${port}`, `[::ffff:127.0.0.1]:${port}`, `0.0.0.0:${port}`];
     for (const host of hosts) {
       const res = await s.http({ method: 'GET', path: '/healthz', headers: { host } });
       expect(res.status, host).toBe(421);
     }
+    // No Host at all (HTTP/1.0 allows it): no name, so none of its own.
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.end('GET /healthz HTTP/1.0\r\n\r\n'));
+      let text = '';
+      socket.on('data', (c) => (text += c));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.[01] 421 /);
   });
 
   it('localhost, 127.0.0.1 and [::1] (any port, any case) and the host of PUBLIC_URL are answered', async () => {
