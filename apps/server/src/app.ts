@@ -7,6 +7,7 @@ import type { Core } from '@remit/core';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerGetBody } from './plugins/get-body.js';
+import { registerHostGuard } from './plugins/host-guard.js';
 import { frameworkErrors, registerInputGuards } from './plugins/input-guards.js';
 import { registerIdempotency } from './plugins/idempotency.js';
 import { registerMerchant } from './plugins/merchant.js';
@@ -90,6 +91,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
 
   app.decorate('rateLimits', opts.rateLimits ?? DEFAULT_RATE_LIMITS);
   registerErrorHandling(app);
+  registerHostGuard(app, ctx);
   registerSecurityHeaders(app);
   if (opts.metrics) registerRequestMetrics(app, opts.metrics.metrics);
   // Draining (the server stopped listening): each answer closes its connection, so the client's

@@ -21,6 +21,8 @@ export interface RateLimits {
   payCardsPerAddress: RateRule;
   /** Hosted pay pages (`GET /pay/{id}`, `/pay/card/{token}`) per client address. */
   payPagesPerAddress: RateRule;
+  /** The merchant agreement page (`GET` and `POST /agreement/{token}`) per client address: each guess of a token is a database query. */
+  agreementPerAddress: RateRule;
 }
 
 const MINUTE = 60_000;
@@ -38,6 +40,7 @@ const RULES: Record<keyof RateLimits, { env: string; rule: RateRule }> = {
   payWritesPerLink: { env: 'REMIT_RATE_LIMIT_PAY_WRITES_PER_LINK', rule: { name: 'pay_link', limit: 30, windowMs: 10 * MINUTE } },
   payCardsPerAddress: { env: 'REMIT_RATE_LIMIT_PAY_CARDS_PER_ADDRESS', rule: { name: 'pay_cards_address', limit: 30, windowMs: 10 * MINUTE } },
   payPagesPerAddress: { env: 'REMIT_RATE_LIMIT_PAY_PAGES_PER_ADDRESS', rule: { name: 'pay_pages_address', limit: 120, windowMs: MINUTE } },
+  agreementPerAddress: { env: 'REMIT_RATE_LIMIT_AGREEMENT_PER_ADDRESS', rule: { name: 'agreement_address', limit: 120, windowMs: MINUTE } },
 };
 
 export const DEFAULT_RATE_LIMITS: RateLimits = Object.fromEntries(

@@ -141,6 +141,11 @@ const entries = {
   payload_too_large: { status: 413, message: 'Request body is too large.' },
   unsupported_media_type: { status: 415, message: 'Unsupported Content-Type; send application/json.' },
   rate_limited: { status: 429 },
+  /** A server listening only on loopback was asked under a name that is not its own (DNS rebinding). */
+  misdirected_request: {
+    status: 421,
+    message: 'This server answers only to its own names (the host of PUBLIC_URL, localhost, 127.0.0.1 and [::1]); this request named another in its Host header.',
+  },
   headers_too_large: { status: 431, message: 'Request headers are too large.' },
 
   // 5xx.

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { authenticateClient, claimedClientId, clientAddressKey, confirmClient, isRemitError, merchantEpochRead, type Client, type Ctx } from '@remit/core';
+import { addressKey, authenticateClient, claimedClientId, clientAddressKey, confirmClient, isRemitError, merchantEpochRead, type Client, type Ctx } from '@remit/core';
 import { rateLimited } from './rate-limit.js';
 
 declare module 'fastify' {
@@ -29,6 +29,7 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx) {
   const epoch = merchantEpochRead(ctx.db);
   app.addHook('onRequest', async (req, reply) => {
     if (req.routeOptions.config?.public) return;
+    const address = addressKey(req.ip);
     let client: Client;
     try {
       client = await authenticateClient(ctx, req.headers.authorization);
@@ -36,8 +37,8 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx) {
       if (!isRemitError(err) || err.code !== 'unauthorized') throw err;
       const claimed = claimedClientId(req.headers.authorization);
       const [byClient, byAddress] = await Promise.all([
-        claimed ? ctx.rateLimiter.consume(limits.authFailuresPerClientAddress, clientAddressKey(claimed, req.ip)) : null,
-        ctx.rateLimiter.consume(limits.authFailuresPerAddress, req.ip),
+        claimed ? ctx.rateLimiter.consume(limits.authFailuresPerClientAddress, clientAddressKey(claimed, address)) : null,
+        ctx.rateLimiter.consume(limits.authFailuresPerAddress, address),
       ]);
       if (byClient && !byClient.allowed) throw rateLimited(reply, byClient, `${LOCKED} for this client id from this address`);
       if (!byAddress.allowed) throw rateLimited(reply, byAddress, `${LOCKED} from this address`);
@@ -49,8 +50,8 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx) {
       limits.apiPerClient,
       client.id,
       [
-        { rule: limits.authFailuresPerClientAddress, key: clientAddressKey(client.id, req.ip) },
-        { rule: limits.authFailuresPerAddress, key: req.ip },
+        { rule: limits.authFailuresPerClientAddress, key: clientAddressKey(client.id, address) },
+        { rule: limits.authFailuresPerAddress, key: address },
       ],
       epoch,
     );

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import cors from '@fastify/cors';
 import {
+  addressKey,
   createWidgetPayLink,
   listWidgetTransactions,
   merchantForPublicKey,
@@ -75,7 +76,7 @@ export async function widgetApiRoutes(app: App, ctx: Ctx, opts: WidgetApiOptions
   /** Every call counts against the client address, then (if the address may) against the key. */
   const everyCall = (req: FastifyRequest, reply: FastifyReply) =>
     enforce(limiter, reply, [
-      [limits.perAddress, req.ip],
+      [limits.perAddress, addressKey(req.ip)],
       [limits.perKey, req.merchant.publicKey],
     ]);
   const config = { merchant: 'public_key' as const };
@@ -114,7 +115,7 @@ export async function widgetApiRoutes(app: App, ctx: Ctx, opts: WidgetApiOptions
       },
     },
     async (req, reply) => {
-      await enforce(limiter, reply, [[limits.payLinksPerAddress, req.ip]]);
+      await enforce(limiter, reply, [[limits.payLinksPerAddress, addressKey(req.ip)]]);
       await everyCall(req, reply);
       noStore(reply);
       return ok('Pay link created.', await createWidgetPayLink(ctx, req.merchant, req.widgetOrigin, req.body.amount, limits.maxAmountCents));
@@ -141,7 +142,7 @@ export async function widgetApiRoutes(app: App, ctx: Ctx, opts: WidgetApiOptions
       const admit = () =>
         enforce(limiter, reply, [
           [limits.smsPerPhone, `${req.merchant.id}:${req.body.phone_number}`],
-          [limits.smsPerAddress, req.ip],
+          [limits.smsPerAddress, addressKey(req.ip)],
           [limits.smsPerKey, req.merchant.publicKey],
         ]);
       const sent = await sendWidgetPaymentRequest(ctx, req.merchant, req.body.amount, req.body.phone_number, { serverMax: limits.maxAmountCents, admit });

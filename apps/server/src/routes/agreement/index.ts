@@ -1,6 +1,7 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { agreementFor, isRemitError, signAgreement, type Ctx } from '@remit/core';
+import { addressKey, agreementFor, isRemitError, signAgreement, type Ctx } from '@remit/core';
+import { rateLimited } from '../../plugins/rate-limit.js';
 import type { App } from '../types.js';
 import { agreementCsp, agreementPage, agreementProblemPage } from './page.js';
 
@@ -37,7 +38,14 @@ function problem(reply: FastifyReply, e: unknown) {
 
 export function agreementRoutes(app: App, ctx: Ctx) {
   const schema = { hide: true, params };
-  app.get('/agreement/:token', { config: { public: true }, schema }, async (req, reply) => {
+  /** Every view and answer counts per address, like the pay pages: each guess of a token is a query. Past the limit, a page saying so. */
+  const limit = async (req: FastifyRequest, reply: FastifyReply) => {
+    const decision = await ctx.rateLimiter.consume(app.rateLimits.agreementPerAddress, addressKey(req.ip));
+    if (decision.allowed) return;
+    const refusal = rateLimited(reply, decision, 'Too many agreement pages opened from this address');
+    return html(reply, 429, agreementProblemPage('Too many requests', refusal.message));
+  };
+  app.get('/agreement/:token', { config: { public: true }, schema, onRequest: limit }, async (req, reply) => {
     try {
       const view = await agreementFor(ctx, req.params.token);
       return html(reply, 200, agreementPage({ view, action: `/agreement/${req.params.token}` }));
@@ -46,7 +54,7 @@ export function agreementRoutes(app: App, ctx: Ctx) {
     }
   });
 
-  app.post('/agreement/:token', { config: { public: true }, schema: { ...schema, body: form } }, async (req, reply) => {
+  app.post('/agreement/:token', { config: { public: true }, onRequest: limit, schema: { ...schema, body: form } }, async (req, reply) => {
     const accepted = req.body?.accept === 'yes';
     try {
       await signAgreement(ctx, req.params.token, { accepted, ip: req.ip, userAgent: req.headers['user-agent'] ?? '' });

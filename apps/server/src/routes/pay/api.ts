@@ -11,7 +11,7 @@ import {
   payRequestSchema,
   payResultSchema,
 } from '@remit/contract';
-import { addCardFromLink, addCardView, answerChallenge, payLink, payLinkView, type Ctx } from '@remit/core';
+import { addCardFromLink, addressKey, addCardView, answerChallenge, payLink, payLinkView, type Ctx } from '@remit/core';
 import { registerIdempotency } from '../../plugins/idempotency.js';
 import { enforceRateLimit } from '../../plugins/rate-limit.js';
 import type { App } from '../types.js';
@@ -57,7 +57,7 @@ export function payApiRoutes(app: App, ctx: Ctx) {
       api.addHook('onRequest', async (req, reply) => {
         setApiHeaders(reply);
         // Card testing: every call counts per address, every write per link (or card token).
-        await enforceRateLimit(ctx, reply, app.rateLimits.payPerAddress, req.ip, 'Too many payment page requests from this address');
+        await enforceRateLimit(ctx, reply, app.rateLimits.payPerAddress, addressKey(req.ip), 'Too many payment page requests from this address');
         const p = req.params as { linkId?: string; token?: string };
         const link = p.linkId ? `pay:${p.linkId}` : p.token ? `card:${p.token}` : null;
         if (req.method === 'POST' && link) {
@@ -68,7 +68,7 @@ export function payApiRoutes(app: App, ctx: Ctx) {
       // links, before the idempotency claim and before the network sees it. Bank payments are not counted.
       api.addHook('preValidation', async (req, reply) => {
         if (req.method === 'POST' && sendsCard(req)) {
-          await enforceRateLimit(ctx, reply, app.rateLimits.payCardsPerAddress, req.ip, 'Too many card payment attempts from this address');
+          await enforceRateLimit(ctx, reply, app.rateLimits.payCardsPerAddress, addressKey(req.ip), 'Too many card payment attempts from this address');
         }
       });
       registerIdempotency(api, ctx, {

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { APPEARANCE_STYLESHEET, type PayPageState } from '@remit/contract';
-import { appearanceCss, appearanceFromQuery, payPage, type Ctx } from '@remit/core';
+import { addressKey, appearanceCss, appearanceFromQuery, payPage, type Ctx } from '@remit/core';
 import type { App } from '../types.js';
 import { builtAssetRoute } from '../built-assets.js';
 import { rateLimited } from '../../plugins/rate-limit.js';
@@ -169,7 +169,7 @@ export function payPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_PAY_
     // Counted beside the lookup (no extra wait); past the limit the page is not shown.
     const { appearance } = req.query as { appearance?: unknown };
     const [decision, found] = await Promise.all([
-      ctx.rateLimiter.consume(app.rateLimits.payPagesPerAddress, req.ip),
+      ctx.rateLimiter.consume(app.rateLimits.payPagesPerAddress, addressKey(req.ip)),
       payPage(ctx, id, purpose, typeof appearance === 'string' ? appearance : undefined),
     ]);
     if (!decision.allowed) {

@@ -21,6 +21,7 @@ import {
   updateWebhookUrlBody,
 } from '@remit/contract';
 import {
+  addressKey,
   exampleOnboarding,
   isRemitError,
   portalAdvanceClock,
@@ -47,7 +48,7 @@ import {
 } from '@remit/core';
 import * as z from 'zod';
 import type { App } from '../types.js';
-import { assertSameOrigin, clearSessionCookie, requireSession, sessionToken, setSessionCookie } from './session.js';
+import { clearSessionCookie, requireSession, sessionToken, setSessionCookie } from './session.js';
 import { setApiHeaders } from './headers.js';
 import { sharedSignInLimit } from './sign-in-limit.js';
 
@@ -70,9 +71,8 @@ export function portalApiRoutes(app: App, ctx: Ctx) {
     '/portal/api/session',
     { config, schema: { ...hide, body: signInBody, response: { 201: portalSessionSchema } } },
     async (req, reply) => {
-      assertSameOrigin(req, ctx.publicUrl);
       try {
-        const { token, session } = await signIn(ctx, req.body, { address: req.ip }, limit);
+        const { token, session } = await signIn(ctx, req.body, { address: addressKey(req.ip) }, limit);
         setSessionCookie(req, reply, token);
         return reply.status(201).send(session);
       } catch (err) {

@@ -1,5 +1,5 @@
 import { credentialsSchema } from '@remit/contract';
-import { createCredentials, RemitError, type Ctx } from '@remit/core';
+import { addressKey, createCredentials, RemitError, type Ctx } from '@remit/core';
 import { enforceRateLimit } from '../../plugins/rate-limit.js';
 import type { App } from '../types.js';
 
@@ -9,7 +9,7 @@ export function credentialRoutes(app: App, ctx: Ctx) {
     {
       config: { public: true },
       onRequest: async (req, reply) =>
-        enforceRateLimit(ctx, reply, app.rateLimits.credentialsPerAddress, req.ip, 'Too many credentials created from this address'),
+        enforceRateLimit(ctx, reply, app.rateLimits.credentialsPerAddress, addressKey(req.ip), 'Too many credentials created from this address'),
       schema: {
         tags: ['sandbox'],
         summary: 'Create sandbox credentials (no authentication; sandbox only)',

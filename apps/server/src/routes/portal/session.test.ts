@@ -170,19 +170,24 @@ describe('CSRF', () => {
     expect(res.body.code).toBe('csrf_rejected');
   });
 
-  it('an Origin that matches a forged Host is refused: origins are compared with PUBLIC_URL and the listening address', async () => {
+  it('an Origin that matches a forged Host is refused: a loopback server answers no other name, and origins are compared with PUBLIC_URL and the listening address', async () => {
     // A page of a name rebound to this server's address (DNS rebinding) sends this pair.
     const port = new URL(s.url).port;
     const forged = { host: `rebound.example:${port}`, origin: `http://rebound.example:${port}` };
     const [id, secret] = await s.credentials();
     const signIn = await signInRaw({ client_id: id, secret_key: secret }, forged);
-    expect(signIn.status).toBe(403);
-    expect(signIn.body.code).toBe('csrf_rejected');
+    expect(signIn.status).toBe(421);
+    expect(signIn.body.code).toBe('misdirected_request');
     expect(signIn.headers['set-cookie']).toBeUndefined();
     const p = await portalSignIn(s);
     const change = await p.call('PUT', '/webhook', { webhook_url: 'https://hooks.example/x' }, forged);
-    expect(change.status).toBe(403);
-    expect(change.body.code).toBe('csrf_rejected');
+    expect(change.status).toBe(421);
+    // Under the server's own Host, the rebound Origin alone is refused by the origin check.
+    const origin = { origin: forged.origin };
+    expect((await signInRaw({ client_id: id, secret_key: secret }, origin)).body.code).toBe('csrf_rejected');
+    const alone = await p.call('PUT', '/webhook', { webhook_url: 'https://hooks.example/x' }, origin);
+    expect(alone.status).toBe(403);
+    expect(alone.body.code).toBe('csrf_rejected');
   });
 
   it('on a loopback address every loopback name of the listening port is the server’s own origin', async () => {

@@ -1,7 +1,8 @@
 import { isIPv6 } from 'node:net';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { PORTAL_COOKIE, PORTAL_CSRF_HEADER, PORTAL_SESSION_MAX_MS } from '@remit/contract';
 import { csrfTokenMatches, RemitError, resumeSession, type Ctx } from '@remit/core';
+import { isLoopbackAddress, LOOPBACK_NAMES } from '../../plugins/host-guard.js';
 
 /**
  * The portal's session at the edge: the cookie (HttpOnly, SameSite=Strict, Path=/portal), and
@@ -59,8 +60,6 @@ export function assertSameOrigin(req: FastifyRequest, publicUrl: string): void {
   if (site !== undefined && site !== 'same-origin') throw rejected('sec-fetch-site');
 }
 
-const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
-
 /**
  * The origins this server is reached at: the configured PUBLIC_URL and the address it listens on
  * (on loopback, every loopback name). Never the request's `Host`, which the sender writes: a page
@@ -80,7 +79,7 @@ function ownOrigins(req: FastifyRequest, publicUrl: string): Set<string> {
   if (bound && typeof bound === 'object') {
     const host = isIPv6(bound.address) ? `[${bound.address}]` : bound.address;
     // An unspecified address (0.0.0.0, ::) is no origin a browser shows: PUBLIC_URL names the server then.
-    if (LOOPBACK_NAMES.includes(host) || /^127\./.test(host)) for (const name of LOOPBACK_NAMES) add(`http://${name}:${bound.port}`);
+    if (isLoopbackAddress(bound.address)) for (const name of LOOPBACK_NAMES) add(`http://${name}:${bound.port}`);
     if (host !== '0.0.0.0' && host !== '[::]') add(`http://${host}:${bound.port}`);
   }
   return out;
@@ -88,15 +87,29 @@ function ownOrigins(req: FastifyRequest, publicUrl: string): Set<string> {
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The onRequest hook of signed-in portal calls: a live session, and for changes the origin and CSRF token. */
+/**
+ * Every change under /portal (credentials, the sign-in, every signed-in call, and any route added
+ * later) passes the same-origin check: one hook, on the route matched (not the raw path, which
+ * percent-encoding could disguise), before the route's own checks and before the body is read.
+ */
+export function guardPortalChanges(app: FastifyInstance, ctx: Ctx) {
+  app.addHook('onRequest', (req: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    if (SAFE.has(req.method) || !req.routeOptions.url?.startsWith('/portal')) return done();
+    try {
+      assertSameOrigin(req, ctx.publicUrl);
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
+  });
+}
+
+/** The onRequest hook of signed-in portal calls: a live session, and for changes the CSRF token (the origin was checked by guardPortalChanges). */
 export function requireSession(ctx: Ctx) {
   return async (req: FastifyRequest) => {
     const token = sessionToken(req);
     const { clientId } = await resumeSession(ctx, token);
-    if (!SAFE.has(req.method)) {
-      assertSameOrigin(req, ctx.publicUrl);
-      if (!csrfTokenMatches(token!, req.headers[PORTAL_CSRF_HEADER])) throw rejected('csrf-token');
-    }
+    if (!SAFE.has(req.method) && !csrfTokenMatches(token!, req.headers[PORTAL_CSRF_HEADER])) throw rejected('csrf-token');
     req.portalClientId = clientId;
   };
 }
