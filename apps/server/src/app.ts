@@ -40,7 +40,7 @@ export interface AppOptions {
   /** The rate limits; default DEFAULT_RATE_LIMITS (the server reads them from the environment). */
   rateLimits?: RateLimits;
   /** Fastify's `trustProxy`: whose `X-Forwarded-For` gives the client address; default none. */
-  trustProxy?: boolean | number | string[];
+  trustProxy?: boolean | string[];
   /** Request, header, keep-alive and idle time limits; default DEFAULT_TIME_LIMITS. */
   timeLimits?: TimeLimits;
   /** Prometheus metrics (`createMetrics`) and REMIT_METRICS_TOKEN; unset: no /metrics. */

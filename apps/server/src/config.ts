@@ -35,9 +35,9 @@ export interface ServerConfig {
   /**
    * REMIT_TRUST_PROXY: which proxies' `X-Forwarded-For` names the client address that per-address
    * limits count. Unset: none (the connection's own address); `true`: any (refused in production);
-   * a whole number: that many proxies in front; else addresses/CIDRs, comma-separated.
+   * else addresses/CIDRs, comma-separated.
    */
-  trustProxy: boolean | number | string[];
+  trustProxy: boolean | string[];
   /**
    * REMIT_ALLOW_PRIVATE_WEBHOOKS: webhooks may target loopback and private addresses. Default: in a
    * sandbox that only this machine reaches (HOST and PUBLIC_URL on loopback), yes; otherwise no.
@@ -178,11 +178,12 @@ function webhookPorts(value: string | undefined): number[] {
   });
 }
 
-function trustProxy(value: string | undefined): boolean | number | string[] {
+function trustProxy(value: string | undefined): boolean | string[] {
   const v = value?.trim() ?? '';
   if (v === '' || v === 'false') return false;
   if (v === 'true') return true;
-  if (/^\d+$/.test(v)) return Number(v); // hops: the address that many proxies back in X-Forwarded-For
+  // Fastify trusts nobody with a hop count (it cannot tell the nearest peer is a proxy): say so, not silently.
+  if (/^\d+$/.test(v)) throw new Error(`REMIT_TRUST_PROXY must name the proxies' addresses or CIDRs (like 10.0.0.2 or 10.0.0.0/24), not a count of hops (${v})`);
   return v.split(',').map((a) => a.trim()).filter(Boolean);
 }
 

@@ -152,7 +152,7 @@ it('test-mode Stripe keys, Stripe in clear http, guessable secrets, trust in any
       "REMIT_STRIPE_JS_URL is clear http to js.example.com: the card entry script would travel unencrypted; use https (or leave it unset for Stripe's own)",
       'REMIT_METRICS_TOKEN is too short or too repetitive to keep /metrics private: set 32 or more random characters (for example the output of openssl rand -hex 32), or unset it to turn /metrics off',
       'STRIPE_WEBHOOK_SECRET is not a Stripe signing secret (whsec_ and at least 24 more characters): a guessable secret lets anyone forge Stripe events; set the signing secret of this endpoint from the Stripe dashboard (Developers, Webhooks)',
-      "REMIT_TRUST_PROXY=true believes X-Forwarded-For from anyone, so any client picks the address the per-address limits count; set the proxy's addresses or CIDRs (like REMIT_TRUST_PROXY=10.0.0.2) or the number of proxies in front (like REMIT_TRUST_PROXY=1)",
+      "REMIT_TRUST_PROXY=true believes X-Forwarded-For from anyone, so any client picks the address the per-address limits count; set the proxy's addresses or CIDRs, comma-separated (like REMIT_TRUST_PROXY=10.0.0.2 or 10.0.0.0/24)",
       "REMIT_WEBHOOK_PORTS opens well-known service ports to clients' webhooks: 22 (SSH), 25 (SMTP), 6379 (Redis), 5432 (PostgreSQL), 3306 (MySQL), 11211 (memcached); a webhook could reach those services inside your network; list only the ports your clients' receivers listen on (like 8443)",
     ].map(refusal),
   );
@@ -195,7 +195,7 @@ it('production with live Stripe keys, Stripe on this machine, long secrets, a na
     REMIT_STRIPE_API_URL: 'http://127.0.0.1:12111',
     REMIT_STRIPE_JS_URL: 'https://js.stripe.com/v3/',
     REMIT_METRICS_TOKEN: token,
-    REMIT_TRUST_PROXY: '1',
+    REMIT_TRUST_PROXY: '10.0.0.2, 10.0.1.0/24',
     REMIT_WEBHOOK_PORTS: '8443,9443',
   });
   try {

@@ -102,7 +102,7 @@ const SYSTEM_PORTS: Record<number, string> = { 21: 'FTP', 22: 'SSH', 23: 'telnet
 function networkRefusals(config: ServerConfig): string[] {
   const out: string[] = [];
   if (config.trustProxy === true) {
-    out.push("REMIT_TRUST_PROXY=true believes X-Forwarded-For from anyone, so any client picks the address the per-address limits count; set the proxy's addresses or CIDRs (like REMIT_TRUST_PROXY=10.0.0.2) or the number of proxies in front (like REMIT_TRUST_PROXY=1)");
+    out.push("REMIT_TRUST_PROXY=true believes X-Forwarded-For from anyone, so any client picks the address the per-address limits count; set the proxy's addresses or CIDRs, comma-separated (like REMIT_TRUST_PROXY=10.0.0.2 or 10.0.0.0/24)");
   }
   const services = config.webhookPorts.filter((p) => p !== 443 && (p < 1024 || SERVICE_PORTS[p]));
   if (services.length) {
