@@ -49,6 +49,10 @@ describe('webhook targets', () => {
     // Behind a proxy that publishes it, a loopback listener is reachable from elsewhere too.
     expect(load({ PUBLIC_URL: 'https://sandbox.example.com' }).privateWebhooks).toBe(false);
     expect(load({ REMIT_ENV: 'production' }).privateWebhooks).toBe(false);
+    // Loopback in other spellings is loopback; a private address is another machine.
+    expect(load({ HOST: '127.1', PUBLIC_URL: 'http://[::ffff:127.0.0.1]:8080' }).privateWebhooks).toBe(true);
+    expect(load({ PUBLIC_URL: 'http://localhost.:8080' }).privateWebhooks).toBe(true);
+    expect(load({ PUBLIC_URL: 'http://10.0.0.5:8080' }).privateWebhooks).toBe(false);
   });
 
   it('REMIT_ALLOW_PRIVATE_WEBHOOKS decides in a sandbox, reaches the core, and is refused in production', () => {
@@ -87,5 +91,15 @@ describe('retention', () => {
       expect(() => loadConfig({ ...base, REMIT_RETENTION_EVENTS_DAYS: v })).toThrow(`REMIT_RETENTION_EVENTS_DAYS must be a whole number of days (1 or more), or off to keep forever, not ${v}`);
     }
     expect(() => loadConfig({ ...base, REMIT_RETENTION_PURGE_INTERVAL_MS: '0' })).toThrow('REMIT_RETENTION_PURGE_INTERVAL_MS');
+  });
+});
+
+describe('REMIT_TRUST_PROXY', () => {
+  const load = (v: string) => loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_TRUST_PROXY: v }).trustProxy;
+  it('names the proxies; a count of hops stops the start (Fastify would silently trust nobody with one)', () => {
+    expect(load('')).toBe(false);
+    expect(load('true')).toBe(true);
+    expect(load('10.0.0.2, 10.0.1.0/24')).toEqual(['10.0.0.2', '10.0.1.0/24']);
+    expect(() => load('1')).toThrow("REMIT_TRUST_PROXY must name the proxies' addresses or CIDRs (like 10.0.0.2 or 10.0.0.0/24), not a count of hops (1)");
   });
 });

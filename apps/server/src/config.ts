@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createProcessor, DEFAULT_RETENTION, parseCutoff, type Env, type OpenOptions, type Processor, type Retention } from '@remit/core';
+import { createProcessor, DEFAULT_RETENTION, isLoopbackHost, parseCutoff, type Env, type OpenOptions, type Processor, type Retention } from '@remit/core';
 import { rateLimitsFromEnv, type RateLimits } from './rate-limits.js';
 import { timeLimitsFromEnv, type TimeLimits } from './time-limits.js';
 import { shutdownTimeoutFromEnv } from './shutdown.js';
@@ -34,7 +34,8 @@ export interface ServerConfig {
   timeLimits: TimeLimits;
   /**
    * REMIT_TRUST_PROXY: which proxies' `X-Forwarded-For` names the client address that per-address
-   * limits count. Unset: none (the connection's own address); `true`: any; else addresses/CIDRs, comma-separated.
+   * limits count. Unset: none (the connection's own address); `true`: any (refused in production);
+   * else addresses/CIDRs, comma-separated.
    */
   trustProxy: boolean | string[];
   /**
@@ -145,8 +146,6 @@ export function coreOptions(config: ServerConfig): OpenOptions {
   };
 }
 
-const LOOPBACK_HOST = /^(localhost|127(\.\d{1,3}){3}|::1|\[::1\])$/i;
-
 /**
  * Whether webhooks may reach loopback and private addresses. A sandbox anyone else can reach would
  * otherwise be an open relay into its network (credentials need no sign-in there, and the delivery
@@ -167,7 +166,7 @@ function privateWebhooks(value: string | undefined, env: Env, host: string, publ
   } catch {
     /* a bad PUBLIC_URL is not on loopback */
   }
-  return LOOPBACK_HOST.test(host) && LOOPBACK_HOST.test(published);
+  return isLoopbackHost(host) && isLoopbackHost(published);
 }
 
 function webhookPorts(value: string | undefined): number[] {
@@ -183,6 +182,8 @@ function trustProxy(value: string | undefined): boolean | string[] {
   const v = value?.trim() ?? '';
   if (v === '' || v === 'false') return false;
   if (v === 'true') return true;
+  // Fastify trusts nobody with a hop count (it cannot tell the nearest peer is a proxy): say so, not silently.
+  if (/^\d+$/.test(v)) throw new Error(`REMIT_TRUST_PROXY must name the proxies' addresses or CIDRs (like 10.0.0.2 or 10.0.0.0/24), not a count of hops (${v})`);
   return v.split(',').map((a) => a.trim()).filter(Boolean);
 }
 

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+import { productionRefusals } from './production-checks.js';
 import { send } from './testing/http.js';
 import { freePort, startProcess } from './testing/process.js';
 
@@ -77,6 +79,128 @@ it('with a public https address, SMTP_URL, Twilio and the explicit no-processor 
   });
   try {
     expect((await send({ method: 'GET', url: `${server.base}/readyz` })).status).toBe(200);
+  } finally {
+    await server.stop();
+    expect(server.proc.exitCode).toBe(0);
+  }
+});
+
+/** Everything else in order, so that only the setting under test is refused. */
+const otherwiseReady = { PUBLIC_URL: 'https://pay.example.com', REMIT_ALLOW_NO_PROCESSOR: 'true', REMIT_ALLOW_NO_EMAIL: 'true', REMIT_ALLOW_NO_SMS: 'true' };
+const refusal = (line: string) => `remit: refusing to start in production: ${line}`;
+const thisMachine = (host: string) => `PUBLIC_URL points at this machine (${host}): set the public address customers open pay links at`;
+const notPublic = (host: string) =>
+  `PUBLIC_URL is not a public address (${host} is private, link-local, unspecified or otherwise special-use): set the public address customers open pay links at`;
+
+it.each([
+  ['https://10.0.0.5', notPublic('10.0.0.5')],
+  ['https://[::ffff:127.0.0.1]', thisMachine('[::ffff:7f00:1]')],
+  ['https://localhost.', thisMachine('localhost.')],
+  ['https://127.1', thisMachine('127.0.0.1')],
+  ['https://[fe80::1]', notPublic('[fe80::1]')],
+])('PUBLIC_URL=%s: not public, refused at start with one line', { timeout: 120_000 }, async (url, line) => {
+  const r = await refusedStart({ ...otherwiseReady, PUBLIC_URL: url });
+  expect(r.code).toBe(1);
+  expect(r.lines).toEqual([refusal(line)]);
+});
+
+it('every other spelling of a non-public host is read as the address it is', () => {
+  const refusals = (url: string) => productionRefusals(loadConfig({ ...production, ...otherwiseReady, PUBLIC_URL: url }), { ...otherwiseReady });
+  const cases: Array<[string, string]> = [
+    ['https://0.0.0.0', notPublic('0.0.0.0')],
+    ['https://0', notPublic('0.0.0.0')],
+    ['https://[::]', notPublic('[::]')],
+    ['https://[::127.0.0.1]', notPublic('[::7f00:1]')],
+    ['https://[fd12:3456::1]', notPublic('[fd12:3456::1]')],
+    ['https://[fc00::1]', notPublic('[fc00::1]')],
+    ['https://169.254.169.254', notPublic('169.254.169.254')],
+    ['https://100.64.0.1', notPublic('100.64.0.1')],
+    ['https://192.168.1.10.', notPublic('192.168.1.10')],
+    ['https://0x7f.1', thisMachine('127.0.0.1')],
+    ['https://2130706433', thisMachine('127.0.0.1')],
+    ['https://0177.0.0.1', thisMachine('127.0.0.1')],
+    ['https://[::ffff:10.0.0.5]', notPublic('[::ffff:a00:5]')],
+    ['https://LOCALHOST', thisMachine('localhost')],
+    ['https://shop.localhost', thisMachine('shop.localhost')],
+    ['https://pay.local', notPublic('pay.local')],
+  ];
+  for (const [url, line] of cases) expect([url, refusals(url)]).toEqual([url, [line]]);
+  for (const url of ['https://pay.example.com', 'https://8.8.8.8', 'https://[2606:4700::1111]', 'https://pay.example.com.']) {
+    expect([url, refusals(url)]).toEqual([url, []]);
+  }
+});
+
+it('test-mode Stripe keys, Stripe in clear http, guessable secrets, trust in any proxy and service ports: each refused with one line', { timeout: 120_000 }, async () => {
+  const r = await refusedStart({
+    ...otherwiseReady,
+    REMIT_PROCESSOR: 'stripe',
+    STRIPE_SECRET_KEY: `sk_test_${'4eC39HqLyjWDarjtT1zdp7dc'}`,
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_TYooMQauvdEDq54NiTphI7jx',
+    STRIPE_WEBHOOK_SECRET: 'x',
+    REMIT_STRIPE_API_URL: 'http://10.0.0.9:12111',
+    REMIT_STRIPE_JS_URL: 'http://js.example.com/v3/',
+    REMIT_METRICS_TOKEN: 'x',
+    REMIT_TRUST_PROXY: 'true',
+    REMIT_WEBHOOK_PORTS: '8443,22,25,6379,5432,3306,11211',
+  });
+  expect(r.code).toBe(1);
+  expect(r.lines).toEqual(
+    [
+      'STRIPE_SECRET_KEY is a test-mode key (sk_test_…): test cards would "pay" on this live server; set the live secret key (sk_live_…, or a restricted rk_live_…)',
+      'STRIPE_PUBLISHABLE_KEY is a test-mode key (pk_test_…): card entry would run in test mode; set the live publishable key (pk_live_…)',
+      "REMIT_STRIPE_API_URL is clear http to 10.0.0.9: the secret key would travel unencrypted; use https (or leave it unset for Stripe's own)",
+      "REMIT_STRIPE_JS_URL is clear http to js.example.com: the card entry script would travel unencrypted; use https (or leave it unset for Stripe's own)",
+      'REMIT_METRICS_TOKEN is too short or too repetitive to keep /metrics private: set 32 or more random characters (for example the output of openssl rand -hex 32), or unset it to turn /metrics off',
+      'STRIPE_WEBHOOK_SECRET is not a Stripe signing secret (whsec_ and at least 24 more characters): a guessable secret lets anyone forge Stripe events; set the signing secret of this endpoint from the Stripe dashboard (Developers, Webhooks)',
+      "REMIT_TRUST_PROXY=true believes X-Forwarded-For from anyone, so any client picks the address the per-address limits count; set the proxy's addresses or CIDRs, comma-separated (like REMIT_TRUST_PROXY=10.0.0.2 or 10.0.0.0/24)",
+      "REMIT_WEBHOOK_PORTS opens well-known service ports to clients' webhooks: 22 (SSH), 25 (SMTP), 6379 (Redis), 5432 (PostgreSQL), 3306 (MySQL), 11211 (memcached); a webhook could reach those services inside your network; list only the ports your clients' receivers listen on (like 8443)",
+    ].map(refusal),
+  );
+});
+
+it('a restricted test key, a long token of few characters, a short whsec_ and a system port: refused too', { timeout: 120_000 }, async () => {
+  const r = await refusedStart({
+    ...otherwiseReady,
+    REMIT_PROCESSOR: 'stripe',
+    STRIPE_SECRET_KEY: 'rk_test_51Hx0000000000000000000000',
+    STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+    REMIT_METRICS_TOKEN: 'abab'.repeat(16),
+    REMIT_WEBHOOK_PORTS: '444',
+  });
+  expect(r.code).toBe(1);
+  expect(r.lines.map((l) => l.match(/^remit: refusing to start in production: (\w+) /)?.[1])).toEqual([
+    'STRIPE_SECRET_KEY',
+    'REMIT_METRICS_TOKEN',
+    'STRIPE_WEBHOOK_SECRET',
+    'REMIT_WEBHOOK_PORTS',
+  ]);
+  expect(r.lines[0]).toContain('(rk_test_…)');
+  expect(r.lines[3]).toContain(': 444 (a system port);');
+});
+
+it('production with live Stripe keys, Stripe on this machine, long secrets, a named proxy and ports of its own: it starts', { timeout: 120_000 }, async () => {
+  const token = 'f3a9c1e07b5d2468ace13579bdf02468';
+  const server = await startProcess('apps/server/src/main.ts', {
+    ...production,
+    PUBLIC_URL: 'https://pay.example.com',
+    SMTP_URL: 'smtp://127.0.0.1:2525',
+    TWILIO_ACCOUNT_SID: `AC${'a'.repeat(32)}`,
+    TWILIO_AUTH_TOKEN: 'token',
+    TWILIO_FROM: '+15005550006',
+    REMIT_PROCESSOR: 'stripe',
+    STRIPE_SECRET_KEY: 'sk_live_51Hx9Kq2eZvKYlo2C0aBcDeFgHiJkLmNoP',
+    STRIPE_PUBLISHABLE_KEY: 'pk_live_51Hx9Kq2eZvKYlo2CqRsTuVwXyZ',
+    STRIPE_WEBHOOK_SECRET: 'whsec_8Qm2cV7pXr4sTn1yWb6zHj3kLd9fGa5e',
+    // Clear http to this machine is allowed (a local relay or stripe-mock); the key never leaves it.
+    REMIT_STRIPE_API_URL: 'http://127.0.0.1:12111',
+    REMIT_STRIPE_JS_URL: 'https://js.stripe.com/v3/',
+    REMIT_METRICS_TOKEN: token,
+    REMIT_TRUST_PROXY: '10.0.0.2, 10.0.1.0/24',
+    REMIT_WEBHOOK_PORTS: '8443,9443',
+  });
+  try {
+    expect((await send({ method: 'GET', url: `${server.base}/readyz` })).status).toBe(200);
+    expect((await send({ method: 'GET', url: `${server.base}/metrics`, headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
   } finally {
     await server.stop();
     expect(server.proc.exitCode).toBe(0);

@@ -1,18 +1,13 @@
-import { isIP } from 'node:net';
+import { isBlockedHostName, isLoopbackHost } from '@remit/core';
 import type { ServerConfig } from './config.js';
 
-const LOOPBACK_NAMES = /^(localhost|.*\.localhost|0\.0\.0\.0|\[::1?\])$/i;
-
-function isLoopback(hostname: string): boolean {
-  if (LOOPBACK_NAMES.test(hostname)) return true;
-  return isIP(hostname) === 4 && hostname.startsWith('127.');
-}
-
 /**
- * What a production server refuses to start with, one line each: settings under which customers
- * could not pay, or messages would silently not go out. Empty in sandbox.
- * REMIT_ALLOW_NO_PROCESSOR=true, REMIT_ALLOW_NO_EMAIL=true and REMIT_ALLOW_NO_SMS=true accept the last
- * three on purpose (a trial).
+ * What a production server refuses to start with, one line each naming the setting and what to set
+ * instead: settings under which customers could not pay or messages would silently not go out, and
+ * settings that would quietly defeat a protection (test-mode keys, secrets that can be guessed, a
+ * key sent in clear, trust in any proxy). Empty in sandbox.
+ * REMIT_ALLOW_NO_PROCESSOR=true, REMIT_ALLOW_NO_EMAIL=true and REMIT_ALLOW_NO_SMS=true accept the
+ * missing processor, email and SMS on purpose (a trial).
  */
 export function productionRefusals(config: ServerConfig, env: NodeJS.ProcessEnv): string[] {
   if (config.env !== 'production') return [];
@@ -26,8 +21,10 @@ export function productionRefusals(config: ServerConfig, env: NodeJS.ProcessEnv)
   if (url && url.protocol !== 'https:') {
     out.push(`PUBLIC_URL must be https in production (pay links and scripts are served from it), not ${config.publicUrl}`);
   }
-  if (url && isLoopback(url.hostname)) {
+  if (url && isLoopbackHost(url.hostname)) {
     out.push(`PUBLIC_URL points at this machine (${url.hostname}): set the public address customers open pay links at`);
+  } else if (url && isBlockedHostName(url.hostname)) {
+    out.push(`PUBLIC_URL is not a public address (${url.hostname} is private, link-local, unspecified or otherwise special-use): set the public address customers open pay links at`);
   }
   if (config.processor.name === 'none' && env.REMIT_ALLOW_NO_PROCESSOR !== 'true') {
     out.push('no payment processor is configured (REMIT_PROCESSOR): every payment would be refused; configure one, or set REMIT_ALLOW_NO_PROCESSOR=true for a trial without payments');
@@ -37,6 +34,80 @@ export function productionRefusals(config: ServerConfig, env: NodeJS.ProcessEnv)
   }
   if (!env.TWILIO_ACCOUNT_SID && env.REMIT_ALLOW_NO_SMS !== 'true') {
     out.push('TWILIO_ACCOUNT_SID is not set: payment requests and card requests by SMS and the widget\'s SMS payment requests could not be sent; configure Twilio (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM), or REMIT_ALLOW_NO_SMS=true to run without SMS (the API then answers that no SMS was sent)');
+  }
+  out.push(...stripeRefusals(env), ...secretRefusals(config, env), ...networkRefusals(config));
+  return out;
+}
+
+/** A test-mode key approves test cards (4242…) without moving money: on a live server they would "pay". */
+function stripeRefusals(env: NodeJS.ProcessEnv): string[] {
+  const out: string[] = [];
+  const secret = env.STRIPE_SECRET_KEY?.trim() ?? '';
+  if (/^(sk|rk)_test_/.test(secret)) {
+    out.push(`STRIPE_SECRET_KEY is a test-mode key (${secret.slice(0, 8)}…): test cards would "pay" on this live server; set the live secret key (sk_live_…, or a restricted rk_live_…)`);
+  }
+  const publishable = env.STRIPE_PUBLISHABLE_KEY?.trim() ?? '';
+  if (publishable.startsWith('pk_test_')) {
+    out.push('STRIPE_PUBLISHABLE_KEY is a test-mode key (pk_test_…): card entry would run in test mode; set the live publishable key (pk_live_…)');
+  }
+  for (const name of ['REMIT_STRIPE_API_URL', 'REMIT_STRIPE_JS_URL'] as const) {
+    const clear = clearToAnotherMachine(env[name]);
+    if (clear) out.push(`${name} is clear http to ${clear}: ${name === 'REMIT_STRIPE_API_URL' ? 'the secret key' : 'the card entry script'} would travel unencrypted; use https (or leave it unset for Stripe's own)`);
+  }
+  return out;
+}
+
+/** The host of an `http:` URL that is not this machine; null for https, loopback, unset or not a URL. */
+function clearToAnotherMachine(value: string | undefined): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' && !isLoopbackHost(url.hostname) ? url.hostname : null;
+  } catch {
+    return null; // the connector refuses a URL it cannot use
+  }
+}
+
+/** Fewer characters, or fewer different ones, than a random token has: a guess could find it. */
+const METRICS_TOKEN_MIN = 32;
+const METRICS_TOKEN_VARIETY = 8;
+/** Stripe's signing secrets are `whsec_` and 32 characters (the CLI's: 64). */
+const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/=]{24,}$/;
+
+function secretRefusals(config: ServerConfig, env: NodeJS.ProcessEnv): string[] {
+  const out: string[] = [];
+  const token = config.metricsToken;
+  if (token !== undefined && (token.length < METRICS_TOKEN_MIN || new Set(token).size < METRICS_TOKEN_VARIETY)) {
+    out.push(`REMIT_METRICS_TOKEN is too short or too repetitive to keep /metrics private: set ${METRICS_TOKEN_MIN} or more random characters (for example the output of openssl rand -hex 32), or unset it to turn /metrics off`);
+  }
+  const whsec = env.STRIPE_WEBHOOK_SECRET;
+  if (whsec && !WEBHOOK_SECRET.test(whsec.trim())) {
+    out.push('STRIPE_WEBHOOK_SECRET is not a Stripe signing secret (whsec_ and at least 24 more characters): a guessable secret lets anyone forge Stripe events; set the signing secret of this endpoint from the Stripe dashboard (Developers, Webhooks)');
+  }
+  return out;
+}
+
+/**
+ * Ports of services a webhook could reach inside the operator's network: every system port (below
+ * 1024: ssh, smtp, dns, ...) and the usual databases, caches, queues and control planes above it.
+ */
+const SERVICE_PORTS: Record<number, string> = {
+  1433: 'SQL Server', 1521: 'Oracle', 2049: 'NFS', 2375: 'Docker', 2376: 'Docker', 2379: 'etcd', 2380: 'etcd',
+  3306: 'MySQL', 3389: 'RDP', 4369: 'Erlang epmd', 5432: 'PostgreSQL', 5672: 'AMQP', 5900: 'VNC', 5984: 'CouchDB',
+  6379: 'Redis', 6443: 'Kubernetes API', 8500: 'Consul', 9042: 'Cassandra', 9092: 'Kafka', 9200: 'Elasticsearch',
+  9300: 'Elasticsearch', 10250: 'kubelet', 11211: 'memcached', 15672: 'RabbitMQ', 27017: 'MongoDB',
+};
+const SYSTEM_PORTS: Record<number, string> = { 21: 'FTP', 22: 'SSH', 23: 'telnet', 25: 'SMTP', 53: 'DNS', 80: 'HTTP', 110: 'POP3', 111: 'rpcbind', 135: 'RPC', 139: 'NetBIOS', 143: 'IMAP', 389: 'LDAP', 445: 'SMB', 465: 'SMTPS', 587: 'SMTP submission', 636: 'LDAPS', 993: 'IMAPS', 995: 'POP3S' };
+
+function networkRefusals(config: ServerConfig): string[] {
+  const out: string[] = [];
+  if (config.trustProxy === true) {
+    out.push("REMIT_TRUST_PROXY=true believes X-Forwarded-For from anyone, so any client picks the address the per-address limits count; set the proxy's addresses or CIDRs, comma-separated (like REMIT_TRUST_PROXY=10.0.0.2 or 10.0.0.0/24)");
+  }
+  const services = config.webhookPorts.filter((p) => p !== 443 && (p < 1024 || SERVICE_PORTS[p]));
+  if (services.length) {
+    const named = services.map((p) => `${p} (${SERVICE_PORTS[p] ?? SYSTEM_PORTS[p] ?? 'a system port'})`).join(', ');
+    out.push(`REMIT_WEBHOOK_PORTS opens well-known service ports to clients' webhooks: ${named}; a webhook could reach those services inside your network; list only the ports your clients' receivers listen on (like 8443)`);
   }
   return out;
 }

@@ -10,7 +10,17 @@ export const THEMES = ['default', 'night', 'flat', 'auto'] as const;
 export type Theme = (typeof THEMES)[number];
 
 const COLOR_RULE = 'must be a colour #rrggbb (for example #1a56db)';
-const FONT_RULE = "must be a CSS font-family list of names (letters, digits, spaces, - and quotes), for example 'Inter, system-ui, sans-serif'";
+const FONT_RULE =
+  "must be a CSS font-family list: names of letters, digits, spaces and -, separated by commas, each whole name optionally in matching quotes, for example 'Inter, \"Segoe UI\", sans-serif'";
+
+/**
+ * A font-family list the stylesheet holds as it is: plain names, or names in one pair of quotes.
+ * A quote left open would run on to the end of the sheet and swallow every rule after it; `;`,
+ * braces, `<`, backslashes and line breaks, which could end the value or the style element, are
+ * not name characters at all.
+ */
+const FONT_NAME = String.raw`(?:"[\w ,'-]+"|'[\w ,"-]+'|[\w-]+(?: +[\w-]+)*)`;
+export const FONT_FAMILY_LIST = new RegExp(String.raw`^${FONT_NAME}(?: *, *${FONT_NAME})*$`);
 
 /** `Npx` within [min, max]. */
 const px = (min: number, max: number) =>
@@ -31,7 +41,7 @@ export const appearanceVariablesSchema = z.object({
   colorText: colorValue().optional(),
   colorDanger: colorValue().optional(),
   colorBorder: colorValue().optional(),
-  fontFamily: z.string().trim().min(1, FONT_RULE).max(200, FONT_RULE).regex(/^[\w ,'"-]+$/, FONT_RULE).optional(),
+  fontFamily: z.string().trim().min(1, FONT_RULE).max(200, FONT_RULE).regex(FONT_FAMILY_LIST, FONT_RULE).optional(),
   fontSizeBase: px(12, 24).optional(),
   borderRadius: px(0, 24).optional(),
   spacingUnit: px(2, 12).optional(),

@@ -79,6 +79,13 @@ describe('PUT /widgets/{id} appearance', () => {
     ['a length in em', { variables: { fontSizeBase: '1em' } }, 'appearance.variables.fontSizeBase'],
     ['a font size too large', { variables: { fontSizeBase: '40px' } }, 'appearance.variables.fontSizeBase'],
     ['CSS in a font name', { variables: { fontFamily: 'x;}body{background:url(//evil)' } }, 'appearance.variables.fontFamily'],
+    ['a font name with its quote left open', { variables: { fontFamily: '"x' } }, 'appearance.variables.fontFamily'],
+    ['a font list with a single quote left open', { variables: { fontFamily: "'Inter, sans-serif" } }, 'appearance.variables.fontFamily'],
+    ['quotes that do not pair', { variables: { fontFamily: `"Inter', sans-serif` } }, 'appearance.variables.fontFamily'],
+    ['a quote inside a font name', { variables: { fontFamily: 'Ar"ial"' } }, 'appearance.variables.fontFamily'],
+    ['a backslash in a font name', { variables: { fontFamily: 'Inter\\22 , serif' } }, 'appearance.variables.fontFamily'],
+    ['a line break in a font list', { variables: { fontFamily: 'Inter,\nserif' } }, 'appearance.variables.fontFamily'],
+    ['markup in a font name', { variables: { fontFamily: '</style><script>' } }, 'appearance.variables.fontFamily'],
     ['a string for the appearance', 'night', 'appearance'],
     ['a list for the variables', { variables: ['#ffffff'] }, 'appearance.variables'],
   ])('400 for %s, naming the field; nothing stored', async (_what, appearance, path) => {
@@ -149,5 +156,43 @@ describe('where the appearance shows', () => {
     await put({ appearance: null });
     expect(stateOf((await payPage()).text).view.merchant.stylesheet).toBeNull();
     expect((await payPage()).text).not.toContain('data-appearance');
+  });
+});
+
+describe('a font list with a quote left open', () => {
+  const FONT_RULE =
+    'must be a CSS font-family list: names of letters, digits, spaces and -, separated by commas, each whole name optionally in matching quotes, for example \'Inter, "Segoe UI", sans-serif\'';
+
+  it('PUT /widgets/{id}: 400 naming the field and the rule; quoted names that close are stored and reach the sheet', async () => {
+    await put({ appearance: { variables: { fontSizeBase: '18px' } } });
+    const before = await stored();
+    const open = await put({ appearance: { variables: { fontFamily: '"x', fontSizeBase: '20px' } } });
+    expect(open.status).toBe(400);
+    expect(open.body).toMatchObject({ result: false, code: 'invalid_request', errors: [{ path: 'appearance.variables.fontFamily', message: FONT_RULE }] });
+    expect(await stored()).toEqual(before);
+    const quoted = await put({ appearance: { variables: { fontFamily: `"Segoe UI", 'Helvetica Neue', sans-serif`, fontSizeBase: '20px' } } });
+    expect(quoted.status).toBe(200);
+    expect((await config()).body.data.appearance_css).toContain(`font-family:"Segoe UI", 'Helvetica Neue', sans-serif;font-size:20px}`);
+  });
+
+  it('per page (data-appearance, ?appearance=): ignored with the reason, the settings shown as they are', async () => {
+    await put({ appearance: { variables: { fontSizeBase: '18px' } } });
+    const settings = (await config()).body.data.appearance_css as string;
+    const open = (await config(JSON.stringify({ variables: { fontFamily: '"x' } }))).body.data;
+    expect(open).toEqual(expect.objectContaining({ appearance_css: settings, appearance_warning: `the appearance option is ignored: variables.fontFamily: ${FONT_RULE}` }));
+    const page = await payPage(`?appearance=${encodeURIComponent(JSON.stringify({ variables: { fontFamily: "'x" } }))}`);
+    expect(stateOf(page.text).view.merchant.stylesheet).toBe('/pay/appearance.css?fontSizeBase=18px');
+    const sheet = await s.http({ method: 'GET', path: `/pay/appearance.css?fontFamily=${encodeURIComponent('"x')}&fontSizeBase=18px` });
+    expect(sheet.status).toBe(400);
+    expect(sheet.text).not.toContain('"x');
+  });
+
+  it('one stored before the rule never reaches a sheet: the other values still do', async () => {
+    await s.core.ctx.db.execute(sql`update widgets set appearance = ${JSON.stringify({ theme: 'auto', variables: { fontFamily: '"x', fontSizeBase: '18px' } })}::jsonb where id = ${id}`);
+    const css = (await config()).body.data.appearance_css as string;
+    expect(css).not.toContain('"x');
+    expect(css).toMatch(/^:host\{.*font-size:18px\}@media \(prefers-color-scheme:dark\)\{:host\{.*font-size:18px\}\}$/);
+    expect(stateOf((await payPage()).text).view.merchant.stylesheet).toBe('/pay/appearance.css?theme=auto&fontSizeBase=18px');
+    await put({ appearance: null });
   });
 });

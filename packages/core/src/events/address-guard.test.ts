@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { guardedLookup, isBlockedAddress, isBlockedHostName } from './address-guard.js';
+import { canonicalHost, guardedLookup, isBlockedAddress, isBlockedHostName, isLoopbackHost } from './address-guard.js';
 import { retryDelayMs } from './deliveries.js';
 
 describe('address guard', () => {
@@ -21,6 +21,28 @@ describe('address guard', () => {
       expect(isBlockedHostName(h)).toBe(true);
     }
     expect(isBlockedHostName('hooks.example.com')).toBe(false);
+  });
+
+  it('reads every spelling of an address as the address: short, decimal, hex, octal, trailing dot, brackets', () => {
+    for (const h of ['127.1', '0x7f.1', '2130706433', '0177.0.0.1', '127.0.0.1.', '[::1]', '0', '10.1', '0xa.0.0.5', '169.254.169.254.']) {
+      expect([h, isBlockedHostName(h)]).toEqual([h, true]);
+    }
+    expect(canonicalHost('0x7f.1')).toBe('127.0.0.1');
+    expect(canonicalHost('[::FFFF:127.0.0.1]')).toBe('::ffff:7f00:1');
+    expect(canonicalHost('::127.0.0.1')).toBe('::7f00:1');
+    expect(canonicalHost('a@8.8.8.8')).toBe('a@8.8.8.8');
+    for (const h of ['printer.local', 'nas.home.arpa', 'localhost.localdomain', 'ip6-localhost']) expect(isBlockedHostName(h)).toBe(true);
+    expect(isBlockedHostName('8.8.8.8.')).toBe(false);
+    expect(isBlockedHostName('pay.example.com.')).toBe(false);
+  });
+
+  it('tells this machine from other machines, private ones included', () => {
+    for (const h of ['localhost', 'localhost.', 'api.localhost', '127.0.0.1', '127.1', '0x7f000001', '::1', '[::1]', '::ffff:127.0.0.1', '[::ffff:7f00:1]']) {
+      expect([h, isLoopbackHost(h)]).toEqual([h, true]);
+    }
+    for (const h of ['10.0.0.5', '192.168.1.1', '::127.0.0.1', '0.0.0.0', '::', 'api.stripe.com', 'localhost.example.com', 'not a host']) {
+      expect([h, isLoopbackHost(h)]).toEqual([h, false]);
+    }
   });
 
   it('the agent lookup fails for a name that resolves to loopback', async () => {

@@ -39,13 +39,55 @@ export const webhookPort = (url: URL) => Number(url.port || (url.protocol === 'h
 export const portRefused = (port: number, allowed: readonly number[]) =>
   `refused: port ${port} is not open to production webhooks (allowed: ${allowed.join(', ')})`;
 
-/** Host names that point at the machine itself or a metadata service whatever DNS says. */
-const BLOCKED_NAMES = /^(localhost|.*\.localhost|metadata|metadata\.google\.internal|instance-data|.*\.internal)\.?$/i;
+/**
+ * A host as a URL holds it: lower case, without brackets, and an IPv4 address in any of the forms
+ * a URL accepts (`127.1`, `0x7f.1`, `2130706433`, `0177.0.0.1`, a trailing dot) as dotted decimal,
+ * so that no spelling slips past the checks below. A host a URL refuses is returned as given.
+ */
+export function canonicalHost(host: string): string {
+  const bare = host.trim().replace(/^\[|\]$/g, '');
+  const v6 = isIP(bare) === 6;
+  // Only a host's own characters go through the URL parser (`a@127.0.0.1` would come out 127.0.0.1).
+  if (!v6 && !/^[a-z0-9._-]+$/i.test(bare)) return bare.toLowerCase();
+  try {
+    // IPv6 too: the URL spells `::127.0.0.1` as `::7f00:1`, which ipaddr.js would misread as mapped.
+    return new URL(`http://${v6 ? `[${bare}]` : bare}`).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return bare.toLowerCase();
+  }
+}
 
+/** Names that always mean this machine, whatever DNS says. */
+const LOOPBACK_NAMES = /^(localhost|.*\.localhost|localhost\.localdomain|ip6-localhost|ip6-loopback)\.?$/i;
+
+/** Names that mean this machine, its local network (mDNS `.local`, `home.arpa`) or a metadata service. */
+const BLOCKED_NAMES = /^(metadata|metadata\.google\.internal|instance-data|.*\.internal|.*\.local|home\.arpa|.*\.home\.arpa)\.?$/i;
+
+/**
+ * Whether `host` (a name or an IP literal in any spelling, bracketed or not) is not a public
+ * place: a blocked address, or a name that means this machine, the local network or a metadata
+ * service. The one rule for webhook targets and the production server's own PUBLIC_URL.
+ */
 export function isBlockedHostName(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '');
-  if (isIP(bare)) return isBlockedAddress(bare);
-  return BLOCKED_NAMES.test(bare);
+  const h = canonicalHost(host);
+  if (isIP(h)) return isBlockedAddress(h);
+  return LOOPBACK_NAMES.test(h) || BLOCKED_NAMES.test(h);
+}
+
+/**
+ * Whether `host` is this machine: `localhost` and its kind, 127.0.0.0/8 in any spelling, `::1`,
+ * and an IPv4-mapped loopback. Anything else, private networks included, is another machine.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = canonicalHost(host);
+  if (!isIP(h)) return LOOPBACK_NAMES.test(h);
+  try {
+    let ip = ipaddr.parse(h);
+    if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address();
+    return ip.range() === 'loopback';
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -65,7 +107,7 @@ export class BlockedAddressError extends Error {
  * does not resolve answers `unresolved`.
  */
 export async function checkHost(host: string): Promise<'ok' | 'blocked' | 'unresolved'> {
-  const bare = host.replace(/^\[|\]$/g, '');
+  const bare = canonicalHost(host);
   if (isBlockedHostName(bare)) return 'blocked';
   if (isIP(bare)) return 'ok';
   let answers: LookupAddress[];

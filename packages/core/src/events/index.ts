@@ -1,7 +1,7 @@
 export { recordEvent, openPayload } from './outbox.js';
 export { WebhookDispatcher, startWebhookDispatcher, type WebhookDispatcherOptions, type DispatcherLogger, type DeliveryOutcome } from './dispatcher.js';
 export { signWebhook, webhookHeaders } from './signing.js';
-export { isBlockedAddress, isBlockedHostName } from './address-guard.js';
+export { canonicalHost, isBlockedAddress, isBlockedHostName, isLoopbackHost } from './address-guard.js';
 export {
   listDeliveries,
   retryDelivery,

@@ -1,5 +1,6 @@
 import {
   appearanceSchema,
+  appearanceVariablesSchema,
   APPEARANCE_STYLESHEET,
   contrast,
   formatRatio,
@@ -62,6 +63,19 @@ export const THEME_PALETTES: Record<Exclude<Theme, 'auto'>, Palette> = {
     scheme: 'light',
   },
 };
+
+/**
+ * A stored appearance less any value today's rules refuse: one saved before a rule tightened (a
+ * font list with a quote left open) must not reach a stylesheet.
+ */
+export function underCurrentRules(a: Appearance | null | undefined): Appearance | null | undefined {
+  if (!a || appearanceSchema.safeParse(a).success) return a;
+  const shape = appearanceVariablesSchema.shape;
+  const variables = Object.fromEntries(
+    Object.entries(a.variables ?? {}).filter(([k, v]) => k in shape && shape[k as keyof typeof shape].safeParse(v).success),
+  );
+  return { ...(appearanceSchema.shape.theme.safeParse(a.theme).success ? { theme: a.theme } : {}), variables };
+}
 
 /** The stored settings' appearance with the older `theme.primary_color` as its colorPrimary when it sets none. */
 export function withPrimaryColor(appearance: Appearance | null | undefined, primaryColor: string | null | undefined): Appearance {

@@ -9,7 +9,7 @@ import type { Env } from '../environment.js';
 import { formatAmount } from '../money.js';
 import { isLocalOrigin } from './origins.js';
 import { isPhoneCountry } from './sms-countries.js';
-import { appearanceProblems, withPrimaryColor } from './appearance.js';
+import { appearanceProblems, underCurrentRules, withPrimaryColor } from './appearance.js';
 import {
   DEFAULT_BUTTON_TEXT,
   type Appearance,
@@ -73,8 +73,9 @@ export function widgetView(w: WidgetRow): Widget {
 }
 export type WidgetView = Widget;
 
-/** The appearance every surface shows: the settings' own, with the older `theme.primary_color` as its colorPrimary. */
-export const widgetAppearance = (w: Pick<WidgetRow, 'appearance' | 'primaryColor'> | null): Appearance => withPrimaryColor(w?.appearance, w?.primaryColor);
+/** The appearance every surface shows: the settings' own (as today's rules take it), with the older `theme.primary_color` as its colorPrimary. */
+export const widgetAppearance = (w: Pick<WidgetRow, 'appearance' | 'primaryColor'> | null): Appearance =>
+  withPrimaryColor(underCurrentRules(w?.appearance), w?.primaryColor);
 
 /** An appearance whose colours would not read is refused, each failing pair named with its ratio. */
 function checkAppearance(appearance: Appearance): void {
