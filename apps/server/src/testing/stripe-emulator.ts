@@ -200,7 +200,7 @@ export interface StripeEmulator {
   deliveries: Delivery[];
   /** Stripe's webhook endpoint: every event from now on is POSTed there, signed (null: none). */
   deliverTo(url: string | null): void;
-  /** The next `count` events about an intent (or a charge of it) are lost: never delivered. */
+  /** The next `count` events whose object is this intent (payment_intent.* / setup_intent.*) are lost: never delivered. */
   dropEvents(intentId: string, count?: number): void;
   /** The next `count` events about an intent are kept back until `sendLate`. */
   holdEvents(intentId: string, count?: number): void;
@@ -300,7 +300,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     if (type === 'card') {
       const c = (p.card ?? {}) as Record<string, string>;
       if (!c.number) fail(400, 'invalid_request_error', 'Missing required param: card[number].', { param: 'card[number]', code: 'parameter_missing' });
-      if (auth === 'secret' && opts.refuseRawCardData) fail(402, 'invalid_request_error', RAW_CARD_MESSAGE);
+      if (auth === 'secret' && opts.refuseRawCardData) fail(400, 'invalid_request_error', RAW_CARD_MESSAGE);
       const brand = c.number!.startsWith('4') ? 'visa' : c.number!.startsWith('5') ? 'mastercard' : c.number!.startsWith('3') ? 'amex' : 'discover';
       const m = {
         ...base,

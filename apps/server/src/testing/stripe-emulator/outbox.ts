@@ -7,10 +7,10 @@ export interface Delivery {
   outcome: number | 'dropped' | 'held';
 }
 
-/** The PaymentIntent (or SetupIntent, charge…) an event is about: a charge's event is about its PaymentIntent too. */
+/** The object an event is about (a PaymentIntent, SetupIntent, charge…): test controls pick events by it. */
 export const subjectsOf = (event: Stripe.Event): string[] => {
-  const o = event.data.object as { id?: string; payment_intent?: string | null };
-  return [o.id, o.payment_intent].filter((x): x is string => typeof x === 'string');
+  const o = event.data.object as { id?: string };
+  return typeof o.id === 'string' ? [o.id] : [];
 };
 
 /**
