@@ -63,8 +63,8 @@ beforeAll(async () => {
       const types = (u.searchParams.get('types') ?? 'card').split(',');
       const intent =
         u.searchParams.get('kind') === 'setup'
-          ? await stripe.setupIntents.create({ customer: (await stripe.customers.create({})).id, usage: 'off_session', payment_method_types: types })
-          : await stripe.paymentIntents.create({ amount: Number(u.searchParams.get('amount') ?? 1500), currency: 'usd', payment_method_types: types, metadata: { remit_link: 'standin' } });
+          ? await stripe.setupIntents.create({ customer: (await stripe.customers.create({})).id, usage: 'off_session', allowed_payment_method_types: types as Stripe.SetupIntentCreateParams.AllowedPaymentMethodType[] })
+          : await stripe.paymentIntents.create({ amount: Number(u.searchParams.get('amount') ?? 1500), currency: 'usd', allowed_payment_method_types: types as Stripe.PaymentIntentCreateParams.AllowedPaymentMethodType[], metadata: { remit_link: 'standin' } });
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ client_secret: intent.client_secret, publishable_key: emu.publishableKey }));
     }

@@ -81,6 +81,7 @@ type PaymentIntent = Pick<
   | 'application_fee_amount'
   | 'client_secret'
   | 'setup_future_usage'
+  | 'allowed_payment_method_types'
 > & { latest_charge: string | null; on_behalf_of: string | null; transfer_data: { destination: string; amount: number | null } | null };
 type Charge = Pick<
   Stripe.Charge,
@@ -95,7 +96,7 @@ type PaymentMethod = Pick<Stripe.PaymentMethod, 'id' | 'object' | 'type' | 'cust
 };
 type SetupIntent = Pick<
   Stripe.SetupIntent,
-  'id' | 'object' | 'client_secret' | 'customer' | 'payment_method' | 'payment_method_types' | 'status' | 'usage' | 'metadata' | 'created' | 'livemode' | 'last_setup_error' | 'next_action' | 'cancellation_reason' | 'description'
+  'id' | 'object' | 'client_secret' | 'customer' | 'payment_method' | 'payment_method_types' | 'allowed_payment_method_types' | 'status' | 'usage' | 'metadata' | 'created' | 'livemode' | 'last_setup_error' | 'next_action' | 'cancellation_reason' | 'description'
 >;
 /** Either intent, as the confirmation code treats them alike. */
 type AnyIntent = PaymentIntent | SetupIntent;
@@ -397,6 +398,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       customer: (p.customer as string) ?? null,
       payment_method: method?.id ?? null,
       payment_method_types: paymentMethodTypes(p),
+      allowed_payment_method_types: (p.allowed_payment_method_types as Stripe.PaymentIntent.AllowedPaymentMethodType[]) ?? null,
       setup_future_usage: (future as Stripe.PaymentIntent.SetupFutureUsage) ?? null,
       metadata: (p.metadata as Record<string, string>) ?? {},
       created: now(),
@@ -586,6 +588,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       customer: (p.customer as string) ?? null,
       payment_method: null,
       payment_method_types: paymentMethodTypes(p),
+      allowed_payment_method_types: (p.allowed_payment_method_types as Stripe.SetupIntent.AllowedPaymentMethodType[]) ?? null,
       status: 'requires_payment_method',
       usage,
       metadata: (p.metadata as Record<string, string>) ?? {},
