@@ -81,7 +81,7 @@ function secretRefusals(config: ServerConfig, env: NodeJS.ProcessEnv): string[] 
     out.push(`REMIT_METRICS_TOKEN is too short or too repetitive to keep /metrics private: set ${METRICS_TOKEN_MIN} or more random characters (for example the output of openssl rand -hex 32), or unset it to turn /metrics off`);
   }
   const whsec = env.STRIPE_WEBHOOK_SECRET;
-  if (whsec && !WEBHOOK_SECRET.test(whsec.trim())) {
+  if (whsec && !WEBHOOK_SECRET.test(whsec)) {
     out.push('STRIPE_WEBHOOK_SECRET is not a Stripe signing secret (whsec_ and at least 24 more characters): a guessable secret lets anyone forge Stripe events; set the signing secret of this endpoint from the Stripe dashboard (Developers, Webhooks)');
   }
   return out;

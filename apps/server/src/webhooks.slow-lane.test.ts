@@ -9,7 +9,7 @@ import { portalSignIn, type PortalClient } from './testing/portal.js';
 /**
  * Many clients whose receivers hang or trickle their answer cannot starve the others: a try
  * unanswered after a second leaves its slot and opens its client's circuit, open clients share the
- * slow lane (4 of the 16 slots), and every try has one deadline (10 s) that also cuts off a
+ * slow lane (4 slots beside the 16), and every try has one deadline (10 s) that also cuts off a
  * receiver dribbling its headers or body. The server runs the default slots, timeout and slow
  * threshold; retries are due again almost at once.
  */

@@ -14,7 +14,7 @@ const FORGET_MS = 10 * 60_000;
 /**
  * Each client's webhook circuit, kept in `clients` so every server agrees: closed, the client's
  * deliveries go out through the dispatcher's slots; open (`webhook_slow_since` set), through the
- * slow lane, one at a time, a small bounded share of the slots for all open clients together.
+ * slow lane (a few slots beside those, for all open clients together), one try at a time.
  * It opens when a try is still unanswered after the slow threshold (it costs the pool, whatever
  * comes of it) or after `failuresToOpen` failed tries in a row; a 2xx answered within the slow
  * threshold closes it (a try in the slow lane is the half-open probe).

@@ -453,3 +453,63 @@ describe('shares of the slots between clients', () => {
     }
   });
 });
+
+describe('the circuit and the slow lane', () => {
+  const many = (clientId: string, n: number) => Promise.all(Array.from({ length: n }, () => emit(clientId, 'preauth', SAMPLES.preauth)));
+  const sent = (ids: string[]) => ids.filter((id) => forEvent(id).length > 0).length;
+  const circuit = async (clientId: string) =>
+    (await core.ctx.db.select({ failures: clients.webhookFailures, slowSince: clients.webhookSlowSince }).from(clients).where(eq(clients.id, clientId)))[0]!;
+
+  it('a try unanswered after the slow threshold opens the circuit in the database; another dispatcher then sends the client one try at a time, and a fast 2xx closes it', async () => {
+    const { clientId } = await newClient(`${rx.url}/slow`);
+    rx.behave((r, res) => {
+      if (!r.path.endsWith('/slow')) return void res.writeHead(200).end();
+      setTimeout(() => res.writeHead(200).end(), 600);
+    });
+    const first = await emit(clientId, 'preauth', SAMPLES.preauth);
+    const a = new WebhookDispatcher(core.ctx, { wakeOnCommit: false, slowAfterMs: 200 });
+    const b = new WebhookDispatcher(core.ctx, { wakeOnCommit: false, slowAfterMs: 200 });
+    try {
+      await a.runOnce();
+      // Answered 2xx in 600 ms: delivered, but past the slow threshold, so the circuit is open.
+      expect((await delivery(first))?.status).toBe('delivered');
+      expect((await circuit(clientId)).slowSince).not.toBeNull();
+
+      // The other dispatcher knows it from the database alone: one try of the client per pass.
+      const ids = await many(clientId, 6);
+      await b.runOnce();
+      expect(sent(ids)).toBe(1);
+      // A 2xx within the threshold closes it, for both.
+      rx.behave((_r, res) => res.writeHead(200).end());
+      await b.runOnce();
+      expect(await circuit(clientId)).toEqual({ failures: 0, slowSince: null });
+      // The first dispatcher learns it from its next claim (which still takes one), then sends the rest.
+      await a.runOnce();
+      expect(sent(ids)).toBe(3);
+      await a.runOnce();
+      expect(sent(ids)).toBe(6);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+
+  it('three failed tries in a row open the circuit; a new URL closes it', async () => {
+    const { clientId } = await newClient(`${rx.url}/down`);
+    rx.behave((_r, res) => res.writeHead(503).end());
+    const ids = await many(clientId, 3);
+    const d = new WebhookDispatcher(core.ctx, { wakeOnCommit: false, retryScale: 1000 });
+    try {
+      await d.runOnce();
+      expect(sent(ids)).toBe(3);
+      const open = await circuit(clientId);
+      expect(open.failures).toBe(3);
+      expect(open.slowSince).not.toBeNull();
+      await updateWebhookUrl(core.ctx, clientId, { webhook_url: `${rx.url}/up` });
+      expect(await circuit(clientId)).toEqual({ failures: 0, slowSince: null });
+    } finally {
+      await d.stop();
+      await core.ctx.db.execute(sql`update webhook_deliveries set status = 'failed' where client_id = ${clientId} and status = 'retrying'`);
+    }
+  });
+});

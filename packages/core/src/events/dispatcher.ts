@@ -254,9 +254,13 @@ export class WebhookDispatcher {
     return n;
   }
 
-  /** Waits until no try runs in overtime or the slow lane and the slow lane's queue is empty. */
+  /** Waits until no try runs in overtime or the slow lane and (unless stopping) the slow lane's queue is empty. */
   async #outsideDone(): Promise<void> {
-    while (this.#outside.size) await Promise.allSettled([...this.#outside]);
+    for (;;) {
+      this.#pumpSlow();
+      if (!this.#outside.size) return;
+      await Promise.allSettled([...this.#outside]);
+    }
   }
 
   /**
@@ -401,8 +405,9 @@ export class WebhookDispatcher {
       if (overtime) {
         this.#overtime--;
         this.#outside.delete(sent);
-        this.#pumpSlow();
       }
+      // The client's slow-lane delivery may have waited for this try.
+      if (this.#slowQueue.length) this.#pumpSlow();
     });
     await Promise.race([sent, left]);
     // Failures of a try in overtime are the claim loop's no longer: logged here.
