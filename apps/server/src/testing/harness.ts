@@ -139,7 +139,7 @@ export async function startTestServer(
 
 /** Row counts of every table: "nothing written" means these do not change. */
 export async function tableCounts(core: Core): Promise<Record<string, number>> {
-  const names = ['clients', 'merchants', 'pay_links', 'customers', 'payment_methods', 'transactions', 'events', 'messages'];
+  const names = ['clients', 'merchants', 'pay_links', 'customers', 'payment_methods', 'transactions', 'check_images', 'events', 'messages'];
   const out: Record<string, number> = {};
   for (const n of names) {
     const r = await core.ctx.db.execute(sql.raw(`select count(*)::int as c from ${n}`));

@@ -1,0 +1,10 @@
+export {
+  CHECK_DEPOSIT_PROVIDERS,
+  createCheckDepositProvider,
+  createCheckDepositSimulator,
+  type CheckDepositInput,
+  type CheckDepositProvider,
+  type CheckImage,
+} from './provider.js';
+export { checkDepositAccount, recordCheckDepositAccount } from './accounts.js';
+export { checkImagesOf, moveCheckImageFiles } from './images.js';
