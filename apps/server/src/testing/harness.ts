@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { messagingOf, openCore, startWorkers, type Core, type Env, type Messaging, type Now, type Processor, type WorkerOptions, type Workers } from '@remit/core';
+import { messagingOf, openCore, startWorkers, type CheckDepositProvider, type Core, type Env, type Messaging, type Now, type Processor, type WorkerOptions, type Workers } from '@remit/core';
 import { createTestDatabase, testDbKind } from '@remit/core/testing';
 import { basicAuth, send, type HttpRequest, type HttpResponse } from './http.js';
 import { buildApp, loggerOptions, type RemitApp } from '../app.js';
@@ -73,6 +73,8 @@ export async function startTestServer(
     metrics?: { token?: string };
     /** The payment processor; default the environment's (the simulator in sandbox). */
     processor?: Processor;
+    /** The check-deposit provider; default the environment's (the simulator in sandbox, none in production). */
+    checkDeposits?: CheckDepositProvider | null;
   } = {},
 ): Promise<TestServer> {
   const db = testDbKind === 'postgres' ? await createTestDatabase() : null;
@@ -91,6 +93,7 @@ export async function startTestServer(
     messaging: opts.messaging ?? (opts.workers ? messagingOf(env, workerOptions) : undefined),
     twilioAuthToken: opts.twilioAuthToken,
     processor: opts.processor,
+    checkDeposits: opts.checkDeposits,
     // Each server keeps its files (check images) apart, never in the repository's .remit.
     filesDir: mkdtempSync(join(tmpdir(), 'remit-files-')),
   });
