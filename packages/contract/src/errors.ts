@@ -63,7 +63,7 @@ const entries = {
   ach_account_not_found: {
     status: 400,
     message:
-      'ACH merchant or account detail not found: this merchant has no ACH provider credentials yet (they are provisioned when the merchant is approved).',
+      'ACH merchant or account detail not found: this merchant has no account with a check-deposit provider on this server (remote deposit capture needs one; Stripe takes no checks).',
   },
 
   // 401: credentials.
