@@ -78,7 +78,7 @@ interface Command {
   args: number;
   /** Needs no database (config). */
   offline?: boolean;
-  run(c: { core: Core; config: ServerConfig; env: NodeJS.ProcessEnv; io: Io; p: Parsed; arg: string; args: string[] }): Promise<void> | void;
+  run(c: { core: Core; config: ServerConfig; env: NodeJS.ProcessEnv; io: Io; p: Parsed; arg: string; /** Every argument after the command's words. */ args: string[] }): Promise<void> | void;
 }
 
 const merchantLine = (m: OperatorMerchant) =>
@@ -217,8 +217,8 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.en
     io.err(`${typeof p === 'string' ? p : `Unknown command or option: ${args.join(' ')}`}\n\n${USAGE}`);
     return 2;
   }
-  const args = p.words.slice(command.words.length);
-  const arg = args[0] ?? '';
+  const operands = p.words.slice(command.words.length);
+  const arg = operands[0] ?? '';
 
   let config;
   try {
@@ -228,7 +228,7 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.en
     return 1;
   }
   if (command.offline) {
-    await command.run({ core: null as unknown as Core, config, env, io, p, arg, args });
+    await command.run({ core: null as unknown as Core, config, env, io, p, arg, args: operands });
     return 0;
   }
   let core;
@@ -240,7 +240,7 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.en
     return 1;
   }
   try {
-    await command.run({ core, config, env, io, p, arg, args });
+    await command.run({ core, config, env, io, p, arg, args: operands });
     return 0;
   } catch (e) {
     if (!isRemitError(e)) throw e;
