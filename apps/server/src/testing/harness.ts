@@ -94,7 +94,7 @@ export async function startTestServer(
     twilioAuthToken: opts.twilioAuthToken,
     processor: opts.processor,
     checkDeposits: opts.checkDeposits,
-    // Each server keeps its files (check images) apart, never in the repository's .remit.
+    // Each server's data directory apart, never the repository's .remit (check images of earlier versions moved from there).
     filesDir: mkdtempSync(join(tmpdir(), 'remit-files-')),
   });
   const metrics = opts.metrics ? createMetrics(core) : null;
