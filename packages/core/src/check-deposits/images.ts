@@ -19,16 +19,6 @@ export async function saveCheckImages(tx: Queryable, transactionId: string, imag
   await tx.insert(checkImages).values(images.map((i) => ({ transactionId, side: i.side, contentType: i.contentType, data: i.data })));
 }
 
-/** The images of one deposit, front first. */
-export async function checkImagesOf(db: Queryable, transactionId: string): Promise<CheckImage[]> {
-  const rows = await db
-    .select({ side: checkImages.side, contentType: checkImages.contentType, data: checkImages.data })
-    .from(checkImages)
-    .where(sql`${checkImages.transactionId} = ${transactionId}`)
-    .orderBy(sql`${checkImages.side} = 'back'`);
-  return rows;
-}
-
 // Any constant both servers agree on: the lock that makes one of them do the move at a time.
 const MOVE_LOCK = 0x52454d4954 /* "REMIT" */;
 const LEGACY_NAME = /^(txn_[0-9A-Za-z]+)-(front|back)\.(jpg|png|tif)$/;

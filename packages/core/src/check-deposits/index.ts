@@ -7,4 +7,4 @@ export {
   type CheckImage,
 } from './provider.js';
 export { checkDepositAccount, recordCheckDepositAccount } from './accounts.js';
-export { checkImagesOf, moveCheckImageFiles } from './images.js';
+export { moveCheckImageFiles } from './images.js';
