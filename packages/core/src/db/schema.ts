@@ -236,7 +236,7 @@ export const transactions = pgTable(
     cardBrand: text('card_brand').notNull().default(''),
     lastFour: text('last_four').notNull().default(''),
     declineReason: text('decline_reason'),
-    /** Remote deposit capture: where the check images are kept, and the capturing device. */
+    /** Remote deposit capture: the capturing device (the images are rows of check_images). */
     depositInfo: jsonb('deposit_info'),
     /** A cardholder's dispute (Stripe `charge.dispute.*`): its id, Stripe's status, and when Stripe last changed it. */
     disputeId: text('dispute_id'),

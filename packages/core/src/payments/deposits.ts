@@ -97,6 +97,8 @@ export async function submitDeposit(
   const id = newId.transaction();
   const at = merchantNow(ctx.now, merchant);
   const fee = feeFor(merchant, 'ach', fields.amount);
+  // Handed over before anything is stored, as a charge is authorized first: a refusal leaves nothing;
+  // the key (our transaction id) lets a vendor recognize a repeat.
   const { reference } = await ctx.checkDeposits.submit(
     { account, transactionId: id, amountCents: fields.amount, device: fields.device, images },
     { idempotencyKey: `remit_deposit_${id}` },
