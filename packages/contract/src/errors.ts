@@ -160,6 +160,11 @@ const entries = {
     message:
       'No payment processor is configured (REMIT_PROCESSOR): this production server refuses to process payments until a real connector is configured.',
   },
+  /** The check-image bucket (REMIT_CHECK_IMAGES_S3_BUCKET) failed or did not answer: the deposit was not recorded. */
+  check_images_unavailable: {
+    status: 503,
+    message: 'The check images could not be stored (the image bucket did not answer); the deposit was not recorded. Retry it.',
+  },
   /** No transport can carry the message (no SMTP_URL for email, no SMS connector): nothing was sent or written. */
   messaging_unavailable: { status: 503 },
 } as const satisfies Record<string, ErrorEntry>;

@@ -4,6 +4,7 @@ import type { Env } from './environment.js';
 import type { Vault } from './encryption.js';
 import type { Processor } from './processor/connector.js';
 import type { CheckDepositProvider } from './check-deposits/provider.js';
+import type { CheckImageStore } from './check-deposits/image-store.js';
 import type { RateLimiter } from './rate-limits/limiter.js';
 import type { Messaging } from './messages/channels.js';
 
@@ -19,6 +20,8 @@ export interface Ctx {
   processor: Processor;
   /** Where check deposits go (REMIT_CHECK_DEPOSITS); null: none, and deposits are refused. */
   checkDeposits: CheckDepositProvider | null;
+  /** Where check images are kept: the database (default) or the operator's bucket. */
+  checkImages: CheckImageStore;
   now: Now;
   /** The daily settlement cutoff, milliseconds after 00:00 UTC on the merchant's clock. */
   settlementCutoffMs: number;

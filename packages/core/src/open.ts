@@ -13,6 +13,7 @@ import type { Processor } from './processor/connector.js';
 import { createProcessor } from './processor/select.js';
 import { createCheckDepositProvider, type CheckDepositProvider } from './check-deposits/provider.js';
 import { moveCheckImageFiles } from './check-deposits/images.js';
+import { databaseCheckImageStore, type CheckImageStore } from './check-deposits/image-store.js';
 import { createRateLimiter } from './rate-limits/limiter.js';
 import { defaultMessaging, type Messaging } from './messages/channels.js';
 
@@ -31,6 +32,8 @@ export interface OpenOptions {
   processor?: Processor;
   /** Where check deposits go; unset: the simulator in sandbox, none in production. */
   checkDeposits?: CheckDepositProvider | null;
+  /** Where check images are kept; unset: the database. */
+  checkImageStore?: CheckImageStore;
   now?: Now;
   /** The daily settlement cutoff in milliseconds after 00:00 UTC (`parseCutoff`); default midnight. */
   settlementCutoffMs?: number;
@@ -93,6 +96,7 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
     // Unset: the simulator in sandbox; in production the processor that refuses every payment.
     processor: opts.processor ?? createProcessor(undefined, opts.env),
     checkDeposits: opts.checkDeposits === undefined ? createCheckDepositProvider(undefined, opts.env) : opts.checkDeposits,
+    checkImages: opts.checkImageStore ?? databaseCheckImageStore,
     now: opts.now ?? systemNow,
     settlementCutoffMs: opts.settlementCutoffMs ?? 0,
     filesDir: resolve(opts.filesDir ?? opts.dataDir ?? '.remit'),

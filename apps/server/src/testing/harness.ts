@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { messagingOf, openCore, startWorkers, type CheckDepositProvider, type Core, type Env, type Messaging, type Now, type Processor, type WorkerOptions, type Workers } from '@remit/core';
+import { messagingOf, openCore, startWorkers, type CheckDepositProvider, type CheckImageStore, type Core, type Env, type Messaging, type Now, type Processor, type WorkerOptions, type Workers } from '@remit/core';
 import { createTestDatabase, testDbKind } from '@remit/core/testing';
 import { basicAuth, send, type HttpRequest, type HttpResponse } from './http.js';
 import { buildApp, loggerOptions, type RemitApp } from '../app.js';
@@ -75,6 +75,8 @@ export async function startTestServer(
     processor?: Processor;
     /** The check-deposit provider; default the environment's (the simulator in sandbox, none in production). */
     checkDeposits?: CheckDepositProvider | null;
+    /** Where check images go; default the database. */
+    checkImageStore?: CheckImageStore;
   } = {},
 ): Promise<TestServer> {
   const db = testDbKind === 'postgres' ? await createTestDatabase() : null;
@@ -94,6 +96,7 @@ export async function startTestServer(
     twilioAuthToken: opts.twilioAuthToken,
     processor: opts.processor,
     checkDeposits: opts.checkDeposits,
+    checkImageStore: opts.checkImageStore,
     // Each server's data directory apart, never the repository's .remit (check images of earlier versions moved from there).
     filesDir: mkdtempSync(join(tmpdir(), 'remit-files-')),
   });

@@ -5,19 +5,14 @@ import { MAX_CHECK_IMAGE_BYTES } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { checkImages, transactions } from '../db/schema.js';
-import type { CheckImage } from './provider.js';
 
 /**
- * Check images live in the database (`check_images`), written in the deposit's own transaction: every
- * server reads them, a backup of the database holds them, and a failed deposit leaves none.
+ * Check images an earlier version kept as files under one server's data directory move into the
+ * database (`check_images`) at start; where images are kept since is `image-store.ts`.
  */
 
 /** The stored content type of each image kind the deposit accepts (`imageType`). */
 export const CHECK_IMAGE_TYPES: Record<string, string> = { jpg: 'image/jpeg', png: 'image/png', tif: 'image/tiff' };
-
-export async function saveCheckImages(tx: Queryable, transactionId: string, images: readonly CheckImage[]): Promise<void> {
-  await tx.insert(checkImages).values(images.map((i) => ({ transactionId, side: i.side, contentType: i.contentType, data: i.data })));
-}
 
 // Any constant both servers agree on: the lock that makes one of them do the move at a time.
 const MOVE_LOCK = 0x52454d4954 /* "REMIT" */;

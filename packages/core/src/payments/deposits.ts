@@ -1,6 +1,6 @@
 import { DEPOSIT_PARTS, depositFields, errorMessage, MAX_CHECK_IMAGE_BYTES } from '@remit/contract';
 import { checkDepositAccount } from '../check-deposits/accounts.js';
-import { CHECK_IMAGE_TYPES, saveCheckImages } from '../check-deposits/images.js';
+import { CHECK_IMAGE_TYPES } from '../check-deposits/images.js';
 import type { CheckImage } from '../check-deposits/provider.js';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
@@ -97,31 +97,39 @@ export async function submitDeposit(
   const id = newId.transaction();
   const at = merchantNow(ctx.now, merchant);
   const fee = feeFor(merchant, 'ach', fields.amount);
-  // Handed over before anything is stored, as a charge is authorized first: a refusal leaves nothing;
-  // the key (our transaction id) lets a vendor recognize a repeat.
-  const { reference } = await ctx.checkDeposits.submit(
-    { account, transactionId: id, amountCents: fields.amount, device: fields.device, images },
-    { idempotencyKey: `remit_deposit_${id}` },
-  );
-  await ctx.db.transaction(async (tx) => {
-    await tx.insert(transactions).values({
-      id,
-      merchantId: merchant.id,
-      type: 'Sale',
-      paymentMethod: 'ach',
-      ...stateColumns('pending'),
-      amountCents: fields.amount,
-      feeCents: fee.feeCents,
-      feeRateE7: fee.rateE7,
-      netCents: fee.netCents,
-      orderCreatedfrom: 'API',
-      gatewayRef: reference,
-      cardBrand: ACH_BRAND,
-      depositInfo: { device: fields.device },
-      createdAt: at,
-      updatedAt: at,
+  // The images first (a bucket that fails refuses the deposit), then the provider, as a charge is
+  // authorized first, then the record: a refusal at any step leaves nothing. The key (our
+  // transaction id) lets a vendor recognize a repeat.
+  const staged = await ctx.checkImages.stage(id, images);
+  const provider = ctx.checkDeposits;
+  try {
+    const { reference } = await provider.submit(
+      { account, transactionId: id, amountCents: fields.amount, device: fields.device, images },
+      { idempotencyKey: `remit_deposit_${id}` },
+    );
+    await ctx.db.transaction(async (tx) => {
+      await tx.insert(transactions).values({
+        id,
+        merchantId: merchant.id,
+        type: 'Sale',
+        paymentMethod: 'ach',
+        ...stateColumns('pending'),
+        amountCents: fields.amount,
+        feeCents: fee.feeCents,
+        feeRateE7: fee.rateE7,
+        netCents: fee.netCents,
+        orderCreatedfrom: 'API',
+        gatewayRef: reference,
+        cardBrand: ACH_BRAND,
+        depositInfo: { device: fields.device },
+        createdAt: at,
+        updatedAt: at,
+      });
+      await staged.record(tx);
     });
-    await saveCheckImages(tx, id, images);
-  });
+  } catch (e) {
+    await staged.discard();
+    throw e;
+  }
   return { message: 'Check deposit submitted.', data: { transactionId: id, amount: formatAmount(fields.amount) } };
 }
