@@ -78,7 +78,7 @@ if (core.movedCheckImages.moved > 0 || core.movedCheckImages.left.length > 0) {
   );
 }
 app.log.info(
-  { env: config.env, processor: core.ctx.processor.name, database: core.database.kind, publicUrl: config.publicUrl },
+  { env: config.env, processor: core.ctx.processor.name, check_images: core.ctx.checkImages.name, database: core.database.kind, publicUrl: config.publicUrl },
   `Remit ${config.env} listening on http://${config.host}:${config.port}`,
 );
 
