@@ -7,6 +7,7 @@ import {
   operatorMerchants,
   purgeNow,
   reconcilePayments,
+  recordCheckDepositAccount,
   reinstateMerchant,
   rotateClientSecret,
   suspendMerchant,
@@ -32,6 +33,10 @@ Commands:
   merchants suspend <merchant_id>   Refuse the merchant's new payments (merchant_suspended) until
                                     it is reinstated. Refunds and voids still work.
   merchants reinstate <merchant_id> Lift the suspension (back to approved, or pending if it never was).
+  merchants check-deposit-account <merchant_id> <account> [--json]
+                                    Record the merchant's account at the check-deposit provider
+                                    (REMIT_CHECK_DEPOSITS), as the provider opened it: remote deposit
+                                    capture needs it. Replaces an earlier one.
   purge [--json]                    Delete now what is past its retention (docs/operations.md
                                     "Retention"); prints the rows deleted per table.
   payments reconcile [--json]       Ask the processor (Stripe) about payments whose outcome it never
@@ -73,7 +78,7 @@ interface Command {
   args: number;
   /** Needs no database (config). */
   offline?: boolean;
-  run(c: { core: Core; config: ServerConfig; env: NodeJS.ProcessEnv; io: Io; p: Parsed; arg: string }): Promise<void> | void;
+  run(c: { core: Core; config: ServerConfig; env: NodeJS.ProcessEnv; io: Io; p: Parsed; arg: string; /** Every argument after the command's words. */ args: string[] }): Promise<void> | void;
 }
 
 const merchantLine = (m: OperatorMerchant) =>
@@ -140,6 +145,16 @@ const COMMANDS: Command[] = [
     },
   },
   {
+    words: ['merchants', 'check-deposit-account'],
+    args: 2,
+    async run({ core, io, p, args: [merchantId, account] }) {
+      const done = await recordCheckDepositAccount(core.ctx, merchantId!, account!);
+      if (p.json) return io.out(`${JSON.stringify(done)}\n`);
+      io.out(`merchant_id: ${done.merchant_id}\nprovider:    ${done.provider}\naccount:     ${done.account}\n`);
+      io.err(done.previous ? `Replaced ${done.previous}.\n` : `Recorded: ${done.merchant_id} can take check deposits once approved.\n`);
+    },
+  },
+  {
     words: ['purge'],
     args: 0,
     async run({ core, config, io, p }) {
@@ -202,7 +217,8 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.en
     io.err(`${typeof p === 'string' ? p : `Unknown command or option: ${args.join(' ')}`}\n\n${USAGE}`);
     return 2;
   }
-  const arg = p.words[command.words.length] ?? '';
+  const operands = p.words.slice(command.words.length);
+  const arg = operands[0] ?? '';
 
   let config;
   try {
@@ -212,7 +228,7 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.en
     return 1;
   }
   if (command.offline) {
-    await command.run({ core: null as unknown as Core, config, env, io, p, arg });
+    await command.run({ core: null as unknown as Core, config, env, io, p, arg, args: operands });
     return 0;
   }
   let core;
@@ -224,7 +240,7 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.en
     return 1;
   }
   try {
-    await command.run({ core, config, env, io, p, arg });
+    await command.run({ core, config, env, io, p, arg, args: operands });
     return 0;
   } catch (e) {
     if (!isRemitError(e)) throw e;

@@ -43,6 +43,8 @@ export function configReport(config: ServerConfig, env: NodeJS.ProcessEnv): Reco
     data_dir: config.dataDir,
     encryption_key: `${env.REMIT_ENCRYPTION_KEY ? 'REMIT_ENCRYPTION_KEY' : existsSync(keyFile) ? keyFile : 'generated'} (fingerprint ${fingerprint})`,
     processor: config.processor.name,
+    check_deposits: config.checkDeposits?.name ?? 'none',
+    check_images: config.checkImageStore?.name ?? 'database',
     settlement_cutoff: hhmm(config.settlementCutoffMs),
     email: env.SMTP_URL ? `${maskUrl(env.SMTP_URL)} from ${env.REMIT_EMAIL_FROM || 'Remit <no-reply@remit.local>'}` : config.env === 'sandbox' ? 'sandbox inbox' : 'none',
     workers: env.REMIT_WORKERS === 'off' ? 'off' : 'on',

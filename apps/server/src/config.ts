@@ -1,11 +1,12 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createProcessor, DEFAULT_RETENTION, isLoopbackHost, parseCutoff, type Env, type OpenOptions, type Processor, type Retention } from '@remit/core';
+import { createCheckDepositProvider, createProcessor, type CheckImageStore, DEFAULT_RETENTION, type CheckDepositProvider, isLoopbackHost, parseCutoff, type Env, type OpenOptions, type Processor, type Retention } from '@remit/core';
 import { rateLimitsFromEnv, type RateLimits } from './rate-limits.js';
 import { timeLimitsFromEnv, type TimeLimits } from './time-limits.js';
 import { shutdownTimeoutFromEnv } from './shutdown.js';
 import { widgetLimitsFromEnv, type WidgetLimits } from './plugins/widget-limits.js';
+import { checkImageStoreFromEnv } from './check-images.js';
 
 export interface ServerConfig {
   port: number;
@@ -20,6 +21,10 @@ export interface ServerConfig {
   settlementCutoffMs: number;
   /** REMIT_PROCESSOR: `simulator` (sandbox default), `stripe` (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, REMIT_STRIPE_API_URL) or `none` (production default: payments refused). */
   processor: Processor;
+  /** REMIT_CHECK_DEPOSITS: where check deposits go, `simulator` (sandbox default) or `none` (production default: deposits refused). */
+  checkDeposits: CheckDepositProvider | null;
+  /** REMIT_CHECK_IMAGES_S3_*: the bucket check images go to; unset: the database (`check_images`). */
+  checkImageStore?: CheckImageStore;
   /** The built pay page; unset: `apps/pay/dist` of this repository. */
   payDir?: string;
   /** REMIT_IDEMPOTENCY_LEASE_MS: how long an unfinished Idempotency-Key claim holds its key. */
@@ -78,6 +83,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     logLevel: env.LOG_LEVEL ?? 'info',
     settlementCutoffMs: parseCutoff(env.REMIT_SETTLEMENT_CUTOFF),
     processor: createProcessor(env.REMIT_PROCESSOR, remitEnv, env),
+    checkDeposits: createCheckDepositProvider(env.REMIT_CHECK_DEPOSITS, remitEnv),
+    checkImageStore: checkImageStoreFromEnv(env, remitEnv),
     payDir: env.REMIT_PAY_DIR ? resolve(env.REMIT_PAY_DIR) : undefined,
     idempotencyLeaseMs: positiveMs('REMIT_IDEMPOTENCY_LEASE_MS', env.REMIT_IDEMPOTENCY_LEASE_MS),
     portalDir: env.REMIT_PORTAL_DIR ? resolve(env.REMIT_PORTAL_DIR) : undefined,
@@ -140,6 +147,8 @@ export function coreOptions(config: ServerConfig): OpenOptions {
     filesDir: config.dataDir,
     settlementCutoffMs: config.settlementCutoffMs,
     processor: config.processor,
+    checkDeposits: config.checkDeposits,
+    checkImageStore: config.checkImageStore,
     idempotencyLeaseMs: config.idempotencyLeaseMs,
     privateWebhooks: config.privateWebhooks,
     webhookPorts: config.webhookPorts,

@@ -65,8 +65,20 @@ if (core.ctx.processor.name === 'none') {
     `No payment processor is configured (REMIT_PROCESSOR): this ${config.env} server refuses every payment with 503 processor_unavailable until a real connector is configured.`,
   );
 }
+if (!core.ctx.checkDeposits) {
+  app.log.warn(
+    { check_deposits: 'none' },
+    'No check-deposit provider is configured (REMIT_CHECK_DEPOSITS): remote deposit capture answers ach_account_not_found.',
+  );
+}
+if (core.movedCheckImages.moved > 0 || core.movedCheckImages.left.length > 0) {
+  app.log.info(
+    { moved: core.movedCheckImages.moved, left: core.movedCheckImages.left },
+    `Moved ${core.movedCheckImages.moved} check images from ${config.dataDir}/deposits into the database; files of no known deposit were left in place.`,
+  );
+}
 app.log.info(
-  { env: config.env, processor: core.ctx.processor.name, database: core.database.kind, publicUrl: config.publicUrl },
+  { env: config.env, processor: core.ctx.processor.name, check_images: core.ctx.checkImages.name, database: core.database.kind, publicUrl: config.publicUrl },
   `Remit ${config.env} listening on http://${config.host}:${config.port}`,
 );
 

@@ -63,7 +63,7 @@ const entries = {
   ach_account_not_found: {
     status: 400,
     message:
-      'ACH merchant or account detail not found: this merchant has no ACH provider credentials yet (they are provisioned when the merchant is approved).',
+      'ACH merchant or account detail not found: this merchant has no account with a check-deposit provider on this server (remote deposit capture needs one; Stripe takes no checks).',
   },
 
   // 401: credentials.
@@ -164,6 +164,11 @@ const entries = {
     status: 503,
     message:
       'No payment processor is configured (REMIT_PROCESSOR): this production server refuses to process payments until a real connector is configured.',
+  },
+  /** The check-image bucket (REMIT_CHECK_IMAGES_S3_BUCKET) failed or did not answer: the deposit was not recorded. */
+  check_images_unavailable: {
+    status: 503,
+    message: 'The check images could not be stored (the image bucket did not answer); the deposit was not recorded. Retry it.',
   },
   /** No transport can carry the message (no SMTP_URL for email, no SMS connector): nothing was sent or written. */
   messaging_unavailable: { status: 503 },

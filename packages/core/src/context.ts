@@ -3,6 +3,8 @@ import type { Now } from './clock.js';
 import type { Env } from './environment.js';
 import type { Vault } from './encryption.js';
 import type { Processor } from './processor/connector.js';
+import type { CheckDepositProvider } from './check-deposits/provider.js';
+import type { CheckImageStore } from './check-deposits/image-store.js';
 import type { RateLimiter } from './rate-limits/limiter.js';
 import type { Messaging } from './messages/channels.js';
 
@@ -16,10 +18,14 @@ export interface Ctx {
   publicUrl: string;
   vault: Vault;
   processor: Processor;
+  /** Where check deposits go (REMIT_CHECK_DEPOSITS); null: none, and deposits are refused. */
+  checkDeposits: CheckDepositProvider | null;
+  /** Where check images are kept: the database (default) or the operator's bucket. */
+  checkImages: CheckImageStore;
   now: Now;
   /** The daily settlement cutoff, milliseconds after 00:00 UTC on the merchant's clock. */
   settlementCutoffMs: number;
-  /** Where the service keeps files (check images); never served. */
+  /** The data directory: where check images were kept before they moved into the database. */
   filesDir: string;
   /** How long an unfinished `Idempotency-Key` claim holds the key (default `IDEMPOTENCY_LEASE_MS`). */
   idempotencyLeaseMs?: number;

@@ -22,6 +22,7 @@ export * from './links/index.js';
 export * as fields from './fields.js';
 export * from './customers/index.js';
 export * from './payments/index.js';
+export * from './check-deposits/index.js';
 export * from './idempotency/index.js';
 export * from './widgets/index.js';
 export * from './pay-page/index.js';

@@ -11,6 +11,9 @@ import { checkKeyFingerprint } from './key-fingerprint.js';
 import type { Env } from './environment.js';
 import type { Processor } from './processor/connector.js';
 import { createProcessor } from './processor/select.js';
+import { createCheckDepositProvider, type CheckDepositProvider } from './check-deposits/provider.js';
+import { moveCheckImageFiles } from './check-deposits/images.js';
+import { databaseCheckImageStore, type CheckImageStore } from './check-deposits/image-store.js';
 import { createRateLimiter } from './rate-limits/limiter.js';
 import { defaultMessaging, type Messaging } from './messages/channels.js';
 
@@ -20,13 +23,17 @@ export interface OpenOptions {
   encryptionKey: Buffer;
   databaseUrl?: string;
   dataDir?: string;
-  /** Files the service keeps (check images); defaults to the PGlite data directory, else ./.remit. */
+  /** The data directory whose check images (of earlier versions) move into the database at start; defaults to the PGlite data directory, else ./.remit. */
   filesDir?: string;
   poolSize?: number;
   logger?: ConnectOptions['logger'];
   onStatement?: ConnectOptions['onStatement'];
   onDatabaseLost?: ConnectOptions['onDatabaseLost'];
   processor?: Processor;
+  /** Where check deposits go; unset: the simulator in sandbox, none in production. */
+  checkDeposits?: CheckDepositProvider | null;
+  /** Where check images are kept; unset: the database. */
+  checkImageStore?: CheckImageStore;
   now?: Now;
   /** The daily settlement cutoff in milliseconds after 00:00 UTC (`parseCutoff`); default midnight. */
   settlementCutoffMs?: number;
@@ -45,6 +52,8 @@ export interface OpenOptions {
 export interface Core {
   ctx: Ctx;
   database: Database;
+  /** Check images this start moved from the data directory into the database, and the files it left. */
+  movedCheckImages: { moved: number; left: string[] };
   close(): Promise<void>;
 }
 
@@ -86,6 +95,8 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
     vault,
     // Unset: the simulator in sandbox; in production the processor that refuses every payment.
     processor: opts.processor ?? createProcessor(undefined, opts.env),
+    checkDeposits: opts.checkDeposits === undefined ? createCheckDepositProvider(undefined, opts.env) : opts.checkDeposits,
+    checkImages: opts.checkImageStore ?? databaseCheckImageStore,
     now: opts.now ?? systemNow,
     settlementCutoffMs: opts.settlementCutoffMs ?? 0,
     filesDir: resolve(opts.filesDir ?? opts.dataDir ?? '.remit'),
@@ -98,10 +109,13 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
   };
   // Rows from before the owner's personal fields were encrypted are sealed now.
   await sealLegacyOwnerInfo(ctx);
+  // Check images an earlier version kept as files join the database, once (servers take turns).
+  const movedCheckImages = await moveCheckImageFiles(ctx);
   const maintenance = startMaintenance(database);
   return {
     ctx,
     database,
+    movedCheckImages,
     close: async () => {
       maintenance.stop();
       await database.close();

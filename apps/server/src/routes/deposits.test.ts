@@ -1,9 +1,9 @@
-import { readFile, readdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
-import { eventsOf, rows, txnRow } from '../testing/payments.js';
+import { eventsOf, linkedRows, rows, txnRow } from '../testing/payments.js';
 import { sql } from 'drizzle-orm';
 
 let s: TestServer;
@@ -48,8 +48,11 @@ const full = (over: Parts = {}): Parts => ({
   ...over,
 });
 
+const imagesOf = (id: string) =>
+  rows<{ side: string; content_type: string; data: Buffer }>(s, sql`select side, content_type, data from check_images where transaction_id = ${id} order by side desc`);
+
 describe('POST /merchant/remote_deposit_capture', () => {
-  it('creates a pending ACH transaction and keeps the images under the data directory', async () => {
+  it('creates a pending ACH transaction and keeps the images in the database, none under the data directory', async () => {
     const res = await deposit(full());
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ result: true, data: { amount: '125.40' } });
@@ -57,11 +60,14 @@ describe('POST /merchant/remote_deposit_capture', () => {
     const id = res.body.data.transactionId;
     expect(id).toMatch(/^txn_/);
     expect(await txnRow(s, id)).toMatchObject({ type: 'Sale', payment_method: 'ach', is_status: 0, status: 'pending', amount: 12540 });
-    const dir = join(dataDir, 'deposits', m.merchant_id);
-    expect((await readdir(dir)).sort()).toEqual([`${id}-back.png`, `${id}-front.jpg`]);
-    expect(await readFile(join(dir, `${id}-front.jpg`))).toEqual(JPEG);
-    const [info] = await rows(s, sql`select deposit_info from transactions where id = ${id}`);
-    expect(info!.deposit_info).toMatchObject({ device: 'iOS', front: `deposits/${m.merchant_id}/${id}-front.jpg` });
+    const images = await imagesOf(id);
+    expect(images.map((i) => [i.side, i.content_type])).toEqual([['front', 'image/jpeg'], ['back', 'image/png']]);
+    expect(Buffer.from(images[0]!.data)).toEqual(JPEG);
+    expect(Buffer.from(images[1]!.data)).toEqual(PNG);
+    expect(existsSync(join(dataDir, 'deposits'))).toBe(false);
+    const [info] = await rows(s, sql`select deposit_info, gateway_ref from transactions where id = ${id}`);
+    expect(info!.deposit_info).toEqual({ device: 'iOS' });
+    expect(info!.gateway_ref).toMatch(/^gw_/);
   });
 
   it('the deposit is resolved with /update-ach like any ACH transaction', async () => {
@@ -74,14 +80,23 @@ describe('POST /merchant/remote_deposit_capture', () => {
     expect((await eventsOf(s, m.merchant_id, 'ach.update')).map((e) => e.tran_id)).toContain(id);
   });
 
+  it('a deposit declined with /update-ach is returned: a Return record and ach.update Declined', async () => {
+    const id = (await deposit(full({ amount: '20' }))).body.data.transactionId;
+    const up = await s.http({ method: 'POST', path: '/api/v1/update-ach', auth: m.auth, json: { merchant_key: m.merchant_key, transaction_id: id, new_status: 'declined' } });
+    expect(up.status).toBe(200);
+    expect(up.body).toMatchObject({ result: true, message: 'ACH transaction declined: Insufficient Funds.' });
+    expect(await txnRow(s, id)).toMatchObject({ status: 'returned' });
+    const [ret] = await linkedRows(s, id);
+    expect(ret).toMatchObject({ type: 'Return', amount: 2000 });
+    const [ev] = (await eventsOf(s, m.merchant_id, 'ach.update')).filter((e) => e.tran_id === id);
+    expect(ev).toMatchObject({ status: 'Declined', message: 'Insufficient Funds', return_transaction_id: ret!.id });
+  });
+
   it('TIFF (big-endian) is accepted; the type comes from the content, not the file name', async () => {
     const res = await deposit(full({ front_file: { data: TIFF, filename: 'scan.jpg' }, back_file: { data: JPEG, filename: 'back.pdf' } }));
     expect(res.status).toBe(200);
     const id = res.body.data.transactionId;
-    expect((await readdir(join(dataDir, 'deposits', m.merchant_id))).filter((f) => f.startsWith(id)).sort()).toEqual([
-      `${id}-back.jpg`,
-      `${id}-front.tif`,
-    ]);
+    expect((await imagesOf(id)).map((i) => [i.side, i.content_type])).toEqual([['front', 'image/tiff'], ['back', 'image/jpeg']]);
   });
 
   it('an image that is not JPEG, PNG or TIFF is refused, whatever its name', async () => {

@@ -58,7 +58,8 @@ export function depositRoutes(app: App, ctx: Ctx) {
           description:
             'multipart/form-data with the parts amount, merchant_key, device, front_file and back_file, all required (400 names the missing ones). ' +
             `Images must be JPEG, PNG or TIFF, recognized by content; at most ${MAX_CHECK_IMAGE_BYTES / 1024 / 1024} MB each (413 payload_too_large above). ` +
-            'The merchant needs ACH provider credentials (provisioned at approval), else 400. Creates a pending ACH transaction, resolved with /update-ach.',
+            'The merchant needs an account at the server\'s check-deposit provider (the sandbox simulator opens one at approval; with a vendor the operator records it), else 400 ach_account_not_found; a server without a provider refuses every deposit so. ' +
+            'Creates a pending ACH transaction (in sandbox resolved with /update-ach); the images are kept in the database, never served.',
           consumes: ['multipart/form-data'],
           response: {
             200: depositResponseSchema,

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { messagingOf, openCore, startWorkers, type Core, type Env, type Messaging, type Now, type Processor, type WorkerOptions, type Workers } from '@remit/core';
+import { messagingOf, openCore, startWorkers, type CheckDepositProvider, type CheckImageStore, type Core, type Env, type Messaging, type Now, type Processor, type WorkerOptions, type Workers } from '@remit/core';
 import { createTestDatabase, testDbKind } from '@remit/core/testing';
 import { basicAuth, send, type HttpRequest, type HttpResponse } from './http.js';
 import { buildApp, loggerOptions, type RemitApp } from '../app.js';
@@ -73,6 +73,10 @@ export async function startTestServer(
     metrics?: { token?: string };
     /** The payment processor; default the environment's (the simulator in sandbox). */
     processor?: Processor;
+    /** The check-deposit provider; default the environment's (the simulator in sandbox, none in production). */
+    checkDeposits?: CheckDepositProvider | null;
+    /** Where check images go; default the database. */
+    checkImageStore?: CheckImageStore;
   } = {},
 ): Promise<TestServer> {
   const db = testDbKind === 'postgres' ? await createTestDatabase() : null;
@@ -91,7 +95,9 @@ export async function startTestServer(
     messaging: opts.messaging ?? (opts.workers ? messagingOf(env, workerOptions) : undefined),
     twilioAuthToken: opts.twilioAuthToken,
     processor: opts.processor,
-    // Each server keeps its files (check images) apart, never in the repository's .remit.
+    checkDeposits: opts.checkDeposits,
+    checkImageStore: opts.checkImageStore,
+    // Each server's data directory apart, never the repository's .remit (check images of earlier versions moved from there).
     filesDir: mkdtempSync(join(tmpdir(), 'remit-files-')),
   });
   const metrics = opts.metrics ? createMetrics(core) : null;
@@ -139,7 +145,7 @@ export async function startTestServer(
 
 /** Row counts of every table: "nothing written" means these do not change. */
 export async function tableCounts(core: Core): Promise<Record<string, number>> {
-  const names = ['clients', 'merchants', 'pay_links', 'customers', 'payment_methods', 'transactions', 'events', 'messages'];
+  const names = ['clients', 'merchants', 'pay_links', 'customers', 'payment_methods', 'transactions', 'check_images', 'events', 'messages'];
   const out: Record<string, number> = {};
   for (const n of names) {
     const r = await core.ctx.db.execute(sql.raw(`select count(*)::int as c from ${n}`));

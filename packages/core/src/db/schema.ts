@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   date,
   index,
   integer,
@@ -61,7 +62,10 @@ export const merchants = pgTable(
     accountLast4: text('account_last4').notNull(),
     einEnc: text('ein_enc').notNull(),
     ssnEnc: text('ssn_enc').notNull(),
+    /** The merchant's account at the check-deposit provider (remote deposit capture); null: none. */
     achProviderId: text('ach_provider_id'),
+    /** The provider that account is with (`simulator`, or a vendor's name): it counts only while that provider is configured. */
+    checkDepositProvider: text('check_deposit_provider'),
     cardFeeRateE7: integer('card_fee_rate_e7').notNull(),
     cardFeeFixedCents: integer('card_fee_fixed_cents').notNull(),
     achFeeRateE7: integer('ach_fee_rate_e7').notNull(),
@@ -236,7 +240,7 @@ export const transactions = pgTable(
     cardBrand: text('card_brand').notNull().default(''),
     lastFour: text('last_four').notNull().default(''),
     declineReason: text('decline_reason'),
-    /** Remote deposit capture: where the check images are kept, and the capturing device. */
+    /** Remote deposit capture: the capturing device (the images are rows of check_images). */
     depositInfo: jsonb('deposit_info'),
     /** A cardholder's dispute (Stripe `charge.dispute.*`): its id, Stripe's status, and when Stripe last changed it. */
     disputeId: text('dispute_id'),
@@ -488,4 +492,31 @@ export const portalSessions = pgTable(
     expiresAt: ts('expires_at').notNull(),
   },
   (t) => [index('portal_sessions_client_idx').on(t.clientId), index('portal_sessions_expires_idx').on(t.expiresAt)],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => (Buffer.isBuffer(v) ? v : Buffer.from(v)),
+});
+
+/**
+ * The images of a deposited check, in the database so that every server reads them and a backup
+ * holds them (at most MAX_CHECK_IMAGE_BYTES each); deleted with their transaction.
+ */
+export const checkImages = pgTable(
+  'check_images',
+  {
+    transactionId: text('transaction_id')
+      .notNull()
+      .references(() => transactions.id, { onDelete: 'cascade' }),
+    side: text('side').notNull().$type<'front' | 'back'>(),
+    contentType: text('content_type').notNull(),
+    data: bytea('data').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.transactionId, t.side] }),
+    check('check_images_side', sql`${t.side} in ('front', 'back')`),
+    check('check_images_size', sql`octet_length(${t.data}) <= 10485760`),
+  ],
 );

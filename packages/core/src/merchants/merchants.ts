@@ -5,7 +5,6 @@ import type { Ctx } from '../context.js';
 import { merchants } from '../db/schema.js';
 import { RemitError } from '../errors.js';
 import { recordEvent } from '../events/outbox.js';
-import { randomToken } from '../ids.js';
 import type { Merchant } from './merchant-key.js';
 
 export type MerchantStatus = MerchantView['status'];
@@ -62,8 +61,8 @@ export interface ApprovalResult {
 }
 
 /**
- * Sandbox mock of the acquirer's approval: `pending` → `approved`, provisions the ACH provider
- * account (remote deposit capture needs it) and emits `merchant.approval`. Idempotent.
+ * Sandbox mock of the acquirer's approval: `pending` → `approved`, has the check-deposit provider
+ * open the merchant's account if it does that itself (the simulator), and emits `merchant.approval`. Idempotent.
  */
 export async function approveMerchant(ctx: Ctx, clientId: string, merchantId: string): Promise<ApprovalResult> {
   if (ctx.env === 'production') {
@@ -80,12 +79,13 @@ export async function approveMerchant(ctx: Ctx, clientId: string, merchantId: st
 
 /**
  * The approval itself, in the caller's transaction (the sandbox endpoint, and Stripe's
- * `account.updated` with charges enabled): locks the merchant, approves it once, provisions the
- * ACH provider account and emits `merchant.approval`. Null when there is no such merchant.
+ * `account.updated` with charges enabled): locks the merchant, approves it once and emits
+ * `merchant.approval`. A check-deposit account comes only from the configured provider (the
+ * simulator opens one); the approver never makes one up. Null when there is no such merchant.
  */
 export async function approveMerchantIn(
   tx: Queryable,
-  ctx: Pick<Ctx, 'now'>,
+  ctx: Pick<Ctx, 'now' | 'checkDeposits'>,
   who: { merchantId: string; clientId?: string },
 ): Promise<ApprovalResult | null> {
   const [row] = await tx
@@ -97,9 +97,11 @@ export async function approveMerchantIn(
   if (row.status === 'approved') return { merchant_id: row.id, already_approved: true };
   // Approval would lift the suspension; only the operator does that (`remit merchants reinstate`).
   if (row.status === 'suspended') throw new RemitError('merchant_suspended', errorMessage('merchant_suspended'));
+  const opener = row.achProviderId ? undefined : ctx.checkDeposits;
+  const account = opener?.openAccount ? { achProviderId: await opener.openAccount(row.id), checkDepositProvider: opener.name } : {};
   await tx
     .update(merchants)
-    .set({ status: 'approved', approvedAt: ctx.now(), achProviderId: row.achProviderId ?? `achp_${randomToken()}` })
+    .set({ status: 'approved', approvedAt: ctx.now(), ...account })
     .where(eq(merchants.id, row.id));
   await recordEvent(tx, {
     clientId: row.clientId,

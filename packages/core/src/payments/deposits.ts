@@ -1,6 +1,7 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { DEPOSIT_PARTS, depositFields, errorMessage, MAX_CHECK_IMAGE_BYTES } from '@remit/contract';
+import { checkDepositAccount } from '../check-deposits/accounts.js';
+import { CHECK_IMAGE_TYPES } from '../check-deposits/images.js';
+import type { CheckImage } from '../check-deposits/provider.js';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { transactions } from '../db/schema.js';
@@ -13,9 +14,9 @@ import { feeFor } from './fees.js';
 import { stateColumns } from './state.js';
 
 /**
- * `POST /merchant/remote_deposit_capture`: a check deposit becomes a pending ACH transaction
- * (resolved like any other with `/update-ach`). The images are kept under the data directory,
- * `deposits/<merchant_id>/<txn_id>-front.<ext>`, and never served.
+ * `POST /merchant/remote_deposit_capture`: a check deposit goes to the check-deposit provider and
+ * becomes a pending ACH transaction (in sandbox resolved like any other with `/update-ach`). The
+ * images are kept in the database (`check_images`) and never served.
  */
 
 export const ACH_ACCOUNT_NOT_FOUND_MESSAGE = errorMessage('ach_account_not_found');
@@ -73,13 +74,15 @@ export async function submitDeposit(
   merchant: Merchant,
   { fields, upload }: ParsedDeposit,
 ): Promise<{ message: string; data: { transactionId: string; amount: string } }> {
-  if (!merchant.achProviderId) throw invalid('ach_account_not_found', ACH_ACCOUNT_NOT_FOUND_MESSAGE);
+  // No provider, no account with it: refused before anything is written or sent.
+  const account = checkDepositAccount(ctx, merchant);
+  if (!account || !ctx.checkDeposits) throw invalid('ach_account_not_found', ACH_ACCOUNT_NOT_FOUND_MESSAGE);
   requireApproved(merchant);
   if (fields.amount > merchant.maxAmountCents) {
     const message = `must be at most ${formatAmount(merchant.maxAmountCents)} for this merchant`;
     throw invalid('amount_over_limit', `amount ${message}.`, [{ path: 'amount', message }]);
   }
-  const images = (['front_file', 'back_file'] as const).map((part) => {
+  const images = (['front_file', 'back_file'] as const).map((part): CheckImage => {
     const data = upload[part]!;
     if (data.length > MAX_CHECK_IMAGE_BYTES) throw tooLarge(part);
     const ext = imageType(data);
@@ -88,16 +91,22 @@ export async function submitDeposit(
         { path: part, message: 'must be a JPEG, PNG or TIFF image' },
       ]);
     }
-    return { side: part === 'front_file' ? 'front' : 'back', data, ext };
+    return { side: part === 'front_file' ? 'front' : 'back', data, contentType: CHECK_IMAGE_TYPES[ext]! };
   });
 
   const id = newId.transaction();
   const at = merchantNow(ctx.now, merchant);
-  const dir = join(ctx.filesDir, 'deposits', merchant.id);
-  const files = images.map((img) => ({ ...img, path: join(dir, `${id}-${img.side}.${img.ext}`) }));
   const fee = feeFor(merchant, 'ach', fields.amount);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  // The images first (a bucket that fails refuses the deposit), then the provider, as a charge is
+  // authorized first, then the record: a refusal at any step leaves nothing. The key (our
+  // transaction id) lets a vendor recognize a repeat.
+  const staged = await ctx.checkImages.stage(id, images);
+  const provider = ctx.checkDeposits;
   try {
+    const { reference } = await provider.submit(
+      { account, transactionId: id, amountCents: fields.amount, device: fields.device, images },
+      { idempotencyKey: `remit_deposit_${id}` },
+    );
     await ctx.db.transaction(async (tx) => {
       await tx.insert(transactions).values({
         id,
@@ -110,21 +119,16 @@ export async function submitDeposit(
         feeRateE7: fee.rateE7,
         netCents: fee.netCents,
         orderCreatedfrom: 'API',
-        gatewayRef: newId.gatewayRef(),
+        gatewayRef: reference,
         cardBrand: ACH_BRAND,
-        depositInfo: {
-          device: fields.device,
-          front: `deposits/${merchant.id}/${id}-front.${files[0]!.ext}`,
-          back: `deposits/${merchant.id}/${id}-back.${files[1]!.ext}`,
-        },
+        depositInfo: { device: fields.device },
         createdAt: at,
         updatedAt: at,
       });
-      // Written before commit: a failed write rolls the transaction back.
-      for (const f of files) await writeFile(f.path, f.data, { mode: 0o600 });
+      await staged.record(tx);
     });
   } catch (e) {
-    await Promise.all(files.map((f) => rm(f.path, { force: true })));
+    await staged.discard();
     throw e;
   }
   return { message: 'Check deposit submitted.', data: { transactionId: id, amount: formatAmount(fields.amount) } };

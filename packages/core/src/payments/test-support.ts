@@ -60,6 +60,7 @@ export async function addTestMerchant(core: Core): Promise<CoreFixture> {
     einEnc: ctx.vault.encrypt('123456789'),
     ssnEnc: ctx.vault.encrypt('123456789'),
     achProviderId: 'achp_test',
+    checkDepositProvider: 'simulator',
     // DESIGN.md default pricing: card 2.9% + 0.30, ACH 1.0% capped at 10.00.
     cardFeeRateE7: 29_000_000,
     cardFeeFixedCents: 30,
