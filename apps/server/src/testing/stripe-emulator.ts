@@ -88,7 +88,7 @@ type Charge = Pick<
   'id' | 'object' | 'amount' | 'amount_captured' | 'amount_refunded' | 'authorization_code' | 'captured' | 'currency' | 'paid' | 'refunded' | 'status' | 'created' | 'livemode' | 'metadata' | 'failure_code' | 'failure_message'
 > & {
   payment_intent: string;
-  payment_method_details: { type: string } | null;
+  payment_method_details: { type: string; card?: { brand: string; last4: string; exp_month: number; exp_year: number } } | null;
 };
 type PaymentMethod = Pick<Stripe.PaymentMethod, 'id' | 'object' | 'type' | 'customer' | 'created' | 'livemode' | 'metadata'> & {
   card: Pick<Stripe.PaymentMethod.Card, 'brand' | 'last4' | 'exp_month' | 'exp_year' | 'fingerprint' | 'funding' | 'country'> | null;
@@ -515,6 +515,11 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     if (pi.setup_future_usage) attachToCustomer(pi);
   };
 
+  const cardOf = (pi: PaymentIntent) => {
+    const c = pi.payment_method ? methods.get(pi.payment_method as string)?.card : null;
+    return c ? { brand: c.brand, last4: c.last4, exp_month: c.exp_month, exp_year: c.exp_year } : null;
+  };
+
   /** The card network's answer on a confirmed PaymentIntent: a charge, declined or approved (held or captured). */
   const chargeIntent = (pi: PaymentIntent, number: string): PaymentIntent => {
     const amount = pi.amount;
@@ -536,7 +541,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       livemode: false,
       metadata: {},
       payment_intent: pi.id,
-      payment_method_details: { type: 'card' },
+      payment_method_details: { type: 'card', ...(cardOf(pi) ? { card: cardOf(pi)! } : {}) },
       failure_code: decline?.code ?? null,
       failure_message: decline?.message ?? null,
     };
@@ -804,6 +809,18 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)$/)) && method === 'GET') return shown(view(byClientSecret(intent(m[1]!), p, auth), p.expand));
     if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)$/)) && method === 'POST') {
       const pi = intent(m[1]!);
+      const changesMoney = ['amount', 'application_fee_amount', 'capture_method', 'setup_future_usage', 'allowed_payment_method_types', 'payment_method_types'].some((k) => p[k] !== undefined);
+      if (changesMoney && !['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(pi.status)) {
+        fail(400, 'invalid_request_error', `This PaymentIntent's amount could not be updated because it has a status of ${pi.status}. You may only update the amount of a PaymentIntent with one of the following statuses: requires_payment_method, requires_confirmation, requires_action.`, { code: 'payment_intent_unexpected_state', payment_intent: pi });
+      }
+      if (p.amount !== undefined) pi.amount = int(p.amount, 'amount');
+      if (p.application_fee_amount !== undefined) pi.application_fee_amount = int(p.application_fee_amount, 'application_fee_amount');
+      if (p.capture_method !== undefined) pi.capture_method = p.capture_method === 'manual' ? 'manual' : 'automatic';
+      if (p.setup_future_usage !== undefined) pi.setup_future_usage = (p.setup_future_usage || null) as Stripe.PaymentIntent.SetupFutureUsage | null;
+      if (p.allowed_payment_method_types !== undefined || p.payment_method_types !== undefined) {
+        pi.payment_method_types = paymentMethodTypes(p);
+        pi.allowed_payment_method_types = (p.allowed_payment_method_types as Stripe.PaymentIntent.AllowedPaymentMethodType[]) ?? null;
+      }
       if (p.metadata) pi.metadata = { ...pi.metadata, ...(p.metadata as Record<string, string>) };
       if (p.description !== undefined) pi.description = String(p.description);
       return pi;
@@ -1124,6 +1141,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       types: it.payment_method_types,
       business: destination?.business_profile.name ?? 'Remit',
       apiUrl: baseUrl(),
+      locale: q.get('locale') ?? 'auto',
       publishableKey,
       clientSecret: secret,
     };
