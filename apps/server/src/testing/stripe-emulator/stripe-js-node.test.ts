@@ -115,6 +115,17 @@ describe('a PaymentIntent the server creates and the browser confirms', () => {
     expect(later.status).toBe('succeeded');
   });
 
+  it('the server updates the amount before payment; the charge shows the card; a paid intent cannot change', async () => {
+    const pi = await linkIntent();
+    expect(await stripe.paymentIntents.update(pi.id, { amount: 1250, application_fee_amount: 66 })).toMatchObject({ amount: 1250, application_fee_amount: 66 });
+    await stripeJsConfirmPayment(emu, pi.client_secret!, { card: '4242424242424242' });
+    expect(await stripe.paymentIntents.retrieve(pi.id, { expand: ['latest_charge'] })).toMatchObject({
+      amount_received: 1250,
+      latest_charge: { payment_method_details: { type: 'card', card: { brand: 'visa', last4: '4242' } } },
+    });
+    await expect(stripe.paymentIntents.update(pi.id, { amount: 900 })).rejects.toMatchObject({ code: 'payment_intent_unexpected_state' });
+  });
+
   it('cancel: canceled, with its event; a browser cannot confirm it any more', async () => {
     const pi = await linkIntent();
     expect(await stripe.paymentIntents.cancel(pi.id)).toMatchObject({ status: 'canceled' });
