@@ -27,12 +27,12 @@ const bucketEnv = (emu: S3Emulator, over: Record<string, string> = {}) => ({
 /** The sandbox simulator, refusing deposits while `refuse` is set (a provider that says no after the upload). */
 function refusableSimulator(): { provider: CheckDepositProvider; refuse: boolean } {
   const sim = createCheckDepositSimulator();
-  const ctl = {
+  const ctl: { provider: CheckDepositProvider; refuse: boolean } = {
     refuse: false,
     provider: {
       ...sim,
       submit: (d, o) => (ctl.refuse ? Promise.reject(new RemitError('unavailable', 'The check-deposit provider is down.')) : sim.submit(d, o)),
-    } as CheckDepositProvider,
+    },
   };
   return ctl;
 }
