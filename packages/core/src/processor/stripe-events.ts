@@ -1,16 +1,14 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
-import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
-import { merchants, transactions } from '../db/schema.js';
+import { merchants } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
 import { approveMerchantIn } from '../merchants/merchants.js';
 import { intentOutcome, type StripeProcessor } from './stripe.js';
 import type { Tx } from '../db/connect.js';
 import { settleProcessingByKey } from './settle-processing.js';
 import { achResult } from './stripe-ach.js';
-
 import { finishIssuerChallenge } from '../pay-page/issuer-challenge.js';
 import { applyDispute } from './stripe-disputes.js';
 import { linkIntentEvent } from '../pay-page/stripe-intent.js';
