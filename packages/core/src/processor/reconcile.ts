@@ -50,7 +50,12 @@ export async function reconcilePayments(ctx: Ctx, opts: ReconcileOptions = {}): 
   const lookup = ctx.processor.lookupPayment?.bind(ctx.processor);
   if (!lookup) return report;
   report.calls = await confirmDeferred(ctx);
-  report.intents = await reconcileIntents(ctx, { windowMs: opts.intentWindowMs });
+  try {
+    report.intents = await reconcileIntents(ctx, { windowMs: opts.intentWindowMs });
+  } catch {
+    // Stripe unreachable while listing: the next pass lists the window again.
+    report.failed++;
+  }
   const now = ctx.now();
   const waitedSince = new Date(now.getTime() - (opts.pendingAfterMs ?? 3_600_000));
   const ask = async (by: Parameters<typeof lookup>[0]): Promise<PaymentLookup | null> => {
