@@ -40,7 +40,6 @@ async function deliverEvent(pi: string) {
 }
 
 it('the PaymentIntents that keep money equal the recorded sales, in every order', async () => {
-  const links: string[] = [];
   await fc.assert(
     fc.asyncProperty(
       fc.shuffledSubarray(STEPS, { minLength: 1 }),
@@ -49,7 +48,6 @@ it('the PaymentIntents that keep money equal the recorded sales, in every order'
       async (steps, together, card) => {
         const res = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '10.00' } });
         const linkId = String(res.body.data.payment_link).split('/').pop()!;
-        links.push(linkId);
         const opened = await s.http({ method: 'POST', path: `/pay/api/links/${linkId}/intent`, json: {}, headers: { 'idempotency-key': randomUUID() } });
         expect(opened.status).toBe(200);
         const secret: string = opened.body.client_secret;
@@ -73,17 +71,16 @@ it('the PaymentIntents that keep money equal the recorded sales, in every order'
         // Whatever was missed, the last pass of reconciliation settles.
         await reconcilePayments(s.core.ctx);
 
-        const ours = emu.intents().filter((x) => links.includes(x.metadata.remit_link ?? ''));
+        // This link's PaymentIntents (each run its own link, so a counterexample is its own).
+        const ours = emu.intents().filter((x) => x.metadata.remit_link === linkId);
         const keeping = ours.filter((x) => x.status === 'requires_capture' || x.amount_received - x.amount_refunded > 0).map((x) => x.id);
         const recorded = await rows<{ gateway_ref: string }>(
           s,
-          sql`select gateway_ref from transactions where gateway_ref like 'pi_%' and status in ('completed', 'authorized', 'pending') and merchant_id = ${m.merchant_id}`,
+          sql`select gateway_ref from transactions where gateway_ref in (${sql.join(ours.map((x) => sql`${x.id}`), sql`, `)}) and status in ('completed', 'authorized', 'pending')`,
         );
         expect(recorded.map((r) => r.gateway_ref).sort()).toEqual(keeping.sort());
         // Never two PaymentIntents holding money for one link.
-        const perLink = new Map<string, number>();
-        for (const x of ours) if (keeping.includes(x.id)) perLink.set(x.metadata.remit_link!, (perLink.get(x.metadata.remit_link!) ?? 0) + 1);
-        expect([...perLink.values()].every((n) => n === 1)).toBe(true);
+        expect(keeping.length).toBeLessThanOrEqual(1);
       },
     ),
     { numRuns: 25 },
