@@ -267,6 +267,28 @@ describe('money for a link that cannot be paid', () => {
   });
 });
 
+describe("the earlier flow's 3-D Secure attempts (open at upgrade)", () => {
+  it('two tabs: the challenge a later attempt replaced, completed anyway, is refunded at once (probe finding)', async () => {
+    const linkId = await newLink();
+    const stripe = (s.core.ctx.processor as unknown as { stripe: import('stripe').default }).stripe;
+    // Tab 1's attempt, replaced by tab 2's (marked failed), as the earlier flow left them.
+    const first = await stripe.paymentIntents.create({ amount: 1000, currency: 'usd', metadata: { remit_key: `remit_authorize_${randomUUID().replace(/-/g, '')}` } });
+    await s.core.ctx.db.execute(
+      sql`insert into pay_challenges (id, pay_link_id, status, card_enc, brand, last_four, gateway_ref, created_at) values (${`chl_${randomUUID().replace(/-/g, '')}`}, ${linkId}, 'failed', '', 'Visa', '4242', ${first.id}, now())`,
+    );
+    // Tab 2 pays the link.
+    const { pi } = await confirmed(linkId);
+    expect((await report(linkId, pi)).body.status).toBe('paid');
+    // Then the customer completes tab 1's challenge: Stripe takes the money and says so.
+    await stripeJsConfirmPayment(emu, first.client_secret!, { card: '4242424242424242' });
+    await emu.eventsSettled();
+    expect(emu.intents().find((x) => x.id === first.id)).toMatchObject({ status: 'succeeded', amount_received: 1000, amount_refunded: 1000 });
+    const [orphan] = await rows(s, sql`select action from processor_orphans where gateway_ref = ${first.id}`);
+    expect(orphan).toEqual({ action: 'refunded' });
+    expect(await recordsOf(first.id)).toEqual([]);
+  });
+});
+
 describe('preauthorization links', () => {
   it('manual capture: authorized on the page, captured by the merchant', async () => {
     const customer = await s.http({ method: 'POST', path: '/api/v1/customers/add', auth: m.auth, json: { merchant_key: m.merchant_key, first_name: 'Grace', email: 'grace@example.com' } });
