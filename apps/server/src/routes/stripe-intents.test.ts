@@ -45,7 +45,7 @@ const confirm = (secret: string, linkId: string, pay: StripeJsPayWith = { card: 
 const saleOf = async (linkId: string) =>
   (await rows<{ id: string; status: string; is_status: number; gateway_ref: string | null; amount_cents: number; card_brand: string; last_four: string; payment_method: string }>(
     s,
-    sql`select t.id, t.status, t.is_status, t.gateway_ref, t.amount_cents, t.card_brand, t.last_four, t.payment_method from transactions t join pay_links l on l.sales_id = t.id where l.id = ${linkId}`,
+    sql`select t.id, t.status, t.is_status, t.gateway_ref, t.amount_cents::int as amount_cents, t.card_brand, t.last_four, t.payment_method from transactions t join pay_links l on l.sales_id = t.id where l.id = ${linkId}`,
   ))[0]!;
 const recordsOf = async (pi: string) => rows<{ id: string; status: string }>(s, sql`select id, status from transactions where gateway_ref = ${pi} and status <> 'declined'`);
 const linkView = async (linkId: string) => (await s.http({ method: 'GET', path: `/pay/api/links/${linkId}` })).body;
@@ -258,7 +258,7 @@ describe('money for a link that cannot be paid', () => {
     const held = emu.intents().find((x) => x.id === extra.id)!;
     expect(held).toMatchObject({ status: 'succeeded', amount_received: 1000, amount_refunded: 1000 });
     expect(await recordsOf(extra.id)).toEqual([]);
-    const [orphan] = await rows(s, sql`select pay_link_id, amount_cents, action from processor_orphans where gateway_ref = ${extra.id}`);
+    const [orphan] = await rows(s, sql`select pay_link_id, amount_cents::int as amount_cents, action from processor_orphans where gateway_ref = ${extra.id}`);
     expect(orphan).toEqual({ pay_link_id: linkId, amount_cents: 1000, action: 'refunded' });
     const rec = await reconcilePayments(s.core.ctx);
     expect(rec.intents.mismatches).toContainEqual(expect.objectContaining({ payment_intent: extra.id, problem: 'orphan', action: 'refunded' }));
