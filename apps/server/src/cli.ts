@@ -42,6 +42,9 @@ Commands:
   payments reconcile [--json]       Ask the processor (Stripe) about payments whose outcome it never
                                     gave: processing ones, ACH debits and 3-D Secure challenges waiting
                                     over an hour for their webhook; settles each as the processor says.
+                                    With Stripe, also lists every PaymentIntent Remit created for a link
+                                    over two days and prints those that do not match (money kept without
+                                    a record: recorded or refunded; a record without money).
                                     The server also runs this at start and every 5 minutes.
   config [--json]                   Show the configuration in force, defaults resolved; secrets masked.
   help                              Show this help (also --help, -h).
@@ -173,6 +176,9 @@ const COMMANDS: Command[] = [
       io.out(`checked: ${report.checked}\nsettled: ${report.settled}\nfailed: ${report.failed}\n`);
       io.out(`calls confirmed: ${c.confirmed}\ncalls refused: ${c.refused}\ncalls unanswered: ${c.left}\n`);
       if (c.refused) io.err(`${c.refused} recorded capture, void or refund refused by the processor: see processor_calls (status refused).\n`);
+      const i = report.intents;
+      io.out(`payment intents listed: ${i.listed}\npayment intents not matching: ${i.mismatches.length}\n`);
+      for (const m of i.mismatches) io.out(`  ${m.payment_intent} link ${m.link_id ?? '-'} ${m.amount} cents ${m.status}: ${m.problem}, ${m.action}\n`);
       if (!core.ctx.processor.lookupPayment) io.err(`The ${core.ctx.processor.name} processor has no outcomes to ask about.\n`);
     },
   },

@@ -19,7 +19,7 @@ export interface ServerConfig {
   logLevel: string;
   /** REMIT_SETTLEMENT_CUTOFF ("HH" or "HH:MM" UTC, default 00:00) in milliseconds after midnight. */
   settlementCutoffMs: number;
-  /** REMIT_PROCESSOR: `simulator` (sandbox default), `stripe` (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, REMIT_STRIPE_API_URL) or `none` (production default: payments refused). */
+  /** REMIT_PROCESSOR: `simulator` (sandbox default), `stripe` (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PUBLISHABLE_KEY, REMIT_STRIPE_API_URL, REMIT_STRIPE_JS_URL) or `none` (production default: payments refused). */
   processor: Processor;
   /** REMIT_CHECK_DEPOSITS: where check deposits go, `simulator` (sandbox default) or `none` (production default: deposits refused). */
   checkDeposits: CheckDepositProvider | null;

@@ -1274,7 +1274,6 @@ export const emulatedStripeEnv = (emu: StripeEmulator) => ({
 });
 
 /** The Stripe connector (sandbox) pointed at this emulator, as a test server takes it. */
-export const emulatedStripe = (emu: StripeEmulator) =>
-  createProcessor('stripe', 'sandbox', { STRIPE_SECRET_KEY: emu.secretKey, STRIPE_WEBHOOK_SECRET: emu.webhookSecret, REMIT_STRIPE_API_URL: emu.url });
+export const emulatedStripe = (emu: StripeEmulator) => createProcessor('stripe', 'sandbox', emulatedStripeEnv(emu));
 
 export { stripeJsConfirmPayment, stripeJsConfirmSetup, type StripeJsPayWith, type StripeJsResult } from './stripe-emulator/stripe-js-node.js';
