@@ -19,6 +19,11 @@ const entries = {
   invalid_idempotency_key: { status: 400 },
   invalid_webhook_url: { status: 400 },
   raw_payment_data_not_allowed: { status: 400 },
+  /** Stripe is the processor: card numbers are typed into Stripe's own fields, never sent to Remit. */
+  card_entry_by_processor: {
+    status: 400,
+    message: "Card details are entered in Stripe's secure fields on the pay page; Remit does not accept card numbers while Stripe is the processor.",
+  },
   invalid_card_number: { status: 400 },
   invalid_card_expiry: { status: 400 },
   card_expired: { status: 400 },

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { customers, paymentMethods } from '../db/schema.js';
-import { invalid } from '../errors.js';
+import { invalid, RemitError } from '../errors.js';
 import { newId } from '../ids.js';
 import { cardBrand, luhnValid } from '@remit/contract';
 import type { CardInput as ProcessorCard, CardToken } from '../processor/connector.js';
@@ -18,6 +18,14 @@ export type PaymentMethodRow = typeof paymentMethods.$inferSelect;
 
 /** Longest card validity we accept; further out is a typo. */
 const MAX_YEARS_AHEAD = 20;
+
+/**
+ * A processor whose own fields take card numbers (Stripe): Remit refuses any it is sent, before
+ * reading it, on every route that could take one.
+ */
+export function refuseCardNumbers(ctx: Pick<Ctx, 'processor'>): void {
+  if (ctx.processor.cardEntry) throw new RemitError('card_entry_by_processor');
+}
 
 /** Checks a card against the processor (Luhn, sandbox test cards) and the merchant's clock; returns its brand. */
 export function checkCard(ctx: Pick<Ctx, 'processor'>, card: CardInput, now: Date): string {
@@ -73,6 +81,23 @@ export async function storeCard(tx: Queryable, ctx: Pick<Ctx, 'vault' | 'process
     expMonth: card.exp_month,
     expYear: card.exp_year,
     numberEnc: ctx.vault.encrypt(token ? TOKEN_PREFIX + token.token : card.number),
+  });
+}
+
+/** Stores a card the processor keeps (a SetupIntent's or a PaymentIntent's PaymentMethod): its token only. */
+export async function storeProcessorCard(
+  tx: Queryable,
+  ctx: Pick<Ctx, 'vault'>,
+  owner: Owner,
+  card: { token: string; brand: string; last4: string; expMonth: number | null; expYear: number | null },
+) {
+  return insertMethod(tx, owner, {
+    type: 'card',
+    brand: card.brand,
+    last4: card.last4,
+    expMonth: card.expMonth,
+    expYear: card.expYear,
+    numberEnc: ctx.vault.encrypt(TOKEN_PREFIX + card.token),
   });
 }
 

@@ -153,9 +153,15 @@ export const payLinks = pgTable(
     expiresAt: ts('expires_at'),
     createdAt: ts('created_at').notNull(),
     deletedAt: ts('deleted_at'),
+    /**
+     * Stripe: the link's one PaymentIntent (pay links) or SetupIntent (card requests), created by
+     * the server for the page to confirm with Stripe.js, and reused until it is canceled.
+     */
+    stripeIntentId: text('stripe_intent_id'),
   },
   (t) => [
     index('pay_links_merchant_idx').on(t.merchantId, t.createdAt),
+    index('pay_links_stripe_intent_idx').on(t.stripeIntentId).where(sql`stripe_intent_id is not null`),
     uniqueIndex('pay_links_request_order_idx')
       .on(t.merchantId, t.orderId)
       .where(sql`kind = 'request'`),
@@ -420,6 +426,21 @@ export const processorCalls = pgTable(
   },
   (t) => [index('processor_calls_unconfirmed_idx').on(t.createdAt).where(sql`status = 'unconfirmed'`)],
 );
+
+/**
+ * PaymentIntents that took money for no payment Remit could record (a link already paid,
+ * deleted or expired): refunded (or, held, canceled) at once and kept here for reconciliation's
+ * listing, one row per PaymentIntent.
+ */
+export const processorOrphans = pgTable('processor_orphans', {
+  gatewayRef: text('gateway_ref').primaryKey(),
+  payLinkId: text('pay_link_id'),
+  amountCents: cents('amount_cents').notNull(),
+  /** refunded, canceled, or failed (the refund was refused: an operator must look). */
+  action: text('action').notNull(),
+  reason: text('reason').notNull(),
+  createdAt: ts('created_at').notNull(),
+});
 
 /** Stored responses for `Idempotency-Key`, replayed for 24 hours. */
 export const idempotencyKeys = pgTable(

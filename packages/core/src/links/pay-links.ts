@@ -9,6 +9,7 @@ import { openLink } from './open-link.js';
 import { widgetLinkFields } from './expiry.js';
 import { errorMessage, type PayLinkInput, type PayLinkResult } from '@remit/contract';
 import { assertPayable, linkTotals } from './totals.js';
+import { releaseLinkIntent } from '../pay-page/stripe-intent.js';
 
 /**
  * `POST /pay-link`: a hosted page for an amount and its pending sale. Links of a merchant not yet
@@ -72,9 +73,9 @@ export async function deletePayLink(
   linkId: string,
 ): Promise<DeletedPayLink> {
   const at = merchantNow(ctx.now, merchant);
-  return ctx.db.transaction(async (tx) => {
+  const done = await ctx.db.transaction(async (tx) => {
     const [link] = await tx
-      .select({ id: payLinks.id, status: payLinks.status, salesId: payLinks.salesId })
+      .select({ id: payLinks.id, status: payLinks.status, salesId: payLinks.salesId, stripeIntentId: payLinks.stripeIntentId })
       .from(payLinks)
       .where(and(eq(payLinks.id, linkId), eq(payLinks.merchantId, merchant.id), isNull(payLinks.deletedAt)))
       .for('update');
@@ -84,6 +85,9 @@ export async function deletePayLink(
     const [sale] = link.salesId ? await tx.select({ isStatus: transactions.isStatus }).from(transactions).where(eq(transactions.id, link.salesId)) : [];
     // A payment being confirmed with the processor may have charged: the link stays until it is settled.
     if (sale?.isStatus === IS_STATUS.processing) throw new RemitError('link_not_deletable', LINK_PROCESSING_DELETE_MESSAGE);
+    // Stripe: the link's PaymentIntent is canceled first; one taking money is recorded, and the delete refused.
+    const refused = await releaseLinkIntent(ctx, tx, link.stripeIntentId);
+    if (refused) return { refused };
     await tx.update(payLinks).set({ status: 'deleted', deletedAt: at }).where(eq(payLinks.id, link.id));
     // An open 3-D Secure challenge keeps a card: it can no longer be answered, so it is forgotten now.
     await tx
@@ -96,6 +100,8 @@ export async function deletePayLink(
         .set({ status: 'cancelled', updatedAt: at })
         .where(and(eq(transactions.id, link.salesId), eq(transactions.isStatus, IS_STATUS.pending), eq(transactions.status, 'pending')));
     }
-    return { link_id: link.id };
+    return { deleted: { link_id: link.id } };
   });
+  if ('refused' in done) throw done.refused;
+  return done.deleted;
 }

@@ -5,7 +5,7 @@ import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Tx } from '../db/connect.js';
 import { achMandates, payChallenges, payLinks, transactions } from '../db/schema.js';
-import { checkCard, storeCard } from '../customers/vault.js';
+import { checkCard, refuseCardNumbers, storeCard } from '../customers/vault.js';
 import { invalid, RemitError } from '../errors.js';
 import { recordEvent } from '../events/outbox.js';
 import { newId } from '../ids.js';
@@ -107,6 +107,7 @@ export async function payLink(
   locale: Locale = 'en',
 ): Promise<PayResult> {
   if (request.method === 'card') {
+    refuseCardNumbers(ctx);
     const card = parsePayCard(request.card);
     return attempt(ctx, async (tx) => {
       const p = await lockPayable(ctx, tx, linkId, 'card', locale);
@@ -304,7 +305,7 @@ export async function recordApproval(
 
 /** A pending ACH debit for the link's bank total; `/update-ach` approves or returns it later. */
 async function debitBank(ctx: Ctx, tx: Tx, p: Payable, bank: PayBank, client: PayClient): Promise<Outcome> {
-  const { link, merchant, sale, now } = p;
+  const { link, merchant, sale } = p;
   const amount = payAmounts(link, merchant).total.ach;
   // The debit authorization the customer accepted on this page (the request requires it).
   const mandate = { acceptedAt: ctx.now(), ip: client.ip, userAgent: client.userAgent };
@@ -319,19 +320,25 @@ async function debitBank(ctx: Ctx, tx: Tx, p: Payable, bank: PayBank, client: Pa
     idempotencyKey: processorKey('ach_debit', `${sale.id}\n${newId.transaction()}`),
     payee: payeeOf(merchant, 'ach', amount),
   });
-  const fee = feeFor(merchant, 'ach', amount);
+  return recordBankDebit(ctx, tx, p, { amount, lastFour: bank.account_number.slice(-4), gatewayRef });
+}
+
+/** A bank debit the processor started: the link's sale is a pending ACH payment, and the link is paid. */
+export async function recordBankDebit(ctx: Ctx, tx: Tx, p: Payable, d: { amount: number; lastFour: string; gatewayRef: string }): Promise<Outcome> {
+  const { link, merchant, sale, now } = p;
+  const fee = feeFor(merchant, 'ach', d.amount);
   const [row] = await tx
     .update(transactions)
     .set({
       paymentMethod: 'ach',
       ...stateColumns('pending'),
-      amountCents: amount,
+      amountCents: d.amount,
       feeCents: fee.feeCents,
       feeRateE7: fee.rateE7,
       netCents: fee.netCents,
       cardBrand: ACH_BRAND,
-      lastFour: bank.account_number.slice(-4),
-      gatewayRef,
+      lastFour: d.lastFour,
+      gatewayRef: d.gatewayRef,
       customerId: link.customerId,
       updatedAt: now,
     })

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { AddCardView, PayLinkView, PayMerchant, PayPageState, Receipt } from '@remit/contract';
+import type { AddCardView, CardEntry, PayLinkView, PayMerchant, PayPageState, Receipt } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { customers, paymentMethods } from '../db/schema.js';
@@ -58,7 +58,13 @@ export function receiptOf(link: LinkRow, sale: SaleRow, merchantName: string): R
 }
 
 /** What the pay page shows for a link: the merchant, the order, the itemized amounts, and a receipt once paid. */
-export function viewOf(link: LinkRow, merchant: PayMerchantRow, sale: SaleRow | null, widget: Branding, env: Ctx['env']): PayLinkView {
+/** Whose fields take the card: the processor's (Stripe.js, with its key and address) or Remit's own (the simulator). */
+export function cardEntryOf(processor: Ctx['processor']): CardEntry {
+  const e = processor.cardEntry;
+  return e ? { kind: 'stripe', publishable_key: e.publishableKey, js_url: e.jsUrl } : { kind: 'remit' };
+}
+
+export function viewOf(link: LinkRow, merchant: PayMerchantRow, sale: SaleRow | null, widget: Branding, ctx: Pick<Ctx, 'env' | 'processor'>): PayLinkView {
   const paid = link.status === 'paid' && sale !== null;
   return {
     link_id: link.id,
@@ -74,26 +80,27 @@ export function viewOf(link: LinkRow, merchant: PayMerchantRow, sale: SaleRow | 
     preauth: link.preauth,
     require_3ds: link.require3ds,
     embed_origin: link.embedOrigin,
-    frame_ancestors: framingOrigins(env, widget?.allowedOrigins ?? [], link.embedOrigin),
+    frame_ancestors: framingOrigins(ctx.env, widget?.allowedOrigins ?? [], link.embedOrigin),
     receipt: paid ? receiptOf(link, sale, merchant.businessname) : null,
-    card_entry: { kind: 'remit' },
+    card_entry: cardEntryOf(ctx.processor),
   };
 }
 
 /** `GET /pay/api/links/{link_id}`. */
-export async function payLinkView(ctx: Pick<Ctx, 'db' | 'env' | 'now'>, linkId: string): Promise<PayLinkView> {
+export async function payLinkView(ctx: Pick<Ctx, 'db' | 'env' | 'now' | 'processor'>, linkId: string): Promise<PayLinkView> {
   const { link, merchant } = await loadLink(ctx.db, ctx.now, linkId, 'pay');
   const [sale, widget] = await Promise.all([saleOf(ctx.db, link), findWidget(ctx.db, merchant.id)]);
-  return viewOf(link, merchant, sale, widget, ctx.env);
+  return viewOf(link, merchant, sale, widget, ctx);
 }
 
 /** `GET /pay/api/cards/{token}`. */
-export async function addCardView(ctx: Pick<Ctx, 'db' | 'now'>, token: string): Promise<AddCardView> {
+export async function addCardView(ctx: Pick<Ctx, 'db' | 'now' | 'processor'>, token: string): Promise<AddCardView> {
   const { link, merchant } = await loadLink(ctx.db, ctx.now, token, 'card');
-  return cardViewOf(ctx.db, link, merchant, await findWidget(ctx.db, merchant.id));
+  return cardViewOf(ctx, link, merchant, await findWidget(ctx.db, merchant.id));
 }
 
-async function cardViewOf(db: Queryable, link: LinkRow, merchant: PayMerchantRow, widget: Branding): Promise<AddCardView> {
+async function cardViewOf(ctx: Pick<Ctx, 'db' | 'processor'>, link: LinkRow, merchant: PayMerchantRow, widget: Branding): Promise<AddCardView> {
+  const db = ctx.db;
   const [[customer], [saved]] = await Promise.all([
     link.customerId ? db.select({ firstName: customers.firstName }).from(customers).where(eq(customers.id, link.customerId)) : [],
     link.paymentMethodId
@@ -106,8 +113,7 @@ async function cardViewOf(db: Queryable, link: LinkRow, merchant: PayMerchantRow
     customer_first_name: customer?.firstName ?? '',
     status: saved ? 'saved' : 'open',
     saved_card: saved ? { brand: saved.brand ?? '', last_four: saved.last4 } : null,
-    // Wired to the processor's fields with Stripe (issue 37).
-    card_entry: { kind: 'remit' },
+    card_entry: cardEntryOf(ctx.processor),
   };
 }
 
@@ -124,15 +130,15 @@ export interface PayPage {
  * The initial state of the HTML page at `/pay/{link_id}` (`link`) or `/pay/card/{token}` (`card`):
  * the view, or the error page's status, code and message. `appearance`: a page's override (JSON).
  */
-export async function payPage(ctx: Pick<Ctx, 'db' | 'env' | 'now'>, id: string, purpose: LinkPurpose, appearance?: string): Promise<PayPage> {
+export async function payPage(ctx: Pick<Ctx, 'db' | 'env' | 'now' | 'processor'>, id: string, purpose: LinkPurpose, appearance?: string): Promise<PayPage> {
   try {
     const { link, merchant } = await loadLink(ctx.db, ctx.now, id, purpose);
     const [widget, sale] = await Promise.all([findWidget(ctx.db, merchant.id), purpose === 'pay' ? saleOf(ctx.db, link) : null]);
     const frame = { allowedOrigins: widget?.allowedOrigins ?? [], embedOrigin: link.embedOrigin };
     const state: PayPageState =
       purpose === 'card'
-        ? { page: 'card', view: await cardViewOf(ctx.db, link, merchant, widget) }
-        : { page: 'link', view: viewOf(link, merchant, sale, widget, ctx.env) };
+        ? { page: 'card', view: await cardViewOf(ctx, link, merchant, widget) }
+        : { page: 'link', view: viewOf(link, merchant, sale, widget, ctx) };
     // The embedding page's override (`?appearance=`, as the widgets pass theirs on), when it reads.
     if (appearance) state.view.merchant.stylesheet = stylesheetPath(withOverride(widgetAppearance(widget), appearance).appearance);
     return { status: 200, state, ...frame };

@@ -174,6 +174,11 @@ export interface Processor {
   lookupPayment?(by: { gatewayRef: string } | { idempotencyKey: string }): Promise<PaymentLookup>;
   /** Checks a card number before it is used or stored; null when acceptable, else the reason. */
   checkCardNumber(number: string): string | null;
+  /**
+   * Present when card numbers are entered in the processor's own fields (Stripe's Payment Element,
+   * loaded from `jsUrl` with `publishableKey`): Remit then refuses every card number it is sent.
+   */
+  readonly cardEntry?: { publishableKey: string; jsUrl: string };
   /** Present when merchants are accounts at the processor (Stripe); the simulator has none. */
   readonly accounts?: MerchantAccounts;
 }

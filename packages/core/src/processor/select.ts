@@ -12,7 +12,9 @@ export type ProcessorName = (typeof PROCESSOR_NAMES)[number];
 export const defaultProcessorName = (env: Env): ProcessorName => (env === 'sandbox' ? 'simulator' : 'none');
 
 /** The processors' settings from the environment (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, REMIT_STRIPE_API_URL). */
-export type ProcessorEnv = Partial<Record<'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'REMIT_STRIPE_API_URL', string>>;
+export type ProcessorEnv = Partial<
+  Record<'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'REMIT_STRIPE_API_URL' | 'STRIPE_PUBLISHABLE_KEY' | 'REMIT_STRIPE_JS_URL', string>
+>;
 
 /**
  * The processor a configuration names. The simulator approves test cards without moving money,
@@ -35,7 +37,13 @@ export function createProcessor(name: string | undefined, env: Env, settings: Pr
     if (env === 'production' && !settings.STRIPE_WEBHOOK_SECRET) {
       throw new Error('REMIT_PROCESSOR=stripe in production needs STRIPE_WEBHOOK_SECRET (whsec_…): ACH results and approvals arrive as Stripe events');
     }
+    const publishableKey = settings.STRIPE_PUBLISHABLE_KEY ?? '';
+    if (env === 'production' && !/^pk_(live|test)_\S+$/.test(publishableKey)) {
+      throw new Error('REMIT_PROCESSOR=stripe in production needs STRIPE_PUBLISHABLE_KEY (pk_live_…): card details are entered in Stripe.js on the pay page');
+    }
     return createStripeProcessor({
+      publishableKey,
+      jsUrl: settings.REMIT_STRIPE_JS_URL || undefined,
       secretKey,
       webhookSecret: settings.STRIPE_WEBHOOK_SECRET || undefined,
       apiUrl: settings.REMIT_STRIPE_API_URL || undefined,

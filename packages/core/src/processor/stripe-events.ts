@@ -13,6 +13,7 @@ import type { Tx } from '../db/connect.js';
 import { settleProcessingByKey } from './settle-processing.js';
 import { finishIssuerChallenge } from '../pay-page/issuer-challenge.js';
 import { applyDispute } from './stripe-disputes.js';
+import { linkIntentEvent } from '../pay-page/stripe-intent.js';
 
 /**
  * `POST /stripe/webhooks`: Stripe's events, verified with `Stripe-Signature` (bad or older than
@@ -55,8 +56,13 @@ async function applyEvent(tx: Queryable, ctx: Ctx, event: Stripe.Event): Promise
   switch (event.type) {
     case 'payment_intent.succeeded':
     case 'payment_intent.amount_capturable_updated':
+    case 'payment_intent.processing':
+    case 'payment_intent.requires_action':
     case 'payment_intent.payment_failed': {
       const intent = event.data.object;
+      // A link's PaymentIntent (the Payment Element): read from Stripe and recorded once.
+      if (intent.metadata?.remit_link) return linkIntentEvent(tx as Tx, ctx, intent.id);
+      if (event.type === 'payment_intent.processing' || event.type === 'payment_intent.requires_action') return false;
       if (!(intent.payment_method_types ?? []).includes('us_bank_account')) return cardResult(tx, ctx, intent);
       if (event.type === 'payment_intent.amount_capturable_updated') return false;
       const outcome =

@@ -18,10 +18,21 @@ export interface StripeSettings {
   webhookSecret?: string;
   /** REMIT_STRIPE_API_URL: the API base; default Stripe's own (https://api.stripe.com). */
   apiUrl?: string;
+  /** STRIPE_PUBLISHABLE_KEY: `pk_live_…` or `pk_test_…`, for Stripe.js on the pay page. */
+  publishableKey?: string;
+  /** REMIT_STRIPE_JS_URL: where the pay page loads Stripe.js from; default Stripe's own. */
+  jsUrl?: string;
 }
+
+/** Stripe.js, as Stripe serves it. */
+export const STRIPE_JS_URL = 'https://js.stripe.com/v3/';
+
+/** Card numbers are entered in Stripe's fields only: the connector refuses to send one (never `card[number]`). */
+export const CARD_ENTRY_BY_PROCESSOR_MESSAGE = errorMessage('card_entry_by_processor');
 
 export interface StripeProcessor extends Processor {
   readonly stripe: Stripe;
+  readonly cardEntry: { publishableKey: string; jsUrl: string };
   readonly webhookSecret: string | undefined;
 }
 
@@ -128,12 +139,10 @@ const parseToken = (token: string) => {
 export function createStripeProcessor(settings: StripeSettings): StripeProcessor {
   const stripe = stripeClient(settings);
 
-  /** A PaymentMethod for a card typed into our pay page (Stripe's raw card data permission). */
-  const cardMethod = (card: CardInput, key: string) =>
-    stripe.paymentMethods.create(
-      { type: 'card', card: { number: card.number, exp_month: card.expMonth, exp_year: card.expYear, cvc: card.cvc } },
-      { idempotencyKey: `${key}_pm` },
-    );
+  /** A card number never goes to Stripe: it is typed into Stripe's own fields (issue 37). */
+  const refuseCardNumber = (): never => {
+    throw new RemitError('card_entry_by_processor', CARD_ENTRY_BY_PROCESSOR_MESSAGE);
+  };
 
   const authorizeCard: Processor['authorizeCard'] = async (card, amountCents, opts): Promise<AuthorizeResult> => {
     let source: { payment_method: string; customer?: string; off_session?: boolean; return_url?: string };
@@ -142,9 +151,7 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
         const t = parseToken(card.token);
         source = { payment_method: t.paymentMethod, customer: t.customer, off_session: true };
       } else {
-        source = { payment_method: (await cardMethod(card, opts.idempotencyKey)).id };
-        // With a return URL, Stripe answers a 3-D Secure challenge as a redirect to its own page.
-        if (opts.returnUrl) source.return_url = opts.returnUrl;
+        return refuseCardNumber();
       }
     } catch (e) {
       if (isCardError(e)) return stripeDecline(e, '');
@@ -217,6 +224,7 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
     stripe,
     accounts: stripeAccounts(stripe, call),
     webhookSecret: settings.webhookSecret,
+    cardEntry: { publishableKey: settings.publishableKey ?? '', jsUrl: settings.jsUrl || STRIPE_JS_URL },
     checkCardNumber(number) {
       return luhnValid(number) ? null : 'Card number is not valid (Luhn check failed).';
     },
@@ -302,10 +310,9 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
       const intent = found.data[0];
       return intent ? intentOutcome(intent) : { state: 'absent' };
     },
-    async tokenizeCard(card, { idempotencyKey }: Keyed): Promise<CardToken> {
-      const method = await call(() => cardMethod(card, idempotencyKey));
-      const customer = await call(() => stripe.customers.create({ payment_method: method.id }, { idempotencyKey: `${idempotencyKey}_cus` }));
-      return { token: `${customer.id}/${method.id}` };
+    async tokenizeCard(): Promise<CardToken> {
+      // Cards are kept through a SetupIntent the add-card page confirms (pay-page/stripe-setup.ts).
+      return refuseCardNumber();
     },
   };
 }

@@ -10,8 +10,11 @@ import {
   payLinkViewSchema,
   payRequestSchema,
   payResultSchema,
+  paymentIntentReportSchema,
+  setupIntentReportSchema,
+  stripeIntentSchema,
 } from '@remit/contract';
-import { addCardFromLink, addCardView, answerChallenge, payLink, payLinkView, type Ctx } from '@remit/core';
+import { addCardFromLink, addCardView, answerChallenge, cardIntent, linkIntent, payLink, payLinkView, reportCardIntent, reportLinkIntent, type Ctx } from '@remit/core';
 import { registerIdempotency } from '../../plugins/idempotency.js';
 import { enforceRateLimit } from '../../plugins/rate-limit.js';
 import type { App } from '../types.js';
@@ -126,6 +129,80 @@ export function payApiRoutes(app: App, ctx: Ctx) {
           },
         },
         async (req) => answerChallenge(ctx, req.params.linkId, req.params.challengeId, req.body.outcome, customerLocale(req)),
+      );
+
+      api.post(
+        '/links/:linkId/intent',
+        {
+          config,
+          schema: {
+            tags,
+            security,
+            summary: "The link's Stripe PaymentIntent, for the page to confirm with Stripe.js",
+            description: 'Stripe only. Created once and reused across page loads, tabs and retries: a link has one PaymentIntent. 409 payment_processing while a payment on it is in progress.',
+            params: linkParams,
+            headers: idempotencyHeader,
+            body: z.object({}).strict(),
+            response: { 200: stripeIntentSchema, ...errors },
+          },
+        },
+        async (req) => linkIntent(ctx, req.params.linkId),
+      );
+
+      api.post(
+        '/links/:linkId/intent/report',
+        {
+          config,
+          schema: {
+            tags,
+            security,
+            summary: 'The page confirmed the PaymentIntent: read it from Stripe and record it',
+            description: 'Answers paid (200), processing or bank_verification (202); a declined payment answers 402 and the link stays open.',
+            params: linkParams,
+            headers: idempotencyHeader,
+            body: paymentIntentReportSchema,
+            response: { 200: payResultSchema, 202: payResultSchema, ...errors },
+          },
+        },
+        async (req, reply) => {
+          const result = await reportLinkIntent(ctx, req.params.linkId, req.body.payment_intent);
+          if (result.status === 'processing' || result.status === 'bank_verification') reply.code(202);
+          return result;
+        },
+      );
+
+      api.post(
+        '/cards/:token/intent',
+        {
+          config,
+          schema: {
+            tags,
+            security,
+            summary: "The card request's Stripe SetupIntent, for the add-card page to confirm with Stripe.js",
+            params: tokenParams,
+            headers: idempotencyHeader,
+            body: z.object({}).strict(),
+            response: { 200: stripeIntentSchema, ...errors },
+          },
+        },
+        async (req) => cardIntent(ctx, req.params.token),
+      );
+
+      api.post(
+        '/cards/:token/intent/report',
+        {
+          config,
+          schema: {
+            tags,
+            security,
+            summary: 'The page confirmed the SetupIntent: read it from Stripe and keep the card',
+            params: tokenParams,
+            headers: idempotencyHeader,
+            body: setupIntentReportSchema,
+            response: { 200: addCardResultSchema, ...errors },
+          },
+        },
+        async (req) => reportCardIntent(ctx, req.params.token, req.body.setup_intent),
       );
 
       api.get(
