@@ -82,7 +82,7 @@ export function StripeFields(p: StripeFieldsProps) {
   const form = useRef<HTMLFormElement>(null);
   const host = useRef<HTMLDivElement>(null);
   const state = useSignal<'loading' | 'ready' | 'broken' | 'refused'>('loading');
-  const live = useRef<{ stripe: Stripe; elements: StripeElements } | null>(null);
+  const live = useRef<{ stripe: Stripe; elements: StripeElements; secret: string } | null>(null);
 
   useEffect(() => {
     let gone = false;
@@ -104,7 +104,7 @@ export function StripeFields(p: StripeFieldsProps) {
       element.on('change', (e) => p.onMethod?.(e.value.type === 'us_bank_account' ? 'ach' : 'card'));
       element.mount(host.current!);
       destroy = () => element.destroy();
-      live.current = { stripe, elements };
+      live.current = { stripe, elements, secret: res.data.client_secret };
     })();
     return () => {
       gone = true;
@@ -125,8 +125,10 @@ export function StripeFields(p: StripeFieldsProps) {
       // Stripe shows a field's own error beside it in its frame; it is said aloud here too.
       if (err.type === 'validation_error') return announce(err.message ?? '');
       // A decline, a failed 3-D Secure, an intent paid in another tab: the server says what it means.
-      const tried = err.payment_intent ?? err.setup_intent;
-      if (tried?.id) return p.report(tried.id);
+      // (Paid in another tab: Stripe answers the intent's unexpected state, and the server shows the receipt.)
+      const unexpected = err.code === 'payment_intent_unexpected_state' || err.code === 'setup_intent_unexpected_state';
+      const tried = err.payment_intent?.id ?? err.setup_intent?.id ?? (unexpected ? l.secret.split('_secret_')[0] : null);
+      if (tried) return p.report(tried);
       p.fail(err.message ?? m.tryAnother);
     });
   };
