@@ -20,6 +20,9 @@ import { checkState, createLink, newPage, SCREENSHOTS, transactions, YY, type Wo
 let w: World;
 let emu: StripeEmulator;
 const servers: Server[] = [];
+/** The sandbox clock: real time, moved on by tests that wait days (microdeposits). */
+let daysLater = 0;
+const DAY = 24 * 60 * 60 * 1000;
 
 /** Every request any page sent to Remit's origin (URL and body), and to the emulator's. */
 const toRemit: string[] = [];
@@ -37,7 +40,7 @@ const SECRETS = [...Object.values(CARD), BANK.account];
 
 beforeAll(async () => {
   emu = await startStripeEmulator();
-  const s = await startTestServer({ processor: createProcessor('stripe', 'sandbox', emulatedStripeEnv(emu)), workers: { webhooks: { pollMs: 20 } } });
+  const s = await startTestServer({ processor: createProcessor('stripe', 'sandbox', emulatedStripeEnv(emu)), now: () => new Date(Date.now() + daysLater * DAY), workers: { webhooks: { pollMs: 20 } } });
   emu.deliverTo(`${s.url}/stripe/webhooks`);
   const m = await newMerchant(s);
   const browser = await launchChromium();
@@ -308,7 +311,8 @@ describe('bank payments in Stripe’s fields', () => {
     const [pi] = intentsOf(id);
     expect(url).toContain(pi!.id);
     expect(await salesOf('21.00')).toHaveLength(1); // pending, recorded once
-    // Days later the deposits arrive: the customer verifies on Stripe's page.
+    // Two days later by the sandbox clock the deposits arrive: the customer verifies on Stripe's page.
+    daysLater = 2;
     const verify = await open(url);
     await verify.getByLabel('Descriptor code').fill('SM11AA');
     await verify.getByRole('button', { name: 'Verify account' }).click();
@@ -323,6 +327,7 @@ describe('bank payments in Stripe’s fields', () => {
     await shot(page, 'stripe-bank-microdeposits-done');
     await verify.context().close();
     await page.context().close();
+    daysLater = 0;
   });
 });
 
