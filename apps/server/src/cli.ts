@@ -158,6 +158,9 @@ const COMMANDS: Command[] = [
       io.out(`checked: ${report.checked}\nsettled: ${report.settled}\nfailed: ${report.failed}\n`);
       io.out(`calls confirmed: ${c.confirmed}\ncalls refused: ${c.refused}\ncalls unanswered: ${c.left}\n`);
       if (c.refused) io.err(`${c.refused} recorded capture, void or refund refused by the processor: see processor_calls (status refused).\n`);
+      const i = report.intents;
+      io.out(`payment intents listed: ${i.listed}\npayment intents not matching: ${i.mismatches.length}\n`);
+      for (const m of i.mismatches) io.out(`  ${m.payment_intent} link ${m.link_id ?? '-'} ${m.amount} cents ${m.status}: ${m.problem}, ${m.action}\n`);
       if (!core.ctx.processor.lookupPayment) io.err(`The ${core.ctx.processor.name} processor has no outcomes to ask about.\n`);
     },
   },

@@ -18,7 +18,7 @@ export interface ServerConfig {
   logLevel: string;
   /** REMIT_SETTLEMENT_CUTOFF ("HH" or "HH:MM" UTC, default 00:00) in milliseconds after midnight. */
   settlementCutoffMs: number;
-  /** REMIT_PROCESSOR: `simulator` (sandbox default), `stripe` (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, REMIT_STRIPE_API_URL) or `none` (production default: payments refused). */
+  /** REMIT_PROCESSOR: `simulator` (sandbox default), `stripe` (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, STRIPE_PUBLISHABLE_KEY, REMIT_STRIPE_API_URL, REMIT_STRIPE_JS_URL) or `none` (production default: payments refused). */
   processor: Processor;
   /** The built pay page; unset: `apps/pay/dist` of this repository. */
   payDir?: string;

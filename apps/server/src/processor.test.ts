@@ -36,12 +36,17 @@ describe('REMIT_PROCESSOR', () => {
     );
   });
 
-  it('stripe needs its secret key, and in production its webhook secret; it works in both environments', () => {
+  it('stripe needs its secret key, and in production its webhook and publishable keys; it works in both environments', () => {
     expect(() => loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_PROCESSOR: 'stripe' })).toThrow(/needs STRIPE_SECRET_KEY/);
     const stripe = { REMIT_ENCRYPTION_KEY: key, REMIT_PROCESSOR: 'stripe', STRIPE_SECRET_KEY: 'sk_test_abc' };
     expect(loadConfig(stripe).processor.name).toBe('stripe');
     expect(() => loadConfig({ ...stripe, REMIT_ENV: 'production' })).toThrow(/needs STRIPE_WEBHOOK_SECRET/);
-    expect(loadConfig({ ...stripe, REMIT_ENV: 'production', STRIPE_WEBHOOK_SECRET: 'whsec_x' }).processor.name).toBe('stripe');
+    expect(() => loadConfig({ ...stripe, REMIT_ENV: 'production', STRIPE_WEBHOOK_SECRET: 'whsec_x' })).toThrow(/needs STRIPE_PUBLISHABLE_KEY/);
+    const live = { ...stripe, REMIT_ENV: 'production', STRIPE_WEBHOOK_SECRET: 'whsec_x', STRIPE_PUBLISHABLE_KEY: 'pk_test_abc' };
+    expect(loadConfig(live).processor.name).toBe('stripe');
+    // The pay page loads Stripe.js from Stripe unless REMIT_STRIPE_JS_URL says otherwise.
+    expect(loadConfig(live).processor.cardEntry).toEqual({ publishableKey: 'pk_test_abc', jsUrl: 'https://js.stripe.com/v3/' });
+    expect(loadConfig({ ...live, REMIT_STRIPE_JS_URL: 'http://127.0.0.1:9/v3/' }).processor.cardEntry?.jsUrl).toBe('http://127.0.0.1:9/v3/');
     expect(() => loadConfig({ ...stripe, REMIT_STRIPE_API_URL: 'ftp://stripe.test' })).toThrow(/REMIT_STRIPE_API_URL must be an http or https URL/);
   });
 

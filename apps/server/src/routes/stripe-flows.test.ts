@@ -86,7 +86,7 @@ describe('3-D Secure with Stripe', () => {
     expect((await saleOf(linkId)).status).toBe('pending');
 
     const back = await answer(url, 'complete');
-    expect(back).toBe(`${s.url}/pay/${linkId}/return?payment_intent=${pid}&payment_intent_client_secret=${pid}_secret_x&redirect_status=succeeded`);
+    expect(back).toBe(`${s.url}/pay/${linkId}/return?payment_intent=${pid}&payment_intent_client_secret=${emu.paymentIntents.get(pid)!.client_secret}&redirect_status=succeeded`);
     const returned = await fetch(back, noRedirect);
     expect(returned.status).toBe(303);
     expect(returned.headers.get('location')).toBe(`/pay/${linkId}`);

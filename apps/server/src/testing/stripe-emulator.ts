@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { createHmac, randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
 import { createProcessor } from '@remit/core';
+import { Outbox, type Delivery } from './stripe-emulator/outbox.js';
+import { pages, servePage, type FrameData } from './stripe-emulator/pages.js';
 
 /**
  * A Stripe emulator for tests: a real HTTP server speaking Stripe's wire format (form-encoded
@@ -11,6 +13,32 @@ import { createProcessor } from '@remit/core';
  * `Idempotency-Key` as Stripe does (same key and parameters: the first answer again; other
  * parameters: 400 idempotency_error). Stateful enough for Remit's flows; the Stripe test card
  * numbers decide outcomes. Events it sends carry `Stripe-Signature`.
+ *
+ * Usage note (issue 37, "card numbers never touch Remit"):
+ * - Keys: `secretKey` for the server's SDK, `publishableKey` for the browser. With the publishable
+ *   key (Bearer or a `key` form field, as Stripe.js sends it) only what Stripe.js may do works:
+ *   create a PaymentMethod, and retrieve / confirm / verify_microdeposits a PaymentIntent or
+ *   SetupIntent with its `client_secret`.
+ * - Stripe.js stand-in: `{url}/v3/` (set `REMIT_STRIPE_JS_URL` to `jsUrl`) defines `window.Stripe`
+ *   with elements / create('payment') / mount / confirmPayment / confirmSetup / retrievePaymentIntent.
+ *   The Payment Element is a frame of this origin (title "Secure payment input frame"): a Card tab
+ *   (Card number, Expiration date, Security code, ZIP code) and, when the intent allows
+ *   us_bank_account, a "US bank account" tab (instant verification with Test Institution, or
+ *   "Enter bank details manually" = microdeposits; Stripe's mandate text).
+ * - Test cards: 4242424242424242 succeeds; 4000000000000002 declined; 4000000000009995 insufficient
+ *   funds; 4000002500003155 / 4000000000003220 ask for 3-D Secure (a modal frame with "Complete" /
+ *   "Fail"; `redirect_to_url` to `/3ds/{id}` when the server confirms with a return_url).
+ * - Microdeposits: next_action verify_with_microdeposits, hosted page `/microdeposit/{id}`
+ *   (descriptor code SM11AA, or amounts 32 and 45); verified → processing; `settleAch(id, outcome)`
+ *   settles it and sends the events.
+ * - Events: `deliverTo(url)` POSTs every event signed (`events` keeps them all); `dropEvents(id, n)`
+ *   loses the next n about an intent, `holdEvents(id, n)` + `sendLate(id)` sends them late,
+ *   `eventsSettled()` waits for deliveries.
+ * - `intents()`: every PaymentIntent with status, amount_received, amount_refunded (the truth).
+ * - `stripeJsConfirmPayment` / `stripeJsConfirmSetup` (./stripe-emulator/stripe-js-node.ts): what
+ *   Stripe.js does to confirm, over HTTP, for tests without a browser.
+ * - `startStripeEmulator({refuseRawCardData: true})`: card numbers sent with the secret key get
+ *   Stripe's "raw card data" error, as on an ordinary account.
  */
 
 type Params = Record<string, unknown>;
@@ -51,6 +79,8 @@ type PaymentIntent = Pick<
   | 'canceled_at'
   | 'description'
   | 'application_fee_amount'
+  | 'client_secret'
+  | 'setup_future_usage'
 > & { latest_charge: string | null; on_behalf_of: string | null; transfer_data: { destination: string; amount: number | null } | null };
 type Charge = Pick<
   Stripe.Charge,
@@ -61,8 +91,14 @@ type Charge = Pick<
 };
 type PaymentMethod = Pick<Stripe.PaymentMethod, 'id' | 'object' | 'type' | 'customer' | 'created' | 'livemode' | 'metadata'> & {
   card: Pick<Stripe.PaymentMethod.Card, 'brand' | 'last4' | 'exp_month' | 'exp_year' | 'fingerprint' | 'funding' | 'country'> | null;
-  us_bank_account: Pick<Stripe.PaymentMethod.UsBankAccount, 'last4' | 'routing_number' | 'account_type' | 'account_holder_type' | 'bank_name'> | null;
+  us_bank_account: Pick<Stripe.PaymentMethod.UsBankAccount, 'last4' | 'routing_number' | 'account_type' | 'account_holder_type' | 'bank_name' | 'financial_connections_account'> | null;
 };
+type SetupIntent = Pick<
+  Stripe.SetupIntent,
+  'id' | 'object' | 'client_secret' | 'customer' | 'payment_method' | 'payment_method_types' | 'status' | 'usage' | 'metadata' | 'created' | 'livemode' | 'last_setup_error' | 'next_action' | 'cancellation_reason' | 'description'
+>;
+/** Either intent, as the confirmation code treats them alike. */
+type AnyIntent = PaymentIntent | SetupIntent;
 type Refund = Pick<Stripe.Refund, 'id' | 'object' | 'amount' | 'currency' | 'status' | 'created' | 'metadata'> & {
   payment_intent: string;
   charge: string;
@@ -107,7 +143,14 @@ const DECLINES: Record<string, { code: string; decline_code?: string; message: s
   '4000000000000069': { code: 'expired_card', decline_code: 'expired_card', message: 'Your card has expired.' },
   '4000000000000127': { code: 'incorrect_cvc', decline_code: 'incorrect_cvc', message: "Your card's security code is incorrect." },
 };
-const THREE_DS = '4000000000003220';
+const THREE_DS = new Set(['4000000000003220', '4000002500003155']);
+/** Microdeposit verification: Stripe's test descriptor code and amounts. */
+const MICRODEPOSIT_CODE = 'SM11AA';
+const MICRODEPOSIT_AMOUNTS = ['32', '45'];
+const RAW_CARD_MESSAGE =
+  'Sending credit card numbers directly to the Stripe API is generally unsafe. To continue processing use Stripe.js, the Stripe mobile bindings, or Stripe Elements. For more information, see https://dashboard.stripe.com/account/integration/settings. If you are qualified to handle card data directly, see https://support.stripe.com/questions/enabling-access-to-raw-card-data-apis.';
+const PUBLISHABLE_MESSAGE =
+  'This API call cannot be made with a publishable API key. Please use a secret API key. You can find a list of your API keys at https://dashboard.stripe.com/account/apikeys.';
 
 export interface EmulatorRequest {
   method: string;
@@ -115,18 +158,58 @@ export interface EmulatorRequest {
   idempotencyKey: string | undefined;
   params: Params;
   replayed: boolean;
+  /** Which key made the request: the server's secret key or the browser's publishable key. */
+  auth: 'secret' | 'publishable';
+}
+
+export interface StripeEmulatorOptions {
+  /** Refuse card numbers sent with the secret key (Stripe's "raw card data" error), as an ordinary account does. */
+  refuseRawCardData?: boolean;
+}
+
+/** One PaymentIntent as the emulator holds it: the truth a property test compares Remit's records with. */
+export interface IntentSummary {
+  id: string;
+  status: Stripe.PaymentIntent.Status;
+  amount: number;
+  amount_received: number;
+  amount_refunded: number;
+  capture_method: string;
+  metadata: Record<string, string>;
 }
 
 export interface StripeEmulator {
   /** The base for REMIT_STRIPE_API_URL. */
   url: string;
+  /** `{url}/v3/`: the Stripe.js stand-in, for REMIT_STRIPE_JS_URL. */
+  jsUrl: string;
   secretKey: string;
+  publishableKey: string;
   webhookSecret: string;
   requests: EmulatorRequest[];
   paymentIntents: Map<string, PaymentIntent>;
+  setupIntents: Map<string, SetupIntent>;
+  paymentMethods: Map<string, PaymentMethod>;
+  customers: Map<string, Customer>;
   refunds: Refund[];
   accounts: Map<string, Account>;
   persons: Person[];
+  /** Every event the emulator made, in order (delivered or not). */
+  events: Stripe.Event[];
+  /** What happened to each event sent (or kept back) once an endpoint is set. */
+  deliveries: Delivery[];
+  /** Stripe's webhook endpoint: every event from now on is POSTed there, signed (null: none). */
+  deliverTo(url: string | null): void;
+  /** The next `count` events whose object is this intent (payment_intent.* / setup_intent.*) are lost: never delivered. */
+  dropEvents(intentId: string, count?: number): void;
+  /** The next `count` events about an intent are kept back until `sendLate`. */
+  holdEvents(intentId: string, count?: number): void;
+  /** Sends the held events about `intentId` (all held, without it); resolves once delivered. */
+  sendLate(intentId?: string): Promise<Stripe.Event[]>;
+  /** Resolves once every event so far has been answered by the endpoint. */
+  eventsSettled(): Promise<void>;
+  /** Every PaymentIntent held, oldest first, with what it keeps (amount_received less refunds). */
+  intents(): IntentSummary[];
   /** Stripe's review of a connected account: charges enabled (or not) and the `account.updated` it sends. */
   reviewAccount(id: string, chargesEnabled: boolean): Stripe.Event;
   /** A cardholder disputes a PaymentIntent's charge, or Stripe moves that dispute on: the `charge.dispute.*` event. */
@@ -137,9 +220,12 @@ export interface StripeEmulator {
   failRequests(pathPattern: RegExp, count: number, status?: number): void;
   /** A succeeded ACH debit returned by the bank afterwards: its charge fails; the `charge.failed` event Stripe sends. */
   returnAch(id: string, reason?: string): Stripe.Event;
-  /** Resolves a processing ACH PaymentIntent and returns the event Stripe would send. */
+  /**
+   * Resolves a processing bank debit (ACH, or one verified by microdeposits): succeeded or failed, and
+   * returns the event Stripe sends (also delivered when an endpoint is set).
+   */
   settleAch(id: string, outcome: 'succeeded' | 'failed'): Stripe.Event;
-  /** An event of `type` about `object`, as Stripe sends it. */
+  /** An event of `type` about `object`, as Stripe sends it (made only, neither kept nor delivered). */
   event(type: string, object: object): Stripe.Event;
   /** `Stripe-Signature` of `payload` (at `timestamp`, seconds; default now), with `secret` (default the webhook secret). */
   sign(payload: string, opts?: { timestamp?: number; secret?: string }): string;
@@ -148,12 +234,16 @@ export interface StripeEmulator {
 
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
 const now = () => Math.floor(Date.now() / 1000);
+const secretFor = (intentId: string) => `${intentId}_secret_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
+const PM_TYPES = ['card', 'us_bank_account'];
 
-export async function startStripeEmulator(): Promise<StripeEmulator> {
+export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Promise<StripeEmulator> {
   const secretKey = `sk_test_${randomBytes(12).toString('hex')}`;
+  const publishableKey = `pk_test_${randomBytes(12).toString('hex')}`;
   const webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
   const requests: EmulatorRequest[] = [];
   const paymentIntents = new Map<string, PaymentIntent>();
+  const setupIntents = new Map<string, SetupIntent>();
   const charges = new Map<string, Charge>();
   const methods = new Map<string, PaymentMethod & { number?: string }>();
   const customers = new Map<string, Customer>();
@@ -164,10 +254,34 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
   const idempotent = new Map<string, { request: string; status: number; body: string }>();
   const drops: { pattern: RegExp; count: number }[] = [];
   const failures: { pattern: RegExp; count: number; status: number }[] = [];
-  /** 3-D Secure challenges waiting on the emulator's page, by PaymentIntent. */
-  const challenges = new Map<string, { returnUrl: string; number: string }>();
+  /** 3-D Secure challenges waiting on the emulator's page, by intent; `frame`: Stripe.js's modal, not a redirect. */
+  const challenges = new Map<string, { returnUrl: string; number: string; frame: boolean }>();
   const challenged = new Set<string>();
+  /** Financial Connections accounts linked in the element (instant verification). */
+  const linked = new Map<string, { last4: string; institution: string }>();
+  const verifyAttempts = new Map<string, number>();
   let baseUrl = () => '';
+
+  const sign = (payload: string, o: { timestamp?: number; secret?: string } = {}) => {
+    const t = o.timestamp ?? now();
+    const v1 = createHmac('sha256', o.secret ?? webhookSecret).update(`${t}.${payload}`).digest('hex');
+    return `t=${t},v1=${v1}`;
+  };
+  const event = (type: string, object: object): Stripe.Event =>
+    ({
+      id: id('evt'),
+      object: 'event',
+      api_version: '2026-10-28.endive',
+      created: now(),
+      data: { object },
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+    }) as unknown as Stripe.Event;
+  const outbox = new Outbox((payload) => sign(payload));
+  /** An event Stripe sends: kept, and delivered to the endpoint (if any). */
+  const emit = (type: string, object: object) => outbox.publish(event(type, structuredClone(object)));
 
   const fail = (status: number, type: string, message: string, extra: Record<string, unknown> = {}): never => {
     throw new StripeFailure(status, { type, message, ...extra });
@@ -180,12 +294,13 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
     return n;
   };
 
-  const createMethod = (p: Params): PaymentMethod & { number?: string } => {
+  const createMethod = (p: Params, auth: 'secret' | 'publishable'): PaymentMethod & { number?: string } => {
     const type = String(p.type);
     const base = { id: id('pm'), object: 'payment_method' as const, customer: null, created: now(), livemode: false, metadata: {} };
     if (type === 'card') {
       const c = (p.card ?? {}) as Record<string, string>;
       if (!c.number) fail(400, 'invalid_request_error', 'Missing required param: card[number].', { param: 'card[number]', code: 'parameter_missing' });
+      if (auth === 'secret' && opts.refuseRawCardData) fail(400, 'invalid_request_error', RAW_CARD_MESSAGE);
       const brand = c.number!.startsWith('4') ? 'visa' : c.number!.startsWith('5') ? 'mastercard' : c.number!.startsWith('3') ? 'amex' : 'discover';
       const m = {
         ...base,
@@ -199,16 +314,22 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
     }
     if (type === 'us_bank_account') {
       const b = (p.us_bank_account ?? {}) as Record<string, string>;
+      const fca = b.financial_connections_account ? linked.get(b.financial_connections_account) ?? missing('financial_connections.account', b.financial_connections_account) : null;
+      if (!fca && (!b.routing_number || !b.account_number)) {
+        const param = b.routing_number ? 'us_bank_account[account_number]' : 'us_bank_account[routing_number]';
+        fail(400, 'invalid_request_error', `Missing required param: ${param}.`, { param, code: 'parameter_missing' });
+      }
       const m = {
         ...base,
         type: 'us_bank_account' as const,
         card: null,
         us_bank_account: {
-          last4: String(b.account_number ?? '').slice(-4),
-          routing_number: b.routing_number ?? null,
+          last4: fca ? fca.last4 : String(b.account_number).slice(-4),
+          routing_number: fca ? '110000000' : b.routing_number ?? null,
           account_type: (b.account_type ?? 'checking') as 'checking',
           account_holder_type: (b.account_holder_type ?? 'individual') as 'individual',
           bank_name: 'STRIPE TEST BANK',
+          financial_connections_account: fca ? b.financial_connections_account! : null,
         },
         number: b.account_number,
       };
@@ -217,22 +338,54 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
     }
     return fail(400, 'invalid_request_error', `Invalid payment method type: ${type}`, { param: 'type' });
   };
+  const methodOf = (pid: string) => methods.get(pid) ?? missing('payment_method', pid);
+  /** A PaymentMethod as Stripe shows it (the number never leaves). */
+  const methodView = (m: PaymentMethod & { number?: string }): PaymentMethod => {
+    const { number: _n, ...shown } = m;
+    return shown;
+  };
 
-  const view = (pi: PaymentIntent, expand: unknown) =>
-    Array.isArray(expand) && expand.includes('latest_charge') && pi.latest_charge ? { ...pi, latest_charge: charges.get(pi.latest_charge) } : pi;
+  const view = (pi: PaymentIntent, expand: unknown) => {
+    const e = Array.isArray(expand) ? (expand as string[]) : [];
+    return {
+      ...pi,
+      ...(e.includes('latest_charge') && pi.latest_charge ? { latest_charge: charges.get(pi.latest_charge) } : {}),
+      ...(e.includes('payment_method') && pi.payment_method ? { payment_method: methodView(methodOf(pi.payment_method as string)) } : {}),
+    };
+  };
+  /** What a publishable key sees of an intent: no metadata, customer or money flows. */
+  const publicView = <T extends object>(it: T) => {
+    const { metadata: _m, customer: _c, application_fee_amount: _f, transfer_data: _t, on_behalf_of: _o, ...shown } = it as T & Record<string, unknown>;
+    return shown;
+  };
 
-  const createIntent = (p: Params): PaymentIntent => {
+  const paymentMethodTypes = (p: Params): string[] => {
+    const given = (p.payment_method_types ?? p.allowed_payment_method_types) as string[] | undefined;
+    const auto = (p.automatic_payment_methods as Params | undefined)?.enabled === 'true';
+    const types = given ?? (auto ? PM_TYPES : ['card']);
+    if (!Array.isArray(types) || types.length === 0) fail(400, 'invalid_request_error', 'Invalid array', { param: 'payment_method_types' });
+    for (const t of types) {
+      if (!PM_TYPES.includes(t)) fail(400, 'invalid_request_error', `The payment method type "${t}" is invalid. Please ensure the provided type is activated in your dashboard (https://dashboard.stripe.com/account/payments/settings) and your account is enabled for any preview features that you are trying to use.`, { param: 'payment_method_types' });
+    }
+    return types;
+  };
+
+  const createIntent = (p: Params, auth: 'secret' | 'publishable'): PaymentIntent => {
     const amount = int(p.amount, 'amount');
     if (amount < 50) fail(400, 'invalid_request_error', 'Amount must be at least $0.50 usd', { code: 'amount_too_small', param: 'amount' });
-    const method = p.payment_method ? methods.get(String(p.payment_method)) ?? missing('payment_method', String(p.payment_method)) : p.payment_method_data ? createMethod(p.payment_method_data as Params) : null;
+    const method = p.payment_method ? methodOf(String(p.payment_method)) : p.payment_method_data ? createMethod(p.payment_method_data as Params, auth) : null;
     const capture = p.capture_method === 'manual' ? 'manual' : 'automatic';
     const destination = (p.transfer_data as Params | undefined)?.destination as string | undefined;
     if (destination !== undefined && !accounts.has(destination)) missing('account', destination);
     const fee = p.application_fee_amount === undefined ? null : int(p.application_fee_amount, 'application_fee_amount');
     if (fee !== null && !destination) fail(400, 'invalid_request_error', 'Can only apply an application_fee_amount when the PaymentIntent is attempting a direct payment (using an OAuth key or Stripe-Account header) or destination payment (using `transfer_data[destination]`).', { param: 'application_fee_amount' });
     if (fee !== null && fee > amount) fail(400, 'invalid_request_error', 'The application fee cannot be greater than the amount.', { param: 'application_fee_amount' });
+    const future = p.setup_future_usage as string | undefined;
+    if (future !== undefined && future !== 'on_session' && future !== 'off_session') fail(400, 'invalid_request_error', `Invalid setup_future_usage: must be one of on_session or off_session`, { param: 'setup_future_usage' });
+    if (p.customer !== undefined && !customers.has(String(p.customer))) missing('customer', String(p.customer));
+    const pid = id('pi');
     const pi: PaymentIntent = {
-      id: id('pi'),
+      id: pid,
       object: 'payment_intent',
       amount,
       amount_capturable: 0,
@@ -240,9 +393,11 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
       currency: String(p.currency ?? 'usd'),
       status: 'requires_payment_method',
       capture_method: capture,
+      client_secret: secretFor(pid),
       customer: (p.customer as string) ?? null,
       payment_method: method?.id ?? null,
-      payment_method_types: (p.allowed_payment_method_types as string[]) ?? (p.payment_method_types as string[]) ?? ['card'],
+      payment_method_types: paymentMethodTypes(p),
+      setup_future_usage: (future as Stripe.PaymentIntent.SetupFutureUsage) ?? null,
       metadata: (p.metadata as Record<string, string>) ?? {},
       created: now(),
       livemode: false,
@@ -257,15 +412,90 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
       transfer_data: destination ? { destination, amount: null } : null,
     };
     paymentIntents.set(pi.id, pi);
+    if (method) pi.status = 'requires_confirmation';
+    emit('payment_intent.created', pi);
     if (p.confirm !== 'true' || !method) return pi;
+    return confirmPayment(pi, { ...p, payment_method: method.id, payment_method_data: undefined }, 'create', auth);
+  };
+
+  const attachToCustomer = (it: AnyIntent) => {
+    const m = it.payment_method ? methods.get(it.payment_method as string) : undefined;
+    if (m && it.customer && !m.customer) {
+      m.customer = it.customer as string;
+      emit('payment_method.attached', methodView(m));
+    }
+  };
+  const microdepositAction = (it: AnyIntent) =>
+    ({
+      type: 'verify_with_microdeposits',
+      verify_with_microdeposits: {
+        arrival_date: now() + 2 * 86_400,
+        hosted_verification_url: `${baseUrl()}/microdeposit/${it.id}`,
+        microdeposit_type: 'descriptor_code',
+      },
+    }) as Stripe.PaymentIntent.NextAction;
+  const challengeAction = (it: AnyIntent, p: Params, number: string) => {
+    const frame = p.use_stripe_sdk === 'true';
+    challenges.set(it.id, { returnUrl: String(p.return_url ?? ''), number, frame });
+    const url = `${baseUrl()}/3ds/${it.id}`;
+    return (frame
+      ? { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect', stripe_js: url, source: id('src') } }
+      : { type: 'redirect_to_url', redirect_to_url: { url, return_url: String(p.return_url) } }) as unknown as Stripe.PaymentIntent.NextAction;
+  };
+  const confirmable = (it: AnyIntent, what: string) => {
+    if (!['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(it.status)) {
+      const name = it.object === 'payment_intent' ? 'PaymentIntent' : 'SetupIntent';
+      fail(400, 'invalid_request_error', `You cannot confirm this ${name} because it has a status of ${it.status}.`, { code: `${it.object}_unexpected_state`, [it.object]: it });
+    }
+    const m = what;
+    return m;
+  };
+  /** The PaymentMethod a confirm names: an existing one, one made from payment_method_data, or the intent's own. */
+  const methodForConfirm = (it: AnyIntent, p: Params, auth: 'secret' | 'publishable') => {
+    const m = p.payment_method ? methodOf(String(p.payment_method)) : p.payment_method_data ? createMethod(p.payment_method_data as Params, auth) : it.payment_method ? methodOf(it.payment_method as string) : null;
+    const name = it.object === 'payment_intent' ? 'PaymentIntent' : 'SetupIntent';
+    if (!m) return fail(400, 'invalid_request_error', `You cannot confirm this ${name} because it's missing a payment method. To confirm the ${name} with ${it.customer ?? 'a customer'}, specify a payment method attached to this customer along with the customer ID.`, { code: `${it.object}_unexpected_state` });
+    if (!it.payment_method_types.includes(m.type)) {
+      fail(400, 'invalid_request_error', `The PaymentMethod provided (${m.type}) is not allowed for this ${name}. Please attach a PaymentMethod of one of the following types: ${it.payment_method_types.join(', ')}.`, { code: 'payment_intent_incompatible_payment_method', param: 'payment_method' });
+    }
+    if (m.customer && it.customer && m.customer !== it.customer) fail(400, 'invalid_request_error', 'The provided PaymentMethod belongs to another customer.', { param: 'payment_method' });
+    if (m.type === 'us_bank_account' && !m.us_bank_account?.financial_connections_account && p.mandate_data === undefined && auth === 'publishable') {
+      fail(400, 'invalid_request_error', 'mandate_data is required to confirm with a us_bank_account PaymentMethod.', { param: 'mandate_data', code: 'parameter_missing' });
+    }
+    return m;
+  };
+
+  /**
+   * Confirms a PaymentIntent: bank debits go processing (verified through Financial Connections) or
+   * wait for microdeposits; cards may ask for 3-D Secure (Stripe.js's modal when it sends
+   * `use_stripe_sdk`, else a redirect to return_url); then the network answers.
+   * `via: 'create'` is `confirm=true` on create: Remit's older server-side bank debit goes straight to processing.
+   */
+  const confirmPayment = (pi: PaymentIntent, p: Params, via: 'create' | 'confirm', auth: 'secret' | 'publishable'): PaymentIntent => {
+    confirmable(pi, 'confirm');
+    const method = methodForConfirm(pi, p, auth);
+    pi.payment_method = method.id;
+    pi.last_payment_error = null;
+    pi.next_action = null;
+    if (p.setup_future_usage === 'off_session' || p.setup_future_usage === 'on_session') pi.setup_future_usage = p.setup_future_usage;
     if (method.type === 'us_bank_account') {
-      pi.status = 'processing';
+      if (via === 'create' || method.us_bank_account?.financial_connections_account) {
+        pi.status = 'processing';
+        attachToCustomerIfKept(pi);
+        emit('payment_intent.processing', pi);
+      } else {
+        pi.status = 'requires_action';
+        pi.next_action = microdepositAction(pi);
+        emit('payment_intent.requires_action', pi);
+      }
       return pi;
     }
     const card = ((p.payment_method_options as Params | undefined)?.card ?? {}) as Record<string, string>;
-    if ((method.number === THREE_DS || card.request_three_d_secure === 'challenge') && !challenged.has(pi.id)) {
+    if ((THREE_DS.has(method.number ?? '') || card.request_three_d_secure === 'challenge') && !challenged.has(pi.id)) {
       // Stripe's redirect: its page, then back to return_url (off-session: no one to ask, a decline).
-      if (p.off_session === 'true' || !p.return_url) {
+      if (p.off_session === 'true' || (!p.return_url && p.use_stripe_sdk !== 'true')) {
+        pi.last_payment_error = { type: 'card_error', code: 'authentication_required', decline_code: 'authentication_required', message: 'Your card was declined. This transaction requires authentication.' } as unknown as Stripe.PaymentIntent.LastPaymentError;
+        emit('payment_intent.payment_failed', pi);
         return fail(402, 'card_error', 'Your card was declined. This transaction requires authentication.', {
           code: 'authentication_required',
           decline_code: 'authentication_required',
@@ -273,14 +503,14 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
         });
       }
       pi.status = 'requires_action';
-      challenges.set(pi.id, { returnUrl: String(p.return_url), number: method.number ?? '' });
-      pi.next_action = {
-        type: 'redirect_to_url',
-        redirect_to_url: { url: `${baseUrl()}/3ds/${pi.id}`, return_url: String(p.return_url) },
-      } as Stripe.PaymentIntent.NextAction;
+      pi.next_action = challengeAction(pi, p, method.number ?? '');
+      emit('payment_intent.requires_action', pi);
       return pi;
     }
     return chargeIntent(pi, method.number ?? '');
+  };
+  const attachToCustomerIfKept = (pi: PaymentIntent) => {
+    if (pi.setup_future_usage) attachToCustomer(pi);
   };
 
   /** The card network's answer on a confirmed PaymentIntent: a charge, declined or approved (held or captured). */
@@ -312,50 +542,319 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
     pi.latest_charge = charge.id;
     if (decline) {
       const error = { type: 'card_error', ...decline, charge: charge.id, doc_url: `https://docs.stripe.com/error-codes/${decline.code}` };
+      pi.status = 'requires_payment_method';
+      pi.next_action = null;
       pi.last_payment_error = error as unknown as Stripe.PaymentIntent.LastPaymentError;
+      emit('charge.failed', charge);
+      emit('payment_intent.payment_failed', pi);
       return fail(402, 'card_error', decline.message, { ...decline, charge: charge.id, payment_intent: pi });
     }
     pi.next_action = null;
+    attachToCustomerIfKept(pi);
     if (capture === 'manual') {
       pi.status = 'requires_capture';
       pi.amount_capturable = amount;
+      emit('payment_intent.amount_capturable_updated', pi);
     } else {
       pi.status = 'succeeded';
       pi.amount_received = amount;
       charge.captured = true;
       charge.amount_captured = amount;
+      emit('charge.succeeded', charge);
+      emit('payment_intent.succeeded', pi);
     }
     return pi;
   };
 
   const intent = (pid: string) => paymentIntents.get(pid) ?? missing('payment_intent', pid);
+  const setupIntent = (sid: string) => setupIntents.get(sid) ?? missing('setup_intent', sid);
   const unexpected = (pi: PaymentIntent, action: string): never =>
     fail(400, 'invalid_request_error', `This PaymentIntent could not be ${action} because it has a status of ${pi.status}.`, {
       code: 'payment_intent_unexpected_state',
       payment_intent: pi,
     });
 
-  const route = (method: string, path: string, p: Params): unknown => {
-    let m: RegExpMatchArray | null;
-    if (method === 'POST' && path === '/v1/payment_methods') return createMethod(p);
-    if (method === 'POST' && path === '/v1/customers') {
-      const c: Customer = { id: id('cus'), object: 'customer', created: now(), livemode: false, metadata: {}, email: (p.email as string) ?? null, name: (p.name as string) ?? null };
-      customers.set(c.id, c);
-      if (p.payment_method) {
-        const pm = methods.get(String(p.payment_method)) ?? missing('payment_method', String(p.payment_method));
-        pm.customer = c.id;
+  const createSetupIntent = (p: Params, auth: 'secret' | 'publishable'): SetupIntent => {
+    if (p.customer !== undefined && !customers.has(String(p.customer))) missing('customer', String(p.customer));
+    const usage = (p.usage as string | undefined) ?? 'off_session';
+    if (usage !== 'on_session' && usage !== 'off_session') fail(400, 'invalid_request_error', 'Invalid usage: must be one of on_session or off_session', { param: 'usage' });
+    const sid = id('seti');
+    const si: SetupIntent = {
+      id: sid,
+      object: 'setup_intent',
+      client_secret: secretFor(sid),
+      customer: (p.customer as string) ?? null,
+      payment_method: null,
+      payment_method_types: paymentMethodTypes(p),
+      status: 'requires_payment_method',
+      usage,
+      metadata: (p.metadata as Record<string, string>) ?? {},
+      created: now(),
+      livemode: false,
+      last_setup_error: null,
+      next_action: null,
+      cancellation_reason: null,
+      description: (p.description as string) ?? null,
+    };
+    setupIntents.set(si.id, si);
+    emit('setup_intent.created', si);
+    if (p.payment_method) {
+      si.payment_method = methodOf(String(p.payment_method)).id;
+      si.status = 'requires_confirmation';
+    }
+    return p.confirm === 'true' ? confirmSetup(si, p, auth) : si;
+  };
+
+  const succeedSetup = (si: SetupIntent) => {
+    si.status = 'succeeded';
+    si.next_action = null;
+    si.last_setup_error = null;
+    attachToCustomer(si);
+    emit('setup_intent.succeeded', si);
+    return si;
+  };
+  const failSetup = (si: SetupIntent, error: Record<string, unknown>) => {
+    si.status = 'requires_payment_method';
+    si.next_action = null;
+    si.last_setup_error = error as unknown as Stripe.SetupIntent.LastSetupError;
+    emit('setup_intent.setup_failed', si);
+  };
+
+  /** Confirms a SetupIntent: as a payment, without the money (a card's decline still declines). */
+  const confirmSetup = (si: SetupIntent, p: Params, auth: 'secret' | 'publishable'): SetupIntent => {
+    confirmable(si, 'confirm');
+    const method = methodForConfirm(si, p, auth);
+    si.payment_method = method.id;
+    si.last_setup_error = null;
+    if (method.type === 'us_bank_account') {
+      if (method.us_bank_account?.financial_connections_account) return succeedSetup(si);
+      si.status = 'requires_action';
+      si.next_action = microdepositAction(si) as unknown as Stripe.SetupIntent.NextAction;
+      emit('setup_intent.requires_action', si);
+      return si;
+    }
+    if (THREE_DS.has(method.number ?? '') && !challenged.has(si.id)) {
+      if (!p.return_url && p.use_stripe_sdk !== 'true') {
+        failSetup(si, { type: 'card_error', code: 'authentication_required', decline_code: 'authentication_required', message: 'Your card was declined. This transaction requires authentication.' });
+        return fail(402, 'card_error', 'Your card was declined. This transaction requires authentication.', { code: 'authentication_required', decline_code: 'authentication_required', setup_intent: si });
       }
+      si.status = 'requires_action';
+      si.next_action = challengeAction(si, p, method.number ?? '') as unknown as Stripe.SetupIntent.NextAction;
+      emit('setup_intent.requires_action', si);
+      return si;
+    }
+    return answerSetupCard(si, method.number ?? '');
+  };
+  const answerSetupCard = (si: SetupIntent, number: string): SetupIntent => {
+    const decline = DECLINES[number];
+    if (!decline) return succeedSetup(si);
+    const error = { type: 'card_error', ...decline, doc_url: `https://docs.stripe.com/error-codes/${decline.code}` };
+    failSetup(si, error);
+    return fail(402, 'card_error', decline.message, { ...decline, setup_intent: si });
+  };
+
+  /** Microdeposits checked (Stripe's API, or its hosted page): the debit goes processing, a SetupIntent succeeds. */
+  const verifyMicrodeposits = (it: AnyIntent, p: Params): AnyIntent => {
+    const name = it.object === 'payment_intent' ? 'PaymentIntent' : 'SetupIntent';
+    if (it.status !== 'requires_action' || it.next_action?.type !== 'verify_with_microdeposits') {
+      return fail(400, 'invalid_request_error', `This ${name} does not have microdeposits to verify (status ${it.status}).`, { code: `${it.object}_unexpected_state` });
+    }
+    const code = p.descriptor_code as string | undefined;
+    const amounts = p.amounts as string[] | undefined;
+    if (code === undefined && amounts === undefined) fail(400, 'invalid_request_error', 'Missing required param: descriptor_code.', { param: 'descriptor_code', code: 'parameter_missing' });
+    const ok = code !== undefined ? code.trim().toUpperCase() === MICRODEPOSIT_CODE : Array.isArray(amounts) && [...amounts].sort().join() === MICRODEPOSIT_AMOUNTS.join();
+    if (!ok) {
+      const tries = (verifyAttempts.get(it.id) ?? 0) + 1;
+      verifyAttempts.set(it.id, tries);
+      if (tries >= 3) {
+        const error = { type: 'invalid_request_error', code: 'payment_method_microdeposit_verification_attempts_exceeded', message: 'You have exceeded the number of allowed verification attempts.' };
+        if (it.object === 'setup_intent') failSetup(it, error);
+        else {
+          Object.assign(it, { status: 'requires_payment_method', next_action: null, last_payment_error: error });
+          emit('payment_intent.payment_failed', it);
+        }
+        return fail(400, 'invalid_request_error', error.message, { code: error.code });
+      }
+      const left = `You have ${3 - tries} verification attempts remaining.`;
+      return code !== undefined
+        ? fail(400, 'invalid_request_error', `The verification code provided does not match the code that was sent to the bank account. ${left}`, { code: 'payment_method_microdeposit_verification_descriptor_code_mismatch', param: 'descriptor_code' })
+        : fail(400, 'invalid_request_error', `The amounts provided do not match the amounts that were sent to the bank account. ${left}`, { code: 'payment_method_microdeposit_verification_amounts_mismatch', param: 'amounts' });
+    }
+    if (it.object === 'setup_intent') return succeedSetup(it);
+    it.status = 'processing';
+    it.next_action = null;
+    attachToCustomerIfKept(it);
+    emit('payment_intent.processing', it);
+    return it;
+  };
+
+  /** Stripe.js's Financial Connections step: the customer links Test Institution's account (instant verification). */
+  const linkAccountSession = () => {
+    const fca = { id: id('fca'), object: 'financial_connections.account', institution_name: 'Test Institution', last4: '6789', category: 'cash', subcategory: 'checking', status: 'active' };
+    linked.set(fca.id, { last4: fca.last4, institution: fca.institution_name });
+    return { id: id('fcsess'), object: 'financial_connections.session', client_secret: secretFor('fcsess'), livemode: false, accounts: { object: 'list', data: [fca], has_more: false, url: '/v1/financial_connections/accounts' } };
+  };
+
+  /** Stripe's search query language, the part reconciliation uses: clauses joined by AND (or OR). */
+  const searchIntents = (query: string): PaymentIntent[] => {
+    const joiner = / OR /i.test(query) ? / OR /i : / AND /i;
+    const clauses = query.trim().split(joiner).map((c) => c.trim());
+    const tests = clauses.map((c) => {
+      const m = c.match(/^(-?)(?:metadata\[['"]([\w.-]+)['"]\]|(status|currency|customer|amount|created))\s*(:|>=|<=|>|<)\s*(?:['"]([^'"]*)['"]|(null)|(\d+))$/);
+      if (!m) return fail(400, 'invalid_request_error', `Unsupported search query: ${query}`, { param: 'query' });
+      const [, neg, key, field, op, str, nul, num] = m;
+      const value = num ?? str;
+      const test = (pi: PaymentIntent): boolean => {
+        const actual: unknown = key ? pi.metadata[key!] : (pi as unknown as Record<string, unknown>)[field!];
+        if (nul) return actual === undefined || actual === null;
+        if (op === ':') return String(actual) === value;
+        const a = Number(actual);
+        const b = Number(value);
+        return op === '>' ? a > b : op === '>=' ? a >= b : op === '<' ? a < b : a <= b;
+      };
+      return neg ? (pi: PaymentIntent) => !test(pi) : test;
+    });
+    const all = [...paymentIntents.values()].reverse();
+    return all.filter((pi) => (joiner.source.includes('OR') ? tests.some((t) => t(pi)) : tests.every((t) => t(pi))));
+  };
+  const limitOf = (p: Params) => {
+    const l = p.limit === undefined ? 10 : int(p.limit, 'limit');
+    if (l < 1 || l > 100) fail(400, 'invalid_request_error', 'Invalid limit: must be between 1 and 100', { param: 'limit' });
+    return l;
+  };
+  /** A list page as Stripe shows it: newest first, `starting_after` / `ending_before` by id. */
+  const listPage = <T extends { id: string; created: number }>(all: T[], p: Params, url: string, shape: (x: T) => unknown = (x) => x) => {
+    const created = (p.created ?? {}) as Record<string, string>;
+    let rows = all.filter(
+      (x) =>
+        (created.gte === undefined || x.created >= Number(created.gte)) &&
+        (created.gt === undefined || x.created > Number(created.gt)) &&
+        (created.lte === undefined || x.created <= Number(created.lte)) &&
+        (created.lt === undefined || x.created < Number(created.lt)),
+    );
+    if (p.starting_after) rows = rows.slice(rows.findIndex((x) => x.id === p.starting_after) + 1);
+    if (p.ending_before) rows = rows.slice(0, Math.max(0, rows.findIndex((x) => x.id === p.ending_before)));
+    const limit = limitOf(p);
+    return { object: 'list', data: rows.slice(0, limit).map(shape), has_more: rows.length > limit, url };
+  };
+
+  /** Who may call what with the publishable key: Stripe.js's own calls, each intent only with its client secret. */
+  const PUBLISHABLE = [
+    /^POST \/v1\/payment_methods$/,
+    /^GET \/v1\/(payment|setup)_intents\/[^/]+$/,
+    /^POST \/v1\/(payment|setup)_intents\/[^/]+\/(confirm|verify_microdeposits|link_account_sessions)$/,
+  ];
+  const byClientSecret = <T extends AnyIntent>(it: T, p: Params, auth: 'secret' | 'publishable'): T => {
+    if (auth === 'publishable' && p.client_secret !== it.client_secret) {
+      const name = it.object === 'payment_intent' ? 'PaymentIntent' : 'SetupIntent';
+      fail(400, 'invalid_request_error', `The client_secret provided does not match the client_secret associated with the ${name}.`, { code: `${it.object}_invalid_parameter`, param: 'client_secret' });
+    }
+    return it;
+  };
+
+  const expandedData = (expand: unknown) => (Array.isArray(expand) ? (expand as string[]).map((x) => x.replace(/^data\./, '')) : []);
+
+  const route = (method: string, path: string, p: Params, auth: 'secret' | 'publishable'): unknown => {
+    let m: RegExpMatchArray | null;
+    if (auth === 'publishable' && !PUBLISHABLE.some((r) => r.test(`${method} ${path}`))) return fail(401, 'invalid_request_error', PUBLISHABLE_MESSAGE);
+    const shown = (x: object) => (auth === 'publishable' ? publicView(x) : x);
+    if (method === 'POST' && path === '/v1/payment_methods') return methodView(createMethod(p, auth));
+    if (method === 'GET' && path === '/v1/payment_methods') {
+      const rows = [...methods.values()].reverse().filter((x) => x.customer === p.customer && (p.type === undefined || x.type === p.type));
+      return listPage(rows, p, '/v1/payment_methods', methodView);
+    }
+    if ((m = path.match(/^\/v1\/payment_methods\/([^/]+)$/)) && method === 'GET') return methodView(methodOf(m[1]!));
+    if ((m = path.match(/^\/v1\/payment_methods\/([^/]+)\/(attach|detach)$/)) && method === 'POST') {
+      const pm = methodOf(m[1]!);
+      if (m[2] === 'attach') {
+        const c = String(p.customer ?? '');
+        if (!customers.has(c)) missing('customer', c);
+        if (pm.customer && pm.customer !== c) fail(400, 'invalid_request_error', 'The payment method you provided has already been attached to a customer.', { code: 'payment_method_unexpected_state' });
+        pm.customer = c;
+      } else pm.customer = null;
+      return methodView(pm);
+    }
+    if (method === 'POST' && path === '/v1/customers') {
+      const c: Customer = { id: id('cus'), object: 'customer', created: now(), livemode: false, metadata: (p.metadata as Record<string, string>) ?? {}, email: (p.email as string) ?? null, name: (p.name as string) ?? null };
+      customers.set(c.id, c);
+      if (p.payment_method) methodOf(String(p.payment_method)).customer = c.id;
       return c;
     }
-    if (method === 'POST' && path === '/v1/payment_intents') return view(createIntent(p), p.expand);
-    if (method === 'GET' && path === '/v1/payment_intents/search') {
-      // Only what Remit asks: metadata['key']:'value'.
-      const q = String(p.query ?? '').match(/^metadata\['(\w+)'\]:'([^']*)'$/);
-      if (!q) return fail(400, 'invalid_request_error', `Unsupported search query: ${String(p.query)}`, { param: 'query' });
-      const data = [...paymentIntents.values()].filter((pi) => pi.metadata[q[1]!] === q[2]).map((pi) => view(pi, ['latest_charge']));
-      return { object: 'search_result', data, has_more: false, next_page: null, url: '/v1/payment_intents/search' };
+    if ((m = path.match(/^\/v1\/customers\/([^/]+)$/)) && method === 'GET') return customers.get(m[1]!) ?? missing('customer', m[1]!);
+    if ((m = path.match(/^\/v1\/customers\/([^/]+)\/payment_methods$/)) && method === 'GET') {
+      const rows = [...methods.values()].reverse().filter((x) => x.customer === m![1] && (p.type === undefined || x.type === p.type));
+      return listPage(rows, p, `/v1/customers/${m[1]}/payment_methods`, methodView);
     }
-    if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)$/)) && method === 'GET') return view(intent(m[1]!), p.expand);
+    if (method === 'POST' && path === '/v1/payment_intents') return view(createIntent(p, auth), p.expand);
+    if (method === 'GET' && path === '/v1/payment_intents') {
+      const rows = [...paymentIntents.values()].reverse().filter((x) => p.customer === undefined || x.customer === p.customer);
+      return listPage(rows, p, '/v1/payment_intents', (pi) => view(pi, expandedData(p.expand)));
+    }
+    if (method === 'GET' && path === '/v1/payment_intents/search') {
+      const all = searchIntents(String(p.query ?? ''));
+      const offset = p.page ? Number(String(p.page).replace(/^page_/, '')) || 0 : 0;
+      const limit = limitOf(p);
+      const data = all.slice(offset, offset + limit).map((pi) => view(pi, ['latest_charge', ...expandedData(p.expand)]));
+      const more = all.length > offset + limit;
+      return { object: 'search_result', data, has_more: more, next_page: more ? `page_${offset + limit}` : null, url: '/v1/payment_intents/search' };
+    }
+    if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)$/)) && method === 'GET') return shown(view(byClientSecret(intent(m[1]!), p, auth), p.expand));
+    if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)$/)) && method === 'POST') {
+      const pi = intent(m[1]!);
+      if (p.metadata) pi.metadata = { ...pi.metadata, ...(p.metadata as Record<string, string>) };
+      if (p.description !== undefined) pi.description = String(p.description);
+      return pi;
+    }
+    if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)\/confirm$/)) && method === 'POST') {
+      const pi = byClientSecret(intent(m[1]!), p, auth);
+      try {
+        return shown(view(confirmPayment(pi, p, 'confirm', auth), p.expand));
+      } catch (e) {
+        if (e instanceof StripeFailure && auth === 'publishable' && e.error.payment_intent) e.error.payment_intent = publicView(e.error.payment_intent as object);
+        throw e;
+      }
+    }
+    if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)\/verify_microdeposits$/)) && method === 'POST') {
+      return shown(verifyMicrodeposits(byClientSecret(intent(m[1]!), p, auth), p));
+    }
+    if ((m = path.match(/^\/v1\/(payment|setup)_intents\/([^/]+)\/link_account_sessions$/)) && method === 'POST') {
+      const it = m[1] === 'payment' ? intent(m[2]!) : setupIntent(m[2]!);
+      byClientSecret(it, p, auth);
+      return linkAccountSession();
+    }
+    if (method === 'POST' && path === '/v1/setup_intents') return createSetupIntent(p, auth);
+    if ((m = path.match(/^\/v1\/setup_intents\/([^/]+)$/)) && method === 'GET') {
+      const si = byClientSecret(setupIntent(m[1]!), p, auth);
+      const e = Array.isArray(p.expand) ? (p.expand as string[]) : [];
+      return shown(e.includes('payment_method') && si.payment_method ? { ...si, payment_method: methodView(methodOf(si.payment_method as string)) } : si);
+    }
+    if ((m = path.match(/^\/v1\/setup_intents\/([^/]+)\/confirm$/)) && method === 'POST') {
+      const si = byClientSecret(setupIntent(m[1]!), p, auth);
+      try {
+        return shown(confirmSetup(si, p, auth));
+      } catch (e) {
+        if (e instanceof StripeFailure && auth === 'publishable' && e.error.setup_intent) e.error.setup_intent = publicView(e.error.setup_intent as object);
+        throw e;
+      }
+    }
+    if ((m = path.match(/^\/v1\/setup_intents\/([^/]+)\/verify_microdeposits$/)) && method === 'POST') {
+      return shown(verifyMicrodeposits(byClientSecret(setupIntent(m[1]!), p, auth), p));
+    }
+    if ((m = path.match(/^\/v1\/setup_intents\/([^/]+)\/cancel$/)) && method === 'POST') {
+      const si = setupIntent(m[1]!);
+      if (si.status === 'succeeded' || si.status === 'canceled' || si.status === 'processing') {
+        fail(400, 'invalid_request_error', `You cannot cancel this SetupIntent because it has a status of ${si.status}.`, { code: 'setup_intent_unexpected_state', setup_intent: si });
+      }
+      si.status = 'canceled';
+      si.next_action = null;
+      si.cancellation_reason = (p.cancellation_reason as Stripe.SetupIntent.CancellationReason) ?? null;
+      emit('setup_intent.canceled', si);
+      return si;
+    }
+    if (method === 'GET' && path === '/v1/events') {
+      const rows = [...outbox.events].reverse().filter((e) => p.type === undefined || e.type === p.type);
+      return listPage(rows, p, '/v1/events');
+    }
     if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)\/capture$/)) && method === 'POST') {
       const pi = intent(m[1]!);
       if (pi.status !== 'requires_capture') return unexpected(pi, 'captured');
@@ -375,6 +874,8 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
       const ch = charges.get(pi.latest_charge!)!;
       ch.captured = true;
       ch.amount_captured = amount;
+      emit('charge.captured', ch);
+      emit('payment_intent.succeeded', pi);
       return pi;
     }
     if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)\/cancel$/)) && method === 'POST') {
@@ -384,6 +885,9 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
       pi.amount_capturable = 0;
       pi.canceled_at = now();
       pi.cancellation_reason = (p.cancellation_reason as Stripe.PaymentIntent.CancellationReason) ?? null;
+      pi.next_action = null;
+      challenges.delete(pi.id);
+      emit('payment_intent.canceled', pi);
       return pi;
     }
     if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)\/increment_authorization$/)) && method === 'POST') {
@@ -427,7 +931,9 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
       if (ch) {
         ch.amount_refunded += amount;
         ch.refunded = ch.amount_refunded === ch.amount_captured;
+        emit('charge.refunded', ch);
       }
+      emit('refund.created', r);
       return r;
     }
     if (method === 'POST' && path === '/v1/accounts') return createAccount(p);
@@ -530,6 +1036,9 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
     res.writeHead(status, {
       'content-type': 'application/json',
       'request-id': id('req'),
+      // Stripe's API answers browsers from any origin (Stripe.js calls it from the merchant's page).
+      'access-control-allow-origin': '*',
+      'access-control-expose-headers': 'Request-Id',
       ...(replayed ? { 'idempotent-replayed': 'true' } : {}),
     });
     res.end(body);
@@ -539,19 +1048,34 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
     const url = new URL(req.url ?? '/', 'http://stripe.test');
     const path = url.pathname;
     const method = req.method ?? 'GET';
-    if (path.startsWith('/3ds/')) return challengePage(req, res, path);
-    if (req.headers.authorization !== `Bearer ${secretKey}`) {
-      return answer(res, 401, JSON.stringify({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided.' } }));
+    if (method === 'OPTIONS') {
+      res.writeHead(204, {
+        'access-control-allow-origin': '*',
+        'access-control-allow-methods': 'GET, POST, DELETE',
+        'access-control-allow-headers': 'authorization, content-type, idempotency-key, stripe-version',
+        'access-control-max-age': '300',
+      });
+      return res.end();
     }
+    if (path.startsWith('/3ds/')) return challengePage(req, res, path, raw);
+    if (path.startsWith('/microdeposit/')) return microdepositPage(req, res, path, raw);
+    if (servePage(res, path, url.searchParams, frameData)) return;
     const params = method === 'GET' ? parseForm(url.search.slice(1)) : parseForm(raw);
-    const key = req.headers['idempotency-key'] as string | undefined;
+    const bearer = req.headers.authorization?.replace(/^Bearer /, '');
+    const key = params.key;
+    delete params.key;
+    const auth = bearer === secretKey ? 'secret' : bearer === publishableKey || (bearer === undefined && key === publishableKey) ? 'publishable' : null;
+    if (!auth) {
+      return answer(res, 401, JSON.stringify({ error: { type: 'invalid_request_error', message: `Invalid API Key provided: ${String(bearer ?? key ?? '').slice(0, 12)}****` } }));
+    }
+    const idemKey = req.headers['idempotency-key'] as string | undefined;
     const fingerprint = `${method} ${path}\n${raw}`;
-    const stored = key && method === 'POST' ? idempotent.get(key) : undefined;
-    requests.push({ method, path, idempotencyKey: key, params, replayed: !!stored });
+    const stored = idemKey && method === 'POST' ? idempotent.get(idemKey) : undefined;
+    requests.push({ method, path, idempotencyKey: idemKey, params, replayed: !!stored, auth });
     const dropping = drops.find((d) => d.count > 0 && d.pattern.test(path));
     if (stored) {
       if (stored.request !== fingerprint) {
-        const message = `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`;
+        const message = `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${idemKey}' if you meant to execute a different request.`;
         return answer(res, 400, JSON.stringify({ error: { type: 'idempotency_error', message } }));
       }
       if (dropping) {
@@ -568,13 +1092,13 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
     let status = 200;
     let body: string;
     try {
-      body = JSON.stringify(route(method, path, params));
+      body = JSON.stringify(route(method, path, params, auth));
     } catch (e) {
       if (!(e instanceof StripeFailure)) throw e;
       status = e.status;
       body = JSON.stringify({ error: e.error });
     }
-    if (key && method === 'POST') idempotent.set(key, { request: fingerprint, status, body });
+    if (idemKey && method === 'POST') idempotent.set(idemKey, { request: fingerprint, status, body });
     if (dropping) {
       // Done, and the answer lost: as a timeout or a crash between Stripe and us would look.
       dropping.count--;
@@ -583,50 +1107,101 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
     answer(res, status, body);
   };
 
+  /** What the Payment Element's frame is told about its intent (checked against the publishable key and client secret). */
+  const frameData = (q: URLSearchParams): FrameData | null => {
+    const secret = q.get('client_secret') ?? '';
+    if (q.get('key') !== publishableKey) return null;
+    const it = secret.startsWith('seti_') ? setupIntents.get(secret.split('_secret_')[0]!) : paymentIntents.get(secret.split('_secret_')[0]!);
+    if (!it || it.client_secret !== secret) return null;
+    const destination = it.object === 'payment_intent' && it.transfer_data ? accounts.get(it.transfer_data.destination) : undefined;
+    return {
+      kind: it.object,
+      amount: it.object === 'payment_intent' ? it.amount : null,
+      currency: it.object === 'payment_intent' ? it.currency : 'usd',
+      types: it.payment_method_types,
+      business: destination?.business_profile.name ?? 'Remit',
+      apiUrl: baseUrl(),
+      publishableKey,
+      clientSecret: secret,
+    };
+  };
+
+  const html = (res: ServerResponse, status: number, body: string) => {
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(body);
+  };
+  const anyIntent = (iid: string): AnyIntent | undefined => paymentIntents.get(iid) ?? setupIntents.get(iid);
+
   /**
    * Stripe's 3-D Secure page, as a browser (or HTTP client) sees it: GET shows "Complete" and
-   * "Fail"; either answers the challenge and redirects to the return URL with the query Stripe adds.
+   * "Fail"; either answers the challenge, then redirects to the return URL with the query Stripe
+   * adds, or (Stripe.js's modal) tells the page that opened the frame.
    */
-  const challengePage = (req: IncomingMessage, res: ServerResponse, path: string) => {
-    const [, , pid, answerWord] = path.split('/');
-    const waiting = challenges.get(pid ?? '');
-    const pi = paymentIntents.get(pid ?? '');
-    if (!waiting || !pi) {
-      res.writeHead(404, { 'content-type': 'text/html' });
-      return res.end('<!doctype html><title>3D Secure</title><p>No such authentication.</p>');
-    }
+  const challengePage = (req: IncomingMessage, res: ServerResponse, path: string, _raw: string) => {
+    const [, , iid, answerWord] = path.split('/');
+    const waiting = challenges.get(iid ?? '');
+    const it = anyIntent(iid ?? '');
+    if (!waiting || !it) return html(res, 404, pages.missing('3D Secure', 'No such authentication.'));
     if (!answerWord || req.method !== 'POST') {
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      return res.end(
-        `<!doctype html><html lang="en"><title>3D Secure 2 Test Page</title><h1>3D Secure 2 Test Page</h1>` +
-          `<p>Authenticate the payment of ${(pi.amount / 100).toFixed(2)} ${pi.currency.toUpperCase()}.</p>` +
-          `<form method="post" action="/3ds/${pid}/complete"><button id="test-source-authorize-3ds">Complete</button></form>` +
-          `<form method="post" action="/3ds/${pid}/fail"><button id="test-source-fail-3ds">Fail</button></form></html>`,
-      );
+      const amount = it.object === 'payment_intent' ? `${(it.amount / 100).toFixed(2)} ${it.currency.toUpperCase()}` : null;
+      return html(res, 200, pages.challenge(iid!, amount));
     }
-    challenges.delete(pid!);
-    challenged.add(pid!);
-    if (answerWord === 'complete') {
+    challenges.delete(iid!);
+    challenged.add(iid!);
+    const failure = {
+      type: 'invalid_request_error',
+      code: `${it.object}_authentication_failure`,
+      message: `The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this ${it.object === 'payment_intent' ? 'PaymentIntent' : 'SetupIntent'} again.`,
+    };
+    if (it.object === 'setup_intent') {
+      if (answerWord === 'complete') {
+        try {
+          answerSetupCard(it, waiting.number);
+        } catch {
+          // A decline after authentication: the SetupIntent carries it (last_setup_error).
+        }
+      } else failSetup(it, failure);
+    } else if (answerWord === 'complete') {
       try {
-        chargeIntent(pi, waiting.number);
+        chargeIntent(it, waiting.number);
       } catch {
         // A decline after authentication: the PaymentIntent carries it (last_payment_error).
       }
     } else {
-      pi.status = 'requires_payment_method';
-      pi.next_action = null;
-      pi.last_payment_error = {
-        type: 'invalid_request_error',
-        code: 'payment_intent_authentication_failure',
-        message: 'The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.',
-      } as unknown as Stripe.PaymentIntent.LastPaymentError;
+      it.status = 'requires_payment_method';
+      it.next_action = null;
+      it.last_payment_error = failure as unknown as Stripe.PaymentIntent.LastPaymentError;
+      emit('payment_intent.payment_failed', it);
     }
+    const passed = it.status === 'succeeded' || it.status === 'requires_capture';
+    if (waiting.frame) return html(res, 200, pages.challengeDone(iid!, passed));
     const back = new URL(waiting.returnUrl);
-    back.searchParams.set('payment_intent', pi.id);
-    back.searchParams.set('payment_intent_client_secret', `${pi.id}_secret_x`);
-    back.searchParams.set('redirect_status', pi.status === 'succeeded' || pi.status === 'requires_capture' ? 'succeeded' : 'failed');
+    const kind = it.object === 'payment_intent' ? 'payment_intent' : 'setup_intent';
+    back.searchParams.set(kind, it.id);
+    back.searchParams.set(`${kind}_client_secret`, it.client_secret ?? '');
+    back.searchParams.set('redirect_status', passed ? 'succeeded' : 'failed');
     res.writeHead(302, { location: back.toString() });
     res.end();
+  };
+
+  /** Stripe's hosted microdeposit verification page (next_action.verify_with_microdeposits.hosted_verification_url). */
+  const microdepositPage = (req: IncomingMessage, res: ServerResponse, path: string, raw: string) => {
+    const iid = path.split('/')[2] ?? '';
+    const it = anyIntent(iid);
+    if (!it) return html(res, 404, pages.missing('Verify your bank account', 'No such verification.'));
+    const business = it.object === 'payment_intent' && it.transfer_data ? accounts.get(it.transfer_data.destination)?.business_profile.name ?? 'Remit' : 'Remit';
+    if (req.method !== 'POST') {
+      const waiting = it.status === 'requires_action' && it.next_action?.type === 'verify_with_microdeposits';
+      return html(res, 200, pages.microdeposits(iid, business, waiting ? null : 'This bank account is already verified.'));
+    }
+    const code = String(parseForm(raw).descriptor_code ?? '');
+    try {
+      verifyMicrodeposits(it, { descriptor_code: code });
+      return html(res, 200, pages.microdeposits(iid, business, 'Thank you. Your bank account is verified; the payment is on its way.'));
+    } catch (e) {
+      if (!(e instanceof StripeFailure)) throw e;
+      return html(res, 400, pages.microdeposits(iid, business, null, String(e.error.message)));
+    }
   };
 
   const server = createServer((req, res) => {
@@ -639,33 +1214,39 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
   const { port } = server.address() as AddressInfo;
   baseUrl = () => `http://127.0.0.1:${port}`;
 
-  const sign = (payload: string, opts: { timestamp?: number; secret?: string } = {}) => {
-    const t = opts.timestamp ?? now();
-    const v1 = createHmac('sha256', opts.secret ?? webhookSecret).update(`${t}.${payload}`).digest('hex');
-    return `t=${t},v1=${v1}`;
-  };
-  const event = (type: string, object: object): Stripe.Event =>
-    ({
-      id: id('evt'),
-      object: 'event',
-      api_version: '2026-10-28.endive',
-      created: now(),
-      data: { object },
-      livemode: false,
-      pending_webhooks: 1,
-      request: { id: null, idempotency_key: null },
-      type,
-    }) as unknown as Stripe.Event;
-
   return {
     url: `http://127.0.0.1:${port}`,
+    jsUrl: `http://127.0.0.1:${port}/v3/`,
     secretKey,
+    publishableKey,
     webhookSecret,
     requests,
     paymentIntents,
+    setupIntents,
+    paymentMethods: methods,
+    customers,
     refunds,
     accounts,
     persons,
+    events: outbox.events,
+    deliveries: outbox.deliveries,
+    deliverTo(url) {
+      outbox.endpoint = url;
+    },
+    dropEvents: (iid, count = 1) => outbox.drop(iid, count),
+    holdEvents: (iid, count = 1) => outbox.hold(iid, count),
+    sendLate: (iid) => outbox.sendLate(iid),
+    eventsSettled: () => outbox.settled(),
+    intents: () =>
+      [...paymentIntents.values()].map((pi) => ({
+        id: pi.id,
+        status: pi.status,
+        amount: pi.amount,
+        amount_received: pi.amount_received,
+        amount_refunded: refunds.filter((r) => r.payment_intent === pi.id).reduce((a, r) => a + r.amount, 0),
+        capture_method: pi.capture_method,
+        metadata: { ...pi.metadata },
+      })),
     reviewAccount(aid, enabled) {
       const a = accounts.get(aid);
       if (!a) throw new Error(`no account ${aid}`);
@@ -707,7 +1288,7 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
       const charge = charges.get(pi.latest_charge ?? '');
       if (!charge) throw new Error(`${pid} has no charge`);
       Object.assign(charge, { status: 'failed', paid: false, failure_code: 'insufficient_funds', failure_message: reason });
-      return event('charge.failed', { ...charge });
+      return emit('charge.failed', charge);
     },
     settleAch(pid, outcome) {
       const pi = intent(pid);
@@ -740,8 +1321,10 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
       } else {
         pi.status = 'requires_payment_method';
         pi.last_payment_error = { type: 'invalid_request_error', code: 'payment_method_microdeposit_failed', message: 'R01: Insufficient Funds' } as unknown as Stripe.PaymentIntent.LastPaymentError;
+        pi.next_action = null;
       }
-      return event(outcome === 'succeeded' ? 'payment_intent.succeeded' : 'payment_intent.payment_failed', { ...pi });
+      if (outcome === 'succeeded') emit('charge.succeeded', charges.get(pi.latest_charge!)!);
+      return emit(outcome === 'succeeded' ? 'payment_intent.succeeded' : 'payment_intent.payment_failed', pi);
     },
     event,
     sign,
@@ -749,6 +1332,16 @@ export async function startStripeEmulator(): Promise<StripeEmulator> {
   };
 }
 
+/** The settings that point Remit at this emulator: the API, both keys, the webhook secret and the Stripe.js stand-in. */
+export const emulatedStripeEnv = (emu: StripeEmulator) => ({
+  STRIPE_SECRET_KEY: emu.secretKey,
+  STRIPE_PUBLISHABLE_KEY: emu.publishableKey,
+  STRIPE_WEBHOOK_SECRET: emu.webhookSecret,
+  REMIT_STRIPE_API_URL: emu.url,
+  REMIT_STRIPE_JS_URL: emu.jsUrl,
+});
+
 /** The Stripe connector (sandbox) pointed at this emulator, as a test server takes it. */
-export const emulatedStripe = (emu: StripeEmulator) =>
-  createProcessor('stripe', 'sandbox', { STRIPE_SECRET_KEY: emu.secretKey, STRIPE_WEBHOOK_SECRET: emu.webhookSecret, REMIT_STRIPE_API_URL: emu.url });
+export const emulatedStripe = (emu: StripeEmulator) => createProcessor('stripe', 'sandbox', emulatedStripeEnv(emu));
+
+export { stripeJsConfirmPayment, stripeJsConfirmSetup, type StripeJsPayWith, type StripeJsResult } from './stripe-emulator/stripe-js-node.js';

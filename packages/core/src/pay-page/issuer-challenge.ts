@@ -6,7 +6,6 @@ import { RemitError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { PaymentLookup } from '../processor/connector.js';
 import { payAmounts } from './amounts.js';
-import { returnToLinkIntent } from './stripe-intent.js';
 import { lockPayable, recordApproval, recordDecline, THREE_DS_FAILED_MESSAGE, type Outcome, type Payable } from './pay.js';
 
 /**
@@ -99,9 +98,6 @@ export async function finishIssuerChallenge(ctx: Ctx, gatewayRef: string, lookup
  */
 export async function returnFromIssuer(ctx: Ctx, linkId: string): Promise<IssuerOutcome> {
   if (!ctx.processor.lookupPayment) return 'none';
-  // The Payment Element's PaymentIntent (stripe-intent.ts), when the link has one.
-  const intent = await returnToLinkIntent(ctx, linkId);
-  if (intent !== null) return intent === 'open' ? 'waiting' : intent;
   const [open] = await ctx.db
     .select({ ref: payChallenges.gatewayRef })
     .from(payChallenges)

@@ -12,11 +12,11 @@ import { isExpired } from '../links/expiry.js';
 import { newId } from '../ids.js';
 import { payeeOf } from '../payments/payee.js';
 import { stateOf } from '../payments/state.js';
-import { achResult } from '../processor/stripe-events.js';
+import { achResult } from '../processor/stripe-ach.js';
 import { intentOutcome, type StripeProcessor } from '../processor/stripe.js';
 import { refundOrphan } from '../processor/stripe-orphans.js';
 import { payAmounts } from './amounts.js';
-import { issuerReturnUrl } from './issuer-challenge.js';
+import { returnFromIssuer, type IssuerOutcome } from './issuer-challenge.js';
 import { LINK_CANCELLED_MESSAGE, LINK_EXPIRED_MESSAGE, loadLink, saleOf, type LinkRow, type PayMerchantRow } from './lookup.js';
 import { ALREADY_PAID_MESSAGE, lockPayable, recordApproval, recordBankDebit, recordDecline, THREE_DS_FAILED_MESSAGE, type Payable } from './pay.js';
 import { LINK_PROCESSING_MESSAGE } from './processing.js';
@@ -310,6 +310,16 @@ export async function returnToLinkIntent(ctx: Ctx, linkId: string): Promise<'pai
   const recorded = await ctx.db.transaction((tx) => recordLinkIntent(ctx, tx, pi, { from: 'return' }));
   if (recorded.kind === 'declined') return { declined: recorded.code };
   return recorded.kind === 'paid' || recorded.kind === 'bank_verification' ? 'paid' : 'open';
+}
+
+/**
+ * `GET /pay/{link_id}/return`: the link's PaymentIntent when it has one (the Payment Element),
+ * else the open 3-D Secure challenge of the earlier flow (issuer-challenge.ts).
+ */
+export async function returnToPayPage(ctx: Ctx, linkId: string): Promise<IssuerOutcome> {
+  const intent = await returnToLinkIntent(ctx, linkId);
+  if (intent !== null) return intent === 'open' ? 'waiting' : intent;
+  return returnFromIssuer(ctx, linkId);
 }
 
 export const PAYMENT_IN_PROGRESS_DELETE_MESSAGE =

@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { AddCardView, CardEntry, PayLinkView, PayMerchant, PayPageState, Receipt } from '@remit/contract';
 import type { Ctx } from '../context.js';
-import type { Queryable } from '../db/connect.js';
 import { customers, paymentMethods } from '../db/schema.js';
 import { isRemitError } from '../errors.js';
 import { stylesheetPath, withOverride } from '../widgets/appearance.js';

@@ -10,3 +10,4 @@ export { createStripeProcessor, stripeClient, stripeDecline, type StripeProcesso
 export type { ProcessorEnv } from './select.js';
 export { receiveStripeEvent, STRIPE_SIGNATURE_TOLERANCE_S, type StripeEventOutcome } from './stripe-events.js';
 export { reconcilePayments, startReconciler, type ReconcileOptions, type ReconcileReport } from './reconcile.js';
+export { reconcileIntents, INTENT_WINDOW_MS, type IntentMismatch, type IntentReconcileReport } from './reconcile-intents.js';

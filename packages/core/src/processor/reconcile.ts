@@ -7,9 +7,10 @@ import { ABSENT_AFTER_MS } from '../payments/processing.js';
 import { IS_STATUS } from '../payments/state.js';
 import { PollLoop } from '../poll-loop.js';
 import type { PaymentLookup } from './connector.js';
-import { achResult } from './stripe-events.js';
+import { achResult } from './stripe-ach.js';
 import { settleProcessingByKey } from './settle-processing.js';
 import { confirmDeferred } from './unconfirmed.js';
+import { reconcileIntents, type IntentReconcileReport } from './reconcile-intents.js';
 
 /**
  * Reconciliation: what only the processor can say, asked of it. A `processing` payment (its
@@ -25,6 +26,8 @@ export interface ReconcileOptions {
   pendingAfterMs?: number;
   /** A payment the processor has no record of after this long is declined (default 10 minutes). */
   absentAfterMs?: number;
+  /** How far back the links' PaymentIntents are listed (default `INTENT_WINDOW_MS`). */
+  intentWindowMs?: number;
 }
 
 export interface ReconcileReport {
@@ -36,15 +39,23 @@ export interface ReconcileReport {
   failed: number;
   /** Captures, cancels and refunds sent again: confirmed, refused outright (an operator must look), still unanswered. */
   calls: { confirmed: number; refused: number; left: number };
+  /** Stripe: the links' PaymentIntents over the window, and those that did not match Remit's records (reconcile-intents.ts). */
+  intents: IntentReconcileReport;
 }
 
 const BATCH = 100;
 
 export async function reconcilePayments(ctx: Ctx, opts: ReconcileOptions = {}): Promise<ReconcileReport> {
-  const report: ReconcileReport = { checked: 0, settled: 0, failed: 0, calls: { confirmed: 0, refused: 0, left: 0 } };
+  const report: ReconcileReport = { checked: 0, settled: 0, failed: 0, calls: { confirmed: 0, refused: 0, left: 0 }, intents: { listed: 0, mismatches: [] } };
   const lookup = ctx.processor.lookupPayment?.bind(ctx.processor);
   if (!lookup) return report;
   report.calls = await confirmDeferred(ctx);
+  try {
+    report.intents = await reconcileIntents(ctx, { windowMs: opts.intentWindowMs });
+  } catch {
+    // Stripe unreachable while listing: the next pass lists the window again.
+    report.failed++;
+  }
   const now = ctx.now();
   const waitedSince = new Date(now.getTime() - (opts.pendingAfterMs ?? 3_600_000));
   const ask = async (by: Parameters<typeof lookup>[0]): Promise<PaymentLookup | null> => {

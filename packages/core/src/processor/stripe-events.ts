@@ -1,16 +1,14 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
-import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
-import { merchants, transactions } from '../db/schema.js';
+import { merchants } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
 import { approveMerchantIn } from '../merchants/merchants.js';
-import { resolveAch } from '../payments/ach.js';
-import { allowsStatus } from '../payments/state.js';
 import { intentOutcome, type StripeProcessor } from './stripe.js';
 import type { Tx } from '../db/connect.js';
 import { settleProcessingByKey } from './settle-processing.js';
+import { achResult } from './stripe-ach.js';
 import { finishIssuerChallenge } from '../pay-page/issuer-challenge.js';
 import { applyDispute } from './stripe-disputes.js';
 import { linkIntentEvent } from '../pay-page/stripe-intent.js';
@@ -100,31 +98,6 @@ async function accountUpdated(tx: Queryable, ctx: Ctx, account: string): Promise
   if (!(await ctx.processor.accounts.chargesEnabled(account))) return false;
   const done = await approveMerchantIn(tx, ctx, { merchantId: merchant.id });
   return done !== null && !done.already_approved;
-}
-
-/**
- * A pending ACH debit of this PaymentIntent, resolved once (`afterSuccess`: a completed one may
- * also be returned); any other state is left as it is.
- */
-export async function achResult(
-  tx: Queryable,
-  ctx: Ctx,
-  intentId: string,
-  outcome: { approved: true } | { approved: false; message: string },
-  opts: { afterSuccess?: boolean } = {},
-): Promise<boolean> {
-  const [row] = await tx
-    .select()
-    .from(transactions)
-    .where(and(eq(transactions.gatewayRef, intentId), eq(transactions.paymentMethod, 'ach'), eq(transactions.type, 'Sale')))
-    .for('update');
-  if (!row) return false;
-  // A return after success is taken back only from a completed debit nothing was refunded from yet.
-  const returnable = opts.afterSuccess && allowsStatus(row.isStatus, 'ach_return') && row.refundedCents === 0;
-  if (!allowsStatus(row.isStatus, 'ach_approve') && !returnable) return false;
-  const [merchant] = await tx.select().from(merchants).where(eq(merchants.id, row.merchantId));
-  await resolveAch(tx, { id: merchant!.id, clientId: merchant!.clientId }, row, outcome, merchantNow(ctx.now, merchant!));
-  return true;
 }
 
 /**

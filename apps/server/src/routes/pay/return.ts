@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { returnFromIssuer, type Ctx } from '@remit/core';
+import { returnToPayPage, type Ctx } from '@remit/core';
 import { enforceRateLimit } from '../../plugins/rate-limit.js';
 import type { App } from '../types.js';
 
@@ -18,7 +18,7 @@ export function payReturnRoute(app: App, ctx: Ctx) {
     async (req, reply) => {
       // Each return asks the processor: counted per address like the pay page's own calls.
       await enforceRateLimit(ctx, reply, app.rateLimits.payPerAddress, req.ip, 'Too many payment page requests from this address');
-      const outcome = await returnFromIssuer(ctx, req.params.linkId);
+      const outcome = await returnToPayPage(ctx, req.params.linkId);
       const page = `/pay/${encodeURIComponent(req.params.linkId)}`;
       return reply.redirect(typeof outcome === 'object' ? `${page}?declined=${encodeURIComponent(outcome.declined)}` : page, 303);
     },
