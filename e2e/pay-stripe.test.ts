@@ -219,8 +219,7 @@ describe('one PaymentIntent per link, one record per PaymentIntent', () => {
     expect(del.status).toBe(200);
     await fillCard(page, CARD.visa);
     await pay(page, 'Pay $16.00');
-    await page.waitForTimeout(3000); await shot(page, 'debug-deleted'); console.log(toRemit.slice(-5).join('\n'), toStripe.slice(-4).join('\n'));
-    const alert = page.getByRole('alert');
+    const alert = page.getByRole('alert').filter({ hasText: 'The merchant cancelled this payment link' });
     await alert.waitFor();
     await checkState(page, 'stripe-link-deleted');
     expect(intentsOf(id).map((i) => [i.status, i.amount_received])).toEqual([['canceled', 0]]);

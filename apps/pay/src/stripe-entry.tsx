@@ -4,6 +4,7 @@ import { useSignal } from '@preact/signals';
 import type { TargetedEvent } from 'preact';
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { announce, request, type ApiResult } from '@remit/form-kit';
+import { getLink } from './api.js';
 import { attemptKey, endAttempt } from './idempotency.js';
 import { locale, t } from './i18n.js';
 import { STRIPE_MESSAGES } from './stripe-messages.js';
@@ -71,7 +72,9 @@ export interface StripeFieldsProps {
   /** A failure Stripe answered with no intent to report. */
   fail: (message: string) => void;
   /** The server refused the intent (paid, deleted, a payment in progress…): the page shows it. */
-  refused: (res: Extract<ApiResult<StripeIntent>, { ok: false }>) => void;
+  refused: (res: Extract<ApiResult<unknown>, { ok: false }>) => void;
+  /** Asks the server for the page's view again: a failure (deleted, expired) is shown as `refused`. */
+  gone?: () => Promise<ApiResult<unknown>>;
   /** The tab picked in Stripe's fields (the amounts shown follow it). */
   onMethod?: (m: PayMethod) => void;
 }
@@ -85,11 +88,11 @@ export function StripeFields(p: StripeFieldsProps) {
   const live = useRef<{ stripe: Stripe; elements: StripeElements; secret: string } | null>(null);
 
   useEffect(() => {
-    let gone = false;
+    let unmounted = false;
     let destroy = () => {};
     void (async () => {
       const [stripe, res] = await Promise.all([loadStripe(p.entry.js_url, p.entry.publishable_key).catch(() => null), p.intent()]);
-      if (gone) return;
+      if (unmounted) return;
       if (!res.ok && res.status !== 0) {
         state.value = 'refused';
         return p.refused(res);
@@ -107,7 +110,7 @@ export function StripeFields(p: StripeFieldsProps) {
       live.current = { stripe, elements, secret: res.data.client_secret };
     })();
     return () => {
-      gone = true;
+      unmounted = true;
       destroy();
     };
   }, []);
@@ -128,6 +131,11 @@ export function StripeFields(p: StripeFieldsProps) {
       // (Paid in another tab: Stripe answers the intent's unexpected state, and the server shows the receipt.)
       const unexpected = err.code === 'payment_intent_unexpected_state' || err.code === 'setup_intent_unexpected_state';
       const tried = err.payment_intent?.id ?? err.setup_intent?.id ?? (unexpected ? l.secret.split('_secret_')[0] : null);
+      // Cancelled by Remit: the link was deleted or expired meanwhile; the server's view says which.
+      if ((err.payment_intent ?? err.setup_intent)?.status === 'canceled' && p.gone) {
+        const fresh = await p.gone();
+        if (!fresh.ok) return p.refused(fresh);
+      }
       if (tried) return p.report(tried);
       p.fail(err.message ?? m.tryAnother);
     });
@@ -191,6 +199,7 @@ export function PayFields({ view, settle, onMethod, ...rest }: Common & { view: 
       returnUrl={`${location.origin}/pay/${encodeURIComponent(id)}/return`}
       report={async (pi) => void settle(await payReport(id, pi), reportScope(id))}
       refused={(res) => void settle(res, '')}
+      gone={() => getLink(id)}
       onMethod={onMethod}
     />
   );
@@ -207,6 +216,7 @@ export function SaveFields({ view, settle, ...rest }: Common & { view: AddCardVi
       returnUrl={location.href}
       report={async (si) => void settle(await setupReport(view.token, si), '')}
       refused={(res) => void settle(res, '')}
+      gone={() => request('GET', `/pay/api/cards/${encodeURIComponent(view.token)}`)}
     />
   );
 }
