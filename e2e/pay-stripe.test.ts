@@ -103,12 +103,14 @@ const salesOf = async (amount: string) => (await transactions(w)).filter((t) => 
  * Screenshot and axe, as support.ts's checkState: Remit's page on its own with every rule, then with
  * Stripe's frames in it. The stand-in's frame is a document with its own `<main>`, so axe's
  * landmark-unique sees two mains across the frame boundary: that rule is the one left out there.
+ * `nested`: the pay page is in the widget's modal (a frame in a shadow root), where Stripe's frame
+ * cannot be left out by selector: the second scan only (the same page alone is scanned elsewhere).
  */
-async function checkState(page: Page, name: string): Promise<void> {
+async function checkState(page: Page, name: string, opts: { nested?: boolean } = {}): Promise<void> {
   await shot(page, name);
   const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
   const list = (r: Awaited<ReturnType<AxeBuilder['analyze']>>) => r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-  expect(list(await new AxeBuilder({ page }).withTags(tags).exclude(ELEMENT).analyze()), name).toEqual([]);
+  if (!opts.nested) expect(list(await new AxeBuilder({ page }).withTags(tags).exclude(ELEMENT).analyze()), name).toEqual([]);
   expect(list(await new AxeBuilder({ page }).withTags(tags).disableRules(['landmark-unique']).analyze()), `${name} with Stripe's frames`).toEqual([]);
   expect(pageErrors, name).toEqual([]);
 }
@@ -368,7 +370,7 @@ describe("the widget's modal", () => {
       res.writeHead(req.url === '/' ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
       res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme shop</title>
 <script src="${w.s.url}/js/dynamic-launch.js?remit_merchant_public_key=${w.m.public_key}"></script></head>
-<body><main><h1>Acme shop</h1><button id="pay" type="button">Pay $22.00</button><p id="out" role="status"></p></main>
+<body><main aria-label="Acme shop"><h1>Acme shop</h1><button id="pay" type="button">Pay $22.00</button><p id="out" role="status"></p></main>
 <script>document.getElementById('pay').addEventListener('click', () => getPaymentPage(22).then((r) => (document.getElementById('out').textContent = 'Payment ' + r.status)));</script>
 </body></html>`);
     });
@@ -383,7 +385,7 @@ describe("the widget's modal", () => {
     expect(await modalFrame.getAttribute('allow')).toBe('payment');
     const pay = page.frameLocator('iframe[title="Payment form: Pay $22.00"]');
     await element(pay).getByLabel('Card number').waitFor({ timeout: 15_000 });
-    await checkState(page, 'stripe-widget-modal');
+    await checkState(page, 'stripe-widget-modal', { nested: true });
     await fillCard(pay, CARD.visa);
     const button = pay.getByRole('button', { name: 'Pay $22.00' });
     await expect.poll(() => button.isEnabled()).toBe(true);
