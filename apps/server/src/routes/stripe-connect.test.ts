@@ -4,6 +4,7 @@ import { smtpTransport } from '@remit/core';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
 import { validOnboarding, type TestMerchant } from '../testing/fixtures.js';
 import { bankAccount, eventsOf, gatewayRefOf, merchantPost, newCustomer, noonClock, rows, txnRow } from '../testing/payments.js';
+import { stripeCardCustomer } from '../testing/stripe-cards.js';
 import { emulatedStripe, startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink.js';
 
@@ -158,7 +159,7 @@ describe('payments on behalf of the merchant, our fee as the application fee', (
   const order = () => `o-${Math.random().toString(36).slice(2)}`;
   beforeAll(async () => {
     m = await approved();
-    card = await newCustomer(s, m);
+    card = await stripeCardCustomer(s, m, emu);
   });
 
   it('a card sale: a destination charge keeping back exactly the fee; fee_percentage and net_amount agree', async () => {
@@ -333,7 +334,7 @@ describe('disputes: charge.dispute.* mark the transaction and fire our dispute.*
   let card: number;
   beforeAll(async () => {
     m = await approved();
-    card = await newCustomer(s, m);
+    card = await stripeCardCustomer(s, m, emu);
   });
   const sale = async () => {
     const res = await merchantPost(s, m, `/customers/charge/${card}`, { amount: '30.00', order_id: `d-${Math.random().toString(36).slice(2)}` });

@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
-import { bankAccount, eventsOf, gatewayRefOf, merchantPost, newCustomer, noonClock, rows, TEST_CARD, txnRow } from '../testing/payments.js';
-import { emulatedStripe, startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
+import { bankAccount, eventsOf, gatewayRefOf, merchantPost, newCustomer, noonClock, rows, txnRow } from '../testing/payments.js';
+import { emulatedStripe, startStripeEmulator, stripeJsConfirmPayment, type StripeEmulator } from '../testing/stripe-emulator.js';
+import { stripeCardCustomer } from '../testing/stripe-cards.js';
+import { randomUUID } from 'node:crypto';
 
 /**
  * The Stripe connector end to end: the real server over HTTP, configured as an operator would
@@ -20,7 +22,7 @@ beforeAll(async () => {
   const processor = emulatedStripe(emu);
   s = await startTestServer({ now: noonClock(), processor });
   m = await newMerchant(s);
-  visa = await newCustomer(s, m);
+  visa = await stripeCardCustomer(s, m, emu);
 });
 afterAll(async () => {
   await s?.close();
@@ -31,7 +33,16 @@ const post = (path: string, body: object, key?: string) => merchantPost(s, m, pa
 const chargeOf = (customer: number, amount: string, extra: object = {}, key?: string) =>
   post(`/customers/charge/${customer}`, { amount, order_id: `o-${Math.random().toString(36).slice(2)}`, ...extra }, key);
 const refOf = (id: string) => gatewayRefOf(s, id);
-const cardCustomer = (number: string) => newCustomer(s, m, { card: { ...TEST_CARD, number } });
+/** A pay link's PaymentIntent confirmed with `number` as Stripe.js would, and the page's report. */
+async function payPageWith(number: string) {
+  const made = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '5.00' } });
+  const linkId = String(made.body.data.payment_link).split('/').pop()!;
+  const opened = await s.http({ method: 'POST', path: `/pay/api/links/${linkId}/intent`, json: {}, headers: { 'idempotency-key': randomUUID() } });
+  const pid = String(opened.body.client_secret).split('_secret_')[0]!;
+  await stripeJsConfirmPayment(emu, opened.body.client_secret, { card: number });
+  const res = await s.http({ method: 'POST', path: `/pay/api/links/${linkId}/intent/report`, json: { payment_intent: pid }, headers: { 'idempotency-key': randomUUID() } });
+  return { res, pid };
+}
 
 describe('stored cards with Stripe', () => {
   it('are tokenized at Stripe: the database keeps the Customer and PaymentMethod, never the number', async () => {
@@ -65,14 +76,13 @@ describe('card sales as PaymentIntents', () => {
     ['4000000000000069', 'expired_card', 'Your card has expired.'],
     ['4000000000000127', 'incorrect_cvc', "Your card's security code is incorrect."],
   ] as const) {
-    it(`declined (${code}): 402 with our code and message, the declined transaction recorded`, async () => {
-      const customer = await cardCustomer(number);
-      const res = await chargeOf(customer, '5.00');
+    it(`declined (${code}): the pay page's report answers 402 with our code and message, the declined attempt recorded`, async () => {
+      const { res, pid } = await payPageWith(number);
       expect(res.status).toBe(402);
       expect(res.body).toMatchObject({ result: false, code, message });
-      const row = await txnRow(s, res.body.transaction_id);
-      expect(row).toMatchObject({ status: 'declined', amount: 500, net: 0 });
-      expect(emu.paymentIntents.get(await refOf(res.body.transaction_id))).toMatchObject({ status: 'requires_payment_method' });
+      const [row] = await rows<{ status: string; amount_cents: number }>(s, sql`select status, amount_cents from transactions where gateway_ref = ${pid}`);
+      expect(row).toMatchObject({ status: 'declined', amount_cents: 500 });
+      expect(emu.paymentIntents.get(pid)).toMatchObject({ status: 'requires_payment_method' });
     });
   }
 });

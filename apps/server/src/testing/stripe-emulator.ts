@@ -1144,7 +1144,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     if (!waiting || !it) return html(res, 404, pages.missing('3D Secure', 'No such authentication.'));
     if (!answerWord || req.method !== 'POST') {
       const amount = it.object === 'payment_intent' ? `${(it.amount / 100).toFixed(2)} ${it.currency.toUpperCase()}` : null;
-      return html(res, 200, pages.challenge(iid!, amount));
+      return html(res, 200, pages.challenge(iid!, amount, waiting.frame));
     }
     challenges.delete(iid!);
     challenged.add(iid!);

@@ -26,31 +26,33 @@ export interface FrameData {
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const STYLE = `<style>
 body{font:16px/1.5 system-ui,sans-serif;color:#1a1a1a;margin:0;padding:16px}
-main{max-width:32rem;margin:0 auto}
+main,.frame{max-width:32rem;margin:0 auto}
 button{font:inherit;padding:8px 16px;border-radius:6px;border:1px solid #0a5cd5;background:#0a5cd5;color:#fff;cursor:pointer;margin:4px 0}
 button.secondary{background:#fff;color:#0a5cd5}
 label{display:block;margin-top:8px;font-weight:600}
 input{font:inherit;padding:8px;border:1px solid #6b6b6b;border-radius:6px;width:100%;box-sizing:border-box}
 .error{color:#b00020}
 </style>`;
-const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title>${STYLE}</head><body><main>${body}</main></body></html>`;
+/** `framed`: shown in a frame of the merchant's page, which has its own main landmark. */
+const page = (title: string, body: string, framed = false) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${esc(title)}</title>${STYLE}</head><body>${framed ? `<div class="frame">${body}</div>` : `<main>${body}</main>`}</body></html>`;
 
 export const pages = {
   missing: (title: string, message: string) => page(title, `<h1>${esc(title)}</h1><p>${esc(message)}</p>`),
 
-  challenge: (iid: string, amount: string | null) =>
+  challenge: (iid: string, amount: string | null, framed: boolean) =>
     page(
       '3D Secure 2 Test Page',
       `<h1>3D Secure 2 Test Page</h1>` +
         `<p>${amount ? `Authenticate the payment of ${esc(amount)}.` : 'Authenticate saving this card.'}</p>` +
         `<form method="post" action="/3ds/${esc(iid)}/complete"><button id="test-source-authorize-3ds">Complete</button></form>` +
         `<form method="post" action="/3ds/${esc(iid)}/fail"><button id="test-source-fail-3ds" class="secondary">Fail</button></form>`,
+      framed,
     ),
 
   /** The end of a challenge in Stripe.js's modal: the frame tells the page that opened it. */
   challengeDone: (iid: string, passed: boolean) =>
-    page('3D Secure 2 Test Page', `<h1>3D Secure 2 Test Page</h1><p role="status">${passed ? 'Authentication complete.' : 'Authentication failed.'}</p>`).replace(
+    page('3D Secure 2 Test Page', `<h1>3D Secure 2 Test Page</h1><p role="status">${passed ? 'Authentication complete.' : 'Authentication failed.'}</p>`, true).replace(
       '</body>',
       `<script>parent.postMessage({ source: 'stripe-emulator', type: 'three_d_secure_done', intent: ${JSON.stringify(iid)} }, '*');</script></body>`,
     ),
@@ -69,7 +71,7 @@ export const pages = {
   /** The Payment Element's frame: its fields are built by element.js from the data embedded here. */
   element: (data: FrameData) =>
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Secure payment input</title><link rel="stylesheet" href="/elements/element.css"></head>` +
-    `<body><main><h1 class="visually-hidden">Payment details</h1><div id="root"></div></main>` +
+    `<body><div id="root"></div>` +
     `<script type="application/json" id="data">${JSON.stringify(data).replace(/</g, '\\u003c')}</script><script src="/elements/element.js"></script></body></html>`,
 };
 
