@@ -330,6 +330,10 @@ describe('bank payments in Stripe’s fields', () => {
     const [pi] = intentsOf(id);
     expect(url).toContain(pi!.id);
     expect(await salesOf('21.00')).toHaveLength(1); // pending, recorded once
+    // Reloaded meanwhile: the pending bank payment's receipt (never the form: no second payment).
+    await page.reload();
+    await page.getByRole('heading', { name: 'Bank payment submitted' }).waitFor();
+    await shot(page, 'stripe-bank-microdeposits-reloaded');
     // Two days later by the sandbox clock the deposits arrive: the customer verifies on Stripe's page.
     daysLater = 2;
     const verify = await open(url);
