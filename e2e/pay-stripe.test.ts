@@ -28,6 +28,8 @@ const DAY = 24 * 60 * 60 * 1000;
 /** Every request any page sent to Remit's origin (URL and body), and to the emulator's. */
 const toRemit: string[] = [];
 const toStripe: string[] = [];
+/** The add-card page's token (its CSP is checked at the end). */
+let cardToken = '';
 
 const CARD = {
   visa: '4242424242424242',
@@ -271,7 +273,8 @@ describe('add-card through a SetupIntent', () => {
     const r = (await w.s.core.ctx.db.execute(sql`select id from pay_links where customer_id = ${customerId} and kind = 'card_request'`)) as unknown as {
       rows: Array<{ id: string }>;
     };
-    const page = await open(`${w.s.url}/pay/card/${r.rows[0]!.id}`);
+    cardToken = r.rows[0]!.id;
+    const page = await open(`${w.s.url}/pay/card/${cardToken}`);
     await element(page).getByLabel('Card number').waitFor();
     await checkState(page, 'stripe-add-card-form');
     await fillCard(page, CARD.visa);
@@ -401,14 +404,16 @@ describe("the widget's modal", () => {
 });
 
 describe('no card number reaches Remit', () => {
-  it('the pages CSP allows Stripe.js’s origin and no other', async () => {
+  it('the pay and add-card pages’ CSP allows Stripe.js’s origin and no other', async () => {
     const id = await createLink(w, { amount: '23.00' });
-    const res = await w.s.http({ method: 'GET', path: `/pay/${id}` });
-    const csp = String(res.headers['content-security-policy']);
     const origin = new URL(emu.url).origin;
-    expect(csp).toContain(`script-src 'self' ${origin};`);
-    expect(csp).toContain(`frame-src 'self' ${origin};`);
-    expect(csp).toContain(`connect-src 'self' ${origin};`);
+    for (const path of [`/pay/${id}`, ...(cardToken ? [`/pay/card/${cardToken}`] : [])]) {
+      const res = await w.s.http({ method: 'GET', path });
+      const csp = String(res.headers['content-security-policy']);
+      const directives = Object.fromEntries(csp.split('; ').map((d) => [d.split(' ')[0], d]));
+      for (const d of ['script-src', 'frame-src', 'connect-src']) expect(directives[d], `${path} ${d}`).toBe(`${d} 'self' ${origin}`);
+      expect(directives['default-src'], path).toBe("default-src 'none'");
+    }
   });
 
   it('of every request the browser sent to Remit, none carries a card or account number; Stripe’s frame sent them', () => {
