@@ -358,6 +358,19 @@ describe('bank payments in Stripe’s fields', () => {
   });
 });
 
+describe('Stripe.js unreachable', () => {
+  it('the page says the secure fields could not load, and offers no Pay button', async () => {
+    const id = await createLink(w, { amount: '25.00' });
+    const page = await newPage(w);
+    await page.route(`${emu.url}/v3/**`, (route) => route.abort());
+    await page.goto(`${w.s.url}/pay/${id}`);
+    await page.getByRole('alert').filter({ hasText: 'The secure payment fields could not load' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Pay $25.00' }).count()).toBe(0);
+    await checkState(page, 'stripe-js-unreachable');
+    await page.context().close();
+  });
+});
+
 describe("the page's language reaches Stripe's fields", () => {
   it('a Spanish page asks Stripe.js for Spanish fields', async () => {
     const id = await createLink(w, { amount: '24.00' });

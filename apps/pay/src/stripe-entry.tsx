@@ -154,9 +154,11 @@ export function StripeFields(p: StripeFieldsProps) {
         </div>
       )}
       <div class="stripe-element" ref={host} />
-      <button class="button" type="submit" disabled={p.busy || state.value !== 'ready'}>
-        {p.busy ? m.processing : p.label}
-      </button>
+      {state.value !== 'broken' && (
+        <button class="button" type="submit" disabled={p.busy || state.value !== 'ready'}>
+          {p.busy ? m.processing : p.label}
+        </button>
+      )}
     </form>
   );
 }
