@@ -20,7 +20,7 @@ export const STRIPE_MESSAGES: Record<Locale, StripeMessages> = {
     unavailable: 'The secure payment fields could not load. Check your connection, then reload this page.',
     verifyTitle: 'Verify your bank account',
     verifyText:
-      'Two small deposits will reach your bank account in 1–2 business days. When they arrive, enter their amounts on the verification page; your payment completes after that. Do not pay again.',
+      'A small deposit will reach your bank account in 1–2 business days. When it arrives, confirm it on the verification page with the code or amounts on your statement; your payment completes after that. Do not pay again.',
     verifyLink: 'Open the verification page',
   },
   es: {
@@ -29,7 +29,7 @@ export const STRIPE_MESSAGES: Record<Locale, StripeMessages> = {
     unavailable: 'No se pudieron cargar los campos de pago seguros. Compruebe su conexión y vuelva a cargar esta página.',
     verifyTitle: 'Verifique su cuenta bancaria',
     verifyText:
-      'Recibirá dos pequeños depósitos en su cuenta bancaria en 1–2 días hábiles. Cuando lleguen, introduzca sus importes en la página de verificación; después se completará su pago. No vuelva a pagar.',
+      'Recibirá un pequeño depósito en su cuenta bancaria en 1–2 días hábiles. Cuando llegue, confírmelo en la página de verificación con el código o los importes de su extracto; después se completará su pago. No vuelva a pagar.',
     verifyLink: 'Abrir la página de verificación',
   },
   fr: {
@@ -38,7 +38,7 @@ export const STRIPE_MESSAGES: Record<Locale, StripeMessages> = {
     unavailable: 'Les champs de paiement sécurisés n’ont pas pu se charger. Vérifiez votre connexion, puis rechargez cette page.',
     verifyTitle: 'Vérifiez votre compte bancaire',
     verifyText:
-      'Deux petits virements arriveront sur votre compte bancaire sous 1 à 2 jours ouvrés. À leur arrivée, saisissez leurs montants sur la page de vérification ; votre paiement aboutira ensuite. Ne payez pas une seconde fois.',
+      'Un petit virement arrivera sur votre compte bancaire sous 1 à 2 jours ouvrés. À son arrivée, confirmez-le sur la page de vérification avec le code ou les montants de votre relevé ; votre paiement aboutira ensuite. Ne payez pas une seconde fois.',
     verifyLink: 'Ouvrir la page de vérification',
   },
   de: {
@@ -47,7 +47,7 @@ export const STRIPE_MESSAGES: Record<Locale, StripeMessages> = {
     unavailable: 'Die sicheren Zahlungsfelder konnten nicht geladen werden. Prüfen Sie Ihre Verbindung und laden Sie die Seite neu.',
     verifyTitle: 'Bestätigen Sie Ihr Bankkonto',
     verifyText:
-      'In 1–2 Werktagen gehen zwei kleine Beträge auf Ihrem Bankkonto ein. Geben Sie diese Beträge dann auf der Bestätigungsseite ein; danach wird Ihre Zahlung ausgeführt. Zahlen Sie nicht noch einmal.',
+      'In 1–2 Werktagen geht ein kleiner Betrag auf Ihrem Bankkonto ein. Bestätigen Sie ihn dann auf der Bestätigungsseite mit dem Code oder den Beträgen auf Ihrem Kontoauszug; danach wird Ihre Zahlung ausgeführt. Zahlen Sie nicht noch einmal.',
     verifyLink: 'Bestätigungsseite öffnen',
   },
   it: {
@@ -56,7 +56,7 @@ export const STRIPE_MESSAGES: Record<Locale, StripeMessages> = {
     unavailable: 'Impossibile caricare i campi di pagamento sicuri. Controlla la connessione, poi ricarica questa pagina.',
     verifyTitle: 'Verifica il tuo conto bancario',
     verifyText:
-      'Riceverai due piccoli accrediti sul tuo conto in 1–2 giorni lavorativi. Quando arrivano, inserisci gli importi nella pagina di verifica; poi il pagamento verrà completato. Non pagare di nuovo.',
+      'Riceverai un piccolo accredito sul tuo conto in 1–2 giorni lavorativi. Quando arriva, confermalo nella pagina di verifica con il codice o gli importi del tuo estratto conto; poi il pagamento verrà completato. Non pagare di nuovo.',
     verifyLink: 'Apri la pagina di verifica',
   },
   'pt-BR': {
@@ -65,7 +65,7 @@ export const STRIPE_MESSAGES: Record<Locale, StripeMessages> = {
     unavailable: 'Não foi possível carregar os campos de pagamento seguros. Verifique sua conexão e recarregue esta página.',
     verifyTitle: 'Verifique sua conta bancária',
     verifyText:
-      'Dois pequenos depósitos chegarão à sua conta em 1 a 2 dias úteis. Quando chegarem, informe os valores na página de verificação; depois disso seu pagamento será concluído. Não pague novamente.',
+      'Um pequeno depósito chegará à sua conta em 1 a 2 dias úteis. Quando chegar, confirme-o na página de verificação com o código ou os valores do seu extrato; depois disso seu pagamento será concluído. Não pague novamente.',
     verifyLink: 'Abrir a página de verificação',
   },
   nl: {
@@ -74,7 +74,7 @@ export const STRIPE_MESSAGES: Record<Locale, StripeMessages> = {
     unavailable: 'De beveiligde betaalvelden konden niet laden. Controleer je verbinding en laad deze pagina opnieuw.',
     verifyTitle: 'Verifieer je bankrekening',
     verifyText:
-      'Binnen 1–2 werkdagen komen er twee kleine bedragen op je rekening. Vul die bedragen dan in op de verificatiepagina; daarna wordt je betaling voltooid. Betaal niet nog een keer.',
+      'Binnen 1–2 werkdagen komt er een klein bedrag op je rekening. Bevestig het dan op de verificatiepagina met de code of de bedragen op je afschrift; daarna wordt je betaling voltooid. Betaal niet nog een keer.',
     verifyLink: 'Open de verificatiepagina',
   },
   pl: {
@@ -83,7 +83,7 @@ export const STRIPE_MESSAGES: Record<Locale, StripeMessages> = {
     unavailable: 'Nie udało się załadować bezpiecznych pól płatności. Sprawdź połączenie i odśwież tę stronę.',
     verifyTitle: 'Zweryfikuj swoje konto bankowe',
     verifyText:
-      'W ciągu 1–2 dni roboczych na Twoje konto wpłyną dwie drobne kwoty. Gdy dotrą, wpisz je na stronie weryfikacji; potem płatność zostanie zrealizowana. Nie płać ponownie.',
+      'W ciągu 1–2 dni roboczych na Twoje konto wpłynie drobna kwota. Gdy dotrze, potwierdź ją na stronie weryfikacji kodem lub kwotami z wyciągu; potem płatność zostanie zrealizowana. Nie płać ponownie.',
     verifyLink: 'Otwórz stronę weryfikacji',
   },
   sv: {
@@ -92,7 +92,7 @@ export const STRIPE_MESSAGES: Record<Locale, StripeMessages> = {
     unavailable: 'De säkra betalningsfälten kunde inte laddas. Kontrollera anslutningen och ladda om sidan.',
     verifyTitle: 'Verifiera ditt bankkonto',
     verifyText:
-      'Inom 1–2 bankdagar kommer två små insättningar till ditt konto. När de har kommit anger du beloppen på verifieringssidan; därefter genomförs betalningen. Betala inte igen.',
+      'Inom 1–2 bankdagar kommer en liten insättning till ditt konto. När den har kommit bekräftar du den på verifieringssidan med koden eller beloppen på ditt kontoutdrag; därefter genomförs betalningen. Betala inte igen.',
     verifyLink: 'Öppna verifieringssidan',
   },
   ja: {
@@ -101,7 +101,7 @@ export const STRIPE_MESSAGES: Record<Locale, StripeMessages> = {
     unavailable: '安全な支払い欄を読み込めませんでした。接続を確認して、このページを再読み込みしてください。',
     verifyTitle: '銀行口座を確認してください',
     verifyText:
-      '1～2営業日以内に、少額の入金が2件口座に届きます。届いたら確認ページでその金額を入力してください。その後にお支払いが完了します。もう一度支払わないでください。',
+      '1～2営業日以内に、少額の入金が口座に届きます。届いたら、明細に記載されたコードまたは金額を確認ページで入力してください。その後にお支払いが完了します。もう一度支払わないでください。',
     verifyLink: '確認ページを開く',
   },
   'zh-Hans': {
@@ -109,7 +109,8 @@ export const STRIPE_MESSAGES: Record<Locale, StripeMessages> = {
     loading: '正在加载安全付款栏…',
     unavailable: '安全付款栏无法加载。请检查网络连接，然后重新加载此页面。',
     verifyTitle: '验证您的银行账户',
-    verifyText: '1–2 个工作日内，您的账户将收到两笔小额存款。到账后，请在验证页面输入这两笔金额；之后您的付款即完成。请勿重复付款。',
+    verifyText:
+      '1–2 个工作日内，您的账户将收到一笔小额存款。到账后，请在验证页面输入对账单上的代码或金额；之后您的付款即完成。请勿重复付款。',
     verifyLink: '打开验证页面',
   },
   ar: {
@@ -118,7 +119,7 @@ export const STRIPE_MESSAGES: Record<Locale, StripeMessages> = {
     unavailable: 'تعذّر تحميل حقول الدفع الآمنة. تحقق من اتصالك، ثم أعد تحميل هذه الصفحة.',
     verifyTitle: 'تحقّق من حسابك المصرفي',
     verifyText:
-      'سيصل إيداعان صغيران إلى حسابك المصرفي خلال 1–2 يوم عمل. عند وصولهما، أدخل مبلغيهما في صفحة التحقق؛ وبعدها تكتمل دفعتك. لا تدفع مرة أخرى.',
+      'سيصل إيداع صغير إلى حسابك المصرفي خلال 1–2 يوم عمل. عند وصوله، أكّده في صفحة التحقق بالرمز أو المبالغ الظاهرة في كشف حسابك؛ وبعدها تكتمل دفعتك. لا تدفع مرة أخرى.',
     verifyLink: 'افتح صفحة التحقق',
   },
 };
