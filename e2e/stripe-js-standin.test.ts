@@ -30,7 +30,7 @@ window.__csp = [];
 document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));
 fetch('/intent?' + q).then((r) => r.json()).then(({ client_secret, publishable_key }) => {
   const stripe = Stripe(publishable_key);
-  const elements = stripe.elements({ clientSecret: client_secret, appearance: { theme: 'stripe' } });
+  const elements = stripe.elements({ clientSecret: client_secret, appearance: { theme: 'stripe' }, locale: q.get('locale') || 'auto' });
   const element = elements.create('payment', { layout: 'tabs' });
   element.on('ready', () => document.body.setAttribute('data-ready', 'yes'));
   element.on('change', (e) => (document.getElementById('change').textContent = e.value.type + ': ' + (e.complete ? 'complete' : 'incomplete')));
@@ -63,8 +63,8 @@ beforeAll(async () => {
       const types = (u.searchParams.get('types') ?? 'card').split(',');
       const intent =
         u.searchParams.get('kind') === 'setup'
-          ? await stripe.setupIntents.create({ customer: (await stripe.customers.create({})).id, usage: 'off_session', payment_method_types: types })
-          : await stripe.paymentIntents.create({ amount: Number(u.searchParams.get('amount') ?? 1500), currency: 'usd', payment_method_types: types, metadata: { remit_link: 'standin' } });
+          ? await stripe.setupIntents.create({ customer: (await stripe.customers.create({})).id, usage: 'off_session', allowed_payment_method_types: types as Stripe.SetupIntentCreateParams.AllowedPaymentMethodType[] })
+          : await stripe.paymentIntents.create({ amount: Number(u.searchParams.get('amount') ?? 1500), currency: 'usd', allowed_payment_method_types: types as Stripe.PaymentIntentCreateParams.AllowedPaymentMethodType[], metadata: { remit_link: 'standin' } });
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ client_secret: intent.client_secret, publishable_key: emu.publishableKey }));
     }
@@ -195,6 +195,15 @@ describe('the Stripe.js stand-in in Chromium', () => {
     await frame.getByText(/••••6789 — verified/).waitFor();
     await page.getByRole('button', { name: 'Pay' }).click();
     await paidIntent(page, 'processing');
+    await page.context().close();
+  });
+
+  it("locale 'es': the frame's fields and messages are in Spanish", async () => {
+    const { page, frame } = await open('types=card,us_bank_account&locale=es');
+    await frame.getByRole('tab', { name: 'Tarjeta' }).waitFor();
+    await page.getByRole('button', { name: 'Pay' }).click();
+    await expect.poll(() => result(page).textContent()).toBe('Error: El número de tu tarjeta está incompleto.');
+    expect(await frame.getByLabel('Número de tarjeta').getAttribute('aria-invalid')).toBe('true');
     await page.context().close();
   });
 

@@ -37,6 +37,9 @@ Commands:
   payments reconcile [--json]       Ask the processor (Stripe) about payments whose outcome it never
                                     gave: processing ones, ACH debits and 3-D Secure challenges waiting
                                     over an hour for their webhook; settles each as the processor says.
+                                    With Stripe, also lists every PaymentIntent Remit created for a link
+                                    over two days and prints those that do not match (money kept without
+                                    a record: recorded or refunded; a record without money).
                                     The server also runs this at start and every 5 minutes.
   config [--json]                   Show the configuration in force, defaults resolved; secrets masked.
   help                              Show this help (also --help, -h).

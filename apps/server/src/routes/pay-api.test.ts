@@ -94,6 +94,8 @@ describe('GET /pay/api/links/{link_id}', () => {
       embed_origin: null,
       frame_ancestors: ['*'], // sandbox, no allowed origins: any page may frame it
       receipt: null,
+      // The simulator: Remit's own card fields (Stripe's with REMIT_PROCESSOR=stripe, stripe-intents.test.ts).
+      card_entry: { kind: 'remit' },
     });
   });
 });

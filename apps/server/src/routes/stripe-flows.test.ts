@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { createProcessor, LINK_PROCESSING_MESSAGE, PROCESSING_MESSAGE, PROCESSOR_NEVER_MADE_MESSAGE, reconcilePayments, THREE_DS_FAILED_MESSAGE } from '@remit/core';
+import { createProcessor, PROCESSING_MESSAGE, PROCESSOR_NEVER_MADE_MESSAGE, reconcilePayments } from '@remit/core';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
 import { bankAccount, eventsOf, gatewayRefOf, merchantPost, newCustomer, noonClock, rows, txnRow } from '../testing/payments.js';
 import { emulatedStripe, startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
+import { stripeCardCustomer } from '../testing/stripe-cards.js';
 import { eventually } from '@remit/core/testing';
 
 /**
@@ -28,8 +29,6 @@ afterAll(async () => {
   await emu?.close();
 });
 
-const YEAR = new Date().getUTCFullYear() + 2;
-const card = (number: string) => ({ number, exp_month: 12, exp_year: YEAR, cvc: '123', name: 'Ada Lovelace', zip: '94105' });
 
 async function newLink(body: object = {}): Promise<string> {
   const res = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '10.00', ...body } });
@@ -38,7 +37,6 @@ async function newLink(body: object = {}): Promise<string> {
 }
 const pay = (linkId: string, body: object, headers: Record<string, string> = {}) =>
   s.http({ method: 'POST', path: `/pay/api/links/${linkId}/pay`, json: body, headers: { 'idempotency-key': randomUUID(), ...headers } });
-const linkView = async (linkId: string) => (await s.http({ method: 'GET', path: `/pay/api/links/${linkId}` })).body;
 const saleOf = async (linkId: string) =>
   (await rows<{ id: string; status: string; gateway_ref: string | null }>(s, sql`select t.id, t.status, t.gateway_ref from transactions t join pay_links l on l.sales_id = t.id where l.id = ${linkId}`))[0]!;
 const deliver = async (event: object) => {
@@ -50,120 +48,9 @@ const deliver = async (event: object) => {
   });
   return { status: res.status, body: (await res.json()) as { handled: string } };
 };
-const noRedirect = { redirect: 'manual' } as const;
 const successes = async (id: string) => (await eventsOf(s, m.merchant_id, 'payment.success')).filter((e) => e.transaction_id === id);
 
-/** Pays a link with the 3-D Secure test card: the challenge at Stripe's page, and its PaymentIntent. */
-async function challenged(linkId: string) {
-  const res = await pay(linkId, { method: 'card', card: card('4000000000003220') });
-  expect(res.status).toBe(200);
-  expect(res.body).toMatchObject({ status: 'challenge', challenge: { brand: 'Visa', last_four: '3220' } });
-  const url: string = res.body.challenge.redirect_url;
-  expect(url.startsWith(`${emu.url}/3ds/pi_`)).toBe(true);
-  const pid = url.split('/').pop()!;
-  expect(emu.paymentIntents.get(pid)).toMatchObject({ status: 'requires_action', amount: 1000, metadata: { remit_key: expect.stringMatching(/^remit_authorize_/) } });
-  return { url, pid, challengeId: res.body.challenge.id as string };
-}
-
-/** The customer answers at Stripe's page; answers where Stripe sends them back. */
-async function answer(url: string, choice: 'complete' | 'fail'): Promise<string> {
-  const page = await fetch(url);
-  expect(await page.text()).toContain('Complete');
-  const res = await fetch(`${url}/${choice}`, { method: 'POST', ...noRedirect });
-  expect(res.status).toBe(302);
-  return res.headers.get('location')!;
-}
-
-describe('3-D Secure with Stripe', () => {
-  it('passed: back on /pay/{id}/return the outcome is read from Stripe; the sale completes once', async () => {
-    const linkId = await newLink();
-    const { url, pid } = await challenged(linkId);
-    // A return the browser forges before passing: Stripe still waits, nothing changes.
-    const forged = await fetch(`${s.url}/pay/${linkId}/return?payment_intent=${pid}&redirect_status=succeeded`, noRedirect);
-    expect(forged.status).toBe(303);
-    expect(forged.headers.get('location')).toBe(`/pay/${linkId}`);
-    expect((await linkView(linkId)).status).toBe('open');
-    expect((await saleOf(linkId)).status).toBe('pending');
-
-    const back = await answer(url, 'complete');
-    expect(back).toBe(`${s.url}/pay/${linkId}/return?payment_intent=${pid}&payment_intent_client_secret=${emu.paymentIntents.get(pid)!.client_secret}&redirect_status=succeeded`);
-    const returned = await fetch(back, noRedirect);
-    expect(returned.status).toBe(303);
-    expect(returned.headers.get('location')).toBe(`/pay/${linkId}`);
-    const view = await linkView(linkId);
-    expect(view).toMatchObject({ status: 'paid', receipt: { amount: 1000, last_four: '3220', status: 'succeeded' } });
-    const sale = await saleOf(linkId);
-    expect(sale).toMatchObject({ status: 'completed', gateway_ref: pid });
-    expect(emu.paymentIntents.get(pid)).toMatchObject({ status: 'succeeded', amount_received: 1000 });
-
-    // A second return (a reload) and Stripe's own event change nothing more.
-    expect((await fetch(back, noRedirect)).status).toBe(303);
-    const event = emu.event('payment_intent.succeeded', { ...emu.paymentIntents.get(pid) });
-    expect((await deliver(event)).body.handled).toBe('ignored');
-    expect(await successes(sale.id)).toHaveLength(1);
-  });
-
-  it('failed: declined with three_ds_failed, recorded; the link stays open and another card pays it', async () => {
-    const linkId = await newLink();
-    const { url, pid } = await challenged(linkId);
-    const returned = await fetch(await answer(url, 'fail'), noRedirect);
-    expect(returned.status).toBe(303);
-    expect(returned.headers.get('location')).toBe(`/pay/${linkId}?declined=three_ds_failed`);
-    const [declined] = await rows<{ status: string; decline_reason: string; last_four: string }>(
-      s,
-      sql`select status, decline_reason, last_four from transactions where gateway_ref = ${pid}`,
-    );
-    expect(declined).toEqual({ status: 'declined', decline_reason: THREE_DS_FAILED_MESSAGE, last_four: '3220' });
-    expect((await linkView(linkId)).status).toBe('open');
-    expect((await saleOf(linkId)).status).toBe('pending');
-    const again = await pay(linkId, { method: 'card', card: card('4242424242424242') });
-    expect(again.body).toMatchObject({ status: 'paid', receipt: { status: 'succeeded', last_four: '4242' } });
-  });
-
-  it("Stripe's event arriving before the customer returns settles the challenge; the return then changes nothing", async () => {
-    const linkId = await newLink();
-    const { url, pid } = await challenged(linkId);
-    const back = await answer(url, 'complete');
-    const event = emu.event('payment_intent.succeeded', { ...emu.paymentIntents.get(pid) });
-    expect((await deliver(event)).body.handled).toBe('applied');
-    expect((await deliver(event)).body.handled).toBe('duplicate');
-    const sale = await saleOf(linkId);
-    expect(sale).toMatchObject({ status: 'completed', gateway_ref: pid });
-    const returned = await fetch(back, noRedirect);
-    expect(returned.headers.get('location')).toBe(`/pay/${linkId}`);
-    expect(await successes(sale.id)).toHaveLength(1);
-  });
-
-  it('the outcome the page may choose is the simulator’s only: answering the challenge through the API is refused', async () => {
-    const linkId = await newLink();
-    const { pid, challengeId } = await challenged(linkId);
-    const res = await s.http({
-      method: 'POST',
-      path: `/pay/api/links/${linkId}/challenges/${challengeId}`,
-      json: { outcome: 'complete' },
-      headers: { 'idempotency-key': randomUUID() },
-    });
-    expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ result: false, code: 'challenge_not_found' });
-    expect(emu.paymentIntents.get(pid)!.status).toBe('requires_action');
-    expect((await linkView(linkId)).status).toBe('open');
-  });
-
-  it('a require_3ds link asks Stripe for the challenge whatever the card', async () => {
-    const res = await s.http({
-      method: 'POST',
-      path: '/api/v1/requests',
-      auth: m.auth,
-      json: { merchant_key: m.merchant_key, amount: '10.00', order_id: `o-${randomUUID()}`, require_3ds: true },
-    });
-    expect(res.status).toBe(200);
-    const linkId = res.body.data.link_id;
-    const paid = await pay(linkId, { method: 'card', card: card('4242424242424242') });
-    expect(paid.body).toMatchObject({ status: 'challenge', challenge: { last_four: '4242' } });
-    const create = emu.requests.filter((r) => r.path === '/v1/payment_intents').at(-1)!;
-    expect(create.params.payment_method_options).toEqual({ card: { request_three_d_secure: 'challenge' } });
-  });
-});
+// 3-D Secure in Stripe's own window, with the Payment Element: stripe-intents.test.ts.
 
 describe('ACH with a mandate', () => {
   const achPay = async (linkId: string) => {
@@ -253,7 +140,7 @@ describe('ACH with a mandate', () => {
 describe('unknown outcomes: processing, then reconciliation', () => {
   let visa: number;
   beforeAll(async () => {
-    visa = await newCustomer(s, m);
+    visa = await stripeCardCustomer(s, m, emu);
   });
   const charge = (amount: string, key: string) => merchantPost(s, m, `/customers/charge/${visa}`, { amount, order_id: key }, key);
   const intentsOf = (cents: string) => emu.requests.filter((r) => r.path === '/v1/payment_intents' && r.method === 'POST' && r.params.amount === cents);
@@ -361,102 +248,16 @@ describe('unknown outcomes: processing, then reconciliation', () => {
   });
 });
 
-describe('unknown outcomes on the pay page: the link waits, processing, until Stripe is asked', () => {
-  const attemptsOf = (linkId: string) =>
-    rows<{ status: string; decline_reason: string | null; last_four: string }>(
-      s,
-      sql`select t.status, t.decline_reason, t.last_four from transactions t join pay_links l on l.id = t.pay_link_id where l.id = ${linkId} and t.id <> l.sales_id`,
-    );
-
-  it('approved at Stripe: 202 processing, a second attempt refused, reconciliation pays the link once', async () => {
-    const linkId = await newLink({ amount: '12.34' });
-    const intents = emu.paymentIntents.size;
-    emu.dropAnswers(/^\/v1\/payment_intents$/, 3);
-    const key = randomUUID();
-    const first = await pay(linkId, { method: 'card', card: card('4242424242424242') }, { 'idempotency-key': key });
-    expect(first.status).toBe(202);
-    expect(first.body).toEqual({ status: 'processing', message: LINK_PROCESSING_MESSAGE });
-    expect(emu.paymentIntents.size).toBe(intents + 1);
-    expect(await linkView(linkId)).toMatchObject({ status: 'processing', receipt: null });
-    expect(await saleOf(linkId)).toMatchObject({ status: 'processing', gateway_ref: expect.stringMatching(/^remit_authorize_/) });
-    // The page's retry with its key replays the answer; another attempt (another key, another card) is refused.
-    const replay = await pay(linkId, { method: 'card', card: card('4242424242424242') }, { 'idempotency-key': key });
-    expect(replay.status).toBe(202);
-    const second = await pay(linkId, { method: 'card', card: card('5555555555554444') });
-    expect(second.status).toBe(409);
-    expect(second.body).toMatchObject({ code: 'payment_processing', message: LINK_PROCESSING_MESSAGE });
-    const bank = await pay(linkId, { method: 'ach', bank: bankAccount(), authorization_accepted: true });
-    expect(bank.status).toBe(409);
-    // Deleting the link would hide a charge that may have happened.
-    const del = await s.http({ method: 'DELETE', path: `/api/v1/pay-link/${linkId}`, auth: m.auth, json: { merchant_key: m.merchant_key } });
-    expect(del.status).toBe(409);
-    expect(del.body).toMatchObject({ code: 'link_not_deletable' });
-    expect(emu.paymentIntents.size).toBe(intents + 1);
-
-    const report = await reconcilePayments(s.core.ctx);
-    expect(report.settled).toBeGreaterThanOrEqual(1);
-    const pid = [...emu.paymentIntents.keys()].at(-1)!;
-    expect(await linkView(linkId)).toMatchObject({ status: 'paid', receipt: { amount: 1234, last_four: '4242', status: 'succeeded' } });
-    const sale = await saleOf(linkId);
-    expect(sale).toMatchObject({ status: 'completed', gateway_ref: pid });
-    expect(emu.paymentIntents.get(pid)).toMatchObject({ status: 'succeeded', amount_received: 1234 });
-    await reconcilePayments(s.core.ctx);
-    expect(await successes(sale.id)).toHaveLength(1);
-    expect(emu.paymentIntents.size).toBe(intents + 1);
-    expect((await pay(linkId, { method: 'card', card: card('4242424242424242') })).body.code).toBe('link_already_paid');
-  });
-
-  it('declined at Stripe: the attempt is recorded declined and the link is open again', async () => {
-    const linkId = await newLink({ amount: '4.56' });
-    emu.dropAnswers(/^\/v1\/payment_intents$/, 3);
-    const first = await pay(linkId, { method: 'card', card: card('4000000000000002') });
-    expect(first.status).toBe(202);
-    await reconcilePayments(s.core.ctx);
-    expect((await linkView(linkId)).status).toBe('open');
-    expect(await saleOf(linkId)).toMatchObject({ status: 'pending', gateway_ref: null });
-    expect(await attemptsOf(linkId)).toEqual([{ status: 'declined', decline_reason: 'Your card was declined.', last_four: '0002' }]);
-    const again = await pay(linkId, { method: 'card', card: card('4242424242424242') });
-    expect(again.status).toBe(200);
-    expect(again.body.status).toBe('paid');
-    expect(await successes((await saleOf(linkId)).id)).toHaveLength(1);
-  });
-
-  it('never made at Stripe (5xx): open again once Stripe would know it, nothing charged', async () => {
-    const linkId = await newLink({ amount: '3.21' });
-    const intents = emu.paymentIntents.size;
-    emu.failRequests(/^\/v1\/payment_intents$/, 3, 500);
-    expect((await pay(linkId, { method: 'card', card: card('4242424242424242') })).status).toBe(202);
-    await reconcilePayments(s.core.ctx);
-    expect((await linkView(linkId)).status).toBe('processing');
-    await reconcilePayments(s.core.ctx, { absentAfterMs: 0 });
-    expect((await linkView(linkId)).status).toBe('open');
-    expect(await attemptsOf(linkId)).toEqual([{ status: 'declined', decline_reason: PROCESSOR_NEVER_MADE_MESSAGE, last_four: '4242' }]);
-    expect(emu.paymentIntents.size).toBe(intents);
-  });
-
-  it("Stripe's webhook first: the link is paid; replayed, and then reconciliation, change nothing", async () => {
-    const linkId = await newLink({ amount: '7.89' });
-    emu.dropAnswers(/^\/v1\/payment_intents$/, 3);
-    expect((await pay(linkId, { method: 'card', card: card('4242424242424242') })).status).toBe(202);
-    const pid = [...emu.paymentIntents.keys()].at(-1)!;
-    const event = emu.event('payment_intent.succeeded', { ...emu.paymentIntents.get(pid) });
-    expect((await deliver(event)).body.handled).toBe('applied');
-    expect((await deliver(event)).body.handled).toBe('duplicate');
-    expect(await linkView(linkId)).toMatchObject({ status: 'paid', receipt: { amount: 789 } });
-    await reconcilePayments(s.core.ctx);
-    const sale = await saleOf(linkId);
-    expect(sale).toMatchObject({ status: 'completed', gateway_ref: pid });
-    expect(await successes(sale.id)).toHaveLength(1);
-  });
-});
+// The pay page's card payments are the link's one PaymentIntent, recorded by report, event, return or
+// reconciliation, whichever comes first: stripe-intents.test.ts and its property test.
 
 describe('the reconciliation worker', () => {
   it('runs on its schedule in the server: a processing charge is settled without anyone asking', async () => {
-    const processor = createProcessor('stripe', 'sandbox', { STRIPE_SECRET_KEY: emu.secretKey, REMIT_STRIPE_API_URL: emu.url });
+    const processor = createProcessor('stripe', 'sandbox', { STRIPE_SECRET_KEY: emu.secretKey, REMIT_STRIPE_API_URL: emu.url, STRIPE_PUBLISHABLE_KEY: emu.publishableKey });
     const w = await startTestServer({ now: noonClock(), processor, workers: { reconcile: { pollMs: 100 } } });
     try {
       const wm = await newMerchant(w);
-      const customer = await newCustomer(w, wm);
+      const customer = await stripeCardCustomer(w, wm, emu);
       emu.dropAnswers(/^\/v1\/payment_intents$/, 3);
       const res = await merchantPost(w, wm, `/customers/charge/${customer}`, { amount: '4.44', order_id: 'worker' });
       expect(res.status).toBe(202);

@@ -45,7 +45,7 @@ const confirm = (secret: string, linkId: string, pay: StripeJsPayWith = { card: 
 const saleOf = async (linkId: string) =>
   (await rows<{ id: string; status: string; is_status: number; gateway_ref: string | null; amount_cents: number; card_brand: string; last_four: string; payment_method: string }>(
     s,
-    sql`select t.id, t.status, t.is_status, t.gateway_ref, t.amount_cents, t.card_brand, t.last_four, t.payment_method from transactions t join pay_links l on l.sales_id = t.id where l.id = ${linkId}`,
+    sql`select t.id, t.status, t.is_status, t.gateway_ref, t.amount_cents::int as amount_cents, t.card_brand, t.last_four, t.payment_method from transactions t join pay_links l on l.sales_id = t.id where l.id = ${linkId}`,
   ))[0]!;
 const recordsOf = async (pi: string) => rows<{ id: string; status: string }>(s, sql`select id, status from transactions where gateway_ref = ${pi} and status <> 'declined'`);
 const linkView = async (linkId: string) => (await s.http({ method: 'GET', path: `/pay/api/links/${linkId}` })).body;
@@ -258,12 +258,34 @@ describe('money for a link that cannot be paid', () => {
     const held = emu.intents().find((x) => x.id === extra.id)!;
     expect(held).toMatchObject({ status: 'succeeded', amount_received: 1000, amount_refunded: 1000 });
     expect(await recordsOf(extra.id)).toEqual([]);
-    const [orphan] = await rows(s, sql`select pay_link_id, amount_cents, action from processor_orphans where gateway_ref = ${extra.id}`);
+    const [orphan] = await rows(s, sql`select pay_link_id, amount_cents::int as amount_cents, action from processor_orphans where gateway_ref = ${extra.id}`);
     expect(orphan).toEqual({ pay_link_id: linkId, amount_cents: 1000, action: 'refunded' });
     const rec = await reconcilePayments(s.core.ctx);
     expect(rec.intents.mismatches).toContainEqual(expect.objectContaining({ payment_intent: extra.id, problem: 'orphan', action: 'refunded' }));
     // Refunded once, however often it is found.
     expect(emu.refunds.filter((r) => r.payment_intent === extra.id)).toHaveLength(1);
+  });
+});
+
+describe("the earlier flow's 3-D Secure attempts (open at upgrade)", () => {
+  it('two tabs: the challenge a later attempt replaced, completed anyway, is refunded at once (probe finding)', async () => {
+    const linkId = await newLink();
+    const stripe = (s.core.ctx.processor as unknown as { stripe: import('stripe').default }).stripe;
+    // Tab 1's attempt, replaced by tab 2's (marked failed), as the earlier flow left them.
+    const first = await stripe.paymentIntents.create({ amount: 1000, currency: 'usd', metadata: { remit_key: `remit_authorize_${randomUUID().replace(/-/g, '')}` } });
+    await s.core.ctx.db.execute(
+      sql`insert into pay_challenges (id, pay_link_id, status, card_enc, brand, last_four, gateway_ref, created_at) values (${`chl_${randomUUID().replace(/-/g, '')}`}, ${linkId}, 'failed', '', 'Visa', '4242', ${first.id}, now())`,
+    );
+    // Tab 2 pays the link.
+    const { pi } = await confirmed(linkId);
+    expect((await report(linkId, pi)).body.status).toBe('paid');
+    // Then the customer completes tab 1's challenge: Stripe takes the money and says so.
+    await stripeJsConfirmPayment(emu, first.client_secret!, { card: '4242424242424242' });
+    await emu.eventsSettled();
+    expect(emu.intents().find((x) => x.id === first.id)).toMatchObject({ status: 'succeeded', amount_received: 1000, amount_refunded: 1000 });
+    const [orphan] = await rows(s, sql`select action from processor_orphans where gateway_ref = ${first.id}`);
+    expect(orphan).toEqual({ action: 'refunded' });
+    expect(await recordsOf(first.id)).toEqual([]);
   });
 });
 

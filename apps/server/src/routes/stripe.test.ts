@@ -80,7 +80,7 @@ describe('card sales as PaymentIntents', () => {
       const { res, pid } = await payPageWith(number);
       expect(res.status).toBe(402);
       expect(res.body).toMatchObject({ result: false, code, message });
-      const [row] = await rows<{ status: string; amount_cents: number }>(s, sql`select status, amount_cents from transactions where gateway_ref = ${pid}`);
+      const [row] = await rows<{ status: string; amount_cents: number }>(s, sql`select status, amount_cents::int as amount_cents from transactions where gateway_ref = ${pid}`);
       expect(row).toMatchObject({ status: 'declined', amount_cents: 500 });
       expect(emu.paymentIntents.get(pid)).toMatchObject({ status: 'requires_payment_method' });
     });

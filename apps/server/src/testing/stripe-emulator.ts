@@ -3,8 +3,36 @@ import type { AddressInfo } from 'node:net';
 import { createHmac, randomBytes } from 'node:crypto';
 import type Stripe from 'stripe';
 import { createProcessor } from '@remit/core';
+import {
+  type Account,
+  type AnyIntent,
+  type Charge,
+  type Customer,
+  DECLINES,
+  type Dispute,
+  MICRODEPOSIT_AMOUNTS,
+  MICRODEPOSIT_CODE,
+  PM_TYPES,
+  PUBLISHABLE_MESSAGE,
+  type Params,
+  type PaymentIntent,
+  type PaymentMethod,
+  type Person,
+  RAW_CARD_MESSAGE,
+  type Refund,
+  type SetupIntent,
+  StripeFailure,
+  THREE_DS,
+  id,
+  now,
+  parseForm,
+  secretFor,
+} from './stripe-emulator/wire.js';
 import { Outbox, type Delivery } from './stripe-emulator/outbox.js';
 import { pages, servePage, type FrameData } from './stripe-emulator/pages.js';
+
+export { parseForm };
+export type { PaymentIntent, SetupIntent, PaymentMethod } from './stripe-emulator/wire.js';
 
 /**
  * A Stripe emulator for tests: a real HTTP server speaking Stripe's wire format (form-encoded
@@ -40,117 +68,6 @@ import { pages, servePage, type FrameData } from './stripe-emulator/pages.js';
  * - `startStripeEmulator({refuseRawCardData: true})`: card numbers sent with the secret key get
  *   Stripe's "raw card data" error, as on an ordinary account.
  */
-
-type Params = Record<string, unknown>;
-
-/** Parses `a[b][0]=x` form bodies into nested objects and arrays, as Stripe reads them. */
-export function parseForm(body: string): Params {
-  const out: Params = {};
-  for (const [rawKey, value] of new URLSearchParams(body)) {
-    const path = rawKey.replace(/\]/g, '').split('[');
-    let node: Record<string, unknown> = out;
-    path.forEach((part, i) => {
-      if (i === path.length - 1) node[part] = value;
-      else node = (node[part] ??= /^\d+$/.test(path[i + 1]!) ? [] : {}) as Record<string, unknown>;
-    });
-  }
-  return out;
-}
-
-type PaymentIntent = Pick<
-  Stripe.PaymentIntent,
-  | 'id'
-  | 'object'
-  | 'amount'
-  | 'amount_capturable'
-  | 'amount_received'
-  | 'currency'
-  | 'status'
-  | 'capture_method'
-  | 'customer'
-  | 'payment_method'
-  | 'payment_method_types'
-  | 'metadata'
-  | 'created'
-  | 'livemode'
-  | 'last_payment_error'
-  | 'next_action'
-  | 'cancellation_reason'
-  | 'canceled_at'
-  | 'description'
-  | 'application_fee_amount'
-  | 'client_secret'
-  | 'setup_future_usage'
-> & { latest_charge: string | null; on_behalf_of: string | null; transfer_data: { destination: string; amount: number | null } | null };
-type Charge = Pick<
-  Stripe.Charge,
-  'id' | 'object' | 'amount' | 'amount_captured' | 'amount_refunded' | 'authorization_code' | 'captured' | 'currency' | 'paid' | 'refunded' | 'status' | 'created' | 'livemode' | 'metadata' | 'failure_code' | 'failure_message'
-> & {
-  payment_intent: string;
-  payment_method_details: { type: string } | null;
-};
-type PaymentMethod = Pick<Stripe.PaymentMethod, 'id' | 'object' | 'type' | 'customer' | 'created' | 'livemode' | 'metadata'> & {
-  card: Pick<Stripe.PaymentMethod.Card, 'brand' | 'last4' | 'exp_month' | 'exp_year' | 'fingerprint' | 'funding' | 'country'> | null;
-  us_bank_account: Pick<Stripe.PaymentMethod.UsBankAccount, 'last4' | 'routing_number' | 'account_type' | 'account_holder_type' | 'bank_name' | 'financial_connections_account'> | null;
-};
-type SetupIntent = Pick<
-  Stripe.SetupIntent,
-  'id' | 'object' | 'client_secret' | 'customer' | 'payment_method' | 'payment_method_types' | 'status' | 'usage' | 'metadata' | 'created' | 'livemode' | 'last_setup_error' | 'next_action' | 'cancellation_reason' | 'description'
->;
-/** Either intent, as the confirmation code treats them alike. */
-type AnyIntent = PaymentIntent | SetupIntent;
-type Refund = Pick<Stripe.Refund, 'id' | 'object' | 'amount' | 'currency' | 'status' | 'created' | 'metadata'> & {
-  payment_intent: string;
-  charge: string;
-  /** What the request asked of a destination charge (Stripe keeps them on the transfer reversal and fee refund). */
-  reverse_transfer: boolean;
-  refund_application_fee: boolean;
-};
-type Customer = Pick<Stripe.Customer, 'id' | 'object' | 'created' | 'livemode' | 'metadata' | 'email' | 'name'>;
-type Account = Pick<
-  Stripe.Account,
-  'id' | 'object' | 'charges_enabled' | 'payouts_enabled' | 'details_submitted' | 'type' | 'metadata' | 'email' | 'country' | 'business_type' | 'created'
-> & {
-  business_profile: Pick<Stripe.Account.BusinessProfile, 'name' | 'mcc' | 'url' | 'support_phone' | 'support_email'>;
-  company: (Pick<Stripe.Account.Company, 'name' | 'phone' | 'tax_id_provided' | 'owners_provided' | 'structure'> & { address: Stripe.Address }) | null;
-  individual: { first_name: string; last_name: string; id_number_provided: boolean } | null;
-  capabilities: Record<string, 'active' | 'inactive' | 'pending'>;
-  tos_acceptance: Pick<Stripe.Account.TosAcceptance, 'date' | 'ip' | 'user_agent'>;
-  external_accounts: { object: 'list'; data: Array<Pick<Stripe.BankAccount, 'id' | 'object' | 'last4' | 'routing_number' | 'country' | 'currency' | 'account_holder_name' | 'account_holder_type'>> };
-};
-type Person = Pick<Stripe.Person, 'id' | 'object' | 'account' | 'first_name' | 'last_name' | 'email' | 'phone' | 'id_number_provided' | 'created'> & {
-  dob: { day: number; month: number; year: number };
-  relationship: Pick<Stripe.Person.Relationship, 'representative' | 'owner' | 'executive' | 'title' | 'percent_ownership'>;
-};
-type Dispute = Pick<Stripe.Dispute, 'id' | 'object' | 'amount' | 'currency' | 'reason' | 'status' | 'created' | 'livemode' | 'metadata' | 'is_charge_refundable'> & {
-  charge: string;
-  payment_intent: string;
-  evidence_details: Pick<Stripe.Dispute.EvidenceDetails, 'due_by' | 'has_evidence' | 'past_due' | 'submission_count'>;
-};
-
-class StripeFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly error: Record<string, unknown>,
-  ) {
-    super(String(error.message));
-  }
-}
-
-const DECLINES: Record<string, { code: string; decline_code?: string; message: string }> = {
-  '4000000000000002': { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
-  '4000000000009995': { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
-  '4000000000000069': { code: 'expired_card', decline_code: 'expired_card', message: 'Your card has expired.' },
-  '4000000000000127': { code: 'incorrect_cvc', decline_code: 'incorrect_cvc', message: "Your card's security code is incorrect." },
-};
-const THREE_DS = new Set(['4000000000003220', '4000002500003155']);
-/** Microdeposit verification: Stripe's test descriptor code and amounts. */
-const MICRODEPOSIT_CODE = 'SM11AA';
-const MICRODEPOSIT_AMOUNTS = ['32', '45'];
-const RAW_CARD_MESSAGE =
-  'Sending credit card numbers directly to the Stripe API is generally unsafe. To continue processing use Stripe.js, the Stripe mobile bindings, or Stripe Elements. For more information, see https://dashboard.stripe.com/account/integration/settings. If you are qualified to handle card data directly, see https://support.stripe.com/questions/enabling-access-to-raw-card-data-apis.';
-const PUBLISHABLE_MESSAGE =
-  'This API call cannot be made with a publishable API key. Please use a secret API key. You can find a list of your API keys at https://dashboard.stripe.com/account/apikeys.';
 
 export interface EmulatorRequest {
   method: string;
@@ -232,10 +149,6 @@ export interface StripeEmulator {
   close(): Promise<void>;
 }
 
-const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
-const now = () => Math.floor(Date.now() / 1000);
-const secretFor = (intentId: string) => `${intentId}_secret_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
-const PM_TYPES = ['card', 'us_bank_account'];
 
 export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Promise<StripeEmulator> {
   const secretKey = `sk_test_${randomBytes(12).toString('hex')}`;
@@ -397,6 +310,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       customer: (p.customer as string) ?? null,
       payment_method: method?.id ?? null,
       payment_method_types: paymentMethodTypes(p),
+      allowed_payment_method_types: (p.allowed_payment_method_types as Stripe.PaymentIntent.AllowedPaymentMethodType[]) ?? null,
       setup_future_usage: (future as Stripe.PaymentIntent.SetupFutureUsage) ?? null,
       metadata: (p.metadata as Record<string, string>) ?? {},
       created: now(),
@@ -442,13 +356,12 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       ? { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect', stripe_js: url, source: id('src') } }
       : { type: 'redirect_to_url', redirect_to_url: { url, return_url: String(p.return_url) } }) as unknown as Stripe.PaymentIntent.NextAction;
   };
-  const confirmable = (it: AnyIntent, what: string) => {
+  /** Only an intent still waiting for its customer can be confirmed (a paid or canceled one: Stripe's unexpected_state). */
+  const confirmable = (it: AnyIntent) => {
     if (!['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(it.status)) {
       const name = it.object === 'payment_intent' ? 'PaymentIntent' : 'SetupIntent';
       fail(400, 'invalid_request_error', `You cannot confirm this ${name} because it has a status of ${it.status}.`, { code: `${it.object}_unexpected_state`, [it.object]: it });
     }
-    const m = what;
-    return m;
   };
   /** The PaymentMethod a confirm names: an existing one, one made from payment_method_data, or the intent's own. */
   const methodForConfirm = (it: AnyIntent, p: Params, auth: 'secret' | 'publishable') => {
@@ -472,7 +385,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
    * `via: 'create'` is `confirm=true` on create: Remit's older server-side bank debit goes straight to processing.
    */
   const confirmPayment = (pi: PaymentIntent, p: Params, via: 'create' | 'confirm', auth: 'secret' | 'publishable'): PaymentIntent => {
-    confirmable(pi, 'confirm');
+    confirmable(pi);
     const method = methodForConfirm(pi, p, auth);
     pi.payment_method = method.id;
     pi.last_payment_error = null;
@@ -513,6 +426,11 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     if (pi.setup_future_usage) attachToCustomer(pi);
   };
 
+  const cardOf = (pi: PaymentIntent) => {
+    const c = pi.payment_method ? methods.get(pi.payment_method as string)?.card : null;
+    return c ? { brand: c.brand, last4: c.last4, exp_month: c.exp_month, exp_year: c.exp_year } : null;
+  };
+
   /** The card network's answer on a confirmed PaymentIntent: a charge, declined or approved (held or captured). */
   const chargeIntent = (pi: PaymentIntent, number: string): PaymentIntent => {
     const amount = pi.amount;
@@ -534,7 +452,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       livemode: false,
       metadata: {},
       payment_intent: pi.id,
-      payment_method_details: { type: 'card' },
+      payment_method_details: { type: 'card', ...(cardOf(pi) ? { card: cardOf(pi)! } : {}) },
       failure_code: decline?.code ?? null,
       failure_message: decline?.message ?? null,
     };
@@ -586,6 +504,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       customer: (p.customer as string) ?? null,
       payment_method: null,
       payment_method_types: paymentMethodTypes(p),
+      allowed_payment_method_types: (p.allowed_payment_method_types as Stripe.SetupIntent.AllowedPaymentMethodType[]) ?? null,
       status: 'requires_payment_method',
       usage,
       metadata: (p.metadata as Record<string, string>) ?? {},
@@ -622,7 +541,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
 
   /** Confirms a SetupIntent: as a payment, without the money (a card's decline still declines). */
   const confirmSetup = (si: SetupIntent, p: Params, auth: 'secret' | 'publishable'): SetupIntent => {
-    confirmable(si, 'confirm');
+    confirmable(si);
     const method = methodForConfirm(si, p, auth);
     si.payment_method = method.id;
     si.last_setup_error = null;
@@ -801,6 +720,18 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)$/)) && method === 'GET') return shown(view(byClientSecret(intent(m[1]!), p, auth), p.expand));
     if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)$/)) && method === 'POST') {
       const pi = intent(m[1]!);
+      const changesMoney = ['amount', 'application_fee_amount', 'capture_method', 'setup_future_usage', 'allowed_payment_method_types', 'payment_method_types'].some((k) => p[k] !== undefined);
+      if (changesMoney && !['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(pi.status)) {
+        fail(400, 'invalid_request_error', `This PaymentIntent's amount could not be updated because it has a status of ${pi.status}. You may only update the amount of a PaymentIntent with one of the following statuses: requires_payment_method, requires_confirmation, requires_action.`, { code: 'payment_intent_unexpected_state', payment_intent: pi });
+      }
+      if (p.amount !== undefined) pi.amount = int(p.amount, 'amount');
+      if (p.application_fee_amount !== undefined) pi.application_fee_amount = int(p.application_fee_amount, 'application_fee_amount');
+      if (p.capture_method !== undefined) pi.capture_method = p.capture_method === 'manual' ? 'manual' : 'automatic';
+      if (p.setup_future_usage !== undefined) pi.setup_future_usage = (p.setup_future_usage || null) as Stripe.PaymentIntent.SetupFutureUsage | null;
+      if (p.allowed_payment_method_types !== undefined || p.payment_method_types !== undefined) {
+        pi.payment_method_types = paymentMethodTypes(p);
+        pi.allowed_payment_method_types = (p.allowed_payment_method_types as Stripe.PaymentIntent.AllowedPaymentMethodType[]) ?? null;
+      }
       if (p.metadata) pi.metadata = { ...pi.metadata, ...(p.metadata as Record<string, string>) };
       if (p.description !== undefined) pi.description = String(p.description);
       return pi;
@@ -1121,6 +1052,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       types: it.payment_method_types,
       business: destination?.business_profile.name ?? 'Remit',
       apiUrl: baseUrl(),
+      locale: q.get('locale') ?? 'auto',
       publishableKey,
       clientSecret: secret,
     };

@@ -1,7 +1,10 @@
-import { and, desc, eq, isNotNull } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, ne } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import type { Tx } from '../db/connect.js';
-import { payChallenges } from '../db/schema.js';
+import { payChallenges, transactions } from '../db/schema.js';
+import { IS_STATUS } from '../payments/state.js';
+import { refundOrphan } from '../processor/stripe-orphans.js';
+import type { StripeProcessor } from '../processor/stripe.js';
 import { RemitError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { PaymentLookup } from '../processor/connector.js';
@@ -57,6 +60,22 @@ export type IssuerOutcome = 'paid' | 'waiting' | 'none' | { declined: string };
  * (`three_ds_failed` when the challenge failed) and leaves the link open.
  */
 export async function finishIssuerChallenge(ctx: Ctx, gatewayRef: string, lookup?: PaymentLookup, tx?: Tx): Promise<IssuerOutcome> {
+  /**
+   * The earlier flow made a PaymentIntent per attempt: one completed for a link it can no longer
+   * pay (paid by another attempt, deleted, expired) took money nothing records. Refunded at once.
+   */
+  const giveBack = async (t: Tx, linkId: string): Promise<IssuerOutcome> => {
+    const stripe = (ctx.processor as Partial<StripeProcessor>).stripe;
+    if (!stripe) return 'none';
+    const [recorded] = await t
+      .select({ id: transactions.id })
+      .from(transactions)
+      .where(and(eq(transactions.gatewayRef, gatewayRef), ne(transactions.isStatus, IS_STATUS.declined)));
+    if (recorded) return 'none';
+    const pi = await stripe.paymentIntents.retrieve(gatewayRef);
+    if (pi.status === 'succeeded' || pi.status === 'requires_capture') await refundOrphan(ctx, t, pi, { linkId, reason: 'a replaced or late 3-D Secure attempt' });
+    return 'none';
+  };
   const run = async (t: Tx): Promise<IssuerOutcome> => {
     const [found] = await t.select({ linkId: payChallenges.payLinkId }).from(payChallenges).where(eq(payChallenges.gatewayRef, gatewayRef));
     if (!found) return 'none';
@@ -64,8 +83,8 @@ export async function finishIssuerChallenge(ctx: Ctx, gatewayRef: string, lookup
     try {
       p = await lockPayable(ctx, t, found.linkId, 'card');
     } catch (e) {
-      // Paid meanwhile, cancelled or expired: nothing to settle on this link.
-      if (e instanceof RemitError) return 'none';
+      // Paid meanwhile, cancelled or expired: nothing to settle on this link, but money taken is given back.
+      if (e instanceof RemitError) return giveBack(t, found.linkId);
       throw e;
     }
     const [ch] = await t
@@ -73,7 +92,8 @@ export async function finishIssuerChallenge(ctx: Ctx, gatewayRef: string, lookup
       .from(payChallenges)
       .where(and(eq(payChallenges.gatewayRef, gatewayRef), eq(payChallenges.status, 'open')))
       .for('update');
-    if (!ch) return 'none';
+    // A challenge a later attempt replaced (another tab): if the customer completed it anyway, it is refunded.
+    if (!ch) return giveBack(t, found.linkId);
     const said = lookup ?? (await ctx.processor.lookupPayment!({ gatewayRef }));
     if (said.state === 'pending' || said.state === 'absent') return 'waiting';
     const approved = said.state === 'approved';

@@ -1,4 +1,4 @@
-import { and, eq, inArray, or } from 'drizzle-orm';
+import { and, eq, inArray, like, or } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { Ctx } from '../context.js';
 import { payLinks, processorOrphans, transactions } from '../db/schema.js';
@@ -57,6 +57,9 @@ export async function reconcileIntents(ctx: Ctx, opts: { windowMs?: number } = {
   const s = ctx.processor as Partial<StripeProcessor>;
   if (ctx.processor.name !== 'stripe' || !s.stripe) return report;
   const stripe = s.stripe;
+  // No link ever had a PaymentIntent: nothing to list (an operator who takes no pay page payments asks Stripe nothing).
+  const [any] = await ctx.db.select({ id: payLinks.id }).from(payLinks).where(like(payLinks.stripeIntentId, 'pi_%')).limit(1);
+  if (!any) return report;
   const since = new Date(ctx.now().getTime() - (opts.windowMs ?? INTENT_WINDOW_MS));
   const intents: Stripe.PaymentIntent[] = [];
   for await (const pi of stripe.paymentIntents.list({ created: { gte: Math.floor(since.getTime() / 1000) }, limit: 100, expand: ['data.latest_charge', 'data.payment_method'] })) {

@@ -6,6 +6,31 @@
 (function () {
   'use strict';
   var data = JSON.parse(document.getElementById('data').textContent);
+  // Stripe.js's `locale`: a few languages' labels and messages (others: English), as Stripe translates its fields.
+  var WORDS = {
+    es: {
+      'Card': 'Tarjeta', 'US bank account': 'Cuenta bancaria de EE. UU.', 'Payment method': 'Método de pago',
+      'Card number': 'Número de tarjeta', 'Expiration date': 'Fecha de vencimiento', 'Security code': 'Código de seguridad', 'ZIP code': 'Código postal',
+      'Full name': 'Nombre completo', 'Routing number': 'Número de ruta', 'Account number': 'Número de cuenta', 'Confirm account number': 'Confirma el número de cuenta',
+      'Your card number is incomplete.': 'El número de tu tarjeta está incompleto.', 'Your card number is invalid.': 'El número de tu tarjeta no es válido.',
+      "Your card's expiration date is incomplete.": 'La fecha de vencimiento de tu tarjeta está incompleta.', "Your card's expiration year is in the past.": 'El año de vencimiento de tu tarjeta ya pasó.',
+      "Your card's expiration month is invalid.": 'El mes de vencimiento de tu tarjeta no es válido.', "Your card's security code is incomplete.": 'El código de seguridad de tu tarjeta está incompleto.',
+      'Your ZIP is incomplete.': 'Tu código postal está incompleto.',
+    },
+    fr: {
+      'Card': 'Carte', 'US bank account': 'Compte bancaire américain', 'Payment method': 'Moyen de paiement',
+      'Card number': 'Numéro de carte', 'Expiration date': "Date d'expiration", 'Security code': 'Code de sécurité', 'ZIP code': 'Code postal',
+      'Full name': 'Nom complet', 'Routing number': "Numéro d'acheminement", 'Account number': 'Numéro de compte', 'Confirm account number': 'Confirmez le numéro de compte',
+      'Your card number is incomplete.': 'Le numéro de votre carte est incomplet.', 'Your card number is invalid.': "Le numéro de votre carte n'est pas valide.",
+      "Your card's expiration date is incomplete.": "La date d'expiration de votre carte est incomplète.", "Your card's expiration year is in the past.": "L'année d'expiration de votre carte est déjà passée.",
+      "Your card's expiration month is invalid.": "Le mois d'expiration de votre carte n'est pas valide.", "Your card's security code is incomplete.": 'Le code de sécurité de votre carte est incomplet.',
+      'Your ZIP is incomplete.': 'Votre code postal est incomplet.',
+    },
+  };
+  var lang = String(data.locale === 'auto' || !data.locale ? navigator.language : data.locale).split('-')[0];
+  var words = WORDS[lang] || {};
+  if (WORDS[lang]) document.documentElement.lang = lang;
+  var t = function (s) { return words[s] || s; };
   var root = document.getElementById('root');
   var parentOrigin = '*';
   var uid = 0;
@@ -32,7 +57,7 @@
     input.addEventListener('input', changed);
     input.addEventListener('focus', function () { post({ type: 'focus' }); });
     input.addEventListener('blur', function () { post({ type: 'blur' }); });
-    var wrap = el('div', {}, [el('label', { for: id, text: label }), input, err]);
+    var wrap = el('div', {}, [el('label', { for: id, text: t(label) }), input, err]);
     return { wrap: wrap, input: input, err: err };
   }
 
@@ -64,11 +89,11 @@
   var bankPanel = el('div', { id: 'panel-bank', role: 'tabpanel', 'aria-labelledby': 'tab-bank', hidden: '' }, [holder.wrap, instant, linkedBox, manual, manualBox, bankError, mandate]);
 
   function tab(id, label, key, panel) {
-    return el('button', { type: 'button', role: 'tab', id: id, 'aria-controls': panel, text: label, on: { click: function () { select(key); } } });
+    return el('button', { type: 'button', role: 'tab', id: id, 'aria-controls': panel, text: t(label), on: { click: function () { select(key); } } });
   }
   var tabs = null;
   if (data.types.length > 1) {
-    tabs = el('div', { role: 'tablist', 'aria-label': 'Payment method' }, [
+    tabs = el('div', { role: 'tablist', 'aria-label': t('Payment method') }, [
       tab('tab-card', 'Card', 'card', 'panel-card'),
       tab('tab-bank', 'US bank account', 'us_bank_account', 'panel-bank'),
     ]);
@@ -136,11 +161,11 @@
   }
   function showErrors(list) {
     list.forEach(function (x) {
-      if (x[0]) { x[0].err.textContent = x[2]; x[0].input.setAttribute('aria-invalid', 'true'); }
-      else bankError.textContent = x[2];
+      if (x[0]) { x[0].err.textContent = t(x[2]); x[0].input.setAttribute('aria-invalid', 'true'); }
+      else bankError.textContent = t(x[2]);
     });
     if (list[0] && list[0][0]) list[0][0].input.focus();
-    return list.length ? { error: { type: 'validation_error', code: list[0][1], message: list[0][2] } } : {};
+    return list.length ? { error: { type: 'validation_error', code: list[0][1], message: t(list[0][2]) } } : {};
   }
 
   function api(path, params) {

@@ -19,6 +19,8 @@ export interface FrameData {
   /** The business the bank mandate names (the connected account's name). */
   business: string;
   apiUrl: string;
+  /** Stripe.js's `locale` option (`auto`: the browser's). */
+  locale: string;
   publishableKey: string;
   clientSecret: string;
 }

@@ -48,7 +48,7 @@ const linkIntent = (extra: Partial<Stripe.PaymentIntentCreateParams> = {}) =>
     {
       amount: 1000,
       currency: 'usd',
-      payment_method_types: ['card', 'us_bank_account'],
+      allowed_payment_method_types: ['card', 'us_bank_account'],
       application_fee_amount: 59,
       transfer_data: { destination },
       metadata: { remit_link: `ord_${Math.random().toString(36).slice(2)}`, remit_key: 'k1' },
@@ -115,6 +115,17 @@ describe('a PaymentIntent the server creates and the browser confirms', () => {
     expect(later.status).toBe('succeeded');
   });
 
+  it('the server updates the amount before payment; the charge shows the card; a paid intent cannot change', async () => {
+    const pi = await linkIntent();
+    expect(await stripe.paymentIntents.update(pi.id, { amount: 1250, application_fee_amount: 66 })).toMatchObject({ amount: 1250, application_fee_amount: 66 });
+    await stripeJsConfirmPayment(emu, pi.client_secret!, { card: '4242424242424242' });
+    expect(await stripe.paymentIntents.retrieve(pi.id, { expand: ['latest_charge'] })).toMatchObject({
+      amount_received: 1250,
+      latest_charge: { payment_method_details: { type: 'card', card: { brand: 'visa', last4: '4242' } } },
+    });
+    await expect(stripe.paymentIntents.update(pi.id, { amount: 900 })).rejects.toMatchObject({ code: 'payment_intent_unexpected_state' });
+  });
+
   it('cancel: canceled, with its event; a browser cannot confirm it any more', async () => {
     const pi = await linkIntent();
     expect(await stripe.paymentIntents.cancel(pi.id)).toMatchObject({ status: 'canceled' });
@@ -169,7 +180,7 @@ describe('US bank accounts', () => {
 describe('SetupIntents', () => {
   it('a card saved for off-session use: succeeded, attached to the customer, setup_intent.succeeded sent', async () => {
     const customer = await stripe.customers.create({});
-    const si = await stripe.setupIntents.create({ customer: customer.id, usage: 'off_session', payment_method_types: ['card'], metadata: { remit_card_request: 'cr_1' } });
+    const si = await stripe.setupIntents.create({ customer: customer.id, usage: 'off_session', allowed_payment_method_types: ['card'], metadata: { remit_card_request: 'cr_1' } });
     const r = await stripeJsConfirmSetup(emu, si.client_secret!, { card: '4242424242424242' });
     expect(r.setupIntent).toMatchObject({ id: si.id, status: 'succeeded' });
     expect(await stripe.paymentMethods.retrieve(r.setupIntent!.payment_method)).toMatchObject({ customer: customer.id, card: { last4: '4242' } });
@@ -178,7 +189,7 @@ describe('SetupIntents', () => {
 
   it('3-D Secure failed and a decline: Stripe.js errors; a bank by microdeposits succeeds once verified', async () => {
     const customer = await stripe.customers.create({});
-    const si = await stripe.setupIntents.create({ customer: customer.id, payment_method_types: ['card', 'us_bank_account'] });
+    const si = await stripe.setupIntents.create({ customer: customer.id, allowed_payment_method_types: ['card', 'us_bank_account'] });
     expect((await stripeJsConfirmSetup(emu, si.client_secret!, { card: '4000002500003155', threeDs: 'fail' })).error).toMatchObject({ code: 'setup_intent_authentication_failure' });
     expect((await stripeJsConfirmSetup(emu, si.client_secret!, { card: '4000000000000002' })).error).toMatchObject({ code: 'card_declined', setup_intent: { id: si.id } });
     const r = await stripeJsConfirmSetup(emu, si.client_secret!, { bank: 'microdeposits' });
@@ -222,7 +233,7 @@ describe('keys', () => {
 describe('reconciliation and test controls', () => {
   it("search by metadata and created, list pages, and intents() as the truth", async () => {
     const link = `ord_recon_${Date.now()}`;
-    const made = [];
+    const made: Stripe.PaymentIntent[] = [];
     for (let i = 0; i < 3; i++) made.push(await linkIntent({ metadata: { remit_link: link, remit_key: `rk_${i}` } }));
     await stripeJsConfirmPayment(emu, made[1]!.client_secret!, { card: '4242424242424242' });
     const since = made[0]!.created;
