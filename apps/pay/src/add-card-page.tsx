@@ -1,13 +1,14 @@
-import type { AddCardView, CardInput } from '@remit/contract';
+import type { AddCardResult, AddCardView, CardInput } from '@remit/contract';
 import { useSignal } from '@preact/signals';
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { announce } from '@remit/form-kit';
-import { saveCard } from './api.js';
+import { saveCard, type ApiResult } from './api.js';
 import { CardForm } from './card-form.js';
 import { attemptKey, endAttempt } from './idempotency.js';
 import { t } from './i18n.js';
 import { Layout } from './layout.js';
 import { Outcome } from './outcome.js';
+import { useStripeChunk } from './stripe-chunk.js';
 
 function Saved({ card, merchant, focus }: { card: string; merchant: string; focus: boolean }) {
   const m = t();
@@ -38,15 +39,24 @@ export function AddCardPage({ view }: { view: AddCardView }) {
   const clearCard = useSignal(0);
   const inFlight = useRef(false);
 
-  const submit = async (card: CardInput) => {
+  const stripe = view.card_entry.kind === 'stripe';
+  const failed = (message: string) => (failure.value = { message, id: (failure.value?.id ?? 0) + 1 });
+  const chunk = useStripeChunk(stripe, () => failed(m.networkError));
+
+  const run = async (work: () => Promise<void>) => {
     if (inFlight.current) return;
     inFlight.current = true;
     busy.value = true;
     announce(m.processing);
-    const scope = `card:${view.token}`;
-    const res = await saveCard(view.token, { card }, attemptKey(scope, `${card.number.slice(-4)}:${card.exp_month}/${card.exp_year}`));
-    inFlight.current = false;
-    busy.value = false;
+    try {
+      await work();
+    } finally {
+      inFlight.current = false;
+      busy.value = false;
+    }
+  };
+  /** The server's answer to a card saved (Remit's fields) or a SetupIntent confirmed (Stripe's). */
+  const finish = (res: ApiResult<AddCardResult>, scope: string) => {
     if (res.ok) {
       endAttempt(scope);
       justSaved.value = true;
@@ -55,8 +65,13 @@ export function AddCardPage({ view }: { view: AddCardView }) {
     }
     if (res.status !== 0) endAttempt(scope);
     if (res.status === 402) clearCard.value++;
-    failure.value = { message: res.status === 0 ? m.networkError : res.message, id: (failure.value?.id ?? 0) + 1 };
+    failed(res.status === 0 ? m.networkError : res.message);
   };
+  const submit = (card: CardInput) =>
+    run(async () => {
+      const scope = `card:${view.token}`;
+      finish(await saveCard(view.token, { card }, attemptKey(scope, `${card.number.slice(-4)}:${card.exp_month}/${card.exp_year}`)), scope);
+    });
 
   return (
     <Layout merchant={view.merchant}>
@@ -77,7 +92,11 @@ export function AddCardPage({ view }: { view: AddCardView }) {
         ) : (
           <>
             {failure.value && <Outcome title={m.declinedTitle} message={failure.value.message} hint={m.tryAnother} id={failure.value.id} />}
-            <CardForm submitLabel={m.saveCard} busy={busy.value} clearSignal={clearCard.value} onSubmit={submit} />
+            {!stripe ? (
+              <CardForm submitLabel={m.saveCard} busy={busy.value} clearSignal={clearCard.value} onSubmit={submit} />
+            ) : (
+              chunk && <chunk.SaveFields view={view} label={m.saveCard} busy={busy.value} run={run} settle={finish} fail={failed} />
+            )}
           </>
         )}
       </div>

@@ -16,6 +16,7 @@ import { Layout } from './layout.js';
 import { MethodChoice } from './method-choice.js';
 import { Outcome } from './outcome.js';
 import { Receipt } from './receipt.js';
+import { useStripeChunk } from './stripe-chunk.js';
 import { takeTyped } from './typed.js';
 
 interface Failure {
@@ -48,6 +49,11 @@ export function LinkPage({ view }: { view: PayLinkView }) {
   // The processor's answer to a card attempt never came: the server is asking it (no second attempt meanwhile).
   const confirming = useSignal(view.status === 'processing');
   const clearCard = useSignal(0);
+  // Stripe's fields take the card (its chunk, fetched after the first render); a bank account
+  // waiting for microdeposits shows Stripe's verification page.
+  const stripe = view.card_entry.kind === 'stripe';
+  const chunk = useStripeChunk(stripe, () => fail(m.declinedTitle, m.networkError));
+  const verification = useSignal<string | null>(null);
   const money = (c: number) => formatMoney(c, view.amounts.currency, intlLocale());
   const total = money(view.amounts.total[method.value]);
 
@@ -73,7 +79,7 @@ export function LinkPage({ view }: { view: PayLinkView }) {
       }
       else if (res.data.status === 'bank_verification') {
         failure.value = null;
-        confirming.value = true;
+        verification.value = res.data.verification_url;
       }
       // The processor's own 3-D Secure page; it sends the customer back to /pay/{id}/return.
       else if (res.data.challenge.redirect_url) location.assign(res.data.challenge.redirect_url);
@@ -145,6 +151,8 @@ export function LinkPage({ view }: { view: PayLinkView }) {
   let body;
   if (receipt.value) {
     body = <Receipt receipt={receipt.value} focus={justPaid.value} />;
+  } else if (verification.value && chunk) {
+    body = <chunk.BankVerification url={verification.value} />;
   } else if (confirming.value) {
     body = <Confirming onCheck={check} busy={busy.value} />;
   } else if (!view.merchant.accepts_payments) {
@@ -162,23 +170,39 @@ export function LinkPage({ view }: { view: PayLinkView }) {
     body = (
       <>
         {failure.value && <Outcome {...failure.value} />}
-        {allowed.card && allowed.ach && <MethodChoice value={method.value} onChange={(v) => (method.value = v)} />}
-        {method.value === 'card' ? (
-          <CardForm
-            submitLabel={label}
-            busy={busy.value}
-            clearSignal={clearCard.value}
-            onSubmit={(card: CardInput) => pay({ method: 'card', card })}
-          />
+        {stripe ? (
+          chunk && (
+            <chunk.PayFields
+              view={view}
+              label={label}
+              busy={busy.value}
+              run={run}
+              settle={settle}
+              fail={(message) => fail(m.declinedTitle, message, m.tryAnother)}
+              onMethod={(v) => (method.value = v)}
+            />
+          )
         ) : (
-          <BankForm
-            submitLabel={label}
-            busy={busy.value}
-            merchantName={view.merchant.name}
-            amountText={total}
-            dateText={new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'long' }).format(new Date())}
-            onSubmit={(bank) => pay({ method: 'ach', bank, authorization_accepted: true })}
-          />
+          <>
+            {allowed.card && allowed.ach && <MethodChoice value={method.value} onChange={(v) => (method.value = v)} />}
+            {method.value === 'card' ? (
+              <CardForm
+                submitLabel={label}
+                busy={busy.value}
+                clearSignal={clearCard.value}
+                onSubmit={(card: CardInput) => pay({ method: 'card', card })}
+              />
+            ) : (
+              <BankForm
+                submitLabel={label}
+                busy={busy.value}
+                merchantName={view.merchant.name}
+                amountText={total}
+                dateText={new Intl.DateTimeFormat(intlLocale(), { dateStyle: 'long' }).format(new Date())}
+                onSubmit={(bank) => pay({ method: 'ach', bank, authorization_accepted: true })}
+              />
+            )}
+          </>
         )}
         <p class="fine-print">{view.preauth ? m.preauthNote : m.noChargeYet}</p>
       </>

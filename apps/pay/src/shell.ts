@@ -8,6 +8,7 @@ import { getLink } from './api.js';
  * and starts the page on it if every ancestor's origin is one of the view's `frame_ancestors` (the
  * link page's own `frame-ancestors`, `['*']` for any); else (or in a browser that does not list a
  * frame's ancestors) it navigates to `/pay/{link_id}`, where the browser enforces that list itself.
+ * A link whose card is taken in Stripe's fields navigates too: only the link page's CSP allows Stripe.js.
  */
 export function shell(start: (state: PayPageState) => void): void {
   onmessage = async (e) => {
@@ -22,7 +23,7 @@ export function shell(start: (state: PayPageState) => void): void {
     }
     const path = `/pay/${encodeURIComponent(id)}`;
     const r = await getLink(id);
-    const may = (r.ok && r.data.frame_ancestors) || [];
+    const may = (r.ok && r.data.card_entry.kind == 'remit' && r.data.frame_ancestors) || [];
     // Every ancestor's origin as the browser lists them, the parent first (the message came from
     // it: source === parent); a browser without that list (Firefox) navigates, and frame-ancestors decides.
     const above = location.ancestorOrigins;

@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { registerSecurityHeaders } from '../../plugins/security-headers.js';
-import { frameAncestors, payPageCsp, setApiHeaders, setPageHeaders } from './headers.js';
+import { frameAncestors, payPageCsp, setApiHeaders, setPageHeaders, stripeSources } from './headers.js';
 
 describe('frameAncestors', () => {
   it('any origin in sandbox while the merchant allows none; no one in production', () => {
@@ -24,6 +24,42 @@ describe('payPageCsp', () => {
     expect(csp).toContain("style-src 'self' 'sha256-abc=';");
     expect(csp).toContain("script-src 'self';");
     expect(csp).not.toMatch(/unsafe/);
+  });
+});
+
+describe("with Stripe's fields", () => {
+  const framing = { env: 'production' as const, allowedOrigins: ['https://shop.example.com'], embedOrigin: null, styleHashes: ['sha256-abc='] };
+  it("allows exactly Stripe.js's origin for scripts, frames and calls beside the page's own, nothing else", () => {
+    expect(payPageCsp({ ...framing, stripeJsUrl: 'http://127.0.0.1:45123/v3/' })).toBe(
+      [
+        "default-src 'none'",
+        "script-src 'self' http://127.0.0.1:45123",
+        "style-src 'self' 'sha256-abc='",
+        "img-src 'self' data: https:",
+        "font-src 'self'",
+        "connect-src 'self' http://127.0.0.1:45123",
+        "frame-src 'self' http://127.0.0.1:45123",
+        "form-action 'self'",
+        "base-uri 'none'",
+        'frame-ancestors https://shop.example.com',
+      ].join('; '),
+    );
+  });
+  it("Stripe's own Stripe.js also reaches its API and shows 3-D Secure from its hooks host (Stripe's CSP guide)", () => {
+    const csp = payPageCsp({ ...framing, stripeJsUrl: 'https://js.stripe.com/v3/' });
+    expect(csp).toContain("script-src 'self' https://js.stripe.com;");
+    expect(csp).toContain("connect-src 'self' https://js.stripe.com https://api.stripe.com;");
+    expect(csp).toContain("frame-src 'self' https://js.stripe.com https://hooks.stripe.com;");
+    expect(csp).not.toMatch(/unsafe|\*\.|https: [^;]*script/);
+  });
+  it("Remit's own fields, or an address that is not a URL: no frames, scripts and calls from itself only", () => {
+    for (const stripeJsUrl of [undefined, null, '', 'not a url', 'data:text/javascript,1']) {
+      const csp = payPageCsp({ ...framing, stripeJsUrl });
+      expect(csp).toContain("script-src 'self';");
+      expect(csp).toContain("connect-src 'self';");
+      expect(csp).not.toContain('frame-src');
+    }
+    expect(stripeSources('javascript:alert(1)')).toEqual({ script: [], frame: [], connect: [] });
   });
 });
 

@@ -17,6 +17,26 @@ export interface Framing {
    * server): those exact texts and nothing else, never a style attribute.
    */
   styleHashes?: string[];
+  /** The view's Stripe.js address (`card_entry.js_url`) when Stripe's fields take the card; else none. */
+  stripeJsUrl?: string | null;
+}
+
+/**
+ * The sources Stripe.js needs beside the page's own: its origin for its script, its frames (the
+ * Payment Element, 3-D Secure) and its calls. Stripe's own Stripe.js also calls its API and shows
+ * 3-D Secure from its hooks host, as Stripe's CSP guide lists; a stand-in (tests) serves all from
+ * its one origin. An address that does not parse adds nothing (the fields then do not load).
+ */
+export function stripeSources(jsUrl: string | null | undefined): { script: string[]; frame: string[]; connect: string[] } {
+  let origin: string;
+  try {
+    origin = new URL(jsUrl ?? '').origin;
+  } catch {
+    return { script: [], frame: [], connect: [] };
+  }
+  if (origin === 'null') return { script: [], frame: [], connect: [] };
+  if (origin !== 'https://js.stripe.com') return { script: [origin], frame: [origin], connect: [origin] };
+  return { script: [origin], frame: [origin, 'https://hooks.stripe.com'], connect: [origin, 'https://api.stripe.com'] };
 }
 
 /**
@@ -33,16 +53,20 @@ export function frameAncestors({ env, allowedOrigins, embedOrigin }: Framing): s
 /**
  * Scripts and styles from the server's own origin only (no inline script or style attribute;
  * the page's own `<style>` by its hash), images also from https (merchant logos) and data: URIs,
- * calls and form posts to itself.
+ * calls and form posts to itself; with Stripe's fields, Stripe.js's origin for scripts, frames
+ * and calls too, nothing more (`stripeSources`).
  */
 export function payPageCsp(framing: Framing, ancestors = frameAncestors(framing)): string {
+  const stripe = stripeSources(framing.stripeJsUrl);
+  const self = (directive: string, more: string[]) => [directive, "'self'", ...more].join(' ');
   return [
     "default-src 'none'",
-    "script-src 'self'",
+    self('script-src', stripe.script),
     ["style-src 'self'", ...(framing.styleHashes ?? []).map((h) => `'${h}'`)].join(' '),
     "img-src 'self' data: https:",
     "font-src 'self'",
-    "connect-src 'self'",
+    self('connect-src', stripe.connect),
+    ...(stripe.frame.length ? [self('frame-src', stripe.frame)] : []),
     "form-action 'self'",
     "base-uri 'none'",
     `frame-ancestors ${ancestors}`,

@@ -181,7 +181,14 @@ export function payPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_PAY_
     }
     const q = req.url.indexOf('?');
     const rendered = page.renderer.renderPage(found.state, q < 0 ? '' : req.url.slice(q), req.headers['accept-language']);
-    setPageHeaders(reply, { env: ctx.env, allowedOrigins: found.allowedOrigins, embedOrigin: found.embedOrigin, styleHashes: page.styleHashes });
+    const entry = found.state.page === 'error' ? null : found.state.view.card_entry;
+    setPageHeaders(reply, {
+      env: ctx.env,
+      allowedOrigins: found.allowedOrigins,
+      embedOrigin: found.embedOrigin,
+      styleHashes: page.styleHashes,
+      stripeJsUrl: entry?.kind === 'stripe' ? entry.js_url : null,
+    });
     return reply.status(found.status).send(fillPage(page.template, found.state, rendered, page.localeChunks[rendered.locale]));
   }
 
