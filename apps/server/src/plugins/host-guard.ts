@@ -1,6 +1,6 @@
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { RemitError, type Ctx } from '@remit/core';
+import { isLoopbackHost, RemitError, type Ctx } from '@remit/core';
 
 /**
  * DNS rebinding: a page on an attacker's name that resolves to 127.0.0.1 talks to a server on
@@ -11,14 +11,9 @@ import { RemitError, type Ctx } from '@remit/core';
  * under names this one cannot know (a LAN address, a proxy's name), and is not checked here.
  */
 
-const LOOPBACK = new BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-
-/** 127.0.0.0/8 and ::1, an IPv4-mapped loopback address too; parsed by node:net. */
+/** An IP address (not a name) on loopback, by core's one loopback rule (mapped addresses too). */
 export function isLoopbackAddress(address: string): boolean {
-  const family = isIP(address);
-  return family !== 0 && LOOPBACK.check(address, family === 6 ? 'ipv6' : 'ipv4');
+  return isIP(address) !== 0 && isLoopbackHost(address);
 }
 
 /** Whether every address the server listens on is a loopback address (false before it listens). */
