@@ -347,6 +347,92 @@ describe('stored cards through SetupIntents', () => {
   });
 });
 
+const BANK_ENTRY_MESSAGE = "Bank details are entered in Stripe's secure fields on the pay page; Remit does not accept bank account numbers while Stripe is the processor.";
+const BANK = { routing_number: '110000000', account_number: '000123456789', account_type: 'checking', holder_name: 'Ada Lovelace' };
+
+describe('bank accounts are entered in Stripe\'s fields', () => {
+  it('the old bank route and customers/add with bank_account answer 400 bank_entry_by_processor; no account number reaches Stripe', async () => {
+    const linkId = await newLink({ allow_ach: true });
+    const before = emu.requests.length;
+    const paid = await s.http({ method: 'POST', path: `/pay/api/links/${linkId}/pay`, json: { method: 'ach', bank: BANK, authorization_accepted: true }, headers: key() });
+    expect(paid.status).toBe(400);
+    expect(paid.body).toMatchObject({ code: 'bank_entry_by_processor', message: BANK_ENTRY_MESSAGE });
+    const added = await s.http({ method: 'POST', path: '/api/v1/customers/add', auth: m.auth, json: { merchant_key: m.merchant_key, first_name: 'Ada', bank_account: BANK } });
+    expect(added.status).toBe(400);
+    expect(added.body).toMatchObject({ code: 'bank_entry_by_processor', message: BANK_ENTRY_MESSAGE });
+    expect(emu.requests.slice(before)).toEqual([]);
+    expect(await rows(s, sql`select c.id from customers c where c.merchant_id = ${m.merchant_id} and c.first_name = 'Ada' and c.id not in (select customer_id from pay_links where customer_id is not null)`)).toEqual([]);
+    expect((await linkView(linkId)).status).toBe('open');
+  });
+
+  const customerOf = async (token: string) =>
+    ((await rows<{ customer_id: number }>(s, sql`select customer_id from pay_links where id = ${token}`))[0] as { customer_id: number }).customer_id;
+  const setupFor = async (token: string) => {
+    const a = await s.http({ method: 'POST', path: `/pay/api/cards/${token}/intent`, json: {}, headers: key() });
+    expect(a.status).toBe(200);
+    return { secret: a.body.client_secret as string, seti: String(a.body.client_secret).split('_secret_')[0]! };
+  };
+  const reportSetup = (token: string, seti: string) => s.http({ method: 'POST', path: `/pay/api/cards/${token}/intent/report`, json: { setup_intent: seti }, headers: key() });
+
+  it('add-card keeps a bank account verified at once; a charge of it is an off-session us_bank_account debit, pending until Stripe settles it', async () => {
+    const token = await cardToken();
+    const customerId = await customerOf(token);
+    const { secret, seti } = await setupFor(token);
+    expect(emu.requests.filter((r) => r.path === '/v1/setup_intents' && r.auth === 'secret').at(-1)!.params.allowed_payment_method_types).toEqual(['card', 'us_bank_account']);
+    const r = await stripeJsConfirmSetup(emu, secret, { bank: 'instant' });
+    expect(r.setupIntent).toMatchObject({ status: 'succeeded' });
+    const rep = await reportSetup(token, seti);
+    expect(rep.status).toBe(200);
+    expect(rep.body).toEqual({ status: 'saved', brand: 'STRIPE TEST BANK', last_four: expect.stringMatching(/^\d{4}$/) });
+    const c = await s.http({ method: 'GET', path: `/api/v1/customers/${customerId}?merchant_key=${m.merchant_key}`, auth: m.auth });
+    expect(c.body.data.payment_methods).toEqual([expect.objectContaining({ type: 'bank_account', brand: 'STRIPE TEST BANK', last_four: rep.body.last_four, is_default: true })]);
+
+    const charged = await merchantPost(s, m, `/customers/charge/${customerId}`, { amount: '7.00', order_id: `o-${randomUUID()}` });
+    expect(charged.status).toBe(200);
+    expect(charged.body.data).toMatchObject({ status: 'pending', payment_method: 'ach', last_four: rep.body.last_four });
+    const [row] = await rows<{ gateway_ref: string }>(s, sql`select gateway_ref from transactions where id = ${charged.body.data.transaction_id}`);
+    const pi = row!.gateway_ref;
+    const create = emu.requests.find((x) => x.path === '/v1/payment_intents' && x.auth === 'secret' && x.params.payment_method && (x.params.allowed_payment_method_types as string[])?.[0] === 'us_bank_account' && x.params.amount === '700');
+    expect(create?.params).toMatchObject({ off_session: 'true', confirm: 'true', customer: expect.stringMatching(/^cus_/) });
+    expect(JSON.stringify(create?.params)).not.toContain('account_number');
+    expect(emu.intents().find((x) => x.id === pi)).toMatchObject({ status: 'processing' });
+    await emu.eventsSettled();
+    await emu.settleAch(pi, 'succeeded');
+    await emu.eventsSettled();
+    const [done] = await rows<{ status: string }>(s, sql`select status from transactions where id = ${charged.body.data.transaction_id}`);
+    expect(done!.status).toBe('completed');
+  });
+
+  it('a bank account verified by microdeposits: 409 with Stripe\'s page until verified, then kept when the page is opened again; a failed debit is returned', async () => {
+    const token = await cardToken();
+    const customerId = await customerOf(token);
+    const { secret, seti } = await setupFor(token);
+    const r = await stripeJsConfirmSetup(emu, secret, { bank: 'microdeposits' });
+    expect(r.setupIntent).toMatchObject({ status: 'requires_action' });
+    const rep = await reportSetup(token, seti);
+    expect(rep.status).toBe(409);
+    expect(rep.body.code).toBe('bank_verification_pending');
+    const url = String(r.setupIntent!.next_action.verify_with_microdeposits.hosted_verification_url);
+    expect(rep.body.message).toContain(url);
+    expect(await rows(s, sql`select id from payment_methods where customer_id = ${customerId}`)).toEqual([]);
+    // The customer verifies on Stripe's page (the code it sent), days later; then opens the add-card page again.
+    const stripe = (s.core.ctx.processor as unknown as { stripe: import('stripe').default }).stripe;
+    await stripe.setupIntents.verifyMicrodeposits(seti, { descriptor_code: 'SM11AA' });
+    const again = await s.http({ method: 'POST', path: `/pay/api/cards/${token}/intent`, json: {}, headers: key() });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('card_already_saved');
+    expect(await rows(s, sql`select type, last4 from payment_methods where customer_id = ${customerId}`)).toEqual([{ type: 'bank_account', last4: '6789' }]);
+    const charged = await merchantPost(s, m, `/customers/charge/${customerId}`, { amount: '5.00', order_id: `o-${randomUUID()}` });
+    expect(charged.body.data).toMatchObject({ status: 'pending', payment_method: 'ach' });
+    const [row] = await rows<{ gateway_ref: string }>(s, sql`select gateway_ref from transactions where id = ${charged.body.data.transaction_id}`);
+    await emu.eventsSettled();
+    await emu.settleAch(row!.gateway_ref, 'failed');
+    await emu.eventsSettled();
+    const [done] = await rows<{ status: string }>(s, sql`select status from transactions where id = ${charged.body.data.transaction_id}`);
+    expect(done!.status).toBe('returned');
+  });
+});
+
 describe('bank payments', () => {
   it('microdeposits: pending, bank_verification with the hosted page; completed by Stripe days later', async () => {
     const linkId = await newLink({ allow_ach: true, allow_card: false });
