@@ -140,6 +140,8 @@ const entries = {
   card_already_saved: { status: 409 },
   /** Add-card with Stripe: the bank account waits for its microdeposits to be verified (the message names Stripe's page). */
   bank_verification_pending: { status: 409 },
+  /** Stripe took an amount that is not the link's total for the method used: refunded at once; the link stays open. */
+  payment_amount_mismatch: { status: 409 },
 
   // 410: the pay page's link was cancelled by the merchant, or expired.
   link_cancelled: { status: 410 },

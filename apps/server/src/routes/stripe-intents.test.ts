@@ -456,6 +456,81 @@ describe('bank payments', () => {
   });
 });
 
+describe('a link taking card and bank at different totals (the fee passed on)', () => {
+  // 100.00 with the fee passed on: the card's total carries the card fee, the bank's the ACH fee.
+  const both = async () => {
+    const res = await s.http({ method: 'POST', path: '/api/v1/requests', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '100.00', order_id: `o-${randomUUID()}`, pass_fee: true, allow_card: true, allow_ach: true } });
+    expect(res.status).toBe(200);
+    return res.body.data.link_id as string;
+  };
+  const pick = (linkId: string, method: 'card' | 'ach') => s.http({ method: 'POST', path: `/pay/api/links/${linkId}/intent`, json: { method }, headers: key() });
+  const totals = async (linkId: string) => (await linkView(linkId)).amounts.total as { card: number; ach: number };
+
+  it('offers both; picking the bank sets the amount and fee to the bank total; paying records what Stripe took', async () => {
+    const linkId = await both();
+    const t = await totals(linkId);
+    expect(t.card).not.toBe(t.ach);
+    const res = await intent(linkId);
+    const pi = piOf(res.body.client_secret);
+    expect(emu.intents().find((x) => x.id === pi)).toMatchObject({ amount: t.card });
+    expect(emu.paymentIntents.get(pi)!.payment_method_types).toEqual(['card', 'us_bank_account']);
+    const cardFee = emu.paymentIntents.get(pi)!.application_fee_amount;
+    const ach = await pick(linkId, 'ach');
+    expect(ach.status).toBe(200);
+    expect(ach.body.client_secret).toBe(res.body.client_secret);
+    expect(emu.paymentIntents.get(pi)).toMatchObject({ amount: t.ach });
+    const achFee = emu.paymentIntents.get(pi)!.application_fee_amount;
+    expect(achFee).not.toBe(cardFee);
+    const back = await pick(linkId, 'card');
+    expect(emu.paymentIntents.get(pi)).toMatchObject({ amount: t.card, application_fee_amount: cardFee });
+    expect(back.body.client_secret).toBe(res.body.client_secret);
+    await pick(linkId, 'ach');
+    const r = await confirm(res.body.client_secret, linkId, { bank: 'instant' });
+    expect(r.paymentIntent).toMatchObject({ status: 'processing' });
+    const rep = await report(linkId, pi);
+    expect(rep.body).toMatchObject({ status: 'paid', receipt: { method: 'ach', amount: t.ach } });
+    expect(await saleOf(linkId)).toMatchObject({ payment_method: 'ach', amount_cents: t.ach, gateway_ref: pi });
+    // The fee Stripe keeps back is the fee Remit records for the bank payment.
+    const [{ fee }] = (await rows<{ fee: number }>(s, sql`select t.fee_cents::int as fee from transactions t join pay_links l on l.sales_id = t.id where l.id = ${linkId}`)) as [{ fee: number }];
+    expect(emu.paymentIntents.get(pi)!.application_fee_amount).toBe(fee);
+    // Once the payment is under way the amount no longer moves.
+    const late = await pick(linkId, 'card');
+    expect(late.status).toBe(409);
+    expect(emu.paymentIntents.get(pi)).toMatchObject({ amount: t.ach });
+  });
+
+  it("a page that pays by card at the bank's total: refunded at once, not recorded; the link stays open with a new PaymentIntent", async () => {
+    const linkId = await both();
+    const t = await totals(linkId);
+    const res = await intent(linkId);
+    const pi = piOf(res.body.client_secret);
+    await pick(linkId, 'ach');
+    const r = await confirm(res.body.client_secret, linkId, { card: '4242424242424242' });
+    expect(r.paymentIntent).toMatchObject({ status: 'succeeded', amount: t.ach });
+    const rep = await report(linkId, pi);
+    expect(rep.status).toBe(409);
+    expect(rep.body.code).toBe('payment_amount_mismatch');
+    await emu.eventsSettled();
+    expect(emu.intents().find((x) => x.id === pi)).toMatchObject({ amount_received: t.ach, amount_refunded: t.ach });
+    expect(await recordsOf(pi)).toEqual([]);
+    expect((await linkView(linkId)).status).toBe('open');
+    const again = await intent(linkId);
+    expect(again.status).toBe(200);
+    expect(piOf(again.body.client_secret)).not.toBe(pi);
+    const { pi: next } = { pi: piOf(again.body.client_secret) };
+    await confirm(again.body.client_secret, linkId, { card: '4242424242424242' });
+    expect((await report(linkId, next)).body).toMatchObject({ status: 'paid', receipt: { amount: t.card } });
+    expect(await saleOf(linkId)).toMatchObject({ payment_method: 'card', amount_cents: t.card, gateway_ref: next });
+  });
+
+  it('bank on a card-only link: 400 method_not_allowed; a bad method: 400', async () => {
+    const linkId = await newLink({ allow_ach: false });
+    expect((await pick(linkId, 'ach')).body.code).toBe('method_not_allowed');
+    const bad = await s.http({ method: 'POST', path: `/pay/api/links/${linkId}/intent`, json: { method: 'cash' }, headers: key() });
+    expect(bad.status).toBe(400);
+  });
+});
+
 describe('no card number in what Remit sends Stripe', () => {
   it('every request made with the secret key carries no card number', () => {
     const secret = emu.requests.filter((r) => r.auth === 'secret');
