@@ -232,6 +232,21 @@ describe('deleting a link', () => {
     expect((await intent(linkId)).status).toBe(410);
   });
 
+  it("reporting the PaymentIntent Remit canceled for the deletion answers the link's own error, as its view does", async () => {
+    const linkId = await newLink();
+    const res = await intent(linkId);
+    expect((await del(linkId)).status).toBe(200);
+    const r = await confirm(res.body.client_secret, linkId);
+    expect(r.error ?? r.paymentIntent).toBeTruthy();
+    const rep = await report(linkId, piOf(res.body.client_secret));
+    const view = await s.http({ method: 'GET', path: `/pay/api/links/${linkId}` });
+    expect(view.status).toBe(410);
+    expect(rep.status).toBe(410);
+    expect(rep.body).toMatchObject({ code: 'link_cancelled', message: view.body.message });
+    expect(view.body.code).toBe('link_cancelled');
+    expect(await recordsOf(piOf(res.body.client_secret))).toEqual([]);
+  });
+
   it('after the customer paid but before anything recorded it: refused 409, and the payment is recorded', async () => {
     const linkId = await newLink();
     const res = await intent(linkId);

@@ -155,6 +155,8 @@ export type IntentRecord =
   | { kind: 'processing' }
   | { kind: 'declined'; code: string; message: string }
   | { kind: 'open' }
+  /** Nothing taken, and the link can no longer be paid (deleted, expired, paid by another): its own error. */
+  | { kind: 'closed'; error: RemitError }
   /** Money taken for a link that cannot be paid: given back (`error`: the link's state). */
   | { kind: 'orphan'; error: RemitError }
   /** Money taken that is not the link's total for the method used: given back; the link stays open. */
@@ -219,7 +221,7 @@ export async function recordLinkIntent(ctx: Ctx, tx: Tx, pi: Stripe.PaymentInten
     await refundOrphan(ctx, tx, pi, { linkId: link.id, reason: `${closed.code} (${opts.from})` });
     return { kind: 'orphan', error: closed };
   }
-  if (closed) return { kind: 'open' };
+  if (closed) return { kind: 'closed', error: closed };
   // The amount is the server's (set for the tab picked); a page that paid by card at the bank's total is refunded.
   const due = payAmounts(link, merchant).total[method.bank ? 'ach' : 'card'];
   if (inProgress(pi) && pi.amount !== due) {
@@ -306,6 +308,7 @@ export async function reportLinkIntent(ctx: Ctx, linkId: string, intentId: strin
       throw new RemitError(recorded.code === 'three_ds_failed' || recorded.code === 'insufficient_funds' || recorded.code === 'expired_card' || recorded.code === 'incorrect_cvc' ? recorded.code : 'card_declined', recorded.message);
     case 'orphan':
     case 'mismatch':
+    case 'closed':
       throw recorded.error;
     default:
       // Not confirmed yet (3-D Secure still open, or nothing entered): nothing to record.
@@ -321,7 +324,7 @@ export async function reportLinkIntent(ctx: Ctx, linkId: string, intentId: strin
 export async function linkIntentEvent(tx: Tx, ctx: Ctx, intentId: string): Promise<boolean> {
   const pi = await retrieve(stripeOf(ctx), intentId);
   const recorded = await recordLinkIntent(ctx, tx, pi, { from: 'event' });
-  return recorded.kind !== 'none' && recorded.kind !== 'open';
+  return recorded.kind !== 'none' && recorded.kind !== 'open' && recorded.kind !== 'closed';
 }
 
 /**
