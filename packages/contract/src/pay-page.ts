@@ -110,6 +110,11 @@ export const payLinkViewSchema = z.object({
   frame_ancestors: z.array(z.string()),
   receipt: receiptSchema.nullable(),
   card_entry: cardEntrySchema,
+  /**
+   * A paid link's bank debit waiting for microdeposits (Stripe): Stripe's verification page, so the
+   * page shows it after a reload too. Null otherwise (absent from older servers).
+   */
+  pending_verification_url: z.string().nullable().optional(),
 });
 export type PayLinkView = z.infer<typeof payLinkViewSchema>;
 

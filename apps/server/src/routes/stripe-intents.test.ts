@@ -457,6 +457,13 @@ describe('bank payments', () => {
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ status: 'bank_verification', verification_url: expect.stringContaining(emu.url) });
     expect(await saleOf(linkId)).toMatchObject({ payment_method: 'ach', status: 'pending', gateway_ref: pi });
+    // A reload: the view carries Stripe's verification page beside the pending receipt.
+    expect(await linkView(linkId)).toMatchObject({ status: 'paid', pending_verification_url: res.body.verification_url, receipt: { method: 'ach', status: 'pending' } });
+    const html = await s.http({ method: 'GET', path: `/pay/${linkId}` });
+    expect(html.text).toContain(JSON.stringify(res.body.verification_url).slice(1, -1));
+    const stripe = (s.core.ctx.processor as unknown as { stripe: import('stripe').default }).stripe;
+    await stripe.paymentIntents.verifyMicrodeposits(pi, { amounts: [32, 45] });
+    expect((await linkView(linkId)).pending_verification_url).toBeNull();
   });
 
   it('instant verification: a pending ACH sale, completed by payment_intent.succeeded', async () => {
@@ -464,6 +471,7 @@ describe('bank payments', () => {
     const { pi } = await confirmed(linkId, { bank: 'instant' });
     const res = await report(linkId, pi);
     expect(res.body).toMatchObject({ status: 'paid', receipt: { method: 'ach', status: 'pending' } });
+    expect((await linkView(linkId)).pending_verification_url).toBeNull();
     await emu.eventsSettled();
     await emu.settleAch(pi, 'succeeded');
     await emu.eventsSettled();
