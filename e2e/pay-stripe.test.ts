@@ -289,6 +289,31 @@ describe('add-card through a SetupIntent', () => {
     expect(made.map((i) => [i.status, i.amount_received])).toEqual([['succeeded', 1999]]);
     await page.context().close();
   });
+
+  it('a bank account kept the same way (verified at once, Stripe’s mandate shown); its charge is a pending ACH debit', async () => {
+    const api = (path: string, json: object) => w.s.http({ method: 'POST', path: `/api/v1${path}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, ...json } });
+    const add = await api('/customers/add', { first_name: 'Emmy', last_name: 'Noether', email: 'emmy@example.com' });
+    const customerId = add.body.data.customer_id as number;
+    expect((await api(`/customers/request-card/${customerId}`, {})).status).toBe(200);
+    const r = (await w.s.core.ctx.db.execute(sql`select id from pay_links where customer_id = ${customerId} and kind = 'card_request'`)) as unknown as {
+      rows: Array<{ id: string }>;
+    };
+    const page = await open(`${w.s.url}/pay/card/${r.rows[0]!.id}`);
+    const f = element(page);
+    await f.getByRole('tab', { name: 'US bank account' }).click();
+    await f.getByLabel('Full name').fill('Emmy Noether');
+    await f.getByRole('button', { name: /Test Institution/ }).click();
+    await f.getByText(/authorise/).waitFor();
+    await pay(page, 'Save card');
+    await page.getByRole('heading', { name: 'Card saved' }).waitFor();
+    expect(await page.locator('.receipt').textContent()).toContain('STRIPE TEST BANK ending in');
+    const before = emu.intents().length;
+    const charge = await api(`/customers/charge/${customerId}`, { amount: 23.45, order_id: 'after-stripe-add-bank' });
+    expect(charge.status, charge.text).toBe(200);
+    expect(charge.body.data).toMatchObject({ status: 'pending', payment_method: 'ach' });
+    expect(emu.intents().slice(before).map((i) => [i.status, i.amount])).toEqual([['processing', 2345]]);
+    await page.context().close();
+  });
 });
 
 describe('bank payments in Stripe’s fields', () => {
