@@ -289,6 +289,31 @@ describe('add-card through a SetupIntent', () => {
     expect(made.map((i) => [i.status, i.amount_received])).toEqual([['succeeded', 1999]]);
     await page.context().close();
   });
+
+  it('a bank account kept the same way (verified at once, Stripe’s mandate shown); its charge is a pending ACH debit', async () => {
+    const api = (path: string, json: object) => w.s.http({ method: 'POST', path: `/api/v1${path}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, ...json } });
+    const add = await api('/customers/add', { first_name: 'Emmy', last_name: 'Noether', email: 'emmy@example.com' });
+    const customerId = add.body.data.customer_id as number;
+    expect((await api(`/customers/request-card/${customerId}`, {})).status).toBe(200);
+    const r = (await w.s.core.ctx.db.execute(sql`select id from pay_links where customer_id = ${customerId} and kind = 'card_request'`)) as unknown as {
+      rows: Array<{ id: string }>;
+    };
+    const page = await open(`${w.s.url}/pay/card/${r.rows[0]!.id}`);
+    const f = element(page);
+    await f.getByRole('tab', { name: 'US bank account' }).click();
+    await f.getByLabel('Full name').fill('Emmy Noether');
+    await f.getByRole('button', { name: /Test Institution/ }).click();
+    await f.getByText(/authorise/).waitFor();
+    await pay(page, 'Save card');
+    await page.getByRole('heading', { name: 'Card saved' }).waitFor();
+    expect(await page.locator('.receipt').textContent()).toContain('STRIPE TEST BANK ending in');
+    const before = emu.intents().length;
+    const charge = await api(`/customers/charge/${customerId}`, { amount: 23.45, order_id: 'after-stripe-add-bank' });
+    expect(charge.status, charge.text).toBe(200);
+    expect(charge.body.data).toMatchObject({ status: 'pending', payment_method: 'ach' });
+    expect(emu.intents().slice(before).map((i) => [i.status, i.amount])).toEqual([['processing', 2345]]);
+    await page.context().close();
+  });
 });
 
 describe('bank payments in Stripe’s fields', () => {
@@ -336,7 +361,9 @@ describe('bank payments in Stripe’s fields', () => {
     // Reloaded meanwhile: the pending bank payment's receipt (never the form: no second payment).
     await page.reload();
     await page.getByRole('heading', { name: 'Bank payment submitted' }).waitFor();
-    await shot(page, 'stripe-bank-microdeposits-reloaded');
+    // …with Stripe's verification page still offered (the view carries it).
+    expect(await page.getByRole('link', { name: 'Open the verification page' }).getAttribute('href')).toBe(url);
+    await checkState(page, 'stripe-bank-microdeposits-reloaded');
     // Two days later by the sandbox clock the deposits arrive: the customer verifies on Stripe's page.
     daysLater = 2;
     const verify = await open(url);
@@ -350,11 +377,53 @@ describe('bank payments in Stripe’s fields', () => {
     await expect.poll(async () => (await salesOf('21.00')).map((t) => t.status), { timeout: 15_000 }).toEqual([expect.stringMatching(/approved|completed|succeeded/i)]);
     await page.reload();
     await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Open the verification page' }).count()).toBe(0);
     expect(await page.locator('.receipt').textContent()).toContain('ACH ending in 6789');
     await shot(page, 'stripe-bank-microdeposits-done');
     await verify.context().close();
     await page.context().close();
     daysLater = 0;
+  });
+});
+
+describe('card and bank at different totals (the fee passed on)', () => {
+  it('both tabs are offered; the bank tab moves the PaymentIntent to the bank total, which Stripe takes and Remit records', async () => {
+    const id = await createLink(w, { amount: '150.00', pass_fee: true, allow_card: true, allow_ach: true });
+    const view = (await w.s.http({ method: 'GET', path: `/pay/api/links/${id}` })).body;
+    const { card, ach } = view.amounts.total as { card: number; ach: number };
+    expect(card).not.toBe(ach);
+    const dollars = (c: number) => `$${(c / 100).toFixed(2)}`;
+    const page = await open(`${w.s.url}/pay/${id}`);
+    const f = element(page);
+    await f.getByLabel('Card number').waitFor();
+    await expect.poll(() => intentsOf(id).map((i) => i.amount)).toEqual([card]);
+    await f.getByRole('tab', { name: 'US bank account' }).click();
+    await expect.poll(() => intentsOf(id).map((i) => i.amount)).toEqual([ach]);
+    await f.getByLabel('Full name').fill('Ada Lovelace');
+    await f.getByRole('button', { name: /Test Institution/ }).click();
+    await pay(page, `Pay ${dollars(ach)}`);
+    await page.getByRole('heading', { name: 'Bank payment submitted' }).waitFor();
+    const [pi] = intentsOf(id);
+    expect(pi).toMatchObject({ status: 'processing', amount: ach });
+    await expect.poll(async () => (await salesOf((ach / 100).toFixed(2))).length).toBe(1);
+    await page.context().close();
+  });
+
+  it('back to the card tab: the card total is taken', async () => {
+    const id = await createLink(w, { amount: '160.00', pass_fee: true, allow_card: true, allow_ach: true });
+    const { card, ach } = (await w.s.http({ method: 'GET', path: `/pay/api/links/${id}` })).body.amounts.total as { card: number; ach: number };
+    const page = await open(`${w.s.url}/pay/${id}`);
+    const f = element(page);
+    await f.getByLabel('Card number').waitFor();
+    await f.getByRole('tab', { name: 'US bank account' }).click();
+    await expect.poll(() => intentsOf(id).map((i) => i.amount)).toEqual([ach]);
+    await f.getByRole('tab', { name: 'Card' }).click();
+    await expect.poll(() => intentsOf(id).map((i) => i.amount)).toEqual([card]);
+    await fillCard(page, CARD.visa);
+    await pay(page, `Pay $${(card / 100).toFixed(2)}`);
+    await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+    expect(intentsOf(id).map((i) => [i.status, i.amount_received])).toEqual([['succeeded', card]]);
+    await page.context().close();
   });
 });
 

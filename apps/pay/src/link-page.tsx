@@ -53,7 +53,8 @@ export function LinkPage({ view }: { view: PayLinkView }) {
   // waiting for microdeposits shows Stripe's verification page.
   const stripe = view.card_entry.kind === 'stripe';
   const chunk = useStripeChunk(stripe, () => fail(m.declinedTitle, m.networkError));
-  const verification = useSignal<string | null>(null);
+  // After a reload, the view names it (the debit is recorded: the receipt shows beside it).
+  const verification = useSignal<string | null>(view.pending_verification_url ?? null);
   const money = (c: number) => formatMoney(c, view.amounts.currency, intlLocale());
   const total = money(view.amounts.total[method.value]);
 
@@ -150,7 +151,12 @@ export function LinkPage({ view }: { view: PayLinkView }) {
 
   let body;
   if (receipt.value) {
-    body = <Receipt receipt={receipt.value} focus={justPaid.value} />;
+    body = (
+      <>
+        {verification.value && chunk && <chunk.BankVerification url={verification.value} />}
+        <Receipt receipt={receipt.value} focus={justPaid.value && !verification.value} />
+      </>
+    );
   } else if (verification.value && chunk) {
     body = <chunk.BankVerification url={verification.value} />;
   } else if (confirming.value) {

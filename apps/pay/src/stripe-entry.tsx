@@ -35,6 +35,10 @@ export const payIntent = (id: string) => once(`${id}:intent`, '', (k) => request
 export const reportScope = (id: string) => `${id}:report`;
 export const payReport = (id: string, paymentIntent: string) =>
   request<PayResult>('POST', `${linkPath(id)}/report`, { payment_intent: paymentIntent }, keyed(attemptKey(reportScope(id), paymentIntent)));
+/** The tab picked in Stripe's fields: the server sets the PaymentIntent's amount and fee to that method's total. */
+const pickMethod = (id: string, method: PayMethod) =>
+  // Setting an amount twice is harmless, and a replayed answer would skip a switch back: a new key each time.
+  request<StripeIntent>('POST', linkPath(id), { method }, keyed(crypto.getRandomValues(new Uint32Array(4)).join('-')));
 export const setupIntent = (token: string) => once(`card:${token}:intent`, '', (k) => request<StripeIntent>('POST', cardPath(token), {}, keyed(k)));
 export const setupReport = (token: string, si: string) =>
   once(`card:${token}:report`, si, (k) => request<AddCardResult>('POST', `${cardPath(token)}/report`, { setup_intent: si }, keyed(k)));
@@ -77,6 +81,8 @@ export interface StripeFieldsProps {
   gone?: () => Promise<ApiResult<unknown>>;
   /** The tab picked in Stripe's fields (the amounts shown follow it). */
   onMethod?: (m: PayMethod) => void;
+  /** When the totals differ by method: the method the intent was made for, and the call that moves it to another. */
+  pick?: { first: PayMethod; call: (m: PayMethod) => Promise<ApiResult<StripeIntent>> };
 }
 
 export function StripeFields(p: StripeFieldsProps) {
@@ -86,6 +92,9 @@ export function StripeFields(p: StripeFieldsProps) {
   const host = useRef<HTMLDivElement>(null);
   const state = useSignal<'loading' | 'ready' | 'broken' | 'refused'>('loading');
   const live = useRef<{ stripe: Stripe; elements: StripeElements; secret: string } | null>(null);
+  // The amount follows the tab: a payment waits for the last switch to reach Stripe.
+  const switching = useSignal(false);
+  const picked = useRef<{ method: PayMethod | undefined; done: Promise<unknown> }>({ method: p.pick?.first, done: Promise.resolve() });
 
   useEffect(() => {
     let unmounted = false;
@@ -104,7 +113,19 @@ export function StripeFields(p: StripeFieldsProps) {
       const elements = stripe.elements({ clientSecret: res.data.client_secret, appearance: appearance(form.current!), locale: stripeLocale(locale.value) });
       const element = elements.create('payment', { layout: 'tabs' });
       element.on('ready', () => (state.value = 'ready'));
-      element.on('change', (e) => p.onMethod?.(e.value.type === 'us_bank_account' ? 'ach' : 'card'));
+      element.on('change', (e) => {
+        const method: PayMethod = e.value.type === 'us_bank_account' ? 'ach' : 'card';
+        p.onMethod?.(method);
+        const pick = p.pick;
+        if (!pick || picked.current.method === method) return;
+        picked.current.method = method;
+        switching.value = true;
+        picked.current.done = picked.current.done.then(async () => {
+          const res = await pick.call(method);
+          if (!res.ok && res.status !== 0) return p.refused(res);
+          await elements.fetchUpdates();
+        }).catch(() => {}).finally(() => (switching.value = picked.current.method !== method));
+      });
       element.mount(host.current!);
       destroy = () => element.destroy();
       live.current = { stripe, elements, secret: res.data.client_secret };
@@ -120,6 +141,7 @@ export function StripeFields(p: StripeFieldsProps) {
     const l = live.current;
     if (!l || p.busy) return;
     void p.run(async () => {
+      await picked.current.done;
       const confirm = { elements: l.elements, redirect: 'if_required' as const, confirmParams: { return_url: p.returnUrl } };
       const r = p.mode === 'payment' ? await l.stripe.confirmPayment(confirm) : await l.stripe.confirmSetup(confirm);
       const done = ('paymentIntent' in r && r.paymentIntent) || ('setupIntent' in r && r.setupIntent) || null;
@@ -155,7 +177,7 @@ export function StripeFields(p: StripeFieldsProps) {
       )}
       <div class="stripe-element" ref={host} />
       {state.value !== 'broken' && (
-        <button class="button" type="submit" disabled={p.busy || state.value !== 'ready'}>
+        <button class="button" type="submit" disabled={p.busy || switching.value || state.value !== 'ready'}>
           {p.busy ? m.processing : p.label}
         </button>
       )}
@@ -203,6 +225,7 @@ export function PayFields({ view, settle, onMethod, ...rest }: Common & { view: 
       refused={(res) => void settle(res, '')}
       gone={() => getLink(id)}
       onMethod={onMethod}
+      pick={view.methods.card && view.methods.ach && view.amounts.total.card !== view.amounts.total.ach ? { first: 'card', call: (m) => pickMethod(id, m) } : undefined}
     />
   );
 }

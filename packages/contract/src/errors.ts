@@ -24,6 +24,11 @@ const entries = {
     status: 400,
     message: "Card details are entered in Stripe's secure fields on the pay page; Remit does not accept card numbers while Stripe is the processor.",
   },
+  /** Stripe is the processor: bank accounts are entered (and verified) in Stripe's fields, never sent to Remit. */
+  bank_entry_by_processor: {
+    status: 400,
+    message: "Bank details are entered in Stripe's secure fields on the pay page; Remit does not accept bank account numbers while Stripe is the processor.",
+  },
   invalid_card_number: { status: 400 },
   invalid_card_expiry: { status: 400 },
   card_expired: { status: 400 },
@@ -133,6 +138,10 @@ const entries = {
   link_not_deletable: { status: 409 },
   challenge_answered: { status: 409 },
   card_already_saved: { status: 409 },
+  /** Add-card with Stripe: the bank account waits for its microdeposits to be verified (the message names Stripe's page). */
+  bank_verification_pending: { status: 409 },
+  /** Stripe took an amount that is not the link's total for the method used: refunded at once; the link stays open. */
+  payment_amount_mismatch: { status: 409 },
 
   // 410: the pay page's link was cancelled by the merchant, or expired.
   link_cancelled: { status: 410 },

@@ -110,6 +110,11 @@ export const payLinkViewSchema = z.object({
   frame_ancestors: z.array(z.string()),
   receipt: receiptSchema.nullable(),
   card_entry: cardEntrySchema,
+  /**
+   * A paid link's bank debit waiting for microdeposits (Stripe): Stripe's verification page, so the
+   * page shows it after a reload too. Null otherwise (absent from older servers).
+   */
+  pending_verification_url: z.string().nullable().optional(),
 });
 export type PayLinkView = z.infer<typeof payLinkViewSchema>;
 
@@ -201,6 +206,12 @@ export type AddCardResult = z.infer<typeof addCardResultSchema>;
  * loads, tabs and retries) or the card request's SetupIntent, for the page to confirm with Stripe.js.
  */
 export const stripeIntentSchema = z.object({ client_secret: z.string() });
+/**
+ * The link intent's body: `{}`, or `{method}` when the customer picks card or bank in Stripe's
+ * fields: the server sets the PaymentIntent's amount and fee to the link's total for that method.
+ */
+export const linkIntentRequestSchema = z.object({ method: z.enum(['card', 'ach']).optional() }).strict();
+export type LinkIntentRequest = z.infer<typeof linkIntentRequestSchema>;
 export type StripeIntent = z.infer<typeof stripeIntentSchema>;
 
 /**

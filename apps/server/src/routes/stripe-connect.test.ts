@@ -3,8 +3,8 @@ import { sql } from 'drizzle-orm';
 import { smtpTransport } from '@remit/core';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
 import { validOnboarding, type TestMerchant } from '../testing/fixtures.js';
-import { bankAccount, eventsOf, gatewayRefOf, merchantPost, newCustomer, noonClock, rows, txnRow } from '../testing/payments.js';
-import { stripeCardCustomer } from '../testing/stripe-cards.js';
+import { eventsOf, gatewayRefOf, merchantPost, noonClock, rows, txnRow } from '../testing/payments.js';
+import { stripeBankCustomer, stripeCardCustomer } from '../testing/stripe-cards.js';
 import { emulatedStripe, startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink.js';
 
@@ -190,7 +190,7 @@ describe('payments on behalf of the merchant, our fee as the application fee', (
   });
 
   it('an ACH debit: the ACH fee (1%, capped) is the application fee', async () => {
-    const bank = await newCustomer(s, m, { bank_account: bankAccount() });
+    const bank = await stripeBankCustomer(s, m, emu);
     const res = await post(`/customers/charge/${bank}`, { amount: '250.00', order_id: order() });
     const pi = emu.paymentIntents.get(await gatewayRefOf(s, res.body.data.transaction_id))!;
     expect(pi).toMatchObject({ amount: 25_000, application_fee_amount: 250, transfer_data: { destination: m.account } });

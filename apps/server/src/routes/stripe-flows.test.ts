@@ -4,9 +4,9 @@ import { sql } from 'drizzle-orm';
 import { createProcessor, PROCESSING_MESSAGE, PROCESSOR_NEVER_MADE_MESSAGE, reconcilePayments } from '@remit/core';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
-import { bankAccount, eventsOf, gatewayRefOf, merchantPost, newCustomer, noonClock, rows, txnRow } from '../testing/payments.js';
+import { eventsOf, gatewayRefOf, merchantPost, noonClock, rows, txnRow } from '../testing/payments.js';
 import { emulatedStripe, startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
-import { stripeCardCustomer } from '../testing/stripe-cards.js';
+import { stripeBankCustomer, stripeCardCustomer } from '../testing/stripe-cards.js';
 import { eventually } from '@remit/core/testing';
 
 /**
@@ -30,15 +30,6 @@ afterAll(async () => {
 });
 
 
-async function newLink(body: object = {}): Promise<string> {
-  const res = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '10.00', ...body } });
-  expect(res.status).toBe(200);
-  return String(res.body.data.payment_link).split('/').pop()!;
-}
-const pay = (linkId: string, body: object, headers: Record<string, string> = {}) =>
-  s.http({ method: 'POST', path: `/pay/api/links/${linkId}/pay`, json: body, headers: { 'idempotency-key': randomUUID(), ...headers } });
-const saleOf = async (linkId: string) =>
-  (await rows<{ id: string; status: string; gateway_ref: string | null }>(s, sql`select t.id, t.status, t.gateway_ref from transactions t join pay_links l on l.sales_id = t.id where l.id = ${linkId}`))[0]!;
 const deliver = async (event: object) => {
   const payload = JSON.stringify(event);
   const res = await fetch(`${s.url}/stripe/webhooks`, {
@@ -52,47 +43,20 @@ const successes = async (id: string) => (await eventsOf(s, m.merchant_id, 'payme
 
 // 3-D Secure in Stripe's own window, with the Payment Element: stripe-intents.test.ts.
 
-describe('ACH with a mandate', () => {
-  const achPay = async (linkId: string) => {
-    const res = await pay(linkId, { method: 'ach', bank: { ...bankAccount(), account_type: 'checking' }, authorization_accepted: true }, { 'user-agent': 'RemitTest/1.0' });
+describe('ACH debits of a kept bank account', () => {
+  // The mandate is Stripe's now: accepted in the Payment Element when the account is kept (stripe-intents.test.ts).
+  const achPay = async () => {
+    const customer = await stripeBankCustomer(s, m, emu);
+    const res = await merchantPost(s, m, `/customers/charge/${customer}`, { amount: '10.00', order_id: `o-${randomUUID()}` });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: 'paid', receipt: { status: 'pending' } });
-    const sale = await saleOf(linkId);
-    return { id: sale.id, pid: sale.gateway_ref! };
+    expect(res.body.data).toMatchObject({ status: 'pending', payment_method: 'ach' });
+    const id = res.body.data.transaction_id as string;
+    return { id, pid: await gatewayRefOf(s, id) };
   };
   const achUpdates = async (id: string) => (await eventsOf(s, m.merchant_id, 'ach.update')).filter((e) => e.tran_id === id);
 
-  it('the acceptance on the pay page reaches Stripe as an online mandate and is recorded', async () => {
-    const linkId = await newLink();
-    const { id, pid } = await achPay(linkId);
-    expect(emu.paymentIntents.get(pid)).toMatchObject({ status: 'processing', payment_method_types: ['us_bank_account'] });
-    const create = emu.requests.find((r) => r.path === '/v1/payment_intents' && (r.params.metadata as Record<string, string>)?.remit_key && r.params.allowed_payment_method_types && (r.params.allowed_payment_method_types as string[])[0] === 'us_bank_account' && r.params.amount === '1000');
-    const [mandate] = await rows<{ ip_address: string; user_agent: string; accepted_at: Date }>(
-      s,
-      sql`select ip_address, user_agent, accepted_at from ach_mandates where transaction_id = ${id}`,
-    );
-    expect(mandate).toMatchObject({ ip_address: '127.0.0.1', user_agent: 'RemitTest/1.0' });
-    expect(create!.params.mandate_data).toEqual({
-      customer_acceptance: {
-        type: 'online',
-        accepted_at: String(Math.floor(new Date(mandate!.accepted_at).getTime() / 1000)),
-        online: { ip_address: '127.0.0.1', user_agent: 'RemitTest/1.0' },
-      },
-    });
-    expect((await txnRow(s, id)).status).toBe('pending');
-  });
-
-  it('without the acceptance: 400, nothing reaches Stripe', async () => {
-    const linkId = await newLink();
-    const before = emu.requests.length;
-    const res = await pay(linkId, { method: 'ach', bank: bankAccount() });
-    expect(res.status).toBe(400);
-    expect(emu.requests.length).toBe(before);
-    expect((await saleOf(linkId)).gateway_ref).toBeNull();
-  });
-
   it('succeeded, then returned by the bank: Approved, then Declined with the return record; replays change nothing', async () => {
-    const { id, pid } = await achPay(await newLink());
+    const { id, pid } = await achPay();
     const succeeded = emu.settleAch(pid, 'succeeded');
     expect((await deliver(succeeded)).body.handled).toBe('applied');
     expect(await txnRow(s, id)).toMatchObject({ status: 'completed', settled: true });
@@ -112,7 +76,7 @@ describe('ACH with a mandate', () => {
   });
 
   it('out of order: the return arrives before the success: returned once, the late success ignored', async () => {
-    const { id, pid } = await achPay(await newLink());
+    const { id, pid } = await achPay();
     const succeeded = emu.settleAch(pid, 'succeeded');
     const returned = emu.returnAch(pid);
     expect((await deliver(returned)).body.handled).toBe('applied');
@@ -123,7 +87,7 @@ describe('ACH with a mandate', () => {
   });
 
   it('no webhook ever comes: reconciliation asks Stripe and settles the debit once', async () => {
-    const customer = await newCustomer(s, m, { bank_account: bankAccount() });
+    const customer = await stripeBankCustomer(s, m, emu);
     const res = await merchantPost(s, m, `/customers/charge/${customer}`, { amount: '25.00', order_id: 'ach-silent' });
     const id = res.body.data.transaction_id;
     emu.settleAch(await gatewayRefOf(s, id), 'succeeded');

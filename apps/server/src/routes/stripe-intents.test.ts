@@ -232,6 +232,21 @@ describe('deleting a link', () => {
     expect((await intent(linkId)).status).toBe(410);
   });
 
+  it("reporting the PaymentIntent Remit canceled for the deletion answers the link's own error, as its view does", async () => {
+    const linkId = await newLink();
+    const res = await intent(linkId);
+    expect((await del(linkId)).status).toBe(200);
+    const r = await confirm(res.body.client_secret, linkId);
+    expect(r.error ?? r.paymentIntent).toBeTruthy();
+    const rep = await report(linkId, piOf(res.body.client_secret));
+    const view = await s.http({ method: 'GET', path: `/pay/api/links/${linkId}` });
+    expect(view.status).toBe(410);
+    expect(rep.status).toBe(410);
+    expect(rep.body).toMatchObject({ code: 'link_cancelled', message: view.body.message });
+    expect(view.body.code).toBe('link_cancelled');
+    expect(await recordsOf(piOf(res.body.client_secret))).toEqual([]);
+  });
+
   it('after the customer paid but before anything recorded it: refused 409, and the payment is recorded', async () => {
     const linkId = await newLink();
     const res = await intent(linkId);
@@ -347,6 +362,92 @@ describe('stored cards through SetupIntents', () => {
   });
 });
 
+const BANK_ENTRY_MESSAGE = "Bank details are entered in Stripe's secure fields on the pay page; Remit does not accept bank account numbers while Stripe is the processor.";
+const BANK = { routing_number: '110000000', account_number: '000123456789', account_type: 'checking', holder_name: 'Ada Lovelace' };
+
+describe('bank accounts are entered in Stripe\'s fields', () => {
+  it('the old bank route and customers/add with bank_account answer 400 bank_entry_by_processor; no account number reaches Stripe', async () => {
+    const linkId = await newLink({ allow_ach: true });
+    const before = emu.requests.length;
+    const paid = await s.http({ method: 'POST', path: `/pay/api/links/${linkId}/pay`, json: { method: 'ach', bank: BANK, authorization_accepted: true }, headers: key() });
+    expect(paid.status).toBe(400);
+    expect(paid.body).toMatchObject({ code: 'bank_entry_by_processor', message: BANK_ENTRY_MESSAGE });
+    const added = await s.http({ method: 'POST', path: '/api/v1/customers/add', auth: m.auth, json: { merchant_key: m.merchant_key, first_name: 'Ada', bank_account: BANK } });
+    expect(added.status).toBe(400);
+    expect(added.body).toMatchObject({ code: 'bank_entry_by_processor', message: BANK_ENTRY_MESSAGE });
+    expect(emu.requests.slice(before)).toEqual([]);
+    expect(await rows(s, sql`select c.id from customers c where c.merchant_id = ${m.merchant_id} and c.first_name = 'Ada' and c.id not in (select customer_id from pay_links where customer_id is not null)`)).toEqual([]);
+    expect((await linkView(linkId)).status).toBe('open');
+  });
+
+  const customerOf = async (token: string) =>
+    ((await rows<{ customer_id: number }>(s, sql`select customer_id from pay_links where id = ${token}`))[0] as { customer_id: number }).customer_id;
+  const setupFor = async (token: string) => {
+    const a = await s.http({ method: 'POST', path: `/pay/api/cards/${token}/intent`, json: {}, headers: key() });
+    expect(a.status).toBe(200);
+    return { secret: a.body.client_secret as string, seti: String(a.body.client_secret).split('_secret_')[0]! };
+  };
+  const reportSetup = (token: string, seti: string) => s.http({ method: 'POST', path: `/pay/api/cards/${token}/intent/report`, json: { setup_intent: seti }, headers: key() });
+
+  it('add-card keeps a bank account verified at once; a charge of it is an off-session us_bank_account debit, pending until Stripe settles it', async () => {
+    const token = await cardToken();
+    const customerId = await customerOf(token);
+    const { secret, seti } = await setupFor(token);
+    expect(emu.requests.filter((r) => r.path === '/v1/setup_intents' && r.auth === 'secret').at(-1)!.params.allowed_payment_method_types).toEqual(['card', 'us_bank_account']);
+    const r = await stripeJsConfirmSetup(emu, secret, { bank: 'instant' });
+    expect(r.setupIntent).toMatchObject({ status: 'succeeded' });
+    const rep = await reportSetup(token, seti);
+    expect(rep.status).toBe(200);
+    expect(rep.body).toEqual({ status: 'saved', brand: 'STRIPE TEST BANK', last_four: expect.stringMatching(/^\d{4}$/) });
+    const c = await s.http({ method: 'GET', path: `/api/v1/customers/${customerId}?merchant_key=${m.merchant_key}`, auth: m.auth });
+    expect(c.body.data.payment_methods).toEqual([expect.objectContaining({ type: 'bank_account', brand: 'STRIPE TEST BANK', last_four: rep.body.last_four, is_default: true })]);
+
+    const charged = await merchantPost(s, m, `/customers/charge/${customerId}`, { amount: '7.00', order_id: `o-${randomUUID()}` });
+    expect(charged.status).toBe(200);
+    expect(charged.body.data).toMatchObject({ status: 'pending', payment_method: 'ach', last_four: rep.body.last_four });
+    const [row] = await rows<{ gateway_ref: string }>(s, sql`select gateway_ref from transactions where id = ${charged.body.data.transaction_id}`);
+    const pi = row!.gateway_ref;
+    const create = emu.requests.find((x) => x.path === '/v1/payment_intents' && x.auth === 'secret' && x.params.payment_method && (x.params.allowed_payment_method_types as string[])?.[0] === 'us_bank_account' && x.params.amount === '700');
+    expect(create?.params).toMatchObject({ off_session: 'true', confirm: 'true', customer: expect.stringMatching(/^cus_/) });
+    expect(JSON.stringify(create?.params)).not.toContain('account_number');
+    expect(emu.intents().find((x) => x.id === pi)).toMatchObject({ status: 'processing' });
+    await emu.eventsSettled();
+    await emu.settleAch(pi, 'succeeded');
+    await emu.eventsSettled();
+    const [done] = await rows<{ status: string }>(s, sql`select status from transactions where id = ${charged.body.data.transaction_id}`);
+    expect(done!.status).toBe('completed');
+  });
+
+  it('a bank account verified by microdeposits: 409 with Stripe\'s page until verified, then kept when the page is opened again; a failed debit is returned', async () => {
+    const token = await cardToken();
+    const customerId = await customerOf(token);
+    const { secret, seti } = await setupFor(token);
+    const r = await stripeJsConfirmSetup(emu, secret, { bank: 'microdeposits' });
+    expect(r.setupIntent).toMatchObject({ status: 'requires_action' });
+    const rep = await reportSetup(token, seti);
+    expect(rep.status).toBe(409);
+    expect(rep.body.code).toBe('bank_verification_pending');
+    const url = String(r.setupIntent!.next_action.verify_with_microdeposits.hosted_verification_url);
+    expect(rep.body.message).toContain(url);
+    expect(await rows(s, sql`select id from payment_methods where customer_id = ${customerId}`)).toEqual([]);
+    // The customer verifies on Stripe's page (the code it sent), days later; then opens the add-card page again.
+    const stripe = (s.core.ctx.processor as unknown as { stripe: import('stripe').default }).stripe;
+    await stripe.setupIntents.verifyMicrodeposits(seti, { descriptor_code: 'SM11AA' });
+    const again = await s.http({ method: 'POST', path: `/pay/api/cards/${token}/intent`, json: {}, headers: key() });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('card_already_saved');
+    expect(await rows(s, sql`select type, last4 from payment_methods where customer_id = ${customerId}`)).toEqual([{ type: 'bank_account', last4: '6789' }]);
+    const charged = await merchantPost(s, m, `/customers/charge/${customerId}`, { amount: '5.00', order_id: `o-${randomUUID()}` });
+    expect(charged.body.data).toMatchObject({ status: 'pending', payment_method: 'ach' });
+    const [row] = await rows<{ gateway_ref: string }>(s, sql`select gateway_ref from transactions where id = ${charged.body.data.transaction_id}`);
+    await emu.eventsSettled();
+    await emu.settleAch(row!.gateway_ref, 'failed');
+    await emu.eventsSettled();
+    const [done] = await rows<{ status: string }>(s, sql`select status from transactions where id = ${charged.body.data.transaction_id}`);
+    expect(done!.status).toBe('returned');
+  });
+});
+
 describe('bank payments', () => {
   it('microdeposits: pending, bank_verification with the hosted page; completed by Stripe days later', async () => {
     const linkId = await newLink({ allow_ach: true, allow_card: false });
@@ -356,6 +457,13 @@ describe('bank payments', () => {
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ status: 'bank_verification', verification_url: expect.stringContaining(emu.url) });
     expect(await saleOf(linkId)).toMatchObject({ payment_method: 'ach', status: 'pending', gateway_ref: pi });
+    // A reload: the view carries Stripe's verification page beside the pending receipt.
+    expect(await linkView(linkId)).toMatchObject({ status: 'paid', pending_verification_url: res.body.verification_url, receipt: { method: 'ach', status: 'pending' } });
+    const html = await s.http({ method: 'GET', path: `/pay/${linkId}` });
+    expect(html.text).toContain(JSON.stringify(res.body.verification_url).slice(1, -1));
+    const stripe = (s.core.ctx.processor as unknown as { stripe: import('stripe').default }).stripe;
+    await stripe.paymentIntents.verifyMicrodeposits(pi, { amounts: [32, 45] });
+    expect((await linkView(linkId)).pending_verification_url).toBeNull();
   });
 
   it('instant verification: a pending ACH sale, completed by payment_intent.succeeded', async () => {
@@ -363,10 +471,86 @@ describe('bank payments', () => {
     const { pi } = await confirmed(linkId, { bank: 'instant' });
     const res = await report(linkId, pi);
     expect(res.body).toMatchObject({ status: 'paid', receipt: { method: 'ach', status: 'pending' } });
+    expect((await linkView(linkId)).pending_verification_url).toBeNull();
     await emu.eventsSettled();
     await emu.settleAch(pi, 'succeeded');
     await emu.eventsSettled();
     expect(await saleOf(linkId)).toMatchObject({ payment_method: 'ach', status: 'completed' });
+  });
+});
+
+describe('a link taking card and bank at different totals (the fee passed on)', () => {
+  // 100.00 with the fee passed on: the card's total carries the card fee, the bank's the ACH fee.
+  const both = async () => {
+    const res = await s.http({ method: 'POST', path: '/api/v1/requests', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '100.00', order_id: `o-${randomUUID()}`, pass_fee: true, allow_card: true, allow_ach: true } });
+    expect(res.status).toBe(200);
+    return res.body.data.link_id as string;
+  };
+  const pick = (linkId: string, method: 'card' | 'ach') => s.http({ method: 'POST', path: `/pay/api/links/${linkId}/intent`, json: { method }, headers: key() });
+  const totals = async (linkId: string) => (await linkView(linkId)).amounts.total as { card: number; ach: number };
+
+  it('offers both; picking the bank sets the amount and fee to the bank total; paying records what Stripe took', async () => {
+    const linkId = await both();
+    const t = await totals(linkId);
+    expect(t.card).not.toBe(t.ach);
+    const res = await intent(linkId);
+    const pi = piOf(res.body.client_secret);
+    expect(emu.intents().find((x) => x.id === pi)).toMatchObject({ amount: t.card });
+    expect(emu.paymentIntents.get(pi)!.payment_method_types).toEqual(['card', 'us_bank_account']);
+    const cardFee = emu.paymentIntents.get(pi)!.application_fee_amount;
+    const ach = await pick(linkId, 'ach');
+    expect(ach.status).toBe(200);
+    expect(ach.body.client_secret).toBe(res.body.client_secret);
+    expect(emu.paymentIntents.get(pi)).toMatchObject({ amount: t.ach });
+    const achFee = emu.paymentIntents.get(pi)!.application_fee_amount;
+    expect(achFee).not.toBe(cardFee);
+    const back = await pick(linkId, 'card');
+    expect(emu.paymentIntents.get(pi)).toMatchObject({ amount: t.card, application_fee_amount: cardFee });
+    expect(back.body.client_secret).toBe(res.body.client_secret);
+    await pick(linkId, 'ach');
+    const r = await confirm(res.body.client_secret, linkId, { bank: 'instant' });
+    expect(r.paymentIntent).toMatchObject({ status: 'processing' });
+    const rep = await report(linkId, pi);
+    expect(rep.body).toMatchObject({ status: 'paid', receipt: { method: 'ach', amount: t.ach } });
+    expect(await saleOf(linkId)).toMatchObject({ payment_method: 'ach', amount_cents: t.ach, gateway_ref: pi });
+    // The fee Stripe keeps back is the fee Remit records for the bank payment.
+    const [{ fee }] = (await rows<{ fee: number }>(s, sql`select t.fee_cents::int as fee from transactions t join pay_links l on l.sales_id = t.id where l.id = ${linkId}`)) as [{ fee: number }];
+    expect(emu.paymentIntents.get(pi)!.application_fee_amount).toBe(fee);
+    // Once the payment is under way the amount no longer moves.
+    const late = await pick(linkId, 'card');
+    expect(late.status).toBe(409);
+    expect(emu.paymentIntents.get(pi)).toMatchObject({ amount: t.ach });
+  });
+
+  it("a page that pays by card at the bank's total: refunded at once, not recorded; the link stays open with a new PaymentIntent", async () => {
+    const linkId = await both();
+    const t = await totals(linkId);
+    const res = await intent(linkId);
+    const pi = piOf(res.body.client_secret);
+    await pick(linkId, 'ach');
+    const r = await confirm(res.body.client_secret, linkId, { card: '4242424242424242' });
+    expect(r.paymentIntent).toMatchObject({ status: 'succeeded', amount: t.ach });
+    const rep = await report(linkId, pi);
+    expect(rep.status).toBe(409);
+    expect(rep.body.code).toBe('payment_amount_mismatch');
+    await emu.eventsSettled();
+    expect(emu.intents().find((x) => x.id === pi)).toMatchObject({ amount_received: t.ach, amount_refunded: t.ach });
+    expect(await recordsOf(pi)).toEqual([]);
+    expect((await linkView(linkId)).status).toBe('open');
+    const again = await intent(linkId);
+    expect(again.status).toBe(200);
+    expect(piOf(again.body.client_secret)).not.toBe(pi);
+    const { pi: next } = { pi: piOf(again.body.client_secret) };
+    await confirm(again.body.client_secret, linkId, { card: '4242424242424242' });
+    expect((await report(linkId, next)).body).toMatchObject({ status: 'paid', receipt: { amount: t.card } });
+    expect(await saleOf(linkId)).toMatchObject({ payment_method: 'card', amount_cents: t.card, gateway_ref: next });
+  });
+
+  it('bank on a card-only link: 400 method_not_allowed; a bad method: 400', async () => {
+    const linkId = await newLink({ allow_ach: false });
+    expect((await pick(linkId, 'ach')).body.code).toBe('method_not_allowed');
+    const bad = await s.http({ method: 'POST', path: `/pay/api/links/${linkId}/intent`, json: { method: 'cash' }, headers: key() });
+    expect(bad.status).toBe(400);
   });
 });
 

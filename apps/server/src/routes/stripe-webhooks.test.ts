@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
-import { bankAccount, gatewayRefOf, merchantPost, newCustomer, noonClock, rows, txnRow } from '../testing/payments.js';
+import { gatewayRefOf, merchantPost, noonClock, rows, txnRow } from '../testing/payments.js';
+import { stripeBankCustomer } from '../testing/stripe-cards.js';
 import { emulatedStripe, startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
 
 /**
@@ -38,7 +39,7 @@ const claimedEvents = async () => (await rows<{ n: number }>(s, sql`select count
 const refusals = () => log.map((l) => JSON.parse(l) as { level: number; msg: string; code?: string }).filter((l) => l.msg.startsWith('Stripe event refused: '));
 
 async function achSale() {
-  const customer = await newCustomer(s, m, { bank_account: bankAccount('000123456789') });
+  const customer = await stripeBankCustomer(s, m, emu);
   const res = await merchantPost(s, m, `/customers/charge/${customer}`, { amount: '25.00', order_id: `o-${Math.random().toString(36).slice(2)}` });
   expect(res.body.data).toMatchObject({ status: 'pending', payment_method: 'ach' });
   const id = res.body.data.transaction_id as string;

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
-import { bankAccount, eventsOf, gatewayRefOf, merchantPost, newCustomer, noonClock, rows, txnRow } from '../testing/payments.js';
+import { eventsOf, gatewayRefOf, merchantPost, noonClock, rows, txnRow } from '../testing/payments.js';
 import { emulatedStripe, startStripeEmulator, stripeJsConfirmPayment, type StripeEmulator } from '../testing/stripe-emulator.js';
-import { stripeCardCustomer } from '../testing/stripe-cards.js';
+import { stripeBankCustomer, stripeCardCustomer } from '../testing/stripe-cards.js';
 import { randomUUID } from 'node:crypto';
 
 /**
@@ -166,8 +166,8 @@ describe('POST /stripe/webhooks', () => {
     });
     return { status: res.status, body: (await res.json()) as any };
   };
-  const achSale = async (account = '000123456789') => {
-    const customer = await newCustomer(s, m, { bank_account: bankAccount(account) });
+  const achSale = async () => {
+    const customer = await stripeBankCustomer(s, m, emu);
     const res = await chargeOf(customer, '25.00');
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: 'pending', payment_method: 'ach' });

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { TestServer } from './harness.js';
 import type { TestMerchant } from './fixtures.js';
 import { rows } from './payments.js';
-import { stripeJsConfirmSetup, type StripeEmulator } from './stripe-emulator.js';
+import { stripeJsConfirmSetup, type StripeEmulator, type StripeJsPayWith } from './stripe-emulator.js';
 
 /**
  * A customer with a card stored as an operator's customer would get one with Stripe: a card
@@ -11,6 +11,13 @@ import { stripeJsConfirmSetup, type StripeEmulator } from './stripe-emulator.js'
  * Answers the customer id.
  */
 export async function stripeCardCustomer(s: TestServer, m: TestMerchant, emu: StripeEmulator, number = '4242424242424242'): Promise<number> {
+  return stripeCustomer(s, m, emu, { card: number });
+}
+
+/** The same with a bank account, verified at once (Financial Connections) in Stripe's fields. */
+export const stripeBankCustomer = (s: TestServer, m: TestMerchant, emu: StripeEmulator): Promise<number> => stripeCustomer(s, m, emu, { bank: 'instant' });
+
+async function stripeCustomer(s: TestServer, m: TestMerchant, emu: StripeEmulator, pay: StripeJsPayWith): Promise<number> {
   const added = await s.http({ method: 'POST', path: '/api/v1/customers/add', auth: m.auth, json: { merchant_key: m.merchant_key, first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' } });
   if (added.status !== 200) throw new Error(`customers/add failed: ${added.status} ${added.text}`);
   const customer: number = added.body.data.customer_id;
@@ -20,7 +27,7 @@ export async function stripeCardCustomer(s: TestServer, m: TestMerchant, emu: St
   const token = link!.id;
   const opened = await s.http({ method: 'POST', path: `/pay/api/cards/${token}/intent`, json: {}, headers: { 'idempotency-key': randomUUID() } });
   if (opened.status !== 200) throw new Error(`card intent failed: ${opened.status} ${opened.text}`);
-  const confirmed = await stripeJsConfirmSetup(emu, opened.body.client_secret, { card: number });
+  const confirmed = await stripeJsConfirmSetup(emu, opened.body.client_secret, pay);
   if (confirmed.error) throw new Error(`confirmSetup failed: ${confirmed.error.message}`);
   const setup = String(opened.body.client_secret).split('_secret_')[0];
   const saved = await s.http({ method: 'POST', path: `/pay/api/cards/${token}/intent/report`, json: { setup_intent: setup }, headers: { 'idempotency-key': randomUUID() } });

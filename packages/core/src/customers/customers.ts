@@ -7,7 +7,7 @@ import { customers, paymentMethods } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import type { AddCustomerInput, Customer, ListCustomersInput } from '@remit/contract';
-import { checkCard, methodsOf, refuseCardNumbers, methodSummary, storeBankAccount, storeCard, type PaymentMethodRow } from './vault.js';
+import { checkCard, methodsOf, refuseBankNumbers, refuseCardNumbers, methodSummary, storeBankAccount, storeCard, type PaymentMethodRow } from './vault.js';
 
 export type CustomerRow = typeof customers.$inferSelect;
 
@@ -21,6 +21,7 @@ export const RAW_PAYMENT_DATA_MESSAGE =
  */
 export async function addCustomer(ctx: Ctx, merchant: Merchant, input: AddCustomerInput) {
   if (input.card) refuseCardNumbers(ctx);
+  if (input.bank_account) refuseBankNumbers(ctx);
   if ((input.card || input.bank_account) && ctx.env !== 'sandbox') {
     throw invalid('raw_payment_data_not_allowed', RAW_PAYMENT_DATA_MESSAGE);
   }

@@ -27,6 +27,11 @@ export function refuseCardNumbers(ctx: Pick<Ctx, 'processor'>): void {
   if (ctx.processor.cardEntry) throw new RemitError('card_entry_by_processor');
 }
 
+/** The same for bank account numbers: Stripe's Payment Element takes and verifies the account. */
+export function refuseBankNumbers(ctx: Pick<Ctx, 'processor'>): void {
+  if (ctx.processor.cardEntry) throw new RemitError('bank_entry_by_processor');
+}
+
 /** Checks a card against the processor (Luhn, sandbox test cards) and the merchant's clock; returns its brand. */
 export function checkCard(ctx: Pick<Ctx, 'processor'>, card: CardInput, now: Date): string {
   if (!luhnValid(card.number)) {
@@ -101,6 +106,25 @@ export async function storeProcessorCard(
   });
 }
 
+/** Stores a bank account the processor keeps (a SetupIntent's us_bank_account PaymentMethod): its token, last four and bank name. */
+export async function storeProcessorBankAccount(
+  tx: Queryable,
+  ctx: Pick<Ctx, 'vault'>,
+  owner: Owner,
+  bank: { token: string; last4: string; bankName: string; accountType: string | null; holderName: string | null },
+) {
+  return insertMethod(tx, owner, {
+    type: 'bank_account',
+    // The bank's name stands where a card shows its brand.
+    brand: bank.bankName || null,
+    last4: bank.last4,
+    numberEnc: ctx.vault.encrypt(TOKEN_PREFIX + bank.token),
+    routingNumber: null,
+    accountType: bank.accountType,
+    holderName: bank.holderName,
+  });
+}
+
 /** Stores a bank account (routing number checked by the schema) for ACH debits. */
 export async function storeBankAccount(
   tx: Queryable,
@@ -165,6 +189,13 @@ export function revealCard(ctx: Pick<Ctx, 'vault'>, row: PaymentMethodRow): Proc
 
 export function revealAccountNumber(ctx: Pick<Ctx, 'vault'>, row: PaymentMethodRow): string {
   return ctx.vault.decrypt(row.numberEnc);
+}
+
+/** A stored bank account as the processor debits it: its token (Stripe), or the numbers (the simulator). */
+export function revealBankAccount(ctx: Pick<Ctx, 'vault'>, row: PaymentMethodRow): { token: string } | { routingNumber: string; accountNumber: string } {
+  const kept = ctx.vault.decrypt(row.numberEnc);
+  if (kept.startsWith(TOKEN_PREFIX)) return { token: kept.slice(TOKEN_PREFIX.length) };
+  return { routingNumber: row.routingNumber ?? '', accountNumber: kept };
 }
 
 /** What lists and responses may show of a method: never the number. */

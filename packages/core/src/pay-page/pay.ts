@@ -5,7 +5,7 @@ import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Tx } from '../db/connect.js';
 import { achMandates, payChallenges, payLinks, transactions } from '../db/schema.js';
-import { checkCard, refuseCardNumbers, storeCard } from '../customers/vault.js';
+import { checkCard, refuseBankNumbers, refuseCardNumbers, storeCard } from '../customers/vault.js';
 import { invalid, RemitError } from '../errors.js';
 import { recordEvent } from '../events/outbox.js';
 import { newId } from '../ids.js';
@@ -116,6 +116,7 @@ export async function payLink(
       return chargeCard(ctx, tx, p, card, brand, false);
     });
   }
+  refuseBankNumbers(ctx);
   const bank = parsePayBank(request.bank);
   return attempt(ctx, async (tx) => debitBank(ctx, tx, await lockPayable(ctx, tx, linkId, 'ach', locale), bank, client));
 }

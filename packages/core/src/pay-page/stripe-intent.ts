@@ -45,15 +45,22 @@ const INTENT_ID = /^pi_[0-9A-Za-z_]{1,200}$/;
 const intentKey = (linkId: string, previous: string | null) =>
   `remit_intent_${createHash('sha256').update(`${linkId}\n${previous ?? ''}`).digest('hex').slice(0, 48)}`;
 
-/** What the link is paid with in one PaymentIntent: card and/or bank, as the link allows. */
-export function intentTerms(link: LinkRow, merchant: PayMerchantRow) {
+/**
+ * What the link is paid with in one PaymentIntent: card and/or bank, as the link allows. Its
+ * amount and fee follow the method the customer picks (the totals differ when the fee is passed
+ * on): `method` sets them, the card's when the link takes cards and nothing was picked yet.
+ */
+export function intentTerms(link: LinkRow, merchant: PayMerchantRow, picked?: 'card' | 'ach') {
   const totals = payAmounts(link, merchant).total;
   const card = link.allowCard;
-  // One PaymentIntent has one amount: a bank payment is offered beside a card only when it costs the same.
-  const bank = link.allowAch && !link.preauth && (!card || totals.ach === totals.card);
+  const bank = link.allowAch && !link.preauth;
   const types = [...(card ? ['card'] : []), ...(bank ? ['us_bank_account'] : [])];
-  return { amount: card ? totals.card : totals.ach, types, method: card ? ('card' as const) : ('ach' as const) };
+  const method = picked ?? (card ? ('card' as const) : ('ach' as const));
+  return { amount: method === 'card' ? totals.card : totals.ach, types, method, totals };
 }
+
+/** Stripe may change a PaymentIntent's amount only before it is confirmed. */
+const amendable = (pi: Stripe.PaymentIntent) => pi.status === 'requires_payment_method' || pi.status === 'requires_confirmation';
 
 /** Statuses in which a PaymentIntent holds, moves or has taken money (or will, once verified). */
 const inProgress = (pi: Stripe.PaymentIntent) =>
@@ -86,19 +93,32 @@ const unwrap = <T>(c: Committed<T>): T => {
  * the link and its sale) and reused by every page load, tab and retry after it. A PaymentIntent
  * that already holds or moves money is recorded now and answered as the link's state.
  */
-export async function linkIntent(ctx: Ctx, linkId: string): Promise<{ client_secret: string }> {
+export async function linkIntent(ctx: Ctx, linkId: string, picked?: 'card' | 'ach'): Promise<{ client_secret: string }> {
   const s = stripeOf(ctx);
   const done = await ctx.db.transaction(async (tx): Promise<Committed<string>> => {
     const { link, merchant } = await loadLink(tx, ctx.now, linkId, 'pay', { lock: true });
-    const terms = intentTerms(link, merchant);
+    const terms = intentTerms(link, merchant, picked);
     const p = await lockPayable(ctx, tx, linkId, terms.method);
     if (link.stripeIntentId) {
       const pi = await retrieve(s, link.stripeIntentId);
       if (inProgress(pi)) {
         const recorded = await recordLinkIntent(ctx, tx, pi, { from: 'intent' });
-        return { error: recorded.kind === 'paid' ? new RemitError('link_already_paid', ALREADY_PAID_MESSAGE) : new RemitError('payment_processing', LINK_PROCESSING_MESSAGE) };
+        // Refunded for an amount that was not the link's (the next PaymentIntent takes its place).
+        if (recorded.kind !== 'mismatch') {
+          return { error: recorded.kind === 'paid' ? new RemitError('link_already_paid', ALREADY_PAID_MESSAGE) : new RemitError('payment_processing', LINK_PROCESSING_MESSAGE) };
+        }
+      } else if (pi.status !== 'canceled' && pi.client_secret) {
+        // Without `method`, the page starts on the first tab (card): a reload puts the amount back to its total.
+        if (pi.amount === terms.amount) return { ok: pi.client_secret };
+        // A 3-D Secure challenge open on it: the amount it asks for stays until it is answered.
+        if (!amendable(pi)) return { error: new RemitError('payment_processing', LINK_PROCESSING_MESSAGE) };
+        const payee = payeeOf(p.merchant, terms.method, terms.amount);
+        // Setting the same values twice is harmless: no idempotency key (a key would replay a switch back).
+        await stripeCall(() =>
+          s.stripe.paymentIntents.update(pi.id, { amount: terms.amount, ...(payee ? { application_fee_amount: Math.min(payee.applicationFeeCents, terms.amount) } : {}) }),
+        );
+        return { ok: pi.client_secret };
       }
-      if (pi.status !== 'canceled' && pi.client_secret) return { ok: pi.client_secret };
     }
     const { link: l, merchant: m, sale } = p;
     const keep = l.isRequestCard && l.customerId !== null;
@@ -135,10 +155,17 @@ export type IntentRecord =
   | { kind: 'processing' }
   | { kind: 'declined'; code: string; message: string }
   | { kind: 'open' }
+  /** Nothing taken, and the link can no longer be paid (deleted, expired, paid by another): its own error. */
+  | { kind: 'closed'; error: RemitError }
   /** Money taken for a link that cannot be paid: given back (`error`: the link's state). */
   | { kind: 'orphan'; error: RemitError }
+  /** Money taken that is not the link's total for the method used: given back; the link stays open. */
+  | { kind: 'mismatch'; error: RemitError }
   /** Not a link's PaymentIntent. */
   | { kind: 'none' };
+
+const AMOUNT_MISMATCH_MESSAGE =
+  "The amount paid was not this link's total for the payment method used, so it was refunded. Reload the page and pay again.";
 
 const BANK_VERIFICATION_MESSAGE =
   'Stripe is sending two small deposits to your bank account (one to two business days). Follow the link to enter them; the payment completes once the account is verified.';
@@ -194,7 +221,13 @@ export async function recordLinkIntent(ctx: Ctx, tx: Tx, pi: Stripe.PaymentInten
     await refundOrphan(ctx, tx, pi, { linkId: link.id, reason: `${closed.code} (${opts.from})` });
     return { kind: 'orphan', error: closed };
   }
-  if (closed) return { kind: 'open' };
+  if (closed) return { kind: 'closed', error: closed };
+  // The amount is the server's (set for the tab picked); a page that paid by card at the bank's total is refunded.
+  const due = payAmounts(link, merchant).total[method.bank ? 'ach' : 'card'];
+  if (inProgress(pi) && pi.amount !== due) {
+    await refundOrphan(ctx, tx, pi, { linkId: link.id, reason: `amount ${pi.amount} is not the link's ${method.bank ? 'bank' : 'card'} total ${due} (${opts.from})` });
+    return { kind: 'mismatch', error: new RemitError('payment_amount_mismatch', AMOUNT_MISMATCH_MESSAGE) };
+  }
 
   if (method.bank && inProgress(pi)) {
     const outcome = await recordBankDebit(ctx, tx, p, { amount: pi.amount, lastFour: method.lastFour, gatewayRef: pi.id });
@@ -231,8 +264,7 @@ export async function recordLinkIntent(ctx: Ctx, tx: Tx, pi: Stripe.PaymentInten
   if (said.state === 'declined' && pi.status === 'requires_payment_method') {
     const message = said.code === 'three_ds_failed' ? THREE_DS_FAILED_MESSAGE : said.message;
     if (opts.from === 'report') {
-      const amount = payAmounts(link, merchant).total.card;
-      await recordDecline(tx, p, { id: newId.transaction(), amount, brand: method.brand, lastFour: method.lastFour, gatewayRef: pi.id, code: said.code, message });
+      await recordDecline(tx, p, { id: newId.transaction(), amount: pi.amount, brand: method.brand, lastFour: method.lastFour, gatewayRef: pi.id, code: said.code, message });
     }
     return { kind: 'declined', code: said.code, message };
   }
@@ -275,6 +307,8 @@ export async function reportLinkIntent(ctx: Ctx, linkId: string, intentId: strin
     case 'declined':
       throw new RemitError(recorded.code === 'three_ds_failed' || recorded.code === 'insufficient_funds' || recorded.code === 'expired_card' || recorded.code === 'incorrect_cvc' ? recorded.code : 'card_declined', recorded.message);
     case 'orphan':
+    case 'mismatch':
+    case 'closed':
       throw recorded.error;
     default:
       // Not confirmed yet (3-D Secure still open, or nothing entered): nothing to record.
@@ -290,7 +324,7 @@ export async function reportLinkIntent(ctx: Ctx, linkId: string, intentId: strin
 export async function linkIntentEvent(tx: Tx, ctx: Ctx, intentId: string): Promise<boolean> {
   const pi = await retrieve(stripeOf(ctx), intentId);
   const recorded = await recordLinkIntent(ctx, tx, pi, { from: 'event' });
-  return recorded.kind !== 'none' && recorded.kind !== 'open';
+  return recorded.kind !== 'none' && recorded.kind !== 'open' && recorded.kind !== 'closed';
 }
 
 /**

@@ -7,6 +7,7 @@ import { stylesheetPath, withOverride } from '../widgets/appearance.js';
 import { findWidget, widgetAppearance, type WidgetRow } from '../widgets/settings.js';
 import { allowsStatus, stateOf } from '../payments/state.js';
 import { payAmounts } from './amounts.js';
+import { pendingVerificationUrl } from './bank-verification.js';
 import { framingOrigins } from './framing.js';
 import { loadLink, saleOf, type LinkPurpose, type LinkRow, type PayMerchantRow, type SaleRow } from './lookup.js';
 
@@ -63,7 +64,14 @@ export function cardEntryOf(processor: Ctx['processor']): CardEntry {
   return e ? { kind: 'stripe', publishable_key: e.publishableKey, js_url: e.jsUrl } : { kind: 'remit' };
 }
 
-export function viewOf(link: LinkRow, merchant: PayMerchantRow, sale: SaleRow | null, widget: Branding, ctx: Pick<Ctx, 'env' | 'processor'>): PayLinkView {
+export function viewOf(
+  link: LinkRow,
+  merchant: PayMerchantRow,
+  sale: SaleRow | null,
+  widget: Branding,
+  ctx: Pick<Ctx, 'env' | 'processor'>,
+  verificationUrl: string | null = null,
+): PayLinkView {
   const paid = link.status === 'paid' && sale !== null;
   return {
     link_id: link.id,
@@ -82,6 +90,7 @@ export function viewOf(link: LinkRow, merchant: PayMerchantRow, sale: SaleRow | 
     frame_ancestors: framingOrigins(ctx.env, widget?.allowedOrigins ?? [], link.embedOrigin),
     receipt: paid ? receiptOf(link, sale, merchant.businessname) : null,
     card_entry: cardEntryOf(ctx.processor),
+    pending_verification_url: verificationUrl,
   };
 }
 
@@ -89,7 +98,7 @@ export function viewOf(link: LinkRow, merchant: PayMerchantRow, sale: SaleRow | 
 export async function payLinkView(ctx: Pick<Ctx, 'db' | 'env' | 'now' | 'processor'>, linkId: string): Promise<PayLinkView> {
   const { link, merchant } = await loadLink(ctx.db, ctx.now, linkId, 'pay');
   const [sale, widget] = await Promise.all([saleOf(ctx.db, link), findWidget(ctx.db, merchant.id)]);
-  return viewOf(link, merchant, sale, widget, ctx);
+  return viewOf(link, merchant, sale, widget, ctx, await pendingVerificationUrl(ctx, link, sale));
 }
 
 /** `GET /pay/api/cards/{token}`. */
@@ -137,7 +146,7 @@ export async function payPage(ctx: Pick<Ctx, 'db' | 'env' | 'now' | 'processor'>
     const state: PayPageState =
       purpose === 'card'
         ? { page: 'card', view: await cardViewOf(ctx, link, merchant, widget) }
-        : { page: 'link', view: viewOf(link, merchant, sale, widget, ctx) };
+        : { page: 'link', view: viewOf(link, merchant, sale, widget, ctx, await pendingVerificationUrl(ctx, link, sale)) };
     // The embedding page's override (`?appearance=`, as the widgets pass theirs on), when it reads.
     if (appearance) state.view.merchant.stylesheet = stylesheetPath(withOverride(widgetAppearance(widget), appearance).appearance);
     return { status: 200, state, ...frame };

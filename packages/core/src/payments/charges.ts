@@ -7,7 +7,7 @@ import { givenKeys, placeholderNames, preparedByShape } from '../db/prepared-sql
 import { events, transactions } from '../db/schema.js';
 import { outboxWritten } from '../outbox-signal.js';
 import { customerToCharge } from '../customers/customers.js';
-import { revealAccountNumber, revealCard, type PaymentMethodRow } from '../customers/vault.js';
+import { revealBankAccount, revealCard, type PaymentMethodRow } from '../customers/vault.js';
 import { invalid } from '../errors.js';
 import { writeWithEvent } from '../events/outbox.js';
 import { newId } from '../ids.js';
@@ -185,9 +185,9 @@ async function chargeBankAccount(ctx: Ctx, merchant: Merchant, method: PaymentMe
       [{ path: 'preAuth', message: 'is only possible on a card' }],
     );
   }
+  const account = revealBankAccount(ctx, method);
   const { gatewayRef } = await ctx.processor.startAchDebit({
-    routingNumber: method.routingNumber ?? '',
-    accountNumber: revealAccountNumber(ctx, method),
+    ...('token' in account ? { routingNumber: '', accountNumber: '', token: account.token } : account),
     amountCents: input.amount,
     holderName: method.holderName ?? undefined,
     accountType: method.accountType ?? undefined,

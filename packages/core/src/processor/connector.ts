@@ -31,6 +31,8 @@ export type AuthorizeResult = { approved: true; authCode: string; gatewayRef: st
 export interface BankDebitInput {
   routingNumber: string;
   accountNumber: string;
+  /** A bank account the processor keeps (Stripe's `cus_…/pm_…`): debited off-session, no numbers sent. */
+  token?: string;
   amountCents: number;
   /** The account holder, as the mandate names them. */
   holderName?: string;

@@ -100,7 +100,8 @@ export async function reconcileIntents(ctx: Ctx, opts: { windowMs?: number } = {
     }
     if (keepsMoney(pi) && !recorded.has(pi.id)) {
       const r = await ctx.db.transaction((tx) => recordLinkIntent(ctx, tx, pi, { from: 'reconcile' }));
-      entry(r.kind === 'orphan' ? 'orphan' : 'money_without_record', r.kind === 'orphan' ? 'refunded' : r.kind === 'paid' || r.kind === 'bank_verification' ? 'recorded' : 'none');
+      const given = r.kind === 'orphan' || r.kind === 'mismatch';
+      entry(given ? 'orphan' : 'money_without_record', given ? 'refunded' : r.kind === 'paid' || r.kind === 'bank_verification' ? 'recorded' : 'none');
       continue;
     }
     if (!keepsMoney(pi) && claimsMoney.has(pi.id) && !(pi.status === 'requires_action' && pi.next_action?.type === 'verify_with_microdeposits')) {

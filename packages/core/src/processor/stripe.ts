@@ -263,32 +263,19 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
       }
     },
     async startAchDebit(input) {
+      // Account numbers are typed into Stripe's fields and verified there (a SetupIntent): only a kept account is debited.
+      if (!input.token) throw new RemitError('bank_entry_by_processor');
+      const kept = parseToken(input.token);
       const intent = await call(() =>
         stripe.paymentIntents.create(
           {
             amount: input.amountCents,
             currency: CURRENCY,
             allowed_payment_method_types: ['us_bank_account'],
-            payment_method_data: {
-              type: 'us_bank_account',
-              us_bank_account: {
-                routing_number: input.routingNumber,
-                account_number: input.accountNumber,
-                account_holder_type: 'individual',
-                account_type: input.accountType === 'savings' ? 'savings' : 'checking',
-              },
-              billing_details: { name: input.holderName || 'Account holder' },
-            },
-            // Accepted on our pay page (its date, address and browser), or else held by the merchant.
-            mandate_data: {
-              customer_acceptance: input.mandate
-                ? {
-                    type: 'online',
-                    accepted_at: Math.floor(input.mandate.acceptedAt.getTime() / 1000),
-                    online: { ip_address: input.mandate.ip, user_agent: input.mandate.userAgent },
-                  }
-                : { type: 'offline' },
-            },
+            customer: kept.customer,
+            payment_method: kept.paymentMethod,
+            // The mandate was accepted when the account was kept (the SetupIntent's).
+            off_session: true,
             metadata: { remit_key: input.idempotencyKey },
             confirm: true,
             ...onBehalfOf(input.payee, input.amountCents),

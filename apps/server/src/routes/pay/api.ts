@@ -7,6 +7,7 @@ import {
   addCardViewSchema,
   challengeAnswerSchema,
   errorEnvelopeSchema,
+  linkIntentRequestSchema,
   payLinkViewSchema,
   payRequestSchema,
   payResultSchema,
@@ -139,14 +140,15 @@ export function payApiRoutes(app: App, ctx: Ctx) {
             tags,
             security,
             summary: "The link's Stripe PaymentIntent, for the page to confirm with Stripe.js",
-            description: 'Stripe only. Created once and reused across page loads, tabs and retries: a link has one PaymentIntent. 409 payment_processing while a payment on it is in progress.',
+            description:
+              "Stripe only. Created once and reused across page loads, tabs and retries: a link has one PaymentIntent. `{method}` (card or ach, the tab picked in Stripe's fields) sets its amount and application fee to the link's total for that method before it is confirmed. 409 payment_processing while a payment on it is in progress.",
             params: linkParams,
             headers: idempotencyHeader,
-            body: z.object({}).strict(),
+            body: linkIntentRequestSchema,
             response: { 200: stripeIntentSchema, ...errors },
           },
         },
-        async (req) => linkIntent(ctx, req.params.linkId),
+        async (req) => linkIntent(ctx, req.params.linkId, req.body.method),
       );
 
       api.post(
