@@ -163,6 +163,7 @@ it('a restricted test key, a long token of few characters, a short whsec_ and a 
     ...otherwiseReady,
     REMIT_PROCESSOR: 'stripe',
     STRIPE_SECRET_KEY: 'rk_test_51Hx0000000000000000000000',
+    STRIPE_PUBLISHABLE_KEY: 'pk_live_51Hx9Kq2eZvKYlo2C0aBcDeFgHiJkLmNoP',
     STRIPE_WEBHOOK_SECRET: 'whsec_abc',
     REMIT_METRICS_TOKEN: 'abab'.repeat(16),
     REMIT_WEBHOOK_PORTS: '444',
