@@ -11,7 +11,7 @@ function widgetChunk(): string {
   return `packages/widgets/dist/${(JSON.parse(readFileSync(manifest, 'utf8')) as { file: string }).file}`;
 }
 
-/** Budgets of DESIGN.md, gzip. Bundles not built yet are listed as such. */
+/** Budgets of docs/benchmarks.md, gzip. Bundles not built yet are listed as such. */
 const BUDGETS: Array<{ name: string; file: string; budget: number }> = [
   { name: 'loader (dynamic-launch.js)', file: 'packages/loader/dist/dynamic-launch.js', budget: 1.3 * 1024 },
   { name: 'widget chunk', file: widgetChunk(), budget: 12 * 1024 },

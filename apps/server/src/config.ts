@@ -59,7 +59,7 @@ export interface ServerConfig {
 }
 
 /**
- * Reads the operator contract of DESIGN.md from the environment. The encryption key comes from
+ * Reads the operator contract (docs/operations.md#configuration) from the environment. The encryption key comes from
  * REMIT_ENCRYPTION_KEY (32 bytes, base64 or hex); in sandbox without it, one is made once and
  * kept in the data directory so restarts can still read what they stored.
  */

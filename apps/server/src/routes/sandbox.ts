@@ -12,7 +12,7 @@ import type { App } from './types.js';
 
 const sandboxOnly = errorEnvelopeSchema.describe('Production: sandbox only');
 
-/** The sandbox clock and settlement (DESIGN.md operator contract), under `/sandbox`. */
+/** The sandbox clock and settlement (docs/concepts.md, the sandbox clock), under `/sandbox`. */
 export function sandboxClockRoutes(app: App, ctx: Ctx) {
   app.post(
     '/advance-clock',
