@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReceiver, type Receiver } from '../packages/core/src/events/test-support.js';
+import { startReceiver, type Receiver } from '../packages/core/src/webhooks/test-support.js';
 import { CARDS, checkState, createLink, fillCard, newPage, startWorld, transactions, type World } from './support.js';
 
 /** Paying a link by card in real Chromium against the real server: every test card and the receipt. */

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReceiver, type Receiver } from '../packages/core/src/events/test-support.js';
+import { startReceiver, type Receiver } from '../packages/core/src/webhooks/test-support.js';
 import { startTestServer, type TestServer } from '../apps/server/src/testing/harness.js';
 import { bankAccount, charge, newCustomer } from '../apps/server/src/testing/payments.js';
 import { launchChromium } from './browser.js';

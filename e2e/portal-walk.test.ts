@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReceiver, type Receiver } from '../packages/core/src/events/test-support.js';
+import { startReceiver, type Receiver } from '../packages/core/src/webhooks/test-support.js';
 import { startTestServer, type TestServer } from '../apps/server/src/testing/harness.js';
 import { launchChromium } from './browser.js';
 import { fillCard } from './support.js';

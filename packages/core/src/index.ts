@@ -15,7 +15,7 @@ export * as schema from './db/schema.js';
 export * from './processor/index.js';
 export * from './clients/index.js';
 export * from './merchants/index.js';
-export * from './events/index.js';
+export * from './webhooks/index.js';
 export * from './messages/index.js';
 export { startWorkers, workerOptionsFromEnv, messagingOf, type Workers, type WorkerOptions } from './workers.js';
 export * from './links/index.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from './db/connect.js';
-import type { DispatcherLogger } from './events/dispatcher.js';
+import type { DispatcherLogger } from './webhooks/dispatcher.js';
 
 export interface PollLoopOptions {
   /** How long an idle loop sleeps between passes. */

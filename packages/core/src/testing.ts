@@ -16,4 +16,4 @@ export {
   type Received,
   type Receiver,
   type TestCore,
-} from './events/test-support.js';
+} from './webhooks/test-support.js';

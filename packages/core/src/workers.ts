@@ -1,5 +1,5 @@
 import type { Ctx } from './context.js';
-import { startWebhookDispatcher, type WebhookDispatcherOptions } from './events/dispatcher.js';
+import { startWebhookDispatcher, type WebhookDispatcherOptions } from './webhooks/dispatcher.js';
 import { startMessageDispatcher, type MessageDispatcherOptions } from './messages/dispatcher.js';
 import { smtpTransport } from './messages/transports/smtp.js';
 import { twilioConnector, twilioSettingsFromEnv } from './messages/transports/twilio.js';

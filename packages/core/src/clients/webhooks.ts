@@ -3,7 +3,7 @@ import type { UpdateWebhookUrlInput } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import { clients, webhookDeliveries } from '../db/schema.js';
 import { invalid, RemitError } from '../errors.js';
-import { checkHost, isBlockedHostName, webhookPort } from '../events/address-guard.js';
+import { checkHost, isBlockedHostName, webhookPort } from '../webhooks/address-guard.js';
 import { newKey } from '../secret-keys.js';
 
 export interface WebhookRegistration {

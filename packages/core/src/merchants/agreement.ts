@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import { merchants } from '../db/schema.js';
 import { RemitError } from '../errors.js';
-import { recordEvent } from '../events/outbox.js';
+import { recordEvent } from '../webhooks/outbox.js';
 import { randomToken } from '../ids.js';
 import { digest } from '../secret-keys.js';
 

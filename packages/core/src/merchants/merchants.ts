@@ -4,7 +4,7 @@ import { errorMessage, type MerchantView, type MerchantWithKey } from '@remit/co
 import type { Ctx } from '../context.js';
 import { merchants } from '../db/schema.js';
 import { RemitError } from '../errors.js';
-import { recordEvent } from '../events/outbox.js';
+import { recordEvent } from '../webhooks/outbox.js';
 import type { Merchant } from './merchant-key.js';
 
 export type MerchantStatus = MerchantView['status'];

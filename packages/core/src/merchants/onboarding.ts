@@ -2,7 +2,7 @@ import { sealOwnerInfo } from './owner-info.js';
 import type { OnboardingInput, OnboardingResult as OnboardingAnswer } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import { merchants } from '../db/schema.js';
-import { recordEvent } from '../events/outbox.js';
+import { recordEvent } from '../webhooks/outbox.js';
 import * as fields from '../fields.js';
 import { newId } from '../ids.js';
 import { digest, newKey } from '../secret-keys.js';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredentials } from '../clients/credentials.js';
 import { messages } from '../db/schema.js';
-import { eventually, insertTestMerchant, openTestCore, type TestCore } from '../events/test-support.js';
+import { eventually, insertTestMerchant, openTestCore, type TestCore } from '../webhooks/test-support.js';
 import { MessageDispatcher, htmlFromText, type MessageDispatcherOptions } from './dispatcher.js';
 import { queueMessage, type OutgoingMessage } from './outbox.js';
 import { RejectedMessageError, type SmsConnector } from './transports/sms.js';

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/connect.js';
-import { retryDelayMs } from '../events/deliveries.js';
-import { DEFAULT_WAKE_GAP_MS, type DispatcherLogger } from '../events/dispatcher.js';
+import { retryDelayMs } from '../webhooks/deliveries.js';
+import { DEFAULT_WAKE_GAP_MS, type DispatcherLogger } from '../webhooks/dispatcher.js';
 import { ClaimLoop, claimDue } from '../poll-loop.js';
 import { onOutboxCommit } from '../outbox-signal.js';
 import { RejectedMessageError, SANDBOX_INBOX_STATUS, type SmsConnector } from './transports/sms.js';

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredentials } from '../clients/credentials.js';
 import { messages, payChallenges, payLinks, transactions } from '../db/schema.js';
-import { insertTestMerchant, openTestCore, type TestCore } from '../events/test-support.js';
+import { insertTestMerchant, openTestCore, type TestCore } from '../webhooks/test-support.js';
 import { paymentRequestBody } from '@remit/contract';
 import { createPaymentRequest } from '../links/payment-requests.js';
 import { lockMerchant } from '../merchants/merchant-key.js';

@@ -7,7 +7,7 @@ import type { Tx } from '../db/connect.js';
 import { achMandates, payChallenges, payLinks, transactions } from '../db/schema.js';
 import { checkCard, refuseBankNumbers, refuseCardNumbers, storeCard } from '../customers/vault.js';
 import { invalid, RemitError } from '../errors.js';
-import { recordEvent } from '../events/outbox.js';
+import { recordEvent } from '../webhooks/outbox.js';
 import { newId } from '../ids.js';
 import { receiptEmail } from '../messages/receipt.js';
 import { queueMessage } from '../messages/outbox.js';

@@ -6,7 +6,7 @@ import type { Queryable } from '../db/connect.js';
 import { paymentMethods, transactions } from '../db/schema.js';
 import { revealAccountNumber } from '../customers/vault.js';
 import { invalid, notFound } from '../errors.js';
-import { recordEvent } from '../events/outbox.js';
+import { recordEvent } from '../webhooks/outbox.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { paymentSuccessData } from './charges.js';
 import { insertRecord, lockTransaction, type TxnRow } from './records.js';

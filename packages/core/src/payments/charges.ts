@@ -9,7 +9,7 @@ import { outboxWritten } from '../outbox-signal.js';
 import { customerToCharge } from '../customers/customers.js';
 import { revealBankAccount, revealCard, type PaymentMethodRow } from '../customers/vault.js';
 import { invalid } from '../errors.js';
-import { writeWithEvent } from '../events/outbox.js';
+import { writeWithEvent } from '../webhooks/outbox.js';
 import { newId } from '../ids.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount, formatRate } from '../money.js';

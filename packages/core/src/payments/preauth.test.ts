@@ -5,7 +5,7 @@ import { transactions } from '../db/schema.js';
 import { amountNumber } from '../money.js';
 import { feeFor } from './fees.js';
 import { capturePreauth } from './preauth.js';
-import { openTestCore } from '../events/test-support.js';
+import { openTestCore } from '../webhooks/test-support.js';
 import { addTestMerchant, coreCharge, type CoreFixture } from './test-support.js';
 
 /**

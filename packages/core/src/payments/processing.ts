@@ -3,7 +3,7 @@ import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { merchants, transactions } from '../db/schema.js';
-import { recordEvent } from '../events/outbox.js';
+import { recordEvent } from '../webhooks/outbox.js';
 import type { PaymentLookup } from '../processor/connector.js';
 import { paymentSuccessData } from './charges.js';
 import { authorizedColumns } from './authorization.js';

@@ -4,7 +4,7 @@ import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { notFound } from '../errors.js';
-import { eventInsertSql } from '../events/outbox.js';
+import { eventInsertSql } from '../webhooks/outbox.js';
 import { preparedSql, type PreparedSql } from '../db/prepared-sql.js';
 import { newId } from '../ids.js';
 import { outboxWritten } from '../outbox-signal.js';

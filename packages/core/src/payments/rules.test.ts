@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestCore, type TestCore } from '../events/test-support.js';
+import { openTestCore, type TestCore } from '../webhooks/test-support.js';
 import { feeFor, feeRule, type Pricing } from './fees.js';
 import type { Guard } from './guard.js';
 import { PAYMENT_SUCCESS, PREAUTH_CHARGE, payloadOf, payloadSql, voidFromOriginal } from './payloads.js';

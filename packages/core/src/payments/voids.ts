@@ -5,7 +5,7 @@ import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { notFound } from '../errors.js';
-import { eventInsertSql, writeWithEvent } from '../events/outbox.js';
+import { eventInsertSql, writeWithEvent } from '../webhooks/outbox.js';
 import { preparedSql, type PreparedSql } from '../db/prepared-sql.js';
 import { newId } from '../ids.js';
 import { outboxWritten } from '../outbox-signal.js';

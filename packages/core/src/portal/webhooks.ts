@@ -3,8 +3,8 @@ import type { PortalDeliveries, PortalWebhook } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import { clients, events, webhookDeliveries } from '../db/schema.js';
 import { RemitError } from '../errors.js';
-import { deliveryView } from '../events/deliveries.js';
-import { openPayload, recordEvent } from '../events/outbox.js';
+import { deliveryView } from '../webhooks/deliveries.js';
+import { openPayload, recordEvent } from '../webhooks/outbox.js';
 
 /** The portal's webhook page: the URL and signing secret, the deliveries with their bodies, a test event. */
 

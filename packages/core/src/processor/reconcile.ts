@@ -1,7 +1,7 @@
 import { and, eq, isNotNull, lt } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import { payChallenges, transactions } from '../db/schema.js';
-import type { DispatcherLogger } from '../events/dispatcher.js';
+import type { DispatcherLogger } from '../webhooks/dispatcher.js';
 import { finishIssuerChallenge } from '../pay-page/issuer-challenge.js';
 import { ABSENT_AFTER_MS } from '../payments/processing.js';
 import { IS_STATUS } from '../payments/state.js';

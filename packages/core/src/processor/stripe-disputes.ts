@@ -3,7 +3,7 @@ import type Stripe from 'stripe';
 import type { EventType } from '@remit/contract';
 import type { Queryable } from '../db/connect.js';
 import { merchants, transactions } from '../db/schema.js';
-import { recordEvent } from '../events/outbox.js';
+import { recordEvent } from '../webhooks/outbox.js';
 import { amountNumber } from '../money.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { openTestCore, type TestCore } from '../events/test-support.js';
+import { openTestCore, type TestCore } from '../webhooks/test-support.js';
 import type { RateRule } from './limiter.js';
 
 /** The shared counters on the real database (PGlite, or Postgres with REMIT_TEST_DB=postgres). */
