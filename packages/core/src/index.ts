@@ -13,6 +13,8 @@ export { readiness, type Readiness } from './db/readiness.js';
 export { holdTransaction, heldOperationKey, type HeldTransaction } from './db/held-transaction.js';
 export * as schema from './db/schema.js';
 export * from './processor/index.js';
+export * from './reconciliation/index.js';
+export * from './stripe-events/index.js';
 export * from './clients/index.js';
 export * from './merchants/index.js';
 export * from './webhooks/index.js';

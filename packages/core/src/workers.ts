@@ -7,7 +7,7 @@ import { startLinkExpiry } from './links/expiry.js';
 import { DEFAULT_RETENTION, startPurge, type PurgeLogger, type Retention } from './retention/purge.js';
 import type { Env } from './environment.js';
 import type { Messaging } from './messages/channels.js';
-import { startReconciler } from './processor/reconcile.js';
+import { startReconciler } from './reconciliation/reconcile.js';
 
 export interface WorkerOptions {
   webhooks?: WebhookDispatcherOptions;

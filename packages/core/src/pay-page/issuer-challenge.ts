@@ -3,7 +3,7 @@ import type { Ctx } from '../context.js';
 import type { Tx } from '../db/connect.js';
 import { payChallenges, transactions } from '../db/schema.js';
 import { IS_STATUS } from '../payments/state.js';
-import { refundOrphan } from '../processor/stripe-orphans.js';
+import { refundOrphan } from '../payments/stripe-orphans.js';
 import type { StripeProcessor } from '../processor/stripe.js';
 import { RemitError } from '../errors.js';
 import { newId } from '../ids.js';

@@ -14,7 +14,7 @@ import { nextState, stateColumns, stateOf } from './state.js';
  * A card payment whose authorization's outcome is unknown (the processor timed out or answered
  * 5xx): recorded `processing` (is_status 7), never guessed. Until the processor is asked, its
  * `gateway_ref` holds the processor idempotency key the payment was sent with, by which
- * reconciliation (processor/reconcile.ts) finds it.
+ * reconciliation (reconciliation/reconcile.ts) finds it.
  */
 
 /** The charge's answer: HTTP 202 with the transaction, `status: "processing"`. */

@@ -8,7 +8,3 @@ export { OutcomeUnknown } from './connector.js';
 export { processorKey } from './keys.js';
 export { createStripeProcessor, stripeClient, stripeDecline, type StripeProcessor, type StripeSettings } from './stripe.js';
 export type { ProcessorEnv } from './select.js';
-export { receiveStripeEvent, type StripeEventOutcome } from './stripe-events.js';
-export { STRIPE_SIGNATURE_TOLERANCE_S } from './stripe-event-entry.js';
-export { reconcilePayments, startReconciler, type ReconcileOptions, type ReconcileReport } from './reconcile.js';
-export { reconcileIntents, INTENT_WINDOW_MS, type IntentMismatch, type IntentReconcileReport } from './reconcile-intents.js';

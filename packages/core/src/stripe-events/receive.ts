@@ -5,19 +5,19 @@ import type { Queryable } from '../db/connect.js';
 import { merchants } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
 import { approveMerchantIn } from '../merchants/merchants.js';
-import { intentOutcome, type StripeProcessor } from './stripe.js';
+import { intentOutcome, type StripeProcessor } from '../processor/stripe.js';
 import type { Tx } from '../db/connect.js';
-import { settleProcessingByKey } from './settle-processing.js';
-import { achResult } from './stripe-ach.js';
+import { settleProcessingByKey } from '../reconciliation/settle-processing.js';
+import { achResult } from '../payments/stripe-ach.js';
 import { finishIssuerChallenge } from '../pay-page/issuer-challenge.js';
-import { applyDispute } from './stripe-disputes.js';
-import { verifiedStripeEvent } from './stripe-event-entry.js';
+import { applyDispute } from './disputes.js';
+import { verifiedStripeEvent } from './entry.js';
 import { linkIntentEvent } from '../pay-page/stripe-intent.js';
 
 /**
  * `POST /stripe/webhooks`: Stripe's events, verified with `Stripe-Signature` (bad, more than five
  * minutes from our clock either way, or not an event's shape: 400, nothing changes; see
- * stripe-event-entry.ts). Each event is handled once, by its id, in one transaction
+ * entry.ts). Each event is handled once, by its id, in one transaction
  * with what it changes; every handler also checks the state it moves from, so a duplicate or an
  * event that arrives after a later one changes nothing.
  */

@@ -6,10 +6,10 @@ import { finishIssuerChallenge } from '../pay-page/issuer-challenge.js';
 import { ABSENT_AFTER_MS } from '../payments/processing.js';
 import { IS_STATUS } from '../payments/state.js';
 import { PollLoop } from '../poll-loop.js';
-import type { PaymentLookup } from './connector.js';
-import { achResult } from './stripe-ach.js';
+import type { PaymentLookup } from '../processor/connector.js';
+import { achResult } from '../payments/stripe-ach.js';
 import { settleProcessingByKey } from './settle-processing.js';
-import { confirmDeferred } from './unconfirmed.js';
+import { confirmDeferred } from '../processor/unconfirmed.js';
 import { reconcileIntents, type IntentReconcileReport } from './reconcile-intents.js';
 
 /**
@@ -18,7 +18,7 @@ import { reconcileIntents, type IntentReconcileReport } from './reconcile-intent
  * Secure challenge still waiting after `pendingAfterMs` (its webhook never came) by its reference.
  * Each is settled in its own transaction with the row locked and its state checked again, so a
  * webhook or another pass that got there first makes this one change nothing. Captures, cancels
- * and refunds whose answer never came are sent again with their own keys (unconfirmed.ts).
+ * and refunds whose answer never came are sent again with their own keys (processor/unconfirmed.ts).
  */
 
 export interface ReconcileOptions {

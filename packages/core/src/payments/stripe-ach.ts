@@ -3,8 +3,8 @@ import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { merchants, transactions } from '../db/schema.js';
-import { resolveAch } from '../payments/ach.js';
-import { allowsStatus } from '../payments/state.js';
+import { resolveAch } from './ach.js';
+import { allowsStatus } from './state.js';
 
 /**
  * A pending ACH debit of this PaymentIntent, resolved once (`afterSuccess`: a completed one may

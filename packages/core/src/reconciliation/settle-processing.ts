@@ -4,7 +4,7 @@ import type { Tx } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { settleLinkAttempt } from '../pay-page/processing.js';
 import { settleProcessing } from '../payments/processing.js';
-import type { PaymentLookup } from './connector.js';
+import type { PaymentLookup } from '../processor/connector.js';
 
 /**
  * A `processing` payment, found by the processor key it was sent with, settled with what the

@@ -3,7 +3,7 @@ import type Stripe from 'stripe';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { processorOrphans } from '../db/schema.js';
-import type { StripeProcessor } from './stripe.js';
+import type { StripeProcessor } from '../processor/stripe.js';
 
 /**
  * A PaymentIntent that took money for a link that can no longer be paid (already paid by another,

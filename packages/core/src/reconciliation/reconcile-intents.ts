@@ -4,8 +4,8 @@ import type { Ctx } from '../context.js';
 import { payLinks, processorOrphans, transactions } from '../db/schema.js';
 import { recordLinkIntent } from '../pay-page/stripe-intent.js';
 import { IS_STATUS } from '../payments/state.js';
-import { refundOrphan } from './stripe-orphans.js';
-import type { StripeProcessor } from './stripe.js';
+import { refundOrphan } from '../payments/stripe-orphans.js';
+import type { StripeProcessor } from '../processor/stripe.js';
 
 /**
  * Reconciliation of the PaymentIntents Remit created for links (stripe-intent.ts): every one
