@@ -5,6 +5,6 @@ export { payAmounts } from './amounts.js';
 export { LINK_NOT_FOUND_MESSAGE, LINK_CANCELLED_MESSAGE, CARD_LINK_NOT_FOUND_MESSAGE, CARD_LINK_CANCELLED_MESSAGE } from './lookup.js';
 export { framingOrigins } from './framing.js';
 export { returnFromIssuer, finishIssuerChallenge, type IssuerOutcome } from './issuer-challenge.js';
-export { LINK_PROCESSING_MESSAGE } from './processing.js';
+export { LINK_PROCESSING_MESSAGE } from './processing-attempts.js';
 export { linkIntent, reportLinkIntent, returnToPayPage, recordLinkIntent, intentTerms, type IntentRecord } from './stripe-intent.js';
 export { cardIntent, reportCardIntent } from './stripe-setup.js';

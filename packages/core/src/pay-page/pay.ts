@@ -24,7 +24,7 @@ import { payAmounts } from './amounts.js';
 import { parsePayBank, parsePayCard, type PayBank, type PayCard } from './inputs.js';
 import { loadLink, saleOf, type LinkRow, type PayMerchantRow, type SaleRow } from './lookup.js';
 import { receiptOf } from './view.js';
-import { LINK_PROCESSING_MESSAGE, markAttemptProcessing } from './processing.js';
+import { LINK_PROCESSING_MESSAGE, markAttemptProcessing } from './processing-attempts.js';
 import { clientChosenChallenge, issuerChallenge, issuerReturnUrl } from './issuer-challenge.js';
 
 /**
@@ -211,7 +211,7 @@ async function chargeCard(ctx: Ctx, tx: Tx, p: Payable, card: PayCard, brand: st
       },
     );
   } catch (e) {
-    // The processor may have charged: the link waits, `processing`, until it is asked (processing.ts).
+    // The processor may have charged: the link waits, `processing`, until it is asked (processing-attempts.ts).
     if (e instanceof OutcomeUnknown) return markAttemptProcessing(tx, p, { key, brand, lastFour });
     throw e;
   }

@@ -20,7 +20,7 @@ import { payeeOf } from './payee.js';
 import { declined } from './declines.js';
 import { processorKey } from '../processor/keys.js';
 import { OutcomeUnknown } from '../processor/connector.js';
-import { PROCESSING_MESSAGE, recordProcessing } from './processing.js';
+import { PROCESSING_MESSAGE, recordProcessing } from './processing-charges.js';
 import { allowsStatus, stateColumns } from './state.js';
 
 export const MERCHANT_NOT_APPROVED_MESSAGE = errorMessage('merchant_not_approved');
@@ -95,7 +95,7 @@ async function chargeCard(ctx: Ctx, merchant: Merchant, method: PaymentMethodRow
   try {
     result = await ctx.processor.authorizeCard(revealCard(ctx, method), input.amount, { capture: !input.preAuth, now, idempotencyKey: key, payee: payeeOf(merchant, 'card', input.amount) });
   } catch (e) {
-    // The processor may have charged: recorded `processing` and settled by asking it (payments/processing.ts).
+    // The processor may have charged: recorded `processing` and settled by asking it (payments/processing-charges.ts).
     if (e instanceof OutcomeUnknown) return recordProcessing(ctx.db, { ...base, type, paymentMethod: 'card', cardBrand: method.brand ?? '' }, key);
     throw e;
   }

@@ -35,4 +35,4 @@ export {
   TRANSACTION_NOT_FOUND,
   type TransactionRow,
 } from './transactions.js';
-export { PROCESSING_MESSAGE, PROCESSOR_NEVER_MADE_MESSAGE, ABSENT_AFTER_MS } from './processing.js';
+export { PROCESSING_MESSAGE, PROCESSOR_NEVER_MADE_MESSAGE, ABSENT_AFTER_MS } from './processing-charges.js';

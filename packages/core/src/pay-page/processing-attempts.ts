@@ -3,7 +3,7 @@ import type { Ctx } from '../context.js';
 import type { Tx } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { newId } from '../ids.js';
-import { PROCESSOR_NEVER_MADE_MESSAGE } from '../payments/processing.js';
+import { PROCESSOR_NEVER_MADE_MESSAGE } from '../payments/processing-charges.js';
 import { stateColumns, stateOf } from '../payments/state.js';
 import type { PaymentLookup } from '../processor/connector.js';
 import { payAmounts } from './amounts.js';
