@@ -6,7 +6,7 @@ import type { Processor } from './processor/connector.js';
 import type { CheckDepositProvider } from './check-deposits/provider.js';
 import type { CheckImageStore } from './check-deposits/image-store.js';
 import type { RateLimiter } from './rate-limits/limiter.js';
-import type { Messaging } from './messages/channels.js';
+import type { Messaging } from './messages/messaging.js';
 
 /** Everything a core operation needs, made once at start-up by the server or a test. */
 export interface Ctx {

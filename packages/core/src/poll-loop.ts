@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from './db/connect.js';
-import type { DispatcherLogger } from './webhooks/dispatcher.js';
+
+/** Where the background loops (dispatchers, reconciler, expiry) log a failed pass. */
+export interface DispatcherLogger {
+  warn(obj: object, msg: string): void;
+}
 
 export interface PollLoopOptions {
   /** How long an idle loop sleeps between passes. */

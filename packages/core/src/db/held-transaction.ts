@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Db, Tx } from './connect.js';
+import type { Db, Tx } from './queryable.js';
 
 /**
  * A transaction held open across the steps of one request (the server opens it before the handler

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
-import type { DispatcherLogger } from '../webhooks/dispatcher.js';
+import type { DispatcherLogger } from '../poll-loop.js';
 import { PollLoop } from '../poll-loop.js';
 
 /**

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Merchant } from './merchant-key.js';
+import type { Merchant } from './merchant.js';
 
 const MAX_ENTRIES = 10_000;
 /** A statement that may change a merchant row: a write naming the table (ORM or raw SQL alike). */

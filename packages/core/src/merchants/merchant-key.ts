@@ -6,13 +6,14 @@ import { merchants } from '../db/schema.js';
 import { RemitError, unauthorizedMerchant, unauthorizedPublicKey } from '../errors.js';
 import { digest } from '../secret-keys.js';
 import { MERCHANT_EPOCH, merchantCacheOf } from './merchant-cache.js';
+import type { Merchant } from './merchant.js';
 
 /**
  * A merchant as operations see it: everything but the onboarding documents (large JSON that only
  * the owner call reads), which keeps the per-request lookup small.
  */
 const { businessInfo: _b, ownerInfo: _o, processingInfo: _p, ...merchantColumns } = getTableColumns(merchants);
-export type Merchant = Omit<typeof merchants.$inferSelect, 'businessInfo' | 'ownerInfo' | 'processingInfo'>;
+export type { Merchant } from './merchant.js';
 
 /**
  * The merchant a `merchant_key` names, if it belongs to this client. Unknown, malformed and

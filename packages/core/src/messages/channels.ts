@@ -1,23 +1,9 @@
 import type { Ctx } from '../context.js';
-import type { Env } from '../environment.js';
 import { RemitError } from '../errors.js';
-import type { Delivery } from './first-try.js';
+import type { Delivery } from './delivery.js';
+import type { Channel } from './messaging.js';
 
-export type Channel = 'sms' | 'email';
-
-/** Which channels this server can deliver on: a transport is configured, or (sandbox) the inbox keeps them. */
-export interface Messaging {
-  sms: boolean;
-  email: boolean;
-  /**
-   * The channels that go out through a real provider (Twilio, SMTP): an answer that sends on them
-   * waits for the first try (first-try.ts), so that it says whether the message went.
-   */
-  providers?: Channel[];
-}
-
-/** Without transports: the sandbox inbox takes both; production can send neither. */
-export const defaultMessaging = (env: Env): Messaging => ({ sms: env === 'sandbox', email: env === 'sandbox' });
+export { defaultMessaging, type Channel, type Messaging } from './messaging.js';
 
 export const channelName = (c: Channel) => (c === 'sms' ? 'SMS' : 'email');
 const names = (cs: Channel[]) => cs.map(channelName).join(' and ');

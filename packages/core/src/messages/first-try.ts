@@ -2,7 +2,8 @@ import { inArray } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import { heldTransaction } from '../db/held-transaction.js';
 import { messages } from '../db/schema.js';
-import type { Channel } from './channels.js';
+import type { Delivery } from './delivery.js';
+import type { Channel } from './messaging.js';
 
 /** How long an answer waits for a provider's first try before saying the message is queued. */
 export const FIRST_TRY_WAIT_MS = 5_000;
@@ -13,15 +14,7 @@ export interface QueuedMessage {
   channel: Channel;
 }
 
-/** What became of the messages an operation queued, as its answer reports them. */
-export interface Delivery {
-  /** Accepted by the provider, or kept by the sandbox inbox. */
-  sent: Channel[];
-  /** Not tried yet or to be tried again; `error` is the first try's, if it failed. */
-  queued: Array<{ channel: Channel; error: string | null }>;
-  /** Refused for good (an invalid number): it will not be sent. */
-  failed: Array<{ channel: Channel; error: string }>;
-}
+export type { Delivery } from './delivery.js';
 
 /**
  * Waits (up to `waitMs`) for the dispatcher's first try of each message on a channel with a real

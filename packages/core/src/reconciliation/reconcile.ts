@@ -1,11 +1,10 @@
 import { and, eq, isNotNull, lt } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import { payChallenges, transactions } from '../db/schema.js';
-import type { DispatcherLogger } from '../webhooks/dispatcher.js';
 import { finishIssuerChallenge } from '../pay-page/issuer-challenge.js';
 import { ABSENT_AFTER_MS } from '../payments/processing-charges.js';
 import { IS_STATUS } from '../payments/state.js';
-import { PollLoop } from '../poll-loop.js';
+import { PollLoop, type DispatcherLogger } from '../poll-loop.js';
 import type { PaymentLookup } from '../processor/connector.js';
 import { achResult } from '../payments/stripe-ach.js';
 import { settleProcessingByKey } from './settle-processing.js';

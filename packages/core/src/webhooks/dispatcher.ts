@@ -3,7 +3,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
 import type { Db } from '../db/connect.js';
-import { ClaimLoop, claimDueQuery, newLease, renewLease } from '../poll-loop.js';
+import { ClaimLoop, claimDueQuery, newLease, renewLease, type DispatcherLogger } from '../poll-loop.js';
 import { preparedSql } from '../db/prepared-sql.js';
 import { DeliveryResults } from './delivery-results.js';
 import { onOutboxCommit } from '../outbox-signal.js';
@@ -17,9 +17,7 @@ import { ClientShares } from './client-shares.js';
 import { Circuits } from './circuits.js';
 import { urlToHttpOptions } from 'node:url';
 
-export interface DispatcherLogger {
-  warn(obj: object, msg: string): void;
-}
+export type { DispatcherLogger } from '../poll-loop.js';
 
 export interface WebhookDispatcherOptions {
   /** Multiplies the retry schedule (REMIT_WEBHOOK_RETRY_SCALE). Default 1. */
