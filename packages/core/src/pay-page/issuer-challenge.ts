@@ -9,7 +9,7 @@ import { RemitError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { PaymentLookup } from '../processor/connector.js';
 import { payAmounts } from './amounts.js';
-import { lockPayable, recordApproval, recordDecline, THREE_DS_FAILED_MESSAGE, type Outcome, type Payable } from './pay.js';
+import { lockPayable, recordApproval, recordDecline, THREE_DS_FAILED_MESSAGE, type Outcome, type Payable } from './payable.js';
 
 /**
  * 3-D Secure at the processor (Stripe): the authorization answers a challenge page of its own; the

@@ -1,31 +1,21 @@
 import { and, eq } from 'drizzle-orm';
-import { isErrorCode, type PayRequest, type PayResult, type Receipt } from '@remit/contract';
+import { isErrorCode, type PayRequest, type PayResult } from '@remit/contract';
 import type { Locale } from '@remit/contract/locales';
-import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Tx } from '../db/connect.js';
-import { achMandates, payChallenges, payLinks, transactions } from '../db/schema.js';
+import { achMandates, payChallenges } from '../db/schema.js';
 import { checkCard, refuseBankNumbers, refuseCardNumbers, storeCard } from '../customers/vault.js';
-import { invalid, RemitError } from '../errors.js';
-import { recordEvent } from '../webhooks/outbox.js';
+import { RemitError } from '../errors.js';
 import { newId } from '../ids.js';
-import { receiptEmail } from '../messages/receipt.js';
-import { queueMessage } from '../messages/outbox.js';
-import { amountNumber } from '../money.js';
-import { ACH_BRAND, paymentSuccessData, requireApproved } from '../payments/charges.js';
-import { authorizedColumns } from '../payments/authorization.js';
-import { feeFor } from '../payments/fees.js';
 import { payeeOf } from '../payments/payee.js';
-import { stateColumns, stateOf } from '../payments/state.js';
 import { OutcomeUnknown, type AuthorizeResult } from '../processor/connector.js';
 import { AUTHENTICATION_REQUIRED } from '../processor/simulator.js';
 import { processorKey } from '../processor/keys.js';
 import { payAmounts } from './amounts.js';
 import { parsePayBank, parsePayCard, type PayBank, type PayCard } from './inputs.js';
-import { loadLink, saleOf, type LinkRow, type PayMerchantRow, type SaleRow } from './lookup.js';
-import { receiptOf } from './view.js';
-import { LINK_PROCESSING_MESSAGE, markAttemptProcessing } from './processing-attempts.js';
+import { markAttemptProcessing } from './processing-attempts.js';
 import { clientChosenChallenge, issuerChallenge, issuerReturnUrl } from './issuer-challenge.js';
+import { lockPayable, recordApproval, recordBankDebit, recordDecline, THREE_DS_FAILED_MESSAGE, type Outcome, type Payable } from './payable.js';
 
 /**
  * Paying a link on the hosted pay page. Every attempt runs in one database transaction that
@@ -33,55 +23,14 @@ import { clientChosenChallenge, issuerChallenge, issuerReturnUrl } from './issue
  * network is called while the lock is held, so two attempts can never both charge.
  */
 
-export const MERCHANT_CANNOT_PAY_MESSAGE = 'This merchant cannot take payments yet. Try again later or contact the merchant.';
-export const ALREADY_PAID_MESSAGE = 'This link has already been paid.';
-export const THREE_DS_FAILED_MESSAGE = '3-D Secure authentication failed. Try again, or use another card.';
 /** How long a 3-D Secure challenge may be answered. */
 export const CHALLENGE_TTL_MS = 15 * 60 * 1000;
-
-type Method = 'card' | 'ach';
 
 /** Who is paying: the address and browser an ACH mandate's acceptance records. */
 export interface PayClient {
   ip: string;
   userAgent: string;
 }
-
-export interface Payable {
-  link: LinkRow;
-  merchant: PayMerchantRow;
-  sale: SaleRow;
-  now: Date;
-  /** The language the customer pays in: the receipt email's. */
-  locale: Locale;
-}
-
-/** Locks the link and its sale and checks it can be paid now by `method`. */
-export async function lockPayable(ctx: Ctx, tx: Tx, linkId: string, method: Method, locale: Locale = 'en'): Promise<Payable> {
-  const { link, merchant } = await loadLink(tx, ctx.now, linkId, 'pay', { lock: true });
-  const sale = await saleOf(tx, link, { lock: true });
-  if (sale && link.status !== 'paid' && stateOf(sale.isStatus) === 'processing') {
-    throw new RemitError('payment_processing', LINK_PROCESSING_MESSAGE);
-  }
-  if (link.status === 'paid' || !sale || sale.status !== 'pending') {
-    throw new RemitError('link_already_paid', ALREADY_PAID_MESSAGE);
-  }
-  requireApproved(merchant, MERCHANT_CANNOT_PAY_MESSAGE);
-  if (method === 'ach' && link.preauth) {
-    throw invalid('method_not_allowed', 'An authorization is placed on a card; this link cannot be paid by bank account.', [
-      { path: 'method', message: 'must be card for an authorization' },
-    ]);
-  }
-  if ((method === 'card' && !link.allowCard) || (method === 'ach' && !link.allowAch)) {
-    const other = method === 'card' ? 'bank account' : 'card';
-    throw invalid('method_not_allowed', `This link cannot be paid by ${method === 'card' ? 'card' : 'bank account'}; pay by ${other}.`, [
-      { path: 'method', message: `must be ${method === 'card' ? 'ach' : 'card'} for this link` },
-    ]);
-  }
-  return { link, merchant, sale, now: merchantNow(ctx.now, merchant), locale };
-}
-
-export type Outcome = { kind: 'done'; result: PayResult } | { kind: 'declined'; code: string; message: string };
 
 /** Runs an attempt; a decline commits what it recorded, then answers 402. */
 async function attempt(ctx: Ctx, run: (tx: Tx) => Promise<Outcome>): Promise<PayResult> {
@@ -228,82 +177,6 @@ async function chargeCard(ctx: Ctx, tx: Tx, p: Payable, card: PayCard, brand: st
   return recordApproval(ctx, tx, p, { amount, brand, lastFour, authCode: result.authCode, gatewayRef: result.gatewayRef, paymentMethodId: method?.id ?? null });
 }
 
-/** A declined card attempt is recorded (the merchant sees declines); the link's sale stays open. */
-export async function recordDecline(
-  tx: Tx,
-  p: Payable,
-  d: { id: string; amount: number; brand: string; lastFour: string; gatewayRef: string | null; code: string; message: string },
-): Promise<Outcome> {
-  const { link, merchant, sale, now } = p;
-  await tx.insert(transactions).values({
-    id: d.id,
-    merchantId: merchant.id,
-    type: sale.type,
-    paymentMethod: 'card',
-    ...stateColumns('declined'),
-    amountCents: d.amount,
-    feeCents: 0,
-    feeRateE7: 0,
-    netCents: 0,
-    payLinkId: link.id,
-    customerId: link.customerId,
-    orderId: link.orderId,
-    invoiceNumber: link.invoiceNumber,
-    orderCreatedfrom: sale.orderCreatedfrom,
-    gatewayRef: d.gatewayRef,
-    cardBrand: d.brand,
-    lastFour: d.lastFour,
-    declineReason: d.message,
-    createdAt: now,
-    updatedAt: now,
-  });
-  return { kind: 'declined', code: d.code, message: d.message };
-}
-
-/** An approved card payment: the link's sale completes (or is authorized) with its event, and the link is paid. */
-export async function recordApproval(
-  ctx: Ctx,
-  tx: Tx,
-  p: Payable,
-  a: { amount: number; brand: string; lastFour: string; authCode: string; gatewayRef: string; paymentMethodId: string | null },
-): Promise<Outcome> {
-  const { link, merchant, sale, now } = p;
-  const amount = a.amount;
-  const [row] = await tx
-    .update(transactions)
-    .set({
-      paymentMethod: 'card',
-      amountCents: amount,
-      ...authorizedColumns(merchant, amount, link.preauth, now),
-      authCode: a.authCode,
-      cardBrand: a.brand,
-      lastFour: a.lastFour,
-      gatewayRef: a.gatewayRef,
-      customerId: link.customerId,
-      paymentMethodId: a.paymentMethodId,
-      updatedAt: now,
-    })
-    .where(eq(transactions.id, sale.id))
-    .returning();
-  const base = { clientId: merchant.clientId, merchantId: merchant.id };
-  if (link.preauth) {
-    await recordEvent(tx, {
-      ...base,
-      type: 'preauth',
-      data: {
-        merchant_id: merchant.id,
-        guid: row!.id,
-        amount: amountNumber(amount),
-        order_id: link.orderId,
-        customer_id: link.customerId ?? 0,
-      },
-    });
-  } else {
-    await recordEvent(tx, { ...base, type: 'payment.success', data: paymentSuccessData(row!) });
-  }
-  return { kind: 'done', result: { status: 'paid', receipt: await markPaid(ctx, tx, p, row!) } };
-}
-
 /** A pending ACH debit for the link's bank total; `/update-ach` approves or returns it later. */
 async function debitBank(ctx: Ctx, tx: Tx, p: Payable, bank: PayBank, client: PayClient): Promise<Outcome> {
   const { link, merchant, sale } = p;
@@ -322,61 +195,4 @@ async function debitBank(ctx: Ctx, tx: Tx, p: Payable, bank: PayBank, client: Pa
     payee: payeeOf(merchant, 'ach', amount),
   });
   return recordBankDebit(ctx, tx, p, { amount, lastFour: bank.account_number.slice(-4), gatewayRef });
-}
-
-/** A bank debit the processor started: the link's sale is a pending ACH payment, and the link is paid. */
-export async function recordBankDebit(ctx: Ctx, tx: Tx, p: Payable, d: { amount: number; lastFour: string; gatewayRef: string }): Promise<Outcome> {
-  const { link, merchant, sale, now } = p;
-  const fee = feeFor(merchant, 'ach', d.amount);
-  const [row] = await tx
-    .update(transactions)
-    .set({
-      paymentMethod: 'ach',
-      ...stateColumns('pending'),
-      amountCents: d.amount,
-      feeCents: fee.feeCents,
-      feeRateE7: fee.rateE7,
-      netCents: fee.netCents,
-      cardBrand: ACH_BRAND,
-      lastFour: d.lastFour,
-      gatewayRef: d.gatewayRef,
-      customerId: link.customerId,
-      updatedAt: now,
-    })
-    .where(eq(transactions.id, sale.id))
-    .returning();
-  return { kind: 'done', result: { status: 'paid', receipt: await markPaid(ctx, tx, p, row!) } };
-}
-
-/** The link becomes paid; a payment request with an email gets its receipt by email, in the same transaction. */
-async function markPaid(ctx: Pick<Ctx, 'messaging'>, tx: Tx, p: Payable, sale: SaleRow): Promise<Receipt> {
-  const [link] = await tx.update(payLinks).set({ status: 'paid', paidAt: p.now }).where(eq(payLinks.id, p.link.id)).returning();
-  const receipt = receiptOf(link!, sale, p.merchant.businessname);
-  // No email transport (production without SMTP_URL): no receipt is queued to fail.
-  if (link!.email && ctx.messaging.email) {
-    const email = receiptEmail({
-      businessName: p.merchant.businessname,
-      amountCents: receipt.amount,
-      status: receipt.status,
-      brand: receipt.brand,
-      lastFour: receipt.last_four,
-      authCode: receipt.auth_code,
-      transactionId: receipt.transaction_id,
-      orderId: receipt.order_id,
-      invoiceNumber: receipt.invoice_number,
-      date: receipt.date,
-      customerName: link!.customerName,
-      locale: p.locale,
-    });
-    await queueMessage(tx, {
-      merchantId: p.merchant.id,
-      channel: 'email',
-      recipient: link!.email,
-      subject: email.subject,
-      bodyText: email.text,
-      bodyHtml: email.html,
-      payLinkId: link!.id,
-    });
-  }
-  return receipt;
 }

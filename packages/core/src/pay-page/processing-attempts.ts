@@ -8,7 +8,7 @@ import { stateColumns, stateOf } from '../payments/state.js';
 import type { PaymentLookup } from '../processor/connector.js';
 import { payAmounts } from './amounts.js';
 import { loadLink, saleOf } from './lookup.js';
-import { recordApproval, recordDecline, type Outcome, type Payable } from './pay.js';
+import { LINK_PROCESSING_MESSAGE, recordApproval, recordDecline, type Outcome, type Payable } from './payable.js';
 import { merchantNow } from '../clock.js';
 
 /**
@@ -19,9 +19,6 @@ import { merchantNow } from '../clock.js';
  * unknown to the processor after `ABSENT_AFTER_MS`: the attempt is recorded declined and the
  * link is open again.
  */
-
-export const LINK_PROCESSING_MESSAGE =
-  "We're confirming your payment with the card processor. Don't pay again: this page shows the result as soon as it is known.";
 
 export async function markAttemptProcessing(tx: Tx, p: Payable, a: { key: string; brand: string; lastFour: string }): Promise<Outcome> {
   await tx

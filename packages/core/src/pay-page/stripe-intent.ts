@@ -18,8 +18,7 @@ import { refundOrphan } from '../payments/stripe-orphans.js';
 import { payAmounts } from './amounts.js';
 import { returnFromIssuer, type IssuerOutcome } from './issuer-challenge.js';
 import { LINK_CANCELLED_MESSAGE, LINK_EXPIRED_MESSAGE, loadLink, saleOf, type LinkRow, type PayMerchantRow } from './lookup.js';
-import { ALREADY_PAID_MESSAGE, lockPayable, recordApproval, recordBankDebit, recordDecline, THREE_DS_FAILED_MESSAGE, type Payable } from './pay.js';
-import { LINK_PROCESSING_MESSAGE } from './processing-attempts.js';
+import { ALREADY_PAID_MESSAGE, lockPayable, recordApproval, recordBankDebit, recordDecline, THREE_DS_FAILED_MESSAGE, LINK_PROCESSING_MESSAGE, type Payable } from './payable.js';
 import { receiptOf } from './view.js';
 
 /**

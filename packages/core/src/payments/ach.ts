@@ -8,7 +8,7 @@ import { revealAccountNumber } from '../customers/vault.js';
 import { invalid, notFound } from '../errors.js';
 import { recordEvent } from '../webhooks/outbox.js';
 import type { Merchant } from '../merchants/merchant-key.js';
-import { paymentSuccessData } from './charges.js';
+import { paymentSuccessData } from './payloads.js';
 import { insertRecord, lockTransaction, type TxnRow } from './records.js';
 import { sandboxOnly } from './settlement.js';
 import { sandboxAchOutcome } from '../processor/sandbox-bank.js';

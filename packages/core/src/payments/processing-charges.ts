@@ -5,7 +5,7 @@ import type { Queryable } from '../db/connect.js';
 import { merchants, transactions } from '../db/schema.js';
 import { recordEvent } from '../webhooks/outbox.js';
 import type { PaymentLookup } from '../processor/connector.js';
-import { paymentSuccessData } from './charges.js';
+import { paymentSuccessData } from './payloads.js';
 import { authorizedColumns } from './authorization.js';
 import type { TxnRow } from './records.js';
 import { nextState, stateColumns, stateOf } from './state.js';
