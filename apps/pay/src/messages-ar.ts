@@ -1,4 +1,4 @@
-import type { Messages } from './i18n.js';
+import type { Messages } from './messages-en.js';
 
 /** Arabic: a chunk of its own, fetched only for an Arabic-speaking customer; the page reads right to left. */
 const ar: Messages = {

@@ -1,4 +1,4 @@
-import type { Messages } from './i18n.js';
+import type { Messages } from './messages-en.js';
 
 /** German: a chunk of its own, fetched only for a German-speaking customer (i18n.ts `loadLocale`). */
 const de: Messages = {
