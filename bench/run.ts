@@ -23,7 +23,7 @@ import { runPayPageBench } from './pay-page.js';
 import { describeRecording, pgDriver, pgliteDriver, replay, statementCount } from './replay.js';
 import { secondTool, secondToolName } from './second-tool.js';
 import { benchDatabase, CONNECTIONS, ROUTES, SECONDS, setup, startBenchServer, WARMUP_SECONDS, type Route } from './setup.js';
-import { fmt, type Figures } from './stats.js';
+import type { Figures } from './stats.js';
 import { runWebhookBench, type WebhookFigures } from './webhooks.js';
 import { runWidgetPayBench } from './widget-pay.js';
 

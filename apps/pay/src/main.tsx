@@ -40,4 +40,4 @@ const start = async (state: PayPageState) => {
   performance.mark('remit:ready');
 };
 if (root.hasAttribute('data-shell')) shell(start);
-else start(readState(document));
+else void start(readState(document));

@@ -11,9 +11,11 @@ import { getLink } from './api.js';
  * A link whose card is taken in Stripe's fields navigates too: only the link page's CSP allows Stripe.js.
  */
 export function shell(start: (state: PayPageState) => void): void {
+  // biome-ignore lint/suspicious/noGlobalAssign: the frame's own message handler (window.onmessage), set once
   onmessage = async (e) => {
     const id = e.source === parent && e.data?.type === 'remit:open' && e.data.link_id;
     if (typeof id !== 'string') return;
+    // biome-ignore lint/suspicious/noGlobalAssign: removed after the first link
     onmessage = null; // one link per frame
     // Told at once, to the parent's origin: a parent that hears nothing navigates this frame to the link.
     try {
@@ -23,7 +25,7 @@ export function shell(start: (state: PayPageState) => void): void {
     }
     const path = `/pay/${encodeURIComponent(id)}`;
     const r = await getLink(id);
-    const may = (r.ok && r.data.card_entry.kind == 'remit' && r.data.frame_ancestors) || [];
+    const may = (r.ok && r.data.card_entry.kind === 'remit' && r.data.frame_ancestors) || [];
     // Every ancestor's origin as the browser lists them, the parent first (the message came from
     // it: source === parent); a browser without that list (Firefox) navigates, and frame-ancestors decides.
     const above = location.ancestorOrigins;

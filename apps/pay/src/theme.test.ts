@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { linkAppearance } from './theme.js';
 
 describe('linkAppearance', () => {
-  afterEach(() => document.head.querySelectorAll('link').forEach((l) => l.remove()));
+  afterEach(() => {
+    for (const l of document.head.querySelectorAll('link')) l.remove();
+  });
 
   it("links the merchant's stylesheet once, and nothing for the default look", () => {
     linkAppearance(null);

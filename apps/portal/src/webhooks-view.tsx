@@ -116,6 +116,7 @@ function DeliveryItem({ d, onRetry }: { d: PortalDelivery; onRetry: () => void }
       <details class="bodies">
         <summary>Request and response of {d.event_type}</summary>
         <h4>Request body</h4>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useAriaPropsSupportedByRole: a scrolling code block must take keyboard focus and be named (axe scrollable-region-focusable) */}
         <pre class="code" tabIndex={0} aria-label={`Request body of ${d.event_type}`}>
           {d.request_body}
         </pre>
@@ -124,6 +125,7 @@ function DeliveryItem({ d, onRetry }: { d: PortalDelivery; onRetry: () => void }
             <h4>
               Attempt {i + 1}: {a.status_code ? `HTTP ${a.status_code}` : a.error} in {a.latency_ms} ms, {dateTime(a.at)}
             </h4>
+            {/* biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useAriaPropsSupportedByRole: a scrolling code block must take keyboard focus and be named (axe scrollable-region-focusable) */}
             <pre class="code" tabIndex={0} aria-label={`Response body of attempt ${i + 1}`}>
               {a.response_body ? prettyBody(a.response_body) : '(empty)'}
             </pre>

@@ -20,7 +20,7 @@ const FONT_RULE =
  * not name characters at all.
  */
 const FONT_NAME = String.raw`(?:"[\w ,'-]+"|'[\w ,"-]+'|[\w-]+(?: +[\w-]+)*)`;
-export const FONT_FAMILY_LIST = new RegExp(String.raw`^${FONT_NAME}(?: *, *${FONT_NAME})*$`);
+export const FONT_FAMILY_LIST = new RegExp(`^${FONT_NAME}(?: *, *${FONT_NAME})*$`);
 
 /** `Npx` within [min, max]. */
 const px = (min: number, max: number) =>

@@ -21,12 +21,16 @@ export class OutboxSignal {
   readonly transaction = (tx: Tx) => {
     const kinds = new Set<OutboxKind>();
     pending.set(tx, kinds);
-    return () => kinds.forEach((k) => this.fire(k));
+    return () => {
+      for (const k of kinds) this.fire(k);
+    };
   };
 
   fire(kind: OutboxKind): void {
     // A dispatcher woken from a request's async context must not run on that request's transaction.
-    if (this.#listeners.size) outsideHeldTransaction(() => this.#listeners.forEach((l) => l(kind)));
+    if (this.#listeners.size) outsideHeldTransaction(() => {
+      for (const l of this.#listeners) l(kind);
+    });
   }
 
   listen(listener: Listener): () => void {

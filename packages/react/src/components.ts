@@ -37,6 +37,7 @@ function useRemitButton<R>(props: RemitButtonProps<R>, call: (remit: RemitWidget
   const latest = useRef({ props, call });
   latest.current = { props, call };
   const { clientKey, baseUrl, nonce, locale } = props;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs again only when the loader's settings change; callbacks are read from `latest`
   useEffect(() => {
     // Warm the loader: one script per page whatever mounts it (StrictMode's second mount reuses it).
     load(latest.current.props).then((remit) => remit && latest.current.props.onReady?.({ public_key: remit.publicKey }), () => {});
@@ -64,6 +65,7 @@ export function CompletedTransactions(props: CompletedTransactionsProps): ReactE
   const latest = useRef(props);
   latest.current = props;
   const { clientKey, baseUrl, nonce, locale } = props;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: mounted again only when the loader's settings change; the rest is read from `latest`
   useEffect(() => {
     // Mounted once the loader is there; a cleanup that comes first (StrictMode) cancels that mount.
     let live = true;

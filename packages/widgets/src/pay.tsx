@@ -83,6 +83,7 @@ export async function pay(
     const toX = () => x?.focus();
     render(
       <Modal class="pay" label={label} onClose={closed}>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/noStaticElementInteractions: a focus guard of the dialog's trap, sending focus back inside */}
         <span class="guard" tabIndex={0} onFocus={() => (frame ? frame.focus() : toX())} />
         <div class="bar">
           <span>{label}</span>
@@ -91,6 +92,7 @@ export async function pay(
           </button>
         </div>
         <PayFrame label={label} src={src} frameRef={(el) => void (frame = el)} focus={focusForm} />
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/noStaticElementInteractions: a focus guard of the dialog's trap, sending focus back inside */}
         <span class="guard" tabIndex={0} onFocus={toX} ref={(el) => void (end = el)} />
       </Modal>,
       shadow.root,

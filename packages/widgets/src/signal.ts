@@ -17,7 +17,7 @@ export function signal<T>(v: T): Signal<T> {
     },
     set value(next) {
       v = next;
-      subscribers.forEach((f) => f());
+      for (const f of subscribers) f();
     },
     on(f) {
       subscribers.add(f);

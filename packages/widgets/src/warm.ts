@@ -46,7 +46,10 @@ export function takeWarmFrame(): WarmFrame | null {
 /** Warms now when a button already has the pointer or focus (the intent that loaded the chunk), else on the next such intent. */
 export function warmOnIntent(base: string, locale?: string | null): void {
   const now = document.querySelector(`:is(${INTENT}):hover`) || document.activeElement?.closest?.(INTENT);
-  if (now) return warmPayFrame(base, locale);
+  if (now) {
+    warmPayFrame(base, locale);
+    return;
+  }
   const on = (e: Event) => {
     if (!(e.target as Element).closest?.(INTENT)) return;
     for (const t of ['pointerover', 'focusin']) removeEventListener(t, on, true);

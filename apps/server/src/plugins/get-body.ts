@@ -115,13 +115,17 @@ function setGetBody(req: FastifyRequest, body: Buffer): void {
 export function mergeGetBodyIntoQuery(req: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   // Callback-style: it never waits, and an async hook costs a promise on every request.
   const body = req.body;
-  if (body == null) return done();
+  if (body == null) {
+    done();
+    return;
+  }
   if (typeof body !== 'object' || Array.isArray(body)) {
-    return done(
+    done(
       new RemitError('invalid_request', 'Invalid request. body: must be a JSON object', {
         errors: [{ path: 'body', message: 'must be a JSON object' }],
       }),
     );
+    return;
   }
   req.query = { ...(req.query as object), ...(body as object) };
   done();

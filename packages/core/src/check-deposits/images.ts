@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { and, inArray, sql } from 'drizzle-orm';
 import { MAX_CHECK_IMAGE_BYTES } from '@remit/contract';
 import type { Ctx } from '../context.js';
-import type { Queryable } from '../db/connect.js';
 import { checkImages, transactions } from '../db/schema.js';
 
 /**

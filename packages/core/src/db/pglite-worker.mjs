@@ -96,7 +96,9 @@ parentPort.on('message', (m) => {
 
 /** Why the database did not open: every call is answered with it. */
 let openError;
-const refuse = (m) => itemsOf(m).forEach((call) => answer({ id: call.id, error: openError }));
+const refuse = (m) => {
+  for (const call of itemsOf(m)) answer({ id: call.id, error: openError });
+};
 
 function take(m) {
   for (const call of itemsOf(m)) {

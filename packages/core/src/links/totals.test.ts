@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { RemitError } from '../errors.js';
+import type { RemitError } from '../errors.js';
 import { assertPayable, linkTotals } from './totals.js';
 
 const pricing = { cardFeeRateE7: 29_000_000, cardFeeFixedCents: 30 };

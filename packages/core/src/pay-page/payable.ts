@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { PayResult, Receipt } from '@remit/contract';
 import type { Locale } from '@remit/contract/locales';
 import { merchantNow } from '../clock.js';

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { type EventData, type PreauthCaptureResult, type PreauthIdInput, type PreauthUpdateResult, type UpdatePreauthInput } from '@remit/contract';
+import type { EventData, PreauthCaptureResult, PreauthIdInput, PreauthUpdateResult, UpdatePreauthInput } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';

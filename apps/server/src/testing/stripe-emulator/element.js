@@ -176,7 +176,7 @@
   }
   function linkBank() {
     var id = data.clientSecret.split('_secret_')[0];
-    api('/v1/' + data.kind + 's/' + id + '/link_account_sessions', { client_secret: data.clientSecret }).then(function (session) {
+    void api('/v1/' + data.kind + 's/' + id + '/link_account_sessions', { client_secret: data.clientSecret }).then(function (session) {
       if (session.error) { bankError.textContent = session.error.message; return; }
       var acct = session.accounts.data[0];
       state.bank = acct;
@@ -214,7 +214,7 @@
     else if (d.type === 'create_payment_method') {
       var invalid = showErrors(errorsNow());
       if (invalid.error) reply(invalid);
-      else createPaymentMethod().then(reply);
+      else void createPaymentMethod().then(reply);
     }
   });
 
