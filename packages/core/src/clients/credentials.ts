@@ -6,7 +6,7 @@ import { RemitError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Env } from '../environment.js';
 import { digest, digestEquals, keyEnv, newKey } from '../secret-keys.js';
-import { MERCHANT_EPOCH, merchantCacheOf } from '../merchants/merchant-cache.js';
+import { MERCHANT_EPOCH } from '../merchants/merchant-cache.js';
 
 export type { Credentials };
 
@@ -55,7 +55,7 @@ function authRowsOf(db: object): Map<string, AuthRow> {
 const AUTH_CACHE_SIZE = 10_000;
 
 /** `withEpoch` (Postgres): read the merchants' epoch with the row, for `confirmClient` to check the entry against. */
-async function loadAuthRow(ctx: Pick<Ctx, 'db'>, clientId: string, withEpoch = merchantCacheOf(ctx.db)?.mode === 'shared') {
+async function loadAuthRow(ctx: Pick<Ctx, 'db'>, clientId: string, withEpoch = true) {
   const [row] = await ctx.db
     .select({ secretHash: clients.secretHash, env: clients.env, ...(withEpoch ? { epoch: MERCHANT_EPOCH } : {}) })
     .from(clients)
@@ -129,12 +129,11 @@ export async function verifyCredentials(ctx: Pick<Ctx, 'db' | 'env'>, clientId: 
 }
 
 /**
- * On Postgres, after the request's first statement read the merchants' epoch (`seenEpoch`; undefined
- * when none was read): a client whose cached digest was read at another epoch is looked up again, so
- * a secret rotated by another process stops working at once. Nothing to do on PGlite.
+ * After the request's first statement read the merchants' epoch (`seenEpoch`; undefined when none
+ * was read): a client whose cached digest was read at another epoch is looked up again, so a secret
+ * rotated by another process stops working at once (the same check on PGlite and Postgres).
  */
 export async function confirmClient(ctx: Pick<Ctx, 'db' | 'env'>, header: string | undefined, seenEpoch: number | undefined): Promise<void> {
-  if (merchantCacheOf(ctx.db)?.mode !== 'shared') return;
   const m = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
   const decoded = m ? Buffer.from(m[1]!, 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');

@@ -20,6 +20,7 @@ import { stateColumns, stateOf } from '../payments/state.js';
 import { OutcomeUnknown, type AuthorizeResult } from '../processor/connector.js';
 import { AUTHENTICATION_REQUIRED } from '../processor/simulator.js';
 import { processorKey } from '../processor/keys.js';
+import { inTransaction } from '../operation.js';
 import { payAmounts } from './amounts.js';
 import { parsePayBank, parsePayCard, type PayBank, type PayCard } from './inputs.js';
 import { loadLink, saleOf, type LinkRow, type PayMerchantRow, type SaleRow } from './lookup.js';
@@ -83,9 +84,9 @@ export async function lockPayable(ctx: Ctx, tx: Tx, linkId: string, method: Meth
 
 export type Outcome = { kind: 'done'; result: PayResult } | { kind: 'declined'; code: string; message: string };
 
-/** Runs an attempt; a decline commits what it recorded, then answers 402. */
-async function attempt(ctx: Ctx, run: (tx: Tx) => Promise<Outcome>): Promise<PayResult> {
-  const outcome = await ctx.db.transaction(run);
+/** Runs an attempt (`run` gets the context scoped to its transaction); a decline commits what it recorded, then answers 402. */
+async function attempt(ctx: Ctx, run: (tx: Tx, ctx: Ctx) => Promise<Outcome>): Promise<PayResult> {
+  const outcome = await inTransaction(ctx, run);
   if (outcome.kind === 'declined') {
     // The network's decline codes are the catalogue's; any other refusal is a plain decline.
     throw new RemitError(isErrorCode(outcome.code) ? outcome.code : 'card_declined', outcome.message);
@@ -109,7 +110,7 @@ export async function payLink(
   if (request.method === 'card') {
     refuseCardNumbers(ctx);
     const card = parsePayCard(request.card);
-    return attempt(ctx, async (tx) => {
+    return attempt(ctx, async (tx, ctx) => {
       const p = await lockPayable(ctx, tx, linkId, 'card', locale);
       const brand = checkCard(ctx, card, p.now);
       if (p.link.require3ds && clientChosenChallenge(ctx)) return challenge(ctx, tx, p, card, brand);
@@ -118,7 +119,7 @@ export async function payLink(
   }
   refuseBankNumbers(ctx);
   const bank = parsePayBank(request.bank);
-  return attempt(ctx, async (tx) => debitBank(ctx, tx, await lockPayable(ctx, tx, linkId, 'ach', locale), bank, client));
+  return attempt(ctx, async (tx, ctx) => debitBank(ctx, tx, await lockPayable(ctx, tx, linkId, 'ach', locale), bank, client));
 }
 
 /** Keeps the card (encrypted, no CVC) until the customer answers the challenge. */
@@ -154,7 +155,7 @@ export async function answerChallenge(
   outcome: 'complete' | 'fail',
   locale: Locale = 'en',
 ): Promise<PayResult> {
-  return attempt(ctx, async (tx) => {
+  return attempt(ctx, async (tx, ctx) => {
     const p = await lockPayable(ctx, tx, linkId, 'card', locale);
     const [ch] = /^chl_[0-9A-Za-z]{1,64}$/.test(challengeId)
       ? await tx
@@ -192,7 +193,7 @@ async function chargeCard(ctx: Ctx, tx: Tx, p: Payable, card: PayCard, brand: st
   const amount = payAmounts(link, merchant).total.card;
   // Each attempt is a processor operation of its own (a declined card, then another card).
   const attemptId = newId.transaction();
-  const key = processorKey('authorize', attemptId);
+  const key = processorKey(ctx.op.key, 'authorize', attemptId);
   const lastFour = card.number.slice(-4);
   let result: AuthorizeResult;
   try {
@@ -260,7 +261,10 @@ export async function recordDecline(
   return { kind: 'declined', code: d.code, message: d.message };
 }
 
-/** An approved card payment: the link's sale completes (or is authorized) with its event, and the link is paid. */
+/**
+ * An approved card payment: the link's sale completes (or is authorized) with its event, and the
+ * link is paid. `ctx`: scoped to `tx`'s operation (operation.ts, `inTransaction`).
+ */
 export async function recordApproval(
   ctx: Ctx,
   tx: Tx,
@@ -287,7 +291,7 @@ export async function recordApproval(
     .returning();
   const base = { clientId: merchant.clientId, merchantId: merchant.id };
   if (link.preauth) {
-    await recordEvent(tx, {
+    await recordEvent({ ...ctx, db: tx }, {
       ...base,
       type: 'preauth',
       data: {
@@ -299,7 +303,7 @@ export async function recordApproval(
       },
     });
   } else {
-    await recordEvent(tx, { ...base, type: 'payment.success', data: paymentSuccessData(row!) });
+    await recordEvent({ ...ctx, db: tx }, { ...base, type: 'payment.success', data: paymentSuccessData(row!) });
   }
   return { kind: 'done', result: { status: 'paid', receipt: await markPaid(ctx, tx, p, row!) } };
 }
@@ -318,7 +322,7 @@ async function debitBank(ctx: Ctx, tx: Tx, p: Payable, bank: PayBank, client: Pa
     holderName: bank.holder_name || undefined,
     accountType: bank.account_type,
     mandate,
-    idempotencyKey: processorKey('ach_debit', `${sale.id}\n${newId.transaction()}`),
+    idempotencyKey: processorKey(ctx.op.key, 'ach_debit', `${sale.id}\n${newId.transaction()}`),
     payee: payeeOf(merchant, 'ach', amount),
   });
   return recordBankDebit(ctx, tx, p, { amount, lastFour: bank.account_number.slice(-4), gatewayRef });
@@ -349,7 +353,7 @@ export async function recordBankDebit(ctx: Ctx, tx: Tx, p: Payable, d: { amount:
 }
 
 /** The link becomes paid; a payment request with an email gets its receipt by email, in the same transaction. */
-async function markPaid(ctx: Pick<Ctx, 'messaging'>, tx: Tx, p: Payable, sale: SaleRow): Promise<Receipt> {
+async function markPaid(ctx: Pick<Ctx, 'messaging' | 'op' | 'outbox'>, tx: Tx, p: Payable, sale: SaleRow): Promise<Receipt> {
   const [link] = await tx.update(payLinks).set({ status: 'paid', paidAt: p.now }).where(eq(payLinks.id, p.link.id)).returning();
   const receipt = receiptOf(link!, sale, p.merchant.businessname);
   // No email transport (production without SMTP_URL): no receipt is queued to fail.
@@ -368,7 +372,7 @@ async function markPaid(ctx: Pick<Ctx, 'messaging'>, tx: Tx, p: Payable, sale: S
       customerName: link!.customerName,
       locale: p.locale,
     });
-    await queueMessage(tx, {
+    await queueMessage({ ...ctx, db: tx }, {
       merchantId: p.merchant.id,
       channel: 'email',
       recipient: link!.email,
