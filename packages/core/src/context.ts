@@ -10,6 +10,7 @@ import type { Messaging } from './messages/channels.js';
 import type { Operation } from './operation.js';
 import type { OutboxSignal } from './outbox-signal.js';
 import type { MerchantCache } from './merchants/merchant-cache.js';
+import type { AuthCache } from './clients/auth-cache.js';
 
 /**
  * Everything a core operation needs, made once at start-up by the server or a test. A keyed
@@ -25,6 +26,8 @@ export interface Ctx {
   outbox: OutboxSignal;
   /** Merchant lookups kept in memory, checked against the merchants' epoch. */
   merchantCache: MerchantCache;
+  /** Clients' secret digests kept in memory, checked against the merchants' epoch. */
+  authCache: AuthCache;
   /** Which engine `db` is: PGlite has no autovacuum, so the server does that work itself. */
   storage: 'pglite' | 'postgres';
   env: Env;

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { sealLegacyOwnerInfo } from './merchants/owner-info.js';
 import { connectDatabase, type ConnectOptions, type Database } from './db/connect.js';
 import { MerchantCache } from './merchants/merchant-cache.js';
+import { AuthCache } from './clients/auth-cache.js';
 import { OutboxSignal } from './outbox-signal.js';
 import { UNSCOPED } from './operation.js';
 import { startMaintenance } from './db/maintenance.js';
@@ -81,6 +82,7 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
     op: UNSCOPED,
     outbox: new OutboxSignal(),
     merchantCache: new MerchantCache(),
+    authCache: new AuthCache(),
     storage: database.kind,
     env: opts.env,
     publicUrl: opts.publicUrl.replace(/\/+$/, ''),
