@@ -18,7 +18,7 @@ import { postgresCpuMs, processCpuTotalMs, threadCpuMs } from './process-cpu.js'
 import { benchDatabaseUrl } from './setup.js';
 
 // Another checkout's core, for a side-by-side run (its own migrations, statements and dispatcher).
-const { createCredentials, openCore, recordEvent, updateWebhookUrl, WebhookDispatcher } = (await import(
+const { createCredentials, inTransaction, openCore, recordEvent, updateWebhookUrl, WebhookDispatcher } = (await import(
   process.env.BENCH_WEBHOOK_CORE || '@remit/core'
 )) as typeof import('@remit/core');
 const THROUGHPUT_ONLY = process.env.BENCH_WEBHOOK_ONLY === 'throughput';
@@ -127,13 +127,13 @@ async function benchOne(database: 'pglite' | 'postgres'): Promise<WebhookFigures
 
     const backlog = async () => {
       for (let i = 0; i < BACKLOG; i += 100) {
-        await core.ctx.db.transaction(async (tx) => {
-          for (let j = i; j < Math.min(i + 100, BACKLOG); j++) await recordEvent(tx, { clientId: client_id, type: 'preauth', data });
+        await inTransaction(core.ctx, async (_tx, c) => {
+          for (let j = i; j < Math.min(i + 100, BACKLOG); j++) await recordEvent(c, { clientId: client_id, type: 'preauth', data });
         });
       }
     };
     // The statements of one pass that delivers one event, for the ceiling.
-    const one = await core.ctx.db.transaction((tx) => recordEvent(tx, { clientId: client_id, type: 'preauth', data }));
+    const one = await inTransaction(core.ctx, (_tx, c) => recordEvent(c, { clientId: client_id, type: 'preauth', data }));
     const recordingPass = new WebhookDispatcher(core.ctx, { concurrency: CLAIM_CONCURRENCY, wakeOnCommit: false });
     const pass = (await recorder.record(() => recordingPass.runOnce())).flatMap((step) => step.statements);
     await recordingPass.stop();
@@ -178,7 +178,7 @@ async function benchOne(database: 'pglite' | 'postgres'): Promise<WebhookFigures
         await new Promise((r) => setTimeout(r, 100)); // the loop idles before the first event
         const committed = new Map<string, number>();
         for (let i = 0; i < LATENCY_EVENTS / 4; i++) {
-          const id = await core.ctx.db.transaction((tx) => recordEvent(tx, { clientId: client_id, type: 'preauth', data }));
+          const id = await inTransaction(core.ctx, (_tx, c) => recordEvent(c, { clientId: client_id, type: 'preauth', data }));
           committed.set(id, now());
           await new Promise((r) => setTimeout(r, 10 + Math.random() * 20));
         }

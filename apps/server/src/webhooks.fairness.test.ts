@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { recordEvent } from '@remit/core';
+import { recordEvent, inTransaction } from '@remit/core';
 import { startReceiver, type Receiver } from '@remit/core/testing';
 import { startTestServer, type TestServer } from './testing/harness.js';
 
@@ -39,9 +39,9 @@ async function client(url: string) {
 
 /** Commits `n` events of the client in one transaction (as an operation does); returns their ids. */
 function emit(clientId: string, n: number): Promise<string[]> {
-  return s.core.ctx.db.transaction(async (tx) => {
+  return inTransaction(s.core.ctx, async (_tx, c) => {
     const ids: string[] = [];
-    for (let i = 0; i < n; i++) ids.push(await recordEvent(tx, { clientId, type: 'webhook.test', data: { client_id: clientId, message: `event ${i}` } }));
+    for (let i = 0; i < n; i++) ids.push(await recordEvent(c, { clientId, type: 'webhook.test', data: { client_id: clientId, message: `event ${i}` } }));
     return ids;
   });
 }

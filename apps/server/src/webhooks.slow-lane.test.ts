@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerResponse } from 'node:http';
 import { sql } from 'drizzle-orm';
-import { recordEvent } from '@remit/core';
+import { recordEvent, inTransaction } from '@remit/core';
 import { startReceiver, type Receiver } from '@remit/core/testing';
 import { startTestServer, type TestServer } from './testing/harness.js';
 import { portalSignIn, type PortalClient } from './testing/portal.js';
@@ -53,8 +53,8 @@ async function close(sc: Scene | undefined) {
 /** Commits each bad client's events (one transaction per client, as an operation does). */
 async function flood(sc: Scene) {
   for (const [clientId] of sc.badClients) {
-    await sc.s.core.ctx.db.transaction(async (tx) => {
-      for (let i = 0; i < EVENTS_EACH; i++) await recordEvent(tx, { clientId, type: 'webhook.test', data: { client_id: clientId, message: `event ${i}` } });
+    await inTransaction(sc.s.core.ctx, async (_tx, c) => {
+      for (let i = 0; i < EVENTS_EACH; i++) await recordEvent(c, { clientId, type: 'webhook.test', data: { client_id: clientId, message: `event ${i}` } });
     });
   }
 }

@@ -7,10 +7,27 @@ import type { CheckDepositProvider } from './check-deposits/provider.js';
 import type { CheckImageStore } from './check-deposits/image-store.js';
 import type { RateLimiter } from './rate-limits/limiter.js';
 import type { Messaging } from './messages/messaging.js';
+import type { Operation } from './operation.js';
+import type { OutboxSignal } from './outbox-signal.js';
+import type { MerchantCache } from './merchants/merchant-cache.js';
+import type { AuthCache } from './clients/auth-cache.js';
 
-/** Everything a core operation needs, made once at start-up by the server or a test. */
+/**
+ * Everything a core operation needs, made once at start-up by the server or a test. A keyed
+ * request's work gets a copy scoped to its operation (docs/architecture.md, "The operation scope"):
+ * `db` is then the transaction held for it, and `op` says what the operation carries.
+ */
 export interface Ctx {
+  /** Where statements run: the database, or the open transaction of the operation (`op`). */
   db: Db;
+  /** The operation this context runs: its key, deferred processor calls, outboxes to wake. */
+  op: Operation;
+  /** Wakes this process's outbox dispatchers once a commit wrote an outbox row. */
+  outbox: OutboxSignal;
+  /** Merchant lookups kept in memory, checked against the merchants' epoch. */
+  merchantCache: MerchantCache;
+  /** Clients' secret digests kept in memory, checked against the merchants' epoch. */
+  authCache: AuthCache;
   /** Which engine `db` is: PGlite has no autovacuum, so the server does that work itself. */
   storage: 'pglite' | 'postgres';
   env: Env;

@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
 import { sealLegacyOwnerInfo } from './merchants/owner-info.js';
 import { connectDatabase, type ConnectOptions, type Database } from './db/connect.js';
-import { attachMerchantCache, MerchantCache } from './merchants/merchant-cache.js';
-import { attachOutboxSignal, OutboxSignal } from './outbox-signal.js';
+import { MerchantCache } from './merchants/merchant-cache.js';
+import { AuthCache } from './clients/auth-cache.js';
+import { OutboxSignal } from './outbox-signal.js';
+import { UNSCOPED } from './operation.js';
 import { startMaintenance } from './db/maintenance.js';
 import { systemNow, type Now } from './clock.js';
 import type { Ctx } from './context.js';
@@ -57,21 +59,9 @@ export interface Core {
   close(): Promise<void>;
 }
 
-/**
- * Connects and migrates, with the merchant cache and the outbox signal hooked to the storage:
- * on PGlite one process owns the database, so the cache forgets on any write to merchants it
- * sends; on Postgres other processes write too, and cached merchants are checked against its epoch.
- */
-export async function openDatabase(opts: Omit<ConnectOptions, 'hooks'>): Promise<Database> {
-  const merchants = new MerchantCache(opts.databaseUrl ? 'shared' : 'local');
-  const outbox = new OutboxSignal();
-  const database = await connectDatabase({
-    ...opts,
-    hooks: { statement: merchants.mode === 'local' ? (text) => merchants.sawStatement(text) : undefined, transaction: outbox.transaction },
-  });
-  attachMerchantCache(database.db, merchants);
-  attachOutboxSignal(database.db, outbox);
-  return database;
+/** Connects and migrates (the merchant cache and the outbox signal are fields of the context, not of the database). */
+export async function openDatabase(opts: ConnectOptions): Promise<Database> {
+  return connectDatabase(opts);
 }
 
 /**
@@ -89,6 +79,10 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
   }
   const ctx: Ctx = {
     db: database.db,
+    op: UNSCOPED,
+    outbox: new OutboxSignal(),
+    merchantCache: new MerchantCache(),
+    authCache: new AuthCache(),
     storage: database.kind,
     env: opts.env,
     publicUrl: opts.publicUrl.replace(/\/+$/, ''),

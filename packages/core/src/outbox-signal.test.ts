@@ -8,7 +8,8 @@ import { recordEvent } from './webhooks/outbox.js';
 import { eventually, insertTestMerchant, openTestCore, startReceiver, type Receiver, type TestCore } from './webhooks/test-support.js';
 import { startMessageDispatcher } from './messages/dispatcher.js';
 import { queueMessage } from './messages/outbox.js';
-import { onOutboxCommit, type OutboxKind } from './outbox-signal.js';
+import type { OutboxKind } from './outbox-signal.js';
+import { inTransaction } from './operation.js';
 
 /**
  * The dispatchers here poll once a minute, so anything that arrives within seconds was brought by
@@ -34,7 +35,7 @@ afterAll(async () => {
   await core.close();
 });
 
-const emit = () => core.ctx.db.transaction((tx) => recordEvent(tx, { clientId, type: 'preauth', data }));
+const emit = () => inTransaction(core.ctx, (_tx, c) => recordEvent(c, { clientId, type: 'preauth', data }));
 const arrived = (id: string) => rx.received.some((r) => r.headers['webhook-id'] === id);
 
 describe('wake-up on commit', () => {
@@ -75,8 +76,8 @@ describe('wake-up on commit', () => {
     const d = startMessageDispatcher(core.ctx, { pollMs: SLOW_POLL });
     try {
       await new Promise((r) => setTimeout(r, 200));
-      const id = await core.ctx.db.transaction((tx) =>
-        queueMessage(tx, { merchantId, channel: 'sms', recipient: '+14155550123', bodyText: 'hello' }),
+      const id = await inTransaction(core.ctx, (_tx, c) =>
+        queueMessage(c, { merchantId, channel: 'sms', recipient: '+14155550123', bodyText: 'hello' }),
       );
       const row = await eventually(async () => {
         const [m] = await core.ctx.db.select().from(messages).where(eq(messages.id, id));
@@ -90,21 +91,21 @@ describe('wake-up on commit', () => {
 
   it('fires after the commit, once per outbox written, and never for a rolled-back transaction', async () => {
     const heard: OutboxKind[] = [];
-    const off = onOutboxCommit(core.ctx.db, (k) => heard.push(k));
+    const off = core.ctx.outbox.listen((k) => heard.push(k));
     try {
       let firedInside: number | null = null;
-      await core.ctx.db.transaction(async (tx) => {
-        await recordEvent(tx, { clientId, type: 'preauth', data });
-        await recordEvent(tx, { clientId, type: 'preauth', data });
-        await queueMessage(tx, { merchantId, channel: 'sms', recipient: '+14155550123', bodyText: 'x' });
+      await inTransaction(core.ctx, async (_tx, c) => {
+        await recordEvent(c, { clientId, type: 'preauth', data });
+        await recordEvent(c, { clientId, type: 'preauth', data });
+        await queueMessage(c, { merchantId, channel: 'sms', recipient: '+14155550123', bodyText: 'x' });
         firedInside = heard.length;
       });
       expect(firedInside).toBe(0);
       expect(heard.sort()).toEqual(['messages', 'webhooks']);
       heard.length = 0;
       await expect(
-        core.ctx.db.transaction(async (tx) => {
-          await recordEvent(tx, { clientId, type: 'preauth', data });
+        inTransaction(core.ctx, async (_tx, c) => {
+          await recordEvent(c, { clientId, type: 'preauth', data });
           throw new Error('rolled back');
         }),
       ).rejects.toThrow('rolled back');

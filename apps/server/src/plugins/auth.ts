@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { addressKey, authenticateClient, claimedClientId, clientAddressKey, confirmClient, isRemitError, merchantEpochRead, type Client, type Ctx } from '@remit/core';
+import { addressKey, authenticateClient, claimedClientId, clientAddressKey, confirmClient, isRemitError, MERCHANT_EPOCH, type Client, type Ctx } from '@remit/core';
 import { rateLimited } from './rate-limit.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     client: Client;
     /**
-     * The merchants' epoch read by this request's first statement (Postgres), against which a
-     * cached merchant is checked; undefined when no statement ran (limits off) or on PGlite.
+     * The merchants' epoch read by this request's first statement, against which a cached
+     * merchant is checked; undefined when no statement ran (limits off).
      */
     merchantEpoch: number | undefined;
   }
@@ -26,7 +26,7 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx) {
   const limits = app.rateLimits;
   app.decorateRequest('client', null as unknown as Client);
   app.decorateRequest('merchantEpoch', undefined);
-  const epoch = merchantEpochRead(ctx.db);
+  const epoch = MERCHANT_EPOCH;
   app.addHook('onRequest', async (req, reply) => {
     if (req.routeOptions.config?.public) return;
     const address = addressKey(req.ip);

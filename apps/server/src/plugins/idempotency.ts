@@ -18,7 +18,12 @@ declare module 'fastify' {
     idempotencyScope?: string;
     idempotencyClaimedAt?: Date;
     /** The transaction the keyed request's work and its stored answer commit in, together. */
-    idempotencyHeld?: HeldTransaction;
+    idempotencyHeld?: HeldTransaction<Ctx>;
+    /**
+     * The context this request's work runs with: the server's, or for a keyed POST the one scoped
+     * to its operation (its held transaction as `db`, its operation key as `op.key`).
+     */
+    ctx: Ctx;
   }
 }
 
@@ -88,8 +93,10 @@ async function claim(ctx: Ctx, scope: string, key: string, request: string, wait
  */
 export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: IdempotencyOptions = {}) {
   const scopeOf = opts.scope ?? clientScope;
+  app.decorateRequest('ctx', null as unknown as Ctx);
   // Synchronous when the request carries no key (no promise per request); the claim is async.
   app.addHook('preHandler', (req: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    req.ctx = ctx;
     if (req.method !== 'POST') return done();
     const header = req.headers['idempotency-key'];
     const scope = scopeOf(req);
@@ -100,8 +107,11 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: Idempo
       return done();
     }
     claimOrReplay(req, reply, header, scope).then(
-      // The rest of the request (later hooks, the handler) runs on the held transaction.
-      (held) => (held ? held.run(() => done()) : done()),
+      // The rest of the request (later hooks, the handler) takes `req.ctx`: the held transaction's scope.
+      (held) => {
+        if (held) req.ctx = held.ctx;
+        done();
+      },
       (err: unknown) => done((err as Error | undefined) ?? new Error('The idempotency claim failed without an error.')),
     );
   });
@@ -115,7 +125,7 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: Idempo
       return null;
     }
     try {
-      req.idempotencyHeld = await holdTransaction(ctx.db, { operationKey: operationKey(scope, header) });
+      req.idempotencyHeld = await holdTransaction(ctx, operationKey(scope, header));
     } catch (e) {
       await releaseIdempotencyKey(ctx, scope, header, claimed.claimedAt);
       throw e;
@@ -139,15 +149,15 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: Idempo
     if (!held?.open) return done();
     forget(req, held).then(() => done(), () => done());
   });
-  const forget = async (req: FastifyRequest, held: HeldTransaction) => {
+  const forget = async (req: FastifyRequest, held: HeldTransaction<Ctx>) => {
     await held.rollback();
     await releaseIdempotencyKey(ctx, req.idempotencyScope!, req.idempotencyKey!, req.idempotencyClaimedAt);
   };
-  const finish = async (req: FastifyRequest, held: HeldTransaction, statusCode: number, body: string) => {
+  const finish = async (req: FastifyRequest, held: HeldTransaction<Ctx>, statusCode: number, body: string) => {
     if ((opts.forgetInvalid && statusCode === 400) || notADecision(statusCode)) return forget(req, held);
     const { idempotencyScope: scope, idempotencyKey: key, idempotencyClaimedAt: claimedAt } = req;
     try {
-      await held.commit((tx) => completeIdempotencyKey({ db: tx as unknown as Ctx['db'], vault: ctx.vault }, scope!, key!, statusCode, body, claimedAt));
+      await held.commit((scoped) => completeIdempotencyKey(scoped, scope!, key!, statusCode, body, claimedAt));
     } catch (e) {
       // Nothing committed: the key is free for the retry (unless a retry holds it already).
       await releaseIdempotencyKey(ctx, scope!, key!, claimedAt).catch(() => {});

@@ -46,7 +46,7 @@ export function callerField(req: FastifyRequest, name: string): unknown {
  * keys. With the epoch the request's first statement read (auth.ts), a cached merchant may answer.
  */
 export const merchantForClientKey = (ctx: Ctx, client: Client, merchantKey: unknown, seenEpoch?: number): Promise<Merchant> =>
-  merchantForKey(ctx.db, client.id, merchantKey, seenEpoch);
+  merchantForKey(ctx, client.id, merchantKey, seenEpoch);
 
 export function registerMerchant(app: FastifyInstance, ctx: Ctx, opts: MerchantPluginOptions = {}) {
   const allowedOrigins = opts.allowedOrigins ?? (() => []);
@@ -63,11 +63,13 @@ export function registerMerchant(app: FastifyInstance, ctx: Ctx, opts: MerchantP
     hookStep(resolveCaller(req, kind), done);
   });
   const resolveCaller = async (req: FastifyRequest, kind: CallerKind) => {
+    // A keyed request's lookup runs in its operation's scope (idempotency.ts sets `req.ctx`).
+    const scoped = req.ctx ?? ctx;
     if (kind === 'merchant_key') {
-      req.merchant = await merchantForClientKey(ctx, req.client, callerField(req, 'merchant_key'), req.merchantEpoch);
+      req.merchant = await merchantForClientKey(scoped, req.client, callerField(req, 'merchant_key'), req.merchantEpoch);
       return;
     }
-    req.merchant = await merchantForPublicKey(ctx.db, callerField(req, 'public_key'), req.headers.origin, allowedOrigins);
+    req.merchant = await merchantForPublicKey(scoped.db, callerField(req, 'public_key'), req.headers.origin, allowedOrigins);
     req.widgetOrigin = req.headers.origin!;
   };
 }

@@ -26,7 +26,7 @@ export function achRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const { message } = await updateAch(ctx, req.merchant, req.body);
+      const { message } = await updateAch(req.ctx, req.merchant, req.body);
       return { result: true as const, message };
     },
   );

@@ -34,7 +34,7 @@ export function customerRoutes(app: App, ctx: Ctx) {
         response: { 200: addCustomerResponseSchema, ...errorResponses },
       },
     },
-    async (req) => ok('Customer added successfully.', await addCustomer(ctx, req.merchant, req.body)),
+    async (req) => ok('Customer added successfully.', await addCustomer(req.ctx, req.merchant, req.body)),
   );
 
   app.get(
@@ -86,7 +86,7 @@ export function customerRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const r = await requestCard(ctx, req.merchant, req.params.customerId, req.body.locale);
+      const r = await requestCard(req.ctx, req.merchant, req.params.customerId, req.body.locale);
       return { result: true as const, message: r.message };
     },
   );
@@ -111,7 +111,7 @@ export function customerRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req, reply) => {
-      const data = await chargeCustomer(ctx, req.merchant, req.params.customerId, req.body);
+      const data = await chargeCustomer(req.ctx, req.merchant, req.params.customerId, req.body);
       if (data.status === 'processing') reply.code(202);
       return { result: true as const, message: chargeMessage(data), transaction_id: data.transaction_id, data };
     },

@@ -79,8 +79,8 @@ export function depositRoutes(app: App, ctx: Ctx) {
       async (req) => {
         // The merchant_key is a multipart field: resolved here, once the parts are read and checked.
         const deposit = parseDepositUpload(req.body as DepositUpload);
-        const merchant = await merchantForClientKey(ctx, req.client, deposit.fields.merchant_key);
-        const { message, data } = await submitDeposit(ctx, merchant, deposit);
+        const merchant = await merchantForClientKey(req.ctx, req.client, deposit.fields.merchant_key);
+        const { message, data } = await submitDeposit(req.ctx, merchant, deposit);
         return ok(message, data);
       },
     );

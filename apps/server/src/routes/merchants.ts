@@ -26,7 +26,7 @@ export function merchantRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req, reply) => {
-      const r = await onboardMerchant(ctx, req.client.id, req.body);
+      const r = await onboardMerchant(req.ctx, req.client.id, req.body);
       const data = { businessname: r.businessname, email: r.email, merchant_key: r.merchant_key, public_key: r.public_key, agreement_link: r.agreement_link };
       return reply.status(201).send(ok('Merchant onboarded successfully; it is pending approval.', data));
     },
@@ -75,7 +75,7 @@ export function merchantRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const r = await approveMerchant(ctx, req.client.id, req.body.merchant_id);
+      const r = await approveMerchant(req.ctx, req.client.id, req.body.merchant_id);
       return {
         status: true as const,
         message: r.already_approved ? 'Merchant is already approved.' : 'Merchant approved successfully.',

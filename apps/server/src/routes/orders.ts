@@ -29,7 +29,7 @@ export function orderRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const { message, data } = await voidTransaction(ctx, req.merchant, req.body);
+      const { message, data } = await voidTransaction(req.ctx, req.merchant, req.body);
       return ok(message, data);
     },
   );
@@ -55,7 +55,7 @@ export function orderRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const { message, data } = await refundTransaction(ctx, req.merchant, req.body);
+      const { message, data } = await refundTransaction(req.ctx, req.merchant, req.body);
       return ok(message, data);
     },
   );

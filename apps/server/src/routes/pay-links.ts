@@ -28,7 +28,7 @@ export function payLinkRoutes(app: App, ctx: Ctx) {
         response: { 200: payLinkResponseSchema, ...errorResponses },
       },
     },
-    async (req) => ok('Pay link created successfully.', await createPayLink(ctx, req.merchant, req.body)),
+    async (req) => ok('Pay link created successfully.', await createPayLink(req.ctx, req.merchant, req.body)),
   );
 
   app.delete(

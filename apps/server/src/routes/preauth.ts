@@ -34,7 +34,7 @@ export function preauthRoutes(app: App, ctx: Ctx) {
         response: { 200: preauthUpdateResponseSchema, ...errorResponses, 404: notFound },
       },
     },
-    async (req) => ok('Preauthorization updated.', await updatePreauth(ctx, req.merchant, req.body)),
+    async (req) => ok('Preauthorization updated.', await updatePreauth(req.ctx, req.merchant, req.body)),
   );
 
   app.post(
@@ -49,7 +49,7 @@ export function preauthRoutes(app: App, ctx: Ctx) {
         response: { 200: preauthCaptureResponseSchema, ...errorResponses, 404: notFound },
       },
     },
-    async (req) => ok('Preauthorization captured.', await capturePreauth(ctx, req.merchant, req.body)),
+    async (req) => ok('Preauthorization captured.', await capturePreauth(req.ctx, req.merchant, req.body)),
   );
 
   app.post(
@@ -64,6 +64,6 @@ export function preauthRoutes(app: App, ctx: Ctx) {
         response: { 200: moneyRecordResponseSchema, ...errorResponses, 404: notFound },
       },
     },
-    async (req) => ok('Preauthorization voided.', await voidPreauth(ctx, req.merchant, req.body)),
+    async (req) => ok('Preauthorization voided.', await voidPreauth(req.ctx, req.merchant, req.body)),
   );
 }

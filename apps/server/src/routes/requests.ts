@@ -38,7 +38,7 @@ export function requestRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const outcome = await createPaymentRequest(ctx, req.merchant, req.body);
+      const outcome = await createPaymentRequest(req.ctx, req.merchant, req.body);
       return ok(createdMessage('Payment request', outcome), outcome.data);
     },
   );
@@ -61,7 +61,7 @@ export function requestRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const outcome = await createCustomerRequest(ctx, req.merchant, req.params.customerId, req.body);
+      const outcome = await createCustomerRequest(req.ctx, req.merchant, req.params.customerId, req.body);
       return ok(createdMessage('Authorization request', outcome), outcome.data);
     },
   );

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCredentials, queueMessage, type OutgoingMessage } from '@remit/core';
+import { createCredentials, queueMessage, type OutgoingMessage, inTransaction } from '@remit/core';
 import { eventually } from '@remit/core/testing';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
@@ -14,7 +14,7 @@ beforeAll(async () => {
   b = await newMerchant(s, { auth: a.auth, approve: false, business_name: 'Beta Bakes' });
   stranger = await newMerchant(s, { approve: false });
   const q = (m: TestMerchant, msg: Omit<OutgoingMessage, 'merchantId'>) =>
-    s.core.ctx.db.transaction((tx) => queueMessage(tx, { merchantId: m.merchant_id, ...msg }));
+    inTransaction(s.core.ctx, (_tx, c) => queueMessage(c, { merchantId: m.merchant_id, ...msg }));
   await q(a, { channel: 'sms', recipient: '+14155550101', bodyText: 'Acme: pay http://x/pay/1', payLinkId: 'ord_1' });
   await q(a, { channel: 'email', recipient: 'jane@example.com', subject: 'Pay Acme', bodyText: 'Pay http://x/pay/2', bodyHtml: '<p>Pay</p>' });
   await q(b, { channel: 'sms', recipient: '+14155550101', bodyText: 'Beta: pay http://x/pay/3' });

@@ -33,7 +33,7 @@ export function sandboxClockRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const data = await advanceClock(ctx, req.merchant, req.body);
+      const data = await advanceClock(req.ctx, req.merchant, req.body);
       return ok(`Sandbox clock advanced by ${req.body.hours} hours.`, data);
     },
   );
@@ -55,7 +55,7 @@ export function sandboxClockRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const data = await settleNow(ctx, req.merchant);
+      const data = await settleNow(req.ctx, req.merchant);
       return ok(`Settled ${data.settled_count} transaction${data.settled_count === 1 ? '' : 's'}.`, data);
     },
   );

@@ -6,6 +6,8 @@ import { eventsOf, gatewayRefOf, merchantPost, noonClock, rows, txnRow } from '.
 import { emulatedStripe, startStripeEmulator, stripeJsConfirmPayment, type StripeEmulator } from '../testing/stripe-emulator.js';
 import { stripeBankCustomer, stripeCardCustomer } from '../testing/stripe-cards.js';
 import { randomUUID } from 'node:crypto';
+import { processorKey } from '@remit/core';
+import { operationKey } from '../plugins/idempotency.js';
 
 /**
  * The Stripe connector end to end: the real server over HTTP, configured as an operator would
@@ -68,6 +70,19 @@ describe('card sales as PaymentIntents', () => {
     expect(pi).toMatchObject({ amount: 1234, amount_received: 1234, currency: 'usd', status: 'succeeded', capture_method: 'automatic' });
     const create = emu.requests.find((r) => r.path === '/v1/payment_intents' && r.params.amount === '1234')!;
     expect(create.idempotencyKey).toMatch(/^remit_authorize_[0-9a-f]{48}$/);
+  });
+
+  it("the Stripe Idempotency-Key is the operation's: from the client's (scope, Idempotency-Key) when keyed, else from the record", async () => {
+    const key = randomUUID();
+    const keyed = await chargeOf(visa, '12.35', {}, key);
+    expect(keyed.status).toBe(200);
+    const sent = emu.requests.find((r) => r.path === '/v1/payment_intents' && r.params.amount === '1235')!;
+    // Computed from the arguments alone: no request, transaction or async context needed.
+    expect(sent.idempotencyKey).toBe(processorKey(operationKey(m.auth[0], key), 'authorize', 'any record'));
+    const unkeyed = await chargeOf(visa, '12.36');
+    expect(unkeyed.status).toBe(200);
+    const plain = emu.requests.find((r) => r.path === '/v1/payment_intents' && r.params.amount === '1236')!;
+    expect(plain.idempotencyKey).toBe(processorKey(null, 'authorize', unkeyed.body.data.transaction_id));
   });
 
   for (const [number, code, message] of [

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCredentials, isBlockedAddress, recordEvent, schema } from '@remit/core';
+import { createCredentials, isBlockedAddress, recordEvent, schema, inTransaction } from '@remit/core';
 import { eventually } from '@remit/core/testing';
 import { freePort } from '../testing/process.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
@@ -83,7 +83,7 @@ async function firstError(s: TestServer, url: string): Promise<{ auth: [string, 
     .set({ webhookUrl: url, webhookSecretEnc: s.core.ctx.vault.encrypt('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw') })
     .where(eq(schema.clients.id, client_id));
   const data = { merchant_id: 'm_1', guid: 'txn_1', amount: 1.5, order_id: 'o1', customer_id: 0 };
-  await s.core.ctx.db.transaction((tx) => recordEvent(tx, { clientId: client_id, type: 'preauth', data }));
+  await inTransaction(s.core.ctx, (_tx, c) => recordEvent(c, { clientId: client_id, type: 'preauth', data }));
   const error = await eventually(async () => {
     const res = await s.http({ method: 'GET', path: '/api/v1/client/webhook-deliveries', auth });
     return (res.body.data.deliveries[0]?.attempts[0]?.error as string | undefined) ?? null;

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCredentials, recordEvent, schema } from '@remit/core';
+import { createCredentials, recordEvent, schema, inTransaction } from '@remit/core';
 import { eventually, startReceiver, type Receiver } from '@remit/core/testing';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 
@@ -50,7 +50,7 @@ async function firstAttempt(s: TestServer, url: string): Promise<{ error: string
     .set({ webhookUrl: url, webhookSecretEnc: s.core.ctx.vault.encrypt('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw') })
     .where(eq(schema.clients.id, auth[0]));
   const data = { merchant_id: 'm_1', guid: 'txn_1', amount: 1.5, order_id: 'o1', customer_id: 0 };
-  await s.core.ctx.db.transaction((tx) => recordEvent(tx, { clientId: auth[0], type: 'preauth', data }));
+  await inTransaction(s.core.ctx, (_tx, c) => recordEvent(c, { clientId: auth[0], type: 'preauth', data }));
   return eventually(async () => (await s.http({ method: 'GET', path: '/api/v1/client/webhook-deliveries', auth })).body.data.deliveries[0]?.attempts[0]);
 }
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCredentials, recordEvent, schema } from '@remit/core';
+import { createCredentials, recordEvent, schema, inTransaction } from '@remit/core';
 import { verifyWebhook } from '@remit/sdk';
 import { eventually, startReceiver, type Receiver } from '@remit/core/testing';
 import { newMerchant } from '../testing/fixtures.js';
@@ -34,7 +34,7 @@ async function emit(clientId: string, n = 1, type: 'preauth' | 'merchant.approva
       type === 'preauth'
         ? { merchant_id: 'm_1', guid: `txn_${i}`, amount: 1.5, order_id: `o${i}`, customer_id: 0 }
         : { merchant_id: 'm_1', business_name: 'Acme', email: 'a@b.co', company_id: 'c' };
-    ids.push(await s.core.ctx.db.transaction((tx) => recordEvent(tx, { clientId, type, data: data as never })));
+    ids.push(await inTransaction(s.core.ctx, (_tx, c) => recordEvent(c, { clientId, type, data: data as never })));
   }
   return ids;
 }

@@ -25,7 +25,7 @@ export function webhookRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const r = await updateWebhookUrl(ctx, req.client.id, req.body);
+      const r = await updateWebhookUrl(req.ctx, req.client.id, req.body);
       return { status: true as const, message: 'Webhook URL updated successfully.', signing_secret: r.signing_secret };
     },
   );
@@ -62,7 +62,7 @@ export function webhookRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const data = await retryDelivery(ctx.db, req.client.id, req.params.id);
+      const data = await retryDelivery(req.ctx, req.client.id, req.params.id);
       const message =
         data.status === 'disabled'
           ? 'The webhook URL is disabled (the receiver answered 410); the delivery goes out when the URL is registered again.'

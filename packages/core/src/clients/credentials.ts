@@ -6,7 +6,8 @@ import { RemitError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Env } from '../environment.js';
 import { digest, digestEquals, keyEnv, newKey } from '../secret-keys.js';
-import { MERCHANT_EPOCH, merchantCacheOf } from '../merchants/merchant-cache.js';
+import { MERCHANT_EPOCH } from '../merchants/merchant-cache.js';
+import type { AuthRow } from './auth-cache.js';
 
 export type { Credentials };
 
@@ -25,10 +26,10 @@ export async function createCredentials(ctx: Pick<Ctx, 'db' | 'env'>): Promise<C
 
 /**
  * Gives a client a new secret key (returned once, kept as a digest); the old one stops working.
- * On Postgres the change raises the merchants' epoch in the same transaction, so every process's
- * cached digest of the old secret is checked again (`confirmClient`) at its next request.
+ * The change raises the merchants' epoch in the same transaction, so every process's cached
+ * digest of the old secret is checked again (`confirmClient`) at its next request.
  */
-export async function rotateClientSecret(ctx: Pick<Ctx, 'db' | 'env'>, clientId: string): Promise<Credentials> {
+export async function rotateClientSecret(ctx: Pick<Ctx, 'db' | 'env' | 'authCache'>, clientId: string): Promise<Credentials> {
   const secret = newKey.secret(ctx.env);
   await ctx.db.transaction(async (tx) => {
     const [row] = await tx.update(clients).set({ secretHash: digest(secret) }).where(eq(clients.id, clientId)).returning({ env: clients.env });
@@ -36,35 +37,19 @@ export async function rotateClientSecret(ctx: Pick<Ctx, 'db' | 'env'>, clientId:
     if (row.env !== ctx.env) throw new RemitError('client_not_found', `The client ${clientId} belongs to the ${row.env} environment; this configuration is ${ctx.env}.`);
     await tx.execute(sql`update merchant_epoch set epoch = epoch + 1`);
   });
-  authRowsOf(ctx.db).delete(clientId);
+  ctx.authCache.delete(clientId);
   return { client_id: clientId, secret_key: secret };
 }
 
-/**
- * A client's secret digest is cached after the first request, so later ones skip the lookup. One
- * cache per database; bounded, the oldest entry goes first. On Postgres (another process may rotate
- * the secret) an entry carries the merchants' epoch read with it, and `confirmClient` checks it.
- */
-type AuthRow = { secretHash: string; env: string; epoch?: number };
-const authCaches = new WeakMap<object, Map<string, AuthRow>>();
-function authRowsOf(db: object): Map<string, AuthRow> {
-  let rows = authCaches.get(db);
-  if (!rows) authCaches.set(db, (rows = new Map()));
-  return rows;
-}
-const AUTH_CACHE_SIZE = 10_000;
-
-/** `withEpoch` (Postgres): read the merchants' epoch with the row, for `confirmClient` to check the entry against. */
-async function loadAuthRow(ctx: Pick<Ctx, 'db'>, clientId: string, withEpoch = merchantCacheOf(ctx.db)?.mode === 'shared') {
+/** `withEpoch`: read the merchants' epoch with the row, for `confirmClient` to check the entry against. */
+async function loadAuthRow(ctx: Pick<Ctx, 'db' | 'authCache'>, clientId: string, withEpoch = true) {
   const [row] = await ctx.db
     .select({ secretHash: clients.secretHash, env: clients.env, ...(withEpoch ? { epoch: MERCHANT_EPOCH } : {}) })
     .from(clients)
     .where(eq(clients.id, clientId))
     .limit(1);
   if (!row) return undefined;
-  const authRows = authRowsOf(ctx.db);
-  if (authRows.size >= AUTH_CACHE_SIZE) authRows.delete(authRows.keys().next().value!);
-  authRows.set(clientId, row);
+  ctx.authCache.set(clientId, row);
   return row;
 }
 
@@ -95,7 +80,7 @@ export function claimedClientId(header: string | undefined): string | null {
 export const clientAddressKey = (clientId: string, address: string) => `${address} ${clientId}`;
 
 /** Checks an `Authorization: Basic …` header against the stored client. */
-export async function authenticateClient(ctx: Pick<Ctx, 'db' | 'env'>, header: string | undefined): Promise<Client> {
+export async function authenticateClient(ctx: Pick<Ctx, 'db' | 'env' | 'authCache'>, header: string | undefined): Promise<Client> {
   const m = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
   if (!m) throw unauthorized(MISSING);
   const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
@@ -105,7 +90,7 @@ export async function authenticateClient(ctx: Pick<Ctx, 'db' | 'env'>, header: s
 }
 
 /** Checks a client id and secret key (the Basic header's two halves, or the portal's sign-in form). */
-export async function verifyCredentials(ctx: Pick<Ctx, 'db' | 'env'>, clientId: string, secret: string): Promise<Client> {
+export async function verifyCredentials(ctx: Pick<Ctx, 'db' | 'env' | 'authCache'>, clientId: string, secret: string): Promise<Client> {
   const secretEnv = keyEnv(secret);
   if (secretEnv && secretEnv !== ctx.env) {
     throw unauthorized(
@@ -116,7 +101,7 @@ export async function verifyCredentials(ctx: Pick<Ctx, 'db' | 'env'>, clientId: 
   // The cache serves the right secret only. Any failure costs one lookup and one comparison,
   // against a dummy digest when the id is unknown: an unknown client_id and a wrong secret
   // answer in the same time, so 401s do not tell which client ids exist.
-  let row: AuthRow | undefined = authRowsOf(ctx.db).get(clientId);
+  let row: AuthRow | undefined = ctx.authCache.get(clientId);
   if (!row || !digestEquals(secret, row.secretHash)) {
     row = await loadAuthRow(ctx, clientId);
     const matches = digestEquals(secret, row?.secretHash ?? DUMMY_DIGEST);
@@ -129,17 +114,16 @@ export async function verifyCredentials(ctx: Pick<Ctx, 'db' | 'env'>, clientId: 
 }
 
 /**
- * On Postgres, after the request's first statement read the merchants' epoch (`seenEpoch`; undefined
- * when none was read): a client whose cached digest was read at another epoch is looked up again, so
- * a secret rotated by another process stops working at once. Nothing to do on PGlite.
+ * After the request's first statement read the merchants' epoch (`seenEpoch`; undefined when none
+ * was read): a client whose cached digest was read at another epoch is looked up again, so a secret
+ * rotated by another process stops working at once (the same check on PGlite and Postgres).
  */
-export async function confirmClient(ctx: Pick<Ctx, 'db' | 'env'>, header: string | undefined, seenEpoch: number | undefined): Promise<void> {
-  if (merchantCacheOf(ctx.db)?.mode !== 'shared') return;
+export async function confirmClient(ctx: Pick<Ctx, 'db' | 'env' | 'authCache'>, header: string | undefined, seenEpoch: number | undefined): Promise<void> {
   const m = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
   const decoded = m ? Buffer.from(m[1]!, 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');
   const clientId = decoded.slice(0, colon);
-  const cached = authRowsOf(ctx.db).get(clientId);
+  const cached = ctx.authCache.get(clientId);
   if (cached && seenEpoch !== undefined && cached.epoch === seenEpoch) return;
   // No epoch read (every API limit off): the client is looked up on each request, as the merchant is.
   const row = await loadAuthRow(ctx, clientId, seenEpoch !== undefined);

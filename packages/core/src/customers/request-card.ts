@@ -12,6 +12,7 @@ import { htmlLang, mailMessages } from '../messages/locales/index.js';
 import { escapeHtml, oneLine, withBusiness } from '../messages/templates.js';
 import { findCustomer } from './customers.js';
 import { customerLocale } from '../links/payment-requests.js';
+import { inTransaction } from '../operation.js';
 
 /** Address of the hosted add-card page; the token is the `card_request` pay link's id. */
 export const addCardUrl = (ctx: Pick<Ctx, 'publicUrl'>, token: string) => `${ctx.publicUrl}/pay/card/${token}`;
@@ -59,7 +60,7 @@ export async function requestCard(ctx: Ctx, merchant: Merchant, customerId: stri
   const customerName = [customer.firstName, customer.lastName].filter(Boolean).join(' ');
   const texts = cardRequestTexts({ businessName: merchant.businessname, customerName, link, locale });
   const queued: QueuedMessage[] = [];
-  await ctx.db.transaction(async (tx) => {
+  await inTransaction(ctx, async (tx, ctx) => {
     await tx.insert(payLinks).values({
       id: token,
       merchantId: merchant.id,
@@ -77,11 +78,11 @@ export async function requestCard(ctx: Ctx, merchant: Merchant, customerId: stri
       createdAt: at,
     });
     if (send.includes('sms')) {
-      const id = await queueMessage(tx, { merchantId: merchant.id, channel: 'sms', recipient: customer.phoneNumber!, bodyText: texts.sms, payLinkId: token });
+      const id = await queueMessage({ ...ctx, db: tx }, { merchantId: merchant.id, channel: 'sms', recipient: customer.phoneNumber!, bodyText: texts.sms, payLinkId: token });
       queued.push({ id, channel: 'sms' });
     }
     if (send.includes('email')) {
-      const id = await queueMessage(tx, {
+      const id = await queueMessage({ ...ctx, db: tx }, {
         merchantId: merchant.id,
         channel: 'email',
         recipient: customer.email!,

@@ -72,11 +72,11 @@ const TOKEN_PREFIX = 'token:';
  * processor that keeps cards tokenizes it, and only its token is stored (encrypted) with the last
  * four; the simulator keeps none, so in sandbox the number is stored encrypted.
  */
-export async function storeCard(tx: Queryable, ctx: Pick<Ctx, 'vault' | 'processor'>, owner: Owner, card: CardInput, brand: string) {
+export async function storeCard(tx: Queryable, ctx: Pick<Ctx, 'vault' | 'processor' | 'op'>, owner: Owner, card: CardInput, brand: string) {
   const id = newId.paymentMethod();
   const token = await ctx.processor.tokenizeCard(
     { number: card.number, expMonth: card.exp_month, expYear: card.exp_year, cvc: card.cvc || undefined },
-    { idempotencyKey: processorKey('tokenize', id) },
+    { idempotencyKey: processorKey(ctx.op.key, 'tokenize', id) },
   );
   return insertMethod(tx, owner, {
     id,

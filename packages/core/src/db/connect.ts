@@ -8,7 +8,6 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema.js';
 import type { Db, Tx } from './queryable.js';
-import { routeToHeldTransaction } from './held-transaction.js';
 import { PGliteThread } from './pglite-thread.js';
 import { DRIZZLE_TEXT_TYPES, textParsers } from './date-types.js';
 
@@ -25,19 +24,7 @@ export interface Database {
 /** The SQL migrations applied at start (and by `readiness` compared with what the database has). */
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
-/**
- * What the layers above storage hook into, so that storage imports none of them: the composition
- * root (open.ts) wires the merchant cache and the outbox signal here.
- */
-export interface StorageHooks {
-  /** PGlite only (one process owns the database, so it sees every write): each statement's text before it is sent. */
-  statement?(text: string): void;
-  /** A top-level transaction begins (again, when it is run again); what it returns runs once it has committed. */
-  transaction?(tx: Tx): (() => void) | void;
-}
-
 export interface ConnectOptions {
-  hooks?: StorageHooks;
   /** `postgres://…` to use Postgres; otherwise embedded PGlite. */
   databaseUrl?: string;
   /** PGlite data directory; omitted means in memory. */
@@ -85,13 +72,12 @@ const noop = () => {};
 
 /**
  * Drops the per-query `parsers` Drizzle passes (the instance has the same ones), in transactions
- * too; shows `saw` every statement, with the BEGIN and COMMIT PGlite sends itself, and `onStatement`
- * too (with the statement's end).
+ * too; shows `onStatement` every statement, with the BEGIN and COMMIT PGlite sends itself (and the
+ * statement's end).
  */
-function parsersOnceOnly(client: PGliteLike, saw: (text: string) => void, onStatement: ConnectOptions['onStatement'] = noop) {
+function parsersOnceOnly(client: PGliteLike, onStatement: ConnectOptions['onStatement'] = noop) {
   /** Shows a statement sent; `run` sends it. */
   const sent = <T>(text: string, run: () => Promise<T>): Promise<T> => {
-    saw(text);
     const answered = onStatement(text);
     return whenAnswered(run(), answered);
   };
@@ -105,7 +91,6 @@ function parsersOnceOnly(client: PGliteLike, saw: (text: string) => void, onStat
   strip(client);
   const transaction = client.transaction.bind(client);
   client.transaction = (async (run: (tx: Transaction) => Promise<unknown>) => {
-    saw('BEGIN');
     const told = onStatement('BEGIN');
     let begun = typeof told === 'function' ? told : noop;
     const answered = () => {
@@ -124,28 +109,10 @@ function parsersOnceOnly(client: PGliteLike, saw: (text: string) => void, onStat
     } finally {
       answered();
       // Shown once PGlite has ended the transaction: sent and answered.
-      saw(ok ? 'COMMIT' : 'ROLLBACK');
       const ended = onStatement(ok ? 'COMMIT' : 'ROLLBACK');
       if (typeof ended === 'function') ended();
     }
   }) as PGlite['transaction'];
-}
-
-/** Runs `hooks.transaction` at each top-level transaction's start, and what it returns after the commit. */
-function hookTransactions(db: Db, hooks: StorageHooks | undefined): Db {
-  const hook = hooks?.transaction;
-  if (!hook) return db;
-  const original = db.transaction.bind(db);
-  db.transaction = (async (run, config) => {
-    const committed: { after?: (() => void) | void } = {};
-    const result = await original((tx) => {
-      committed.after = hook(tx);
-      return run(tx);
-    }, config);
-    committed.after?.();
-    return result;
-  }) as Db['transaction'];
-  return db;
 }
 
 /** Opens the database and applies migrations before returning. */
@@ -179,7 +146,7 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
     const db = drizzlePg(pool, { schema, logger: opts.logger });
     await migratePg(db, { migrationsFolder });
     const poolStats = () => ({ max: pool.options.max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
-    return { db: routeToHeldTransaction(hookTransactions(db as unknown as Db, opts.hooks)), kind: 'postgres', poolStats, close: () => pool.end() };
+    return { db: db as unknown as Db, kind: 'postgres', poolStats, close: () => pool.end() };
   }
   const release = opts.dataDir ? claimDataDir(opts.dataDir) : () => {};
   let closeOnFailure = async () => {};
@@ -191,7 +158,7 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
     closeOnFailure = () => client.close();
     if (client instanceof PGliteThread) await client.waitReady;
     const onStatement = opts.onStatement;
-    parsersOnceOnly(client, opts.hooks?.statement ?? noop, onStatement);
+    parsersOnceOnly(client, onStatement);
     const db = drizzlePglite(client as PGlite, { schema, logger: opts.logger });
     await migratePglite(db, { migrationsFolder });
     if (opts.dataDir) restrictDataDir(opts.dataDir);
@@ -200,7 +167,7 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
       if (opts.dataDir) restrictDataDir(opts.dataDir);
       release();
     };
-    return { db: routeToHeldTransaction(hookTransactions(db as unknown as Db, opts.hooks)), kind: 'pglite', close };
+    return { db: db as unknown as Db, kind: 'pglite', close };
   } catch (e) {
     await closeOnFailure().catch(() => {});
     release();

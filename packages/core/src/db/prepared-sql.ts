@@ -4,7 +4,6 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Queryable } from './connect.js';
 import { asText, DRIZZLE_TEXT_TYPES } from './date-types.js';
-import { actualHandle } from './held-transaction.js';
 
 const dialect = new PgDialect();
 
@@ -86,12 +85,11 @@ function build(name: string, statement: SQL): { text: string; fills: Fill[]; con
 
 /**
  * `make(handle)` once per database handle (a transaction is a handle of its own), kept while the
- * handle lives. A database used while its request holds a transaction is that transaction.
+ * handle lives.
  */
 export function perHandle<H extends object, T>(make: (handle: H) => T): (handle: H) => T {
   const made = new WeakMap<H, T>();
-  return (given) => {
-    const handle = actualHandle(given);
+  return (handle) => {
     let v = made.get(handle);
     if (v === undefined) made.set(handle, (v = make(handle)));
     return v;

@@ -10,6 +10,7 @@ import { widgetLinkFields } from './expiry.js';
 import { errorMessage, type PayLinkInput, type PayLinkResult } from '@remit/contract';
 import { assertPayable, linkTotals } from './totals.js';
 import { releaseLinkIntent } from '../pay-page/stripe-intent.js';
+import { inTransaction } from '../operation.js';
 
 /**
  * `POST /pay-link`: a hosted page for an amount and its pending sale. Links of a merchant not yet
@@ -73,7 +74,7 @@ export async function deletePayLink(
   linkId: string,
 ): Promise<DeletedPayLink> {
   const at = merchantNow(ctx.now, merchant);
-  const done = await ctx.db.transaction(async (tx) => {
+  const done = await inTransaction(ctx, async (tx, ctx) => {
     const [link] = await tx
       .select({ id: payLinks.id, status: payLinks.status, salesId: payLinks.salesId, stripeIntentId: payLinks.stripeIntentId })
       .from(payLinks)

@@ -14,6 +14,7 @@ import { widgetLinkFields } from './expiry.js';
 import { matchLocale, type Locale } from '@remit/contract/locales';
 import type { CustomerRequestInput, CustomerRequestResult, PaymentRequestInput, PaymentRequestResult } from '@remit/contract';
 import { assertPayable, linkTotals } from './totals.js';
+import { inTransaction } from '../operation.js';
 
 /** The reply's message says which messages went (Delivery), and which could not go at all (`unsent`). */
 export interface RequestOutcome<T> extends Delivery {
@@ -36,7 +37,7 @@ export const customerLocale = (tag: string | undefined): Locale | undefined => (
 
 /** Queues the SMS and/or email that carry the link, in the transaction that made it. */
 async function sendLink(
-  ctx: Pick<Ctx, 'messaging'>,
+  ctx: Pick<Ctx, 'messaging' | 'op' | 'outbox'>,
   tx: Tx,
   merchant: Merchant,
   opened: OpenedLink,
@@ -56,7 +57,7 @@ async function sendLink(
   const { send, unsent } = deliverable(ctx, [...(to.phone ? ['sms' as const] : []), ...(to.email ? ['email' as const] : [])]);
   const queued: QueuedMessage[] = [];
   if (to.phone && send.includes('sms')) {
-    const id = await queueMessage(tx, {
+    const id = await queueMessage({ ...ctx, db: tx }, {
       merchantId: merchant.id,
       channel: 'sms',
       recipient: to.phone,
@@ -67,7 +68,7 @@ async function sendLink(
   }
   if (to.email && send.includes('email')) {
     const email = paymentRequestEmail(content);
-    const id = await queueMessage(tx, {
+    const id = await queueMessage({ ...ctx, db: tx }, {
       merchantId: merchant.id,
       channel: 'email',
       recipient: to.email,
@@ -110,7 +111,7 @@ export async function createPaymentRequest(
   assertPayable(linkTotals(amounts, merchant), merchant.maxAmountCents);
   assertAuthorizable(input);
   const at = merchantNow(ctx.now, merchant);
-  const made = await ctx.db.transaction(async (tx) => {
+  const made = await inTransaction(ctx, async (tx, ctx) => {
     const opened = await openLink(
       ctx,
       tx,
@@ -163,7 +164,7 @@ export async function createCustomerRequest(
   assertPayable(linkTotals(amounts, merchant), merchant.maxAmountCents);
   assertAuthorizable(input);
   const at = merchantNow(ctx.now, merchant);
-  const made = await ctx.db.transaction(async (tx) => {
+  const made = await inTransaction(ctx, async (tx, ctx) => {
     const [customer] = await tx
       .select()
       .from(customers)

@@ -5,6 +5,7 @@ import { RemitError } from '../errors.js';
 import { recordEvent } from '../webhooks/outbox.js';
 import { randomToken } from '../ids.js';
 import { digest } from '../secret-keys.js';
+import { inTransaction } from '../operation.js';
 
 /**
  * The merchant agreement: a hosted page of ours (`/agreement/{token}`) where the merchant's owner
@@ -65,7 +66,7 @@ export async function agreementFor(ctx: Pick<Ctx, 'db' | 'processor'>, token: st
 export async function signAgreement(ctx: Ctx, token: string, acceptance: Acceptance): Promise<AgreementView & { already_signed: boolean }> {
   const where = byToken(token);
   if (!where) throw notFound();
-  return ctx.db.transaction(async (tx) => {
+  return inTransaction(ctx, async (tx, ctx) => {
     const [row] = await tx.select().from(merchants).where(where).for('update');
     if (!row) throw notFound();
     if (row.agreementSignedAt) return { ...viewOf(ctx, row), already_signed: true };
@@ -83,7 +84,7 @@ export async function signAgreement(ctx: Ctx, token: string, acceptance: Accepta
       .set({ agreementSignedAt: at, agreementIp: acceptance.ip, agreementUserAgent: userAgent })
       .where(eq(merchants.id, row.id))
       .returning();
-    await recordEvent(tx, {
+    await recordEvent({ ...ctx, db: tx }, {
       clientId: row.clientId,
       merchantId: row.id,
       type: 'documents.signed',

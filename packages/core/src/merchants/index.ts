@@ -1,5 +1,5 @@
 export { merchantForKey, merchantForPublicKey, lockMerchant, type Merchant } from './merchant-key.js';
-export { merchantEpochRead } from './merchant-cache.js';
+export { MERCHANT_EPOCH } from './merchant-cache.js';
 export { onboardMerchant, DEFAULT_PRICING, type OnboardingResult } from './onboarding.js';
 export { exampleOnboarding } from './onboarding.example.js';
 export {

@@ -1,11 +1,11 @@
 import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Db, Queryable } from '../db/connect.js';
-import { heldTransaction } from '../db/held-transaction.js';
 import { perHandle } from '../db/prepared-sql.js';
 import { merchants } from '../db/schema.js';
 import { RemitError, unauthorizedMerchant, unauthorizedPublicKey } from '../errors.js';
 import { digest } from '../secret-keys.js';
-import { MERCHANT_EPOCH, merchantCacheOf } from './merchant-cache.js';
+import { inOpenTransaction, type Operation } from '../operation.js';
+import { MERCHANT_EPOCH, type MerchantCache } from './merchant-cache.js';
 import type { Merchant } from './merchant.js';
 
 /**
@@ -18,26 +18,28 @@ export type { Merchant } from './merchant.js';
 /**
  * The merchant a `merchant_key` names, if it belongs to this client. Unknown, malformed and
  * other clients' keys all fail the same way, so keys cannot be probed across tenants.
- * `seenEpoch`: the merchants' epoch this request's own first statement read (`merchantEpochRead`);
- * on Postgres only with it may the answer come from the cache, else it is looked up.
+ * `seenEpoch`: the merchants' epoch this request's own first statement read (`MERCHANT_EPOCH`);
+ * only with it may the answer come from the context's cache, else it is looked up.
  */
-export async function merchantForKey(db: Db, clientId: string, merchantKey: unknown, seenEpoch?: number): Promise<Merchant> {
+export async function merchantForKey(
+  ctx: { db: Db; op: Operation; merchantCache: MerchantCache },
+  clientId: string,
+  merchantKey: unknown,
+  seenEpoch?: number,
+): Promise<Merchant> {
   if (typeof merchantKey !== 'string' || merchantKey.length === 0 || merchantKey.length > 200) {
     throw unauthorizedMerchant();
   }
   const hash = digest(merchantKey);
-  const cache = merchantCacheOf(db);
   const key = `${clientId}:${hash}`;
-  const version = cache?.versionNow(seenEpoch);
-  const hit = version === undefined ? undefined : cache!.get(key, version);
+  const hit = ctx.merchantCache.get(key, seenEpoch);
   if (hit) return hit;
-  const [found] = await byKeyQuery(db).execute({ hash, clientId });
+  const [found] = await byKeyQuery(ctx.db).execute({ hash, clientId });
   if (!found) throw unauthorizedMerchant();
   const { epoch, ...row } = found;
-  // Local: the counter from before the lookup (a write since then leaves nothing behind). Shared:
-  // the epoch read in the lookup's own snapshot, with the row.
-  // A row read in a request's held transaction may yet be rolled back: it is not kept.
-  if (cache && !heldTransaction()) cache.set(key, row, cache.mode === 'local' ? version! : epoch);
+  // Kept with the epoch read in the lookup's own snapshot. A row read inside an operation's open
+  // transaction (a keyed request's held one) may yet be rolled back: it is not kept.
+  if (!inOpenTransaction(ctx.op)) ctx.merchantCache.set(key, row, epoch);
   return row;
 }
 

@@ -6,6 +6,7 @@ import { merchants } from '../db/schema.js';
 import { RemitError } from '../errors.js';
 import { recordEvent } from '../webhooks/outbox.js';
 import type { Merchant } from './merchant-key.js';
+import { inTransaction } from '../operation.js';
 
 export type MerchantStatus = MerchantView['status'];
 
@@ -70,7 +71,7 @@ export async function approveMerchant(ctx: Ctx, clientId: string, merchantId: st
       'approve-merchant is a sandbox-only mock endpoint; in production merchants are approved by the acquirer.',
     );
   }
-  return ctx.db.transaction(async (tx) => {
+  return inTransaction(ctx, async (tx, ctx) => {
     const done = await approveMerchantIn(tx, ctx, { merchantId, clientId });
     if (!done) throw merchantNotFound();
     return done;
@@ -85,7 +86,7 @@ export async function approveMerchant(ctx: Ctx, clientId: string, merchantId: st
  */
 export async function approveMerchantIn(
   tx: Queryable,
-  ctx: Pick<Ctx, 'now' | 'checkDeposits'>,
+  ctx: Pick<Ctx, 'now' | 'checkDeposits' | 'op' | 'outbox'>,
   who: { merchantId: string; clientId?: string },
 ): Promise<ApprovalResult | null> {
   const [row] = await tx
@@ -103,7 +104,7 @@ export async function approveMerchantIn(
     .update(merchants)
     .set({ status: 'approved', approvedAt: ctx.now(), ...account })
     .where(eq(merchants.id, row.id));
-  await recordEvent(tx, {
+  await recordEvent({ ...ctx, db: tx }, {
     clientId: row.clientId,
     merchantId: row.id,
     type: 'merchant.approval',

@@ -10,6 +10,7 @@ import { agreementEmail } from '../messages/agreement-email.js';
 import { queueMessage } from '../messages/outbox.js';
 import { processorKey } from '../processor/keys.js';
 import { agreementLink, newAgreementToken } from './agreement.js';
+import { inTransaction } from '../operation.js';
 
 /** Default pricing of a new merchant (DESIGN.md): card 2.9% + 0.30, ACH 1.0% capped at 10.00. */
 export const DEFAULT_PRICING = {
@@ -42,7 +43,7 @@ async function connectedAccount(ctx: Ctx, merchantId: string, input: OnboardingI
       ein,
       ssn,
     },
-    { idempotencyKey: processorKey('account', merchantId) },
+    { idempotencyKey: processorKey(ctx.op.key, 'account', merchantId) },
   );
   return account;
 }
@@ -66,7 +67,7 @@ export async function onboardMerchant(ctx: Ctx, clientId: string, input: Onboard
   const link = agreementLink(ctx, agreementToken);
   const stripeAccountId = await connectedAccount(ctx, id, input);
 
-  await ctx.db.transaction(async (tx) => {
+  await inTransaction(ctx, async (tx, ctx) => {
     await tx.insert(merchants).values({
       id,
       clientId,
@@ -98,9 +99,9 @@ export async function onboardMerchant(ctx: Ctx, clientId: string, input: Onboard
     // and without SMTP the answer's agreement_link is how the link is handed on.
     if (ctx.messaging.providers?.includes('email')) {
       const email = agreementEmail({ businessName: business.business_name, ownerName: `${owner.first_name} ${owner.last_name}`, link });
-      await queueMessage(tx, { merchantId: id, channel: 'email', recipient: owner.email, subject: email.subject, bodyText: email.text, bodyHtml: email.html });
+      await queueMessage({ ...ctx, db: tx }, { merchantId: id, channel: 'email', recipient: owner.email, subject: email.subject, bodyText: email.text, bodyHtml: email.html });
     }
-    await recordEvent(tx, {
+    await recordEvent({ ...ctx, db: tx }, {
       clientId,
       merchantId: id,
       type: 'merchant.onboarding',

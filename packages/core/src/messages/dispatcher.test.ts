@@ -9,6 +9,7 @@ import { MessageDispatcher, htmlFromText, type MessageDispatcherOptions } from '
 import { queueMessage, type OutgoingMessage } from './outbox.js';
 import { RejectedMessageError, type SmsConnector } from './transports/sms.js';
 import { smtpTransport } from './transports/smtp.js';
+import { inTransaction } from '../operation.js';
 
 interface Mail {
   from: string;
@@ -52,7 +53,7 @@ afterAll(async () => {
 });
 
 const queue = (m: Partial<OutgoingMessage> & Pick<OutgoingMessage, 'channel' | 'recipient'>) =>
-  core.ctx.db.transaction((tx) => queueMessage(tx, { merchantId, bodyText: 'hello', ...m }));
+  inTransaction(core.ctx, (_tx, c) => queueMessage(c, { merchantId, bodyText: 'hello', ...m }));
 const row = async (id: string) => (await core.ctx.db.select().from(messages).where(eq(messages.id, id)))[0]!;
 
 async function drain(opts: MessageDispatcherOptions, until: () => Promise<boolean>, env: 'sandbox' | 'production' = 'sandbox') {

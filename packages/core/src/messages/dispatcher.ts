@@ -4,9 +4,9 @@ import type { Db } from '../db/connect.js';
 import { retryDelayMs } from '../webhooks/deliveries.js';
 import { DEFAULT_WAKE_GAP_MS, type DispatcherLogger } from '../webhooks/dispatcher.js';
 import { ClaimLoop, claimDue } from '../poll-loop.js';
-import { onOutboxCommit } from '../outbox-signal.js';
 import { RejectedMessageError, SANDBOX_INBOX_STATUS, type SmsConnector } from './transports/sms.js';
 import type { EmailTransport } from './transports/smtp.js';
+import type { OutboxSignal } from '../outbox-signal.js';
 
 export interface MessageDispatcherOptions {
   email?: EmailTransport;
@@ -62,9 +62,12 @@ export class MessageDispatcher {
   readonly #o: MessageDispatcherOptions & { inbox: boolean; retryScale: number; pollMs: number; wakeGapMs: number; batchSize: number; leaseMs: number };
   readonly #loop: ClaimLoop<ClaimedMessage>;
   #unsubscribe: (() => void) | null = null;
+  /** The commits this dispatcher wakes on (the context's signal); none: it only polls. */
+  readonly #outbox: OutboxSignal | undefined;
 
-  constructor(ctx: Pick<Ctx, 'db' | 'env' | 'publicUrl'>, opts: MessageDispatcherOptions = {}) {
+  constructor(ctx: Pick<Ctx, 'db' | 'env' | 'publicUrl'> & Partial<Pick<Ctx, 'outbox'>>, opts: MessageDispatcherOptions = {}) {
     this.#db = ctx.db;
+    this.#outbox = ctx.outbox;
     // Read at each send: a test server learns its address after the dispatcher is made.
     this.#ctx = ctx;
     this.#o = {
@@ -89,7 +92,7 @@ export class MessageDispatcher {
 
   start(): this {
     this.#loop.start();
-    if (this.#o.wakeOnCommit !== false) this.#unsubscribe ??= onOutboxCommit(this.#db, (kind) => kind === 'messages' && this.nudge());
+    if (this.#o.wakeOnCommit !== false) this.#unsubscribe ??= this.#outbox?.listen((kind) => kind === 'messages' && this.nudge()) ?? null;
     return this;
   }
 
@@ -166,6 +169,6 @@ export class MessageDispatcher {
   }
 }
 
-export function startMessageDispatcher(ctx: Pick<Ctx, 'db' | 'env' | 'publicUrl'>, opts: MessageDispatcherOptions = {}) {
+export function startMessageDispatcher(ctx: Pick<Ctx, 'db' | 'env' | 'publicUrl'> & Partial<Pick<Ctx, 'outbox'>>, opts: MessageDispatcherOptions = {}) {
   return new MessageDispatcher(ctx, opts).start();
 }

@@ -1,6 +1,6 @@
 import { inArray } from 'drizzle-orm';
 import type { Ctx } from '../context.js';
-import { heldTransaction } from '../db/held-transaction.js';
+import { inOpenTransaction } from '../operation.js';
 import { messages } from '../db/schema.js';
 import type { Delivery } from './delivery.js';
 import type { Channel } from './messaging.js';
@@ -21,14 +21,14 @@ export type { Delivery } from './delivery.js';
  * provider, so that an answer never says "sent" of a message that was not. Messages the sandbox
  * inbox keeps count as sent without waiting. Reads the rows, so the sender may be another process.
  */
-export async function firstTries(ctx: Pick<Ctx, 'db' | 'messaging'>, queued: QueuedMessage[], waitMs = FIRST_TRY_WAIT_MS): Promise<Delivery> {
+export async function firstTries(ctx: Pick<Ctx, 'db' | 'messaging' | 'op'>, queued: QueuedMessage[], waitMs = FIRST_TRY_WAIT_MS): Promise<Delivery> {
   const providers = ctx.messaging.providers ?? [];
   const watched = queued.filter((m) => providers.includes(m.channel));
   const out: Delivery = { sent: queued.filter((m) => !providers.includes(m.channel)).map((m) => m.channel), queued: [], failed: [] };
-  // In a request whose transaction is held until its answer is stored (an Idempotency-Key), the
-  // messages are not committed yet: no sender can see them, so they are reported queued at once.
+  // In an operation whose transaction is still open (a keyed request's, held until its answer is
+  // stored), the messages are not committed yet: no sender can see them, so they are reported queued at once.
   if (watched.length === 0) return out;
-  if (heldTransaction()) {
+  if (inOpenTransaction(ctx.op)) {
     out.queued.push(...watched.map((m) => ({ channel: m.channel, error: null })));
     return out;
   }

@@ -1,7 +1,6 @@
-import type { Queryable } from '../db/connect.js';
 import { messages } from '../db/schema.js';
 import { newId } from '../ids.js';
-import { outboxWritten } from '../outbox-signal.js';
+import { outboxWritten, type Writer } from '../operation.js';
 
 export interface OutgoingMessage {
   merchantId: string;
@@ -13,10 +12,10 @@ export interface OutgoingMessage {
   payLinkId?: string;
 }
 
-/** Queues an SMS or email in the same transaction as the change that sends it. */
-export async function queueMessage(tx: Queryable, m: OutgoingMessage): Promise<string> {
+/** Queues an SMS or email in the same transaction as the change that sends it (`w.db`). */
+export async function queueMessage(w: Writer, m: OutgoingMessage): Promise<string> {
   const id = newId.message();
-  await tx.insert(messages).values({ id, ...m, status: 'pending' });
-  outboxWritten(tx, 'messages');
+  await w.db.insert(messages).values({ id, ...m, status: 'pending' });
+  outboxWritten(w, 'messages');
   return id;
 }

@@ -10,6 +10,7 @@ import { newId } from '../ids.js';
 import type { PaymentLookup } from '../processor/connector.js';
 import { payAmounts } from './amounts.js';
 import { lockPayable, recordApproval, recordDecline, THREE_DS_FAILED_MESSAGE, type Outcome, type Payable } from './payable.js';
+import { inTransaction } from '../operation.js';
 
 /**
  * 3-D Secure at the processor (Stripe): the authorization answers a challenge page of its own; the
@@ -76,7 +77,7 @@ export async function finishIssuerChallenge(ctx: Ctx, gatewayRef: string, lookup
     if (pi.status === 'succeeded' || pi.status === 'requires_capture') await refundOrphan(ctx, t, pi, { linkId, reason: 'a replaced or late 3-D Secure attempt' });
     return 'none';
   };
-  const run = async (t: Tx): Promise<IssuerOutcome> => {
+  const run = async (t: Tx, ctx: Ctx): Promise<IssuerOutcome> => {
     const [found] = await t.select({ linkId: payChallenges.payLinkId }).from(payChallenges).where(eq(payChallenges.gatewayRef, gatewayRef));
     if (!found) return 'none';
     let p: Payable;
@@ -108,7 +109,7 @@ export async function finishIssuerChallenge(ctx: Ctx, gatewayRef: string, lookup
     await recordDecline(t, p, { ...card, id: newId.transaction(), code: said.code, message });
     return { declined: said.code };
   };
-  return tx ? run(tx) : ctx.db.transaction(run);
+  return tx ? run(tx, ctx) : inTransaction(ctx, run);
 }
 
 /**

@@ -11,6 +11,7 @@ import { payeeOf } from '../payments/payee.js';
 import { OutcomeUnknown, type AuthorizeResult } from '../processor/connector.js';
 import { AUTHENTICATION_REQUIRED } from '../processor/simulator.js';
 import { processorKey } from '../processor/keys.js';
+import { inTransaction } from '../operation.js';
 import { payAmounts } from './amounts.js';
 import { parsePayBank, parsePayCard, type PayBank, type PayCard } from './inputs.js';
 import { markAttemptProcessing } from './processing-attempts.js';
@@ -32,9 +33,9 @@ export interface PayClient {
   userAgent: string;
 }
 
-/** Runs an attempt; a decline commits what it recorded, then answers 402. */
-async function attempt(ctx: Ctx, run: (tx: Tx) => Promise<Outcome>): Promise<PayResult> {
-  const outcome = await ctx.db.transaction(run);
+/** Runs an attempt (`run` gets the context scoped to its transaction); a decline commits what it recorded, then answers 402. */
+async function attempt(ctx: Ctx, run: (tx: Tx, ctx: Ctx) => Promise<Outcome>): Promise<PayResult> {
+  const outcome = await inTransaction(ctx, run);
   if (outcome.kind === 'declined') {
     // The network's decline codes are the catalogue's; any other refusal is a plain decline.
     throw new RemitError(isErrorCode(outcome.code) ? outcome.code : 'card_declined', outcome.message);
@@ -58,7 +59,7 @@ export async function payLink(
   if (request.method === 'card') {
     refuseCardNumbers(ctx);
     const card = parsePayCard(request.card);
-    return attempt(ctx, async (tx) => {
+    return attempt(ctx, async (tx, ctx) => {
       const p = await lockPayable(ctx, tx, linkId, 'card', locale);
       const brand = checkCard(ctx, card, p.now);
       if (p.link.require3ds && clientChosenChallenge(ctx)) return challenge(ctx, tx, p, card, brand);
@@ -67,7 +68,7 @@ export async function payLink(
   }
   refuseBankNumbers(ctx);
   const bank = parsePayBank(request.bank);
-  return attempt(ctx, async (tx) => debitBank(ctx, tx, await lockPayable(ctx, tx, linkId, 'ach', locale), bank, client));
+  return attempt(ctx, async (tx, ctx) => debitBank(ctx, tx, await lockPayable(ctx, tx, linkId, 'ach', locale), bank, client));
 }
 
 /** Keeps the card (encrypted, no CVC) until the customer answers the challenge. */
@@ -103,7 +104,7 @@ export async function answerChallenge(
   outcome: 'complete' | 'fail',
   locale: Locale = 'en',
 ): Promise<PayResult> {
-  return attempt(ctx, async (tx) => {
+  return attempt(ctx, async (tx, ctx) => {
     const p = await lockPayable(ctx, tx, linkId, 'card', locale);
     const [ch] = /^chl_[0-9A-Za-z]{1,64}$/.test(challengeId)
       ? await tx
@@ -141,7 +142,7 @@ async function chargeCard(ctx: Ctx, tx: Tx, p: Payable, card: PayCard, brand: st
   const amount = payAmounts(link, merchant).total.card;
   // Each attempt is a processor operation of its own (a declined card, then another card).
   const attemptId = newId.transaction();
-  const key = processorKey('authorize', attemptId);
+  const key = processorKey(ctx.op.key, 'authorize', attemptId);
   const lastFour = card.number.slice(-4);
   let result: AuthorizeResult;
   try {
@@ -191,7 +192,7 @@ async function debitBank(ctx: Ctx, tx: Tx, p: Payable, bank: PayBank, client: Pa
     holderName: bank.holder_name || undefined,
     accountType: bank.account_type,
     mandate,
-    idempotencyKey: processorKey('ach_debit', `${sale.id}\n${newId.transaction()}`),
+    idempotencyKey: processorKey(ctx.op.key, 'ach_debit', `${sale.id}\n${newId.transaction()}`),
     payee: payeeOf(merchant, 'ach', amount),
   });
   return recordBankDebit(ctx, tx, p, { amount, lastFour: bank.account_number.slice(-4), gatewayRef });

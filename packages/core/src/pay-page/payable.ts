@@ -127,7 +127,7 @@ export async function recordApproval(
     .returning();
   const base = { clientId: merchant.clientId, merchantId: merchant.id };
   if (link.preauth) {
-    await recordEvent(tx, {
+    await recordEvent({ ...ctx, db: tx }, {
       ...base,
       type: 'preauth',
       data: {
@@ -139,7 +139,7 @@ export async function recordApproval(
       },
     });
   } else {
-    await recordEvent(tx, { ...base, type: 'payment.success', data: paymentSuccessData(row!) });
+    await recordEvent({ ...ctx, db: tx }, { ...base, type: 'payment.success', data: paymentSuccessData(row!) });
   }
   return { kind: 'done', result: { status: 'paid', receipt: await markPaid(ctx, tx, p, row!) } };
 }
@@ -169,7 +169,7 @@ export async function recordBankDebit(ctx: Ctx, tx: Tx, p: Payable, d: { amount:
 }
 
 /** The link becomes paid; a payment request with an email gets its receipt by email, in the same transaction. */
-async function markPaid(ctx: Pick<Ctx, 'messaging'>, tx: Tx, p: Payable, sale: SaleRow): Promise<Receipt> {
+async function markPaid(ctx: Pick<Ctx, 'messaging' | 'op' | 'outbox'>, tx: Tx, p: Payable, sale: SaleRow): Promise<Receipt> {
   const [link] = await tx.update(payLinks).set({ status: 'paid', paidAt: p.now }).where(eq(payLinks.id, p.link.id)).returning();
   const receipt = receiptOf(link!, sale, p.merchant.businessname);
   // No email transport (production without SMTP_URL): no receipt is queued to fail.
@@ -188,7 +188,7 @@ async function markPaid(ctx: Pick<Ctx, 'messaging'>, tx: Tx, p: Payable, sale: S
       customerName: link!.customerName,
       locale: p.locale,
     });
-    await queueMessage(tx, {
+    await queueMessage({ ...ctx, db: tx }, {
       merchantId: p.merchant.id,
       channel: 'email',
       recipient: link!.email,

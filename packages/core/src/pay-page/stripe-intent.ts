@@ -20,6 +20,7 @@ import { returnFromIssuer, type IssuerOutcome } from './issuer-challenge.js';
 import { LINK_CANCELLED_MESSAGE, LINK_EXPIRED_MESSAGE, loadLink, saleOf, type LinkRow, type PayMerchantRow } from './lookup.js';
 import { ALREADY_PAID_MESSAGE, lockPayable, recordApproval, recordBankDebit, recordDecline, THREE_DS_FAILED_MESSAGE, LINK_PROCESSING_MESSAGE, type Payable } from './payable.js';
 import { receiptOf } from './view.js';
+import { inTransaction } from '../operation.js';
 
 /**
  * Stripe's Payment Element on the pay page (issue 37): the server creates the link's ONE
@@ -94,7 +95,7 @@ const unwrap = <T>(c: Committed<T>): T => {
  */
 export async function linkIntent(ctx: Ctx, linkId: string, picked?: 'card' | 'ach'): Promise<{ client_secret: string }> {
   const s = stripeOf(ctx);
-  const done = await ctx.db.transaction(async (tx): Promise<Committed<string>> => {
+  const done = await inTransaction(ctx, async (tx, ctx): Promise<Committed<string>> => {
     const { link, merchant } = await loadLink(tx, ctx.now, linkId, 'pay', { lock: true });
     const terms = intentTerms(link, merchant, picked);
     const p = await lockPayable(ctx, tx, linkId, terms.method);
@@ -296,7 +297,7 @@ export async function reportLinkIntent(ctx: Ctx, linkId: string, intentId: strin
   if (pi.metadata?.remit_link !== link.id) {
     throw invalid('invalid_request', "payment_intent is not this link's PaymentIntent.", [{ path: 'payment_intent', message: 'belongs to no payment of this link' }]);
   }
-  const recorded = await ctx.db.transaction((tx) => recordLinkIntent(ctx, tx, pi, { from: 'report' }));
+  const recorded = await inTransaction(ctx, (tx, ctx) => recordLinkIntent(ctx, tx, pi, { from: 'report' }));
   switch (recorded.kind) {
     case 'paid':
     case 'bank_verification':
@@ -340,7 +341,7 @@ export async function returnToLinkIntent(ctx: Ctx, linkId: string): Promise<'pai
   }
   if (!link.stripeIntentId) return null;
   const pi = await retrieve(stripeOf(ctx), link.stripeIntentId);
-  const recorded = await ctx.db.transaction((tx) => recordLinkIntent(ctx, tx, pi, { from: 'return' }));
+  const recorded = await inTransaction(ctx, (tx, ctx) => recordLinkIntent(ctx, tx, pi, { from: 'return' }));
   if (recorded.kind === 'declined') return { declined: recorded.code };
   return recorded.kind === 'paid' || recorded.kind === 'bank_verification' ? 'paid' : 'open';
 }

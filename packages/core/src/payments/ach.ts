@@ -13,6 +13,8 @@ import { insertRecord, lockTransaction, type TxnRow } from './records.js';
 import { sandboxOnly } from './settlement.js';
 import { sandboxAchOutcome } from '../processor/sandbox-bank.js';
 import { allowsStatus, nextState, stateColumns, stateOf } from './state.js';
+import { inTransaction } from '../operation.js';
+import type { Writer } from '../operation.js';
 
 /**
  * Sandbox `POST /update-ach`: resolves a pending ACH transaction as the bank would. `approved`
@@ -40,7 +42,7 @@ async function bankOutcome(ctx: Ctx, tx: Queryable, row: TxnRow): Promise<{ appr
 
 export async function updateAch(ctx: Ctx, merchant: Merchant, input: UpdateAchInput): Promise<{ message: string }> {
   if (ctx.env !== 'sandbox') throw sandboxOnly('POST /update-ach');
-  return ctx.db.transaction(async (tx) => {
+  return inTransaction(ctx, async (tx, ctx) => {
     const row = await lockTransaction(tx, merchant.id, input.transaction_id);
     if (!row) throw notFound('ach_transaction_not_found', ACH_NOT_FOUND_MESSAGE);
     if (row.paymentMethod !== 'ach' || row.type !== 'Sale') {
@@ -51,7 +53,7 @@ export async function updateAch(ctx: Ctx, merchant: Merchant, input: UpdateAchIn
     }
     const at = merchantNow(ctx.now, merchant);
     const outcome = input.new_status === 'approved' ? await bankOutcome(ctx, tx, row) : { approved: false as const, message: DEFAULT_RETURN_MESSAGE };
-    await resolveAch(tx, merchant, row, outcome, at);
+    await resolveAch({ ...ctx, db: tx }, merchant, row, outcome, at);
     return { message: outcome.approved ? 'ACH transaction approved.' : `ACH transaction declined: ${outcome.message}.` };
   });
 }
@@ -63,12 +65,13 @@ export async function updateAch(ctx: Ctx, merchant: Merchant, input: UpdateAchIn
  * (`ach.update` Declined with `return_transaction_id`).
  */
 export async function resolveAch(
-  tx: Queryable,
+  w: Writer,
   merchant: { id: string; clientId: string },
   row: TxnRow,
   outcome: { approved: true } | { approved: false; message: string },
   at: Date,
 ): Promise<void> {
+  const tx = w.db;
   const state = stateOf(row.isStatus);
   const base = { clientId: merchant.clientId, merchantId: merchant.id };
   if (outcome.approved) {
@@ -78,12 +81,12 @@ export async function resolveAch(
       .set({ ...stateColumns(next), settled: true, settledAt: at, completedAt: at, updatedAt: at })
       .where(eq(transactions.id, row.id))
       .returning();
-    await recordEvent(tx, {
+    await recordEvent(w, {
       ...base,
       type: 'ach.update',
       data: { merchant_id: merchant.id, status: 'Approved', tran_id: row.id, message: 'Approved' },
     });
-    await recordEvent(tx, { ...base, type: 'payment.success', data: paymentSuccessData(done!) });
+    await recordEvent(w, { ...base, type: 'payment.success', data: paymentSuccessData(done!) });
     return;
   }
   // Pending: the bank declined it; completed: returned after it succeeded (a Stripe return).
@@ -93,7 +96,7 @@ export async function resolveAch(
     .update(transactions)
     .set({ ...stateColumns(next), declineReason: outcome.message, updatedAt: at })
     .where(eq(transactions.id, row.id));
-  await recordEvent(tx, {
+  await recordEvent(w, {
     ...base,
     type: 'ach.update',
     data: {

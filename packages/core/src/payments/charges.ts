@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { Queryable } from '../db/connect.js';
 import { givenKeys, placeholderNames, preparedByShape } from '../db/prepared-sql.js';
 import { events, transactions } from '../db/schema.js';
-import { outboxWritten } from '../outbox-signal.js';
+import { outboxWritten, type Writer } from '../operation.js';
 import { customerToCharge } from '../customers/customers.js';
 import { revealBankAccount, revealCard, type PaymentMethodRow } from '../customers/vault.js';
 import { invalid } from '../errors.js';
@@ -89,7 +89,7 @@ export async function chargeCustomer(ctx: Ctx, merchant: Merchant, customerId: s
 type Base = Pick<NewTxn, 'id' | 'merchantId' | 'amountCents' | 'customerId' | 'paymentMethodId' | 'orderId' | 'orderCreatedfrom' | 'lastFour' | 'createdAt' | 'updatedAt'>;
 
 async function chargeCard(ctx: Ctx, merchant: Merchant, method: PaymentMethodRow, input: ChargeInput, base: Base, now: Date) {
-  const key = processorKey('authorize', base.id);
+  const key = processorKey(ctx.op.key, 'authorize', base.id);
   const type = input.preAuth ? 'PreAuth' : 'Sale';
   let result: Awaited<ReturnType<Ctx['processor']['authorizeCard']>>;
   try {
@@ -126,7 +126,7 @@ async function chargeCard(ctx: Ctx, merchant: Merchant, method: PaymentMethodRow
   }
   // The sale and its payment.success event: one statement, atomic without a transaction.
   const row = transactionRow(values);
-  await writeSale(ctx.db, values, { clientId: merchant.clientId, merchantId: merchant.id, data: paymentSuccessData(row) });
+  await writeSale(ctx, values, { clientId: merchant.clientId, merchantId: merchant.id, data: paymentSuccessData(row) });
   return row;
 }
 
@@ -140,10 +140,11 @@ const saleNames = placeholderNames('t_');
  * name; each call only binds the values (each through its column's encoder, as Drizzle would).
  */
 async function writeSale(
-  db: Queryable,
+  w: Writer,
   values: NewTxn,
   e: { clientId: string; merchantId: string; data: ReturnType<typeof paymentSuccessData> },
 ): Promise<void> {
+  const db = w.db;
   const keys = givenKeys(values);
   const shape = keys.map((k) => (values[k] === null ? `${k}=null` : k)).join(',');
   const p = sales(shape, () => {
@@ -160,13 +161,13 @@ async function writeSale(
     return sql`with w0 as (${db.insert(transactions).values(row).getSQL()}) ${event.getSQL()}`;
   });
   if (!p) {
-    await writeWithEvent(db, [db.insert(transactions).values(values)], { ...e, type: 'payment.success' });
+    await writeWithEvent(w, [db.insert(transactions).values(values)], { ...e, type: 'payment.success' });
     return;
   }
   const bound: Record<string, unknown> = { e_id: newId.event(), e_client: e.clientId, e_merchant: e.merchantId, e_payload: e.data };
   for (const k of keys) if (values[k] !== null) bound[saleNames(k)] = values[k];
   await p.run(db, bound);
-  outboxWritten(db, 'webhooks');
+  outboxWritten(w, 'webhooks');
 }
 
 /**
@@ -191,7 +192,7 @@ async function chargeBankAccount(ctx: Ctx, merchant: Merchant, method: PaymentMe
     amountCents: input.amount,
     holderName: method.holderName ?? undefined,
     accountType: method.accountType ?? undefined,
-    idempotencyKey: processorKey('ach_debit', base.id),
+    idempotencyKey: processorKey(ctx.op.key, 'ach_debit', base.id),
     payee: payeeOf(merchant, 'ach', input.amount),
   });
   const fee = feeFor(merchant, 'ach', input.amount);

@@ -8,7 +8,7 @@ import { invalid, notFound } from '../errors.js';
 import { eventInsertSql } from '../webhooks/outbox.js';
 import { preparedSql, type PreparedSql } from '../db/prepared-sql.js';
 import { newId } from '../ids.js';
-import { outboxWritten } from '../outbox-signal.js';
+import { inTransaction, outboxWritten } from '../operation.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount } from '../money.js';
 import { feeFor, feeRule } from './fees.js';
@@ -54,9 +54,9 @@ export async function updatePreauth(ctx: Ctx, merchant: Merchant, input: UpdateP
   if (input.new_authorized_amount === input.last_authorized_amount) {
     throw invalid('amount_unchanged', 'new_authorized_amount equals last_authorized_amount; there is nothing to change.');
   }
-  const done = await withProcessor(ctx, (q) => writePreauthUpdate(q, ctx, merchant, input));
+  const done = await withProcessor(ctx, (q, ctx) => writePreauthUpdate(q, ctx, merchant, input));
   if (done) return done;
-  return ctx.db.transaction(async (tx) => {
+  return inTransaction(ctx, async (tx, ctx) => {
     // Compare-and-set: the row is locked, so the amount read here is the one this update replaces.
     const row = await lockPreauth(tx, merchant.id, input.transaction_id, 'preauth_update', input.last_authorized_amount);
     const updated = await writePreauthUpdate(tx, ctx, merchant, input);
@@ -73,7 +73,7 @@ export async function updatePreauth(ctx: Ctx, merchant: Merchant, input: UpdateP
  */
 async function writePreauthUpdate(
   q: Queryable,
-  ctx: Pick<Ctx, 'now' | 'processor'>,
+  ctx: Pick<Ctx, 'now' | 'processor' | 'op' | 'outbox'>,
   merchant: Merchant,
   input: UpdatePreauthInput,
 ): Promise<PreauthUpdateResult | null> {
@@ -110,11 +110,11 @@ async function writePreauthUpdate(
     const result = await ctx.processor.incrementAuthorization({
       gatewayRef: row.gateway_ref ?? '',
       amountCents: cents,
-      idempotencyKey: processorKey('increment', eventId),
+      idempotencyKey: processorKey(ctx.op.key, 'increment', eventId),
     });
     if (!result.approved) throw declined(result.code, result.message, input.transaction_id);
   }
-  outboxWritten(q, 'webhooks');
+  outboxWritten(ctx, 'webhooks');
   return {
     Status: 'Approved',
     Account: row.last_four,
@@ -174,9 +174,9 @@ function preauthUpdateStatement(q: Queryable): PreparedSql {
  * lock, the refusal that applies, or the capture after all.
  */
 export async function capturePreauth(ctx: Ctx, merchant: Merchant, input: PreauthIdInput): Promise<PreauthCaptureResult> {
-  const done = await withProcessor(ctx, (q) => writeCapture(q, ctx, merchant, input.transaction_id));
+  const done = await withProcessor(ctx, (q, ctx) => writeCapture(q, ctx, merchant, input.transaction_id));
   if (done) return done;
-  return ctx.db.transaction(async (tx) => {
+  return inTransaction(ctx, async (tx, ctx) => {
     const row = await lockPreauth(tx, merchant.id, input.transaction_id, 'preauth_capture');
     const captured = await writeCapture(tx, ctx, merchant, input.transaction_id);
     if (!captured) throw new Error(`capture of ${row.id} refused by its guard although the locked row allows it`);
@@ -185,7 +185,7 @@ export async function capturePreauth(ctx: Ctx, merchant: Merchant, input: Preaut
 }
 
 /** The capture of an open preauthorization and its two events, then at the processor; null when the guard refused. */
-async function writeCapture(q: Queryable, ctx: Pick<Ctx, 'now' | 'processor'>, merchant: Merchant, txnId: string): Promise<PreauthCaptureResult | null> {
+async function writeCapture(q: Queryable, ctx: Pick<Ctx, 'now' | 'processor' | 'op' | 'outbox'>, merchant: Merchant, txnId: string): Promise<PreauthCaptureResult | null> {
   const [row] = rowsOf<{
     last_four: string;
     card_brand: string;
@@ -213,8 +213,8 @@ async function writeCapture(q: Queryable, ctx: Pick<Ctx, 'now' | 'processor'>, m
   // A preauthorization is captured once: its own id keys the capture.
   // With a payee, Stripe keeps back the fee the statement just priced: amount − net.
   const applicationFeeCents = merchant.stripeAccountId ? cents - Number(row.net_cents) : undefined;
-  await ctx.processor.capture({ gatewayRef: row.gateway_ref ?? '', amountCents: cents, applicationFeeCents, idempotencyKey: processorKey('capture', txnId) });
-  outboxWritten(q, 'webhooks');
+  await ctx.processor.capture({ gatewayRef: row.gateway_ref ?? '', amountCents: cents, applicationFeeCents, idempotencyKey: processorKey(ctx.op.key, 'capture', txnId), deferTo: ctx.op.deferred });
+  outboxWritten(ctx, 'webhooks');
   return {
     Status: 'Approved',
     Account: row.last_four,
@@ -262,11 +262,11 @@ function captureStatement(): PreparedSql {
  * the void after all.
  */
 export async function voidPreauth(ctx: Ctx, merchant: Merchant, input: PreauthIdInput): Promise<MoneyRecord> {
-  const done = await withProcessor(ctx, (q) =>
+  const done = await withProcessor(ctx, (q, ctx) =>
     writeGuardedVoid(q, ctx, preauthVoidStatement(), merchant, input.transaction_id, merchantNow(ctx.now, merchant), true),
   );
   if (done) return done;
-  return ctx.db.transaction(async (tx) => {
+  return inTransaction(ctx, async (tx, ctx) => {
     const row = await lockPreauth(tx, merchant.id, input.transaction_id, 'preauth_void');
     const voided = await writeGuardedVoid(tx, ctx, preauthVoidStatement(), merchant, row.id, merchantNow(ctx.now, merchant), true);
     if (!voided) throw new Error(`void of ${row.id} refused by its guard although the locked row allows it`);

@@ -48,7 +48,7 @@ export async function recordProcessing(
  */
 export async function settleProcessing(
   tx: Queryable,
-  ctx: Pick<Ctx, 'now'>,
+  ctx: Pick<Ctx, 'now' | 'op' | 'outbox'>,
   row: TxnRow,
   lookup: PaymentLookup,
   absentIsFinal: boolean,
@@ -82,7 +82,7 @@ export async function settleProcessing(
     .returning();
   // As the charge itself: a sale reports payment.success, a preauthorization nothing until capture.
   if (!preauth) {
-    await recordEvent(tx, { clientId: merchant!.clientId, merchantId: merchant!.id, type: 'payment.success', data: paymentSuccessData(done!) });
+    await recordEvent({ ...ctx, db: tx }, { clientId: merchant!.clientId, merchantId: merchant!.id, type: 'payment.success', data: paymentSuccessData(done!) });
   }
   return true;
 }

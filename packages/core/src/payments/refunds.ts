@@ -7,7 +7,7 @@ import { notFound } from '../errors.js';
 import { eventInsertSql } from '../webhooks/outbox.js';
 import { preparedSql, type PreparedSql } from '../db/prepared-sql.js';
 import { newId } from '../ids.js';
-import { outboxWritten } from '../outbox-signal.js';
+import { inTransaction, outboxWritten } from '../operation.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber } from '../money.js';
 import { lockTransaction, recordInsertSql, recordShown, rowsOf, toMoneyRecord, type MoneyRecord } from './records.js';
@@ -40,7 +40,7 @@ const refundValues = (cents: number, at: Date, cutoffMs: number) => ({
  */
 async function writeRefund(
   q: Queryable,
-  ctx: Pick<Ctx, 'settlementCutoffMs' | 'processor'>,
+  ctx: Pick<Ctx, 'settlementCutoffMs' | 'processor' | 'op' | 'outbox'>,
   merchant: Merchant,
   input: RefundInput,
   at: Date,
@@ -81,9 +81,10 @@ async function writeRefund(
     gatewayRef: row.original_ref ?? '',
     amountCents: input.amount,
     reference: made.id,
-    idempotencyKey: processorKey('refund', made.id),
+    idempotencyKey: processorKey(ctx.op.key, 'refund', made.id),
+    deferTo: ctx.op.deferred,
   });
-  outboxWritten(q, 'webhooks');
+  outboxWritten(ctx, 'webhooks');
   return { message: 'Refund processed successfully.', data: { ...shown, order_createdfrom: row.order_createdfrom } };
 }
 
@@ -135,9 +136,9 @@ export async function refundTransaction(
   merchant: Merchant,
   input: RefundInput,
 ): Promise<{ message: string; data: MoneyRecord }> {
-  const done = await withProcessor(ctx, (q) => writeRefund(q, ctx, merchant, input, merchantNow(ctx.now, merchant)));
+  const done = await withProcessor(ctx, (q, ctx) => writeRefund(q, ctx, merchant, input, merchantNow(ctx.now, merchant)));
   if (done) return done;
-  return ctx.db.transaction(async (tx) => {
+  return inTransaction(ctx, async (tx, ctx) => {
     const locked = await lockTransaction(tx, merchant.id, input.transaction_id);
     if (!locked) throw notFound('transaction_not_found', REFUND_MESSAGES.notFound);
     const at = merchantNow(ctx.now, merchant);

@@ -27,6 +27,6 @@ export async function achResult(
   const returnable = opts.afterSuccess && allowsStatus(row.isStatus, 'ach_return') && row.refundedCents === 0;
   if (!allowsStatus(row.isStatus, 'ach_approve') && !returnable) return false;
   const [merchant] = await tx.select().from(merchants).where(eq(merchants.id, row.merchantId));
-  await resolveAch(tx, { id: merchant!.id, clientId: merchant!.clientId }, row, outcome, merchantNow(ctx.now, merchant!));
+  await resolveAch({ ...ctx, db: tx }, { id: merchant!.id, clientId: merchant!.clientId }, row, outcome, merchantNow(ctx.now, merchant!));
   return true;
 }

@@ -71,7 +71,7 @@ export async function addTestMerchant(core: Core): Promise<CoreFixture> {
     approvedAt: ctx.now(),
   });
   const card = { number: '4242424242424242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: '123', zip: '94105' };
-  const merchant = () => merchantForKey(ctx.db, clientId, merchantKey);
+  const merchant = () => merchantForKey(ctx, clientId, merchantKey);
   const { customer_id } = await addCustomer(ctx, await merchant(), addCustomerInput.parse({ merchant_key: merchantKey, first_name: 'Ada', card }));
   return { core, clientId, merchantKey, merchantId, merchant, cardCustomer: customer_id };
 }

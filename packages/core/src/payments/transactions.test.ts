@@ -121,7 +121,7 @@ afterAll(async () => {
 
 const parse = (v: object) => listTransactionsInput.parse({ merchant_key: mk, ...v });
 /** The list as a request gets it: the key resolved to a merchant first (the server does it at the edge). */
-const list = async (input: ListTransactionsInput) => listTransactions(core.ctx, await merchantForKey(core.ctx.db, clientId, input.merchant_key), input);
+const list = async (input: ListTransactionsInput) => listTransactions(core.ctx, await merchantForKey(core.ctx, clientId, input.merchant_key), input);
 
 describe('listTransactions', () => {
   it('is newest first, ties broken by id (descending), with the full count', async () => {
@@ -211,7 +211,7 @@ describe('listTransactionsInput', () => {
 
 describe('getTransaction', () => {
   it('returns the single shape with its own field names', async () => {
-    const t = await getTransaction(core.ctx, await merchantForKey(core.ctx.db, clientId, mk), 'txn_a');
+    const t = await getTransaction(core.ctx, await merchantForKey(core.ctx, clientId, mk), 'txn_a');
     expect(t).toEqual({
       transaction_id: 'txn_a',
       amount: '12.30',
@@ -230,7 +230,7 @@ describe('getTransaction', () => {
 
   it("is not found for another merchant's transaction and for an unknown id", async () => {
     for (const id of ['txn_other', 'txn_missing']) {
-      await expect(getTransaction(core.ctx, await merchantForKey(core.ctx.db, clientId, mk), id)).rejects.toMatchObject({
+      await expect(getTransaction(core.ctx, await merchantForKey(core.ctx, clientId, mk), id)).rejects.toMatchObject({
         kind: 'not_found',
         code: 'transaction_not_found',
       });

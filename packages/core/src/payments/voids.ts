@@ -8,7 +8,7 @@ import { notFound } from '../errors.js';
 import { eventInsertSql, writeWithEvent } from '../webhooks/outbox.js';
 import { preparedSql, type PreparedSql } from '../db/prepared-sql.js';
 import { newId } from '../ids.js';
-import { outboxWritten } from '../outbox-signal.js';
+import { outboxWritten } from '../operation.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import type { Guard } from './guard.js';
 import { payloadOf, payloadSql, voidFromOriginal } from './payloads.js';
@@ -18,6 +18,7 @@ import { lastCutoff } from './settlement.js';
 import { processorKey } from '../processor/keys.js';
 import { withProcessor } from './with-processor.js';
 import { nextState, stateColumns, stateOf, statesAllowing, targetOf, type PaymentEvent } from './state.js';
+import { inTransaction } from '../operation.js';
 
 /** `POST /order/sales-void`: voids a completed, unsettled payment. */
 
@@ -33,7 +34,7 @@ export const VOID_NOT_FOUND_MESSAGE =
  */
 export async function performVoid(
   tx: Queryable,
-  ctx: Pick<Ctx, 'processor'>,
+  ctx: Pick<Ctx, 'processor' | 'op' | 'outbox'>,
   merchant: Merchant,
   original: TxnRow,
   at: Date,
@@ -55,7 +56,7 @@ export async function performVoid(
     .set({ ...stateColumns('voided'), updatedAt: at })
     .where(eq(transactions.id, original.id));
   // The record, the original's new state and the event: one statement (the caller holds the lock).
-  await writeWithEvent(tx, [made.query, update], {
+  await writeWithEvent({ ...ctx, db: tx }, [made.query, update], {
     clientId: merchant.clientId,
     merchantId: merchant.id,
     type: opts.eventType,
@@ -70,15 +71,15 @@ export async function performVoid(
  * authorization is cancelled; a captured payment gets back what was not yet refunded.
  */
 async function voidAtProcessor(
-  ctx: Pick<Ctx, 'processor'>,
+  ctx: Pick<Ctx, 'processor' | 'op'>,
   v: { originalRef: string | null; recordId: string; hold: boolean; amountCents: number },
 ): Promise<void> {
   const gatewayRef = v.originalRef ?? '';
   if (v.hold) {
-    await ctx.processor.cancel({ gatewayRef, idempotencyKey: processorKey('cancel', v.recordId) });
+    await ctx.processor.cancel({ gatewayRef, idempotencyKey: processorKey(ctx.op.key, 'cancel', v.recordId), deferTo: ctx.op.deferred });
   } else if (v.amountCents > 0) {
     // A void gives the merchant our fee back (its record's fee is the original's, negated).
-    await ctx.processor.refund({ gatewayRef, amountCents: v.amountCents, reference: v.recordId, returnFee: true, idempotencyKey: processorKey('void', v.recordId) });
+    await ctx.processor.refund({ gatewayRef, amountCents: v.amountCents, reference: v.recordId, returnFee: true, idempotencyKey: processorKey(ctx.op.key, 'void', v.recordId), deferTo: ctx.op.deferred });
   }
 }
 
@@ -104,7 +105,7 @@ function voidEventData(merchant: Merchant, record: RecordShown, shown: MoneyReco
  */
 async function writeVoid(
   q: Queryable,
-  ctx: Pick<Ctx, 'settlementCutoffMs' | 'processor'>,
+  ctx: Pick<Ctx, 'settlementCutoffMs' | 'processor' | 'op' | 'outbox'>,
   merchant: Merchant,
   input: VoidInput,
   at: Date,
@@ -122,7 +123,7 @@ async function writeVoid(
  */
 export async function writeGuardedVoid(
   q: Queryable,
-  ctx: Pick<Ctx, 'processor'>,
+  ctx: Pick<Ctx, 'processor' | 'op' | 'outbox'>,
   statement: PreparedSql,
   merchant: Merchant,
   txnId: string,
@@ -148,7 +149,7 @@ export async function writeGuardedVoid(
   );
   if (!row) return null;
   await voidAtProcessor(ctx, { originalRef: row.original_ref, recordId: made.id, hold, amountCents: Number(row.amount_cents) });
-  outboxWritten(q, 'webhooks');
+  outboxWritten(ctx, 'webhooks');
   return toMoneyRecord(recordShown(made, row, { ...r, originalId: txnId }));
 }
 
@@ -205,9 +206,9 @@ export async function voidTransaction(
   merchant: Merchant,
   input: VoidInput,
 ): Promise<{ message: string; data: MoneyRecord }> {
-  const done = await withProcessor(ctx, (q) => writeVoid(q, ctx, merchant, input, merchantNow(ctx.now, merchant)));
+  const done = await withProcessor(ctx, (q, ctx) => writeVoid(q, ctx, merchant, input, merchantNow(ctx.now, merchant)));
   if (done) return done;
-  return ctx.db.transaction(async (tx) => {
+  return inTransaction(ctx, async (tx, ctx) => {
     const locked = await lockTransaction(tx, merchant.id, input.transaction_id);
     if (!locked) throw notFound('transaction_not_found', VOID_NOT_FOUND_MESSAGE);
     const at = merchantNow(ctx.now, merchant);

@@ -5,6 +5,7 @@ import { clients, events, webhookDeliveries } from '../db/schema.js';
 import { RemitError } from '../errors.js';
 import { deliveryView } from '../webhooks/deliveries.js';
 import { openPayload, recordEvent } from '../webhooks/outbox.js';
+import { inTransaction } from '../operation.js';
 
 /** The portal's webhook page: the URL and signing secret, the deliveries with their bodies, a test event. */
 
@@ -49,11 +50,11 @@ export async function portalDeliveries(ctx: Pick<Ctx, 'db' | 'vault'>, clientId:
 }
 
 /** Records a `webhook.test` event; the dispatcher delivers it like any other. Needs a webhook URL. */
-export async function sendTestEvent(ctx: Pick<Ctx, 'db'>, clientId: string): Promise<{ event_id: string }> {
-  return ctx.db.transaction(async (tx) => {
+export async function sendTestEvent(ctx: Pick<Ctx, 'db' | 'op' | 'outbox'>, clientId: string): Promise<{ event_id: string }> {
+  return inTransaction(ctx, async (tx, ctx) => {
     const [row] = await tx.select({ url: clients.webhookUrl }).from(clients).where(eq(clients.id, clientId)).limit(1);
     if (!row?.url) throw new RemitError('webhook_url_not_set');
-    const event_id = await recordEvent(tx, {
+    const event_id = await recordEvent({ ...ctx, db: tx }, {
       clientId,
       type: 'webhook.test',
       data: { client_id: clientId, message: 'A test event from the Remit sandbox portal.' },

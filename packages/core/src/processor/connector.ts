@@ -4,6 +4,7 @@
  * operation (docs/processors.md).
  */
 import { RemitError } from '../errors.js';
+import type { DeferredCall } from './deferred.js';
 
 export type { CardBrand } from '@remit/contract';
 
@@ -75,6 +76,15 @@ export class OutcomeUnknown extends RemitError {
  */
 export interface Keyed {
   idempotencyKey: string;
+}
+
+/**
+ * A capture, cancel or refund inside a money operation: `deferTo` is the operation's list of calls
+ * deferred to its commit (`ctx.op.deferred`); given one, a call whose answer never came is kept
+ * there (processor/deferred.ts) instead of failing.
+ */
+export interface Deferrable {
+  deferTo?: DeferredCall[] | null;
 }
 
 /**
@@ -151,15 +161,15 @@ export interface Processor {
    * Capture up to the authorized amount of an authorization; the rest is released.
    * `applicationFeeCents`: the fee of the captured amount, for a payment made with a payee.
    */
-  capture(input: Keyed & { gatewayRef: string; amountCents: number; applicationFeeCents?: number | null }): Promise<void>;
+  capture(input: Keyed & Deferrable & { gatewayRef: string; amountCents: number; applicationFeeCents?: number | null }): Promise<void>;
   /** Release an authorization that was never captured. */
-  cancel(input: Keyed & { gatewayRef: string }): Promise<void>;
+  cancel(input: Keyed & Deferrable & { gatewayRef: string }): Promise<void>;
   /**
    * Give back part or all of a captured payment (repeatable up to what was captured). `reference`
    * is our refund or void record, which the processor keeps with its refund. `returnFee`: a void
    * gives the merchant our fee back (a refund does not); with a payee the processor returns it.
    */
-  refund(input: Keyed & { gatewayRef: string; amountCents: number; reference: string; returnFee?: boolean }): Promise<void>;
+  refund(input: Keyed & Deferrable & { gatewayRef: string; amountCents: number; reference: string; returnFee?: boolean }): Promise<void>;
   /** Raise an open authorization to `amountCents` in all; a decline leaves it as it was. */
   incrementAuthorization(input: Keyed & { gatewayRef: string; amountCents: number }): Promise<{ approved: true } | Decline>;
   /** Start an ACH debit; it stays pending until the bank approves or returns it. `mandate`: the customer's acceptance online (the pay page); without it the merchant holds the authorization. */

@@ -1,5 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-
 /**
  * A capture, cancel or refund whose answer never came (a timeout, the processor's 5xx), inside a
  * money operation whose own rules have already passed: the operation is recorded as done and the
@@ -7,6 +5,9 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * by reconciliation: the processor then answers what it did, or does it once. Sent again without
  * that key (a client's retry without `Idempotency-Key` is a new record, so a new key), a refund
  * could be made twice; so the call is never left to the client to retry.
+ *
+ * The operation collects them in its scope (`ctx.op.deferred`, operation.ts) and hands that list to
+ * the processor call (`deferTo`); with no list given, such a call fails.
  */
 export interface DeferredCall {
   kind: 'capture' | 'cancel' | 'refund';
@@ -21,19 +22,9 @@ export interface DeferredCall {
   idempotencyKey: string;
 }
 
-const sink = new AsyncLocalStorage<DeferredCall[]>();
-
-/** Runs `work`, collecting the calls it defers. */
-export async function collectDeferred<T>(work: () => Promise<T>): Promise<{ result: T; deferred: DeferredCall[] }> {
-  const deferred: DeferredCall[] = [];
-  const result = await sink.run(deferred, work);
-  return { result, deferred };
-}
-
-/** Defers `call` when the caller collects deferred calls (answers true); otherwise the caller throws. */
-export function deferCall(call: DeferredCall): boolean {
-  const calls = sink.getStore();
-  if (!calls) return false;
-  calls.push(call);
+/** Defers `call` into `to`, the operation's list, when it has one (answers true); otherwise the caller throws. */
+export function deferCall(to: DeferredCall[] | null | undefined, call: DeferredCall): boolean {
+  if (!to) return false;
+  to.push(call);
   return true;
 }

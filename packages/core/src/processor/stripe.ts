@@ -209,11 +209,11 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
   };
 
   /** A call an unknown outcome defers (processor/deferred.ts) when the operation can be recorded without its answer. */
-  const resendable = async (deferred: DeferredCall, run: () => Promise<unknown>): Promise<void> => {
+  const resendable = async (deferTo: DeferredCall[] | null | undefined, deferred: DeferredCall, run: () => Promise<unknown>): Promise<void> => {
     try {
       await run();
     } catch (e) {
-      if (outcomeUnknown(e) && deferCall(deferred)) return;
+      if (outcomeUnknown(e) && deferCall(deferTo, deferred)) return;
       processorError(e);
     }
   };
@@ -229,22 +229,22 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
       return luhnValid(number) ? null : 'Card number is not valid (Luhn check failed).';
     },
     authorizeCard,
-    async capture({ gatewayRef, amountCents, applicationFeeCents, idempotencyKey }) {
+    async capture({ gatewayRef, amountCents, applicationFeeCents, idempotencyKey, deferTo }) {
       // A payment with a payee keeps back the fee of what is captured, not of what was held.
       const fee = applicationFeeCents == null ? {} : { application_fee_amount: feeWithin(applicationFeeCents, amountCents) };
-      await resendable({ kind: 'capture', gatewayRef, amountCents, reference: null, applicationFeeCents, idempotencyKey }, () =>
+      await resendable(deferTo, { kind: 'capture', gatewayRef, amountCents, reference: null, applicationFeeCents, idempotencyKey }, () =>
         stripe.paymentIntents.capture(gatewayRef, { amount_to_capture: amountCents, ...fee }, { idempotencyKey }),
       );
     },
-    async cancel({ gatewayRef, idempotencyKey }) {
-      await resendable({ kind: 'cancel', gatewayRef, amountCents: null, reference: null, idempotencyKey }, () =>
+    async cancel({ gatewayRef, idempotencyKey, deferTo }) {
+      await resendable(deferTo, { kind: 'cancel', gatewayRef, amountCents: null, reference: null, idempotencyKey }, () =>
         stripe.paymentIntents.cancel(gatewayRef, {}, { idempotencyKey }),
       );
     },
-    async refund({ gatewayRef, amountCents, reference, returnFee, idempotencyKey }) {
+    async refund({ gatewayRef, amountCents, reference, returnFee, idempotencyKey, deferTo }) {
       // A destination charge: the refund is taken back from the merchant's account (reverse_transfer);
       // our fee is returned only by a void, as the ledger records it (docs/going-live-stripe.md).
-      await resendable({ kind: 'refund', gatewayRef, amountCents, reference, returnFee, idempotencyKey }, async () => {
+      await resendable(deferTo, { kind: 'refund', gatewayRef, amountCents, reference, returnFee, idempotencyKey }, async () => {
         const intent = await stripe.paymentIntents.retrieve(gatewayRef);
         const connected = intent.transfer_data ? { reverse_transfer: true, refund_application_fee: returnFee === true } : {};
         return stripe.refunds.create({ payment_intent: gatewayRef, amount: amountCents, metadata: { remit_record: reference }, ...connected }, { idempotencyKey });

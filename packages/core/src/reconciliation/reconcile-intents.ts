@@ -6,6 +6,7 @@ import { recordLinkIntent } from '../pay-page/stripe-intent.js';
 import { IS_STATUS } from '../payments/state.js';
 import { refundOrphan } from '../payments/stripe-orphans.js';
 import type { StripeProcessor } from '../processor/stripe.js';
+import { inTransaction } from '../operation.js';
 
 /**
  * Reconciliation of the PaymentIntents Remit created for links (stripe-intent.ts): every one
@@ -94,12 +95,12 @@ export async function reconcileIntents(ctx: Ctx, opts: { windowMs?: number } = {
     const orphan = orphaned.get(pi.id);
     if (orphan) {
       // Given back already; one whose refund failed or waited on a bank debit is tried again.
-      const action = orphan.action === 'refunded' || orphan.action === 'canceled' ? orphan.action : await ctx.db.transaction((tx) => refundOrphan(ctx, tx, pi, { linkId, reason: orphan.reason }));
+      const action = orphan.action === 'refunded' || orphan.action === 'canceled' ? orphan.action : await inTransaction(ctx, (tx, ctx) => refundOrphan(ctx, tx, pi, { linkId, reason: orphan.reason }));
       entry('orphan', action);
       continue;
     }
     if (keepsMoney(pi) && !recorded.has(pi.id)) {
-      const r = await ctx.db.transaction((tx) => recordLinkIntent(ctx, tx, pi, { from: 'reconcile' }));
+      const r = await inTransaction(ctx, (tx, ctx) => recordLinkIntent(ctx, tx, pi, { from: 'reconcile' }));
       const given = r.kind === 'orphan' || r.kind === 'mismatch';
       entry(given ? 'orphan' : 'money_without_record', given ? 'refunded' : r.kind === 'paid' || r.kind === 'bank_verification' ? 'recorded' : 'none');
       continue;
@@ -128,7 +129,7 @@ export async function reconcileIntents(ctx: Ctx, opts: { windowMs?: number } = {
   for (const o of left) {
     if (orphaned.has(o.gatewayRef) || ids.includes(o.gatewayRef)) continue;
     const pi = await stripe.paymentIntents.retrieve(o.gatewayRef);
-    const action = await ctx.db.transaction((tx) => refundOrphan(ctx, tx, pi, { linkId: o.payLinkId, reason: o.reason }));
+    const action = await inTransaction(ctx, (tx, ctx) => refundOrphan(ctx, tx, pi, { linkId: o.payLinkId, reason: o.reason }));
     report.mismatches.push({ payment_intent: o.gatewayRef, link_id: o.payLinkId, amount: o.amountCents, status: pi.status, problem: 'orphan', action });
   }
   return report;

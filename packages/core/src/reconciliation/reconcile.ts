@@ -10,6 +10,7 @@ import { achResult } from '../payments/stripe-ach.js';
 import { settleProcessingByKey } from './settle-processing.js';
 import { confirmDeferred } from '../processor/unconfirmed.js';
 import { reconcileIntents, type IntentReconcileReport } from './reconcile-intents.js';
+import { inTransaction } from '../operation.js';
 
 /**
  * Reconciliation: what only the processor can say, asked of it. A `processing` payment (its
@@ -76,7 +77,7 @@ export async function reconcilePayments(ctx: Ctx, opts: ReconcileOptions = {}): 
     const found = p.key ? await ask({ idempotencyKey: p.key }) : null;
     if (!found) continue;
     const absentIsFinal = now.getTime() - p.createdAt.getTime() > (opts.absentAfterMs ?? ABSENT_AFTER_MS);
-    const changed = await ctx.db.transaction((tx) => settleProcessingByKey(ctx, tx, p.key!, found, absentIsFinal));
+    const changed = await inTransaction(ctx, (tx, ctx) => settleProcessingByKey(ctx, tx, p.key!, found, absentIsFinal));
     if (changed) report.settled++;
   }
 
@@ -97,7 +98,7 @@ export async function reconcilePayments(ctx: Ctx, opts: ReconcileOptions = {}): 
     const found = await ask({ gatewayRef: d.ref! });
     if (!found || (found.state !== 'approved' && found.state !== 'declined')) continue;
     const outcome = found.state === 'approved' ? ({ approved: true } as const) : ({ approved: false, message: found.message } as const);
-    if (await ctx.db.transaction((tx) => achResult(tx, ctx, d.ref!, outcome))) report.settled++;
+    if (await inTransaction(ctx, (tx, ctx) => achResult(tx, ctx, d.ref!, outcome))) report.settled++;
   }
 
   const challenges = await ctx.db

@@ -5,6 +5,7 @@ import type { Queryable } from '../db/connect.js';
 import { merchants, transactions } from '../db/schema.js';
 import { recordEvent } from '../webhooks/outbox.js';
 import { amountNumber } from '../money.js';
+import type { Writer } from '../operation.js';
 
 /**
  * Stripe's `charge.dispute.*` on a payment of ours: the transaction carries the dispute (its id,
@@ -31,7 +32,8 @@ const stageOf = (status: string | null): Stage => (status === null ? 'none' : CL
 
 const idOf = (v: string | { id: string } | null) => (v === null ? null : typeof v === 'string' ? v : v.id);
 
-export async function applyDispute(tx: Queryable, type: string, dispute: Stripe.Dispute, eventCreated: number): Promise<boolean> {
+export async function applyDispute(w: Writer, type: string, dispute: Stripe.Dispute, eventCreated: number): Promise<boolean> {
+  const tx = w.db;
   const kind = type.slice('charge.dispute.'.length) as DisputeEvent;
   if (!(kind in MOVES)) return false;
   const intent = idOf(dispute.payment_intent);
@@ -58,7 +60,7 @@ export async function applyDispute(tx: Queryable, type: string, dispute: Stripe.
     .where(eq(transactions.id, row.id));
   const [merchant] = await tx.select({ clientId: merchants.clientId }).from(merchants).where(eq(merchants.id, row.merchantId));
   const due = dispute.evidence_details?.due_by;
-  await recordEvent(tx, {
+  await recordEvent(w, {
     clientId: merchant!.clientId,
     merchantId: row.merchantId,
     type: ours as 'dispute.created',

@@ -13,6 +13,7 @@ import { finishIssuerChallenge } from '../pay-page/issuer-challenge.js';
 import { applyDispute } from './disputes.js';
 import { verifiedStripeEvent } from './entry.js';
 import { linkIntentEvent } from '../pay-page/stripe-intent.js';
+import { inTransaction } from '../operation.js';
 
 /**
  * `POST /stripe/webhooks`: Stripe's events, verified with `Stripe-Signature` (bad, more than five
@@ -35,7 +36,7 @@ export async function receiveStripeEvent(ctx: Ctx, rawBody: string, signature: s
   if (!processor.webhookSecret) throw invalid('invalid_request', 'STRIPE_WEBHOOK_SECRET is not set: Stripe events cannot be verified.');
   // Signatures are dated by Stripe's clock, not the business clock (ctx.now).
   const event = verifiedStripeEvent(processor.stripe, processor.webhookSecret, rawBody, signature, Date.now());
-  return ctx.db.transaction(async (tx) => {
+  return inTransaction(ctx, async (tx, ctx) => {
     // Claimed with the changes it makes: a duplicate waits on this row, then finds it.
     const claimed = await tx.execute(sql`insert into idempotency_keys (client_id, key, request_hash, status_code, response_body)
       values (${EVENTS_SCOPE}, ${event.id}, ${event.type}, 200, '') on conflict do nothing returning key`);
@@ -75,7 +76,7 @@ async function applyEvent(tx: Queryable, ctx: Ctx, event: Stripe.Event): Promise
     case 'charge.dispute.created':
     case 'charge.dispute.updated':
     case 'charge.dispute.closed':
-      return applyDispute(tx, event.type, event.data.object, event.created);
+      return applyDispute({ ...ctx, db: tx }, event.type, event.data.object, event.created);
     default:
       return false;
   }

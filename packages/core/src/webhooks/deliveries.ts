@@ -3,7 +3,8 @@ import { listDeliveriesQuery, type DeliveryAttempt, type DeliveryPage, type Deli
 import type { Queryable } from '../db/connect.js';
 import { clients, webhookDeliveries } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
-import { outboxWritten } from '../outbox-signal.js';
+import { inTransaction, outboxWritten } from '../operation.js';
+import type { Ctx } from '../context.js';
 import { responseExcerpt } from './response-excerpt.js';
 
 /** Seconds after the 1st … 7th failed try; after the 8th try the delivery has failed for good. */
@@ -76,9 +77,9 @@ export async function listDeliveries(db: Queryable, clientId: string, q: ListDel
  * The retry schedule starts over. Another client's id is the same 404 as an unknown one. While
  * a 410 keeps the URL disabled the delivery is held (`disabled`) until the URL is registered again.
  */
-export async function retryDelivery(db: Queryable, clientId: string, deliveryId: string): Promise<DeliveryView> {
+export async function retryDelivery(ctx: Pick<Ctx, 'db' | 'op' | 'outbox'>, clientId: string, deliveryId: string): Promise<DeliveryView> {
   // The client row lock orders this against a re-registration, which releases held deliveries.
-  return db.transaction(async (tx) => {
+  return inTransaction(ctx, async (tx, ctx) => {
     const [client] = await tx.select({ disabledAt: clients.webhookDisabledAt }).from(clients).where(eq(clients.id, clientId)).for('update');
     const [row] = await tx
       .update(webhookDeliveries)
@@ -86,7 +87,7 @@ export async function retryDelivery(db: Queryable, clientId: string, deliveryId:
       .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.clientId, clientId)))
       .returning();
     if (!row) throw notFound('delivery_not_found', 'Webhook delivery not found.');
-    outboxWritten(tx, 'webhooks');
+    outboxWritten(ctx, 'webhooks');
     return deliveryView(row);
   });
 }

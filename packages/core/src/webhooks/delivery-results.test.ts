@@ -40,7 +40,7 @@ async function leasedDeliveries(n: number, lease: string): Promise<string[]> {
   const { client_id } = await createCredentials(core.ctx);
   await updateWebhookUrl(core.ctx, client_id, { webhook_url: 'http://127.0.0.1:9/hooks' });
   const data = { merchant_id: 'm_1', guid: 'txn_1', amount: 1, order_id: 'o', customer_id: 0 };
-  for (let i = 0; i < n; i++) await recordEvent(core.ctx.db, { clientId: client_id, type: 'preauth', data });
+  for (let i = 0; i < n; i++) await recordEvent(core.ctx, { clientId: client_id, type: 'preauth', data });
   await new WebhookDispatcher(core.ctx).createDeliveries();
   const r = await core.ctx.db.execute(sql`update webhook_deliveries set lease_id = ${lease}, locked_until = now() + interval '1 minute'
     where client_id = ${client_id} returning id`);

@@ -11,6 +11,7 @@ import type { DeliveryAttempt } from './deliveries.js';
 import { recordEvent } from './outbox.js';
 import { newKey } from '../secret-keys.js';
 import { eventually, openTestCore, startReceiver, type Receiver, type TestCore } from './test-support.js';
+import { inTransaction } from '../operation.js';
 
 const voidRecord = {
   merchant_id: 'm_1',
@@ -90,7 +91,7 @@ async function newClient(url = rx.url) {
 }
 
 async function emit<T extends EventType>(clientId: string, type: T, data: EventData[T]) {
-  return core.ctx.db.transaction((tx) => recordEvent(tx, { clientId, type, data }, core.ctx.vault));
+  return inTransaction(core.ctx, (_tx, c) => recordEvent(c, { clientId, type, data }, core.ctx.vault));
 }
 
 const delivery = async (eventId: string) =>

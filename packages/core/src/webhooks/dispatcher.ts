@@ -6,7 +6,6 @@ import type { Db } from '../db/connect.js';
 import { ClaimLoop, claimDueQuery, newLease, renewLease, type DispatcherLogger } from '../poll-loop.js';
 import { preparedSql } from '../db/prepared-sql.js';
 import { DeliveryResults } from './delivery-results.js';
-import { onOutboxCommit } from '../outbox-signal.js';
 import { BlockedAddressError, guardedLookup, isBlockedAddress, portRefused, webhookPort } from './address-guard.js';
 import { isIP } from 'node:net';
 import { retryDelayMs, type DeliveryAttempt } from './deliveries.js';
@@ -16,6 +15,7 @@ import { webhookSigner, type WebhookSigner } from './signing.js';
 import { ClientShares } from './client-shares.js';
 import { Circuits } from './circuits.js';
 import { urlToHttpOptions } from 'node:url';
+import type { OutboxSignal } from '../outbox-signal.js';
 
 export type { DispatcherLogger } from '../poll-loop.js';
 
@@ -169,9 +169,12 @@ export class WebhookDispatcher {
   readonly #slowSending = new Set<string>();
   #stopping = false;
   #unsubscribe: (() => void) | null = null;
+  /** The commits this dispatcher wakes on (the context's signal); none: it only polls. */
+  readonly #outbox: OutboxSignal | undefined;
 
-  constructor(ctx: Pick<Ctx, 'db' | 'vault' | 'env'>, opts: WebhookDispatcherOptions = {}) {
+  constructor(ctx: Pick<Ctx, 'db' | 'vault' | 'env'> & Partial<Pick<Ctx, 'outbox'>>, opts: WebhookDispatcherOptions = {}) {
     this.#db = ctx.db;
+    this.#outbox = ctx.outbox;
     this.#ctx = ctx;
     this.#results = new DeliveryResults(ctx.db);
     const timeoutMs = opts.timeoutMs ?? 10_000;
@@ -222,7 +225,7 @@ export class WebhookDispatcher {
     this.#stopping = false;
     this.#loop.start();
     // An operation of this process that committed an event wakes the loop; the poll covers the rest.
-    if (this.#o.wakeOnCommit) this.#unsubscribe ??= onOutboxCommit(this.#db, (kind) => kind === 'webhooks' && this.nudge());
+    if (this.#o.wakeOnCommit) this.#unsubscribe ??= this.#outbox?.listen((kind) => kind === 'webhooks' && this.nudge()) ?? null;
     return this;
   }
 
@@ -668,6 +671,6 @@ const claimStatement = preparedSql('remit_webhook_claim', () => {
     where d.lease_id is not null`;
 });
 
-export function startWebhookDispatcher(ctx: Pick<Ctx, 'db' | 'vault' | 'env'>, opts: WebhookDispatcherOptions = {}) {
+export function startWebhookDispatcher(ctx: Pick<Ctx, 'db' | 'vault' | 'env'> & Partial<Pick<Ctx, 'outbox'>>, opts: WebhookDispatcherOptions = {}) {
   return new WebhookDispatcher(ctx, opts).start();
 }

@@ -1,8 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Queryable } from '../db/connect.js';
 import { events } from '../db/schema.js';
 import { newId } from '../ids.js';
-import { outboxWritten } from '../outbox-signal.js';
+import { outboxWritten, type Writer } from '../operation.js';
 import type { Vault } from '../encryption.js';
 import type { EventType, EventData } from '@remit/contract';
 
@@ -15,23 +14,23 @@ const SEALED_FIELDS: Partial<Record<EventType, readonly string[]>> = {
 };
 
 /**
- * Writes an event to the outbox. Call it with the transaction that makes the change, so the
- * event exists exactly when the change does. Event types with secret fields need the vault.
+ * Writes an event to the outbox. Call it with the scope of the transaction that makes the change
+ * (`w.db`), so the event exists exactly when the change does. Event types with secret fields need the vault.
  */
 export async function recordEvent<T extends EventType>(
-  tx: Queryable,
+  w: Writer,
   e: { clientId: string; merchantId?: string | null; type: T; data: EventData[T] },
   vault?: Vault,
 ): Promise<string> {
   const id = newId.event();
-  await tx.insert(events).values({
+  await w.db.insert(events).values({
     id,
     clientId: e.clientId,
     merchantId: e.merchantId ?? null,
     eventType: e.type,
     payload: sealPayload(e.type, e.data as unknown as Record<string, unknown>, vault),
   });
-  outboxWritten(tx, 'webhooks');
+  outboxWritten(w, 'webhooks');
   return id;
 }
 
@@ -41,13 +40,13 @@ export async function recordEvent<T extends EventType>(
  * and its outbox row are one statement, one round trip, atomic even outside a transaction.
  */
 export async function writeWithEvent<T extends EventType>(
-  tx: Queryable,
+  w: Writer,
   writes: ReadonlyArray<{ getSQL(): SQL }>,
   e: { clientId: string; merchantId?: string | null; type: T; data: EventData[T] },
   vault?: Vault,
 ): Promise<string> {
   const id = newId.event();
-  const insert = tx.insert(events).values({
+  const insert = w.db.insert(events).values({
     id,
     clientId: e.clientId,
     merchantId: e.merchantId ?? null,
@@ -55,8 +54,8 @@ export async function writeWithEvent<T extends EventType>(
     payload: sealPayload(e.type, e.data as unknown as Record<string, unknown>, vault),
   });
   const ctes = writes.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w.getSQL()})`);
-  await tx.execute(ctes.length ? sql`with ${sql.join(ctes, sql`, `)} ${insert.getSQL()}` : insert.getSQL());
-  outboxWritten(tx, 'webhooks');
+  await w.db.execute(ctes.length ? sql`with ${sql.join(ctes, sql`, `)} ${insert.getSQL()}` : insert.getSQL());
+  outboxWritten(w, 'webhooks');
   return id;
 }
 

@@ -5,6 +5,7 @@ import { openCore, type Core, type OpenOptions } from '../open.js';
 import type { Env } from '../environment.js';
 import { createTestDatabase, testDbKind } from '../test-database.js';
 import { recordEvent } from './outbox.js';
+import { inTransaction } from '../operation.js';
 
 /**
  * Test support for the dispatchers: a core on a fresh database (PGlite, or a database of its own
@@ -152,10 +153,10 @@ export function countOverlaps(rx: Receiver): () => number {
 export async function recordThousandEvents(core: Core, clientId: string): Promise<string[]> {
   const ids: string[] = [];
   for (let batch = 0; batch < 20; batch++) {
-    await core.ctx.db.transaction(async (tx) => {
+    await inTransaction(core.ctx, async (tx, ctx) => {
       for (let i = 0; i < 50; i++) {
         const data = { merchant_id: 'm_1', guid: `txn_${batch}_${i}`, amount: 1, order_id: `o${batch}_${i}`, customer_id: 0 };
-        ids.push(await recordEvent(tx, { clientId, type: 'preauth', data }));
+        ids.push(await recordEvent({ ...ctx, db: tx }, { clientId, type: 'preauth', data }));
       }
     });
   }

@@ -117,7 +117,7 @@ export function payApiRoutes(app: App, ctx: Ctx) {
           },
         },
         async (req, reply) => {
-          const result = await payLink(ctx, req.params.linkId, req.body, { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') }, customerLocale(req));
+          const result = await payLink(req.ctx, req.params.linkId, req.body, { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') }, customerLocale(req));
           return reply.code(payResultCode(result)).send(result);
         },
       );
@@ -136,7 +136,7 @@ export function payApiRoutes(app: App, ctx: Ctx) {
             response: { 200: payResultSchema, ...errors },
           },
         },
-        async (req) => answerChallenge(ctx, req.params.linkId, req.params.challengeId, req.body.outcome, customerLocale(req)),
+        async (req) => answerChallenge(req.ctx, req.params.linkId, req.params.challengeId, req.body.outcome, customerLocale(req)),
       );
 
       api.post(
@@ -155,7 +155,7 @@ export function payApiRoutes(app: App, ctx: Ctx) {
             response: { 200: stripeIntentSchema, ...errors },
           },
         },
-        async (req) => linkIntent(ctx, req.params.linkId, req.body.method),
+        async (req) => linkIntent(req.ctx, req.params.linkId, req.body.method),
       );
 
       api.post(
@@ -174,7 +174,7 @@ export function payApiRoutes(app: App, ctx: Ctx) {
           },
         },
         async (req, reply) => {
-          const result = await reportLinkIntent(ctx, req.params.linkId, req.body.payment_intent);
+          const result = await reportLinkIntent(req.ctx, req.params.linkId, req.body.payment_intent);
           return reply.code(payResultCode(result)).send(result);
         },
       );
@@ -193,7 +193,7 @@ export function payApiRoutes(app: App, ctx: Ctx) {
             response: { 200: stripeIntentSchema, ...errors },
           },
         },
-        async (req) => cardIntent(ctx, req.params.token),
+        async (req) => cardIntent(req.ctx, req.params.token),
       );
 
       api.post(
@@ -210,7 +210,7 @@ export function payApiRoutes(app: App, ctx: Ctx) {
             response: { 200: addCardResultSchema, ...errors },
           },
         },
-        async (req) => reportCardIntent(ctx, req.params.token, req.body.setup_intent),
+        async (req) => reportCardIntent(req.ctx, req.params.token, req.body.setup_intent),
       );
 
       api.get(
@@ -233,7 +233,7 @@ export function payApiRoutes(app: App, ctx: Ctx) {
             response: { 200: addCardResultSchema, ...errors },
           },
         },
-        async (req) => addCardFromLink(ctx, req.params.token, req.body),
+        async (req) => addCardFromLink(req.ctx, req.params.token, req.body),
       );
     },
     { prefix: '/pay/api' },

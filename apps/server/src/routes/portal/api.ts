@@ -143,7 +143,7 @@ export function portalApiRoutes(app: App, ctx: Ctx) {
     '/portal/api/deliveries/:id/retry',
     { ...guard, schema: { ...hide, params: portalDeliveryParams, response: { 200: portalDoneSchema } } },
     async (req) => {
-      const d = await retryDelivery(ctx.db, req.portalClientId, req.params.id);
+      const d = await retryDelivery(ctx, req.portalClientId, req.params.id);
       return {
         message:
           d.status === 'disabled'
