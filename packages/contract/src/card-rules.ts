@@ -1,7 +1,9 @@
 /**
- * Card and bank account rules, written once: the pay page checks as the customer types and the core
- * checks again before the processor sees anything. No zod and nothing from Node, so the pay page
- * imports this file alone (`@remit/contract/card-rules`) for a few hundred bytes.
+ * Field rules, written once: card (number, expiry, CVC), bank account, postal code and phone. The
+ * pay page and the widgets check as the customer types; the API's schemas and the core check again
+ * with the same functions. No zod and nothing from Node, so a page imports this file alone
+ * (`@remit/contract/card-rules`) for a few hundred bytes. Why each rule is what it is:
+ * docs/concepts.md, "Field rules".
  */
 
 export type CardBrand = 'Visa' | 'Mastercard' | 'Amex' | 'Discover';
@@ -67,4 +69,41 @@ export function abaRoutingValid(routing: string): boolean {
   const d = [...routing].map(Number) as number[];
   const sum = 3 * (d[0]! + d[3]! + d[6]!) + 7 * (d[1]! + d[4]! + d[7]!) + (d[2]! + d[5]! + d[8]!);
   return sum % 10 === 0;
+}
+
+/** A bank account number: 4 to 17 digits, the lengths US banks issue. */
+export const accountNumberValid = (account: string): boolean => /^\d{4,17}$/.test(account);
+
+/** The CVC a card's brand prints: 4 digits on American Express, 3 on every other. */
+export const cvcValid = (cvc: string, number: string): boolean => new RegExp(`^\\d{${cardLayout(number).cvcLength}}$`).test(cvc);
+
+/** Latest expiry accepted, in years from now: a card valid longer is a typo. */
+export const MAX_EXPIRY_YEARS = 20;
+
+/**
+ * Why a card's expiry (month 1–12, four-digit year) cannot be used at `now`, or null. A card is
+ * good through the last day of its month. Months are counted in UTC, on the page as on the
+ * server, so both answer alike at every instant (docs/concepts.md).
+ */
+export function expiryProblem(month: number, year: number, now: Date): 'past' | 'too_far' | null {
+  const thisYear = now.getUTCFullYear();
+  if (year * 12 + month < thisYear * 12 + now.getUTCMonth() + 1) return 'past';
+  return year > thisYear + MAX_EXPIRY_YEARS ? 'too_far' : null;
+}
+
+/**
+ * A postal code (trimmed). Where the country is known to be the US (onboarding's addresses), a ZIP
+ * code "NNNNN" or "NNNNN-NNNN"; anywhere else (a card's billing code: cards from any country pay),
+ * 3 to 10 letters, digits, spaces or dashes, starting with a letter or digit.
+ */
+export function postalCodeValid(code: string, country?: string): boolean {
+  return country === 'US' ? /^\d{5}(-\d{4})?$/.test(code) : /^[A-Za-z0-9][A-Za-z0-9 -]{2,9}$/.test(code);
+}
+
+/** A phone number as SMS is sent to it: a 10-digit US number in its common spellings, or E.164 → E.164; null when neither. */
+export function normalizePhone(v: string): string | null {
+  const s = v.trim();
+  if (/^\+[1-9]\d{7,14}$/.test(s) && !s.startsWith('+1')) return s;
+  const m = /^(?:\+?1)?([2-9]\d{9})$/.exec(s.replace(/[\s().-]/g, ''));
+  return m ? `+1${m[1]}` : null;
 }
