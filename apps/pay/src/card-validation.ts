@@ -1,5 +1,5 @@
 import type { CardInput } from '@remit/contract';
-import { cardLayout, cvcValid, expiryProblem, luhnValid, postalCodeValid } from '@remit/contract/card-rules';
+import { cardLayout, cvcValid, EXPIRY_PAST, expiryProblem, luhnValid, postalCodeValid } from '@remit/contract/card-rules';
 import { onlyDigits } from './card-format.js';
 import type { Errors } from './form.js';
 import type { Messages } from './i18n.js';
@@ -7,7 +7,7 @@ import type { Messages } from './i18n.js';
 export type CardField = 'number' | 'expiry' | 'cvc' | 'name' | 'zip';
 export type CardValues = Record<CardField, string>;
 export const CARD_FIELDS: CardField[] = ['number', 'expiry', 'cvc', 'name', 'zip'];
-export const emptyCard = (): CardValues => ({ number: '', expiry: '', cvc: '', name: '', zip: '' });
+export const emptyCard = () => Object.fromEntries(CARD_FIELDS.map((f) => [f, ''])) as CardValues;
 
 /** "MM / YY" → month and four-digit year, or null when not that shape. */
 export function parseExpiry(v: string): { month: number; year: number } | null {
@@ -28,8 +28,7 @@ export function validateCard(v: CardValues, m: Messages, now = new Date()): Erro
   const exp = parseExpiry(v.expiry);
   const expiry = exp && expiryProblem(exp.month, exp.year, now);
   if (!v.expiry.trim()) e.expiry = m.reqExpiry;
-  else if (!exp || expiry == 'too_far') e.expiry = m.badExpiry;
-  else if (expiry) e.expiry = m.pastExpiry;
+  else if (!exp || expiry) e.expiry = expiry == EXPIRY_PAST ? m.pastExpiry : m.badExpiry;
 
   const cvc = v.cvc.trim();
   if (!cvc) e.cvc = m.reqCvc;

@@ -15,7 +15,7 @@ import {
   ssn,
   websiteUrl,
 } from './onboarding-fields.js';
-import { postalCodeValid } from './card-rules.js';
+import { usZipValid } from './card-rules.js';
 import { envelope } from './envelope.js';
 
 /** Merchants: `POST /onboarding`, `GET /merchant`, `GET /merchant/{merchant_id}`, `POST /approve-merchant`. */
@@ -62,7 +62,7 @@ const businessInfo = z
     website: websiteUrl(),
   })
   .superRefine((b, ctx) => {
-    if (b.business_country === 'US' && !postalCodeValid(b.business_zip, 'US')) {
+    if (b.business_country === 'US' && !usZipValid(b.business_zip)) {
       ctx.addIssue({ code: 'custom', path: ['business_zip'], message: 'must be a US ZIP code NNNNN or NNNNN-NNNN' });
     }
   })
@@ -86,7 +86,7 @@ const ownerInfo = z
     zip: postalCode(),
   })
   .superRefine((o, ctx) => {
-    if (o.country === 'US' && !postalCodeValid(o.zip, 'US')) {
+    if (o.country === 'US' && !usZipValid(o.zip)) {
       ctx.addIssue({ code: 'custom', path: ['zip'], message: 'must be a US ZIP code NNNNN or NNNNN-NNNN' });
     }
   })

@@ -4,7 +4,7 @@ import type { Queryable } from '../db/connect.js';
 import { customers, paymentMethods } from '../db/schema.js';
 import { invalid, RemitError } from '../errors.js';
 import { newId } from '../ids.js';
-import { cardBrand, expiryProblem, luhnValid, MAX_EXPIRY_YEARS } from '@remit/contract';
+import { cardBrand, EXPIRY_PAST, EXPIRY_TOO_FAR, expiryProblem, luhnValid, MAX_EXPIRY_YEARS } from '@remit/contract';
 import type { CardInput as ProcessorCard, CardToken } from '../processor/connector.js';
 import { processorKey } from '../processor/keys.js';
 import type { BankAccountInput, PaymentMethodSummary, StoredCardInput as CardInput } from '@remit/contract';
@@ -44,11 +44,11 @@ export function checkCard(ctx: Pick<Ctx, 'processor'>, card: CardInput, now: Dat
   }
   // The pay page's rule too (`expiryProblem`): months in UTC, good through the month's last day.
   const expiry = expiryProblem(card.exp_month, card.exp_year, now);
-  if (expiry === 'past') {
+  if (expiry === EXPIRY_PAST) {
     const message = 'Card has expired: exp_month/exp_year is in the past.';
     throw invalid('card_expired', message, [{ path: 'card.exp_year', message }]);
   }
-  if (expiry === 'too_far') {
+  if (expiry === EXPIRY_TOO_FAR) {
     const message = `exp_year must be at most ${now.getUTCFullYear() + MAX_EXPIRY_YEARS}.`;
     throw invalid('invalid_card_expiry', message, [{ path: 'card.exp_year', message }]);
   }
