@@ -1,6 +1,7 @@
 import type { BankInput } from '@remit/contract';
 import { BANK_FIELDS, emptyBank, toBankInput, validateBank, type BankField } from './bank-validation.js';
 import { ErrorMessage, Field } from '@remit/form-kit';
+import { onlyDigits } from './card-format.js';
 import { PayForm } from './pay-form.js';
 import { useForm } from './form.js';
 import { t } from './i18n.js';
@@ -29,7 +30,6 @@ export function BankForm({ submitLabel, busy, merchantName, amountText, dateText
   const form = useForm(emptyBank(), (v) => validateBank(v, m), ids, { ...ids, type: 'account-type' });
   const { bind } = form;
   const { values, errors } = form;
-  const digits = (v: string) => v.replace(/\D/g, '');
   const submit = () => {
     if (form.check(BANK_FIELDS)) onSubmit(toBankInput(values.value));
   };
@@ -45,7 +45,7 @@ export function BankForm({ submitLabel, busy, merchantName, amountText, dateText
         required
       />
       <Field
-        {...bind('routing', undefined, digits)}
+        {...bind('routing', undefined, onlyDigits)}
         name="routing"
         label={m.routing}
         inputMode="numeric"
@@ -55,7 +55,7 @@ export function BankForm({ submitLabel, busy, merchantName, amountText, dateText
         width="medium"
       />
       <Field
-        {...bind('account', undefined, digits)}
+        {...bind('account', undefined, onlyDigits)}
         name="account"
         label={m.account}
         inputMode="numeric"
@@ -64,7 +64,7 @@ export function BankForm({ submitLabel, busy, merchantName, amountText, dateText
         maxLength={17}
       />
       <Field
-        {...bind('confirm', undefined, digits)}
+        {...bind('confirm', undefined, onlyDigits)}
         name="account-confirm"
         label={m.accountConfirm}
         inputMode="numeric"

@@ -1,5 +1,5 @@
 import type { BankInput } from '@remit/contract';
-import { abaRoutingValid } from '@remit/contract/card-rules';
+import { abaRoutingValid, accountNumberValid } from '@remit/contract/card-rules';
 import type { Errors } from './form.js';
 import type { Messages } from './i18n.js';
 
@@ -16,7 +16,7 @@ export function validateBank(v: BankValues, m: Messages): Errors<BankField> {
   else if (!abaRoutingValid(routing)) e.routing = m.badRouting;
   const account = v.account.trim();
   if (!account) e.account = m.reqAccount;
-  else if (!/^\d{4,17}$/.test(account)) e.account = m.badAccount;
+  else if (!accountNumberValid(account)) e.account = m.badAccount;
   if (!v.confirm.trim()) e.confirm = m.reqAccount;
   else if (v.confirm.trim() !== account) e.confirm = m.mismatchAccount;
   if (v.accepted !== 'yes') e.accepted = m.reqAuth;

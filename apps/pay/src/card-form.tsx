@@ -17,13 +17,8 @@ export interface CardFormProps {
   clearSignal?: number;
 }
 
-const ids: Record<CardField, string> = {
-  number: 'card-number',
-  expiry: 'card-expiry',
-  cvc: 'card-cvc',
-  name: 'card-name',
-  zip: 'card-zip',
-};
+/** Each field's input id: `card-number`, `card-expiry`, … */
+const ids = Object.fromEntries(CARD_FIELDS.map((f) => [f, 'card-' + f])) as Record<CardField, string>;
 
 /** Keeps the caret after the same digit once spaces are inserted or removed. */
 function caretAfterDigits(formatted: string, digitsBefore: number): number {

@@ -1,5 +1,5 @@
 import type { CardInput } from '@remit/contract';
-import { cardLayout, luhnValid } from '@remit/contract/card-rules';
+import { cardLayout, cvcValid, EXPIRY_PAST, expiryProblem, luhnValid, postalCodeValid } from '@remit/contract/card-rules';
 import { onlyDigits } from './card-format.js';
 import type { Errors } from './form.js';
 import type { Messages } from './i18n.js';
@@ -7,7 +7,7 @@ import type { Messages } from './i18n.js';
 export type CardField = 'number' | 'expiry' | 'cvc' | 'name' | 'zip';
 export type CardValues = Record<CardField, string>;
 export const CARD_FIELDS: CardField[] = ['number', 'expiry', 'cvc', 'name', 'zip'];
-export const emptyCard = (): CardValues => ({ number: '', expiry: '', cvc: '', name: '', zip: '' });
+export const emptyCard = () => Object.fromEntries(CARD_FIELDS.map((f) => [f, ''])) as CardValues;
 
 /** "MM / YY" → month and four-digit year, or null when not that shape. */
 export function parseExpiry(v: string): { month: number; year: number } | null {
@@ -26,17 +26,17 @@ export function validateCard(v: CardValues, m: Messages, now = new Date()): Erro
   else if (!brand.lengths.includes(digits.length) || !luhnValid(digits)) e.number = m.badCardNumber;
 
   const exp = parseExpiry(v.expiry);
+  const expiry = exp && expiryProblem(exp.month, exp.year, now);
   if (!v.expiry.trim()) e.expiry = m.reqExpiry;
-  else if (!exp) e.expiry = m.badExpiry;
-  else if (exp.year * 12 + exp.month < now.getFullYear() * 12 + now.getMonth() + 1) e.expiry = m.pastExpiry;
+  else if (!exp || expiry) e.expiry = expiry == EXPIRY_PAST ? m.pastExpiry : m.badExpiry;
 
   const cvc = v.cvc.trim();
   if (!cvc) e.cvc = m.reqCvc;
-  else if (!new RegExp(`^\\d{${brand.cvcLength}}$`).test(cvc)) e.cvc = m.badCvc(brand.cvcLength);
+  else if (!cvcValid(cvc, digits)) e.cvc = m.badCvc(brand.cvcLength);
 
   if (!v.name.trim()) e.name = m.reqName;
   if (!v.zip.trim()) e.zip = m.reqZip;
-  else if (!/^\d{5}(-?\d{4})?$/.test(v.zip.trim())) e.zip = m.badZip;
+  else if (!postalCodeValid(v.zip.trim())) e.zip = m.badZip;
   return e;
 }
 

@@ -16,6 +16,7 @@ const row = (over: Partial<PortalTransaction> = {}): PortalTransaction => ({
   payment_method: 'card',
   settled: false,
   order_id: 'ord_1',
+  actions: [],
   ...over,
 });
 
@@ -44,5 +45,21 @@ describe('a transaction in the portal', () => {
   it('an ACH debit waiting to clear is paid: bank account and net shown', () => {
     render(<TransactionItem t={row({ payment_method: 'ach', net_amount: 12.0 })} act={() => {}} />);
     expect(facts()).toEqual(['Transaction ID: txn_1', 'Method: Bank account', 'Net: 12.00', 'Settled: no']);
+  });
+
+  it('shows the buttons the server offers and no others: a settled sale has Refund, no Void', () => {
+    const buttons = () => [...document.querySelectorAll('.actions button')].map((b) => b.textContent!.trim());
+    render(<TransactionItem t={row({ status: 'completed', is_status: 2, settled: true, actions: ['refund'] })} act={() => {}} />);
+    expect(buttons()).toEqual(['Refund']);
+    cleanup();
+    render(<TransactionItem t={row({ type: 'PreAuth', status: 'authorized', is_status: 1, actions: ['void', 'capture'] })} act={() => {}} />);
+    expect(buttons()).toEqual(['Void', 'Capture']);
+    cleanup();
+    render(<TransactionItem t={row({ payment_method: 'ach', actions: ['ach-approve', 'ach-decline'] })} act={() => {}} />);
+    expect(buttons()).toEqual(['Approve ACH debit', 'Decline ACH debit']);
+    cleanup();
+    // A completed sale with nothing offered (what the server answers for a voided or refunded one) has no button.
+    render(<TransactionItem t={row({ status: 'voided', is_status: 4, actions: [] })} act={() => {}} />);
+    expect(buttons()).toEqual([]);
   });
 });

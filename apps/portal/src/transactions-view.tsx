@@ -94,9 +94,8 @@ export function TransactionItem({ t, act }: { t: PortalTransaction; act: (t: Por
   const sale = t.type === 'Sale' || t.type === 'PreAuth';
   // A link's sale before anyone pays it: no method chosen and nothing netted yet (the API's row says card, net = amount).
   const unpaid = sale && t.status === 'pending' && t.payment_method === 'card' && !t.other_details.last_four;
-  const completed = sale && t.is_status === 2;
-  const authorized = sale && t.is_status === 1;
-  const achPending = sale && t.is_status === 0 && t.payment_method === 'ach';
+  // The buttons are the actions the server says the API accepts now (`actions`), no others.
+  const offers = (a: PortalTransactionAction) => t.actions.includes(a);
   const id = t.transaction_id;
   return (
     <li class="card item txn" data-transaction-id={id}>
@@ -128,7 +127,7 @@ export function TransactionItem({ t, act }: { t: PortalTransaction; act: (t: Por
         <dd>{t.settled ? 'yes' : 'no'}</dd>
       </dl>
       <div class="actions">
-        {completed && (
+        {offers('refund') && (
           <form
             class="inline-form"
             onSubmit={(e) => {
@@ -145,25 +144,25 @@ export function TransactionItem({ t, act }: { t: PortalTransaction; act: (t: Por
             </button>
           </form>
         )}
-        {(completed || authorized) && (
+        {offers('void') && (
           <button type="button" class="button button--small button--secondary" onClick={() => act(t, 'void')}>
             Void
           </button>
         )}
-        {authorized && (
+        {offers('capture') && (
           <button type="button" class="button button--small" onClick={() => act(t, 'capture')}>
             Capture
           </button>
         )}
-        {achPending && (
-          <>
-            <button type="button" class="button button--small" onClick={() => act(t, 'ach-approve')}>
-              Approve ACH debit
-            </button>
-            <button type="button" class="button button--small button--secondary" onClick={() => act(t, 'ach-decline')}>
-              Decline ACH debit
-            </button>
-          </>
+        {offers('ach-approve') && (
+          <button type="button" class="button button--small" onClick={() => act(t, 'ach-approve')}>
+            Approve ACH debit
+          </button>
+        )}
+        {offers('ach-decline') && (
+          <button type="button" class="button button--small button--secondary" onClick={() => act(t, 'ach-decline')}>
+            Decline ACH debit
+          </button>
         )}
       </div>
     </li>

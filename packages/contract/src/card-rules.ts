@@ -1,7 +1,9 @@
 /**
- * Card and bank account rules, written once: the pay page checks as the customer types and the core
- * checks again before the processor sees anything. No zod and nothing from Node, so the pay page
- * imports this file alone (`@remit/contract/card-rules`) for a few hundred bytes.
+ * Field rules, written once: card (number, expiry, CVC), bank account, postal code and phone. The
+ * pay page and the widgets check as the customer types; the API's schemas and the core check again
+ * with the same functions. No zod and nothing from Node, so a page imports this file alone
+ * (`@remit/contract/card-rules`) for a few hundred bytes. Why each rule is what it is:
+ * docs/concepts.md, "Field rules".
  */
 
 export type CardBrand = 'Visa' | 'Mastercard' | 'Amex' | 'Discover';
@@ -48,23 +50,58 @@ export function cardLayout(digits: string): CardLayout {
 
 /** A card number's shape: 12–19 digits whose last is the Luhn (mod 10) check digit. */
 export function luhnValid(number: string): boolean {
-  if (!/^\d{12,19}$/.test(number)) return false;
   let sum = 0;
   for (let i = 0; i < number.length; i++) {
-    let d = number.charCodeAt(number.length - 1 - i) - 48;
-    if (i % 2) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
+    // Every second digit from the right is doubled; a two-digit result counts as its digit sum.
+    const d = +number[number.length - 1 - i]! * (1 + (i % 2));
+    sum += d > 9 ? d - 9 : d;
   }
-  return sum % 10 === 0;
+  return /^\d{12,19}$/.test(number) && sum % 10 == 0;
 }
 
 /** ABA routing number checksum: 3·(d1+d4+d7) + 7·(d2+d5+d8) + (d3+d6+d9) ≡ 0 (mod 10). */
 export function abaRoutingValid(routing: string): boolean {
-  if (!/^\d{9}$/.test(routing)) return false;
-  const d = [...routing].map(Number) as number[];
-  const sum = 3 * (d[0]! + d[3]! + d[6]!) + 7 * (d[1]! + d[4]! + d[7]!) + (d[2]! + d[5]! + d[8]!);
-  return sum % 10 === 0;
+  let sum = 0;
+  for (let i = 0; i < 9; i++) sum += +routing[i]! * +'371'[i % 3]!;
+  return /^\d{9}$/.test(routing) && sum % 10 == 0;
+}
+
+/** A bank account number: 4 to 17 digits, the lengths US banks issue. */
+export const accountNumberValid = (account: string): boolean => /^\d{4,17}$/.test(account);
+
+/** The CVC a card's brand prints: 4 digits on American Express, 3 on every other. */
+export const cvcValid = (cvc: string, number: string): boolean => /^\d+$/.test(cvc) && cvc.length == cardLayout(number).cvcLength;
+
+/** Latest expiry accepted, in years from now: a card valid longer is a typo. */
+export const MAX_EXPIRY_YEARS = 20;
+
+/** What `expiryProblem` answers: nothing wrong (0), a month gone by, or a year too far ahead. */
+export const EXPIRY_PAST = 1;
+export const EXPIRY_TOO_FAR = 2;
+
+/**
+ * Why a card's expiry (month 1–12, four-digit year) cannot be used at `now`: 0 when it can. A card
+ * is good through the last day of its month. Months are counted in UTC, on the page as on the
+ * server, so both answer alike at every instant (docs/concepts.md).
+ */
+export function expiryProblem(month: number, year: number, now: Date): 0 | typeof EXPIRY_PAST | typeof EXPIRY_TOO_FAR {
+  const thisYear = now.getUTCFullYear();
+  return year * 12 + month < thisYear * 12 + now.getUTCMonth() + 1 ? EXPIRY_PAST : year > thisYear + MAX_EXPIRY_YEARS ? EXPIRY_TOO_FAR : 0;
+}
+
+/**
+ * A postal code (trimmed), of any country: 3 to 10 letters, digits, spaces or dashes, starting with
+ * a letter or digit. A card's billing code takes this alone (cards from any country pay).
+ */
+export const postalCodeValid = (code: string): boolean => /^[A-Za-z0-9][A-Za-z0-9 -]{2,9}$/.test(code);
+
+/** Where the address's country is known to be the US (onboarding's), the postal code is a ZIP code "NNNNN" or "NNNNN-NNNN". */
+export const usZipValid = (code: string): boolean => /^\d{5}(-\d{4})?$/.test(code);
+
+/** A phone number as SMS is sent to it: a 10-digit US number in its common spellings, or E.164 → E.164; null when neither. */
+export function normalizePhone(v: string): string | null {
+  const s = v.trim();
+  if (/^\+[1-9]\d{7,14}$/.test(s) && !s.startsWith('+1')) return s;
+  const m = /^(?:\+?1)?([2-9]\d{9})$/.exec(s.replace(/[\s().-]/g, ''));
+  return m ? `+1${m[1]}` : null;
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { abaRoutingValid } from './card-rules.js';
+import { abaRoutingValid, accountNumberValid, cardLayout, cvcValid, postalCodeValid } from './card-rules.js';
 import { amount, email, flag, intLike, locale, merchantKey, optionalNonBlank, optionalText, phone, text } from './fields.js';
 import { envelope } from './envelope.js';
 
@@ -16,8 +16,11 @@ const digitsOnly = (v: string) => v.replace(/[\s-]/g, '');
 const absentIfBlank = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());
 
-/** Raw card details; accepted by the API in sandbox only. The CVC is checked, never stored. */
-export const cardInput = z.object({
+/** A card's billing postal code, as `postalCodeValid` (card-rules.ts) takes it: any country's. */
+const POSTAL_CODE_RULE = 'must be a postal code of 3 to 10 letters, digits, spaces or dashes';
+const billingZip = () => z.string().trim().refine((v) => postalCodeValid(v), POSTAL_CODE_RULE);
+
+const cardFields = z.object({
   number: z
     .string()
     .max(32)
@@ -32,10 +35,19 @@ export const cardInput = z.object({
     .pipe(z.string().regex(/^\d{3,4}$/, 'must be 3 or 4 digits')),
   zip: z
     .union([z.string(), z.number().int().nonnegative()])
-    .transform((v) => String(v).trim())
-    .pipe(z.string().regex(/^[A-Za-z0-9 -]{3,10}$/, 'must be a postal code of 3 to 10 letters or digits'))
+    .transform(String)
+    .pipe(billingZip())
     .optional(),
 });
+
+/** The CVC's length is the brand's (`cvcValid`): 4 digits on American Express, 3 on the others. */
+function cvcOfBrand(card: { number: string; cvc: string }, ctx: z.RefinementCtx) {
+  if (!cvcValid(card.cvc, card.number))
+    ctx.addIssue({ code: 'custom', path: ['cvc'], message: `must be ${cardLayout(card.number).cvcLength} digits for this card` });
+}
+
+/** Raw card details; accepted by the API in sandbox only. The CVC is checked, never stored. */
+export const cardInput = cardFields.superRefine(cvcOfBrand);
 export type CardDetails = z.input<typeof cardInput>;
 export type StoredCardInput = z.output<typeof cardInput>;
 
@@ -53,7 +65,7 @@ export const bankAccountInput = z.object({
   account_number: z
     .string()
     .transform(digitsOnly)
-    .pipe(z.string().regex(/^\d{4,17}$/, 'must be 4 to 17 digits')),
+    .pipe(z.string().refine(accountNumberValid, 'must be 4 to 17 digits')),
   account_type: z.enum(['checking', 'savings']).default('checking'),
   holder_name: optionalText(100),
 });
@@ -178,13 +190,7 @@ export type ChargeResult = z.infer<typeof chargeResponseSchema>;
  * The hosted pay page's card and bank fields as the server checks them for shape (digits, lengths,
  * ABA checksum) before any link is touched; the page's wire shapes are `pay-page.ts`'s.
  */
-export const payCardInput = cardInput.extend({
-  name: text(100),
-  zip: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z0-9 -]{3,10}$/, 'must be a postal code of 3 to 10 letters or digits'),
-});
+export const payCardInput = cardFields.extend({ name: text(100), zip: billingZip() }).superRefine(cvcOfBrand);
 export type PayCard = z.output<typeof payCardInput>;
 
 export const payBankInput = bankAccountInput.extend({ holder_name: text(100) });

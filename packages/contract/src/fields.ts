@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { normalizePhone } from './card-rules.js';
 import { parseAmountNumber, parseAmountText } from './money.js';
 
 /**
@@ -43,7 +44,7 @@ export const dateText = () =>
 
 export const email = () => z.string().trim().max(254).pipe(z.email('must be a valid email address'));
 
-/** US 10-digit numbers in common spellings, or E.164 → E.164. */
+/** US 10-digit numbers in common spellings, or E.164 → E.164 (`normalizePhone`, the widgets' rule too). */
 export const phone = () =>
   z.string().max(32).transform((v, ctx) => {
     const e164 = normalizePhone(v);
@@ -53,14 +54,6 @@ export const phone = () =>
     }
     return e164;
   });
-
-export function normalizePhone(v: string): string | null {
-  const s = v.trim();
-  if (/^\+[1-9]\d{7,14}$/.test(s) && !s.startsWith('+1')) return s;
-  const digits = s.replace(/[\s().-]/g, '');
-  const m = /^(?:\+?1)?([2-9]\d{9})$/.exec(digits);
-  return m ? `+1${m[1]}` : null;
-}
 
 /** Integer given as a number or numeric text. */
 export const intLike = (min: number, max: number) =>

@@ -6,7 +6,7 @@
 export * from './envelope.js';
 export * from './errors.js';
 export * as fields from './fields.js';
-export { MAX_AMOUNT_CENTS, normalizePhone } from './fields.js';
+export { MAX_AMOUNT_CENTS } from './fields.js';
 export * as onboardingFields from './onboarding-fields.js';
 export * from './money.js';
 export * from './card-rules.js';

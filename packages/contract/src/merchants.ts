@@ -13,9 +13,9 @@ import {
   postalCode,
   routingNumber,
   ssn,
-  US_ZIP,
   websiteUrl,
 } from './onboarding-fields.js';
+import { usZipValid } from './card-rules.js';
 import { envelope } from './envelope.js';
 
 /** Merchants: `POST /onboarding`, `GET /merchant`, `GET /merchant/{merchant_id}`, `POST /approve-merchant`. */
@@ -62,7 +62,7 @@ const businessInfo = z
     website: websiteUrl(),
   })
   .superRefine((b, ctx) => {
-    if (b.business_country === 'US' && !US_ZIP.test(b.business_zip)) {
+    if (b.business_country === 'US' && !usZipValid(b.business_zip)) {
       ctx.addIssue({ code: 'custom', path: ['business_zip'], message: 'must be a US ZIP code NNNNN or NNNNN-NNNN' });
     }
   })
@@ -86,7 +86,7 @@ const ownerInfo = z
     zip: postalCode(),
   })
   .superRefine((o, ctx) => {
-    if (o.country === 'US' && !US_ZIP.test(o.zip)) {
+    if (o.country === 'US' && !usZipValid(o.zip)) {
       ctx.addIssue({ code: 'custom', path: ['zip'], message: 'must be a US ZIP code NNNNN or NNNNN-NNNN' });
     }
   })

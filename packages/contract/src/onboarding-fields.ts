@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { abaRoutingValid } from './card-rules.js';
+import { abaRoutingValid, accountNumberValid, postalCodeValid } from './card-rules.js';
 
 /**
  * Field shapes of the onboarding submission. Every leaf is text in the spec; where a leaf is a
@@ -31,14 +31,13 @@ export const countryCode = () =>
       return code;
     });
 
-const pattern = (re: RegExp, message: string, describe: string) =>
+const pattern = (re: RegExp | ((s: string) => boolean), message: string, describe: string) =>
   z
     .string()
     .describe(describe)
     .transform((v, ctx) => {
       const s = v.trim();
-      const m = re.exec(s);
-      if (!m) {
+      if (typeof re === 'function' ? !re(s) : !re.test(s)) {
         ctx.addIssue({ code: 'custom', message });
         return z.NEVER;
       }
@@ -91,15 +90,14 @@ export const routingNumber = () =>
     });
 
 export const accountNumber = () =>
-  pattern(/^\d{4,17}$/, 'must be a bank account number of 4 to 17 digits', 'Bank account number, 4–17 digits. Encrypted at rest; never returned.');
+  pattern(accountNumberValid, 'must be a bank account number of 4 to 17 digits', 'Bank account number, 4–17 digits. Encrypted at rest; never returned.');
 
 export const mccCode = () =>
   pattern(/^\d{4}$/, 'must be a four-digit merchant category code (MCC) as text, for example "5812"', 'Merchant category code (MCC): four digits as text, for example "5812"');
 
+/** Any country's postal code (`postalCodeValid`); the address's country, when US, asks for a ZIP code (merchants.ts). */
 export const postalCode = () =>
-  pattern(/^[A-Za-z0-9][A-Za-z0-9 -]{1,9}$/, 'must be a postal code of 2 to 10 letters, digits, spaces or dashes', 'Postal code; for country US a ZIP code "NNNNN" or "NNNNN-NNNN"');
-
-export const US_ZIP = /^\d{5}(-\d{4})?$/;
+  pattern(postalCodeValid, 'must be a postal code of 3 to 10 letters, digits, spaces or dashes', 'Postal code; for country US a ZIP code "NNNNN" or "NNNNN-NNNN"');
 
 const numberText = z.union([z.string(), z.number()]).transform((v) => (typeof v === 'number' ? String(v) : v.trim()));
 

@@ -67,8 +67,18 @@ export const portalTestEventSchema = z.object({ event_id: z.string() });
 export const portalMessagesSchema = z.object({ messages: z.array(sandboxMessageSchema), totalCount: z.number() });
 export type PortalMessages = z.infer<typeof portalMessagesSchema>;
 
-/** `GET /portal/api/merchants/{id}/transactions`: the newest 50. */
-export const portalTransactionsSchema = z.object({ transactions: z.array(transactionListItemSchema), total: z.number() });
+/** Actions on one transaction. `refund` takes an amount, as `POST /order/sales-return` does. */
+export const PORTAL_TRANSACTION_ACTIONS = ['refund', 'void', 'capture', 'ach-approve', 'ach-decline'] as const;
+export type PortalTransactionAction = (typeof PORTAL_TRANSACTION_ACTIONS)[number];
+/**
+ * `GET /portal/api/merchants/{id}/transactions`: the newest 50, each with `actions`, the portal's
+ * own field: what the API accepts for it now, computed by the server from its state table (the
+ * portal shows these buttons and no others).
+ */
+export const portalTransactionsSchema = z.object({
+  transactions: z.array(transactionListItemSchema.extend({ actions: z.array(z.enum(PORTAL_TRANSACTION_ACTIONS)) })),
+  total: z.number(),
+});
 export type PortalTransactions = z.infer<typeof portalTransactionsSchema>;
 export type PortalTransaction = PortalTransactions['transactions'][number];
 
@@ -81,9 +91,6 @@ export type PortalPayLinkInput = z.input<typeof portalPayLinkBody>;
 export const portalPayLinkSchema = z.object({ link_id: z.string(), pay_link: z.string() });
 export type PortalPayLink = z.infer<typeof portalPayLinkSchema>;
 
-/** Actions on one transaction. `refund` takes an amount, as `POST /order/sales-return` does. */
-export const PORTAL_TRANSACTION_ACTIONS = ['refund', 'void', 'capture', 'ach-approve', 'ach-decline'] as const;
-export type PortalTransactionAction = (typeof PORTAL_TRANSACTION_ACTIONS)[number];
 export const portalTransactionActionParams = portalTransactionParams.extend({ action: z.enum(PORTAL_TRANSACTION_ACTIONS) });
 export const portalRefundBody = refundInput.pick({ amount: true });
 export type PortalRefundInput = z.input<typeof portalRefundBody>;

@@ -230,6 +230,30 @@ describe('request payment confirmation', () => {
   });
 });
 
+describe('request payment: the phone is checked with the server\'s rule, errors name recipient_phone', () => {
+  // Each is one the server's phone_number schema refuses (normalizePhone); the last passed the loader's old pattern.
+  it.each(['12345', '', 'call me', '+1 (415) 555-0123 ext 9', '(015) 555-0123', '0000000000'])('%j: refused before any call', async (phone) => {
+    const call = vi.fn() as unknown as Call;
+    const err = await request(call, '15', phone, null).catch((e) => e);
+    expect(err).toMatchObject({ code: 'invalid_phone', message: `recipient_phone must be a 10-digit US number or E.164 like +14155550100 (got ${JSON.stringify(phone)})` });
+    expect(call).not.toHaveBeenCalled();
+  });
+
+  it('a short E.164 number the server takes is sent (the old pattern refused it)', async () => {
+    const call = vi.fn(async () => ({ status: 'sent', link_id: 'ord_3', amount: '15.00', phone_last_four: '3456' })) as unknown as Call;
+    await request(call, '15', ' +44123456 ', null);
+    expect(call).toHaveBeenCalledWith('/payment-requests', { amount: '15', phone_number: '+44123456' });
+  });
+
+  it("the server's refusal of phone_number reaches the caller as recipient_phone", async () => {
+    const call = vi.fn(async () => {
+      throw widgetError('phone_country_not_allowed', "phone_number must be a phone number in US (the widget settings' sms_countries).", 400);
+    }) as unknown as Call;
+    const err = await request(call, '15', '+447700900123', null).catch((e) => e);
+    expect(err).toMatchObject({ code: 'phone_country_not_allowed', message: "recipient_phone must be a phone number in US (the widget settings' sms_countries)." });
+  });
+});
+
 describe('boot: tables refresh after a payment', () => {
   it('every table on the page loads again on success; one taken off the page is let go, not asked for', async () => {
     const link = { link_id: 'ord_1', pay_link: 'https://remit.test/pay/ord_1', amount: '5.00' };

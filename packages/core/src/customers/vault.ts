@@ -4,7 +4,7 @@ import type { Queryable } from '../db/connect.js';
 import { customers, paymentMethods } from '../db/schema.js';
 import { invalid, RemitError } from '../errors.js';
 import { newId } from '../ids.js';
-import { cardBrand, luhnValid } from '@remit/contract';
+import { cardBrand, EXPIRY_PAST, EXPIRY_TOO_FAR, expiryProblem, luhnValid, MAX_EXPIRY_YEARS } from '@remit/contract';
 import type { CardInput as ProcessorCard, CardToken } from '../processor/connector.js';
 import { processorKey } from '../processor/keys.js';
 import type { BankAccountInput, PaymentMethodSummary, StoredCardInput as CardInput } from '@remit/contract';
@@ -15,9 +15,6 @@ import type { BankAccountInput, PaymentMethodSummary, StoredCardInput as CardInp
  * never stored.
  */
 export type PaymentMethodRow = typeof paymentMethods.$inferSelect;
-
-/** Longest card validity we accept; further out is a typo. */
-const MAX_YEARS_AHEAD = 20;
 
 /**
  * A processor whose own fields take card numbers (Stripe): Remit refuses any it is sent, before
@@ -45,14 +42,14 @@ export function checkCard(ctx: Pick<Ctx, 'processor'>, card: CardInput, now: Dat
     const message = 'Card brand not supported; Visa, Mastercard, Amex and Discover are accepted.';
     throw invalid('card_not_accepted', message, [{ path: 'card.number', message }]);
   }
-  const year = now.getUTCFullYear();
-  const month = now.getUTCMonth() + 1;
-  if (card.exp_year < year || (card.exp_year === year && card.exp_month < month)) {
+  // The pay page's rule too (`expiryProblem`): months in UTC, good through the month's last day.
+  const expiry = expiryProblem(card.exp_month, card.exp_year, now);
+  if (expiry === EXPIRY_PAST) {
     const message = 'Card has expired: exp_month/exp_year is in the past.';
     throw invalid('card_expired', message, [{ path: 'card.exp_year', message }]);
   }
-  if (card.exp_year > year + MAX_YEARS_AHEAD) {
-    const message = `exp_year must be at most ${year + MAX_YEARS_AHEAD}.`;
+  if (expiry === EXPIRY_TOO_FAR) {
+    const message = `exp_year must be at most ${now.getUTCFullYear() + MAX_EXPIRY_YEARS}.`;
     throw invalid('invalid_card_expiry', message, [{ path: 'card.exp_year', message }]);
   }
   return brand;

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { RemitError } from '../errors.js';
+import { feeFor } from '../payments/fees.js';
 import { assertPayable, linkTotals } from './totals.js';
 
-const pricing = { cardFeeRateE7: 29_000_000, cardFeeFixedCents: 30 };
+const pricing = { cardFeeRateE7: 29_000_000, cardFeeFixedCents: 30, achFeeRateE7: 10_000_000, achFeeCapCents: 1000 };
 const link = (o: Partial<Parameters<typeof linkTotals>[0]> = {}) => ({
   amountCents: 1000,
   taxCents: 0,
@@ -36,7 +37,16 @@ describe('linkTotals', () => {
   });
 
   it('uses the merchant pricing columns', () => {
-    expect(linkTotals(link({ passFee: true }), { cardFeeRateE7: 35_000_000, cardFeeFixedCents: 0 }).passedFee).toBe(35);
+    expect(linkTotals(link({ passFee: true }), { ...pricing, cardFeeRateE7: 35_000_000, cardFeeFixedCents: 0 }).passedFee).toBe(35);
+  });
+
+  it('the passed fee is the fee the charge is priced at (feeFor), by card and by bank account (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 99_999_999 }), fc.constantFrom('card' as const, 'ach' as const), (amount, method) => {
+        const t = linkTotals(link({ amountCents: amount, passFee: true }), pricing, method);
+        expect(t.passedFee).toBe(feeFor(pricing, method, amount).feeCents);
+      }),
+    );
   });
 
   it('total = subtotal + passed fee, in whole cents (property)', () => {

@@ -1,5 +1,6 @@
-import { applyRate, formatAmount, type Cents } from '../money.js';
+import { formatAmount, type Cents } from '../money.js';
 import { RemitError } from '../errors.js';
+import { feeFor, type Pricing } from '../payments/fees.js';
 
 /** The parts of a link that decide what the customer pays. */
 export interface LinkAmounts {
@@ -8,12 +9,6 @@ export interface LinkAmounts {
   surchargeCents: Cents;
   discountCents: Cents;
   passFee: boolean;
-}
-
-/** The merchant's card pricing (merchants columns). */
-export interface CardPricing {
-  cardFeeRateE7: number;
-  cardFeeFixedCents: number;
 }
 
 export interface LinkTotals {
@@ -30,13 +25,13 @@ export interface LinkTotals {
 }
 
 /**
- * What the customer pays for a link: amount + tax + surcharge − discount, plus the card fee
- * (rate × subtotal + fixed) when the fee is passed on. Links are priced for card; the pay step
- * prices an ACH payment with the merchant's ACH pricing instead.
+ * What the customer pays for a link: amount + tax + surcharge − discount, plus the processing fee
+ * (`feeFor`, the one pricing rule) when the fee is passed on. Links are priced for card; the pay
+ * step prices an ACH payment with `method` 'ach'.
  */
-export function linkTotals(link: LinkAmounts, pricing: CardPricing): LinkTotals {
+export function linkTotals(link: LinkAmounts, pricing: Pricing, method: 'card' | 'ach' = 'card'): LinkTotals {
   const subtotal = link.amountCents + link.taxCents + link.surchargeCents - link.discountCents;
-  const passedFee = link.passFee && subtotal > 0 ? applyRate(subtotal, pricing.cardFeeRateE7) + pricing.cardFeeFixedCents : 0;
+  const passedFee = link.passFee && subtotal > 0 ? feeFor(pricing, method, subtotal).feeCents : 0;
   return {
     amount: link.amountCents,
     tax: link.taxCents,

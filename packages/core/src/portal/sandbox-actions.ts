@@ -17,6 +17,7 @@ import { getTransaction, listTransactions } from '../payments/transactions.js';
 import { voidTransaction } from '../payments/voids.js';
 import { allowsStatus } from '../payments/state.js';
 import { RemitError } from '../errors.js';
+import { transactionActions } from './actions.js';
 
 /**
  * The portal's transaction tools: each is the API operation of the same name, called for a merchant
@@ -27,7 +28,7 @@ const keyOf = (ctx: Pick<Ctx, 'vault'>, m: Merchant) => ctx.vault.decrypt(m.merc
 
 export async function portalTransactions(ctx: Ctx, merchant: Merchant): Promise<PortalTransactions> {
   const { data, total } = await listTransactions(ctx, merchant, { merchant_key: keyOf(ctx, merchant), limit: 50 });
-  return { transactions: data, total };
+  return { transactions: data.map((t) => ({ ...t, actions: transactionActions(t, ctx.env) })), total };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { newId } from '../ids.js';
-import { luhnValid } from '@remit/contract';
+import { EXPIRY_PAST, expiryProblem, luhnValid } from '@remit/contract';
 import type { AuthorizeResult, Processor } from './connector.js';
 
 /** The sandbox test cards of DESIGN.md and what the simulated network answers for each. */
@@ -48,9 +48,7 @@ export function createSimulator(): Processor {
       if (!rule) return { approved: false, code: 'card_declined', message: 'Your card was declined.', gatewayRef };
       const passed3ds = authenticated && rule.outcome === 'decline' && rule.code === AUTHENTICATION_REQUIRED;
       if (rule.outcome === 'decline' && !passed3ds) return { approved: false, code: rule.code, message: rule.message, gatewayRef };
-      const expired = card.expYear < now.getUTCFullYear() ||
-        (card.expYear === now.getUTCFullYear() && card.expMonth < now.getUTCMonth() + 1);
-      if (expired) return { approved: false, code: 'expired_card', message: 'Your card has expired.', gatewayRef };
+      if (expiryProblem(card.expMonth, card.expYear, now) === EXPIRY_PAST) return { approved: false, code: 'expired_card', message: 'Your card has expired.', gatewayRef };
       return { approved: true, authCode: authCode(), gatewayRef };
     },
     async capture() {},

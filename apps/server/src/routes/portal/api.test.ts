@@ -199,6 +199,50 @@ describe('pay links, the inbox and transactions', () => {
     expect((await p.call('POST', `${base}/txn_nope/void`, {})).status).toBe(404);
   });
 
+  it('each transaction offers the actions the API accepts for it, in every state; a settled sale offers no Void', async () => {
+    const [id, secret] = await s.credentials();
+    const p = await portalSignIn(s, [id, secret]);
+    const ACTIONS = ['refund', 'void', 'capture', 'ach-approve', 'ach-decline'] as const;
+    type Step = (base: string, txn: string) => Promise<unknown>;
+    const act = (action: string, body?: object): Step => async (base, txn) => expect((await p.call('POST', `${base}/${txn}/${action}`, body)).status).toBe(200);
+    // Each state: how a transaction gets there (a card or bank customer, a preauthorization, portal actions after).
+    const states: Array<{ name: string; bank?: boolean; preAuth?: boolean; steps?: Step[]; settle?: boolean; offers: string[] }> = [
+      { name: 'card sale, unsettled', offers: ['refund', 'void'] },
+      { name: 'card sale, settled', settle: true, offers: ['refund'] },
+      { name: 'card sale, partly refunded', steps: [act('refund', { amount: '5.00' })], offers: ['refund', 'void'] },
+      { name: 'card sale, refunded', steps: [act('refund', { amount: '20.00' })], offers: [] },
+      { name: 'card sale, voided', steps: [act('void')], offers: [] },
+      { name: 'preauthorization, open', preAuth: true, offers: ['void', 'capture'] },
+      { name: 'preauthorization, captured', preAuth: true, steps: [act('capture')], offers: ['refund', 'void'] },
+      { name: 'preauthorization, released', preAuth: true, steps: [act('void')], offers: [] },
+      { name: 'ACH debit, pending', bank: true, offers: ['ach-approve', 'ach-decline'] },
+      { name: 'ACH debit, approved (settled at once)', bank: true, steps: [act('ach-approve')], offers: ['refund'] },
+      { name: 'ACH debit, returned', bank: true, steps: [act('ach-decline')], offers: [] },
+    ];
+    for (const st of states) {
+      const tm = await newMerchant(s, { auth: [id, secret] });
+      const base = `/merchants/${tm.merchant_id}/transactions`;
+      const cust = await newCustomer(s, tm, st.bank ? { bank_account: bankAccount() } : undefined);
+      // One transaction in this state per action tried, since trying one changes it.
+      const txns: string[] = [];
+      for (const _ of ACTIONS) {
+        const txn = await charge(s, tm, cust, '20.00', { preAuth: st.preAuth });
+        for (const step of st.steps ?? []) await step(base, txn);
+        txns.push(txn);
+      }
+      if (st.settle) expect((await p.call('POST', `/merchants/${tm.merchant_id}/settle`)).status).toBe(200);
+      const listed = (await p.call('GET', base)).body.transactions as Array<{ transaction_id: string; actions: string[] }>;
+      for (const [i, action] of ACTIONS.entries()) {
+        const offered = listed.find((t) => t.transaction_id === txns[i])!.actions;
+        expect(offered, st.name).toEqual(st.offers);
+        const res = await p.call('POST', `${base}/${txns[i]}/${action}`, action === 'refund' ? { amount: '1.00' } : {});
+        // Offered: the API does it. Not offered: the API refuses it (a 4xx naming why), nothing else.
+        expect([st.name, action, res.status < 300]).toEqual([st.name, action, st.offers.includes(action)]);
+        if (res.status >= 300) expect(res.status, `${st.name} ${action}: ${res.text}`).toBeLessThan(500);
+      }
+    }
+  }, 120_000);
+
   it('advances the sandbox clock and settles now', async () => {
     const [id, secret] = await s.credentials();
     const tm = await newMerchant(s, { auth: [id, secret] });
