@@ -18,6 +18,9 @@ let tmp: string;
 let app: string;
 let tarballs: string[];
 
+/** The first ```lang block of a package's README. */
+const readmeBlock = (pkg: string, lang: string) => new RegExp(`\n\`\`\`${lang}\n([\\s\\S]*?)\n\`\`\`\n`).exec(readFileSync(join(root, 'packages', pkg, 'README.md'), 'utf8'))![1]!;
+
 describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the published packages, from their tarballs in a new project', () => {
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'remit-tarballs-'));
@@ -121,11 +124,14 @@ export async function links(raw: string, headers: Record<string, string>) {
 }
 `,
     );
+    // The READMEs' own examples, as shown.
+    writeFileSync(join(app, 'react-readme.tsx'), readmeBlock('react', 'tsx'));
+    writeFileSync(join(app, 'loader-readme.ts'), readmeBlock('loader', 'ts'));
     writeFileSync(
       join(app, 'tsconfig.json'),
       JSON.stringify({
         compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, lib: ['ES2022', 'DOM'], jsx: 'react-jsx', types: [] },
-        files: ['shop.tsx'],
+        files: ['shop.tsx', 'react-readme.tsx', 'loader-readme.ts'],
       }),
     );
     await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: app });
