@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 let p: PackedApp;
 
 // Needs no database: run in the PGlite pass only.
-describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('@remit/vue from its packed tarball', () => {
+// tsc and attw over the installed package take tens of seconds on a busy machine.
+describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('@remit/vue from its packed tarball', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     p = await packAndInstall(join(import.meta.dirname, '..'), { vue: undefined });
   }, 240_000);
