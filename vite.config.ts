@@ -8,8 +8,14 @@ import { defineConfig } from 'vitest/config';
  * `npm test` builds both first (`pretest`).
  */
 export default defineConfig({
-  // The SDK's package exports its build (dist/); inside the repository it is used from source.
-  resolve: { alias: { '@remit/sdk': fileURLToPath(new URL('./packages/sdk/src/index.ts', import.meta.url)) } },
+  // The SDK's and the loader's packages export their builds (dist/); inside the repository they are used from source.
+  resolve: {
+    alias: [
+      { find: /^@remit\/sdk$/, replacement: fileURLToPath(new URL('./packages/sdk/src/index.ts', import.meta.url)) },
+      { find: /^@remit\/loader$/, replacement: fileURLToPath(new URL('./packages/loader/src/pure.ts', import.meta.url)) },
+      { find: /^@remit\/loader\/ui$/, replacement: fileURLToPath(new URL('./packages/loader/src/ui.ts', import.meta.url)) },
+    ],
+  },
   test: {
     projects: [
       {

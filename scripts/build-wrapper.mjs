@@ -36,6 +36,8 @@ export async function buildWrapper(pkg, { framework, directive }) {
       minify: true,
       legalComments: 'none',
       logLevel: 'warning',
+      // The loader from source: its package exports its own build, which need not exist yet.
+      plugins: [{ name: 'remit-loader-source', setup: (b) => b.onResolve({ filter: /^@remit\/loader$/ }, () => ({ path: join(packages, 'loader/src/pure.ts') })) }],
     });
     // Next.js's app router needs 'use client' first in the file the package exports.
     if (directive && !readFileSync(join(next, 'index.js'), 'utf8').startsWith(`"${directive}";`)) {

@@ -40,7 +40,8 @@ export default defineConfig(({ isSsrBuild }) => ({
     },
   ],
   build: isSsrBuild
-    ? { outDir: 'dist/ssr', emptyOutDir: false, target: 'node20', minify: false, reportCompressedSize: false }
+    ? // One file: the languages the page loads as chunks are inlined (ssr.tsx loads them all at once).
+      { outDir: 'dist/ssr', emptyOutDir: false, target: 'node20', minify: false, reportCompressedSize: false, rollupOptions: { output: { inlineDynamicImports: true } } }
     : {
         outDir: 'dist',
         emptyOutDir: true,

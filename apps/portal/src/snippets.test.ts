@@ -14,7 +14,7 @@ describe('snippets', () => {
   it('fill every snippet with the reader’s keys', () => {
     const byId = Object.fromEntries(snippets(keys).map((s) => [s.id, s.code]));
     expect(Object.keys(byId)).toEqual(['curl', 'script', 'react', 'vue', 'verify']);
-    expect(byId.curl).toContain("-u 'cl_abc:sk_test_secret'");
+    expect(byId.curl).toContain('-u "cl_abc:sk_test_secret"');
     expect(byId.curl).toContain('"merchant_key": "mk_test_m"');
     // Complete as pasted: the tag, a button, the call, the table (e2e/snippets.test.ts pays through each).
     expect(byId.script).toContain('<script src="http://127.0.0.1:8080/js/dynamic-launch.js?remit_merchant_public_key=pk_test_p"></script>');
@@ -37,7 +37,8 @@ describe('snippets', () => {
 
   it('read the secret key from the environment when this tab does not have it', () => {
     const curl = snippets({ ...keys, secretKey: null }).find((s) => s.id === 'curl')!.code;
-    expect(curl).toContain("-u 'cl_abc:$REMIT_SECRET_KEY'");
+    // Double quotes: the shell expands the variable (in single quotes curl would send "$REMIT_SECRET_KEY" itself).
+    expect(curl).toContain('-u "cl_abc:$REMIT_SECRET_KEY"');
     expect(curl).not.toContain('sk_test_secret');
   });
 });

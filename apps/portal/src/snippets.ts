@@ -10,6 +10,7 @@ export interface SnippetKeys {
 }
 
 export function snippets(k: SnippetKeys): Array<{ id: string; title: string; lang: string; code: string }> {
+  // In double quotes, so the shell expands $REMIT_SECRET_KEY (single quotes would send the name itself).
   const secret = k.secretKey ?? '$REMIT_SECRET_KEY';
   const mk = k.merchantKey ?? 'mk_test_…';
   const pk = k.publicKey ?? 'pk_test_…';
@@ -20,7 +21,7 @@ export function snippets(k: SnippetKeys): Array<{ id: string; title: string; lan
       title: 'Create a pay link with curl',
       lang: 'shell',
       code: `curl -s ${k.origin}/api/v1/pay-link \\
-  -u '${k.clientId}:${secret}' \\
+  -u "${k.clientId}:${secret}" \\
   -H 'content-type: application/json' \\
   -d '{"merchant_key": "${mk}", "amount": "10.00"}'`,
     },
@@ -46,7 +47,7 @@ export function snippets(k: SnippetKeys): Array<{ id: string; title: string; lan
     },
     {
       id: 'react',
-      title: 'React (npm install @remit/react)',
+      title: 'React (@remit/react)',
       lang: 'tsx',
       code: `import { useState } from 'react';
 import { CompletedTransactions, GetPaymentPage } from '@remit/react';
@@ -76,7 +77,7 @@ export function Checkout() {
     },
     {
       id: 'vue',
-      title: 'Vue (npm install @remit/vue)',
+      title: 'Vue (@remit/vue)',
       lang: 'vue',
       code: `<script setup lang="ts">
 import { ref } from 'vue';
@@ -123,7 +124,7 @@ createServer((req, res) => {
       res.writeHead(400).end('bad signature');
     }
   });
-}).listen(4000);`,
+}).listen(Number(process.env.PORT ?? 4000));`,
     },
   ];
 }

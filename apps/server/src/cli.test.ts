@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +29,19 @@ describe('remit CLI arguments', () => {
     expect(await runCli(['--help'], {}, io)).toBe(0);
     expect(io.stdout).toBe(USAGE);
     expect(io.stdout).toContain('credentials create');
+  });
+
+  it('--version prints the version of the repository (package.json) and exits 0; from the built CLI too', async () => {
+    const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
+    for (const args of [['--version'], ['version']]) {
+      const io = capture();
+      expect(await runCli(args, {}, io)).toBe(0);
+      expect([io.stdout, io.stderr]).toEqual([`${version}\n`, '']);
+    }
+    // As an operator runs it: `npm run remit -- --version`, through the built dist/cli.js.
+    const { stdout } = await run('npm', ['run', '--silent', 'remit', '--', '--version'], { cwd: root });
+    expect(stdout).toBe(`${version}\n`);
   });
 
   it('an unknown command exits 2 with the usage on stderr', async () => {

@@ -16,6 +16,7 @@ import {
 } from '@remit/core';
 import { coreOptions, loadConfig, type ServerConfig } from './config.js';
 import { configReport, reportLines } from './config-report.js';
+import { REMIT_VERSION } from './version.js';
 
 export const USAGE = `Usage: npm run remit -- <command> [options]
 
@@ -47,6 +48,8 @@ Commands:
                                     a record: recorded or refunded; a record without money).
                                     The server also runs this at start and every 5 minutes.
   config [--json]                   Show the configuration in force, defaults resolved; secrets masked.
+  version                           Print the version of Remit this is (also --version); CHANGELOG.md
+                                    says what each version changes.
   help                              Show this help (also --help, -h).
 
 Options:
@@ -216,6 +219,10 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.en
   if (args.includes('--help') || args.includes('-h') || args[0] === 'help' || args.length === 0) {
     io.out(USAGE);
     return args.length === 0 ? 1 : 0;
+  }
+  if (args.length === 1 && (args[0] === '--version' || args[0] === 'version')) {
+    io.out(`${REMIT_VERSION}\n`);
+    return 0;
   }
   const p = parse(args);
   const command = typeof p === 'string' ? undefined : COMMANDS.find((c) => c.words.every((w, i) => p.words[i] === w) && p.words.length === c.words.length + c.args);

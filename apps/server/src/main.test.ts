@@ -14,6 +14,8 @@ const env = { REMIT_DATA_DIR: dataDir, DATABASE_URL: '', REMIT_ENCRYPTION_KEY: '
 
 it('serves on PGlite in REMIT_DATA_DIR and keeps the data across a restart', async () => {
   const first = await startProcess('apps/server/src/main.ts', env);
+  // A new data folder: the wait is announced (it is silent only once the folder holds a database).
+  expect(first.output()).toContain(`remit: initialising database in ${dataDir}…`);
   const health = await send({ method: 'GET', url: `${first.base}/healthz` });
   expect(health.body).toEqual({ status: 'ok' });
   const cred = await send<{ client_id: string; secret_key: string }>({ method: 'POST', url: `${first.base}/portal/api/credentials` });
@@ -32,6 +34,7 @@ it('serves on PGlite in REMIT_DATA_DIR and keeps the data across a restart', asy
   expect(statSync(join(dataDir, 'encryption.key')).mode & 0o777).toBe(0o600);
 
   const second = await startProcess('apps/server/src/main.ts', env);
+  expect(second.output()).not.toContain('initialising database');
   try {
     const list = await send<any>({ method: 'GET', url: `${second.base}/api/v1/merchant`, headers: { authorization } });
     expect(list.status).toBe(200);

@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { messagingOf, openCore, startWorkers, twilioSettingsFromEnv, workerOptionsFromEnv } from '@remit/core';
 import { buildApp, loggerOptions } from './app.js';
 import { coreOptions, loadConfig } from './config.js';
@@ -27,6 +29,10 @@ if (refusals.length > 0) {
   process.exit(1);
 }
 const where = config.databaseUrl ? 'the Postgres at DATABASE_URL' : `the embedded database in ${config.dataDir}`;
+// Setting up a new embedded database takes a while (half a minute on a small machine): say so, not silence.
+if (!config.databaseUrl && !existsSync(join(config.dataDir, 'PG_VERSION'))) {
+  console.error(`remit: initialising database in ${config.dataDir}… (a new data folder, set up once)`);
+}
 const core = await orExit(`cannot open ${where}`, () =>
   openCore({
     ...coreOptions(config),

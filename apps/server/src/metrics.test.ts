@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type Receiver } from '@remit/core/testing';
 import { newMerchant } from './testing/fixtures.js';
 import { startTestServer, testDbKind, type TestServer } from './testing/harness.js';
 import { TEST_CARD, charge, newCustomer, noonClock } from './testing/payments.js';
+import { REMIT_VERSION } from './version.js';
 
 /** The value of one sample line of the Prometheus text, or undefined. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -67,6 +69,8 @@ describe('sandbox', () => {
     expect(sample(text, 'remit_messages_total', { channel: 'email', outcome: 'delivered_to_inbox' })).toBe(1);
     expect(sample(text, 'remit_webhook_queue_due')).toBe(0);
     expect(sample(text, 'remit_webhook_queue_oldest_seconds')).toBe(0);
+    expect(sample(text, 'remit_build_info', { version: REMIT_VERSION, node: process.version })).toBe(1);
+    expect(REMIT_VERSION).toBe(JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version);
     expect(sample(text, 'remit_process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(sample(text, 'remit_nodejs_eventloop_lag_p99_seconds')).toBeGreaterThan(0);
     if (testDbKind === 'postgres') {

@@ -5,6 +5,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Core, Processor, WorkerOptions } from '@remit/core';
 import type { App } from './routes/types.js';
 import { sendError } from './plugins/errors.js';
+import { REMIT_VERSION } from './version.js';
 
 /**
  * The server's Prometheus metrics (prom-client): requests by route pattern and status, payments
@@ -48,6 +49,12 @@ export function createMetrics(core: Core): Metrics {
     labelNames: ['channel', 'outcome'] as const,
     registers: [registry],
   });
+
+  // Always 1: its labels say which Remit and which Node run (a dashboard joins on it across a deploy).
+  new Gauge({ name: 'remit_build_info', help: 'The running Remit: version (CHANGELOG.md) and Node.js version, as labels; value 1.', labelNames: ['version', 'node'] as const, registers: [registry] }).set(
+    { version: REMIT_VERSION, node: process.version },
+    1,
+  );
 
   const db = core.ctx.db;
   // Read at scrape time from the due-deliveries index: every process sees the shared queue.

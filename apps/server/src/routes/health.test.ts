@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -13,12 +15,16 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const get = (path: string) => s.http({ method: 'GET', path });
+const rootVersion = JSON.parse(readFileSync(join(import.meta.dirname, '../../../../package.json'), 'utf8')).version;
 
-it('/livez and /readyz answer 200 beside /healthz', async () => {
-  for (const path of ['/healthz', '/livez', '/readyz']) {
+it('/livez and /readyz answer 200 beside /healthz; /livez names the version running', async () => {
+  for (const path of ['/healthz', '/readyz']) {
     const r = await get(path);
     expect([path, r.status, r.body]).toEqual([path, 200, { status: 'ok' }]);
   }
+  const r = await get('/livez');
+  expect([r.status, r.body]).toEqual([200, { status: 'ok', version: rootVersion }]);
+  expect(rootVersion).toMatch(/^\d+\.\d+\.\d+/);
 });
 
 it('/readyz answers 503 while a migration of this code is missing from the database', async () => {
