@@ -3,18 +3,8 @@ import { renderToString } from 'preact-render-to-string';
 import { App } from './app.js';
 import { formattedMoney } from './format.js';
 import { acceptedLanguages, dirOf, LOCALES, pickLocale, type Locale } from '@remit/contract/locales';
-import { addMessages, locale, t, type Messages } from './i18n.js';
-import ar from './messages-ar.js';
-import de from './messages-de.js';
-import es from './messages-es.js';
-import fr from './messages-fr.js';
-import it from './messages-it.js';
-import ja from './messages-ja.js';
-import nl from './messages-nl.js';
-import pl from './messages-pl.js';
-import ptBR from './messages-pt-BR.js';
-import sv from './messages-sv.js';
-import zhHans from './messages-zh-Hans.js';
+import { addMessages, locale, messagesOf, t } from './i18n.js';
+import { PAY } from '@remit/contract/catalogue/pay';
 import { scripted } from './typed.js';
 
 /**
@@ -24,8 +14,7 @@ import { scripted } from './typed.js';
  */
 
 // The renderer holds every language: a page is rendered at once, in the language asked for.
-const ALL: Record<Exclude<Locale, 'en'>, Messages> = { es, fr, de, it, 'pt-BR': ptBR, nl, pl, sv, ja, 'zh-Hans': zhHans, ar };
-for (const l of LOCALES) if (l !== 'en') addMessages(l, ALL[l]);
+for (const l of LOCALES) if (l !== 'en') addMessages(l, messagesOf(PAY[l]));
 
 export interface RenderedPage {
   /** Markup of `#app`. */

@@ -88,7 +88,7 @@ export function fillPage(template: string, state: PayPageState, page: RenderedPa
 
 /**
  * The language chunks of the build (`{es: 'messages-es-<hash>.js'}`), from the manifest Vite writes
- * (`dist/.vite/manifest.json`, entries `src/messages-<locale>.ts`); none without a manifest.
+ * (`dist/.vite/manifest.json`, entries `…/translations/<locale>/pay.json`); none without a manifest.
  */
 export async function readLocaleChunks(dist: string): Promise<Record<string, string>> {
   let manifest: Record<string, { file: string }>;
@@ -99,7 +99,7 @@ export async function readLocaleChunks(dist: string): Promise<Record<string, str
   }
   const chunks: Record<string, string> = {};
   for (const [src, { file }] of Object.entries(manifest)) {
-    const m = /^src\/messages-([a-z-]+)\.ts$/i.exec(src);
+    const m = /(?:^|\/)translations\/([a-z-]+)\/pay\.json$/i.exec(src);
     if (m && file.startsWith('assets/')) chunks[m[1]!] = file.slice('assets/'.length);
   }
   return chunks;
