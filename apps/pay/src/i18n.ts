@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals';
 import { PAY_CHUNKS } from '@remit/contract/catalogue/pay-chunks';
 import { dirOf, intlTag, type Locale } from '@remit/contract/locales';
-import { fillInOrder, type PayCatalogue } from '@remit/contract/translate';
+import { inOrder, type PayCatalogue } from '@remit/contract/translate';
 import EN from '@remit/contract/translations/en/pay.json' with { type: 'json' };
 
 export type { Locale };
@@ -30,8 +30,7 @@ export function messagesOf(c: PayCatalogue): Messages {
   const m: Record<string, unknown> = {};
   for (const k in c) {
     const src = EN[k as keyof PayCatalogue];
-    const text = c[k as keyof PayCatalogue];
-    m[k] = src.includes('{') ? (...a: Array<string | number>) => fillInOrder(src, text, a) : text;
+    m[k] = src.includes('{') ? inOrder(src, c[k as keyof PayCatalogue]) : c[k as keyof PayCatalogue];
   }
   return m as Messages;
 }

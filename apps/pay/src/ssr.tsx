@@ -1,6 +1,7 @@
 import type { PayPageState } from '@remit/contract';
 import { renderToString } from 'preact-render-to-string';
-import { App } from './app.js';
+import { AddCardPage } from './add-card-page.js';
+import { App, setAddCardPage } from './app.js';
 import { formattedMoney } from './format.js';
 import { acceptedLanguages, dirOf, LOCALES, pickLocale, type Locale } from '@remit/contract/locales';
 import { addMessages, locale, messagesOf, t } from './i18n.js';
@@ -15,6 +16,7 @@ import { scripted } from './typed.js';
 
 // The renderer holds every language: a page is rendered at once, in the language asked for.
 for (const l of LOCALES) if (l !== 'en') addMessages(l, messagesOf(PAY[l]));
+setAddCardPage(AddCardPage);
 
 export interface RenderedPage {
   /** Markup of `#app`. */

@@ -3,7 +3,7 @@
  * for. Shared by the pay page, the widgets, the server's renderer and the messages it sends, so each
  * makes the same choice from the same tags.
  */
-import { LANGUAGES, LOCALES } from './catalogue/languages.js';
+import { INTL, LOCALES, RTL } from './catalogue/languages.js';
 
 /** Every language, English (the source language) first: the folders of `translations/` (docs/translations.md). */
 export { LOCALES };
@@ -11,10 +11,10 @@ export { LOCALES };
 export type Locale = (typeof LOCALES)[number];
 
 /** The tag given to Intl for amounts and dates (the folder's language.json): US conventions for English and Spanish (amounts are in USD). */
-export const intlTag = (l: Locale): string => LANGUAGES[l].intl;
+export const intlTag = (l: Locale): string => INTL[l];
 
 /** Text direction of a locale (the folder's language.json): Arabic reads right to left. */
-export const dirOf = (l: Locale): 'rtl' | 'ltr' => LANGUAGES[l].dir;
+export const dirOf = (l: Locale): 'rtl' | 'ltr' => (RTL.includes(l) ? 'rtl' : 'ltr');
 
 /**
  * The locale one BCP 47 tag asks for, or null (malformed, or a language we do not speak).

@@ -29,10 +29,10 @@ export const fill = (text: string, values: Record<string, string | number | unde
 export const placeholders = (text: string): string[] => [...new Set(Array.from(text.matchAll(/\{(\w+)\}/g), (m) => m[1]!))];
 
 /**
- * Fills a text with values given in order: the order the placeholders first appear in the source
- * language's text of the same key, so a translation may put them wherever its language does.
+ * A text as a function of its placeholders' values given in order: the order they first appear in
+ * the source language's text of the same key, so a translation may put them wherever its language does.
  */
-export const fillInOrder = (source: string, text: string, values: ReadonlyArray<string | number>): string => {
-  const names = placeholders(source);
-  return text.replace(/\{(\w+)\}/g, (p, k: string) => (names.includes(k) ? String(values[names.indexOf(k)]) : p));
+export const inOrder = (source: string, text: string) => {
+  const names = source.match(/\{\w+\}/g) ?? [];
+  return (...values: Array<string | number>): string => text.replace(/\{\w+\}/g, (p) => `${values[names.indexOf(p)] ?? p}`);
 };

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module script, no types
 import { generate } from '../../../scripts/translations.mjs';
 import { LOCALES } from './locales.js';
-import { fill, fillInOrder, placeholders } from './translate.js';
+import { fill, inOrder, placeholders } from './translate.js';
 
 const root = new URL('../translations/', import.meta.url).pathname;
 const SURFACES = ['language', 'pay', 'stripe', 'widgets', 'messages', 'buttons'];
@@ -48,7 +48,7 @@ describe('the translation catalogue', () => {
     expect(fill('{amount} bezahlen', { amount: '12,50 $' })).toBe('12,50 $ bezahlen');
     expect(fill('Hi {name}', {})).toBe('Hi {name}');
     const en = read('en', 'widgets').sentText!;
-    expect(fillInOrder(en, read('ja', 'widgets').sentText!, ['$15.00', '0123'])).toBe(
+    expect(inOrder(en, read('ja', 'widgets').sentText!)('$15.00', '0123')).toBe(
       '$15.00を支払うためのリンクを記載したSMSを、末尾が0123の電話番号に送信しました。',
     );
     expect(placeholders(read('en', 'pay').achAuth!)).toEqual(['merchant', 'amount', 'date']);

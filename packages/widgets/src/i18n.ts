@@ -1,4 +1,4 @@
-import { fillInOrder } from '@remit/contract/translate';
+import { inOrder } from '@remit/contract/translate';
 import { WIDGET_EN, type WidgetLanguage, type WidgetMessages } from '@remit/contract/widget-messages';
 
 /**
@@ -37,4 +37,4 @@ export function pageQuery(asked?: string | null, appearance?: string | null): st
 }
 
 /** A message of the widgets' language, its placeholders filled in the order English names them. */
-export const t = (k: keyof WidgetMessages, ...a: string[]) => fillInOrder(WIDGET_EN[k], lang.messages[k], a);
+export const t = (k: keyof WidgetMessages, ...a: string[]) => inOrder(WIDGET_EN[k], lang.messages[k])(...a);
