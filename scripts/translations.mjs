@@ -36,10 +36,22 @@ export function generate() {
     ['stripe', 'StripeCatalogue', 'STRIPE'],
     ['pay', 'PayCatalogue', 'PAY'],
   ]) {
-    const texts = tags.map((t) => `  ${JSON.stringify(t)}: ${JSON.stringify(JSON.parse(readFileSync(join(folders, t, `${surface}.json`), 'utf8')))},`);
+    const read = (t) => JSON.parse(readFileSync(join(folders, t, `${surface}.json`), 'utf8'));
+    const record = (value) => `Record<(typeof import('./languages.js').LOCALES)[number], ${value}>`;
+    if (surface === 'buttons') {
+      // Into the React and Vue bundles (2 KB budgets): each language's texts in English's key order,
+      // the keys written once.
+      const keys = Object.keys(read('en'));
+      files[`${surface}.ts`] =
+        `${head}import type { ${type} } from '../translate.js';\n\n` +
+        `export const BUTTON_KEYS = ${JSON.stringify(keys)} as Array<keyof ${type}>;\n\n` +
+        `export const ${name}: ${record('string[]')} = {\n${tags.map((t) => `  ${JSON.stringify(t)}: ${JSON.stringify(keys.map((k) => read(t)[k]))},`).join('\n')}\n};\n`;
+      continue;
+    }
+    const texts = tags.map((t) => `  ${JSON.stringify(t)}: ${JSON.stringify(read(t))},`);
     files[`${surface}.ts`] =
       `${head}import type { ${type} } from '../translate.js';\n\n` +
-      `export const ${name}: Record<(typeof import('./languages.js').LOCALES)[number], ${type}> = {\n${texts.join('\n')}\n};\n`;
+      `export const ${name}: ${record(type)} = {\n${texts.join('\n')}\n};\n`;
   }
   // The pay page: English in its script, each other language a chunk fetched when used.
   files['pay-chunks.ts'] =

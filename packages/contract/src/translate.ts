@@ -33,6 +33,6 @@ export const placeholders = (text: string): string[] => [...new Set(Array.from(t
  * the source language's text of the same key, so a translation may put them wherever its language does.
  */
 export const inOrder = (source: string, text: string) => {
-  const names = source.match(/\{\w+\}/g) ?? [];
+  const names: string[] = source.match(/\{\w+\}/g) ?? [];
   return (...values: Array<string | number>): string => text.replace(/\{\w+\}/g, (p) => `${values[names.indexOf(p)] ?? p}`);
 };

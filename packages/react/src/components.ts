@@ -32,7 +32,7 @@ export interface CompletedTransactionsProps extends RemitConnection, Ready {
 }
 
 /** A button that loads Remit ahead of the click and runs one widget call on each click. */
-function useRemitButton<R>(props: RemitButtonProps<R>, call: (remit: RemitWidgets) => Promise<R>, which: 'pay' | 'request'): ReactElement {
+function useRemitButton<R>(props: RemitButtonProps<R>, call: (remit: RemitWidgets) => Promise<R>, which: 0 | 1): ReactElement {
   // The latest props, read at click time, so a parent re-rendering new callbacks needs no effect.
   const latest = useRef({ props, call });
   latest.current = { props, call };
@@ -50,12 +50,12 @@ function useRemitButton<R>(props: RemitButtonProps<R>, call: (remit: RemitWidget
 
 /** A pay button: opens Remit's hosted pay page for `amount` in a modal (a popup on narrow screens). */
 export function GetPaymentPage(props: GetPaymentPageProps): ReactElement {
-  return useRemitButton(props, (remit) => remit.getPaymentPage(props.amount), 'pay');
+  return useRemitButton(props, (remit) => remit.getPaymentPage(props.amount), 0);
 }
 
 /** A button that texts `phone_number` a link to pay `amount`, then shows a confirmation. */
 export function RequestPaymentonClick(props: RequestPaymentonClickProps): ReactElement {
-  return useRemitButton(props, (remit) => remit.sendRequestPayment(props.amount, props.phone_number), 'request');
+  return useRemitButton(props, (remit) => remit.sendRequestPayment(props.amount, props.phone_number), 1);
 }
 
 /** The merchant's completed transactions (date, amount, brand and last four, status), paginated. */

@@ -19,7 +19,7 @@ const amount = { type: [Number, String] as PropType<number | string>, required: 
 const phone_number = { type: String, required: true } as const;
 
 /** A button that loads Remit once mounted and runs one widget call per click: emits success, close or error. */
-function button<R, P extends object>(name: string, props: P, which: 'pay' | 'request', call: (remit: RemitWidgets, props: any) => Promise<R>) {
+function button<R, P extends object>(name: string, props: P, which: 0 | 1, call: (remit: RemitWidgets, props: any) => Promise<R>) {
   return defineComponent({
     name,
     props: { ...connection, amount, ...props },
@@ -47,13 +47,13 @@ function button<R, P extends object>(name: string, props: P, which: 'pay' | 'req
 }
 
 /** A pay button: opens Remit's hosted pay page for `amount` in a modal (a popup on narrow screens). */
-export const GetPaymentPage = button<PaymentResult, {}>('GetPaymentPage', {}, 'pay', (remit, p) => remit.getPaymentPage(p.amount));
+export const GetPaymentPage = button<PaymentResult, {}>('GetPaymentPage', {}, 0, (remit, p) => remit.getPaymentPage(p.amount));
 
 /** A button that texts `phone_number` a link to pay `amount`, then shows a confirmation. */
 export const RequestPaymentonClick = button<RequestResult, { phone_number: typeof phone_number }>(
   'RequestPaymentonClick',
   { phone_number },
-  'request',
+  1,
   (remit, p) => remit.sendRequestPayment(p.amount, p.phone_number),
 );
 
