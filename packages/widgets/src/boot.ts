@@ -16,8 +16,10 @@ import { warmOnIntent, warmPayFrame } from './warm.js';
  */
 export function bootWidgets(ctx: WidgetContext, call: Call = widgetApi(ctx)): WidgetUI {
   const mine = document.querySelector<HTMLElement>('script[data-appearance]')?.dataset.appearance;
+  let sandbox = false;
   call<WidgetConfig>(mine ? '/config?appearance=' + encodeURIComponent(mine) : '/config').then(
     (c) => {
+      sandbox = c.environment === 'sandbox';
       setAppearance(c.appearance_css);
       if (c.appearance_warning) console.warn('Remit: ' + c.appearance_warning);
     },
@@ -27,9 +29,9 @@ export function bootWidgets(ctx: WidgetContext, call: Call = widgetApi(ctx)): Wi
   warmOnIntent(ctx.base, ctx.locale);
   const tables = new Map<TableModel, { el: HTMLElement; off: () => void }>();
   return {
-    async pay(amount, opener, popup) {
+    async pay(amount, opener, popup, opts) {
       warmPayFrame(ctx.base, ctx.locale); // a call with no intent before it (a script, not a click) warms while the link is made
-      const r = await pay(call, amount, opener, popup, mine, language, ctx.locale);
+      const r = await pay(call, amount, opener, popup, mine, language, ctx.locale, opts, sandbox);
       if (r.status === 'succeeded')
         for (const [model, t] of tables) {
           // A table a single-page app has taken off the page is let go, not refreshed.
