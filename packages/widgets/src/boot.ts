@@ -16,15 +16,16 @@ import { warmOnIntent, warmPayFrame } from './warm.js';
  */
 export function bootWidgets(ctx: WidgetContext, call: Call = widgetApi(ctx)): WidgetUI {
   const mine = document.querySelector<HTMLElement>('script[data-appearance]')?.dataset.appearance;
-  let sandbox = false;
-  call<WidgetConfig>(mine ? '/config?appearance=' + encodeURIComponent(mine) : '/config').then(
+  const config = call<WidgetConfig>(mine ? '/config?appearance=' + encodeURIComponent(mine) : '/config');
+  config.then(
     (c) => {
-      sandbox = c.environment === 'sandbox';
       setAppearance(c.appearance_css);
       if (c.appearance_warning) console.warn('Remit: ' + c.appearance_warning);
     },
     () => {},
   );
+  // The modal's "Test mode" mark: shown once the settings say sandbox (still in flight on a first click).
+  const sandbox = config.then((c) => c.environment === 'sandbox', () => false);
   let language: Promise<unknown> | null = loadLanguage(ctx.base, ctx.locale).then(() => (language = null));
   warmOnIntent(ctx.base, ctx.locale);
   const tables = new Map<TableModel, { el: HTMLElement; off: () => void }>();

@@ -32,7 +32,7 @@ export async function pay(
   locale?: string | null,
   opts: PayOptions = {},
   /** A sandbox server (the widget settings' environment, once read). */
-  sandbox = false,
+  sandbox: Promise<boolean> = Promise.resolve(false),
 ): Promise<PaymentResult> {
   const linked = call<WidgetPayLink>('/pay-links', opts.order_id ? { amount, order_id: opts.order_id } : { amount });
   if (language) {
@@ -72,6 +72,8 @@ export async function pay(
   const closed = () => finish(paid ?? { status: 'closed', transaction_id: null });
   const label = t('pay', money(amount));
   const head = signal(label);
+  const test = signal(false);
+  void sandbox.then((v) => (test.value = v));
   const onMessage = (e: MessageEvent) => {
     const source = popup ?? frame?.contentWindow;
     const m = e.data as { type?: string; status?: string; transaction_id?: string } | null;
@@ -99,7 +101,7 @@ export async function pay(
         <span class="guard" tabIndex={0} onFocus={() => (frame ? frame.focus() : toX())} />
         <div class="bar">
           <Head text={head} />
-          {sandbox && <span class="test">{t('testMode')}</span>}
+          <TestMark on={test} />
           <button type="button" class="x" aria-label={t('close')} autofocus ref={(el) => void (x = el)} onClick={closed}>
             ×
           </button>
@@ -147,6 +149,11 @@ export async function pay(
     else f.src = url;
   } else src.value = url;
   return settled;
+}
+
+/** The sandbox's "Test mode" mark in the bar. */
+function TestMark(props: { on: Signal<boolean> }) {
+  return use(props.on) ? <span class="test">{t('testMode')}</span> : null;
 }
 
 /** How long a success is shown before the modal closes by itself. */
