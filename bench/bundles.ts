@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { dirOf, intlTag, LOCALES } from '../packages/contract/src/locales.js';
-import { WIDGET_MESSAGES } from '../packages/contract/src/widget-translations.js';
+import { WIDGETS } from '../packages/contract/src/catalogue/widgets.js';
 
 /** The widget chunk's hashed name, from the manifest its build writes. */
 function widgetChunk(): string {
@@ -59,7 +59,7 @@ export function reportBundles() {
     // The widgets' languages: /js/widget-messages/{locale} as served, fetched only for a language other than English.
     if (b.name === 'widget chunk')
       for (const l of LOCALES.filter((x) => x !== 'en')) {
-        const size = gzipSync(JSON.stringify({ locale: l, intl: intlTag(l), dir: dirOf(l), messages: WIDGET_MESSAGES[l] }), { level: 9 }).length;
+        const size = gzipSync(JSON.stringify({ locale: l, intl: intlTag(l), dir: dirOf(l), messages: WIDGETS[l] }), { level: 9 }).length;
         console.log(`  + widget-messages/${l} (when used)`.padEnd(29) + ` ${(size / 1024).toFixed(2)} KB (${size} B)`);
       }
   }

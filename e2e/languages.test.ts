@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import type { Frame, FrameLocator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCALES, type Locale } from '../packages/contract/src/locales.js';
-import { WIDGET_MESSAGES } from '../packages/contract/src/widget-translations.js';
-import type { Messages } from '../apps/pay/src/i18n.js';
+import { PAY } from '../packages/contract/src/catalogue/pay.js';
+import { WIDGETS as WIDGET_MESSAGES } from '../packages/contract/src/catalogue/widgets.js';
+import { messagesOf, type Messages } from '../apps/pay/src/i18n.js';
 import { CARDS, checkState, createLink, newPage, startWorld, YY, type World } from './support.js';
 
 /**
@@ -25,12 +26,7 @@ const catalogue: Partial<Record<Locale, Messages>> = {};
 
 /** The pay page's catalogue of a language, as its chunk has it. */
 async function messages(l: Locale): Promise<Messages> {
-  if (l === 'en') {
-    const { t, locale } = await import('../apps/pay/src/i18n.js');
-    locale.value = 'en';
-    return t();
-  }
-  return (catalogue[l] ??= (await import(`../apps/pay/src/messages-${l}.ts`)).default as Messages);
+  return (catalogue[l] ??= messagesOf(PAY[l]));
 }
 
 /** A message with an amount in it (Intl's text differs by engine): its text before and after. */
@@ -187,7 +183,7 @@ describe('the widgets in each language', () => {
       await page.goto(`${shop}/?locale=${l}`);
       await page.locator('#remit_complete_transactions caption', { hasText: wm.caption }).waitFor();
       await page.getByRole('button', { name: 'Buy' }).click();
-      const [before, after] = wm.pay.split('{0}') as [string, string];
+      const [before, after] = wm.pay.split('{amount}') as [string, string];
       const dialog = page.getByRole('dialog');
       await dialog.waitFor();
       const label = (await dialog.getAttribute('aria-label'))!;

@@ -19,6 +19,8 @@ export default defineConfig(({ isSsrBuild }) => ({
     jsxInject: `import { h, Fragment } from 'preact'`,
   },
   ssr: { noExternal: true },
+  // A language's texts are one object (translations/<tag>/pay.json), not a module export per text.
+  json: { namedExports: false },
   // Vite ends the CSS file with a `/*$vite$:1*/` marker of its own: bytes of the budget for nothing.
   plugins: [
     // Vite wraps each dynamic import in a helper that first preloads the imported chunk's own
@@ -55,5 +57,14 @@ export default defineConfig(({ isSsrBuild }) => ({
         reportCompressedSize: false,
         // dist/.vite/manifest.json: the server and the bundle bench find the language chunks by it.
         manifest: true,
+        // A language's chunk is named for it (`messages-de-<hash>.js`), not for its file (`pay.json`).
+        rollupOptions: {
+          output: {
+            chunkFileNames: (c: { facadeModuleId?: string | null }) => {
+              const l = /translations\/([\w-]+)\/pay\.json$/.exec(c.facadeModuleId ?? '');
+              return l ? `assets/messages-${l[1]}-[hash].js` : 'assets/[name]-[hash].js';
+            },
+          },
+        },
       },
 }));

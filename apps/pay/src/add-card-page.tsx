@@ -74,7 +74,7 @@ export function AddCardPage({ view }: { view: AddCardView }) {
     });
 
   return (
-    <Layout merchant={view.merchant}>
+    <Layout merchant={view.merchant} sandbox={view.sandbox}>
       <section class="summary" aria-labelledby="summary-title">
         <h1 id="summary-title" class="summary__title">
           {m.addCardTitle(view.merchant.name)}

@@ -1,8 +1,41 @@
 import { signal } from '@preact/signals';
+import { PAY_CHUNKS } from '@remit/contract/catalogue/pay-chunks';
 import { dirOf, intlTag, type Locale } from '@remit/contract/locales';
-import { en, type Messages } from './messages-en.js';
+import { inOrder, type PayCatalogue } from '@remit/contract/translate';
+import EN from '@remit/contract/translations/en/pay.json' with { type: 'json' };
 
-export type { Locale, Messages };
+export type { Locale };
+
+/** The arguments of each text with placeholders, in the order its English text names them. */
+interface Args {
+  payTo: [merchant: string];
+  cvcHint: [digits: number];
+  achAuth: [merchant: string, amount: string, date: string];
+  pay: [amount: string];
+  authorize: [amount: string];
+  badCvc: [digits: number];
+  challengeText: [brand: string, last4: string];
+  endingIn: [brand: string, last4: string];
+  emailed: [email: string];
+  addCardTitle: [merchant: string];
+  addCardIntro: [name: string, merchant: string];
+  savedText: [card: string, merchant: string];
+  cardBrand: [brand: string];
+}
+/** The page's texts (`translations/<tag>/pay.json`), those with placeholders as functions. */
+export type Messages = { [K in keyof PayCatalogue]: K extends keyof Args ? (...a: Args[K]) => string : string };
+
+/** A language's texts as the page uses them: a text with placeholders becomes a function of its parts. */
+export function messagesOf(c: PayCatalogue): Messages {
+  const m: Record<string, unknown> = {};
+  for (const k in c) {
+    const src = EN[k as keyof PayCatalogue];
+    m[k] = src.includes('{') ? inOrder(src, c[k as keyof PayCatalogue]) : c[k as keyof PayCatalogue];
+  }
+  return m as Messages;
+}
+
+const en = messagesOf(EN);
 
 /** English is in the page's script; another language is added once its chunk has loaded. */
 const MESSAGES: Partial<Record<Locale, Messages>> = { en };
@@ -10,25 +43,10 @@ const MESSAGES: Partial<Record<Locale, Messages>> = { en };
 /** The server renderer has every language in it (ssr.tsx) and adds them here itself. */
 export const addMessages = (l: Locale, m: Messages) => void (MESSAGES[l] = m);
 
-type Chunk = () => Promise<{ default: Messages }>;
-/** Each language its own chunk, so the English page's script stays in its 20 KB budget. */
-const CHUNKS: Record<Exclude<Locale, 'en'>, Chunk> = {
-  es: () => import('./messages-es.js'),
-  fr: () => import('./messages-fr.js'),
-  de: () => import('./messages-de.js'),
-  it: () => import('./messages-it.js'),
-  'pt-BR': () => import('./messages-pt-BR.js'),
-  nl: () => import('./messages-nl.js'),
-  pl: () => import('./messages-pl.js'),
-  sv: () => import('./messages-sv.js'),
-  ja: () => import('./messages-ja.js'),
-  'zh-Hans': () => import('./messages-zh-Hans.js'),
-  ar: () => import('./messages-ar.js'),
-};
-
-/** Fetches a language the page does not hold yet. The page awaits it before its first render: no English flash. */
+/** Fetches a language the page does not hold yet (each its own chunk, so the English page's script stays in its 20 KB budget). The page awaits it before its first render: no English flash. */
 export async function loadLocale(l: Locale): Promise<void> {
-  if (!MESSAGES[l] && l !== 'en') addMessages(l, (await CHUNKS[l]()).default);
+  const chunk = PAY_CHUNKS[l];
+  if (!MESSAGES[l] && chunk) addMessages(l, messagesOf((await chunk()).default));
 }
 
 export const locale = signal<Locale>('en');

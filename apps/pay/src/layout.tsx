@@ -3,11 +3,11 @@ import type { ComponentChildren } from 'preact';
 import { t } from './i18n.js';
 import { MerchantHeader } from './merchant-header.js';
 
-/** Banner with who is paid, the page's main content, and a short trust line. */
-export function Layout({ merchant, children }: { merchant: PayMerchant; children: ComponentChildren }) {
+/** Banner (logo, Test mode on a sandbox server), the page's main content, and a short trust line. */
+export function Layout({ merchant, sandbox, children }: { merchant: PayMerchant; sandbox: boolean; children: ComponentChildren }) {
   return (
     <>
-      <MerchantHeader merchant={merchant} />
+      <MerchantHeader merchant={merchant} sandbox={sandbox} />
       <main class="page" id="main">
         {children}
       </main>

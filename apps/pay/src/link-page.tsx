@@ -149,12 +149,14 @@ export function LinkPage({ view }: { view: PayLinkView }) {
       await settle(await answerChallenge(view.link_id, c.id, { outcome }, attemptKey(scope, outcome)), scope);
     });
 
+  // A link made without the merchant's order id has its own id there: not the customer's business.
+  const ownOrder = view.order_id !== view.link_id;
   let body;
   if (receipt.value) {
     body = (
       <>
         {verification.value && chunk && <chunk.BankVerification url={verification.value} />}
-        <Receipt receipt={receipt.value} focus={justPaid.value && !verification.value} />
+        <Receipt receipt={receipt.value} ownOrder={ownOrder} focus={justPaid.value && !verification.value} />
       </>
     );
   } else if (verification.value && chunk) {
@@ -216,17 +218,19 @@ export function LinkPage({ view }: { view: PayLinkView }) {
   }
 
   return (
-    <Layout merchant={view.merchant}>
+    <Layout merchant={view.merchant} sandbox={view.sandbox}>
       <section class="summary" aria-labelledby="summary-title">
         <h1 id="summary-title" class="summary__title">
           {m.payTo(view.merchant.name)}
         </h1>
         {view.description && <p class="summary__description">{view.description}</p>}
         <dl class="details details--compact">
-          <div class="details__row">
-            <dt>{m.order}</dt>
-            <dd>{view.order_id}</dd>
-          </div>
+          {ownOrder && (
+            <div class="details__row">
+              <dt>{m.order}</dt>
+              <dd>{view.order_id}</dd>
+            </div>
+          )}
           {view.invoice_number && (
             <div class="details__row">
               <dt>{m.invoice}</dt>

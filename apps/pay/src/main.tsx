@@ -1,7 +1,7 @@
 import type { PayPageState } from '@remit/contract';
 import '@remit/form-kit/base.css';
 import { hydrate, render } from 'preact';
-import { App } from './app.js';
+import { App, loadPage } from './app.js';
 import { pickLocale } from '@remit/contract/locales';
 import { applyLocale, loadLocale, locale } from './i18n.js';
 import { shell } from './shell.js';
@@ -21,7 +21,7 @@ import './styles.css';
 const root = document.getElementById('app')!;
 const start = async (state: PayPageState) => {
   const chosen = pickLocale(new URLSearchParams(location.search).get('locale'), navigator.languages);
-  await loadLocale(chosen);
+  await Promise.all([loadLocale(chosen), loadPage(state)]);
   locale.value = chosen;
   applyLocale(document);
   if (state.page !== 'error') linkAppearance(state.view.merchant.stylesheet);

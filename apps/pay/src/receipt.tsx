@@ -4,7 +4,8 @@ import { formatDate, formatMoney } from './format.js';
 import { intlLocale, t } from './i18n.js';
 
 /** What was paid: printable (the print stylesheet keeps only this), focus on its heading when it appears. */
-export function Receipt({ receipt, focus }: { receipt: ReceiptData; focus?: boolean }) {
+/** `ownOrder`: the order id is the merchant's (a link made without one shows none). */
+export function Receipt({ receipt, ownOrder, focus }: { receipt: ReceiptData; ownOrder: boolean; focus?: boolean }) {
   const m = t();
   const heading = useRef<HTMLHeadingElement>(null);
   useLayoutEffect(() => {
@@ -18,8 +19,8 @@ export function Receipt({ receipt, focus }: { receipt: ReceiptData; focus?: bool
     [m.authCode, receipt.auth_code],
     [m.transactionId, receipt.transaction_id],
     [m.date, formatDate(receipt.date, intlLocale())],
-    [m.order, receipt.order_id],
   ];
+  if (ownOrder) rows.push([m.order, receipt.order_id]);
   if (receipt.invoice_number) rows.push([m.invoice, receipt.invoice_number]);
   return (
     <section class="panel receipt" aria-labelledby="receipt-title">

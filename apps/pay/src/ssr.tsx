@@ -1,9 +1,11 @@
 import type { PayPageState } from '@remit/contract';
 import { renderToString } from 'preact-render-to-string';
-import { App } from './app.js';
+import { AddCardPage } from './add-card-page.js';
+import { App, setAddCardPage } from './app.js';
 import { formattedMoney } from './format.js';
 import { acceptedLanguages, dirOf, LOCALES, pickLocale, type Locale } from '@remit/contract/locales';
-import { loadLocale, locale, t } from './i18n.js';
+import { addMessages, locale, messagesOf, t } from './i18n.js';
+import { PAY } from '@remit/contract/catalogue/pay';
 import { scripted } from './typed.js';
 
 /**
@@ -12,9 +14,9 @@ import { scripted } from './typed.js';
  * parsed; main.tsx then hydrates it, keeping what was typed.
  */
 
-// The renderer holds every language: a page is rendered at once, in the language asked for. Loaded
-// through the page's own dynamic imports (its build inlines them), so no language is imported twice.
-await Promise.all(LOCALES.map(loadLocale));
+// The renderer holds every language: a page is rendered at once, in the language asked for.
+for (const l of LOCALES) if (l !== 'en') addMessages(l, messagesOf(PAY[l]));
+setAddCardPage(AddCardPage);
 
 export interface RenderedPage {
   /** Markup of `#app`. */

@@ -1,3 +1,4 @@
+import { STRIPE } from '@remit/contract/catalogue/stripe';
 import type { AddCardResult, AddCardView, CardEntry, PayLinkView, PayMethod, PayResult, StripeIntent } from '@remit/contract';
 import type { Appearance, Stripe, StripeElements } from '@stripe/stripe-js';
 import { useSignal } from '@preact/signals';
@@ -7,7 +8,6 @@ import { announce, request, type ApiResult } from '@remit/form-kit';
 import { getLink } from './api.js';
 import { attemptKey, endAttempt } from './idempotency.js';
 import { locale, t } from './i18n.js';
-import { STRIPE_MESSAGES } from './stripe-messages.js';
 import { loadStripe, stripeLocale } from './stripe-js.js';
 
 /**
@@ -18,7 +18,7 @@ import { loadStripe, stripeLocale } from './stripe-js.js';
  */
 
 export type StripeEntry = Extract<CardEntry, { kind: 'stripe' }>;
-const sm = () => STRIPE_MESSAGES[locale.value];
+const sm = () => STRIPE[locale.value];
 const keyed = (key: string) => ({ 'idempotency-key': key, 'accept-language': locale.value });
 const linkPath = (id: string) => `/pay/api/links/${encodeURIComponent(id)}/intent`;
 const cardPath = (token: string) => `/pay/api/cards/${encodeURIComponent(token)}/intent`;

@@ -32,6 +32,19 @@ it('is public OpenAPI 3.1 whose paths resolve against its server: API, sandbox a
   expect(res.body.components.securitySchemes.basicAuth).toEqual({ type: 'http', scheme: 'basic' });
 });
 
+it('the reference at /docs opens on the merchant API and ends with the callbacks; every operation in a listed section', async () => {
+  const res = await s.http({ method: 'GET', path: '/docs/json' });
+  expect(res.status).toBe(200);
+  const names = (res.body.tags as Array<{ name: string }>).map((t) => t.name);
+  expect(names.slice(0, 3)).toEqual(['pay links', 'payment requests', 'orders']);
+  expect(names.at(-1)).toBe('callbacks');
+  expect(names.indexOf('sandbox')).toBeGreaterThan(names.indexOf('webhooks'));
+  const unlisted = new Set<string>();
+  for (const ops of Object.values<Record<string, { tags?: string[] }>>(res.body.paths))
+    for (const op of Object.values(ops)) for (const tag of op.tags ?? ['(none)']) if (!names.includes(tag)) unlisted.add(tag);
+  expect([...unlisted]).toEqual([]);
+});
+
 it('the docs page is served', async () => {
   const res = await s.http({ method: 'GET', path: '/docs/' });
   expect(res.status).toBe(200);

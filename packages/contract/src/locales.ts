@@ -3,28 +3,18 @@
  * for. Shared by the pay page, the widgets, the server's renderer and the messages it sends, so each
  * makes the same choice from the same tags.
  */
-export const LOCALES = ['en', 'es', 'fr', 'de', 'it', 'pt-BR', 'nl', 'pl', 'sv', 'ja', 'zh-Hans', 'ar'] as const;
+import { INTL, LOCALES, RTL } from './catalogue/languages.js';
+
+/** Every language, English (the source language) first: the folders of `translations/` (docs/translations.md). */
+export { LOCALES };
+/** A language we speak. */
 export type Locale = (typeof LOCALES)[number];
 
-/** The tag given to Intl for amounts and dates: the US conventions for English and Spanish (amounts are in USD). */
-const INTL: Record<Locale, string> = {
-  en: 'en-US',
-  es: 'es-US',
-  fr: 'fr-FR',
-  de: 'de-DE',
-  it: 'it-IT',
-  'pt-BR': 'pt-BR',
-  nl: 'nl-NL',
-  pl: 'pl-PL',
-  sv: 'sv-SE',
-  ja: 'ja-JP',
-  'zh-Hans': 'zh-Hans-CN',
-  ar: 'ar-u-nu-latn', // Western digits, as on the card the customer types
-};
+/** The tag given to Intl for amounts and dates (the folder's language.json): US conventions for English and Spanish (amounts are in USD). */
 export const intlTag = (l: Locale): string => INTL[l];
 
-/** Text direction of a locale: Arabic reads right to left. */
-export const dirOf = (l: Locale): 'rtl' | 'ltr' => (l === 'ar' ? 'rtl' : 'ltr');
+/** Text direction of a locale (the folder's language.json): Arabic reads right to left. */
+export const dirOf = (l: Locale): 'rtl' | 'ltr' => (RTL.includes(l) ? 'rtl' : 'ltr');
 
 /**
  * The locale one BCP 47 tag asks for, or null (malformed, or a language we do not speak).
@@ -41,7 +31,7 @@ export function matchLocale(tag: string): Locale | null {
   const lang = loc.language;
   if (lang === 'zh') return loc.script === 'Hans' ? 'zh-Hans' : null;
   if (lang === 'pt') return 'pt-BR';
-  return LOCALES.find((l) => l === lang) ?? null;
+  return (LOCALES as readonly string[]).includes(lang) ? (lang as Locale) : null;
 }
 
 /**

@@ -115,6 +115,8 @@ export const payLinkViewSchema = z.object({
    * page shows it after a reload too. Null otherwise (absent from older servers).
    */
   pending_verification_url: z.string().nullable().optional(),
+  /** A sandbox server's page: it wears a "Test mode" mark (no real money moves). */
+  sandbox: z.boolean(),
 });
 export type PayLinkView = z.infer<typeof payLinkViewSchema>;
 
@@ -187,6 +189,8 @@ export const addCardViewSchema = z.object({
   status: z.enum(['open', 'saved']),
   saved_card: z.object({ brand: z.string(), last_four: z.string() }).nullable(),
   card_entry: cardEntrySchema,
+  /** A sandbox server's page: it wears a "Test mode" mark. */
+  sandbox: z.boolean(),
 });
 export type AddCardView = z.infer<typeof addCardViewSchema>;
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { amount, flag, merchantKey, phone, text } from './fields.js';
+import { amount, flag, merchantKey, optionalNonBlank as optional, phone, text } from './fields.js';
+import { orderId } from './pay-links.js';
 import { originField } from './origins.js';
 import { appearanceSchema, appearanceVariablesView, THEMES } from './appearance.js';
 
@@ -134,7 +135,7 @@ export type WidgetConfig = z.infer<typeof widgetConfigSchema>;
 export const widgetConfigQuery = z.object({ appearance: z.string().max(2000).optional() });
 
 /** `POST /widget/v1/pay-links`: a pay link for an amount; the request's `Origin` is recorded as its embed_origin. */
-export const widgetPayLinkBody = z.object({ amount: amount() });
+export const widgetPayLinkBody = z.object({ amount: amount(), order_id: optional(orderId()) });
 export type WidgetPayLinkInput = z.output<typeof widgetPayLinkBody>;
 export const widgetPayLinkSchema = z.object({
   link_id: z.string(),
@@ -180,6 +181,14 @@ export const widgetTransactionsSchema = z.object({
 });
 export type WidgetTransactions = z.infer<typeof widgetTransactionsSchema>;
 
+/** `getPaymentPage`'s options. */
+export interface PayOptions {
+  /** The merchant's own order id: shown to the customer on the pay page and its receipt, and stored on the payment (no id: none is shown). */
+  order_id?: string;
+  /** Close the modal the moment the payment succeeds, instead of after a short confirmation (or when the customer closes it). */
+  skip_confirmation?: boolean;
+}
+
 /** What `getPaymentPage` resolves with: paid, or closed by the customer before paying. */
 export type PaymentResult = { status: 'succeeded'; transaction_id: string } | { status: 'closed'; transaction_id: null };
 /** What `sendRequestPayment` resolves with once the SMS is queued. */
@@ -220,7 +229,7 @@ export interface RemitWidgetError extends Error {
 /** The loader's programmatic API: `window.Remit` once dynamic-launch.js ran; `loadRemit()` resolves with it. */
 export interface RemitWidgets {
   /** Opens the pay modal (a popup on narrow screens). Resolves `{status:'succeeded', transaction_id}` or `{status:'closed', transaction_id:null}`; rejects with a RemitWidgetError on bad input or a failed request. */
-  getPaymentPage(amount: number | string): Promise<PaymentResult>;
+  getPaymentPage(amount: number | string, options?: PayOptions): Promise<PaymentResult>;
   /** Sends the payment request SMS and shows a confirmation. Resolves once sent; rejects with a RemitWidgetError. */
   sendRequestPayment(amount: number | string, phone: string): Promise<RequestResult>;
   /** Renders the completed-transactions table in `el` (a `<table>` is filled in place; any other element gets a shadow root). Returns unmount. */

@@ -1,4 +1,4 @@
-import type { RemitWidgets } from '@remit/contract';
+import type { PayOptions, RemitWidgets } from '@remit/contract';
 import type { BootWidgets, WidgetUI } from './ui.js';
 
 /**
@@ -70,14 +70,14 @@ type Failure = Error & { code: string };
   const badAmount = (a: unknown) =>
     fail('invalid_amount', `amount must be a number above 0 with at most 2 decimals, like 12.50 (got ${JSON.stringify(a)})`);
 
-  const getPaymentPage = (amount: number | string) => {
+  const getPaymentPage = (amount: number | string, opts?: PayOptions) => {
     const a = amountOf(amount);
     if (!a) return badAmount(amount);
     const opener = d.activeElement;
     // Narrow screens get a popup, opened now while the click still lets us.
     const popup = !badKey && w.innerWidth < 600 ? w.open('', 'remit_pay', 'popup,width=440,height=760') : null;
     return run(
-      (u) => u.pay(a, opener, popup),
+      (u) => u.pay(a, opener, popup, opts),
       () => popup?.close(),
     ).then((r) => (emit(r.status == 'succeeded' ? 'payment-success' : 'close', r), r));
   };

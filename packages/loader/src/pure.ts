@@ -6,6 +6,7 @@ export type {
   PaymentClosed,
   PaymentResult,
   PaymentSucceeded,
+  PayOptions,
   RemitErrorDetail,
   RemitEventMap,
   RemitReady,

@@ -1,4 +1,4 @@
-import type { PaymentResult, RequestResult } from '@remit/contract';
+import type { PaymentResult, PayOptions, RequestResult } from '@remit/contract';
 
 /**
  * The contract between `dynamic-launch.js` and the lazily loaded widget chunk (`packages/widgets`):
@@ -16,7 +16,7 @@ export interface WidgetContext {
 
 export interface WidgetUI {
   /** `opener`: what had focus when the pay button was used (focus returns there); `popup`: a window already opened on a narrow screen. */
-  pay(amount: string, opener: Element | null, popup: Window | null): Promise<PaymentResult>;
+  pay(amount: string, opener: Element | null, popup: Window | null, opts?: PayOptions): Promise<PaymentResult>;
   request(amount: string, phone: string, opener: Element | null): Promise<RequestResult>;
   table(el: HTMLElement): () => void;
 }

@@ -22,7 +22,12 @@ export interface RemitButtonProps<R> extends RemitConnection, Ready {
   /** The button's text. */
   children?: ReactNode;
 }
-export type GetPaymentPageProps = RemitButtonProps<PaymentResult>;
+export interface GetPaymentPageProps extends RemitButtonProps<PaymentResult> {
+  /** Your own order id: shown to the customer on the pay page and receipt (none given: none shown). */
+  order_id?: string;
+  /** Close the modal the moment the payment succeeds, without the short confirmation. */
+  skip_confirmation?: boolean;
+}
 export interface RequestPaymentonClickProps extends RemitButtonProps<RequestResult> {
   /** The customer's phone: a US number or E.164. */
   phone_number: string;
@@ -51,7 +56,7 @@ function useRemitButton<R>(props: RemitButtonProps<R>, call: (remit: RemitWidget
 
 /** A pay button: opens Remit's hosted pay page for `amount` in a modal (a popup on narrow screens). */
 export function GetPaymentPage(props: GetPaymentPageProps): ReactElement {
-  return useRemitButton(props, (remit) => remit.getPaymentPage(props.amount), 0);
+  return useRemitButton(props, (remit) => remit.getPaymentPage(props.amount, { order_id: props.order_id, skip_confirmation: props.skip_confirmation }), 0);
 }
 
 /** A button that texts `phone_number` a link to pay `amount`, then shows a confirmation. */

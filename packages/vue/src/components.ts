@@ -46,8 +46,14 @@ function button<R, P extends object>(name: string, props: P, which: 0 | 1, call:
   });
 }
 
-/** A pay button: opens Remit's hosted pay page for `amount` in a modal (a popup on narrow screens). */
-export const GetPaymentPage = button<PaymentResult, {}>('GetPaymentPage', {}, 0, (remit, p) => remit.getPaymentPage(p.amount));
+/** A pay button: opens Remit's hosted pay page for `amount` in a modal (a popup on narrow screens); `order_id` (yours, shown to the customer) and `skip_confirmation` (close at once on success) as `getPaymentPage` takes them. */
+export const GetPaymentPage = button<PaymentResult, { order_id: StringConstructor; skip_confirmation: BooleanConstructor }>(
+  'GetPaymentPage',
+  { order_id: String, skip_confirmation: Boolean },
+  0,
+  // The props are the options (getPaymentPage reads only order_id and skip_confirmation of them): fewer bytes of a 2 KB budget.
+  (remit, p) => remit.getPaymentPage(p.amount, p),
+);
 
 /** A button that texts `phone_number` a link to pay `amount`, then shows a confirmation. */
 export const RequestPaymentonClick = button<RequestResult, { phone_number: typeof phone_number }>(

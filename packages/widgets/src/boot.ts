@@ -16,20 +16,23 @@ import { warmOnIntent, warmPayFrame } from './warm.js';
  */
 export function bootWidgets(ctx: WidgetContext, call: Call = widgetApi(ctx)): WidgetUI {
   const mine = document.querySelector<HTMLElement>('script[data-appearance]')?.dataset.appearance;
-  call<WidgetConfig>(mine ? '/config?appearance=' + encodeURIComponent(mine) : '/config').then(
+  const config = call<WidgetConfig>(mine ? '/config?appearance=' + encodeURIComponent(mine) : '/config');
+  config.then(
     (c) => {
       setAppearance(c.appearance_css);
       if (c.appearance_warning) console.warn('Remit: ' + c.appearance_warning);
     },
     () => {},
   );
+  // The modal's "Test mode" mark: shown once the settings say sandbox (still in flight on a first click).
+  const sandbox = config.then((c) => c.environment === 'sandbox', () => false);
   let language: Promise<unknown> | null = loadLanguage(ctx.base, ctx.locale).then(() => (language = null));
   warmOnIntent(ctx.base, ctx.locale);
   const tables = new Map<TableModel, { el: HTMLElement; off: () => void }>();
   return {
-    async pay(amount, opener, popup) {
+    async pay(amount, opener, popup, opts) {
       warmPayFrame(ctx.base, ctx.locale); // a call with no intent before it (a script, not a click) warms while the link is made
-      const r = await pay(call, amount, opener, popup, mine, language, ctx.locale);
+      const r = await pay(call, amount, opener, popup, mine, language, ctx.locale, opts, sandbox);
       if (r.status === 'succeeded')
         for (const [model, t] of tables) {
           // A table a single-page app has taken off the page is let go, not refreshed.

@@ -1,4 +1,5 @@
-import { fill, WIDGET_EN, type WidgetLanguage, type WidgetMessages } from '@remit/contract/widget-messages';
+import { inOrder } from '@remit/contract/translate';
+import { WIDGET_EN, type WidgetLanguage, type WidgetMessages } from '@remit/contract/widget-messages';
 
 /**
  * The widgets' language. English is in this chunk; another is fetched once from the server
@@ -35,5 +36,5 @@ export function pageQuery(asked?: string | null, appearance?: string | null): st
   return s ? '?' + s : '';
 }
 
-/** A message of the widgets' language, `{0}`… filled. */
-export const t = (k: keyof WidgetMessages, ...a: string[]) => fill(lang.messages[k], ...a);
+/** A message of the widgets' language, its placeholders filled in the order English names them. */
+export const t = (k: keyof WidgetMessages, ...a: string[]) => inOrder(WIDGET_EN[k], lang.messages[k])(...a);

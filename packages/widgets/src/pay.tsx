@@ -1,4 +1,4 @@
-import type { PaymentResult, WidgetPayLink } from '@remit/contract';
+import type { PaymentResult, PayOptions, WidgetPayLink } from '@remit/contract';
 import { render } from 'preact';
 import type { Call } from './api.js';
 import { Modal } from './dialog.js';
@@ -16,6 +16,9 @@ import { takeWarmFrame } from './warm.js';
  * transaction, `closed` (or the modal closed) resolves `closed`. `failed` settles nothing: the
  * customer can try another card in the page. With a warm pay frame on the page (warm.ts), that
  * frame is moved into the modal and given the link instead of a new frame navigating to it.
+ * A success is confirmed first: the bar says so over the page's receipt for CONFIRM_MS (or until
+ * the customer closes it), unless the merchant asked to close at once (`skip_confirmation`). On a
+ * sandbox server the bar wears the "Test mode" mark.
  */
 export async function pay(
   call: Call,
@@ -27,8 +30,11 @@ export async function pay(
   /** The language still loading (null once there): the modal waits for it rather than show English first. */
   language?: Promise<unknown> | null,
   locale?: string | null,
+  opts: PayOptions = {},
+  /** A sandbox server (the widget settings' environment, once read). */
+  sandbox: Promise<boolean> = Promise.resolve(false),
 ): Promise<PaymentResult> {
-  const linked = call<WidgetPayLink>('/pay-links', { amount });
+  const linked = call<WidgetPayLink>('/pay-links', opts.order_id ? { amount, order_id: opts.order_id } : { amount });
   if (language) {
     linked.catch(() => 0); // awaited below: a refusal while the language loads is not unhandled
     await language; // there already unless the click came first (its fetch then runs beside the pay link's)
@@ -61,17 +67,26 @@ export async function pay(
     teardown();
     settle(r);
   };
-  const closed = () => finish({ status: 'closed', transaction_id: null });
+  let paid: PaymentResult | null = null;
+  // Closed during the confirmation, the payment is still the answer.
+  const closed = () => finish(paid ?? { status: 'closed', transaction_id: null });
+  const label = t('pay', money(amount));
+  const head = signal(label);
+  const test = signal(false);
+  void sandbox.then((v) => (test.value = v));
   const onMessage = (e: MessageEvent) => {
     const source = popup ?? frame?.contentWindow;
     const m = e.data as { type?: string; status?: string; transaction_id?: string } | null;
     if (!from || e.origin !== from || !source || e.source !== source || m?.type !== 'remit:payment') return;
-    if (m.status === 'succeeded' && m.transaction_id) finish({ status: 'succeeded', transaction_id: m.transaction_id });
-    else if (m.status === 'closed') closed();
+    if (m.status === 'succeeded' && m.transaction_id && !paid) {
+      paid = { status: 'succeeded', transaction_id: m.transaction_id };
+      if (opts.skip_confirmation) return closed();
+      head.value = t('paid');
+      setTimeout(closed, CONFIRM_MS);
+    } else if (m.status === 'closed') closed();
   };
   addEventListener('message', onMessage);
 
-  const label = t('pay', money(amount));
   if (!popup) {
     const shadow = shadowHost('pay');
     host = shadow.host;
@@ -86,7 +101,8 @@ export async function pay(
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/noStaticElementInteractions: a focus guard of the dialog's trap, sending focus back inside */}
         <span class="guard" tabIndex={0} onFocus={() => (frame ? frame.focus() : toX())} />
         <div class="bar">
-          <span>{label}</span>
+          <Head text={head} />
+          <TestMark on={test} />
           <button type="button" class="x" aria-label={t('close')} autofocus ref={(el) => void (x = el)} onClick={closed}>
             ×
           </button>
@@ -135,6 +151,23 @@ export async function pay(
     else f.src = url;
   } else src.value = url;
   return settled;
+}
+
+/** The sandbox's "Test mode" mark in the bar. */
+function TestMark(props: { on: Signal<boolean> }) {
+  return use(props.on) ? <span class="test">{t('testMode')}</span> : null;
+}
+
+/** How long a success is shown before the modal closes by itself. */
+const CONFIRM_MS = 2500;
+
+/** The bar's text: what is paid, then that it was. */
+function Head(props: { text: Signal<string> }) {
+  return (
+    <span role="status" class="head">
+      {use(props.text)}
+    </span>
+  );
 }
 
 /** How long the pay modal waits for a warm frame's shell before navigating that frame to the link. */

@@ -19,6 +19,8 @@ iframe{flex:1;width:100%;border:0;display:block}
 button{font:inherit;cursor:pointer;min-height:44px;min-width:44px;border-radius:var(--radius)}
 .x{border:1px solid transparent;background:transparent;font-size:24px;line-height:1;color:var(--muted)}
 .x:hover{background:var(--bg)}
+.head{flex:1}
+.test{padding:2px 8px;border-radius:4px;background:#fef3c7;color:#78350f;font-size:13px;font-weight:700}
 button:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .box{padding:24px;width:380px}
 h2{margin:0 0 8px;font-size:20px}

@@ -118,7 +118,7 @@ export async function widgetApiRoutes(app: App, ctx: Ctx, opts: WidgetApiOptions
       await enforce(limiter, reply, [[limits.payLinksPerAddress, addressKey(req.ip)]]);
       await everyCall(req, reply);
       noStore(reply);
-      return ok('Pay link created.', await createWidgetPayLink(ctx, req.merchant, req.widgetOrigin, req.body.amount, limits.maxAmountCents));
+      return ok('Pay link created.', await createWidgetPayLink(ctx, req.merchant, req.widgetOrigin, req.body.amount, limits.maxAmountCents, req.body.order_id));
     },
   );
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Ctx } from '@remit/core';
 import { acceptedLanguages, dirOf, intlTag, pickLocale } from '@remit/contract/locales';
 import type { WidgetLanguage } from '@remit/contract/widget-messages';
-import { WIDGET_MESSAGES } from '@remit/contract/widget-translations';
+import { WIDGETS } from '@remit/contract/catalogue/widgets';
 import { sendError } from '../plugins/errors.js';
 import type { App } from './types.js';
 
@@ -99,7 +99,7 @@ export const widgetAssetRoutes =
     // English): fetched by the widget chunk only for a language other than English.
     app.get<{ Params: { tag: string } }>('/js/widget-messages/:tag', { config, schema: { hide: true } }, async (req, reply) => {
       const locale = pickLocale(req.params.tag.slice(0, 100), acceptedLanguages(req.headers['accept-language']));
-      const body: WidgetLanguage = { locale, intl: intlTag(locale), dir: dirOf(locale), messages: WIDGET_MESSAGES[locale] };
+      const body: WidgetLanguage = { locale, intl: intlTag(locale), dir: dirOf(locale), messages: WIDGETS[locale] };
       return reply
         .header('cache-control', LOADER_CACHE)
         .header('vary', 'accept-language')

@@ -91,6 +91,7 @@ export function viewOf(
     receipt: paid ? receiptOf(link, sale, merchant.businessname) : null,
     card_entry: cardEntryOf(ctx.processor),
     pending_verification_url: verificationUrl,
+    sandbox: ctx.env === 'sandbox',
   };
 }
 
@@ -102,12 +103,12 @@ export async function payLinkView(ctx: Pick<Ctx, 'db' | 'env' | 'now' | 'process
 }
 
 /** `GET /pay/api/cards/{token}`. */
-export async function addCardView(ctx: Pick<Ctx, 'db' | 'now' | 'processor'>, token: string): Promise<AddCardView> {
+export async function addCardView(ctx: Pick<Ctx, 'db' | 'env' | 'now' | 'processor'>, token: string): Promise<AddCardView> {
   const { link, merchant } = await loadLink(ctx.db, ctx.now, token, 'card');
   return cardViewOf(ctx, link, merchant, await findWidget(ctx.db, merchant.id));
 }
 
-async function cardViewOf(ctx: Pick<Ctx, 'db' | 'processor'>, link: LinkRow, merchant: PayMerchantRow, widget: Branding): Promise<AddCardView> {
+async function cardViewOf(ctx: Pick<Ctx, 'db' | 'env' | 'processor'>, link: LinkRow, merchant: PayMerchantRow, widget: Branding): Promise<AddCardView> {
   const db = ctx.db;
   const [[customer], [saved]] = await Promise.all([
     link.customerId ? db.select({ firstName: customers.firstName }).from(customers).where(eq(customers.id, link.customerId)) : [],
@@ -122,6 +123,7 @@ async function cardViewOf(ctx: Pick<Ctx, 'db' | 'processor'>, link: LinkRow, mer
     status: saved ? 'saved' : 'open',
     saved_card: saved ? { brand: saved.brand ?? '', last_four: saved.last4 } : null,
     card_entry: cardEntryOf(ctx.processor),
+    sandbox: ctx.env === 'sandbox',
   };
 }
 

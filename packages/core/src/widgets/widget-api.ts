@@ -65,10 +65,18 @@ function assertWidgetAmount(w: WidgetRow, amountCents: number, serverMax: number
 }
 
 /** `POST /widget/v1/pay-links`: a pay link whose page posts its outcome to `origin` (the calling page). */
-export async function createWidgetPayLink(ctx: Ctx, merchant: Merchant, origin: string, amountCents: number, serverMax: number | null = null): Promise<WidgetPayLink> {
+/** `orderId`: the merchant's own (`getPaymentPage`'s `order_id`); none, the link's id stands in and the page shows none. */
+export async function createWidgetPayLink(
+  ctx: Ctx,
+  merchant: Merchant,
+  origin: string,
+  amountCents: number,
+  serverMax: number | null = null,
+  orderId?: string,
+): Promise<WidgetPayLink> {
   const w = await widgetFor(ctx, merchant);
   assertWidgetAmount(w, amountCents, serverMax);
-  const link = await createPayLink(ctx, merchant, { amount: amountCents, allow_card: true, allow_ach: true, embed_origin: origin }, { widget: true });
+  const link = await createPayLink(ctx, merchant, { amount: amountCents, order_id: orderId, allow_card: true, allow_ach: true, embed_origin: origin }, { widget: true });
   return { link_id: link.link_id, pay_link: link.payment_link, amount: formatAmount(amountCents) };
 }
 

@@ -71,10 +71,10 @@ const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
  * for a language the page's script fetches as a chunk of its own, that chunk preloaded (the page
  * waits for it before it starts), so the browser fetches it beside the script, not after it.
  */
-export function fillPage(template: string, state: PayPageState, page: RenderedPage, localeChunk?: string): string {
+export function fillPage(template: string, state: PayPageState, page: RenderedPage, ...chunks: Array<string | undefined>): string {
   const [before, after] = template.split(APP_MARKER) as [string, string | undefined];
   const formatted = page.formatted && Object.keys(page.formatted).length ? jsonScript('remit-formatted', page.formatted) : '';
-  const preload = localeChunk ? `<link rel="modulepreload" href="/pay/assets/${localeChunk}">` : '';
+  const preload = chunks.map((c) => (c ? `<link rel="modulepreload" href="/pay/assets/${c}">` : '')).join('');
   // The merchant's appearance, after the built styles it overrides: in the first paint, no flash of the default look.
   const sheet = state.page !== 'error' && state.view.merchant.stylesheet;
   const appearance = sheet ? `<link rel="stylesheet" href="${escapeText(sheet)}" data-appearance>` : '';
@@ -87,8 +87,9 @@ export function fillPage(template: string, state: PayPageState, page: RenderedPa
 }
 
 /**
- * The language chunks of the build (`{es: 'messages-es-<hash>.js'}`), from the manifest Vite writes
- * (`dist/.vite/manifest.json`, entries `src/messages-<locale>.ts`); none without a manifest.
+ * The language chunks of the build (`{es: 'messages-es-<hash>.js'}`), and the add-card page's
+ * (`'add-card'`), from the manifest Vite writes (`dist/.vite/manifest.json`, entries
+ * `…/translations/<locale>/pay.json`, `src/add-card-page.tsx`); none without a manifest.
  */
 export async function readLocaleChunks(dist: string): Promise<Record<string, string>> {
   let manifest: Record<string, { file: string }>;
@@ -99,8 +100,8 @@ export async function readLocaleChunks(dist: string): Promise<Record<string, str
   }
   const chunks: Record<string, string> = {};
   for (const [src, { file }] of Object.entries(manifest)) {
-    const m = /^src\/messages-([a-z-]+)\.ts$/i.exec(src);
-    if (m && file.startsWith('assets/')) chunks[m[1]!] = file.slice('assets/'.length);
+    const m = /(?:^|\/)translations\/([a-z-]+)\/pay\.json$|^src\/(add-card)-page\.tsx$/i.exec(src);
+    if (m && file.startsWith('assets/')) chunks[m[1] ?? m[2]!] = file.slice('assets/'.length);
   }
   return chunks;
 }
@@ -189,7 +190,9 @@ export function payPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_PAY_
       styleHashes: page.styleHashes,
       stripeJsUrl: entry?.kind === 'stripe' ? entry.js_url : null,
     });
-    return reply.status(found.status).send(fillPage(page.template, found.state, rendered, page.localeChunks[rendered.locale]));
+    // A card page's script fetches its page's chunk (app.tsx): preloaded beside it too.
+    const pageChunk = found.state.page === 'card' ? page.localeChunks['add-card'] : undefined;
+    return reply.status(found.status).send(fillPage(page.template, found.state, rendered, page.localeChunks[rendered.locale], pageChunk));
   }
 
   const config = { public: true } as const;

@@ -1,9 +1,11 @@
+import { MESSAGES } from '@remit/contract/catalogue/messages';
 import type { Locale } from '@remit/contract/locales';
+import { fill } from '@remit/contract/translate';
 
 /**
  * What the messages a customer receives say (payment request SMS and email, receipt, card
- * request), in one language. Whole sentences with their parts as arguments, so each language
- * orders them as it speaks. Every language has every message: one missing fails the typecheck.
+ * request), in one language: the texts of `translations/<tag>/messages.json` (one key per variant,
+ * so each language words each as it speaks), with their parts filled in.
  */
 export interface MailMessages {
   /** Opens an SMS: "Hi Ada, ". */
@@ -40,41 +42,41 @@ export interface MailMessages {
   addButton: string;
 }
 
-export type MailCatalogue = Record<Locale, MailMessages>;
+const RECEIPT = { succeeded: 'receiptSucceeded', authorized: 'receiptAuthorized', pending: 'receiptPending' } as const;
 
-export const en: MailMessages = {
-  smsHi: (n) => `Hi ${n}, `,
-  hi: (n) => `Hi ${n},`,
-  hello: 'Hello,',
-  requestSms: (b, a, pre, f, link) =>
-    `${b} requests ${pre ? `an authorization of ${a}` : `a payment of ${a}`}${f ? ` for ${f}` : ''}. ${pre ? 'Authorize' : 'Pay'} securely: ${link}`,
-  requestSubject: (b, a, pre) => `${pre ? 'Authorization' : 'Payment'} request from ${b}: ${a}`,
-  requested: (b, a, pre) => `${b} has requested ${pre ? `an authorization of ${a}` : `a payment of ${a}`}.`,
-  secureHere: (pre) => `${pre ? 'Authorize' : 'Pay'} securely here:`,
-  button: (a, pre) => `${pre ? 'Authorize' : 'Pay'} ${a}`,
-  orOpen: 'Or open this link:',
-  notExpecting: 'If you were not expecting this request, you can ignore this email.',
-  amount: 'Amount',
-  for: 'For',
-  order: 'Order',
-  invoice: 'Invoice',
-  transaction: 'Transaction',
-  authCode: 'Authorization code',
-  date: 'Date',
-  card: 'Card',
-  bankAccount: 'Bank account',
-  endingIn: (b, l) => `${b} ending ${l}`,
-  receiptSubject: (b, a, auth) => `${auth ? 'Authorization' : 'Receipt'} from ${b}: ${a}`,
-  receiptWhat: (s, a, b) =>
-    s === 'authorized'
-      ? `You authorized ${a} to ${b}. The amount is held on your card, not charged yet.`
-      : s === 'pending'
-        ? `Your bank payment of ${a} to ${b} was submitted; it completes when your bank approves the debit.`
-        : `You paid ${a} to ${b}.`,
-  keep: 'Keep this email for your records.',
-  cardSms: (n, b, link) => `Hi ${n}, ${b} asks you to add a card for future payments. Add it securely: ${link}`,
-  cardSubject: (b) => `${b} asks you to add a payment card`,
-  cardAsk: (b) => `${b} asks you to add a card to pay them in the future.`,
-  addHere: 'Add it securely here:',
-  addButton: 'Add your card securely',
-};
+/** The messages of a language, from its catalogue. */
+export function mailCatalogue(l: Locale): MailMessages {
+  const c = MESSAGES[l];
+  const pre = (preauth: boolean) => (preauth ? 'Preauth' : '');
+  return {
+    smsHi: (name) => fill(c.smsHi, { name }),
+    hi: (name) => fill(c.hi, { name }),
+    hello: c.hello,
+    requestSms: (business, amount, preauth, forWhat, link) =>
+      fill(c[`requestSms${pre(preauth)}${forWhat ? 'For' : ''}`], { business, amount, for: forWhat, link }),
+    requestSubject: (business, amount, preauth) => fill(c[`requestSubject${pre(preauth)}`], { business, amount }),
+    requested: (business, amount, preauth) => fill(c[`requested${pre(preauth)}`], { business, amount }),
+    secureHere: (preauth) => c[`secureHere${pre(preauth)}`],
+    button: (amount, preauth) => fill(c[`button${pre(preauth)}`], { amount }),
+    orOpen: c.orOpen,
+    notExpecting: c.notExpecting,
+    amount: c.amount,
+    for: c.for,
+    order: c.order,
+    invoice: c.invoice,
+    transaction: c.transaction,
+    authCode: c.authCode,
+    date: c.date,
+    card: c.card,
+    bankAccount: c.bankAccount,
+    endingIn: (brand, last4) => fill(c.endingIn, { brand, last4 }),
+    receiptSubject: (business, amount, authorized) => fill(c[authorized ? 'receiptSubjectAuthorized' : 'receiptSubject'], { business, amount }),
+    receiptWhat: (status, amount, business) => fill(c[RECEIPT[status]], { amount, business }),
+    keep: c.keep,
+    cardSms: (name, business, link) => fill(c.cardSms, { name, business, link }),
+    cardSubject: (business) => fill(c.cardSubject, { business }),
+    cardAsk: (business) => fill(c.cardAsk, { business }),
+    addHere: c.addHere,
+    addButton: c.addButton,
+  };
+}

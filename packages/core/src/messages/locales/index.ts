@@ -1,12 +1,10 @@
-import { dirOf, intlTag, type Locale } from '@remit/contract/locales';
+import { dirOf, intlTag, LOCALES, type Locale } from '@remit/contract/locales';
 import type { Cents } from '../../money.js';
-import { ar, ja, zhHans } from './asian.js';
-import { en, type MailCatalogue, type MailMessages } from './catalogue.js';
-import { de, es, fr, it, nl, pl, ptBR, sv } from './european.js';
+import { mailCatalogue, type MailMessages } from './catalogue.js';
 
 export type { MailMessages };
 
-const MAIL: MailCatalogue = { en, es, fr, de, it, 'pt-BR': ptBR, nl, pl, sv, ja, 'zh-Hans': zhHans, ar };
+const MAIL = Object.fromEntries(LOCALES.map((l) => [l, mailCatalogue(l)])) as Record<Locale, MailMessages>;
 
 /** The messages of a language (English when none is given). */
 export const mailMessages = (l: Locale = 'en'): MailMessages => MAIL[l];
