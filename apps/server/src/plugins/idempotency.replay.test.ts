@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../testing/harness.js';
+import type { HttpResponse } from '../testing/http.js';
 import { newMerchant, validOnboarding, type TestMerchant } from '../testing/fixtures.js';
 import { bankAccount, charge, merchantPost, newCustomer, rows } from '../testing/payments.js';
 
@@ -26,7 +27,7 @@ afterAll(() => s.close());
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(200, 7)]);
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(200, 1)]);
 
-type Sent = Awaited<ReturnType<TestServer['http']>>;
+type Sent = HttpResponse<any>;
 interface Case {
   /** The route as the OpenAPI document names it. */
   route: string;
@@ -137,7 +138,7 @@ describe('a replayed answer is the first one, byte for byte, on every keyed writ
       const key = `replay:${c.route}`;
       const first = await c.send(key);
       expect(first.status, first.text).toBeLessThan(c.byReference ? 300 : 500);
-      if (c.between) expect((await c.between(first)).status).toBe(200);
+      if (c.between) expect(((await c.between(first)) as Sent).status).toBe(200);
       const again = await c.send(key);
       expect(again.headers['idempotent-replayed']).toBe('true');
       expect(again.status).toBe(first.status);

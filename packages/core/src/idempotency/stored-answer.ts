@@ -5,7 +5,7 @@ import { transactions } from '../db/schema.js';
 import type { Vault } from '../encryption.js';
 
 /**
- * How an idempotent answer is stored (docs/concepts.md, "Idempotency-Key"). An answer that names a
+ * How an idempotent answer is stored (docs/api.md, Conventions: Idempotency). An answer that names a
  * transaction record keeps a reference to it instead of the record's own values: the record's id,
  * date, order id and original's id are cut out of the body and put back from the record on replay
  * (those never change once written). What is left is deflated against a dictionary of the answers'
