@@ -10,7 +10,14 @@
  * then copied in bulk by SQL with new ids, dates spread over the last GROWTH_DAYS days, and their
  * references (record → original, sale ↔ pay link) pointing within the copy.
  *
- *   BENCH_GROWTH_SIZES (2000,20000,200000), BENCH_GROWTH_SECONDS (all sizes and routes in turn: 6),
+ * The one-day case (`runGrowth(kind, 'day')`, after the month's): the merchant's sales all fall in
+ * one UTC day (yesterday's: a busy day, a bulk import), and the list's first, middle and last pages
+ * and a keyset page (`starting_after`) at the middle are measured; the middle page's p50 must be
+ * within DAY_RATIO_BUDGET× the first page's.
+ *
+ *   BENCH_GROWTH_SIZES (2000,20000,200000), BENCH_GROWTH_DAY_SIZES (2000,200000),
+ *   BENCH_GROWTH_SECONDS (all sizes and routes in turn: 6), BENCH_GROWTH_NO_MINUTES=1 (the copy leaves out
+ *   the per-minute counts: a deep page then starts in its day, as before they were kept),
  *   BENCH_GROWTH_KEEP=1 (keep the database and print where it is, to EXPLAIN the queries on it)
  */
 import { readdirSync, statSync } from 'node:fs';
@@ -23,7 +30,10 @@ import { basicAuth, send, type HttpRequest } from '../apps/server/src/testing/ht
 import { benchDatabase, inProcessApi, openBenchCore, startBenchServer, type BenchDatabase } from './setup.js';
 import { percentile } from './stats.js';
 
-export const SIZES = (process.env.BENCH_GROWTH_SIZES ?? '2000,20000,200000').split(',').map(Number);
+export const MONTH_SIZES = (process.env.BENCH_GROWTH_SIZES ?? '2000,20000,200000').split(',').map(Number);
+const DAY_SIZES = (process.env.BENCH_GROWTH_DAY_SIZES ?? '2000,200000').split(',').map(Number);
+/** How the sales' dates spread: over the last GROWTH_DAYS days, or all in yesterday's UTC day. */
+export type Spread = 'month' | 'day';
 const SECONDS = Number(process.env.BENCH_GROWTH_SECONDS ?? 6);
 /** The rows' dates spread over this many days up to now (today's list holds about 1/GROWTH_DAYS of them). */
 const GROWTH_DAYS = 30;
@@ -35,13 +45,21 @@ const BLOCKS_PER_INSERT = 500;
 /** A deep page must answer within this (ms, p99); the other routes within RATIO× their latency at the first size. */
 const DEEP_BUDGET_MS = 100;
 const RATIO_BUDGET = 2;
+/** One day's sales: the middle page's p50 within this many times the first page's. */
+const DAY_RATIO_BUDGET = 3;
 const LIMIT = 20;
 
-const ROUTES = ['list', 'today', 'deep', 'get', 'payLink'] as const;
-type Route = (typeof ROUTES)[number];
+const ALL_ROUTES = ['list', 'today', 'middle', 'after', 'deep', 'get', 'payLink'] as const;
+type Route = (typeof ALL_ROUTES)[number];
+const ROUTES_OF: Record<Spread, readonly Route[]> = {
+  month: ['list', 'today', 'deep', 'get', 'payLink'],
+  day: ['list', 'middle', 'after', 'deep'],
+};
 const NAMES: Record<Route, string> = {
   list: 'list, first page',
   today: "today's list",
+  middle: 'list, middle page',
+  after: 'keyset, middle',
   deep: 'list, last page',
   get: 'single read',
   payLink: 'new pay link',
@@ -126,7 +144,7 @@ async function columns(database: Database, table: string): Promise<string[]> {
  * (made from the merchant, block and slot, as long as real ones), dates (the block's own, each
  * timestamp moved by the same shift), order ids, processor references and the links between rows.
  */
-async function copyBlocks(database: Database, m: GrownMerchant, from: number, to: number, cols: { txn: string[]; link: string[] }) {
+async function copyBlocks(database: Database, m: GrownMerchant, from: number, to: number, cols: { txn: string[]; link: string[] }, spread: Spread) {
   const seed = m.id;
   const id = (prefix: string, slot: SQL) => sql`${prefix} || substr(md5(${seed} || ':' || g || ':' || ${slot}), 1, 20)`;
   const txnId = (slot: SQL) => id('txn_', slot);
@@ -135,8 +153,13 @@ async function copyBlocks(database: Database, m: GrownMerchant, from: number, to
     SLOTS.map((s, k) => sql`(${k}::int, ${m.templates[s.template]}::text, ${'original' in s ? s.original : null}::int)`),
     sql`, `,
   );
-  // A block's dates: somewhere in the last GROWTH_DAYS days (a fixed scramble of g), a second apart by slot.
-  const shift = sql`(now() - (((g::bigint * 2654435761) % ${GROWTH_DAYS * 86_400 - 600}) + 600) * interval '1 second' + s.k * interval '1 second') - t.created_at`;
+  // A block's dates: somewhere in the last GROWTH_DAYS days (a fixed scramble of g), or in yesterday's
+  // UTC day, a second apart by slot.
+  const [end, span] =
+    spread === 'month'
+      ? [sql`now() - interval '600 seconds'`, GROWTH_DAYS * 86_400 - 600]
+      : [sql`date_trunc('day', now() at time zone 'UTC') at time zone 'UTC' - interval '60 seconds'`, 86_400 - 60];
+  const shift = sql`(${end} - ((g::bigint * 2654435761) % ${span}) * interval '1 second' + s.k * interval '1 second') - t.created_at`;
   const orderId = sql`case when t.order_id = t.pay_link_id then ${linkId(sql`s.k`)} else 'order-' || g || '-' || s.k end`;
   const txnExpr: Record<string, SQL> = {
     id: txnId(sql`s.k`),
@@ -154,15 +177,21 @@ async function copyBlocks(database: Database, m: GrownMerchant, from: number, to
   const list = (names: string[]) => sql.raw(names.map((c) => `"${c}"`).join(', '));
   const source = sql`generate_series(${from}::int, ${to - 1}::int) g cross join (values ${slots}) s(k, tid, original) join transactions t on t.id = s.tid
     cross join lateral (select ${shift} as shift) x`;
-  // The per-day counts as the trigger keeps them (a day's rows over its 16 shards), added once per
-  // statement: the trigger's upsert a row was two thirds of the copy's time.
+  // The per-day counts as the trigger keeps them (a day's rows over its 16 shards) and the per-minute
+  // ones (one row a minute, as inserts one at a time leave them), added once per statement: the
+  // trigger's upserts a row were two thirds of the copy's time.
+  const minutes = process.env.BENCH_GROWTH_NO_MINUTES ? sql`select 1` : sql`insert into transaction_minute_counts (merchant_id, minute, shard, n)
+    select merchant_id, date_trunc('minute', created_at at time zone 'UTC') at time zone 'UTC', 0, count(*) from copied group by 1, 2
+    on conflict (merchant_id, minute, shard) do update set n = transaction_minute_counts.n + excluded.n`;
   await database.db.execute(sql`with copied as (
       insert into transactions (${list(cols.txn)}) select ${select('t', cols.txn, txnExpr)} from ${source}
       returning merchant_id, created_at, id
+    ), days as (
+      insert into transaction_counts (merchant_id, day, shard, n)
+      select merchant_id, (created_at at time zone 'UTC')::date, (abs(hashtext(id)) % 16)::smallint, count(*) from copied group by 1, 2, 3
+      on conflict (merchant_id, day, shard) do update set n = transaction_counts.n + excluded.n
     )
-    insert into transaction_counts (merchant_id, day, shard, n)
-    select merchant_id, (created_at at time zone 'UTC')::date, (abs(hashtext(id)) % 16)::smallint, count(*) from copied group by 1, 2, 3
-    on conflict (merchant_id, day, shard) do update set n = transaction_counts.n + excluded.n`);
+    ${minutes}`);
   const linkExpr: Record<string, SQL> = { id: linkId(sql`s.k`), sales_id: txnId(sql`s.k`), order_id: orderId };
   await database.db.execute(
     sql`insert into pay_links (${list(cols.link)}) select ${select('l', cols.link, linkExpr)} from ${source} join pay_links l on l.id = t.pay_link_id and l.sales_id = t.id`,
@@ -170,10 +199,10 @@ async function copyBlocks(database: Database, m: GrownMerchant, from: number, to
 }
 
 /** The tables a sale's bytes are counted in (with their indexes and TOAST). */
-const LEDGER = ['transactions', 'transaction_counts', 'pay_links'];
+const LEDGER = ['transactions', 'transaction_counts', 'transaction_minute_counts', 'pay_links'];
 
 /** Grows each merchant to its share of `sales` (from `before`), in statements of BLOCKS_PER_INSERT blocks. */
-async function grow(database: Database, merchants: GrownMerchant[], before: number, sales: number) {
+async function grow(database: Database, merchants: GrownMerchant[], before: number, sales: number, spread: Spread) {
   const cols = { txn: await columns(database, 'transactions'), link: await columns(database, 'pay_links') };
   const blocks = (n: number, i: number) => Math.round((i === 0 ? n : (n * OTHERS_SHARE) / (merchants.length - 1)) / SALES_PER_BLOCK);
   // copyBlocks counts what it copies (the server is stopped: nothing else writes meanwhile).
@@ -182,7 +211,7 @@ async function grow(database: Database, merchants: GrownMerchant[], before: numb
     for (const [i, m] of merchants.entries()) {
       // Block 0 is the templates themselves.
       for (let from = Math.max(1, blocks(before, i)), end = blocks(sales, i); from < end; from += BLOCKS_PER_INSERT) {
-        await copyBlocks(database, m, from, Math.min(end, from + BLOCKS_PER_INSERT), cols);
+        await copyBlocks(database, m, from, Math.min(end, from + BLOCKS_PER_INSERT), cols, spread);
       }
     }
   } finally {
@@ -202,24 +231,42 @@ interface Size {
   /** Sales of every merchant, and the ledger tables' bytes (with their indexes and TOAST). */
   allSales: number;
   ledgerBytes: number;
+  /** The same bytes by table. */
+  tableBytes: Record<string, number>;
   /** PGlite: the data directory's bytes. */
   dirBytes?: number;
   /** Some of the merchant's transaction ids, to read one at a time. */
   readIds: string[];
+  /** The id just before the middle page (the keyset page after it is the middle page). */
+  middleAfter: string;
 }
 
 async function measureSize(database: Database, merchant: GrownMerchant): Promise<Omit<Size, 'sales'>> {
-  const [counts] = rowsOf<{ rows: string; all_sales: string; bytes: string }>(
+  const [counts] = rowsOf<{ rows: string; all_sales: string }>(
     await database.db.execute(sql`select
       (select count(*) from transactions where merchant_id = ${merchant.id}) as rows,
-      (select count(*) from transactions where linked_txn_id is null) as all_sales,
-      (select sum(pg_total_relation_size(c::regclass)) from unnest(${`{${LEDGER.join(',')}}`}::text[]) c) as bytes`),
+      (select count(*) from transactions where linked_txn_id is null) as all_sales`),
+  );
+  const tableBytes = Object.fromEntries(
+    rowsOf<{ t: string; bytes: string }>(
+      await database.db.execute(sql`select c as t, pg_total_relation_size(c::regclass) as bytes from unnest(${`{${LEDGER.join(',')}}`}::text[]) c`),
+    ).map((r) => [r.t, Number(r.bytes)]),
   );
   const readIds = rowsOf<{ id: string }>(
     await database.db.execute(sql`select id from transactions where merchant_id = ${merchant.id} order by md5(id) limit 64`),
   ).map((r) => r.id);
-  return { rows: Number(counts!.rows), allSales: Number(counts!.all_sales), ledgerBytes: Number(counts!.bytes), readIds };
+  const rows = Number(counts!.rows);
+  const [middle] = rowsOf<{ id: string }>(
+    await database.db.execute(
+      sql`select id from transactions where merchant_id = ${merchant.id} order by created_at desc, id desc offset ${middlePage(rows) * LIMIT - 1} limit 1`,
+    ),
+  );
+  const ledgerBytes = Object.values(tableBytes).reduce((a, b) => a + b, 0);
+  return { rows, allSales: Number(counts!.all_sales), ledgerBytes, tableBytes, readIds, middleAfter: middle!.id };
 }
+
+/** The middle page of a list of `rows` (at least 1). */
+const middlePage = (rows: number) => Math.max(1, Math.floor(rows / 2 / LIMIT));
 
 /** Bytes of the files under a directory. */
 function dirBytes(dir: string): number {
@@ -238,7 +285,7 @@ interface Latency {
 }
 
 /** The requests of each route to one size's server, and a check of what it answers. */
-function routeRequests(base: string, auth: string, m: GrownMerchant, size: Size) {
+function routeRequests(base: string, auth: string, m: GrownMerchant, size: Size, routes: readonly Route[]) {
   const headers = { authorization: auth };
   const today = new Date().toISOString().slice(0, 10);
   const lastPage = Math.floor((size.rows - 1) / LIMIT);
@@ -248,6 +295,8 @@ function routeRequests(base: string, auth: string, m: GrownMerchant, size: Size)
     list: () => list({ limit: String(LIMIT), pageNumber: 0 }),
     today: () => list({ from_date: today, to_date: today, limit: String(LIMIT), pageNumber: 0 }),
     deep: () => list({ limit: String(LIMIT), pageNumber: lastPage }),
+    middle: () => list({ limit: String(LIMIT), pageNumber: middlePage(size.rows) }),
+    after: () => list({ limit: String(LIMIT), starting_after: size.middleAfter }),
     get: () => ({ method: 'GET', url: `${base}/api/v1/merchant/transactions/${size.readIds[read++ % size.readIds.length]}`, headers, json: { merchant_key: m.key } }),
     payLink: () => ({ method: 'POST', url: `${base}/api/v1/pay-link`, headers, json: { merchant_key: m.key, amount: '25.00' } }),
   };
@@ -261,12 +310,19 @@ function routeRequests(base: string, auth: string, m: GrownMerchant, size: Size)
     if (r === 'deep' && res.body.data.length === 0) throw new Error(`the last page (${lastPage}) is empty at ${size.sales}: total ${res.body.total}`);
     return ms;
   };
+  /** The keyset page after the row before the middle page is the middle page itself. */
+  const checkKeyset = async () => {
+    const [a, b] = await Promise.all([send<{ data: Array<{ transaction_id: string }> }>(requests.middle()), send<{ data: Array<{ transaction_id: string }> }>(requests.after())]);
+    const ids = (r: typeof a) => r.body.data.map((d) => d.transaction_id).join();
+    if (ids(a) !== ids(b) || !a.body.data.length) throw new Error(`the keyset page differs from the middle page at ${size.sales}`);
+  };
   /** The counts the copy added must be the rows it made (the list's total is their sum). */
   const checkTotal = async () => {
     const res = await send<{ total: number }>(requests.list());
     if (res.body.total !== size.rows) throw new Error(`the list's total is ${res.body.total} at ${size.sales}, the merchant has ${size.rows} rows`);
+    if (routes.includes('after')) await checkKeyset();
   };
-  return { once, checkTotal };
+  return { once, checkTotal, routes };
 }
 
 /**
@@ -275,6 +331,7 @@ function routeRequests(base: string, auth: string, m: GrownMerchant, size: Size)
  * all alike and the ratio between sizes is measured in the same moments. SECONDS after a warm-up.
  */
 async function latencies(servers: Array<ReturnType<typeof routeRequests>>): Promise<Array<Record<Route, Latency>>> {
+  const ROUTES = servers[0]!.routes;
   for (const s of servers) await s.checkTotal();
   for (let i = 0; i < 5; i++) for (const r of ROUTES) for (const s of servers) await s.once(r);
   const samples = servers.map(() => Object.fromEntries(ROUTES.map((r) => [r, [] as number[]])) as Record<Route, number[]>);
@@ -295,6 +352,7 @@ async function latencies(servers: Array<ReturnType<typeof routeRequests>>): Prom
 
 export interface GrowthCurve {
   kind: 'pglite' | 'postgres';
+  spread: Spread;
   points: Array<Size & { latency: Record<Route, Latency> }>;
   seconds: number;
   /** The machine's load average at the start and at the end. */
@@ -305,10 +363,11 @@ export interface GrowthCurve {
  * Grows the data size by size, each size a copy of the one before grown further (made with no server
  * on it: PGlite has one owner); then a server on each size at once, measured side by side.
  */
-export async function runGrowth(kind: 'pglite' | 'postgres'): Promise<GrowthCurve> {
+export async function runGrowth(kind: 'pglite' | 'postgres', spread: Spread = 'month'): Promise<GrowthCurve> {
+  const SIZES = spread === 'month' ? MONTH_SIZES : DAY_SIZES;
   const t0 = Date.now();
   const loadStart = loadavg()[0]!;
-  const step = (what: string) => process.stderr.write(`  growth ${kind}: ${what} at ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  const step = (what: string) => process.stderr.write(`  growth ${kind} (${spread}): ${what} at ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
   const dbs: BenchDatabase[] = [];
   let keptKey = '';
   try {
@@ -323,7 +382,7 @@ export async function runGrowth(kind: 'pglite' | 'postgres'): Promise<GrowthCurv
       const db = dbs[i]!;
       const database = await connectDatabase(db.target);
       try {
-        await grow(database, merchants, SIZES[i - 1] ?? 0, sales);
+        await grow(database, merchants, SIZES[i - 1] ?? 0, sales, spread);
         sizes.push({ sales, ...(await measureSize(database, grown)) });
       } finally {
         await database.close();
@@ -334,10 +393,10 @@ export async function runGrowth(kind: 'pglite' | 'postgres'): Promise<GrowthCurv
     const servers = await Promise.all(dbs.map((db) => startBenchServer(db)));
     try {
       step('servers started');
-      const latency = await latencies(servers.map((s, i) => routeRequests(s.base, auth, grown, sizes[i]!)));
+      const latency = await latencies(servers.map((s, i) => routeRequests(s.base, auth, grown, sizes[i]!, ROUTES_OF[spread])));
       step('measured');
       const points = sizes.map((s, i) => ({ ...s, latency: latency[i]! }));
-      return { kind, points, seconds: (Date.now() - t0) / 1000, load: [loadStart, loadavg()[0]!] };
+      return { kind, spread, points, seconds: (Date.now() - t0) / 1000, load: [loadStart, loadavg()[0]!] };
     } finally {
       await Promise.all(servers.map((s) => s.stop()));
     }
@@ -351,8 +410,10 @@ const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 const n = (x: number) => x.toLocaleString('en-US');
 
 export function reportGrowth(c: GrowthCurve): string {
+  const ROUTES = ROUTES_OF[c.spread];
   const out: string[] = [];
-  out.push(`\n== growth: ${c.kind}, one merchant (other merchants ${OTHERS_SHARE * 100}% beside), p50 / p99 ms one request at a time; ${c.seconds.toFixed(0)} s, load average ${c.load.map((l) => l.toFixed(1)).join(' → ')} ==`);
+  const where = c.spread === 'month' ? `dates over ${GROWTH_DAYS} days` : "all its sales in one UTC day (yesterday's)";
+  out.push(`\n== growth: ${c.kind}, one merchant, ${where} (other merchants ${OTHERS_SHARE * 100}% beside), p50 / p99 ms one request at a time; ${c.seconds.toFixed(0)} s, load average ${c.load.map((l) => l.toFixed(1)).join(' → ')} ==`);
   const head = ['sales', 'its rows', ...ROUTES.map((r) => NAMES[r]), 'ledger B/sale', ...(c.kind === 'pglite' ? ['dir B/sale'] : [])];
   const widths = head.map((h) => Math.max(h.length, 13));
   const line = (cells: string[]) => cells.map((x, i) => x.padStart(widths[i]!)).join('  ');
@@ -371,14 +432,21 @@ export function reportGrowth(c: GrowthCurve): string {
   const first = c.points[0]!;
   const last = c.points.at(-1)!;
   const grew = last.allSales - first.allSales;
+  const added = (a: number, b: number) => ((b - a) / grew).toFixed(0);
   out.push(
-    `  bytes a sale adds from ${n(first.sales)} to ${n(last.sales)}: ledger tables with indexes ${((last.ledgerBytes - first.ledgerBytes) / grew).toFixed(0)}` +
-      (last.dirBytes && first.dirBytes ? `, PGlite data directory ${((last.dirBytes - first.dirBytes) / grew).toFixed(0)}` : '') +
-      ` (${LEDGER.join(', ')}; every merchant's sales, their voids and refunds counted in)`,
+    `  bytes a sale adds from ${n(first.sales)} to ${n(last.sales)}: ledger tables with indexes ${added(first.ledgerBytes, last.ledgerBytes)}` +
+      (last.dirBytes && first.dirBytes ? `, PGlite data directory ${added(first.dirBytes, last.dirBytes)}` : '') +
+      ` (every merchant's sales, their voids and refunds counted in); by table: ` +
+      LEDGER.map((t) => `${t} ${added(first.tableBytes[t] ?? 0, last.tableBytes[t] ?? 0)}`).join(', '),
   );
   for (const r of ROUTES) {
     if (r === 'deep') {
       out.push(`  ${NAMES[r].padEnd(18)} p99 ${last.latency.deep.p99.toFixed(1)} ms at ${n(last.sales)} sales (page ${Math.floor((last.rows - 1) / LIMIT)}, ${LIMIT} a page)  ≤ ${DEEP_BUDGET_MS} ms  ${verdict(last.latency.deep.p99 <= DEEP_BUDGET_MS)}`);
+      continue;
+    }
+    if (r === 'middle' || r === 'after') {
+      const ratio = last.latency[r].p50 / last.latency.list.p50;
+      out.push(`  ${NAMES[r].padEnd(18)} p50 ×${ratio.toFixed(2)} the first page's at ${n(last.sales)} sales (page ${middlePage(last.rows)})  ≤ ×${DAY_RATIO_BUDGET}  ${verdict(ratio <= DAY_RATIO_BUDGET)}`);
       continue;
     }
     const ratio = last.latency[r].p50 / first.latency[r].p50;
@@ -388,7 +456,13 @@ export function reportGrowth(c: GrowthCurve): string {
   return out.join('\n');
 }
 
+/** The growth run: sales over a month, then all in one day. */
+export async function reportGrowthRuns(kind: 'pglite' | 'postgres'): Promise<void> {
+  for (const spread of ['month', 'day'] as const) console.log(reportGrowth(await runGrowth(kind, spread)));
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const only = process.argv[2];
-  for (const kind of (['pglite', 'postgres'] as const).filter((d) => !only || only === d)) console.log(reportGrowth(await runGrowth(kind)));
+  const spreads = (['month', 'day'] as const).filter((d) => !process.argv[3] || process.argv[3] === d);
+  for (const kind of (['pglite', 'postgres'] as const).filter((d) => !only || only === d)) for (const spread of spreads) console.log(reportGrowth(await runGrowth(kind, spread)));
 }

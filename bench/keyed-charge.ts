@@ -3,12 +3,17 @@
  * `Idempotency-Key` per request (the claim, the operation and its stored answer in one held
  * transaction) and without one, on one server, alternating, 50 connections.
  *
+ * Then the bytes each keyed charge left, by table (with indexes and TOAST): the stored answers beside
+ * the ledger rows they answer.
+ *
  *   npx tsx bench/keyed-charge.ts pglite|postgres      BENCH_A_ROOT: run the server of another checkout
  */
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { basicAuth, send } from '../apps/server/src/testing/http.js';
 import { validOnboarding } from '../apps/server/src/testing/fixtures.js';
+import { sql } from 'drizzle-orm';
+import { connectDatabase } from '@remit/core';
 import { benchDatabase, startBenchServer } from './setup.js';
 
 const kind = process.argv[2] === 'postgres' ? 'postgres' : 'pglite';
@@ -51,5 +56,25 @@ try {
   }
 } finally {
   await server.stop();
+}
+try {
+  // After the server stopped (PGlite has one owner). The tables a keyed charge writes to.
+  const database = await connectDatabase(db.target);
+  try {
+    const tables = ['idempotency_keys', 'transactions', 'transaction_counts', 'transaction_minute_counts', 'webhook_events'];
+    const r = (await database.db.execute(sql`select
+        (select count(*) from idempotency_keys)::int as keys,
+        (select count(*) from transactions)::int as sales,
+        (select avg(length(response_body))::int from idempotency_keys) as answer_chars,
+        (select json_object_agg(c, pg_total_relation_size(c::regclass)) from unnest(${`{${tables.join(',')}}`}::text[]) c where to_regclass(c) is not null) as bytes`)) as unknown as {
+      rows: Array<{ keys: number; sales: number; answer_chars: number; bytes: Record<string, number> }>;
+    };
+    const { keys, sales, answer_chars, bytes } = r.rows[0]!;
+    console.log(`${kind} ${root ? 'A' : 'B'}: ${keys} keyed of ${sales} sales; response_body ${answer_chars} characters a key on average; bytes by table (with indexes, TOAST):`);
+    console.log(`  ${Object.entries(bytes).map(([t, b]) => `${t} ${b.toLocaleString('en-US')} (${(b / (t === 'idempotency_keys' ? keys : sales)).toFixed(0)} a ${t === 'idempotency_keys' ? 'key' : 'sale'})`).join(', ')}`);
+  } finally {
+    await database.close();
+  }
+} finally {
   await db.drop();
 }

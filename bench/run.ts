@@ -17,7 +17,7 @@ import { startProcess } from '../apps/server/src/testing/process.js';
 import { compareToBaseline, readBaseline, saveBaseline, type Baseline, type Kept } from './baseline.js';
 import { reportBundles } from './bundles.js';
 import { reportContractBundles } from './contract-bundles.js';
-import { reportGrowth, runGrowth } from './growth.js';
+import { reportGrowthRuns } from './growth.js';
 import { fixedRequests, load, routeLoads, warmThenLoad, withCost } from './loads.js';
 import { runPayPageBench } from './pay-page.js';
 import { describeRecording, pgDriver, pgliteDriver, replay, statementCount } from './replay.js';
@@ -215,7 +215,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (process.env.BENCH_ROUTES_ONLY) process.exit(0);
   // `npm run bench -- growth` runs only the growth run; `-- bundles` prints only the bundle sizes.
   if (only !== 'bundles') {
-    for (const kind of only === 'growth' ? (['pglite', 'postgres'] as const) : databases) console.log(reportGrowth(await runGrowth(kind)));
+    for (const kind of only === 'growth' ? (['pglite', 'postgres'] as const) : databases) await reportGrowthRuns(kind);
     if (only === 'growth') process.exit(0);
   }
   reportBundles();

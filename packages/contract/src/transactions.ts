@@ -29,7 +29,8 @@ const optional = <T extends z.ZodType>(schema: T) =>
 
 /**
  * Parameters of the list, read from the JSON body or the query string. Dates are inclusive
- * calendar days in UTC; `pageNumber` is zero-based.
+ * calendar days in UTC; `pageNumber` is zero-based. `starting_after` (our extension) pages by key:
+ * the page after the named transaction, whatever its depth, at the cost of a first page.
  */
 export const listTransactionsInput = z
   .object({
@@ -38,8 +39,14 @@ export const listTransactionsInput = z
     to_date: optional(dateText()).describe('YYYY-MM-DD: last day included (UTC); not before from_date'),
     limit: optional(wholeNumber(1, MAX_LIMIT, LIMIT_RULE)).describe(`Page size, 1 to ${MAX_LIMIT}, default ${DEFAULT_LIMIT}; number or text`),
     pageNumber: optional(wholeNumber(0, MAX_PAGE_NUMBER, PAGE_RULE)).describe('Zero-based page; number or text'),
+    starting_after: optional(z.string().max(100, 'must be a transaction_id (at most 100 characters)')).describe(
+      "Remit's extension (keyset paging, as Stripe's): a transaction_id of this merchant; the page holds the transactions listed after it. Not with pageNumber",
+    ),
   })
   .superRefine((v, ctx) => {
+    if (v.starting_after !== undefined && v.pageNumber !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['starting_after'], message: 'cannot be combined with pageNumber: give one or the other' });
+    }
     if (v.from_date && v.to_date && v.from_date > v.to_date) {
       ctx.addIssue({ code: 'custom', path: ['from_date'], message: 'must be on or before to_date' });
     }

@@ -8,9 +8,13 @@ export class Vault {
     this.#key = key;
   }
   encrypt(plain: string): string {
+    return this.encryptBytes(Buffer.from(plain, 'utf8'));
+  }
+  /** Bytes sealed in the same text form (`decryptBytes` opens it). */
+  encryptBytes(plain: Buffer): string {
     const iv = randomBytes(12);
     const c = createCipheriv('aes-256-gcm', this.#key, iv);
-    const body = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
+    const body = Buffer.concat([c.update(plain), c.final()]);
     return ['v1', iv, c.getAuthTag(), body].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
   }
   /**
@@ -29,9 +33,12 @@ export class Vault {
     return createHmac('sha256', this.#key).update('remit:key-fingerprint:v1').digest('hex');
   }
   decrypt(sealed: string): string {
+    return this.decryptBytes(sealed).toString('utf8');
+  }
+  decryptBytes(sealed: string): Buffer {
     const [, iv, tag, body] = sealed.split('.');
     const d = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(iv!, 'base64url'));
     d.setAuthTag(Buffer.from(tag!, 'base64url'));
-    return Buffer.concat([d.update(Buffer.from(body!, 'base64url')), d.final()]).toString('utf8');
+    return Buffer.concat([d.update(Buffer.from(body!, 'base64url')), d.final()]);
   }
 }

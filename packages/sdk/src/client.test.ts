@@ -5,6 +5,7 @@ import { Remit, RemitApiError } from './index.js';
 /** HTTP tests of the SDK against the real server. */
 
 let s: TestServer;
+let creds: [string, string];
 let remit: Remit;
 let merchantKey: string;
 let merchantId: string;
@@ -24,7 +25,7 @@ const card = { number: '4242424242424242', exp_month: 12, exp_year: 2040, cvc: '
 
 beforeAll(async () => {
   s = await startTestServer();
-  const [clientId, secretKey] = await s.credentials();
+  const [clientId, secretKey] = (creds = await s.credentials());
   remit = new Remit({ baseUrl: s.url, clientId, secretKey });
 });
 afterAll(() => s.close());
@@ -174,6 +175,20 @@ describe('Remit client: customers and transactions', () => {
     expect(page.total).toBeGreaterThanOrEqual(1);
     const both = await remit.transactions.list({ merchant_key: merchantKey, limit: 100 });
     expect(both.data[0]!.transaction_id).toBe(page.data[0]!.transaction_id);
+  });
+
+  it('iterates over every transaction by key, one page after another', async () => {
+    for (let i = 0; i < 4; i++) await remit.customers.charge(customerId, { merchant_key: merchantKey, amount: 1 + i, order_id: `sdk-iterate-${i}` });
+    const all = await remit.transactions.list({ merchant_key: merchantKey, limit: 100 });
+    expect(all.total).toBeGreaterThan(4);
+    const seen: string[] = [];
+    const pages: unknown[] = [];
+    const counting = new Remit({ baseUrl: s.url, clientId: creds[0], secretKey: creds[1], fetch: (url, init) => (pages.push(url), fetch(url, init)) });
+    for await (const t of counting.transactions.iterate({ merchant_key: merchantKey, limit: 2 })) seen.push(t.transaction_id);
+    expect(seen).toEqual(all.data.map((t) => t.transaction_id));
+    // Pages of 2, and one more that comes back empty.
+    expect(pages).toHaveLength(Math.ceil(all.total / 2) + (all.total % 2 === 0 ? 1 : 0));
+    expect(String(pages[1])).toContain(`starting_after=${seen[1]}`);
   });
 
   it('lists transactions with an empty page and reads a missing one as 404', async () => {

@@ -171,6 +171,29 @@ export class Remit {
     /** `GET /merchant/transactions`: newest first; `total` counts every match. */
     list: (params: T.ListTransactionsRequest, opts?: CallOptions) =>
       this.request<T.TransactionList>('GET', '/api/v1/merchant/transactions', params, opts),
+    /**
+     * Every transaction that matches, newest first, page after page by key (`starting_after`, Remit's
+     * extension): each page costs what the first does, and a sale made meanwhile never shifts a later
+     * page (it is newer than every key). `pageNumber` is not taken; `limit` is the page size.
+     *
+     * @example
+     * for await (const t of remit.transactions.iterate({ merchant_key, from_date: '2026-01-01' })) console.log(t.transaction_id);
+     */
+    iterate: (params: Omit<T.ListTransactionsRequest, 'pageNumber' | 'starting_after'>, opts?: CallOptions): AsyncIterable<T.TransactionListItem> => {
+      const list = this.transactions.list;
+      return {
+        async *[Symbol.asyncIterator]() {
+          let after: string | undefined;
+          for (;;) {
+            const page = await list(after === undefined ? params : { ...params, starting_after: after }, opts);
+            yield* page.data;
+            const last = page.data.at(-1);
+            if (!last) return;
+            after = last.transaction_id;
+          }
+        },
+      };
+    },
     /** `GET /merchant/transactions/{transaction_id}`: `data` is an array holding the one transaction. */
     get: (transactionId: string, params: { merchant_key: string }, opts?: CallOptions) =>
       this.request<T.Envelope<T.TransactionDetail[]>>('GET', `/api/v1/merchant/transactions/${seg(transactionId)}`, params, opts),

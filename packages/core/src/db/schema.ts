@@ -481,6 +481,22 @@ export const transactionCounts = pgTable(
 );
 
 /**
+ * How many transactions each merchant has per UTC minute, kept by the same trigger, so a deep page
+ * of the list starts in its minute, not only its day. A minute has one row until concurrent inserts
+ * find it locked; each of those adds a row (`shard` a random number), so none waits on another.
+ */
+export const transactionMinuteCounts = pgTable(
+  'transaction_minute_counts',
+  {
+    merchantId: text('merchant_id').notNull(),
+    minute: ts('minute').notNull(),
+    shard: integer('shard').notNull(),
+    n: cents('n').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.minute, t.shard] })],
+);
+
+/**
  * Rate-limit counters, one row per rule and key (`auth_fail_client:cl_…`); a window opens at a key's first hit.
  * Kept in the database so every server process on one Postgres counts against the same numbers.
  */

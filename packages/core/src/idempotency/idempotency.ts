@@ -3,6 +3,7 @@ import type { Ctx } from '../context.js';
 import { idempotencyKeys } from '../db/schema.js';
 import { RemitError } from '../errors.js';
 import { digest } from '../secret-keys.js';
+import { readAnswer, storeAnswer } from './stored-answer.js';
 
 /** How long a stored response is replayed. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -68,11 +69,15 @@ export async function claimIdempotencyKey(
   if (row.statusCode === IN_PROGRESS) {
     throw new RemitError('idempotency_key_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.');
   }
-  return { kind: 'replay', statusCode: row.statusCode, body: ctx.vault.decrypt(row.responseBody) };
+  const body = await readAnswer(ctx.db, ctx.vault, row.responseBody);
+  // Stored by reference only to records that are never removed (storeAnswer): this is a bug, not a retry.
+  if (body === null) throw new Error(`The record the stored answer of Idempotency-Key ${JSON.stringify(key)} refers to is gone.`);
+  return { kind: 'replay', statusCode: row.statusCode, body };
 }
 
 /**
- * Stores the response to replay, encrypted (responses may carry keys such as `merchant_key`). The
+ * Stores the response to replay, encrypted (responses may carry keys such as `merchant_key`), by
+ * reference to the record it answers where it names one (stored-answer.ts). The
  * server runs it inside the transaction of the operation it answers, so both commit or neither
  * does. It fails when the claim is no longer this request's (its lease ran out and a retry took
  * the key over): the operation must then not commit, the retry does it.
@@ -87,7 +92,7 @@ export async function completeIdempotencyKey(
 ): Promise<void> {
   const stored = await ctx.db
     .update(idempotencyKeys)
-    .set({ statusCode, responseBody: ctx.vault.encrypt(body) })
+    .set({ statusCode, responseBody: await storeAnswer(ctx.db, ctx.vault, body) })
     .where(ownClaim(clientId, key, claimedAt))
     .returning({ key: idempotencyKeys.key });
   if (!stored.length) {

@@ -209,6 +209,58 @@ describe('listTransactionsInput', () => {
   });
 });
 
+describe('keyset paging (starting_after) and deep pages in one day', () => {
+  it('walks every page of a busy day by key and by offset alike, new rows arriving between pages', async () => {
+    const key = newKey.merchant('sandbox');
+    const m = await insertMerchant(clientId, key);
+    // 240 rows in one day: many in the same minute, some at the same instant.
+    const base = Date.parse('2026-06-10T09:00:00.000Z');
+    const made = Array.from({ length: 240 }, (_, i) => row(m, new Date(base + (i % 60) * 7_000 + (i % 3) * 1_000).toISOString(), {
+      id: `txn_k${m.slice(2, 8).toLowerCase()}${String(i).padStart(3, '0')}`,
+    }));
+    await core.ctx.db.insert(transactions).values(made);
+    const input = (v: object) => listTransactionsInput.parse({ merchant_key: key, limit: 25, ...v });
+    const expected = made
+      .sort((a, b) => (b.createdAt as Date).getTime() - (a.createdAt as Date).getTime() || (a.id! < b.id! ? 1 : -1))
+      .map((r) => r.id);
+
+    const byOffset: string[] = [];
+    for (let page = 0; page * 25 < 240; page++) byOffset.push(...(await list(input({ pageNumber: page }))).data.map((d) => d.transaction_id));
+    expect(byOffset).toEqual(expected);
+
+    const byKey: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const got = await list(input(after ? { starting_after: after } : {}));
+      if (!got.data.length) break;
+      byKey.push(...got.data.map((d) => d.transaction_id));
+      after = got.data.at(-1)!.transaction_id;
+      // A newer sale arrives while the merchant pages: it is on no later page (keys only go back in time).
+      await core.ctx.db.insert(transactions).values(row(m, new Date(base + 3_600_000 + byKey.length).toISOString()));
+    }
+    expect(byKey).toEqual(expected);
+  });
+
+  it('refuses an unknown, foreign or malformed starting_after with a 400 naming the field', async () => {
+    for (const bad of ['txn_nope', 'txn_other', 'txn\u0000a']) {
+      const err = await list(parse({ starting_after: bad })).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RemitError);
+      expect(err).toMatchObject({ status: 400, code: 'invalid_request', errors: [{ path: 'starting_after' }] });
+    }
+    const both = listTransactionsInput.safeParse({ merchant_key: mk, starting_after: 'txn_c', pageNumber: 1 });
+    expect(both.success).toBe(false);
+    expect(both.error?.issues[0]).toMatchObject({ path: ['starting_after'], message: 'cannot be combined with pageNumber: give one or the other' });
+    expect(listTransactionsInput.safeParse({ merchant_key: mk, starting_after: 'x'.repeat(101) }).success).toBe(false);
+  });
+
+  it('pages after a transaction within the date filter, and answers the filter\'s total', async () => {
+    const got = await list(parse({ starting_after: 'txn_d', from_date: '2026-03-01', to_date: '2026-03-02' }));
+    expect(got.data.map((t) => t.transaction_id)).toEqual(['txn_c', 'txn_b', 'txn_a']);
+    expect(got.total).toBe(4);
+    expect((await list(parse({ starting_after: 'txn_a' }))).data).toEqual([]);
+  });
+});
+
 describe('getTransaction', () => {
   it('returns the single shape with its own field names', async () => {
     const t = await getTransaction(core.ctx, await merchantForKey(core.ctx, clientId, mk), 'txn_a');
@@ -255,14 +307,18 @@ describe('listTransactions against a model (property)', () => {
     '2026-05-01T00:00:00.000Z',
     '2026-05-01T23:59:59.999Z',
     '2026-05-02T00:00:00.000Z',
+    '2026-05-02T11:59:59.999Z',
     '2026-05-02T12:00:00.000Z',
+    '2026-05-02T12:00:59.999Z',
+    '2026-05-02T12:01:00.000Z',
     '2026-05-03T00:00:00.001Z',
     '2026-05-04T08:30:00.000Z',
   ];
   const days = ['2026-04-30', '2026-05-01', '2026-05-02', '2026-05-03', '2026-05-04', '2026-05-05'];
 
-  // Pages start in the day the offset falls in (from the per-day counts): rows removed again (an
-  // expired widget link's pending sale) leave days whose count went down, or to zero.
+  // Pages start in the minute the offset falls in (from the per-day, then per-minute counts): rows
+  // removed again (an expired widget link's pending sale) leave days and minutes whose count went
+  // down, or to zero. A keyset page after any listed row is the offset list's rows after it.
   it('pages, orders, filters and counts like filter → sort → slice', async () => {
     await fc.assert(
       fc.asyncProperty(
@@ -271,7 +327,8 @@ describe('listTransactions against a model (property)', () => {
         fc.option(fc.constantFrom(...days), { nil: undefined }),
         fc.integer({ min: 1, max: 7 }),
         fc.integer({ min: 0, max: 5 }),
-        async (made, from, to, limit, page) => {
+        fc.nat(),
+        async (made, from, to, limit, page, anchorPick) => {
           if (from && to && from > to) [from, to] = [to, from];
           const key = newKey.merchant('sandbox');
           const m = await insertMerchant(clientId, key);
@@ -292,6 +349,13 @@ describe('listTransactions against a model (property)', () => {
           const got = await list(listTransactionsInput.parse({ merchant_key: key, from_date: from, to_date: to, limit, pageNumber: page }));
           expect(got.total).toBe(expected.length);
           expect(got.data.map((d) => d.transaction_id)).toEqual(expected.slice(page * limit, page * limit + limit));
+
+          if (expected.length) {
+            const k = anchorPick % expected.length;
+            const after = await list(listTransactionsInput.parse({ merchant_key: key, from_date: from, to_date: to, limit, starting_after: expected[k] }));
+            expect(after.total).toBe(expected.length);
+            expect(after.data.map((d) => d.transaction_id)).toEqual(expected.slice(k + 1, k + 1 + limit));
+          }
         },
       ),
       { numRuns: 60 },

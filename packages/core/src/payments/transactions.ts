@@ -3,8 +3,8 @@ import { QueryBuilder } from 'drizzle-orm/pg-core';
 import { DEFAULT_LIMIT, type GetTransactionInput, type ListTransactionsInput, type TransactionDetail, type TransactionExtras, type TransactionListItem } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import { preparedSql } from '../db/prepared-sql.js';
-import { transactionCounts, transactions } from '../db/schema.js';
-import { notFound } from '../errors.js';
+import { transactionCounts, transactionMinuteCounts, transactions } from '../db/schema.js';
+import { invalid, notFound } from '../errors.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { amountNumber, formatAmount, formatRate } from '../money.js';
 import { merchantNow } from '../clock.js';
@@ -88,47 +88,77 @@ const viewColumnsOf = (alias: string) => sql.raw(Object.values(viewColumns).map(
  * The page and the total in one statement, from the per-day counts the database keeps (dates
  * filter whole UTC days, so the days in range hold exactly the rows in range): the total is their
  * sum, not a count over every row. The first page walks the (merchant_id, created_at, id) index
- * backwards from the newest row. A later page (`deep`) starts in the day where its offset falls:
- * the rows of newer days are skipped by bounding created_at below that day's end, so OFFSET only
- * steps over rows of that one day (a last page of 200,000 rows otherwise read every one of them),
- * and steps over them in the index alone, reading only the page's rows from the table (which
- * costs the first page a little: it has nothing to step over).
+ * backwards from the newest row. A later page (`deep`) starts in the minute where its offset falls:
+ * the day from the per-day counts, then the minute from that day's per-minute counts; the rows of
+ * newer minutes are skipped by bounding created_at below that minute's end, so OFFSET only steps
+ * over rows of that one minute (a page deep in a day of 200,000 sales otherwise stepped over most
+ * of them), in the index alone, reading only the page's rows from the table. An offset past the
+ * last row finds no day and reads no row. A keyset page (`after`) starts below the
+ * (created_at, id) of the transaction it names, found in the same statement (`anchored` says
+ * whether it was).
  * Both ends of created_at are always bounded (±infinity when not given): with a range on the index's
  * second column the planner walks it backwards. The total's one row is joined to the page, so an
  * empty page still answers the total.
  */
-const pageStatement = (name: string, deep: boolean) =>
+type PageKind = 'first' | 'deep' | 'after';
+const pageStatement = (name: string, kind: PageKind) =>
   preparedSql(name, () => {
     const merchantId = ph('merchantId');
     const offset = sql`${ph('offset')}::bigint`;
     const inRange = (end: SQL) => sql`merchant_id = ${merchantId} and created_at >= ${ph('from')}::timestamptz and created_at < ${end}`;
     const order = sql`order by created_at desc, id desc`;
-    const page = deep
-      ? sql`select ${viewColumnsOf('t')} from (
+    const to = sql`${ph('to')}::timestamptz`;
+    const dayStart = sql`(select day::timestamp at time zone 'UTC' from start)`;
+    const page =
+      kind === 'deep'
+        ? sql`select ${viewColumnsOf('t')} from (
           select id from ${transactions}
-          where ${inRange(sql`least(${ph('to')}::timestamptz, (select (day + 1)::timestamp at time zone 'UTC' from start))`)}
-          ${order} limit ${ph('limit')} offset ${offset} - coalesce((select newer from start), 0)
+          where ${inRange(sql`least(${to}, coalesce((select minute + interval '1 minute' from mstart), ${dayStart} + interval '1 day'))`)}
+            and exists (select 1 from start)
+          ${order} limit ${ph('limit')} offset ${offset} - coalesce((select newer from mstart), (select newer from start), 0)
         ) k join ${transactions} t on t.id = k.id`
-      : sql`select ${viewColumnsOf('t')} from ${transactions} t where ${inRange(sql`${ph('to')}::timestamptz`)} ${order} limit ${ph('limit')}`;
-    const start = deep
-      ? sql`, start as (
+        : kind === 'after'
+          ? sql`select ${viewColumnsOf('t')} from ${transactions} t
+          where ${inRange(to)} and (created_at, id) < (a.created_at, a.id) ${order} limit ${ph('limit')}`
+          : sql`select ${viewColumnsOf('t')} from ${transactions} t where ${inRange(to)} ${order} limit ${ph('limit')}`;
+    const ctes =
+      kind === 'deep'
+        ? sql`, start as (
           select day, newer from (
             select day, coalesce(sum(n) over (order by day desc rows between unbounded preceding and 1 preceding), 0)::bigint as newer from days
           ) d
           where newer <= ${offset} order by day limit 1
+        ), minutes as (
+          select minute, sum(n)::bigint as n from ${transactionMinuteCounts}
+          where merchant_id = ${merchantId} and minute >= ${dayStart} and minute < ${dayStart} + interval '1 day'
+          group by minute
+        ), mstart as (
+          select minute, newer from (
+            select minute, (select newer from start) + coalesce(sum(n) over (order by minute desc rows between unbounded preceding and 1 preceding), 0)::bigint as newer from minutes
+          ) m
+          where newer <= ${offset} order by minute limit 1
         )`
-      : sql``;
+        : kind === 'after'
+          ? sql`, anchor as (select created_at, id from ${transactions} where id = ${ph('after')} and merchant_id = ${merchantId})`
+          : sql``;
+    const from =
+      kind === 'after'
+        ? sql`select c.total, a.id is not null as anchored, p.* from (select coalesce(sum(n), 0)::int as total from days) c
+      left join anchor a on true
+      left join lateral (${page}) p on a.id is not null`
+        : sql`select c.total, p.* from (select coalesce(sum(n), 0)::int as total from days) c
+      left join lateral (${page}) p on true`;
     return sql`with days as (
         select day, sum(n)::bigint as n from ${transactionCounts}
         where merchant_id = ${merchantId} and day >= ${ph('fromDay')}::date and day <= ${ph('toDay')}::date
         group by day
-      )${start}
-      select c.total, p.* from (select coalesce(sum(n), 0)::int as total from days) c
-      left join lateral (${page}) p on true
+      )${ctes}
+      ${from}
       order by p.created_at desc, p.id desc`;
   });
-const firstPageStatement = pageStatement('remit_transactions_page', false);
-const laterPageStatement = pageStatement('remit_transactions_later_page', true);
+const firstPageStatement = pageStatement('remit_transactions_page', 'first');
+const laterPageStatement = pageStatement('remit_transactions_later_page_m', 'deep');
+const keysetPageStatement = pageStatement('remit_transactions_after', 'after');
 
 const oneStatement = preparedSql('remit_transaction_one', () =>
   qb
@@ -179,7 +209,11 @@ export async function listTransactions(
 ): Promise<{ data: TransactionListItem[]; total: number }> {
   const limit = input.limit ?? DEFAULT_LIMIT;
   const offset = (input.pageNumber ?? 0) * limit;
-  const rows = await rowsOf((offset === 0 ? firstPageStatement : laterPageStatement).run(ctx.db, {
+  const after = input.starting_after;
+  // Postgres text cannot hold NUL; such an id names nothing (and must not reach the driver).
+  if (after !== undefined && after.includes('\u0000')) throw unknownStartingAfter();
+  const statement = after !== undefined ? keysetPageStatement : offset === 0 ? firstPageStatement : laterPageStatement;
+  const rows = await rowsOf(statement.run(ctx.db, {
     merchantId: merchant.id,
     from: input.from_date ? `${input.from_date}T00:00:00.000Z` : '-infinity',
     // Inclusive end day: everything before the next midnight UTC.
@@ -188,12 +222,20 @@ export async function listTransactions(
     toDay: input.to_date ?? 'infinity',
     limit,
     offset,
+    after,
   }));
+  if (after !== undefined && !rows[0]?.anchored) throw unknownStartingAfter();
   const cutoff = lastCutoff(merchantNow(ctx.now, merchant), ctx.settlementCutoffMs);
   // The left join's empty page: one row with the total and no transaction.
   const page = rows.flatMap((r) => (r.id == null ? [] : [toListItem(withSettlement(viewRow(r), cutoff))]));
   return { data: page, total: Number(rows[0]?.total ?? 0) };
 }
+
+/** `starting_after` naming no transaction of this merchant (unknown, or another merchant's): the request is wrong. */
+const unknownStartingAfter = () =>
+  invalid('invalid_request', 'starting_after: no transaction with this transaction_id belongs to this merchant.', [
+    { path: 'starting_after', message: 'must be a transaction_id of this merchant' },
+  ]);
 
 export const TRANSACTION_NOT_FOUND = 'Transaction not found: no transaction with this transaction_id belongs to this merchant.';
 
