@@ -9,14 +9,22 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   // The SDK's package exports its build (dist/); inside the repository it is used from source.
-  resolve: { alias: { '@remit/sdk': fileURLToPath(new URL('./packages/sdk/src/index.ts', import.meta.url)) } },
+  // So is the test kit, which the docs' examples (docs/examples/testing) import by its package name.
+  resolve: {
+    alias: {
+      '@remit/sdk': fileURLToPath(new URL('./packages/sdk/src/index.ts', import.meta.url)),
+      '@remit/testing/playwright': fileURLToPath(new URL('./packages/testing/src/playwright.ts', import.meta.url)),
+      '@remit/testing/dom': fileURLToPath(new URL('./packages/testing/src/dom.ts', import.meta.url)),
+      '@remit/testing': fileURLToPath(new URL('./packages/testing/src/index.ts', import.meta.url)),
+    },
+  },
   test: {
     projects: [
       {
         extends: true,
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'bench/**/*.test.ts', 'docs/examples/testing/vitest/*.test.ts'],
           // Component tests of the framework wrappers (*.dom.test.ts) and of the widgets run in their own projects (happy-dom) below.
           exclude: ['apps/pay/**', 'apps/portal/**', 'packages/form-kit/**', 'packages/loader/**', 'packages/widgets/**', '**/node_modules/**', '**/*.dom.test.ts'],
           testTimeout: 30_000,

@@ -134,7 +134,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const credentials: Credentials = { clientId: created.client_id, secretKey: created.secret_key };
 
   let signingSecret: string | null = null;
-  const receiver = await startWebhookReceiver(() => signingSecret, now);
+  // Deliveries are signed at the real time they are sent (not the sandbox clock's).
+  const receiver = await startWebhookReceiver(() => signingSecret, () => new Date());
   const register = async () => {
     if (options.webhooks === false) return;
     const a = await call<{ signing_secret: string }>(`${url}/api/v1/client/update-webhooks-url`, 'POST', { auth, json: { webhook_url: receiver.webhooks.url } });
