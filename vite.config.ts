@@ -103,7 +103,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
-          include: ['e2e/**/*.test.ts'],
+          include: ['e2e/**/*.test.ts', 'docs/examples/testing/playwright/*.test.ts'],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,

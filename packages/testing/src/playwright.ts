@@ -49,18 +49,49 @@ export interface PayOutcome {
   message: string | null;
 }
 
-/** Waits for what the pay form shows after Pay: the receipt, a decline, or a 3-D Secure challenge. */
+/** The page a form is on; for the widget's frame, the shop's page (where the loader reports the payment). */
+function widgetPage(form: PayForm): Page | null {
+  const owner = (form as FrameLocator).owner;
+  return typeof owner === 'function' && !('goto' in form) ? (form as FrameLocator).owner().page() : null;
+}
+
+/** On the shop's page: remember the loader's `remit:payment-success` events (once per page). */
+async function watchPayments(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __remitPaid?: string[] };
+    if (w.__remitPaid) return;
+    w.__remitPaid = [];
+    document.addEventListener('remit:payment-success', (e) => w.__remitPaid!.push((e as CustomEvent<{ transaction_id: string }>).detail.transaction_id));
+  });
+}
+
+/**
+ * Waits for what follows Pay: the receipt, a decline (with the page's message), or a 3-D Secure
+ * challenge. In the widget's modal a payment closes the modal: the loader's event on the shop's
+ * page tells it instead of the receipt.
+ */
 export async function payOutcome(form: PayForm, timeoutMs = 15_000): Promise<PayOutcome> {
   const success = form.getByRole('heading', { name: /payment successful/i });
   const challenge = form.getByRole('heading', { name: /3-D Secure/i });
   const alert = form.locator('.alert, [role="alert"]').filter({ hasText: /\S/ });
-  await success.or(challenge).or(alert).first().waitFor({ timeout: timeoutMs });
-  if (await success.count()) {
-    const id = await form.locator('dt:text("Transaction ID") + dd').first().textContent().catch(() => null);
-    return { status: 'succeeded', transactionId: id?.trim() ?? null, message: null };
+  const shop = widgetPage(form);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (shop) {
+      const paid = await shop.evaluate(() => (window as unknown as { __remitPaid?: string[] }).__remitPaid?.shift() ?? null);
+      if (paid) return { status: 'succeeded', transactionId: paid, message: null };
+    }
+    if (await success.isVisible().catch(() => false)) {
+      const id = await form.locator('dt:text("Transaction ID") + dd').first().textContent().catch(() => null);
+      return { status: 'succeeded', transactionId: id?.trim() ?? null, message: null };
+    }
+    if (await challenge.isVisible().catch(() => false)) return { status: 'challenge', transactionId: null, message: null };
+    if (await alert.first().isVisible().catch(() => false)) {
+      return { status: 'declined', transactionId: null, message: (await alert.first().textContent())?.trim() ?? null };
+    }
+    if (Date.now() > deadline) throw new Error(`No payment outcome (receipt, decline or 3-D Secure challenge) within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
   }
-  if (await challenge.count()) return { status: 'challenge', transactionId: null, message: null };
-  return { status: 'declined', transactionId: null, message: (await alert.first().textContent())?.trim() ?? null };
 }
 
 /**
@@ -78,6 +109,8 @@ export async function payLink(page: Page, url: string, opts: { card?: CardDetail
 
 /** Pays in a form already open (the widget's modal: `payIn(widgetFrame(page), { card })`). */
 export async function payIn(form: PayForm, opts: { card?: CardDetails; timeoutMs?: number } = {}): Promise<PayOutcome> {
+  const shop = widgetPage(form);
+  if (shop) await watchPayments(shop);
   await fillCard(form, opts.card ?? testCards.success);
   await pressPay(form);
   return payOutcome(form, opts.timeoutMs);
@@ -87,7 +120,9 @@ export async function payIn(form: PayForm, opts: { card?: CardDetails; timeoutMs
 export async function complete3DS(form: PayForm, opts: { pass: boolean; timeoutMs?: number }): Promise<PayOutcome> {
   const heading = form.getByRole('heading', { name: /3-D Secure/i });
   await heading.waitFor({ timeout: opts.timeoutMs ?? 15_000 });
+  const shop = widgetPage(form);
+  if (shop) await watchPayments(shop);
   await form.getByRole('button', { name: opts.pass ? /^complete/i : /^fail/i }).click();
-  await heading.waitFor({ state: 'hidden', timeout: opts.timeoutMs ?? 15_000 });
+  await heading.waitFor({ state: 'hidden', timeout: opts.timeoutMs ?? 15_000 }).catch(() => {});
   return payOutcome(form, opts.timeoutMs);
 }
