@@ -1,8 +1,7 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './http.js';
@@ -59,21 +58,19 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the packed @remit/tes
     expect(stdout).toMatch(/Tests\s+.*5 passed/);
   }, 600_000);
 
-  it('remit-sandbox prints its address and credentials as one JSON line, serves, and stops on SIGTERM', async () => {
-    const child = spawn(join(app, 'node_modules/.bin/remit-sandbox'), [], { cwd: app, stdio: ['ignore', 'pipe', 'inherit'] });
-    const line = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).once('line', resolve);
-      child.once('exit', (code) => reject(new Error(`remit-sandbox exited (${code}) before printing`)));
-    });
-    const started = JSON.parse(line);
-    expect(Object.keys(started)).toEqual(['url', 'credentials', 'merchant', 'webhooksUrl']);
-    const list = await call(`${started.url}/api/v1/merchant`, 'GET', { auth: [started.credentials.clientId, started.credentials.secretKey] });
-    expect(list.status).toBe(200);
-    expect(list.body.data.map((m: { merchant_id: string }) => m.merchant_id)).toEqual([started.merchant.merchantId]);
-    const pay = await call(`${started.url}/js/dynamic-launch.js?remit_merchant_public_key=${started.merchant.publicKey}`, 'GET');
-    expect(pay.status).toBe(200);
-    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
+  it("remit-sandbox, started the way the docs' Cypress config starts it: a JSON line, a working server, SIGTERM exits 0", async () => {
+    cpSync(join(root, 'docs/examples/testing/cypress/remit-sandbox.mjs'), join(app, 'remit-sandbox.mjs'));
+    const { startRemitSandbox } = await import(join(app, 'remit-sandbox.mjs'));
+    const started = await startRemitSandbox({ command: join(app, 'node_modules/.bin/remit-sandbox') });
+    try {
+      expect(Object.keys(started)).toEqual(['url', 'credentials', 'merchant', 'webhooksUrl', 'stop']);
+      const list = await call(`${started.url}/api/v1/merchant`, 'GET', { auth: [started.credentials.clientId, started.credentials.secretKey] });
+      expect(list.status).toBe(200);
+      expect(list.body.data.map((m: { merchant_id: string }) => m.merchant_id)).toEqual([started.merchant.merchantId]);
+      const page = await call(`${started.url}/js/dynamic-launch.js?remit_merchant_public_key=${started.merchant.publicKey}`, 'GET');
+      expect(page.status).toBe(200);
+    } finally {
+      expect(await started.stop()).toBe(0);
+    }
   }, 240_000);
 });
