@@ -7,6 +7,9 @@ import { defineConfig } from 'vitest/config';
  * page's and the portal's build configs are `apps/pay/vite.config.ts` and `apps/portal/vite.config.ts`;
  * `npm test` builds both first (`pretest`).
  */
+/** The docs' test-kit examples: the kit runs on its own in-memory database, so they run in the PGlite pass only. */
+const kitExamples = (dir: string) => (process.env.REMIT_TEST_DB === 'postgres' ? [] : [`docs/examples/testing/${dir}/*.test.ts`]);
+
 export default defineConfig({
   // The SDK's package exports its build (dist/); inside the repository it is used from source.
   // So is the test kit, which the docs' examples (docs/examples/testing) import by its package name.
@@ -24,7 +27,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'bench/**/*.test.ts', 'docs/examples/testing/vitest/*.test.ts'],
+          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'bench/**/*.test.ts', ...kitExamples('vitest')],
           // Component tests of the framework wrappers (*.dom.test.ts) and of the widgets run in their own projects (happy-dom) below.
           exclude: ['apps/pay/**', 'apps/portal/**', 'packages/form-kit/**', 'packages/loader/**', 'packages/widgets/**', '**/node_modules/**', '**/*.dom.test.ts'],
           testTimeout: 30_000,
@@ -105,7 +108,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'e2e',
-          include: ['e2e/**/*.test.ts', 'docs/examples/testing/playwright/*.test.ts'],
+          include: ['e2e/**/*.test.ts', ...kitExamples('playwright')],
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 120_000,
