@@ -75,7 +75,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'react',
-          include: ['packages/react/src/**/*.dom.test.ts', 'docs/examples/testing/react/*.dom.test.ts'],
+          include: ['packages/react/src/**/*.dom.test.ts', 'packages/testing/src/**/*.dom.test.ts', 'docs/examples/testing/react/*.dom.test.ts'],
           // The docs' React example imports Testing Library as a shop would; it is installed under packages/react.
           alias: { '@testing-library/react': fileURLToPath(new URL('./packages/react/node_modules/@testing-library/react', import.meta.url)) },
           environment: 'happy-dom',
