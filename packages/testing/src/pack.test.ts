@@ -28,10 +28,11 @@ async function run(file: string, args: string[], cwd: string) {
 describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the packed @remit/testing in an empty project', () => {
   let tmp: string;
   let app: string;
+  let tarball: string;
   beforeAll(async () => {
     tmp = mkdtempSync(join(tmpdir(), 'remit-testing-pack-'));
     const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tmp], pkg);
-    const tarball = join(tmp, (JSON.parse(stdout) as Array<{ filename: string }>)[0]!.filename);
+    tarball = join(tmp, (JSON.parse(stdout) as Array<{ filename: string }>)[0]!.filename);
     app = join(tmp, 'app');
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'merchant-ci', private: true, type: 'module', devDependencies: { '@remit/testing': `file:${tarball}` } }));
@@ -39,13 +40,15 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the packed @remit/tes
   }, 300_000);
   afterAll(() => tmp && rmSync(tmp, { recursive: true, force: true }));
 
-  it('depends on public npm packages only, and its types name nothing of the workspace', () => {
+  it('depends on public npm packages only, its types name nothing of the workspace, and publint finds nothing', async () => {
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules/@remit/testing/package.json'), 'utf8'));
     expect(manifest.private).toBeUndefined();
     expect(manifest.license).toBe('MIT');
     expect(Object.keys(manifest.dependencies).filter((d) => d.startsWith('@remit/'))).toEqual([]);
     const types = readFileSync(join(app, 'node_modules/@remit/testing/dist/index.d.ts'), 'utf8');
     expect(types).toContain('startSandbox');
+    const publint = await run(join(root, 'node_modules/.bin/publint'), ['run', tarball, '--strict'], tmp);
+    expect(publint.stdout).toContain('All good!');
   });
 
   it("runs the docs' Vitest example: payment, webhook, SMS request, settlement by the clock, refund", async () => {
