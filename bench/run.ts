@@ -26,6 +26,7 @@ import { benchDatabase, CONNECTIONS, ROUTES, SECONDS, setup, startBenchServer, W
 import type { Figures } from './stats.js';
 import { runWebhookBench, type WebhookFigures } from './webhooks.js';
 import { runWidgetPayBench } from './widget-pay.js';
+import { runSandboxBench } from './sandbox.js';
 
 /** Each hot route at ≥ 80% of its ceiling; pay-link and the list p99 ≤ 50 ms on Postgres at 50 connections. */
 const RATIO_BUDGET = 0.8;
@@ -213,6 +214,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (databases.length) console.log(`\n(routes measured in ${((Date.now() - t0) / 1000).toFixed(0)} s; load average now ${load1()})`);
   // BENCH_ROUTES_ONLY=1 stops after the routes (for side-by-side comparisons of the API alone).
   if (process.env.BENCH_ROUTES_ONLY) process.exit(0);
+  // `npm run bench -- sandbox` prints only the test kit's figures.
+  if (only === 'sandbox') {
+    await runSandboxBench();
+    process.exit(0);
+  }
   // `npm run bench -- growth` runs only the growth run; `-- bundles` prints only the bundle sizes.
   if (only !== 'bundles') {
     for (const kind of only === 'growth' ? (['pglite', 'postgres'] as const) : databases) await reportGrowthRuns(kind);
@@ -222,4 +228,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await reportContractBundles();
   await runPayPageBench();
   await runWidgetPayBench();
+  await runSandboxBench();
 }

@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import { newMerchant, type TestMerchant } from '../apps/server/src/testing/fixtures.js';
 import { startTestServer, type TestServer } from '../apps/server/src/testing/harness.js';
 import { launchChromium } from './browser.js';
+import { fillCard as kitFillCard } from '@remit/testing/playwright';
 
 export const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots');
 mkdirSync(SCREENSHOTS, { recursive: true });
@@ -84,10 +85,7 @@ export async function checkState(page: Page, name: string): Promise<void> {
   expect(pageErrors, name).toEqual([]);
 }
 
+/** The test kit's fillCard (@remit/testing/playwright), as merchants use it: every pay-page test goes through it. */
 export async function fillCard(page: Page, number: string, opts: { cvc?: string; name?: string; zip?: string } = {}) {
-  await page.getByLabel('Card number').fill(number);
-  await page.getByLabel('Expiry date').fill(`12 / ${YY}`);
-  await page.getByLabel('Security code').fill(opts.cvc ?? '123');
-  await page.getByLabel('Name on card').fill(opts.name ?? 'Ada Lovelace');
-  await page.getByLabel('ZIP code').fill(opts.zip ?? '94105');
+  await kitFillCard(page, { number, expiry: `12/${YY}`, cvc: opts.cvc ?? '123', name: opts.name ?? 'Ada Lovelace', zip: opts.zip ?? '94105' });
 }

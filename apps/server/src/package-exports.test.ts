@@ -23,13 +23,13 @@ function tsFiles(dir: string): string[] {
 }
 
 describe('@remit/server package.json', () => {
-  it('exports only files that exist: the test harness, for other packages’ tests', () => {
+  it('exports only files that exist: the app factory (for the test kit) and the test harness, for other packages’ tests', () => {
     const pkg = JSON.parse(readFileSync(pkgUrl, 'utf8')) as { exports?: unknown; main?: string };
     const missing = [...targets(pkg.exports), ...(pkg.main ? [pkg.main] : [])].filter(
       (t) => !existsSync(fileURLToPath(new URL(t, pkgUrl))),
     );
     expect(missing).toEqual([]);
-    expect(Object.keys(pkg.exports as object)).toEqual(['./testing']);
+    expect(Object.keys(pkg.exports as object)).toEqual(['./embed', './testing']);
   });
 
   it('Node refuses its bare name (no "." export) rather than reaching a missing file', () => {
