@@ -1,6 +1,8 @@
 import { pathToFileURL } from 'node:url';
 import {
   createCredentials,
+  failedDeliveries,
+  failedMessages,
   isRemitError,
   openCore,
   operatorMerchant,
@@ -15,7 +17,7 @@ import {
   type OperatorMerchant,
 } from '@remit/core';
 import { coreOptions, loadConfig, type ServerConfig } from './config.js';
-import { configReport, reportLines } from './config-report.js';
+import { configReport, maskUrl, reportLines } from './config-report.js';
 
 export const USAGE = `Usage: npm run remit -- <command> [options]
 
@@ -46,6 +48,10 @@ Commands:
                                     over two days and prints those that do not match (money kept without
                                     a record: recorded or refunded; a record without money).
                                     The server also runs this at start and every 5 minutes.
+  messages failed [--json]          SMS and email that failed (given up) or are being retried after a
+                                    failure, newest first: channel, recipient, tries and the last error.
+  webhooks failed [--json]          Webhook deliveries that failed, were disabled (410) or are being
+                                    retried, newest first: URL, tries, the last answer or error.
   config [--json]                   Show the configuration in force, defaults resolved; secrets masked.
   help                              Show this help (also --help, -h).
 
@@ -180,6 +186,31 @@ const COMMANDS: Command[] = [
       io.out(`payment intents listed: ${i.listed}\npayment intents not matching: ${i.mismatches.length}\n`);
       for (const m of i.mismatches) io.out(`  ${m.payment_intent} link ${m.link_id ?? '-'} ${m.amount} cents ${m.status}: ${m.problem}, ${m.action}\n`);
       if (!core.ctx.processor.lookupPayment) io.err(`The ${core.ctx.processor.name} processor has no outcomes to ask about.\n`);
+    },
+  },
+  {
+    words: ['messages', 'failed'],
+    args: 0,
+    async run({ core, io, p }) {
+      const list = await failedMessages(core.ctx, { retrying: true });
+      if (p.json) return io.out(`${JSON.stringify(list)}\n`);
+      for (const m of list) {
+        io.out(`${m.message_id}  ${m.status.padEnd(8)}  ${m.channel.padEnd(5)}  ${m.created_at.slice(0, 19)}Z  tries ${m.attempts}  ${m.merchant_id}  ${m.recipient}  ${m.last_error ?? '-'}\n`);
+      }
+      io.err(`${list.length} message${list.length === 1 ? '' : 's'} failed or retrying.\n`);
+    },
+  },
+  {
+    words: ['webhooks', 'failed'],
+    args: 0,
+    async run({ core, io, p }) {
+      const list = await failedDeliveries(core.ctx, { retrying: true });
+      if (p.json) return io.out(`${JSON.stringify(list)}\n`);
+      for (const d of list) {
+        const last = d.last_error ?? (d.last_status_code === null ? '-' : `HTTP ${d.last_status_code}`);
+        io.out(`${d.delivery_id}  ${d.status.padEnd(8)}  ${d.event_type}  ${d.created_at.slice(0, 19)}Z  tries ${d.tries}  ${d.client_id}  ${maskUrl(d.url)}  ${last}\n`);
+      }
+      io.err(`${list.length} webhook deliver${list.length === 1 ? 'y' : 'ies'} failed, disabled or retrying.\n`);
     },
   },
   {
