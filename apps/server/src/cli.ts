@@ -25,9 +25,10 @@ Commands:
   credentials create [--json]       Create API credentials (client_id and secret_key) for this
                                     server's environment: sk_test_ keys in sandbox, sk_live_ keys
                                     in production. The secret key is shown once; only its digest is kept.
-  credentials rotate <client_id> [--json]
-                                    Give a client a new secret key, shown once; the old one stops
-                                    working at once.
+  credentials rotate <client_id> [--overlap <duration>] [--json]
+                                    Give a client a new secret key, shown once. Without --overlap the
+                                    old one stops working at once; with it (15s, 30m, 24h, 7d) the old
+                                    one keeps working that long beside the new one.
   merchants list [--status pending|approved|suspended] [--json]
                                     Every client's merchants, newest first.
   merchants show <merchant_id> [--json]
@@ -79,6 +80,17 @@ interface Parsed {
   words: string[];
   json: boolean;
   status?: string;
+  /** `--overlap`: how long a rotated secret keeps working. */
+  overlapMs?: number;
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `15s`, `30m`, `24h`, `7d`: a whole number of one unit, above 0; else null. */
+export function parseDuration(text: string): number | null {
+  const m = /^(\d+)(s|m|h|d)$/.exec(text.trim());
+  const ms = m ? Number(m[1]) * UNIT_MS[m[2]!]! : 0;
+  return ms > 0 && Number.isSafeInteger(ms) ? ms : null;
 }
 
 /** One command: the words it is called by, how many arguments follow, and what it does. */
@@ -112,10 +124,11 @@ const COMMANDS: Command[] = [
     words: ['credentials', 'rotate'],
     args: 1,
     async run({ core, io, p, arg }) {
-      const creds = await rotateClientSecret(core.ctx, arg);
+      const creds = await rotateClientSecret(core.ctx, arg, { overlapMs: p.overlapMs });
       if (p.json) return io.out(`${JSON.stringify(creds)}\n`);
       io.out(`client_id:  ${creds.client_id}\nsecret_key: ${creds.secret_key}\n`);
-      io.err('The old secret key no longer works. Store the new one now: it cannot be shown again.\n');
+      const old = creds.previous_valid_until ? `The old secret key keeps working until ${creds.previous_valid_until}.` : 'The old secret key no longer works.';
+      io.err(`${old} Store the new one now: it cannot be shown again.\n`);
     },
   },
   {
@@ -236,6 +249,11 @@ function parse(args: string[]): Parsed | string {
       const v = a === '--status' ? args[++i] : a.slice('--status='.length);
       if (!v || !STATUSES.includes(v)) return `--status must be one of ${STATUSES.join(', ')}`;
       p.status = v;
+    } else if (a === '--overlap' || a.startsWith('--overlap=')) {
+      const v = a === '--overlap' ? args[++i] : a.slice('--overlap='.length);
+      const ms = v === undefined ? null : parseDuration(v);
+      if (ms === null) return `--overlap must be a duration like 15s, 30m, 24h or 7d, not ${v ?? 'nothing'}`;
+      p.overlapMs = ms;
     } else if (a.startsWith('-')) return `Unknown option: ${a}`;
     else p.words.push(a);
   }
@@ -250,7 +268,8 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.en
   }
   const p = parse(args);
   const command = typeof p === 'string' ? undefined : COMMANDS.find((c) => c.words.every((w, i) => p.words[i] === w) && p.words.length === c.words.length + c.args);
-  if (typeof p === 'string' || !command || (p.status && command.words.join(' ') !== 'merchants list')) {
+  const misplaced = typeof p !== 'string' && command && ((p.status && command.words.join(' ') !== 'merchants list') || (p.overlapMs && command.words.join(' ') !== 'credentials rotate'));
+  if (typeof p === 'string' || !command || misplaced) {
     io.err(`${typeof p === 'string' ? p : `Unknown command or option: ${args.join(' ')}`}\n\n${USAGE}`);
     return 2;
   }
