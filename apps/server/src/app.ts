@@ -90,7 +90,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
   app.setSerializerCompiler(serializerCompiler);
 
   app.decorate('rateLimits', opts.rateLimits ?? DEFAULT_RATE_LIMITS);
-  registerErrorHandling(app);
+  registerErrorHandling(app, { processor: ctx.processor.name });
   registerHostGuard(app, ctx);
   registerSecurityHeaders(app);
   if (opts.metrics) registerRequestMetrics(app, opts.metrics.metrics);

@@ -1,6 +1,8 @@
 import { pathToFileURL } from 'node:url';
 import {
   createCredentials,
+  failedDeliveries,
+  failedMessages,
   isRemitError,
   openCore,
   operatorMerchant,
@@ -15,7 +17,7 @@ import {
   type OperatorMerchant,
 } from '@remit/core';
 import { coreOptions, loadConfig, type ServerConfig } from './config.js';
-import { configReport, reportLines } from './config-report.js';
+import { configReport, maskUrl, reportLines } from './config-report.js';
 import { REMIT_VERSION } from './version.js';
 
 export const USAGE = `Usage: npm run remit -- <command> [options]
@@ -24,9 +26,10 @@ Commands:
   credentials create [--json]       Create API credentials (client_id and secret_key) for this
                                     server's environment: sk_test_ keys in sandbox, sk_live_ keys
                                     in production. The secret key is shown once; only its digest is kept.
-  credentials rotate <client_id> [--json]
-                                    Give a client a new secret key, shown once; the old one stops
-                                    working at once.
+  credentials rotate <client_id> [--overlap <duration>] [--json]
+                                    Give a client a new secret key, shown once. Without --overlap the
+                                    old one stops working at once; with it (15s, 30m, 24h, 7d) the old
+                                    one keeps working that long beside the new one.
   merchants list [--status pending|approved|suspended] [--json]
                                     Every client's merchants, newest first.
   merchants show <merchant_id> [--json]
@@ -47,6 +50,10 @@ Commands:
                                     over two days and prints those that do not match (money kept without
                                     a record: recorded or refunded; a record without money).
                                     The server also runs this at start and every 5 minutes.
+  messages failed [--json]          SMS and email that failed (given up) or are being retried after a
+                                    failure, newest first: channel, recipient, tries and the last error.
+  webhooks failed [--json]          Webhook deliveries that failed, were disabled (410) or are being
+                                    retried, newest first: URL, tries, the last answer or error.
   config [--json]                   Show the configuration in force, defaults resolved; secrets masked.
   version                           Print the version of Remit this is (also --version); CHANGELOG.md
                                     says what each version changes.
@@ -76,6 +83,17 @@ interface Parsed {
   words: string[];
   json: boolean;
   status?: string;
+  /** `--overlap`: how long a rotated secret keeps working. */
+  overlapMs?: number;
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `15s`, `30m`, `24h`, `7d`: a whole number of one unit, above 0; else null. */
+export function parseDuration(text: string): number | null {
+  const m = /^(\d+)(s|m|h|d)$/.exec(text.trim());
+  const ms = m ? Number(m[1]) * UNIT_MS[m[2]!]! : 0;
+  return ms > 0 && Number.isSafeInteger(ms) ? ms : null;
 }
 
 /** One command: the words it is called by, how many arguments follow, and what it does. */
@@ -109,10 +127,11 @@ const COMMANDS: Command[] = [
     words: ['credentials', 'rotate'],
     args: 1,
     async run({ core, io, p, arg }) {
-      const creds = await rotateClientSecret(core.ctx, arg);
+      const creds = await rotateClientSecret(core.ctx, arg, { overlapMs: p.overlapMs });
       if (p.json) return io.out(`${JSON.stringify(creds)}\n`);
       io.out(`client_id:  ${creds.client_id}\nsecret_key: ${creds.secret_key}\n`);
-      io.err('The old secret key no longer works. Store the new one now: it cannot be shown again.\n');
+      const old = creds.previous_valid_until ? `The old secret key keeps working until ${creds.previous_valid_until}.` : 'The old secret key no longer works.';
+      io.err(`${old} Store the new one now: it cannot be shown again.\n`);
     },
   },
   {
@@ -186,6 +205,31 @@ const COMMANDS: Command[] = [
     },
   },
   {
+    words: ['messages', 'failed'],
+    args: 0,
+    async run({ core, io, p }) {
+      const list = await failedMessages(core.ctx, { retrying: true });
+      if (p.json) return io.out(`${JSON.stringify(list)}\n`);
+      for (const m of list) {
+        io.out(`${m.message_id}  ${m.status.padEnd(8)}  ${m.channel.padEnd(5)}  ${m.created_at.slice(0, 19)}Z  tries ${m.attempts}  ${m.merchant_id}  ${m.recipient}  ${m.last_error ?? '-'}\n`);
+      }
+      io.err(`${list.length} message${list.length === 1 ? '' : 's'} failed or retrying.\n`);
+    },
+  },
+  {
+    words: ['webhooks', 'failed'],
+    args: 0,
+    async run({ core, io, p }) {
+      const list = await failedDeliveries(core.ctx, { retrying: true });
+      if (p.json) return io.out(`${JSON.stringify(list)}\n`);
+      for (const d of list) {
+        const last = d.last_error ?? (d.last_status_code === null ? '-' : `HTTP ${d.last_status_code}`);
+        io.out(`${d.delivery_id}  ${d.status.padEnd(8)}  ${d.event_type}  ${d.created_at.slice(0, 19)}Z  tries ${d.tries}  ${d.client_id}  ${maskUrl(d.url)}  ${last}\n`);
+      }
+      io.err(`${list.length} webhook deliver${list.length === 1 ? 'y' : 'ies'} failed, disabled or retrying.\n`);
+    },
+  },
+  {
     words: ['config'],
     args: 0,
     offline: true,
@@ -208,6 +252,11 @@ function parse(args: string[]): Parsed | string {
       const v = a === '--status' ? args[++i] : a.slice('--status='.length);
       if (!v || !STATUSES.includes(v)) return `--status must be one of ${STATUSES.join(', ')}`;
       p.status = v;
+    } else if (a === '--overlap' || a.startsWith('--overlap=')) {
+      const v = a === '--overlap' ? args[++i] : a.slice('--overlap='.length);
+      const ms = v === undefined ? null : parseDuration(v);
+      if (ms === null) return `--overlap must be a duration like 15s, 30m, 24h or 7d, not ${v ?? 'nothing'}`;
+      p.overlapMs = ms;
     } else if (a.startsWith('-')) return `Unknown option: ${a}`;
     else p.words.push(a);
   }
@@ -226,7 +275,8 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.en
   }
   const p = parse(args);
   const command = typeof p === 'string' ? undefined : COMMANDS.find((c) => c.words.every((w, i) => p.words[i] === w) && p.words.length === c.words.length + c.args);
-  if (typeof p === 'string' || !command || (p.status && command.words.join(' ') !== 'merchants list')) {
+  const misplaced = typeof p !== 'string' && command && ((p.status && command.words.join(' ') !== 'merchants list') || (p.overlapMs && command.words.join(' ') !== 'credentials rotate'));
+  if (typeof p === 'string' || !command || misplaced) {
     io.err(`${typeof p === 'string' ? p : `Unknown command or option: ${args.join(' ')}`}\n\n${USAGE}`);
     return 2;
   }

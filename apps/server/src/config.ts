@@ -61,43 +61,66 @@ export interface ServerConfig {
 /**
  * Reads the operator contract (docs/operations.md#configuration) from the environment. The encryption key comes from
  * REMIT_ENCRYPTION_KEY (32 bytes, base64 or hex); in sandbox without it, one is made once and
- * kept in the data directory so restarts can still read what they stored.
+ * kept in the data directory so restarts can still read what they stored. Throws one error naming
+ * every setting that is wrong (`readConfig` gives them as a list).
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const { config, problems } = readConfig(env);
+  if (problems.length > 0) throw new Error(problems.join('; '));
+  return config;
+}
+
+/**
+ * The configuration and every problem with it, so that an operator fixes them all in one go rather
+ * than one per start. A setting in error takes a stand-in value that has no effect (the caller must
+ * not run with a configuration that has problems).
+ */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): { config: ServerConfig; problems: string[] } {
+  const problems: string[] = [];
+  const read = <T>(step: () => T, standIn: T): T => {
+    try {
+      return step();
+    } catch (err) {
+      // One error may carry several problems, one per line (createProcessor's Stripe settings).
+      problems.push(...(err as Error).message.split('\n'));
+      return standIn;
+    }
+  };
   const port = Number(env.PORT ?? 8080);
   const host = env.HOST ?? '127.0.0.1';
-  const remitEnv = (env.REMIT_ENV ?? 'sandbox') as Env;
-  if (remitEnv !== 'sandbox' && remitEnv !== 'production') {
-    throw new Error(`REMIT_ENV must be sandbox or production, not ${remitEnv}`);
-  }
+  const given = env.REMIT_ENV ?? 'sandbox';
+  // A misspelt environment is checked as production: its checks are the strict ones, and nothing is written.
+  const remitEnv: Env = given === 'sandbox' ? 'sandbox' : 'production';
+  if (given !== 'sandbox' && given !== 'production') problems.push(`REMIT_ENV must be sandbox or production, not ${given}`);
   const dataDir = resolve(env.REMIT_DATA_DIR ?? '.remit');
   const publicUrl = (env.PUBLIC_URL || defaultPublicUrl(host, port)).replace(/\/+$/, '');
-  return {
+  const config: ServerConfig = {
     port,
     host,
     env: remitEnv,
     publicUrl,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
-    encryptionKey: encryptionKey(env.REMIT_ENCRYPTION_KEY, dataDir, remitEnv),
+    encryptionKey: read(() => encryptionKey(env.REMIT_ENCRYPTION_KEY, dataDir, remitEnv), Buffer.alloc(32)),
     logLevel: env.LOG_LEVEL ?? 'info',
-    settlementCutoffMs: parseCutoff(env.REMIT_SETTLEMENT_CUTOFF),
-    processor: createProcessor(env.REMIT_PROCESSOR, remitEnv, env),
-    checkDeposits: createCheckDepositProvider(env.REMIT_CHECK_DEPOSITS, remitEnv),
-    checkImageStore: checkImageStoreFromEnv(env, remitEnv),
+    settlementCutoffMs: read(() => parseCutoff(env.REMIT_SETTLEMENT_CUTOFF), 0),
+    processor: read(() => createProcessor(env.REMIT_PROCESSOR, remitEnv, env), createProcessor('none', remitEnv)),
+    checkDeposits: read(() => createCheckDepositProvider(env.REMIT_CHECK_DEPOSITS, remitEnv), null),
+    checkImageStore: read(() => checkImageStoreFromEnv(env, remitEnv), undefined),
     payDir: env.REMIT_PAY_DIR ? resolve(env.REMIT_PAY_DIR) : undefined,
-    idempotencyLeaseMs: positiveMs('REMIT_IDEMPOTENCY_LEASE_MS', env.REMIT_IDEMPOTENCY_LEASE_MS),
+    idempotencyLeaseMs: read(() => positiveMs('REMIT_IDEMPOTENCY_LEASE_MS', env.REMIT_IDEMPOTENCY_LEASE_MS), undefined),
     portalDir: env.REMIT_PORTAL_DIR ? resolve(env.REMIT_PORTAL_DIR) : undefined,
-    rateLimits: rateLimitsFromEnv(env),
-    widgetLimits: widgetLimitsFromEnv(env),
-    timeLimits: timeLimitsFromEnv(env),
-    trustProxy: trustProxy(env.REMIT_TRUST_PROXY),
-    privateWebhooks: privateWebhooks(env.REMIT_ALLOW_PRIVATE_WEBHOOKS, remitEnv, host, publicUrl),
-    webhookPorts: webhookPorts(env.REMIT_WEBHOOK_PORTS),
-    shutdownTimeoutMs: shutdownTimeoutFromEnv(env),
+    rateLimits: read(() => rateLimitsFromEnv(env), rateLimitsFromEnv({})),
+    widgetLimits: read(() => widgetLimitsFromEnv(env), widgetLimitsFromEnv({})),
+    timeLimits: read(() => timeLimitsFromEnv(env), timeLimitsFromEnv({})),
+    trustProxy: read(() => trustProxy(env.REMIT_TRUST_PROXY), false),
+    privateWebhooks: read(() => privateWebhooks(env.REMIT_ALLOW_PRIVATE_WEBHOOKS, remitEnv, host, publicUrl), false),
+    webhookPorts: read(() => webhookPorts(env.REMIT_WEBHOOK_PORTS), []),
+    shutdownTimeoutMs: read(() => shutdownTimeoutFromEnv(env), shutdownTimeoutFromEnv({})),
     metricsToken: env.REMIT_METRICS_TOKEN || undefined,
-    retention: retentionFromEnv(env),
+    retention: read(() => retentionFromEnv(env), DEFAULT_RETENTION),
   };
+  return { config, problems };
 }
 
 /**

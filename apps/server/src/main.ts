@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { messagingOf, openCore, startWorkers, twilioSettingsFromEnv, workerOptionsFromEnv } from '@remit/core';
+import { messagingOf, openCore, startWorkers, twilioSettingsFromEnv } from '@remit/core';
 import { buildApp, loggerOptions } from './app.js';
-import { coreOptions, loadConfig } from './config.js';
+import { coreOptions } from './config.js';
 import { batchedLog } from './log-destination.js';
 import { drainOnSignals } from './shutdown.js';
 import { createMetrics } from './metrics.js';
-import { productionRefusals } from './production-checks.js';
+import { startupCheck } from './production-checks.js';
 
 /** A start-up failure (configuration, database) ends the process with one readable line, no stack. */
 async function orExit<T>(what: string, step: () => T | Promise<T>): Promise<T> {
@@ -21,11 +21,9 @@ async function orExit<T>(what: string, step: () => T | Promise<T>): Promise<T> {
 
 // Everything this process writes (the embedded database, check images, the sandbox key) is owner-only.
 process.umask(0o077);
-const config = await orExit('configuration', () => loadConfig());
-const workerOptions = await orExit('configuration', () => workerOptionsFromEnv(process.env));
-const refusals = productionRefusals(config, process.env);
+const { config, workerOptions, lines: refusals } = startupCheck(process.env);
 if (refusals.length > 0) {
-  for (const line of refusals) console.error(`remit: refusing to start in production: ${line}`);
+  for (const line of refusals) console.error(line);
   process.exit(1);
 }
 const where = config.databaseUrl ? 'the Postgres at DATABASE_URL' : `the embedded database in ${config.dataDir}`;

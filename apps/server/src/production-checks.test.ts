@@ -61,10 +61,37 @@ it('no processor, no SMTP_URL and no Twilio: refused, each named with its way ou
   ]);
 });
 
-it('TWILIO_ACCOUNT_SID without its token: refused with one line naming both', { timeout: 120_000 }, async () => {
-  const r = await refusedStart({ PUBLIC_URL: 'https://pay.example.com', TWILIO_ACCOUNT_SID: `AC${'a'.repeat(32)}`, TWILIO_AUTH_TOKEN: '' });
+it('TWILIO_ACCOUNT_SID without its token: refused with one line naming both, beside the other refusals', { timeout: 120_000 }, async () => {
+  const r = await refusedStart({ PUBLIC_URL: 'https://pay.example.com', TWILIO_ACCOUNT_SID: `AC${'a'.repeat(32)}`, TWILIO_AUTH_TOKEN: '', REMIT_ALLOW_NO_PROCESSOR: 'true', REMIT_ALLOW_NO_EMAIL: 'true' });
   expect(r.code).toBe(1);
   expect(r.lines).toEqual(['remit: configuration: TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must both be set to send SMS through Twilio']);
+});
+
+it('several settings wrong or missing: one start lists every reason, unreadable settings first, then refusals', { timeout: 120_000 }, async () => {
+  const r = await refusedStart({
+    REMIT_ENCRYPTION_KEY: '',
+    PUBLIC_URL: 'http://pay.example.com',
+    REMIT_PROCESSOR: 'stripe',
+    STRIPE_SECRET_KEY: '',
+    REMIT_ALLOW_PRIVATE_WEBHOOKS: 'true',
+    REMIT_WEBHOOK_PORTS: '8443,abc',
+    TWILIO_ACCOUNT_SID: `AC${'a'.repeat(32)}`,
+    TWILIO_AUTH_TOKEN: '',
+    REMIT_TRUST_PROXY: 'true',
+  });
+  expect(r.code).toBe(1);
+  expect(r.lines).toEqual([
+    'remit: configuration: REMIT_ENCRYPTION_KEY is required in production',
+    'remit: configuration: REMIT_PROCESSOR=stripe needs STRIPE_SECRET_KEY, a Stripe secret key (sk_live_… or sk_test_…)',
+    'remit: configuration: REMIT_PROCESSOR=stripe in production needs STRIPE_WEBHOOK_SECRET (whsec_…): ACH results and approvals arrive as Stripe events',
+    'remit: configuration: REMIT_PROCESSOR=stripe in production needs STRIPE_PUBLISHABLE_KEY (pk_live_…): card details are entered in Stripe.js on the pay page',
+    'remit: configuration: REMIT_ALLOW_PRIVATE_WEBHOOKS applies to the sandbox only: production webhooks reach public hosts alone',
+    'remit: configuration: REMIT_WEBHOOK_PORTS must be port numbers separated by commas (like 8443,9443), not 8443,abc',
+    'remit: configuration: TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must both be set to send SMS through Twilio',
+    'remit: refusing to start in production: PUBLIC_URL must be https in production (pay links and scripts are served from it), not http://pay.example.com',
+    'remit: refusing to start in production: SMTP_URL is not set: payment requests, card requests and receipts by email could not be sent; set SMTP_URL, or REMIT_ALLOW_NO_EMAIL=true to run without email (the API then answers that no email was sent)',
+    "remit: refusing to start in production: REMIT_TRUST_PROXY=true believes X-Forwarded-For from anyone, so any client picks the address the per-address limits count; set the proxy's addresses or CIDRs, comma-separated (like REMIT_TRUST_PROXY=10.0.0.2 or 10.0.0.0/24)",
+  ]);
 });
 
 it('with a public https address, SMTP_URL, Twilio and the explicit no-processor trial, it starts', { timeout: 120_000 }, async () => {

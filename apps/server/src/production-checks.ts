@@ -1,5 +1,25 @@
-import { isBlockedHostName, isLoopbackHost } from '@remit/core';
-import type { ServerConfig } from './config.js';
+import { isBlockedHostName, isLoopbackHost, workerOptionsFromEnv, type WorkerOptions } from '@remit/core';
+import { readConfig, type ServerConfig } from './config.js';
+
+/**
+ * Everything that stops a server from starting with this environment, as the lines it prints:
+ * settings it cannot read (`remit: configuration: …`), then what production refuses
+ * (`remit: refusing to start in production: …`). All of them at once, so that one edit fixes all.
+ */
+export function startupCheck(env: NodeJS.ProcessEnv): { config: ServerConfig; workerOptions: WorkerOptions; lines: string[] } {
+  const { config, problems } = readConfig(env);
+  let workerOptions: WorkerOptions = {};
+  try {
+    workerOptions = workerOptionsFromEnv(env);
+  } catch (err) {
+    problems.push((err as Error).message);
+  }
+  const lines = [
+    ...problems.map((p) => `remit: configuration: ${p}`),
+    ...productionRefusals(config, env).map((r) => `remit: refusing to start in production: ${r}`),
+  ];
+  return { config, workerOptions, lines };
+}
 
 /**
  * What a production server refuses to start with, one line each naming the setting and what to set
@@ -26,7 +46,8 @@ export function productionRefusals(config: ServerConfig, env: NodeJS.ProcessEnv)
   } else if (url && isBlockedHostName(url.hostname)) {
     out.push(`PUBLIC_URL is not a public address (${url.hostname} is private, link-local, unspecified or otherwise special-use): set the public address customers open pay links at`);
   }
-  if (config.processor.name === 'none' && env.REMIT_ALLOW_NO_PROCESSOR !== 'true') {
+  // Named but not readable (Stripe without its keys) is a configuration problem, not "no processor".
+  if ((env.REMIT_PROCESSOR || 'none') === 'none' && env.REMIT_ALLOW_NO_PROCESSOR !== 'true') {
     out.push('no payment processor is configured (REMIT_PROCESSOR): every payment would be refused; configure one, or set REMIT_ALLOW_NO_PROCESSOR=true for a trial without payments');
   }
   if (!env.SMTP_URL && env.REMIT_ALLOW_NO_EMAIL !== 'true') {

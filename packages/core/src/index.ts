@@ -32,3 +32,4 @@ export * from './pay-page/index.js';
 export * from './rate-limits/index.js';
 export * from './portal/index.js';
 export * from './retention/index.js';
+export { failedMessages, failedDeliveries, type FailedMessage, type FailedDelivery } from './operator-failures.js';

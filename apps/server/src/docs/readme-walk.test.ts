@@ -45,7 +45,9 @@ it('README walk: eight steps, each answer feeding the next; a second run works a
   expect(blocks).toHaveLength(8);
   const port = new URL(server.base).port;
   // What the reader can check at the end: the values the walk kept.
-  const script = `${blocks.join('\n')}\necho "WALK $CLIENT_ID $MERCHANT_KEY $PUBLIC_KEY $MERCHANT_ID $CUSTOMER_ID $TRANSACTION_ID $PAY_LINK"\n`;
+  // Step 5 pasted again, as after a lost answer: its Idempotency-Key gives the first charge back, not a second one.
+  const replay = `FIRST_CHARGE=$TRANSACTION_ID\n${blocks[4]}\necho "REPLAY $FIRST_CHARGE $TRANSACTION_ID"\n`;
+  const script = `${blocks.join('\n')}\n${replay}echo "WALK $CLIENT_ID $MERCHANT_KEY $PUBLIC_KEY $MERCHANT_ID $CUSTOMER_ID $TRANSACTION_ID $PAY_LINK"\n`;
   for (const pass of [1, 2]) {
     const { stdout, stderr } = await run('bash', ['-o', 'pipefail', '-c', script], { cwd: root, env: { ...process.env, PORT: port }, timeout: 60_000 });
     expect(stderr, `pass ${pass}`).toBe('');
@@ -58,6 +60,9 @@ it('README walk: eight steps, each answer feeding the next; a second run works a
       customerId: expect.stringMatching(/^[1-9]\d*$/),
       txn: expect.stringMatching(/^txn_/),
     });
+    const [, first, again] = /^REPLAY (\S+) (\S+)$/m.exec(stdout)!;
+    expect(again, `pass ${pass}: step 5 again`).toBe(first);
+    expect(blocks[4]).toContain('Idempotency-Key: ');
     // The pay link opens on the address the server answers on (PUBLIC_URL's default).
     expect(link).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/pay/ord_`));
     expect((await fetch(link!)).status).toBe(200);

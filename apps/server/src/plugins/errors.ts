@@ -53,10 +53,38 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_request',
 };
 
-export function registerErrorHandling(app: FastifyInstance) {
+/** The cause of a failure as one line for the log: its message, and its own cause's (a Stripe or network error). */
+export function causeOf(err: unknown): string {
+  const parts: string[] = [];
+  for (let e = err, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    const text = e instanceof Error ? e.message : String(e);
+    parts.push(typeof code === 'string' && !text.includes(code) ? `${code}: ${text}` : text);
+  }
+  return parts.join(' <- ');
+}
+
+/** The answer says only that the processor failed; the operator's log says why (at warn, with the request id). */
+export function logProcessorFailure(req: FastifyRequest, err: Error, provider: string | undefined) {
+  const cause = causeOf(err.cause ?? err);
+  req.log.warn({ provider, cause, route: req.routeOptions.url }, `processor call failed (${provider ?? 'processor'}): ${cause}`);
+}
+
+/**
+ * A 502's advice: "the same Idempotency-Key" only to a caller that sent one; one that did not is
+ * told a retry is safe (nothing was changed) and how to make the next one safe to repeat.
+ */
+function processorErrorMessage(req: FastifyRequest, message: string): string {
+  if (req.headers['idempotency-key'] || message !== ERROR_CODES.processor_error.message) return message;
+  return 'The payment processor could not complete the request; nothing was changed. Retry the request (with an Idempotency-Key header, a retry is never done twice).';
+}
+
+export function registerErrorHandling(app: FastifyInstance, opts: { processor?: string } = {}) {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (isRemitError(err)) {
-      return sendError(req, reply, err.status, err.code, err.message, err.errors, err.extra);
+      if (err.code !== 'processor_error') return sendError(req, reply, err.status, err.code, err.message, err.errors, err.extra);
+      logProcessorFailure(req, err, opts.processor);
+      return sendError(req, reply, err.status, err.code, processorErrorMessage(req, err.message), err.errors, err.extra);
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const errors = fieldErrors(err);

@@ -114,7 +114,8 @@ export async function startTestServer(
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   core.ctx.publicUrl = address;
-  const workers = opts.workers ? startWorkers(core.ctx, metrics ? metrics.workerOptions(workerOptions) : workerOptions) : null;
+  // With a log stream, the workers log there too (send failures, purges).
+  const workers = opts.workers ? startWorkers(core.ctx, { ...(opts.logStream ? { logger: app.log } : {}), ...(metrics ? metrics.workerOptions(workerOptions) : workerOptions) }) : null;
   const http: TestServer['http'] = ({ path, auth, headers, ...rest }) =>
     send({
       ...rest,

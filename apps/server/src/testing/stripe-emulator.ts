@@ -82,6 +82,8 @@ export interface EmulatorRequest {
 export interface StripeEmulatorOptions {
   /** Refuse card numbers sent with the secret key (Stripe's "raw card data" error), as an ordinary account does. */
   refuseRawCardData?: boolean;
+  /** Hand out live-mode keys (sk_live_…, pk_live_…), as a production server must be given. */
+  live?: boolean;
 }
 
 /** One PaymentIntent as the emulator holds it: the truth a property test compares Remit's records with. */
@@ -151,8 +153,9 @@ export interface StripeEmulator {
 
 
 export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Promise<StripeEmulator> {
-  const secretKey = `sk_test_${randomBytes(12).toString('hex')}`;
-  const publishableKey = `pk_test_${randomBytes(12).toString('hex')}`;
+  const mode = opts.live ? 'live' : 'test';
+  const secretKey = `sk_${mode}_${randomBytes(12).toString('hex')}`;
+  const publishableKey = `pk_${mode}_${randomBytes(12).toString('hex')}`;
   const webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
   const requests: EmulatorRequest[] = [];
   const paymentIntents = new Map<string, PaymentIntent>();

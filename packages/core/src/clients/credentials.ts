@@ -25,26 +25,42 @@ export async function createCredentials(ctx: Pick<Ctx, 'db' | 'env'>): Promise<C
 }
 
 /**
- * Gives a client a new secret key (returned once, kept as a digest); the old one stops working.
- * The change raises the merchants' epoch in the same transaction, so every process's cached
- * digest of the old secret is checked again (`confirmClient`) at its next request.
+ * Gives a client a new secret key (returned once, kept as a digest). Without `overlapMs` the old one
+ * stops working at once; with it, the old one keeps working that long beside the new one, so the
+ * client's servers can move to the new key without a failed request (docs/operations.md "Rotating keys").
+ * The change raises the merchants' epoch in the same transaction, so every process's
+ * cached digest of the old secret is checked again (`confirmClient`) at its next request.
  */
-export async function rotateClientSecret(ctx: Pick<Ctx, 'db' | 'env' | 'authCache'>, clientId: string): Promise<Credentials> {
+export async function rotateClientSecret(
+  ctx: Pick<Ctx, 'db' | 'env' | 'authCache'>,
+  clientId: string,
+  opts: { overlapMs?: number } = {},
+): Promise<Credentials & { previous_valid_until: string | null }> {
   const secret = newKey.secret(ctx.env);
+  const until = opts.overlapMs ? new Date(Date.now() + opts.overlapMs) : null;
   await ctx.db.transaction(async (tx) => {
-    const [row] = await tx.update(clients).set({ secretHash: digest(secret) }).where(eq(clients.id, clientId)).returning({ env: clients.env });
+    const [row] = await tx
+      .update(clients)
+      .set({
+        secretHash: digest(secret),
+        // Only the secret in use now overlaps: a rotation during an overlap ends the one before.
+        previousSecretHash: until ? sql`${clients.secretHash}` : null,
+        previousSecretUntil: until,
+      })
+      .where(eq(clients.id, clientId))
+      .returning({ env: clients.env });
     if (!row) throw new RemitError('client_not_found', `No client has the id ${clientId}.`);
     if (row.env !== ctx.env) throw new RemitError('client_not_found', `The client ${clientId} belongs to the ${row.env} environment; this configuration is ${ctx.env}.`);
     await tx.execute(sql`update merchant_epoch set epoch = epoch + 1`);
   });
   ctx.authCache.delete(clientId);
-  return { client_id: clientId, secret_key: secret };
+  return { client_id: clientId, secret_key: secret, previous_valid_until: until?.toISOString() ?? null };
 }
 
 /** `withEpoch`: read the merchants' epoch with the row, for `confirmClient` to check the entry against. */
 async function loadAuthRow(ctx: Pick<Ctx, 'db' | 'authCache'>, clientId: string, withEpoch = true) {
   const [row] = await ctx.db
-    .select({ secretHash: clients.secretHash, env: clients.env, ...(withEpoch ? { epoch: MERCHANT_EPOCH } : {}) })
+    .select({ secretHash: clients.secretHash, previousSecretHash: clients.previousSecretHash, previousSecretUntil: clients.previousSecretUntil, env: clients.env, ...(withEpoch ? { epoch: MERCHANT_EPOCH } : {}) })
     .from(clients)
     .where(eq(clients.id, clientId))
     .limit(1);
@@ -60,6 +76,15 @@ const MISSING =
 const WRONG = 'Invalid client credentials.';
 /** Compared against when the client id is unknown; no secret has this digest. */
 const DUMMY_DIGEST = digest('remit: no client has this secret');
+
+/** The current secret, or the one a rotation replaced while its overlap lasts. */
+function secretMatches(secret: string, row: AuthRow): boolean {
+  const current = digestEquals(secret, row.secretHash);
+  const overlapping = row.previousSecretHash !== null && row.previousSecretUntil !== null && row.previousSecretUntil.getTime() > Date.now();
+  // Both comparisons always run: the time of an answer does not tell which secret matched.
+  const previous = digestEquals(secret, overlapping ? row.previousSecretHash! : DUMMY_DIGEST);
+  return current || (overlapping && previous);
+}
 
 /**
  * The client id an `Authorization: Basic …` header claims, checked or not (rate limits count
@@ -102,9 +127,9 @@ export async function verifyCredentials(ctx: Pick<Ctx, 'db' | 'env' | 'authCache
   // against a dummy digest when the id is unknown: an unknown client_id and a wrong secret
   // answer in the same time, so 401s do not tell which client ids exist.
   let row: AuthRow | undefined = ctx.authCache.get(clientId);
-  if (!row || !digestEquals(secret, row.secretHash)) {
+  if (!row || !secretMatches(secret, row)) {
     row = await loadAuthRow(ctx, clientId);
-    const matches = digestEquals(secret, row?.secretHash ?? DUMMY_DIGEST);
+    const matches = row ? secretMatches(secret, row) : digestEquals(secret, DUMMY_DIGEST);
     if (!row || !matches) throw unauthorized(WRONG);
   }
   if (row.env !== ctx.env) {
@@ -127,5 +152,5 @@ export async function confirmClient(ctx: Pick<Ctx, 'db' | 'env' | 'authCache'>, 
   if (cached && seenEpoch !== undefined && cached.epoch === seenEpoch) return;
   // No epoch read (every API limit off): the client is looked up on each request, as the merchant is.
   const row = await loadAuthRow(ctx, clientId, seenEpoch !== undefined);
-  if (!row || !digestEquals(decoded.slice(colon + 1), row.secretHash)) throw unauthorized(WRONG);
+  if (!row || !secretMatches(decoded.slice(colon + 1), row)) throw unauthorized(WRONG);
 }

@@ -26,6 +26,9 @@ export const clients = pgTable('clients', {
   id: text('id').primaryKey(),
   env: text('env').notNull(),
   secretHash: text('secret_hash').notNull(),
+  /** The secret a rotation with an overlap replaced: still accepted until `previousSecretUntil`. */
+  previousSecretHash: text('previous_secret_hash'),
+  previousSecretUntil: ts('previous_secret_until'),
   webhookUrl: text('webhook_url'),
   /** Encrypted: the signing secret must be readable to sign deliveries. */
   webhookSecretEnc: text('webhook_secret_enc'),

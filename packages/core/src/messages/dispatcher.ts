@@ -152,6 +152,13 @@ export class MessageDispatcher {
       // Refused for good (an invalid number): no retry could send it.
       delay = err instanceof RejectedMessageError ? null : retryDelayMs(attempts, this.#o.retryScale, this.#o.random);
       status = delay === null ? 'failed' : 'retrying';
+      // The operator reads why in the log, not only in the row (no secret: the recipient is not logged).
+      const provider = (m.channel === 'email' ? this.#o.email?.name : this.#o.sms?.name) ?? m.channel;
+      const cause = sendFailureCause(err);
+      this.#o.logger?.warn(
+        { provider, channel: m.channel, message_id: m.id, attempts, status, cause },
+        `${m.channel} send failed (${provider}), ${status === 'failed' ? 'given up' : 'will retry'}: ${cause}`,
+      );
     }
     this.#o.onOutcome?.(m.channel, status);
     const sent = status === 'sent' || status === SANDBOX_INBOX_STATUS;
@@ -167,6 +174,13 @@ export class MessageDispatcher {
       this.#o.logger?.warn({ err, message_id: m.id }, 'message status could not be recorded');
     }
   }
+}
+
+/** A transport's error as one line: its code (ENOTFOUND, EAUTH, …) and message. */
+function sendFailureCause(err: unknown): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
 export function startMessageDispatcher(ctx: Pick<Ctx, 'db' | 'env' | 'publicUrl'> & Partial<Pick<Ctx, 'outbox'>>, opts: MessageDispatcherOptions = {}) {

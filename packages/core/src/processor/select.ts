@@ -31,16 +31,14 @@ export function createProcessor(name: string | undefined, env: Env, settings: Pr
   }
   if (chosen === 'stripe') {
     const secretKey = settings.STRIPE_SECRET_KEY ?? '';
-    if (!/^(sk|rk)_(live|test)_\S+$/.test(secretKey)) {
-      throw new Error('REMIT_PROCESSOR=stripe needs STRIPE_SECRET_KEY, a Stripe secret key (sk_live_… or sk_test_…)');
-    }
-    if (env === 'production' && !settings.STRIPE_WEBHOOK_SECRET) {
-      throw new Error('REMIT_PROCESSOR=stripe in production needs STRIPE_WEBHOOK_SECRET (whsec_…): ACH results and approvals arrive as Stripe events');
-    }
     const publishableKey = settings.STRIPE_PUBLISHABLE_KEY ?? '';
-    if (env === 'production' && !/^pk_(live|test)_\S+$/.test(publishableKey)) {
-      throw new Error('REMIT_PROCESSOR=stripe in production needs STRIPE_PUBLISHABLE_KEY (pk_live_…): card details are entered in Stripe.js on the pay page');
-    }
+    // Every missing setting at once, one per line: the operator fixes them in one go.
+    const missing = [
+      !/^(sk|rk)_(live|test)_\S+$/.test(secretKey) && 'REMIT_PROCESSOR=stripe needs STRIPE_SECRET_KEY, a Stripe secret key (sk_live_… or sk_test_…)',
+      env === 'production' && !settings.STRIPE_WEBHOOK_SECRET && 'REMIT_PROCESSOR=stripe in production needs STRIPE_WEBHOOK_SECRET (whsec_…): ACH results and approvals arrive as Stripe events',
+      env === 'production' && !/^pk_(live|test)_\S+$/.test(publishableKey) && 'REMIT_PROCESSOR=stripe in production needs STRIPE_PUBLISHABLE_KEY (pk_live_…): card details are entered in Stripe.js on the pay page',
+    ].filter(Boolean);
+    if (missing.length > 0) throw new Error(missing.join('\n'));
     return createStripeProcessor({
       publishableKey,
       jsUrl: settings.REMIT_STRIPE_JS_URL || undefined,

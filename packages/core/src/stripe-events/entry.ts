@@ -35,7 +35,7 @@ export function verifiedStripeEvent(
   } catch (e) {
     // The SDK verifies, then parses: a signed body that is not JSON fails here too.
     if (e instanceof SyntaxError) throw notAnEvent('it is not JSON');
-    throw invalid('invalid_request', `Stripe-Signature does not verify: ${(e as Error).message}`);
+    throw invalid('invalid_request', `Stripe-Signature does not verify: ${signatureProblem((e as Error).message)}`);
   }
   // The SDK bounds only the past: a signature dated ahead of our clock would be good until then.
   if (signedAt(signature ?? '') - Math.floor(nowMs / 1000) > STRIPE_SIGNATURE_TOLERANCE_S) {
@@ -44,6 +44,18 @@ export function verifiedStripeEvent(
   const why = shapeProblem(parsed);
   if (why) throw notAnEvent(why);
   return parsed as Stripe.Event;
+}
+
+/**
+ * The SDK's refusal in one line: what is wrong, not its advice paragraph (raw bodies, framework
+ * guides, links), which is for the integrator of a webhook endpoint, not for Stripe or the operator.
+ */
+function signatureProblem(sdkMessage: string): string {
+  if (sdkMessage.startsWith('No signatures found matching')) return 'no v1 signature matches this body under the configured STRIPE_WEBHOOK_SECRET';
+  if (sdkMessage.startsWith('Timestamp outside the tolerance zone')) return `its timestamp is more than ${STRIPE_SIGNATURE_TOLERANCE_S} s behind this server's clock`;
+  if (sdkMessage.startsWith('No stripe-signature header')) return 'the header is missing';
+  if (sdkMessage.startsWith('Unable to extract') || sdkMessage.startsWith('No signatures found with expected scheme')) return "the header is not Stripe's t=…,v1=… form";
+  return sdkMessage.split(/\n|(?<=\.)\s/)[0]!.replace(/\.$/, '');
 }
 
 const notAnEvent = (why: string) => invalid('invalid_request', `The signed body is not a Stripe event: ${why}.`);

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { addressKey, agreementFor, isRemitError, signAgreement, type Ctx } from '@remit/core';
+import { logProcessorFailure } from '../../plugins/errors.js';
 import { rateLimited } from '../../plugins/rate-limit.js';
 import type { App } from '../types.js';
 import { agreementCsp, agreementPage, agreementProblemPage } from './page.js';
@@ -29,10 +30,13 @@ function html(reply: FastifyReply, status: number, body: string) {
 }
 
 /** A refusal of core as a page with its status (unknown link 404, Stripe unreachable 502, …). */
-function problem(reply: FastifyReply, e: unknown) {
+function problem(req: FastifyRequest, reply: FastifyReply, e: unknown, provider: string) {
   if (!isRemitError(e)) throw e;
   const title = e.status === 404 ? 'Agreement not found' : 'The agreement could not be accepted';
-  const message = e.status >= 500 ? `${e.message} Nothing was recorded; please try again in a moment.` : e.message;
+  // An owner on a page has no Idempotency-Key to retry with: the processor's failure in their words.
+  if (e.code === 'processor_error') logProcessorFailure(req, e, provider);
+  const said = e.code === 'processor_error' ? 'The payment processor could not be reached.' : e.message;
+  const message = e.status >= 500 ? `${said} Nothing was recorded; please try again in a moment.` : e.message;
   return html(reply, e.status, agreementProblemPage(title, message));
 }
 
@@ -50,7 +54,7 @@ export function agreementRoutes(app: App, ctx: Ctx) {
       const view = await agreementFor(ctx, req.params.token);
       return html(reply, 200, agreementPage({ view, action: `/agreement/${req.params.token}` }));
     } catch (e) {
-      return problem(reply, e);
+      return problem(req, reply, e, ctx.processor.name);
     }
   });
 
@@ -64,7 +68,7 @@ export function agreementRoutes(app: App, ctx: Ctx) {
         const view = await agreementFor(ctx, req.params.token);
         return html(reply, 400, agreementPage({ view, action: `/agreement/${req.params.token}`, error: e.message }));
       }
-      return problem(reply, e);
+      return problem(req, reply, e, ctx.processor.name);
     }
   });
 }
