@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNAUTHORIZED_MERCHANT_MESSAGE, UNAUTHORIZED_PUBLIC_KEY_MESSAGE } from '@remit/core';
-import { startTestServer, tableCounts, testDbKind, type TestServer } from '../testing/harness.js';
+import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
 import { newCustomer } from '../testing/payments.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
 import { registerErrorHandling } from './errors.js';
