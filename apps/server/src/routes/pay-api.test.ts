@@ -96,6 +96,7 @@ describe('GET /pay/api/links/{link_id}', () => {
       receipt: null,
       // The simulator: Remit's own card fields (Stripe's with REMIT_PROCESSOR=stripe, stripe-intents.test.ts).
       card_entry: { kind: 'remit' },
+      sandbox: true,
       pending_verification_url: null,
     });
   });

@@ -55,6 +55,7 @@ describe('GET /pay/api/cards/{token}', () => {
       saved_card: null,
       // The sandbox simulator: Remit's own fields take its test cards.
       card_entry: { kind: 'remit' },
+      sandbox: true,
     });
     expect(JSON.stringify(res.body)).not.toContain('rita@example.com');
   });

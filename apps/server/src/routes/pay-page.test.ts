@@ -272,6 +272,8 @@ describe('production', () => {
       const own = await p.http({ method: 'GET', path: `/pay/${await mk({ embed_origin: 'https://shop.example.com' })}` });
       expect(cspOf(own)['frame-ancestors']).toBe('https://shop.example.com');
       expect(cspOf(await p.http({ method: 'GET', path: '/pay/ord_unknown' }))['frame-ancestors']).toBe("'none'");
+      // No "Test mode" mark in production.
+      expect((await p.http({ method: 'GET', path: `/pay/api/links/${await mk({})}` })).body.sandbox).toBe(false);
     } finally {
       await p.close();
     }
