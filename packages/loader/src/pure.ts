@@ -120,9 +120,9 @@ function remembered(opts: LoadRemitOptions): Promise<RemitWidgets | null> {
   pending = new Promise<RemitWidgets | null>((resolve, reject) => {
     const ready = () => {
       const remit = window.Remit;
-      if (!remit) return reject(new Error('Remit: dynamic-launch.js loaded but did not start (see the console)'));
+      if (!remit) return reject(new Error('Remit: dynamic-launch.js did not start (see the console)'));
       if (remit.publicKey !== opts.publicKey) {
-        console.warn(`Remit: the page already loaded dynamic-launch.js for another key (${remit.publicKey}); using it`);
+        console.warn(`Remit: dynamic-launch.js is loaded for key ${remit.publicKey}; using it`);
       }
       resolve(remit);
     };
