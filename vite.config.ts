@@ -8,7 +8,8 @@ import { defineConfig } from 'vitest/config';
  * `npm test` builds both first (`pretest`).
  */
 /** The docs' test-kit examples: the kit runs on its own in-memory database, so they run in the PGlite pass only. */
-const kitExamples = (dir: string) => (process.env.REMIT_TEST_DB === 'postgres' ? [] : [`docs/examples/testing/${dir}/*.test.ts`]);
+const kitExamples = (dir: string) =>
+  process.env.REMIT_TEST_DB === 'postgres' ? [] : [`docs/examples/testing/${dir}/*.test.ts`];
 
 export default defineConfig({
   // The SDK's and the loader's packages export their builds (dist/); inside the repository they are used from source.
@@ -16,11 +17,26 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^@remit\/sdk$/, replacement: fileURLToPath(new URL('./packages/sdk/src/index.ts', import.meta.url)) },
-      { find: /^@remit\/loader$/, replacement: fileURLToPath(new URL('./packages/loader/src/pure.ts', import.meta.url)) },
-      { find: /^@remit\/loader\/ui$/, replacement: fileURLToPath(new URL('./packages/loader/src/ui.ts', import.meta.url)) },
-      { find: /^@remit\/testing\/playwright$/, replacement: fileURLToPath(new URL('./packages/testing/src/playwright.ts', import.meta.url)) },
-      { find: /^@remit\/testing\/dom$/, replacement: fileURLToPath(new URL('./packages/testing/src/dom.ts', import.meta.url)) },
-      { find: /^@remit\/testing$/, replacement: fileURLToPath(new URL('./packages/testing/src/index.ts', import.meta.url)) },
+      {
+        find: /^@remit\/loader$/,
+        replacement: fileURLToPath(new URL('./packages/loader/src/pure.ts', import.meta.url)),
+      },
+      {
+        find: /^@remit\/loader\/ui$/,
+        replacement: fileURLToPath(new URL('./packages/loader/src/ui.ts', import.meta.url)),
+      },
+      {
+        find: /^@remit\/testing\/playwright$/,
+        replacement: fileURLToPath(new URL('./packages/testing/src/playwright.ts', import.meta.url)),
+      },
+      {
+        find: /^@remit\/testing\/dom$/,
+        replacement: fileURLToPath(new URL('./packages/testing/src/dom.ts', import.meta.url)),
+      },
+      {
+        find: /^@remit\/testing$/,
+        replacement: fileURLToPath(new URL('./packages/testing/src/index.ts', import.meta.url)),
+      },
     ],
   },
   test: {
@@ -29,9 +45,22 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'bench/**/*.test.ts', ...kitExamples('vitest')],
+          include: [
+            'packages/*/src/**/*.test.ts',
+            'apps/*/src/**/*.test.ts',
+            'bench/**/*.test.ts',
+            ...kitExamples('vitest'),
+          ],
           // Component tests of the framework wrappers (*.dom.test.ts) and of the widgets run in their own projects (happy-dom) below.
-          exclude: ['apps/pay/**', 'apps/portal/**', 'packages/form-kit/**', 'packages/loader/**', 'packages/widgets/**', '**/node_modules/**', '**/*.dom.test.ts'],
+          exclude: [
+            'apps/pay/**',
+            'apps/portal/**',
+            'packages/form-kit/**',
+            'packages/loader/**',
+            'packages/widgets/**',
+            '**/node_modules/**',
+            '**/*.dom.test.ts',
+          ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
@@ -77,9 +106,17 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'react',
-          include: ['packages/react/src/**/*.dom.test.ts', 'packages/testing/src/**/*.dom.test.ts', 'docs/examples/testing/react/*.dom.test.ts'],
+          include: [
+            'packages/react/src/**/*.dom.test.ts',
+            'packages/testing/src/**/*.dom.test.ts',
+            'docs/examples/testing/react/*.dom.test.ts',
+          ],
           // The docs' React example imports Testing Library as a shop would; it is installed under packages/react.
-          alias: { '@testing-library/react': fileURLToPath(new URL('./packages/react/node_modules/@testing-library/react', import.meta.url)) },
+          alias: {
+            '@testing-library/react': fileURLToPath(
+              new URL('./packages/react/node_modules/@testing-library/react', import.meta.url),
+            ),
+          },
           environment: 'happy-dom',
           testTimeout: 30_000,
           pool: 'forks',

@@ -37,12 +37,19 @@ export function saveBaseline(routes: Baseline['routes'], seconds: number) {
   try {
     commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
   } catch {}
-  const b: Baseline = { saved: new Date().toISOString(), commit, load: Number(loadavg()[0]!.toFixed(2)), seconds, routes };
+  const b: Baseline = {
+    saved: new Date().toISOString(),
+    commit,
+    load: Number(loadavg()[0]!.toFixed(2)),
+    seconds,
+    routes,
+  };
   writeFileSync(BASELINE_FILE, `${JSON.stringify(b, null, 2)}\n`);
   console.log(`\nbaseline saved to bench/baseline.json (commit ${commit}, load ${b.load})`);
 }
 
-const pct = (now: number, before: number) => `${now >= before ? '+' : ''}${(((now - before) / before) * 100).toFixed(0)}%`;
+const pct = (now: number, before: number) =>
+  `${now >= before ? '+' : ''}${(((now - before) / before) * 100).toFixed(0)}%`;
 
 /**
  * Each route's change against the baseline: req/s and the ratio to its ceiling (which moves less
@@ -66,6 +73,7 @@ export function compareToBaseline(b: Baseline | null, kind: string, now: Record<
         `  ratio ${ratio(was).toFixed(0)}% → ${ratio(is).toFixed(0)}%${p99}${is.rps < was.rps * (1 - NOISE) ? '  SLOWER' : ''}`,
     );
   }
-  for (const route of Object.keys(now).filter((r) => !before[r])) lines.push(`    ${route.padEnd(22)} new (not in the baseline)`);
+  for (const route of Object.keys(now).filter((r) => !before[r]))
+    lines.push(`    ${route.padEnd(22)} new (not in the baseline)`);
   return lines;
 }

@@ -29,7 +29,9 @@ const gzipFile = (path: string) => gzipSync(readFileSync(path), { level: 9 }).le
 export function lazyChunks(assets: string): string[] {
   const manifest = join(assets, '..', '.vite', 'manifest.json');
   if (!existsSync(manifest)) return [];
-  const chunks = Object.values(JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, { file: string; isDynamicEntry?: boolean }>);
+  const chunks = Object.values(
+    JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, { file: string; isDynamicEntry?: boolean }>,
+  );
   return chunks.filter((c) => c.isDynamicEntry).map((c) => c.file.replace(/^assets\//, ''));
 }
 
@@ -53,13 +55,21 @@ export function reportBundles() {
       continue;
     }
     const size = gzipBytes(b.file);
-    console.log(`${b.name.padEnd(28)} ${(size / 1024).toFixed(2)} KB   budget ${(b.budget / 1024).toFixed(1)} KB (${size} B) ${size <= b.budget ? 'ok' : 'OVER'}`);
+    console.log(
+      `${b.name.padEnd(28)} ${(size / 1024).toFixed(2)} KB   budget ${(b.budget / 1024).toFixed(1)} KB (${size} B) ${size <= b.budget ? 'ok' : 'OVER'}`,
+    );
     if (b.file.endsWith('assets'))
-      for (const f of lazyChunks(b.file)) console.log(`  + ${f} (when used)`.padEnd(29) + ` ${(gzipFile(join(b.file, f)) / 1024).toFixed(2)} KB (${gzipFile(join(b.file, f))} B)`);
+      for (const f of lazyChunks(b.file))
+        console.log(
+          `  + ${f} (when used)`.padEnd(29) +
+            ` ${(gzipFile(join(b.file, f)) / 1024).toFixed(2)} KB (${gzipFile(join(b.file, f))} B)`,
+        );
     // The widgets' languages: /js/widget-messages/{locale} as served, fetched only for a language other than English.
     if (b.name === 'widget chunk')
       for (const l of LOCALES.filter((x) => x !== 'en')) {
-        const size = gzipSync(JSON.stringify({ locale: l, intl: intlTag(l), dir: dirOf(l), messages: WIDGETS[l] }), { level: 9 }).length;
+        const size = gzipSync(JSON.stringify({ locale: l, intl: intlTag(l), dir: dirOf(l), messages: WIDGETS[l] }), {
+          level: 9,
+        }).length;
         console.log(`  + widget-messages/${l} (when used)`.padEnd(29) + ` ${(size / 1024).toFixed(2)} KB (${size} B)`);
       }
   }

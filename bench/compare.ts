@@ -60,7 +60,11 @@ try {
   for (const [i, x] of (['A', 'B'] as const).entries()) {
     const root = process.env[`BENCH_${x}_ROOT`];
     const script = root ? resolve(root, 'apps/server/src/main.ts') : 'apps/server/src/main.ts';
-    const proc = await startProcess(script, { ...serverEnv(process.env[`BENCH_${x}_ENV`]), REMIT_ENCRYPTION_KEY: encryptionKey, ...targets[i]! });
+    const proc = await startProcess(script, {
+      ...serverEnv(process.env[`BENCH_${x}_ENV`]),
+      REMIT_ENCRYPTION_KEY: encryptionKey,
+      ...targets[i]!,
+    });
     cleanups.push(() => proc.stop());
     const label = `${x}${root ? ` ${root}` : ''}${process.env[`BENCH_${x}_ENV`] ? ` ${process.env[`BENCH_${x}_ENV`]}` : ''}`;
     servers.push({ label, proc, s: structuredClone(s) });
@@ -80,7 +84,9 @@ try {
         const key = `${r} ${sv.label[0]}`;
         figures.set(key, [...(figures.get(key) ?? []), f]);
         cpu.set(key, [...(cpu.get(key) ?? []), cpuUs]);
-        console.log(`round ${round + 1} ${r.padEnd(14)} ${sv.label[0]} ${fmt(f)}  server CPU ${cpuUs.toFixed(0).padStart(5)} µs/req`);
+        console.log(
+          `round ${round + 1} ${r.padEnd(14)} ${sv.label[0]} ${fmt(f)}  server CPU ${cpuUs.toFixed(0).padStart(5)} µs/req`,
+        );
       }
     }
   }
@@ -89,7 +95,13 @@ try {
   for (const r of routes) {
     const line = servers.map((sv) => {
       const fs = figures.get(`${r} ${sv.label[0]}`)!;
-      return `${sv.label[0]} ${median(fs.map((f) => f.rps)).toFixed(0).padStart(5)} req/s p99 ${median(fs.map((f) => f.p99)).toFixed(0).padStart(5)} ms errors ${fs.reduce((a, f) => a + f.errors, 0)} CPU ${median(cpu.get(`${r} ${sv.label[0]}`)!).toFixed(0).padStart(5)} µs/req`;
+      return `${sv.label[0]} ${median(fs.map((f) => f.rps))
+        .toFixed(0)
+        .padStart(5)} req/s p99 ${median(fs.map((f) => f.p99))
+        .toFixed(0)
+        .padStart(5)} ms errors ${fs.reduce((a, f) => a + f.errors, 0)} CPU ${median(cpu.get(`${r} ${sv.label[0]}`)!)
+        .toFixed(0)
+        .padStart(5)} µs/req`;
     });
     console.log(`${r.padEnd(14)} ${line.join('   ')}`);
   }

@@ -43,7 +43,10 @@ export async function bundleForBrowser(source: string): Promise<BrowserBundle> {
         },
       },
     ],
-  }).catch((e: { errors?: Array<{ text: string }> }) => ({ outputFiles: [], errors: e.errors ?? [{ text: String(e) }] }));
+  }).catch((e: { errors?: Array<{ text: string }> }) => ({
+    outputFiles: [],
+    errors: e.errors ?? [{ text: String(e) }],
+  }));
   const code = result.outputFiles?.[0]?.contents ?? new Uint8Array();
   return {
     bytes: code.length,
@@ -96,7 +99,10 @@ export async function reportContractBundles() {
   console.log('\n== @remit/contract in a browser bundle (esbuild, minified) ==');
   for (const b of CONTRACT_BUNDLES) {
     const r = await bundleForBrowser(b.source);
-    const status = r.errors.length || r.nodeBuiltins.length ? `  ERRORS: ${[...r.errors, ...r.nodeBuiltins].join('; ')}` : '';
-    console.log(`${b.name.padEnd(34)} ${(r.bytes / 1024).toFixed(2).padStart(7)} KB  gzip ${(r.gzip / 1024).toFixed(2).padStart(6)} KB${status}`);
+    const status =
+      r.errors.length || r.nodeBuiltins.length ? `  ERRORS: ${[...r.errors, ...r.nodeBuiltins].join('; ')}` : '';
+    console.log(
+      `${b.name.padEnd(34)} ${(r.bytes / 1024).toFixed(2).padStart(7)} KB  gzip ${(r.gzip / 1024).toFixed(2).padStart(6)} KB${status}`,
+    );
   }
 }

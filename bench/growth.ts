@@ -89,35 +89,61 @@ interface GrownMerchant {
 }
 
 /** Each template made through the routes, as a merchant's first sales. */
-async function makeTemplates(db: BenchDatabase, merchantCount: number): Promise<{ auth: string; merchants: GrownMerchant[] }> {
+async function makeTemplates(
+  db: BenchDatabase,
+  merchantCount: number,
+): Promise<{ auth: string; merchants: GrownMerchant[] }> {
   const core = await openBenchCore(db.target);
   const app = await buildApp(core);
   try {
     const { call, merchant } = inProcessApi(app);
     const creds = (await call('POST', '/portal/api/credentials')).json;
     const auth = basicAuth(creds.client_id, creds.secret_key);
-    const card = { number: '4242424242424242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: '123', zip: '94105' };
+    const card = {
+      number: '4242424242424242',
+      exp_month: 12,
+      exp_year: new Date().getUTCFullYear() + 3,
+      cvc: '123',
+      zip: '94105',
+    };
     const merchants: GrownMerchant[] = [];
     for (let i = 0; i < merchantCount; i++) {
       const m = await merchant(auth, i === 0 ? 'Growth Shop' : `Other Shop ${i}`);
-      const api = (path: string, body: object) => call('POST', `/api/v1${path}`, { merchant_key: m.key, ...body }, auth);
-      const customerId = (await api('/customers/add', { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', card })).json.data.customer_id;
+      const api = (path: string, body: object) =>
+        call('POST', `/api/v1${path}`, { merchant_key: m.key, ...body }, auth);
+      const customerId = (
+        await api('/customers/add', { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', card })
+      ).json.data.customer_id;
       let order = 0;
       const charge = async (preAuth = false) =>
-        (await api(`/customers/charge/${customerId}`, { amount: 42.5, order_id: `growth-${Date.now()}-${order++}`, preAuth })).json.transaction_id as string;
-      const payLink = async () => (await api('/pay-link', { amount: '25.00' })).json.data as { payment_link: string; sales_id: string };
+        (
+          await api(`/customers/charge/${customerId}`, {
+            amount: 42.5,
+            order_id: `growth-${Date.now()}-${order++}`,
+            preAuth,
+          })
+        ).json.transaction_id as string;
+      const payLink = async () =>
+        (await api('/pay-link', { amount: '25.00' })).json.data as { payment_link: string; sales_id: string };
       const voided = await charge();
       const refunded = await charge();
       const paid = await payLink();
-      await call('POST', `/pay/api/links/${paid.payment_link.split('/').pop()}/pay`, { method: 'card', card: { ...card, name: 'Ada Lovelace' } }, undefined, {
-        'idempotency-key': `growth-${i}`,
-      });
+      await call(
+        'POST',
+        `/pay/api/links/${paid.payment_link.split('/').pop()}/pay`,
+        { method: 'card', card: { ...card, name: 'Ada Lovelace' } },
+        undefined,
+        {
+          'idempotency-key': `growth-${i}`,
+        },
+      );
       const templates: Record<Template, string> = {
         charge: await charge(),
         voided,
         void: (await api('/order/sales-void', { transaction_id: voided })).json.data.transaction_id,
         refunded,
-        refund: (await api('/order/sales-return', { transaction_id: refunded, amount: '10.00' })).json.data.transaction_id,
+        refund: (await api('/order/sales-return', { transaction_id: refunded, amount: '10.00' })).json.data
+          .transaction_id,
         openLink: (await payLink()).sales_id,
         paidLink: paid.sales_id,
         preauth: await charge(true),
@@ -135,7 +161,9 @@ const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
 
 /** Column names of a table, in order. */
 async function columns(database: Database, table: string): Promise<string[]> {
-  const r = await database.db.execute(sql`select column_name from information_schema.columns where table_name = ${table} order by ordinal_position`);
+  const r = await database.db.execute(
+    sql`select column_name from information_schema.columns where table_name = ${table} order by ordinal_position`,
+  );
   return rowsOf<{ column_name: string }>(r).map((c) => c.column_name);
 }
 
@@ -144,13 +172,22 @@ async function columns(database: Database, table: string): Promise<string[]> {
  * (made from the merchant, block and slot, as long as real ones), dates (the block's own, each
  * timestamp moved by the same shift), order ids, processor references and the links between rows.
  */
-async function copyBlocks(database: Database, m: GrownMerchant, from: number, to: number, cols: { txn: string[]; link: string[] }, spread: Spread) {
+async function copyBlocks(
+  database: Database,
+  m: GrownMerchant,
+  from: number,
+  to: number,
+  cols: { txn: string[]; link: string[] },
+  spread: Spread,
+) {
   const seed = m.id;
   const id = (prefix: string, slot: SQL) => sql`${prefix} || substr(md5(${seed} || ':' || g || ':' || ${slot}), 1, 20)`;
   const txnId = (slot: SQL) => id('txn_', slot);
   const linkId = (slot: SQL) => id('ord_', slot);
   const slots = sql.join(
-    SLOTS.map((s, k) => sql`(${k}::int, ${m.templates[s.template]}::text, ${'original' in s ? s.original : null}::int)`),
+    SLOTS.map(
+      (s, k) => sql`(${k}::int, ${m.templates[s.template]}::text, ${'original' in s ? s.original : null}::int)`,
+    ),
     sql`, `,
   );
   // A block's dates: somewhere in the last GROWTH_DAYS days (a fixed scramble of g), or in yesterday's
@@ -171,7 +208,13 @@ async function copyBlocks(database: Database, m: GrownMerchant, from: number, to
   const shifted = ['created_at', 'updated_at', 'settled_at', 'completed_at', 'paid_at', 'deleted_at', 'expires_at'];
   const select = (alias: string, names: string[], exprs: Record<string, SQL>) =>
     sql.join(
-      names.map((c) => exprs[c] ?? (shifted.includes(c) ? sql`${sql.raw(alias)}.${sql.identifier(c)} + x.shift` : sql`${sql.raw(alias)}.${sql.identifier(c)}`)),
+      names.map(
+        (c) =>
+          exprs[c] ??
+          (shifted.includes(c)
+            ? sql`${sql.raw(alias)}.${sql.identifier(c)} + x.shift`
+            : sql`${sql.raw(alias)}.${sql.identifier(c)}`),
+      ),
       sql`, `,
     );
   const list = (names: string[]) => sql.raw(names.map((c) => `"${c}"`).join(', '));
@@ -180,7 +223,9 @@ async function copyBlocks(database: Database, m: GrownMerchant, from: number, to
   // The per-day counts as the trigger keeps them (a day's rows over its 16 shards) and the per-minute
   // ones (one row a minute, as inserts one at a time leave them), added once per statement: the
   // trigger's upserts a row were two thirds of the copy's time.
-  const minutes = process.env.BENCH_GROWTH_NO_MINUTES ? sql`select 1` : sql`insert into transaction_minute_counts (merchant_id, minute, shard, n)
+  const minutes = process.env.BENCH_GROWTH_NO_MINUTES
+    ? sql`select 1`
+    : sql`insert into transaction_minute_counts (merchant_id, minute, shard, n)
     select merchant_id, date_trunc('minute', created_at at time zone 'UTC') at time zone 'UTC', 0, count(*) from copied group by 1, 2
     on conflict (merchant_id, minute, shard) do update set n = transaction_minute_counts.n + excluded.n`;
   await database.db.execute(sql`with copied as (
@@ -204,7 +249,8 @@ const LEDGER = ['transactions', 'transaction_counts', 'transaction_minute_counts
 /** Grows each merchant to its share of `sales` (from `before`), in statements of BLOCKS_PER_INSERT blocks. */
 async function grow(database: Database, merchants: GrownMerchant[], before: number, sales: number, spread: Spread) {
   const cols = { txn: await columns(database, 'transactions'), link: await columns(database, 'pay_links') };
-  const blocks = (n: number, i: number) => Math.round((i === 0 ? n : (n * OTHERS_SHARE) / (merchants.length - 1)) / SALES_PER_BLOCK);
+  const blocks = (n: number, i: number) =>
+    Math.round((i === 0 ? n : (n * OTHERS_SHARE) / (merchants.length - 1)) / SALES_PER_BLOCK);
   // copyBlocks counts what it copies (the server is stopped: nothing else writes meanwhile).
   await database.db.execute(sql`alter table transactions disable trigger transactions_count`);
   try {
@@ -222,7 +268,6 @@ async function grow(database: Database, merchants: GrownMerchant[], before: numb
   // The load's dirty pages written now, not by a checkpoint in the middle of the measurement.
   await database.db.execute(sql`checkpoint`);
 }
-
 
 interface Size {
   /** The merchant's sales and its list's total (sales and their records). */
@@ -249,11 +294,15 @@ async function measureSize(database: Database, merchant: GrownMerchant): Promise
   );
   const tableBytes = Object.fromEntries(
     rowsOf<{ t: string; bytes: string }>(
-      await database.db.execute(sql`select c as t, pg_total_relation_size(c::regclass) as bytes from unnest(${`{${LEDGER.join(',')}}`}::text[]) c`),
+      await database.db.execute(
+        sql`select c as t, pg_total_relation_size(c::regclass) as bytes from unnest(${`{${LEDGER.join(',')}}`}::text[]) c`,
+      ),
     ).map((r) => [r.t, Number(r.bytes)]),
   );
   const readIds = rowsOf<{ id: string }>(
-    await database.db.execute(sql`select id from transactions where merchant_id = ${merchant.id} order by md5(id) limit 64`),
+    await database.db.execute(
+      sql`select id from transactions where merchant_id = ${merchant.id} order by md5(id) limit 64`,
+    ),
   ).map((r) => r.id);
   const rows = Number(counts!.rows);
   const [middle] = rowsOf<{ id: string }>(
@@ -289,7 +338,12 @@ function routeRequests(base: string, auth: string, m: GrownMerchant, size: Size,
   const headers = { authorization: auth };
   const today = new Date().toISOString().slice(0, 10);
   const lastPage = Math.floor((size.rows - 1) / LIMIT);
-  const list = (body: object): HttpRequest => ({ method: 'GET', url: `${base}/api/v1/merchant/transactions`, headers, json: { merchant_key: m.key, ...body } });
+  const list = (body: object): HttpRequest => ({
+    method: 'GET',
+    url: `${base}/api/v1/merchant/transactions`,
+    headers,
+    json: { merchant_key: m.key, ...body },
+  });
   let read = 0;
   const requests: Record<Route, () => HttpRequest> = {
     list: () => list({ limit: String(LIMIT), pageNumber: 0 }),
@@ -297,8 +351,18 @@ function routeRequests(base: string, auth: string, m: GrownMerchant, size: Size,
     deep: () => list({ limit: String(LIMIT), pageNumber: lastPage }),
     middle: () => list({ limit: String(LIMIT), pageNumber: middlePage(size.rows) }),
     after: () => list({ limit: String(LIMIT), starting_after: size.middleAfter }),
-    get: () => ({ method: 'GET', url: `${base}/api/v1/merchant/transactions/${size.readIds[read++ % size.readIds.length]}`, headers, json: { merchant_key: m.key } }),
-    payLink: () => ({ method: 'POST', url: `${base}/api/v1/pay-link`, headers, json: { merchant_key: m.key, amount: '25.00' } }),
+    get: () => ({
+      method: 'GET',
+      url: `${base}/api/v1/merchant/transactions/${size.readIds[read++ % size.readIds.length]}`,
+      headers,
+      json: { merchant_key: m.key },
+    }),
+    payLink: () => ({
+      method: 'POST',
+      url: `${base}/api/v1/pay-link`,
+      headers,
+      json: { merchant_key: m.key, amount: '25.00' },
+    }),
   };
   /** One request's time in ms; throws on an answer that is not the one expected. */
   const once = async (r: Route) => {
@@ -307,19 +371,25 @@ function routeRequests(base: string, auth: string, m: GrownMerchant, size: Size,
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
     if (res.status !== 200) throw new Error(`${NAMES[r]} at ${size.sales}: ${res.status} ${res.text.slice(0, 300)}`);
     // The last page holds the oldest rows: never empty (the pay links made meanwhile are newer).
-    if (r === 'deep' && res.body.data.length === 0) throw new Error(`the last page (${lastPage}) is empty at ${size.sales}: total ${res.body.total}`);
+    if (r === 'deep' && res.body.data.length === 0)
+      throw new Error(`the last page (${lastPage}) is empty at ${size.sales}: total ${res.body.total}`);
     return ms;
   };
   /** The keyset page after the row before the middle page is the middle page itself. */
   const checkKeyset = async () => {
-    const [a, b] = await Promise.all([send<{ data: Array<{ transaction_id: string }> }>(requests.middle()), send<{ data: Array<{ transaction_id: string }> }>(requests.after())]);
+    const [a, b] = await Promise.all([
+      send<{ data: Array<{ transaction_id: string }> }>(requests.middle()),
+      send<{ data: Array<{ transaction_id: string }> }>(requests.after()),
+    ]);
     const ids = (r: typeof a) => r.body.data.map((d) => d.transaction_id).join();
-    if (ids(a) !== ids(b) || !a.body.data.length) throw new Error(`the keyset page differs from the middle page at ${size.sales}`);
+    if (ids(a) !== ids(b) || !a.body.data.length)
+      throw new Error(`the keyset page differs from the middle page at ${size.sales}`);
   };
   /** The counts the copy added must be the rows it made (the list's total is their sum). */
   const checkTotal = async () => {
     const res = await send<{ total: number }>(requests.list());
-    if (res.body.total !== size.rows) throw new Error(`the list's total is ${res.body.total} at ${size.sales}, the merchant has ${size.rows} rows`);
+    if (res.body.total !== size.rows)
+      throw new Error(`the list's total is ${res.body.total} at ${size.sales}, the merchant has ${size.rows} rows`);
     if (routes.includes('after')) await checkKeyset();
   };
   return { once, checkTotal, routes };
@@ -334,7 +404,9 @@ async function latencies(servers: Array<ReturnType<typeof routeRequests>>): Prom
   const ROUTES = servers[0]!.routes;
   for (const s of servers) await s.checkTotal();
   for (let i = 0; i < 5; i++) for (const r of ROUTES) for (const s of servers) await s.once(r);
-  const samples = servers.map(() => Object.fromEntries(ROUTES.map((r) => [r, [] as number[]])) as Record<Route, number[]>);
+  const samples = servers.map(
+    () => Object.fromEntries(ROUTES.map((r) => [r, [] as number[]])) as Record<Route, number[]>,
+  );
   const until = Date.now() + SECONDS * 1000;
   while (Date.now() < until || samples[0]!.deep.length < 20) {
     for (const r of ROUTES) for (const [i, s] of servers.entries()) samples[i]![r].push(await s.once(r));
@@ -367,7 +439,8 @@ export async function runGrowth(kind: 'pglite' | 'postgres', spread: Spread = 'm
   const SIZES = spread === 'month' ? MONTH_SIZES : DAY_SIZES;
   const t0 = Date.now();
   const loadStart = loadavg()[0]!;
-  const step = (what: string) => process.stderr.write(`  growth ${kind} (${spread}): ${what} at ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  const step = (what: string) =>
+    process.stderr.write(`  growth ${kind} (${spread}): ${what} at ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
   const dbs: BenchDatabase[] = [];
   let keptKey = '';
   try {
@@ -393,7 +466,9 @@ export async function runGrowth(kind: 'pglite' | 'postgres', spread: Spread = 'm
     const servers = await Promise.all(dbs.map((db) => startBenchServer(db)));
     try {
       step('servers started');
-      const latency = await latencies(servers.map((s, i) => routeRequests(s.base, auth, grown, sizes[i]!, ROUTES_OF[spread])));
+      const latency = await latencies(
+        servers.map((s, i) => routeRequests(s.base, auth, grown, sizes[i]!, ROUTES_OF[spread])),
+      );
       step('measured');
       const points = sizes.map((s, i) => ({ ...s, latency: latency[i]! }));
       return { kind, spread, points, seconds: (Date.now() - t0) / 1000, load: [loadStart, loadavg()[0]!] };
@@ -401,7 +476,8 @@ export async function runGrowth(kind: 'pglite' | 'postgres', spread: Spread = 'm
       await Promise.all(servers.map((s) => s.stop()));
     }
   } finally {
-    if (process.env.BENCH_GROWTH_KEEP) step(`kept the data: ${JSON.stringify(dbs.map((d) => d.target))}, merchant key ${keptKey}`);
+    if (process.env.BENCH_GROWTH_KEEP)
+      step(`kept the data: ${JSON.stringify(dbs.map((d) => d.target))}, merchant key ${keptKey}`);
     else for (const db of dbs) await db.drop();
   }
 }
@@ -413,8 +489,16 @@ export function reportGrowth(c: GrowthCurve): string {
   const ROUTES = ROUTES_OF[c.spread];
   const out: string[] = [];
   const where = c.spread === 'month' ? `dates over ${GROWTH_DAYS} days` : "all its sales in one UTC day (yesterday's)";
-  out.push(`\n== growth: ${c.kind}, one merchant, ${where} (other merchants ${OTHERS_SHARE * 100}% beside), p50 / p99 ms one request at a time; ${c.seconds.toFixed(0)} s, load average ${c.load.map((l) => l.toFixed(1)).join(' → ')} ==`);
-  const head = ['sales', 'its rows', ...ROUTES.map((r) => NAMES[r]), 'ledger B/sale', ...(c.kind === 'pglite' ? ['dir B/sale'] : [])];
+  out.push(
+    `\n== growth: ${c.kind}, one merchant, ${where} (other merchants ${OTHERS_SHARE * 100}% beside), p50 / p99 ms one request at a time; ${c.seconds.toFixed(0)} s, load average ${c.load.map((l) => l.toFixed(1)).join(' → ')} ==`,
+  );
+  const head = [
+    'sales',
+    'its rows',
+    ...ROUTES.map((r) => NAMES[r]),
+    'ledger B/sale',
+    ...(c.kind === 'pglite' ? ['dir B/sale'] : []),
+  ];
   const widths = head.map((h) => Math.max(h.length, 13));
   const line = (cells: string[]) => cells.map((x, i) => x.padStart(widths[i]!)).join('  ');
   out.push(line(head));
@@ -441,17 +525,23 @@ export function reportGrowth(c: GrowthCurve): string {
   );
   for (const r of ROUTES) {
     if (r === 'deep') {
-      out.push(`  ${NAMES[r].padEnd(18)} p99 ${last.latency.deep.p99.toFixed(1)} ms at ${n(last.sales)} sales (page ${Math.floor((last.rows - 1) / LIMIT)}, ${LIMIT} a page)  ≤ ${DEEP_BUDGET_MS} ms  ${verdict(last.latency.deep.p99 <= DEEP_BUDGET_MS)}`);
+      out.push(
+        `  ${NAMES[r].padEnd(18)} p99 ${last.latency.deep.p99.toFixed(1)} ms at ${n(last.sales)} sales (page ${Math.floor((last.rows - 1) / LIMIT)}, ${LIMIT} a page)  ≤ ${DEEP_BUDGET_MS} ms  ${verdict(last.latency.deep.p99 <= DEEP_BUDGET_MS)}`,
+      );
       continue;
     }
     if (r === 'middle' || r === 'after') {
       const ratio = last.latency[r].p50 / last.latency.list.p50;
-      out.push(`  ${NAMES[r].padEnd(18)} p50 ×${ratio.toFixed(2)} the first page's at ${n(last.sales)} sales (page ${middlePage(last.rows)})  ≤ ×${DAY_RATIO_BUDGET}  ${verdict(ratio <= DAY_RATIO_BUDGET)}`);
+      out.push(
+        `  ${NAMES[r].padEnd(18)} p50 ×${ratio.toFixed(2)} the first page's at ${n(last.sales)} sales (page ${middlePage(last.rows)})  ≤ ×${DAY_RATIO_BUDGET}  ${verdict(ratio <= DAY_RATIO_BUDGET)}`,
+      );
       continue;
     }
     const ratio = last.latency[r].p50 / first.latency[r].p50;
     const ratio99 = last.latency[r].p99 / first.latency[r].p99;
-    out.push(`  ${NAMES[r].padEnd(18)} p50 ×${ratio.toFixed(2)} (p99 ×${ratio99.toFixed(2)}) from ${n(first.sales)} to ${n(last.sales)} sales  ≤ ×${RATIO_BUDGET}  ${verdict(ratio <= RATIO_BUDGET)}`);
+    out.push(
+      `  ${NAMES[r].padEnd(18)} p50 ×${ratio.toFixed(2)} (p99 ×${ratio99.toFixed(2)}) from ${n(first.sales)} to ${n(last.sales)} sales  ≤ ×${RATIO_BUDGET}  ${verdict(ratio <= RATIO_BUDGET)}`,
+    );
   }
   return out.join('\n');
 }
@@ -464,5 +554,6 @@ export async function reportGrowthRuns(kind: 'pglite' | 'postgres'): Promise<voi
 if (import.meta.url === `file://${process.argv[1]}`) {
   const only = process.argv[2];
   const spreads = (['month', 'day'] as const).filter((d) => !process.argv[3] || process.argv[3] === d);
-  for (const kind of (['pglite', 'postgres'] as const).filter((d) => !only || only === d)) for (const spread of spreads) console.log(reportGrowth(await runGrowth(kind, spread)));
+  for (const kind of (['pglite', 'postgres'] as const).filter((d) => !only || only === d))
+    for (const spread of spreads) console.log(reportGrowth(await runGrowth(kind, spread)));
 }

@@ -22,9 +22,13 @@ const db = await benchDatabase(kind, { socket: false });
 const root = process.env.BENCH_A_ROOT;
 const server = await startBenchServer(db, {}, root);
 try {
-  const cred = await send<{ client_id: string; secret_key: string }>({ method: 'POST', url: `${server.base}/portal/api/credentials` });
+  const cred = await send<{ client_id: string; secret_key: string }>({
+    method: 'POST',
+    url: `${server.base}/portal/api/credentials`,
+  });
   const authorization = basicAuth(cred.body.client_id, cred.body.secret_key);
-  const post = (path: string, json: object) => send<any>({ method: 'POST', url: `${server.base}/api/v1${path}`, headers: { authorization }, json });
+  const post = (path: string, json: object) =>
+    send<any>({ method: 'POST', url: `${server.base}/api/v1${path}`, headers: { authorization }, json });
   const onboarded = await post('/onboarding', validOnboarding({}));
   const { merchant_key } = onboarded.body.data;
   const list = await send<any>({ method: 'GET', url: `${server.base}/api/v1/merchant`, headers: { authorization } });
@@ -43,7 +47,12 @@ try {
           duration: SECONDS,
           headers: { authorization, 'content-type': 'application/json' },
           body,
-          requests: [{ setupRequest: (r: any) => (keyed ? { ...r, headers: { ...r.headers, 'idempotency-key': randomUUID() } } : r) }],
+          requests: [
+            {
+              setupRequest: (r: any) =>
+                keyed ? { ...r, headers: { ...r.headers, 'idempotency-key': randomUUID() } } : r,
+            },
+          ],
         },
         (err, res) => (err ? reject(err) : resolve(res)),
       ),
@@ -51,7 +60,9 @@ try {
   for (let round = 0; round < 2; round++) {
     for (const keyed of [false, true]) {
       const r = await run(keyed);
-      console.log(`${kind} ${root ? 'A' : 'B'} round ${round} ${keyed ? 'keyed  ' : 'unkeyed'} ${Math.round(r.requests.average)} req/s  p99 ${r.latency.p99} ms  non-2xx ${r.non2xx}`);
+      console.log(
+        `${kind} ${root ? 'A' : 'B'} round ${round} ${keyed ? 'keyed  ' : 'unkeyed'} ${Math.round(r.requests.average)} req/s  p99 ${r.latency.p99} ms  non-2xx ${r.non2xx}`,
+      );
     }
   }
 } finally {
@@ -61,7 +72,13 @@ try {
   // After the server stopped (PGlite has one owner). The tables a keyed charge writes to.
   const database = await connectDatabase(db.target);
   try {
-    const tables = ['idempotency_keys', 'transactions', 'transaction_counts', 'transaction_minute_counts', 'webhook_events'];
+    const tables = [
+      'idempotency_keys',
+      'transactions',
+      'transaction_counts',
+      'transaction_minute_counts',
+      'webhook_events',
+    ];
     const r = (await database.db.execute(sql`select
         (select count(*) from idempotency_keys)::int as keys,
         (select count(*) from transactions)::int as sales,
@@ -70,8 +87,17 @@ try {
       rows: Array<{ keys: number; sales: number; answer_chars: number; bytes: Record<string, number> }>;
     };
     const { keys, sales, answer_chars, bytes } = r.rows[0]!;
-    console.log(`${kind} ${root ? 'A' : 'B'}: ${keys} keyed of ${sales} sales; response_body ${answer_chars} characters a key on average; bytes by table (with indexes, TOAST):`);
-    console.log(`  ${Object.entries(bytes).map(([t, b]) => `${t} ${b.toLocaleString('en-US')} (${(b / (t === 'idempotency_keys' ? keys : sales)).toFixed(0)} a ${t === 'idempotency_keys' ? 'key' : 'sale'})`).join(', ')}`);
+    console.log(
+      `${kind} ${root ? 'A' : 'B'}: ${keys} keyed of ${sales} sales; response_body ${answer_chars} characters a key on average; bytes by table (with indexes, TOAST):`,
+    );
+    console.log(
+      `  ${Object.entries(bytes)
+        .map(
+          ([t, b]) =>
+            `${t} ${b.toLocaleString('en-US')} (${(b / (t === 'idempotency_keys' ? keys : sales)).toFixed(0)} a ${t === 'idempotency_keys' ? 'key' : 'sale'})`,
+        )
+        .join(', ')}`,
+    );
   } finally {
     await database.close();
   }

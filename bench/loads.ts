@@ -7,7 +7,13 @@ import type { Figures } from './stats.js';
 export async function load(opts: autocannon.Options, seconds = SECONDS): Promise<Figures> {
   const r = await autocannon({ connections: CONNECTIONS, duration: seconds, ...opts });
   // Successes only: a refusal (a consumed row, a 404) is cheaper than the work and would flatter the rate.
-  return { rps: r['2xx'] / r.duration, count: r['2xx'], p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors + r.timeouts };
+  return {
+    rps: r['2xx'] / r.duration,
+    count: r['2xx'],
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.non2xx + r.errors + r.timeouts,
+  };
 }
 
 /**
@@ -41,9 +47,24 @@ export interface FixedRequest {
 export function fixedRequests(base: string, s: Setup): Partial<Record<Route, FixedRequest>> {
   const headers = { authorization: s.auth, 'content-type': 'application/json' };
   return {
-    payLink: { method: 'POST', url: `${base}/api/v1/pay-link`, headers, body: JSON.stringify({ merchant_key: s.merchantKey, amount: '25.00' }) },
-    get: { method: 'GET', url: `${base}/api/v1/merchant/transactions/${s.readId}`, headers, body: JSON.stringify({ merchant_key: s.merchantKey }) },
-    list: { method: 'GET', url: `${base}/api/v1/merchant/transactions`, headers, body: JSON.stringify({ merchant_key: s.merchantKey, limit: '20', pageNumber: 0 }) },
+    payLink: {
+      method: 'POST',
+      url: `${base}/api/v1/pay-link`,
+      headers,
+      body: JSON.stringify({ merchant_key: s.merchantKey, amount: '25.00' }),
+    },
+    get: {
+      method: 'GET',
+      url: `${base}/api/v1/merchant/transactions/${s.readId}`,
+      headers,
+      body: JSON.stringify({ merchant_key: s.merchantKey }),
+    },
+    list: {
+      method: 'GET',
+      url: `${base}/api/v1/merchant/transactions`,
+      headers,
+      body: JSON.stringify({ merchant_key: s.merchantKey, limit: '20', pageNumber: 0 }),
+    },
   };
 }
 
@@ -62,48 +83,71 @@ export function routeLoads(base: string, s: Setup): Record<Route, (seconds?: num
   const toCapture = voidQueue(s, 'capturable');
   const toVoidHold = voidQueue(s, 'preauthVoidable');
   /** Each request takes a row no other request touched (none left: the request fails, counted as an error). */
-  const consuming = (path: string, queue: string[]) =>
-    (sec?: number) =>
-      load({
+  const consuming = (path: string, queue: string[]) => (sec?: number) =>
+    load(
+      {
         ...post(path),
-        requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: JSON.stringify({ merchant_key: s.voidMerchantKey, transaction_id: queue.pop() ?? 'txn_none' }) }) }] as unknown as autocannon.Request[],
-      }, sec);
+        requests: [
+          {
+            setupRequest: (req: autocannon.Request) => ({
+              ...req,
+              body: JSON.stringify({ merchant_key: s.voidMerchantKey, transaction_id: queue.pop() ?? 'txn_none' }),
+            }),
+          },
+        ] as unknown as autocannon.Request[],
+      },
+      sec,
+    );
   return {
     payLink: (sec) => load(plain(fixed.payLink!), sec),
     charge: (sec) =>
-      load({
-        ...post(`/customers/charge/${s.customerId}`),
-        requests: rowPool(() => ({ merchant_key: s.merchantKey, amount: 12.5, order_id: `c-${process.pid}-${order++}`, preAuth: false })),
-      }, sec),
+      load(
+        {
+          ...post(`/customers/charge/${s.customerId}`),
+          requests: rowPool(() => ({
+            merchant_key: s.merchantKey,
+            amount: 12.5,
+            order_id: `c-${process.pid}-${order++}`,
+            preAuth: false,
+          })),
+        },
+        sec,
+      ),
     refund: (sec) =>
-      load({
-        ...post('/order/sales-return'),
-        requests: rowPool((i) => ({ merchant_key: s.merchantKey, transaction_id: s.sales[i], amount: '0.01' })),
-      }, sec),
+      load(
+        {
+          ...post('/order/sales-return'),
+          requests: rowPool((i) => ({ merchant_key: s.merchantKey, transaction_id: s.sales[i], amount: '0.01' })),
+        },
+        sec,
+      ),
     void: consuming('/order/sales-void', toVoid),
     preauthUpdate: (sec) =>
-      load({
-        ...post('/preauth/update'),
-        requests: rowPool(
-          (i) => {
-            const pa = s.preauths[i]!;
-            // Up and down by a cent in turn, so the amount stays put over the run.
-            next[i] = pa.cents + (pa.cents % 2 === 0 ? 1 : -1);
-            return {
-              merchant_key: s.merchantKey,
-              transaction_id: pa.id,
-              last_authorized_amount: dollars(pa.cents),
-              new_authorized_amount: dollars(next[i]!),
-              order_id: `bench-pa-${i}`,
-            };
-          },
-          // The amount only ever takes two values: after a success it is the new one; after a refusal
-          // (a request of an earlier load, cut off by its end, had moved it) it was already the new one.
-          (i) => {
-            s.preauths[i]!.cents = next[i]!;
-          },
-        ),
-      }, sec),
+      load(
+        {
+          ...post('/preauth/update'),
+          requests: rowPool(
+            (i) => {
+              const pa = s.preauths[i]!;
+              // Up and down by a cent in turn, so the amount stays put over the run.
+              next[i] = pa.cents + (pa.cents % 2 === 0 ? 1 : -1);
+              return {
+                merchant_key: s.merchantKey,
+                transaction_id: pa.id,
+                last_authorized_amount: dollars(pa.cents),
+                new_authorized_amount: dollars(next[i]!),
+                order_id: `bench-pa-${i}`,
+              };
+            },
+            // The amount only ever takes two values: after a success it is the new one; after a refusal
+            // (a request of an earlier load, cut off by its end, had moved it) it was already the new one.
+            (i) => {
+              s.preauths[i]!.cents = next[i]!;
+            },
+          ),
+        },
+        sec,
+      ),
     capture: consuming('/preauth/capture', toCapture),
     preauthVoid: consuming('/preauth/void', toVoidHold),
     get: (sec) => load(plain(fixed.get!), sec),

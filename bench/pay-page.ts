@@ -82,9 +82,16 @@ export async function runPayPageBench(): Promise<PayPageFigures[]> {
   });
   try {
     const m = await newMerchant(s);
-    const res = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '10.00' } });
+    const res = await s.http({
+      method: 'POST',
+      path: '/api/v1/pay-link',
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key, amount: '10.00' },
+    });
     const url = String(res.body.data.payment_link).replace(/^https?:\/\/[^/]+/, s.url);
-    console.log(`\n== pay page: navigation → card number accepts typing (Chromium, localhost; load average ${load1()}) ==`);
+    console.log(
+      `\n== pay page: navigation → card number accepts typing (Chromium, localhost; load average ${load1()}) ==`,
+    );
     const out: PayPageFigures[] = [];
     for (const setup of SETUPS) out.push(await measureSetup(browser, setup, url, floorServer.url));
     return out;
@@ -135,7 +142,12 @@ async function measureSetup(browser: Browser, setup: Setup, url: string, floorUr
     }
     const col = (rows: Row[], k: keyof Row) => rows.map((r) => r[k]);
     const med = (rows: Row[], k: keyof Row) => median(col(rows, k)).toFixed(0);
-    const figures = { setup, median: median(col(pay, 'input')), p90: p90(col(pay, 'input')), floor: median(col(floor, 'input')) };
+    const figures = {
+      setup,
+      median: median(col(pay, 'input')),
+      p90: p90(col(pay, 'input')),
+      floor: median(col(floor, 'input')),
+    };
     const beforeReady = pay.filter((r) => r.input < r.ready).length;
     console.log(
       setup === 'running'
@@ -152,7 +164,9 @@ async function measureSetup(browser: Browser, setup: Setup, url: string, floorUr
         `first paint ${med(pay, 'paint')}, first input ${med(pay, 'input')}, hydrated (remit:ready) ${med(pay, 'ready')}; ` +
         `typed before hydration in ${beforeReady}/${pay.length} runs; load average ${load1()}`,
     );
-    console.log(`  floor medians: first byte ${med(floor, 'ttfb')}, parsed ${med(floor, 'parsed')}, first paint ${med(floor, 'paint')}, first input ${med(floor, 'input')} ms`);
+    console.log(
+      `  floor medians: first byte ${med(floor, 'ttfb')}, parsed ${med(floor, 'parsed')}, first paint ${med(floor, 'paint')}, first input ${med(floor, 'input')} ms`,
+    );
     return figures;
   } finally {
     await opener.close();
@@ -236,7 +250,8 @@ async function typeOnArrival(page: Page, url: string, at: Point): Promise<Row> {
   const row = await page.evaluate(() => {
     const w = window as unknown as { __firstInput: number; __firstInputOn: string };
     const n = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-    if (w.__firstInputOn !== 'card-number') throw new Error(`the first input went to #${w.__firstInputOn}, not the card number`);
+    if (w.__firstInputOn !== 'card-number')
+      throw new Error(`the first input went to #${w.__firstInputOn}, not the card number`);
     return {
       ttfb: n.responseStart,
       server: n.responseStart - n.requestStart,

@@ -19,7 +19,11 @@ export function threadCpuMs(pid: number, tid: number): { user: number; system: n
 /** User and system CPU (ms) in a `/proc/<pid>/stat` line (after the command name, which may hold spaces). */
 function statCpuMs(stat: string): { user: number; system: number; children: number } {
   const fields = stat.split(') ')[1]!.split(' ');
-  return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10, children: (Number(fields[13]) + Number(fields[14])) * 10 };
+  return {
+    user: Number(fields[11]) * 10,
+    system: Number(fields[12]) * 10,
+    children: (Number(fields[13]) + Number(fields[14])) * 10,
+  };
 }
 
 /** This process's CPU so far (ms, user + system), and its children's that have ended (a wrk run). */

@@ -32,11 +32,15 @@ const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 try {
   const s = await setup({ dataDir, databaseUrl: db?.url });
-  const server = await startProcess(root ? resolve(root, 'apps/server/src/main.ts') : 'apps/server/src/main.ts', {
-    ...serverEnv(),
-    REMIT_ENCRYPTION_KEY: encryptionKey,
-    ...(dataDir ? { REMIT_DATA_DIR: dataDir, DATABASE_URL: '' } : { DATABASE_URL: benchDatabaseUrl(db!.url) }),
-  }, profiling ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`] } : {});
+  const server = await startProcess(
+    root ? resolve(root, 'apps/server/src/main.ts') : 'apps/server/src/main.ts',
+    {
+      ...serverEnv(),
+      REMIT_ENCRYPTION_KEY: encryptionKey,
+      ...(dataDir ? { REMIT_DATA_DIR: dataDir, DATABASE_URL: '' } : { DATABASE_URL: benchDatabaseUrl(db!.url) }),
+    },
+    profiling ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`] } : {},
+  );
   let window: [number, number];
   try {
     const run = routeLoads(server.base, s)[route];
@@ -52,7 +56,9 @@ try {
     const requests = f.rps * ((window[1] - window[0]) / 1e6);
     const per = (ms: number) => ((ms / requests) * 1000).toFixed(0);
     console.log(`${route}: ${fmt(f)}`);
-    console.log(`server CPU per request: user ${per(after.user - before.user)} µs, system ${per(after.system - before.system)} µs (${requests.toFixed(0)} requests)`);
+    console.log(
+      `server CPU per request: user ${per(after.user - before.user)} µs, system ${per(after.system - before.system)} µs (${requests.toFixed(0)} requests)`,
+    );
     // Where the machine's CPU went, per request: the load tool is this process (autocannon).
     const serverMs = after.user - before.user + after.system - before.system;
     const busy = machine.busy - machine0.busy;
@@ -68,7 +74,11 @@ try {
     const file = readdirSync(profDir).find((f) => f.split('.')[4] === thread && f.endsWith('.cpuprofile'));
     if (!file) throw new Error(`no profile of thread ${thread} in ${readdirSync(profDir).join(', ')}`);
     const prof = JSON.parse(readFileSync(join(profDir, file), 'utf8')) as {
-      nodes: Array<{ id: number; children?: number[]; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+      nodes: Array<{
+        id: number;
+        children?: number[];
+        callFrame: { functionName: string; url: string; lineNumber: number };
+      }>;
       samples: number[];
       timeDeltas: number[];
       startTime: number;
@@ -76,7 +86,8 @@ try {
     const byId = new Map(prof.nodes.map((n) => [n.id, n]));
     const parent = new Map<number, number>();
     for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-    const urlOf = (u: string) => u.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/(packages|apps|bench)\//, '$1/');
+    const urlOf = (u: string) =>
+      u.replace(/^.*node_modules\//, '').replace(/^file:\/\/.*\/(packages|apps|bench)\//, '$1/');
     const keyOf = (id: number) => {
       const c = byId.get(id)!.callFrame;
       return `${c.functionName || '(anon)'} ${urlOf(c.url)}:${c.lineNumber}`;
@@ -93,7 +104,10 @@ try {
         if (url.startsWith('wasm://')) return '@electric-sql/pglite';
         if (!url || url.startsWith('node:')) continue;
         if (/^(packages|apps|bench)\//.test(url)) return url;
-        return url.split('/').slice(0, url.startsWith('@') ? 2 : 1).join('/');
+        return url
+          .split('/')
+          .slice(0, url.startsWith('@') ? 2 : 1)
+          .join('/');
       }
       return byId.get(id)!.callFrame.functionName;
     };
@@ -103,7 +117,8 @@ try {
     // BENCH_PROFILE_NO_WRITES=1 leaves out samples in a socket write or idle: on this machine a write that
     // wakes a Postgres backend or the load tool is mostly time taken off the core, not the server's CPU.
     const noWrites = process.env.BENCH_PROFILE_NO_WRITES === '1';
-    const inWrite = (id: number) => ['writev', 'writeUtf8String', 'writeBuffer', '(idle)'].includes(byId.get(id)!.callFrame.functionName);
+    const inWrite = (id: number) =>
+      ['writev', 'writeUtf8String', 'writeBuffer', '(idle)'].includes(byId.get(id)!.callFrame.functionName);
     for (const [i, id] of prof.samples.entries()) {
       t += prof.timeDeltas[i]!;
       if (t < window[0] || t > window[1]) continue;
@@ -112,7 +127,13 @@ try {
       const url = urlOf(byId.get(id)!.callFrame.url);
       add(self, keyOf(id));
       add(byOwner, ownerOf(id));
-      add(byFile, url.split('/').slice(0, url.startsWith('@') ? 2 : 1).join('/') || byId.get(id)!.callFrame.functionName);
+      add(
+        byFile,
+        url
+          .split('/')
+          .slice(0, url.startsWith('@') ? 2 : 1)
+          .join('/') || byId.get(id)!.callFrame.functionName,
+      );
       const seen = new Set<string>();
       for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) {
         const k = keyOf(n);
@@ -120,9 +141,15 @@ try {
       }
     }
     const top = (m: Map<string, number>, k: number) =>
-      [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([name, c]) => `${((c / total) * 100).toFixed(1).padStart(5)}%  ${name}`).join('\n');
+      [...m]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, k)
+        .map(([name, c]) => `${((c / total) * 100).toFixed(1).padStart(5)}%  ${name}`)
+        .join('\n');
     console.log(`${total} samples in the measured load`);
-    console.log(`-- by owner (nearest package or file of ours, leaf upward) --\n${top(byOwner, 30)}\n-- by package --\n${top(byFile, 15)}\n-- by function (self) --\n${top(self, 40)}\n-- by function (inclusive) --\n${top(incl, 70)}`);
+    console.log(
+      `-- by owner (nearest package or file of ours, leaf upward) --\n${top(byOwner, 30)}\n-- by package --\n${top(byFile, 15)}\n-- by function (self) --\n${top(self, 40)}\n-- by function (inclusive) --\n${top(incl, 70)}`,
+    );
   }
 } finally {
   rmSync(profDir, { recursive: true, force: true });

@@ -31,13 +31,24 @@ async function drive(run: () => Promise<unknown>) {
 
 for (const kind of (['pglite', 'postgres'] as const).filter((k) => !process.argv[2] || process.argv[2] === k)) {
   const db = kind === 'postgres' ? await createTestDatabase('remit_rl') : null;
-  const core = await openCore({ env: 'sandbox', publicUrl: 'http://127.0.0.1', encryptionKey: randomBytes(32), databaseUrl: db?.url });
+  const core = await openCore({
+    env: 'sandbox',
+    publicUrl: 'http://127.0.0.1',
+    encryptionKey: randomBytes(32),
+    databaseUrl: db?.url,
+  });
   try {
     const rule = { name: 'api_client', limit: 100_000_000, windowMs: 60_000 };
-    console.log(`${kind.padEnd(8)} consume, one client:    ${await drive(() => core.ctx.rateLimiter.consume(rule, 'cli_bench'))}`);
+    console.log(
+      `${kind.padEnd(8)} consume, one client:    ${await drive(() => core.ctx.rateLimiter.consume(rule, 'cli_bench'))}`,
+    );
     let i = 0;
-    console.log(`${kind.padEnd(8)} consume, 50 clients:    ${await drive(() => core.ctx.rateLimiter.consume(rule, `cli_${i++ % 50}`))}`);
-    console.log(`${kind.padEnd(8)} one-row select:         ${await drive(() => core.ctx.db.execute(sql`select 1 from clients where id = 'x'`))}`);
+    console.log(
+      `${kind.padEnd(8)} consume, 50 clients:    ${await drive(() => core.ctx.rateLimiter.consume(rule, `cli_${i++ % 50}`))}`,
+    );
+    console.log(
+      `${kind.padEnd(8)} one-row select:         ${await drive(() => core.ctx.db.execute(sql`select 1 from clients where id = 'x'`))}`,
+    );
   } finally {
     await core.close();
     await db?.drop();

@@ -109,9 +109,18 @@ export class SqlRecorder {
 }
 
 export const describeRecording = (r: Recording) =>
-  r.map((s) => (s.kind === 'tx' ? `BEGIN + ${s.statements.length} + COMMIT` : s.statements.length > 1 ? `${s.statements.length} at once` : '1')).join(', ');
+  r
+    .map((s) =>
+      s.kind === 'tx'
+        ? `BEGIN + ${s.statements.length} + COMMIT`
+        : s.statements.length > 1
+          ? `${s.statements.length} at once`
+          : '1',
+    )
+    .join(', ');
 
-export const statementCount = (r: Recording) => r.reduce((n, s) => n + s.statements.length + (s.kind === 'tx' ? 2 : 0), 0);
+export const statementCount = (r: Recording) =>
+  r.reduce((n, s) => n + s.statements.length + (s.kind === 'tx' ? 2 : 0), 0);
 
 export interface Driver {
   kind: 'pglite' | 'postgres';
@@ -122,16 +131,19 @@ export interface Driver {
 /** The server's own pool size (20), so the ceiling has the connections the server has. */
 export function pgDriver(url: string, poolSize = 20): Driver {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  const config = (s: Statement, values: unknown[] | undefined) => (s.name ? { name: s.name, text: s.query, values } : { text: s.query, values });
+  const config = (s: Statement, values: unknown[] | undefined) =>
+    s.name ? { name: s.name, text: s.query, values } : { text: s.query, values };
   return {
     kind: 'postgres',
     async run(step, params) {
-      if (step.kind === 'group') return Promise.all(step.statements.map(async (s, i) => (await pool.query(config(s, params[i]))).rows));
+      if (step.kind === 'group')
+        return Promise.all(step.statements.map(async (s, i) => (await pool.query(config(s, params[i]))).rows));
       const c = await pool.connect();
       try {
         await c.query('BEGIN');
         const out = [];
-        for (let i = 0; i < step.statements.length; i++) out.push((await c.query(config(step.statements[i]!, params[i]))).rows);
+        for (let i = 0; i < step.statements.length; i++)
+          out.push((await c.query(config(step.statements[i]!, params[i]))).rows);
         await c.query('COMMIT');
         return out;
       } catch (e) {
@@ -155,7 +167,8 @@ export function pgliteDriver(database: Database, close: () => Promise<void>): Dr
   type Q = Pick<PGlite, 'query'>;
   const all = async (q: Q, step: Step, params: unknown[][]) => {
     const out = [];
-    for (let i = 0; i < step.statements.length; i++) out.push((await q.query<Record<string, unknown>>(step.statements[i]!.query, params[i])).rows);
+    for (let i = 0; i < step.statements.length; i++)
+      out.push((await q.query<Record<string, unknown>>(step.statements[i]!.query, params[i])).rows);
     return out;
   };
   return {
@@ -217,7 +230,9 @@ export async function runRecording(driver: Driver, r: Recording, params: unknown
     const values = params.slice(at, at + step.statements.length);
     const first = step.statements[0]!;
     if (joined && step.kind === 'group' && step.statements.length === 1 && JOINED.test(first.query)) {
-      await joined.call(`${first.name ?? first.query}\u0000${JSON.stringify(values)}`, async (n) => Array<Rows>(n).fill(await driver.run(step, values)));
+      await joined.call(`${first.name ?? first.query}\u0000${JSON.stringify(values)}`, async (n) =>
+        Array<Rows>(n).fill(await driver.run(step, values)),
+      );
     } else await driver.run(step, values);
     at += step.statements.length;
   }
@@ -262,8 +277,18 @@ export async function replay(
   );
   const elapsed = (performance.now() - start) / 1000;
   const cpu = process.cpuUsage(cpu0);
-  if (firstError) console.warn(`  (replay: ${errors} errors, first: ${String((firstError as Error).message ?? firstError).slice(0, 160)})`);
+  if (firstError)
+    console.warn(
+      `  (replay: ${errors} errors, first: ${String((firstError as Error).message ?? firstError).slice(0, 160)})`,
+    );
   latencies.sort((a, b) => a - b);
   const count = latencies.length;
-  return { rps: count / elapsed, count, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, cpuUs: count ? (cpu.user + cpu.system) / count : undefined };
+  return {
+    rps: count / elapsed,
+    count,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors,
+    cpuUs: count ? (cpu.user + cpu.system) / count : undefined,
+  };
 }

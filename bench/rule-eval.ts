@@ -81,6 +81,8 @@ for (const [name, f] of Object.entries(cases)) {
     ta.push(time(a, f, N));
     tb.push(time(b, f, N));
   }
-  console.log(`${name.padEnd(20)} A ${(median(ta) / 1000).toFixed(3)} µs   B ${(median(tb) / 1000).toFixed(3)} µs   (median of ${ROUNDS} × ${N})`);
+  console.log(
+    `${name.padEnd(20)} A ${(median(ta) / 1000).toFixed(3)} µs   B ${(median(tb) / 1000).toFixed(3)} µs   (median of ${ROUNDS} × ${N})`,
+  );
 }
 if (sink === 42) console.log('');

@@ -22,7 +22,16 @@ import { fixedRequests, load, routeLoads, warmThenLoad, withCost } from './loads
 import { runPayPageBench } from './pay-page.js';
 import { describeRecording, pgDriver, pgliteDriver, replay, statementCount } from './replay.js';
 import { secondTool, secondToolName } from './second-tool.js';
-import { benchDatabase, CONNECTIONS, ROUTES, SECONDS, setup, startBenchServer, WARMUP_SECONDS, type Route } from './setup.js';
+import {
+  benchDatabase,
+  CONNECTIONS,
+  ROUTES,
+  SECONDS,
+  setup,
+  startBenchServer,
+  WARMUP_SECONDS,
+  type Route,
+} from './setup.js';
 import type { Figures } from './stats.js';
 import { runWebhookBench, type WebhookFigures } from './webhooks.js';
 import { runWidgetPayBench } from './widget-pay.js';
@@ -126,7 +135,9 @@ async function measureDatabase(kind: 'pglite' | 'postgres'): Promise<Measured> {
     } finally {
       await driver.close();
     }
-    const shapes = Object.fromEntries(ROUTES.map((r) => [r, `${statementCount(s.recorded[r][0]!)} (${describeRecording(s.recorded[r][0]!)})`])) as Record<Route, string>;
+    const shapes = Object.fromEntries(
+      ROUTES.map((r) => [r, `${statementCount(s.recorded[r][0]!)} (${describeRecording(s.recorded[r][0]!)})`]),
+    ) as Record<Route, string>;
     const [webhooks] = await runWebhookBench([kind]);
     return { http, ceilings, bare, second, webhooks: webhooks!, shapes, loadStart, loadEnd: load1() };
   } finally {
@@ -150,8 +161,12 @@ const cpuPair = (h: Figures, c: Figures) => `${h.cpuUs?.toFixed(0) ?? '-'} | ${c
 
 function report(kind: string, m: Measured, baseline: Baseline | null): Record<string, Kept> {
   const out: string[] = [];
-  out.push(`\n== ${kind}: ${CONNECTIONS} connections, ${SECONDS} s each after a ${WARMUP_SECONDS} s warm-up; load average ${m.loadStart} at start, ${m.loadEnd} at end ==`);
-  out.push(`${'route'.padEnd(32)} ${'req/s'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  ${'ceiling'.padStart(7)}  ratio  ${'CPU µs/req'.padStart(11)}  ${'bound'.padStart(9)}  budget ≥ ${RATIO_BUDGET * 100}%`);
+  out.push(
+    `\n== ${kind}: ${CONNECTIONS} connections, ${SECONDS} s each after a ${WARMUP_SECONDS} s warm-up; load average ${m.loadStart} at start, ${m.loadEnd} at end ==`,
+  );
+  out.push(
+    `${'route'.padEnd(32)} ${'req/s'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)}  ${'ceiling'.padStart(7)}  ratio  ${'CPU µs/req'.padStart(11)}  ${'bound'.padStart(9)}  budget ≥ ${RATIO_BUDGET * 100}%`,
+  );
   const kept: Record<string, Kept> = {};
   for (const r of ROUTES) {
     const h = m.http[r];
@@ -170,7 +185,9 @@ function report(kind: string, m: Measured, baseline: Baseline | null): Record<st
     `${NAMES.webhooks.padEnd(32)} ${w.deliveriesPerSecond.toFixed(0).padStart(6)} ${'-'.padStart(7)} ${'-'.padStart(7)}  ${w.ceiling.toFixed(0).padStart(7)}  ${`${(wr * 100).toFixed(0)}%`.padStart(5)}  ${'-'.padStart(11)}  ${verdict(wr >= RATIO_BUDGET)}  (deliveries/s to a local receiver)`,
   );
   kept.webhooks = { rps: w.deliveriesPerSecond, p99: null, ceiling: w.ceiling };
-  out.push('  CPU µs/req: the server process per request under HTTP | the replaying process per request for the ceiling (the driver alone; on PGlite the database too)');
+  out.push(
+    '  CPU µs/req: the server process per request under HTTP | the replaying process per request for the ceiling (the driver alone; on PGlite the database too)',
+  );
   const b = m.bare;
   const cost = (f: Figures) => `${f.costUs?.toFixed(0) ?? '-'} µs`;
   out.push(
@@ -180,13 +197,19 @@ function report(kind: string, m: Measured, baseline: Baseline | null): Record<st
     `    (a route with no database answering a 35-byte body: autocannon ${b.autocannon.rps.toFixed(0)} req/s, ${cost(b.autocannon)} of CPU a request | ${secondToolName()} ${b.second.rps.toFixed(0)} req/s, ${cost(b.second)});` +
       ` ceilings cost ${ROUTES.map((r) => `${r} ${cost(m.ceilings[r])}`).join(', ')}; HTTP: ${ROUTES.map((r) => `${r} ${cost(m.http[r])}`).join(', ')}`,
   );
-  out.push('  ceiling: the statements one request sent (BEGIN/COMMIT counted), replayed through the driver, same connections;');
+  out.push(
+    '  ceiling: the statements one request sent (BEGIN/COMMIT counted), replayed through the driver, same connections;',
+  );
   out.push("    the workers' rate-limit counts joined while one is in flight, as the server joins a client's:");
   out.push(`    ${ROUTES.map((r) => `${r} ${m.shapes[r]}`).join('; ')}`);
-  out.push('    webhook claim loop: prepare, claim a batch of 32, record its results (as the dispatcher does); no HTTP');
+  out.push(
+    '    webhook claim loop: prepare, claim a batch of 32, record its results (as the dispatcher does); no HTTP',
+  );
   if (kind === 'postgres') {
     const tool = secondToolName();
-    out.push(`  p99 at ${CONNECTIONS} connections after the warm-up (budget ≤ ${P99_BUDGET_MS} ms), autocannon | ${tool}:`);
+    out.push(
+      `  p99 at ${CONNECTIONS} connections after the warm-up (budget ≤ ${P99_BUDGET_MS} ms), autocannon | ${tool}:`,
+    );
     for (const r of P99_ROUTES) {
       const a = m.http[r];
       const b = m.second[r]!;
@@ -211,7 +234,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const t0 = Date.now();
   for (const kind of databases) all[kind] = report(kind, await measureDatabase(kind), baseline);
   if (save && databases.length) saveBaseline({ ...(baseline?.routes ?? {}), ...all }, SECONDS);
-  if (databases.length) console.log(`\n(routes measured in ${((Date.now() - t0) / 1000).toFixed(0)} s; load average now ${load1()})`);
+  if (databases.length)
+    console.log(`\n(routes measured in ${((Date.now() - t0) / 1000).toFixed(0)} s; load average now ${load1()})`);
   // BENCH_ROUTES_ONLY=1 stops after the routes (for side-by-side comparisons of the API alone).
   if (process.env.BENCH_ROUTES_ONLY) process.exit(0);
   // `npm run bench -- sandbox` prints only the test kit's figures.

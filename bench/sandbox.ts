@@ -23,15 +23,29 @@ async function measure() {
     await s.stop();
   }
   times.sort((a, b) => a - b);
-  return { medianMs: (times[4]! + times[5]!) / 2, minMs: times[0]!, maxMs: times[RUNS - 1]!, rssIdleMb: rssIdle / MB, addedMb: (rssIdle - rssBefore) / MB };
+  return {
+    medianMs: (times[4]! + times[5]!) / 2,
+    minMs: times[0]!,
+    maxMs: times[RUNS - 1]!,
+    rssIdleMb: rssIdle / MB,
+    addedMb: (rssIdle - rssBefore) / MB,
+  };
 }
 
 export async function runSandboxBench(): Promise<void> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', new URL(import.meta.url).pathname, '--child'], { maxBuffer: 1 << 20 });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', new URL(import.meta.url).pathname, '--child'],
+    { maxBuffer: 1 << 20 },
+  );
   const f = JSON.parse(stdout.trim().split('\n').pop()!);
   console.log(`\n== test kit (@remit/testing) ==`);
-  console.log(`startSandbox() to ready: median ${f.medianMs.toFixed(0)} ms of ${RUNS} in a row (min ${f.minMs.toFixed(0)}, max ${f.maxMs.toFixed(0)})`);
-  console.log(`one idle sandbox: ${f.rssIdleMb.toFixed(0)} MB resident in its process, ${f.addedMb.toFixed(0)} MB of it added by the sandbox`);
+  console.log(
+    `startSandbox() to ready: median ${f.medianMs.toFixed(0)} ms of ${RUNS} in a row (min ${f.minMs.toFixed(0)}, max ${f.maxMs.toFixed(0)})`,
+  );
+  console.log(
+    `one idle sandbox: ${f.rssIdleMb.toFixed(0)} MB resident in its process, ${f.addedMb.toFixed(0)} MB of it added by the sandbox`,
+  );
 }
 
 if (process.argv.includes('--child')) {

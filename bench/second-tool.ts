@@ -34,10 +34,22 @@ async function wrk(r: FixedRequest, connections: number, seconds: number): Promi
   const script = join(tmpdir(), `remit-wrk-${process.pid}.lua`);
   writeFileSync(
     script,
-    [`wrk.method = ${lua(r.method)}`, `wrk.body = ${lua(r.body)}`, ...Object.entries(r.headers).map(([k, v]) => `wrk.headers[${lua(k)}] = ${lua(v)}`)].join('\n'),
+    [
+      `wrk.method = ${lua(r.method)}`,
+      `wrk.body = ${lua(r.body)}`,
+      ...Object.entries(r.headers).map(([k, v]) => `wrk.headers[${lua(k)}] = ${lua(v)}`),
+    ].join('\n'),
   );
   try {
-    const { stdout } = await promisify(execFile)('wrk', ['-t2', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, r.url]);
+    const { stdout } = await promisify(execFile)('wrk', [
+      '-t2',
+      `-c${connections}`,
+      `-d${seconds}s`,
+      '--latency',
+      '-s',
+      script,
+      r.url,
+    ]);
     const pct = (p: string) => duration(new RegExp(`^\\s*${p}%\\s+(\\S+)`, 'm').exec(stdout)?.[1] ?? '');
     const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1]);
     const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout)?.[1] ?? 0);
@@ -59,10 +71,13 @@ async function nodeHttp(r: FixedRequest, connections: number, seconds: number): 
   let errors = 0;
   const one = () =>
     new Promise<number>((resolve, reject) => {
-      const req = request({ agent, host: url.hostname, port: url.port, path: url.pathname + url.search, method: r.method, headers }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
+      const req = request(
+        { agent, host: url.hostname, port: url.port, path: url.pathname + url.search, method: r.method, headers },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
       req.on('error', reject);
       req.end(r.body);
     });
@@ -85,7 +100,13 @@ async function nodeHttp(r: FixedRequest, connections: number, seconds: number): 
   const elapsed = (performance.now() - start) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / elapsed, count: latencies.length, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
+  return {
+    rps: latencies.length / elapsed,
+    count: latencies.length,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors,
+  };
 }
 
 export function secondTool(r: FixedRequest, connections: number, seconds: number): Promise<Figures> {

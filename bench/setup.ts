@@ -32,7 +32,10 @@ const PG_SOCKET_DIR = '/var/run/postgresql';
  * /var/run/postgresql (the README's advice for Postgres on the same host: in one pair of runs every route answered 7-63%
  * more requests a second than over TCP to 127.0.0.1), else TCP. BENCH_PG_SOCKET=<directory> names another; empty, TCP.
  */
-export function benchDatabaseUrl(url: string, dir = process.env.BENCH_PG_SOCKET ?? (existsSync(`${PG_SOCKET_DIR}/.s.PGSQL.5432`) ? PG_SOCKET_DIR : '')) {
+export function benchDatabaseUrl(
+  url: string,
+  dir = process.env.BENCH_PG_SOCKET ?? (existsSync(`${PG_SOCKET_DIR}/.s.PGSQL.5432`) ? PG_SOCKET_DIR : ''),
+) {
   return dir ? url.replace(/@[^/]+\//, `@${encodeURIComponent(dir)}/`) : url;
 }
 export const encryptionKey = randomBytes(32).toString('hex');
@@ -48,7 +51,10 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
-export async function benchDatabase(kind: 'pglite' | 'postgres', opts: { socket?: boolean; from?: string } = {}): Promise<BenchDatabase> {
+export async function benchDatabase(
+  kind: 'pglite' | 'postgres',
+  opts: { socket?: boolean; from?: string } = {},
+): Promise<BenchDatabase> {
   if (kind === 'pglite') {
     const dataDir = mkdtempSync(join(tmpdir(), 'remit-bench-'));
     if (opts.from) cpSync(opts.from, dataDir, { recursive: true });
@@ -76,13 +82,25 @@ export function startBenchServer(db: BenchDatabase, env: Record<string, string> 
   return startProcess(root ? join(root, 'apps/server/src/main.ts') : 'apps/server/src/main.ts', {
     ...serverEnv(),
     REMIT_ENCRYPTION_KEY: encryptionKey,
-    ...(db.target.dataDir ? { REMIT_DATA_DIR: db.target.dataDir, DATABASE_URL: '' } : { DATABASE_URL: db.target.databaseUrl! }),
+    ...(db.target.dataDir
+      ? { REMIT_DATA_DIR: db.target.dataDir, DATABASE_URL: '' }
+      : { DATABASE_URL: db.target.databaseUrl! }),
     ...env,
   });
 }
 
 /** The hot routes, in the order they are loaded. */
-export const ROUTES = ['payLink', 'charge', 'refund', 'void', 'preauthUpdate', 'capture', 'preauthVoid', 'get', 'list'] as const;
+export const ROUTES = [
+  'payLink',
+  'charge',
+  'refund',
+  'void',
+  'preauthUpdate',
+  'capture',
+  'preauthVoid',
+  'get',
+  'list',
+] as const;
 export type Route = (typeof ROUTES)[number];
 
 export interface Setup {
@@ -109,18 +127,40 @@ export const dollars = (cents: number) => (cents / 100).toFixed(2);
 
 /** The core in this process on the bench's database, as the server would open it (sandbox, this run's key). */
 export const openBenchCore = (target: BenchDatabase['target'], opts: Partial<Parameters<typeof openCore>[0]> = {}) =>
-  openCore({ env: 'sandbox', publicUrl: 'http://127.0.0.1', encryptionKey: Buffer.from(encryptionKey, 'hex'), ...target, ...opts });
+  openCore({
+    env: 'sandbox',
+    publicUrl: 'http://127.0.0.1',
+    encryptionKey: Buffer.from(encryptionKey, 'hex'),
+    ...target,
+    ...opts,
+  });
 
 /** The API in-process (`app.inject`): a call that throws unless the answer is 2xx, and an approved merchant made through the routes. */
 export function inProcessApi(app: Awaited<ReturnType<typeof buildApp>>) {
-  const call = async (method: 'GET' | 'POST', url: string, payload?: object, auth?: string, headers: Record<string, string> = {}) => {
-    const res = await app.inject({ method, url, payload, headers: { ...headers, ...(auth ? { authorization: auth } : {}) } });
+  const call = async (
+    method: 'GET' | 'POST',
+    url: string,
+    payload?: object,
+    auth?: string,
+    headers: Record<string, string> = {},
+  ) => {
+    const res = await app.inject({
+      method,
+      url,
+      payload,
+      headers: { ...headers, ...(auth ? { authorization: auth } : {}) },
+    });
     if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
     return { json: res.json(), body: res.body };
   };
   const merchant = async (auth: string, name: string) => {
-    const { merchant_key, public_key } = (await call('POST', '/api/v1/onboarding', validOnboarding({ business_name: name }), auth)).json.data;
-    const list = (await call('GET', '/api/v1/merchant', undefined, auth)).json.data as Array<{ merchant_id: string; public_data: { public_key: string } }>;
+    const { merchant_key, public_key } = (
+      await call('POST', '/api/v1/onboarding', validOnboarding({ business_name: name }), auth)
+    ).json.data;
+    const list = (await call('GET', '/api/v1/merchant', undefined, auth)).json.data as Array<{
+      merchant_id: string;
+      public_data: { public_key: string };
+    }>;
     const id = list.find((m) => m.public_data.public_key === public_key)!.merchant_id;
     await call('POST', '/api/v1/approve-merchant', { merchant_id: id }, auth);
     return { key: merchant_key as string, id };
@@ -141,19 +181,28 @@ export async function setup(target: { dataDir?: string; databaseUrl?: string }):
   const voids = await merchant('Bench Voids');
   const merchantKey = main.key;
   const customerId: number = (
-    await call('POST', '/api/v1/customers/add', {
-      merchant_key: merchantKey,
-      first_name: 'Bench',
-      email: 'bench@example.com',
-      card: { number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123', zip: '94105' },
-    }, auth)
+    await call(
+      'POST',
+      '/api/v1/customers/add',
+      {
+        merchant_key: merchantKey,
+        first_name: 'Bench',
+        email: 'bench@example.com',
+        card: { number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123', zip: '94105' },
+      },
+      auth,
+    )
   ).json.data.customer_id;
-  const charge = (body: object) => call('POST', `/api/v1/customers/charge/${customerId}`, { merchant_key: merchantKey, ...body }, auth);
+  const charge = (body: object) =>
+    call('POST', `/api/v1/customers/charge/${customerId}`, { merchant_key: merchantKey, ...body }, auth);
   const sales: string[] = [];
   const preauths: Setup['preauths'] = [];
   for (let i = 0; i < CONNECTIONS; i++) {
     sales.push((await charge({ amount: 9000, order_id: `bench-sale-${i}`, preAuth: false })).json.transaction_id);
-    preauths.push({ id: (await charge({ amount: 100, order_id: `bench-pa-${i}`, preAuth: true })).json.transaction_id, cents: 10_000 });
+    preauths.push({
+      id: (await charge({ amount: 100, order_id: `bench-pa-${i}`, preAuth: true })).json.transaction_id,
+      cents: 10_000,
+    });
   }
   const seed = (merchantId: string, prefix: string, rows: number, age: string) =>
     core.database.db.execute(sql`
@@ -190,22 +239,43 @@ export async function setup(target: { dataDir?: string; databaseUrl?: string }):
   const voidable = consumable('txn_void');
   const recorded: Setup['recorded'] = {
     payLink: [await warmRecord(api('POST', '/pay-link', { merchant_key: merchantKey, amount: '25.00' }))],
-    charge: [await warmRecord(api('POST', `/customers/charge/${customerId}`, { merchant_key: merchantKey, amount: 12.5, order_id: 'bench-charge', preAuth: false }))],
+    charge: [
+      await warmRecord(
+        api('POST', `/customers/charge/${customerId}`, {
+          merchant_key: merchantKey,
+          amount: 12.5,
+          order_id: 'bench-charge',
+          preAuth: false,
+        }),
+      ),
+    ],
     refund: [],
     void: [],
     preauthUpdate: [],
     capture: [],
     preauthVoid: [],
     get: [await warmRecord(api('GET', `/merchant/transactions/${readId}`, { merchant_key: merchantKey }))],
-    list: [await warmRecord(api('GET', '/merchant/transactions', { merchant_key: merchantKey, limit: '20', pageNumber: 0 }))],
+    list: [
+      await warmRecord(api('GET', '/merchant/transactions', { merchant_key: merchantKey, limit: '20', pageNumber: 0 })),
+    ],
   };
   // The void merchant's cache warmed by a read, then one void recorded on the row kept aside for it.
   await call('GET', `/api/v1/merchant/transactions/txn_void0`, { merchant_key: voids.key }, auth);
-  recorded.void.push(await recorder.record(api('POST', '/order/sales-void', { merchant_key: voids.key, transaction_id: 'txn_void0' })));
-  recorded.capture.push(await recorder.record(api('POST', '/preauth/capture', { merchant_key: voids.key, transaction_id: 'txn_pacap0' })));
-  recorded.preauthVoid.push(await recorder.record(api('POST', '/preauth/void', { merchant_key: voids.key, transaction_id: 'txn_pavoid0' })));
+  recorded.void.push(
+    await recorder.record(api('POST', '/order/sales-void', { merchant_key: voids.key, transaction_id: 'txn_void0' })),
+  );
+  recorded.capture.push(
+    await recorder.record(api('POST', '/preauth/capture', { merchant_key: voids.key, transaction_id: 'txn_pacap0' })),
+  );
+  recorded.preauthVoid.push(
+    await recorder.record(api('POST', '/preauth/void', { merchant_key: voids.key, transaction_id: 'txn_pavoid0' })),
+  );
   for (let i = 0; i < CONNECTIONS; i++) {
-    recorded.refund.push(await recorder.record(api('POST', '/order/sales-return', { merchant_key: merchantKey, transaction_id: sales[i], amount: '0.01' })));
+    recorded.refund.push(
+      await recorder.record(
+        api('POST', '/order/sales-return', { merchant_key: merchantKey, transaction_id: sales[i], amount: '0.01' }),
+      ),
+    );
     // Up a cent and back down: the ceiling replays the two in turn, so each replay changes the
     // amount (a replay of the same move would find the amount already moved and change nothing).
     const pa = preauths[i]!;

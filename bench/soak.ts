@@ -35,24 +35,42 @@ try {
     let order = 0;
     // Each connection sends these in turn: two writes (a pay link, a charge with its own order id), two reads.
     const requests = [
-      { method: 'POST', path: '/api/v1/pay-link', body: JSON.stringify({ merchant_key: s.merchantKey, amount: '25.00' }) },
+      {
+        method: 'POST',
+        path: '/api/v1/pay-link',
+        body: JSON.stringify({ merchant_key: s.merchantKey, amount: '25.00' }),
+      },
       {
         method: 'POST',
         path: `/api/v1/customers/charge/${s.customerId}`,
         setupRequest: (req: autocannon.Request) => ({
           ...req,
-          body: JSON.stringify({ merchant_key: s.merchantKey, amount: 12.5, order_id: `soak-${order++}`, preAuth: false }),
+          body: JSON.stringify({
+            merchant_key: s.merchantKey,
+            amount: 12.5,
+            order_id: `soak-${order++}`,
+            preAuth: false,
+          }),
         }),
       },
-      { method: 'GET', path: `/api/v1/merchant/transactions/${s.readId}`, body: JSON.stringify({ merchant_key: s.merchantKey }) },
-      { method: 'GET', path: '/api/v1/merchant/transactions', body: JSON.stringify({ merchant_key: s.merchantKey, limit: '20', pageNumber: 0 }) },
+      {
+        method: 'GET',
+        path: `/api/v1/merchant/transactions/${s.readId}`,
+        body: JSON.stringify({ merchant_key: s.merchantKey }),
+      },
+      {
+        method: 'GET',
+        path: '/api/v1/merchant/transactions',
+        body: JSON.stringify({ merchant_key: s.merchantKey, limit: '20', pageNumber: 0 }),
+      },
     ] as unknown as autocannon.Request[];
     const started = Date.now();
     const series: Array<{ s: number; mb: number; requests: number }> = [];
     let answered = 0;
     const run = new Promise<autocannon.Result>((resolve, reject) => {
-      const instance = autocannon({ url: server.base, connections: CONNECTIONS, duration: SECONDS, headers, requests }, (err, r) =>
-        err ? reject(err) : resolve(r),
+      const instance = autocannon(
+        { url: server.base, connections: CONNECTIONS, duration: SECONDS, headers, requests },
+        (err, r) => (err ? reject(err) : resolve(r)),
       );
       instance.on('response', () => answered++);
     });

@@ -26,7 +26,10 @@ const core = await openCore({
   publicUrl: 'http://127.0.0.1',
   encryptionKey: randomBytes(32),
   databaseUrl: pg?.url,
-  logger: { logQuery: (query, params) => void (query.startsWith('\n    with due as') && (claim = { query, params: [...params] })) },
+  logger: {
+    logQuery: (query, params) =>
+      void (query.startsWith('\n    with due as') && (claim = { query, params: [...params] })),
+  },
 });
 try {
   const db = core.ctx.db;
@@ -55,11 +58,14 @@ try {
   if (!claim) throw new Error('bench: no claim statement was seen');
   const literal = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replaceAll("'", "''")}'`);
   const text = claim.query.replace(/\$(\d+)/g, (_, i: string) => literal(claim!.params[Number(i) - 1]));
-  console.log(`== ${kind}: the claim over ${BACKLOG + 1} due deliveries of 2 clients; parameters ${JSON.stringify(claim.params)} ==`);
+  console.log(
+    `== ${kind}: the claim over ${BACKLOG + 1} due deliveries of 2 clients; parameters ${JSON.stringify(claim.params)} ==`,
+  );
   await db
     .transaction(async (tx) => {
       const r = await tx.execute(sql.raw(`explain (analyze, costs off) ${text}`));
-      for (const row of (r as unknown as { rows: Array<Record<string, string>> }).rows) console.log(Object.values(row)[0]);
+      for (const row of (r as unknown as { rows: Array<Record<string, string>> }).rows)
+        console.log(Object.values(row)[0]);
       // Prepared, as the dispatcher sends it: after the first few runs the server may keep one plan.
       await tx.execute(sql.raw(`prepare remit_plan_claim as ${claim!.query}`));
       const run = sql.raw(`execute remit_plan_claim (${claim!.params.map(literal).join(', ')})`);
@@ -73,7 +79,9 @@ try {
         await tx.execute(sql.raw('rollback to savepoint s'));
       }
       const last = times.slice(10).sort((a, b) => a - b);
-      console.log(`the claim prepared, run ${n} times: first ${times[0]!.toFixed(2)} ms, median of the last 10 ${last[5]!.toFixed(2)} ms`);
+      console.log(
+        `the claim prepared, run ${n} times: first ${times[0]!.toFixed(2)} ms, median of the last 10 ${last[5]!.toFixed(2)} ms`,
+      );
       throw new Rollback();
     })
     .catch((e) => {

@@ -35,8 +35,12 @@ for (let round = 0; round < ROUNDS; round++) {
     const v = drain(cores[x]);
     runs[x].push(v.rate);
     cpu[x].push(v.cpu);
-    console.log(`  round ${round + 1} ${x}: ${v.rate} deliveries/s, CPU ${v.cpu.toFixed(3)} ms a delivery (dispatcher and database)`);
+    console.log(
+      `  round ${round + 1} ${x}: ${v.rate} deliveries/s, CPU ${v.cpu.toFixed(3)} ms a delivery (dispatcher and database)`,
+    );
   }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-console.log(`median: A ${median(runs.A)}, B ${median(runs.B)} deliveries/s; CPU A ${median(cpu.A).toFixed(3)}, B ${median(cpu.B).toFixed(3)} ms a delivery`);
+console.log(
+  `median: A ${median(runs.A)}, B ${median(runs.B)} deliveries/s; CPU A ${median(cpu.A).toFixed(3)}, B ${median(cpu.B).toFixed(3)} ms a delivery`,
+);

@@ -53,7 +53,9 @@ const now = () => Number(process.hrtime.bigint()) / 1e6;
  * dispatcher's. `arrivals` maps each `webhook-id` to its arrival time on `now()`'s clock.
  */
 async function receiver() {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./webhook-receiver.mjs', import.meta.url))], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./webhook-receiver.mjs', import.meta.url))], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const arrivals = new Map<string, number>();
   const clocks: Array<(at: number) => void> = [];
   let port: (p: number) => void;
@@ -77,7 +79,8 @@ async function receiver() {
     const before = now();
     const theirs = await new Promise<number>((r) => (clocks.push(r), child.stdin.write('clock\n')));
     const after = now();
-    if (!(before <= theirs && theirs <= after)) throw new Error(`bench: the receiver's clock (${theirs}) is not ours (${before}..${after})`);
+    if (!(before <= theirs && theirs <= after))
+      throw new Error(`bench: the receiver's clock (${theirs}) is not ours (${before}..${after})`);
   }
   return {
     url,
@@ -129,16 +132,21 @@ async function benchOne(database: 'pglite' | 'postgres'): Promise<WebhookFigures
     const backlog = async () => {
       for (let i = 0; i < BACKLOG; i += 100) {
         await inTransaction(core.ctx, async (_tx, c) => {
-          for (let j = i; j < Math.min(i + 100, BACKLOG); j++) await recordEvent(c, { clientId: client_id, type: 'preauth', data });
+          for (let j = i; j < Math.min(i + 100, BACKLOG); j++)
+            await recordEvent(c, { clientId: client_id, type: 'preauth', data });
         });
       }
     };
     // The statements of one pass that delivers one event, for the ceiling.
-    const one = await inTransaction(core.ctx, (_tx, c) => recordEvent(c, { clientId: client_id, type: 'preauth', data }));
+    const one = await inTransaction(core.ctx, (_tx, c) =>
+      recordEvent(c, { clientId: client_id, type: 'preauth', data }),
+    );
     const recordingPass = new WebhookDispatcher(core.ctx, { concurrency: CLAIM_CONCURRENCY, wakeOnCommit: false });
     const pass = (await recorder.record(() => recordingPass.runOnce())).flatMap((step) => step.statements);
     await recordingPass.stop();
-    await waitFor(() => rx.arrivals.has(one), 5_000).catch(() => Promise.reject(new Error('bench: the recorded pass delivered nothing')));
+    await waitFor(() => rx.arrivals.has(one), 5_000).catch(() =>
+      Promise.reject(new Error('bench: the recorded pass delivered nothing')),
+    );
 
     // Throughput: a backlog written first, then drained, timed to the last arrival.
     await backlog();
@@ -158,7 +166,16 @@ async function benchOne(database: 'pglite' | 'postgres'): Promise<WebhookFigures
       database: per(databaseUrl ? postgresCpuMs() - cpu0.pg : ownCpuMs() - cpu0.all - main),
     };
     await d.stop();
-    if (THROUGHPUT_ONLY) return { database, deliveriesPerSecond, ceiling: NaN, cpuPerDelivery, p50: NaN, p99: NaN, pollOnly: { p50: NaN, p99: NaN } };
+    if (THROUGHPUT_ONLY)
+      return {
+        database,
+        deliveriesPerSecond,
+        ceiling: NaN,
+        cpuPerDelivery,
+        p50: NaN,
+        p99: NaN,
+        pollOnly: { p50: NaN, p99: NaN },
+      };
 
     // Its ceiling: the same statements on a backlog of the same size, with no HTTP.
     await backlog();
@@ -179,7 +196,9 @@ async function benchOne(database: 'pglite' | 'postgres'): Promise<WebhookFigures
         await new Promise((r) => setTimeout(r, 100)); // the loop idles before the first event
         const committed = new Map<string, number>();
         for (let i = 0; i < LATENCY_EVENTS / 4; i++) {
-          const id = await inTransaction(core.ctx, (_tx, c) => recordEvent(c, { clientId: client_id, type: 'preauth', data }));
+          const id = await inTransaction(core.ctx, (_tx, c) =>
+            recordEvent(c, { clientId: client_id, type: 'preauth', data }),
+          );
           committed.set(id, now());
           await new Promise((r) => setTimeout(r, 10 + Math.random() * 20));
         }
@@ -214,16 +233,26 @@ async function benchOne(database: 'pglite' | 'postgres'): Promise<WebhookFigures
  * batch as JSON (`remit_webhook_results`) runs once per claim, with a row per claimed delivery
  * made from the recorded one. A whole batch is recorded before the next claim.
  */
-async function drainWithoutHttp(driver: Driver, pass: Statement[], deliveryId: string, expected: number): Promise<number> {
+async function drainWithoutHttp(
+  driver: Driver,
+  pass: Statement[],
+  deliveryId: string,
+  expected: number,
+): Promise<number> {
   const names = (s: Statement) => s.params.includes(deliveryId);
-  const batched = (s: Statement) => s.params.some((p) => typeof p === 'string' && p.startsWith('[') && p.includes(deliveryId));
+  const batched = (s: Statement) =>
+    s.params.some((p) => typeof p === 'string' && p.startsWith('[') && p.includes(deliveryId));
   const first = pass.findIndex((s) => names(s) || batched(s));
   const results = pass.slice(first).filter((s) => names(s) || batched(s));
   const claim = pass[first - 1];
   const leaseOf = (s: Statement) =>
-    names(s) ? s.params.find((p) => typeof p === 'string' && claim?.params.includes(p)) : (JSON.parse(s.params.find((p) => typeof p === 'string' && p.startsWith('['))! as string)[0]?.lease_id as unknown);
+    names(s)
+      ? s.params.find((p) => typeof p === 'string' && claim?.params.includes(p))
+      : (JSON.parse(s.params.find((p) => typeof p === 'string' && p.startsWith('['))! as string)[0]
+          ?.lease_id as unknown);
   const lease = results[0] && leaseOf(results[0]);
-  if (first < 1 || !claim || lease === undefined || !claim.params.includes(lease)) throw new Error('bench: the recorded pass has no claim and delivery result');
+  if (first < 1 || !claim || lease === undefined || !claim.params.includes(lease))
+    throw new Error('bench: the recorded pass has no claim and delivery result');
   const prepare = pass.slice(0, first - 1);
   const run = async (s: Statement, swap: (p: unknown) => unknown) =>
     (await driver.run({ kind: 'group', statements: [s] }, [s.params.map(swap)]))[0]!;
@@ -243,7 +272,8 @@ async function drainWithoutHttp(driver: Driver, pass: Statement[], deliveryId: s
     }
     await Promise.all(
       rows.map(async (row) => {
-        for (const s of results.filter(names)) await run(s, (p) => (p === deliveryId ? row.id : p === lease ? row.lease_id : p));
+        for (const s of results.filter(names))
+          await run(s, (p) => (p === deliveryId ? row.id : p === lease ? row.lease_id : p));
       }),
     );
     delivered += rows.length;
@@ -252,7 +282,9 @@ async function drainWithoutHttp(driver: Driver, pass: Statement[], deliveryId: s
   return delivered / ((performance.now() - t0) / 1000);
 }
 
-export async function runWebhookBench(databases: Array<'pglite' | 'postgres'> = ['pglite', 'postgres']): Promise<WebhookFigures[]> {
+export async function runWebhookBench(
+  databases: Array<'pglite' | 'postgres'> = ['pglite', 'postgres'],
+): Promise<WebhookFigures[]> {
   const out: WebhookFigures[] = [];
   for (const db of databases) {
     const f = await benchOne(db);

@@ -84,11 +84,15 @@ async function instrument(ctx: BrowserContext, hooks: Hooks): Promise<void> {
 async function phases(page: Page, frame: Frame, clickAt: number, typedAt: number): Promise<Phases> {
   const top = await page.evaluate(() => ({
     origin: performance.timeOrigin,
-    entries: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => ({ name: e.name, end: e.responseEnd })),
+    entries: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => ({
+      name: e.name,
+      end: e.responseEnd,
+    })),
   }));
   const inner = await frame.evaluate(() => ({
     origin: performance.timeOrigin,
-    nav: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.responseEnd ?? null,
+    nav:
+      (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.responseEnd ?? null,
     ready: performance.getEntriesByName('remit:ready')[0]?.startTime ?? null,
   }));
   const at = (origin: number, t: number | null | undefined) => (t == null ? null : Math.round(origin + t - clickAt));
@@ -137,7 +141,9 @@ async function clickToTyping(page: Page, hooks: Hooks, url: string, mode: Mode, 
     await cdp.send('Network.clearBrowserCookies');
   }
   await page.goto(url);
-  await page.waitForFunction(() => typeof (window as unknown as { getPaymentPage?: unknown }).getPaymentPage === 'function');
+  await page.waitForFunction(
+    () => typeof (window as unknown as { getPaymentPage?: unknown }).getPaymentPage === 'function',
+  );
   const box = (await page.locator('#pay').boundingBox())!;
   const button = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   if (mode === 'hover') {
@@ -153,14 +159,26 @@ async function clickToTyping(page: Page, hooks: Hooks, url: string, mode: Mode, 
     // The binding is the quick way back; a frame whose binding is not there yet is found by looking.
     if (n % 10 === 0)
       for (const f of page.frames().slice(1))
-        if (await f.evaluate(() => !!(window as unknown as { firstInput?: number }).firstInput).catch(() => false)) typedIn = f;
+        if (await f.evaluate(() => !!(window as unknown as { firstInput?: number }).firstInput).catch(() => false))
+          typedIn = f;
     if (Date.now() > until) {
       const seen = await Promise.all(
-        page.frames().map((f) =>
-          f.evaluate(() => [location.href, document.activeElement?.id, (document.getElementById('card-number') as HTMLInputElement | null)?.value, (window as unknown as { firstInput?: number }).firstInput]).catch(String),
-        ),
+        page
+          .frames()
+          .map((f) =>
+            f
+              .evaluate(() => [
+                location.href,
+                document.activeElement?.id,
+                (document.getElementById('card-number') as HTMLInputElement | null)?.value,
+                (window as unknown as { firstInput?: number }).firstInput,
+              ])
+              .catch(String),
+          ),
       );
-      throw new Error(`no input handled by the card number 15 s after the click (${url}, ${mode}, at ${JSON.stringify(at)}): ${JSON.stringify(seen)}`);
+      throw new Error(
+        `no input handled by the card number 15 s after the click (${url}, ${mode}, at ${JSON.stringify(at)}): ${JSON.stringify(seen)}`,
+      );
     }
     await click(cdp, at);
     await cdp.send('Input.insertText', { text: '4' });
@@ -174,7 +192,13 @@ async function clickToTyping(page: Page, hooks: Hooks, url: string, mode: Mode, 
 }
 
 /** RUNS runs (after one warm-up) in a setup: a new tab of one context each (`running`), or a new context each (`fresh`). */
-async function series(browser: Browser, url: string, setup: Setup, mode: Mode, field: { at: Point | null }): Promise<Phases[]> {
+async function series(
+  browser: Browser,
+  url: string,
+  setup: Setup,
+  mode: Mode,
+  field: { at: Point | null },
+): Promise<Phases[]> {
   const hooks: Hooks = { typed: () => {} };
   const shared = setup === 'running' ? await browser.newContext() : null;
   if (shared) await instrument(shared, hooks);
@@ -241,7 +265,9 @@ export async function runWidgetPayBench(): Promise<Record<`${Setup} ${Mode}`, { 
         };
         const where = setup === 'running' ? 'running browser, new tab, cache and cookies cleared' : 'fresh context';
         const judged = setup === 'running' ? `   budget < 300 ms ${median < 300 ? 'ok' : 'OVER'}` : '';
-        console.log(`\n== pay button (${setup}, ${mode}${mode === 'hover' ? ` ${HOVER_MS} ms` : ''}): click → card number in the modal handles typing (Chromium, localhost, ${where}) ==`);
+        console.log(
+          `\n== pay button (${setup}, ${mode}${mode === 'hover' ? ` ${HOVER_MS} ms` : ''}): click → card number in the modal handles typing (Chromium, localhost, ${where}) ==`,
+        );
         console.log(`median ${median} ms   p90 ${p90} ms   (${runs.length} runs)${judged}`);
         console.log(
           `phase ends after the click (medians, ms): chunk ${mid('chunk')}  pay link ${mid('link')}  pay frame's document ${mid('frame')}  its HTML ${mid('html')}  rendered ${mid('ready')}  first input ${mid('total')}`,
@@ -249,7 +275,9 @@ export async function runWidgetPayBench(): Promise<Record<`${Setup} ${Mode}`, { 
         out[`${setup} ${mode}`] = { median, p90 };
       }
       const floor = await floorOf(browser, setup);
-      console.log(`floor (${setup}): the same click (pointer resting first) opening a frame of another origin, its process warm, with one field and nothing else, no pay link (bare Node servers): median ${floor} ms`);
+      console.log(
+        `floor (${setup}): the same click (pointer resting first) opening a frame of another origin, its process warm, with one field and nothing else, no pay link (bare Node servers): median ${floor} ms`,
+      );
     }
     return out;
   } finally {

@@ -4,7 +4,11 @@ import type { Browser, Page } from 'playwright-core';
 import { validOnboarding } from '../apps/server/src/testing/fixtures.js';
 import { startTestServer, type TestServer } from '../apps/server/src/testing/harness.js';
 import { eventsOf, rows } from '../apps/server/src/testing/payments.js';
-import { emulatedStripe, startStripeEmulator, type StripeEmulator } from '../apps/server/src/testing/stripe-emulator.js';
+import {
+  emulatedStripe,
+  startStripeEmulator,
+  type StripeEmulator,
+} from '../apps/server/src/testing/stripe-emulator.js';
 import { launchChromium } from './browser.js';
 import { checkState } from './support.js';
 
@@ -30,9 +34,17 @@ afterAll(async () => {
 
 async function onboard(): Promise<{ path: string; merchantId: string; account: string }> {
   const auth = await s.credentials();
-  const res = await s.http({ method: 'POST', path: '/api/v1/onboarding', auth, json: validOnboarding({ business_name: 'Keyboard Kites LLC' }) });
+  const res = await s.http({
+    method: 'POST',
+    path: '/api/v1/onboarding',
+    auth,
+    json: validOnboarding({ business_name: 'Keyboard Kites LLC' }),
+  });
   expect(res.status).toBe(201);
-  const [m] = await rows<{ id: string; stripe_account_id: string }>(s, sql`select id, stripe_account_id from merchants where public_key = ${res.body.data.public_key}`);
+  const [m] = await rows<{ id: string; stripe_account_id: string }>(
+    s,
+    sql`select id, stripe_account_id from merchants where public_key = ${res.body.data.public_key}`,
+  );
   return { path: new URL(res.body.data.agreement_link).pathname, merchantId: m!.id, account: m!.stripe_account_id };
 }
 
@@ -53,10 +65,15 @@ describe('the merchant agreement page', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     // A CSP refusal would show here (the 400 of the unticked form is expected, and not).
-    page.on('console', (m) => m.type() === 'error' && /Content Security Policy/.test(m.text()) && errors.push(m.text()));
+    page.on(
+      'console',
+      (m) => m.type() === 'error' && /Content Security Policy/.test(m.text()) && errors.push(m.text()),
+    );
     await page.goto(`${s.url}${path}`);
     await expect(page.title()).resolves.toBe('Merchant agreement – Keyboard Kites LLC');
-    expect(await page.getByRole('link', { name: 'Stripe Connected Account Agreement' }).getAttribute('href')).toBe('https://stripe.com/connect-account/legal');
+    expect(await page.getByRole('link', { name: 'Stripe Connected Account Agreement' }).getAttribute('href')).toBe(
+      'https://stripe.com/connect-account/legal',
+    );
     await checkState(page, 'agreement');
 
     // Sent unticked: the error summary takes focus and links to the box.
@@ -79,7 +96,9 @@ describe('the merchant agreement page', () => {
 
     const userAgent = await page.evaluate(() => navigator.userAgent);
     expect(emu.accounts.get(account)!.tos_acceptance).toMatchObject({ ip: '127.0.0.1', user_agent: userAgent });
-    expect(await eventsOf(s, merchantId, 'documents.signed')).toEqual([expect.objectContaining({ merchant_id: merchantId, business_name: 'Keyboard Kites LLC' })]);
+    expect(await eventsOf(s, merchantId, 'documents.signed')).toEqual([
+      expect.objectContaining({ merchant_id: merchantId, business_name: 'Keyboard Kites LLC' }),
+    ]);
     expect(errors).toEqual([]);
     await ctx.close();
   });

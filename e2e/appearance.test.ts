@@ -25,7 +25,8 @@ let server: Server;
 
 /** A shop page with the loader tag; `appearance` (JSON) goes on it as data-appearance, the page's own. */
 function shopHtml(remit: string, key: string, appearance: string | null): string {
-  const attr = appearance === null ? '' : ` data-appearance="${appearance.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`;
+  const attr =
+    appearance === null ? '' : ` data-appearance="${appearance.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`;
   // The listener comes before the loader tag: remit:ready fires as the loader runs.
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme shop</title>
 <script nonce="${NONCE}">
@@ -55,7 +56,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   shop = `http://localhost:${(server.address() as AddressInfo).port}`;
-  widgetId = (await w.s.http({ method: 'GET', path: '/api/v1/widgets', auth: w.m.auth, json: { merchant_key: w.m.merchant_key } })).body.data[0].id;
+  widgetId = (
+    await w.s.http({ method: 'GET', path: '/api/v1/widgets', auth: w.m.auth, json: { merchant_key: w.m.merchant_key } })
+  ).body.data[0].id;
   expect((await put({ allowed_origins: [shop] })).status).toBe(200);
 });
 afterAll(async () => {
@@ -64,12 +67,19 @@ afterAll(async () => {
 });
 
 const put = (json: Record<string, unknown>) =>
-  w.s.http({ method: 'PUT', path: `/api/v1/widgets/${widgetId}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, ...json } });
+  w.s.http({
+    method: 'PUT',
+    path: `/api/v1/widgets/${widgetId}`,
+    auth: w.m.auth,
+    json: { merchant_key: w.m.merchant_key, ...json },
+  });
 
 /** Screenshot to /tmp/shots/appearance/<name>.png and axe (WCAG 2.x A/AA, best practice; colour contrast included). */
 async function look(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
   expect(
     result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
     name,
@@ -101,21 +111,74 @@ interface Case {
   name: string;
   appearance: Record<string, unknown> | null;
   options?: BrowserContextOptions;
-  want: { card: string; text: string; button: string; buttonText: string; font?: RegExp; radius?: string; size?: string };
+  want: {
+    card: string;
+    text: string;
+    button: string;
+    buttonText: string;
+    font?: RegExp;
+    radius?: string;
+    size?: string;
+  };
 }
 const CASES: Case[] = [
-  { name: 'default', appearance: null, want: { card: '#ffffff', text: '#111827', button: '#1d4ed8', buttonText: '#ffffff', font: /^system-ui/, radius: '8px' } },
-  { name: 'night', appearance: { theme: 'night' }, want: { card: '#1f2937', text: '#f9fafb', button: '#60a5fa', buttonText: '#111827' } },
-  { name: 'flat', appearance: { theme: 'flat' }, want: { card: '#ffffff', text: '#1f2937', button: '#111827', buttonText: '#ffffff', radius: '2px' } },
-  { name: 'auto-light', appearance: { theme: 'auto' }, options: { colorScheme: 'light' }, want: { card: '#ffffff', text: '#111827', button: '#1d4ed8', buttonText: '#ffffff' } },
-  { name: 'auto-dark', appearance: { theme: 'auto' }, options: { colorScheme: 'dark' }, want: { card: '#1f2937', text: '#f9fafb', button: '#60a5fa', buttonText: '#111827' } },
+  {
+    name: 'default',
+    appearance: null,
+    want: {
+      card: '#ffffff',
+      text: '#111827',
+      button: '#1d4ed8',
+      buttonText: '#ffffff',
+      font: /^system-ui/,
+      radius: '8px',
+    },
+  },
+  {
+    name: 'night',
+    appearance: { theme: 'night' },
+    want: { card: '#1f2937', text: '#f9fafb', button: '#60a5fa', buttonText: '#111827' },
+  },
+  {
+    name: 'flat',
+    appearance: { theme: 'flat' },
+    want: { card: '#ffffff', text: '#1f2937', button: '#111827', buttonText: '#ffffff', radius: '2px' },
+  },
+  {
+    name: 'auto-light',
+    appearance: { theme: 'auto' },
+    options: { colorScheme: 'light' },
+    want: { card: '#ffffff', text: '#111827', button: '#1d4ed8', buttonText: '#ffffff' },
+  },
+  {
+    name: 'auto-dark',
+    appearance: { theme: 'auto' },
+    options: { colorScheme: 'dark' },
+    want: { card: '#1f2937', text: '#f9fafb', button: '#60a5fa', buttonText: '#111827' },
+  },
   {
     name: 'custom',
     appearance: {
       theme: 'default',
-      variables: { colorPrimary: '#7c3aed', colorBackground: '#fffbeb', colorText: '#1c1917', colorBorder: '#a8a29e', fontFamily: 'Georgia, serif', fontSizeBase: '18px', borderRadius: '14px' },
+      variables: {
+        colorPrimary: '#7c3aed',
+        colorBackground: '#fffbeb',
+        colorText: '#1c1917',
+        colorBorder: '#a8a29e',
+        fontFamily: 'Georgia, serif',
+        fontSizeBase: '18px',
+        borderRadius: '14px',
+      },
     },
-    want: { card: '#fffbeb', text: '#1c1917', button: '#7c3aed', buttonText: '#ffffff', font: /^Georgia, serif$/, radius: '14px', size: '18px' },
+    want: {
+      card: '#fffbeb',
+      text: '#1c1917',
+      button: '#7c3aed',
+      buttonText: '#ffffff',
+      font: /^Georgia, serif$/,
+      radius: '14px',
+      size: '18px',
+    },
   },
 ];
 
@@ -130,54 +193,67 @@ function expectLook(got: Awaited<ReturnType<typeof payPageLook>>, want: Case['wa
 }
 
 describe('appearance in every theme', () => {
-  it.each(CASES)('$name: the pay page on its own, its errors and its receipt', async ({ name, appearance, options, want }) => {
-    expect((await put({ appearance })).status).toBe(200);
-    const page = await newPage(w, options);
-    await page.goto(`${w.s.url}/pay/${await createLink(w, { amount: '21.00' })}`);
-    expectLook(await payPageLook(page), want, name);
-    await look(page, `pay-${name}`);
-    await page.getByRole('button', { name: /^Pay/ }).click();
-    await page.locator('.error-summary').waitFor();
-    await look(page, `pay-${name}-errors`);
-    await fillCard(page, '4242424242424242');
-    await page.getByRole('button', { name: /^Pay/ }).click();
-    await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
-    expect(await page.evaluate(() => getComputedStyle(document.body).color)).toBe(rgb(want.text));
-    await look(page, `receipt-${name}`);
-    await page.context().close();
-  });
+  it.each(CASES)(
+    '$name: the pay page on its own, its errors and its receipt',
+    async ({ name, appearance, options, want }) => {
+      expect((await put({ appearance })).status).toBe(200);
+      const page = await newPage(w, options);
+      await page.goto(`${w.s.url}/pay/${await createLink(w, { amount: '21.00' })}`);
+      expectLook(await payPageLook(page), want, name);
+      await look(page, `pay-${name}`);
+      await page.getByRole('button', { name: /^Pay/ }).click();
+      await page.locator('.error-summary').waitFor();
+      await look(page, `pay-${name}-errors`);
+      await fillCard(page, '4242424242424242');
+      await page.getByRole('button', { name: /^Pay/ }).click();
+      await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
+      expect(await page.evaluate(() => getComputedStyle(document.body).color)).toBe(rgb(want.text));
+      await look(page, `receipt-${name}`);
+      await page.context().close();
+    },
+  );
 
-  it.each(CASES)('$name: the widgets and the pay modal on a shop page (the pay page inside it too)', async ({ name, appearance, options, want }) => {
-    expect((await put({ appearance })).status).toBe(200);
-    const page = await newPage(w, { ...options, viewport: { width: 1024, height: 900 } });
-    await page.goto(shop);
-    await page.locator('remit-transactions, #tx').first().waitFor();
-    await expect.poll(() => page.locator('#tx').getByText(/No completed transactions yet|Date/).count()).toBeGreaterThan(0);
-    await page.getByRole('button', { name: 'Pay $12.50' }).click();
-    const frameEl = page.locator('iframe[title="Payment form: Pay $12.50"]');
-    await page.frameLocator('iframe[title="Payment form: Pay $12.50"]').getByLabel('Card number').waitFor();
-    const frame = (await (await frameEl.elementHandle())!.contentFrame())!;
-    await expect.poll(async () => (await payPageLook(frame)).card).toBe(rgb(want.card));
-    expectLook(await payPageLook(frame), want, `${name} in the modal`);
-    const dialog = await page.evaluate(() => {
-      const d = document.querySelector('remit-pay')!.shadowRoot!.querySelector('dialog')!;
-      const s = getComputedStyle(d);
-      return { background: s.backgroundColor, color: s.color, font: s.fontFamily };
-    });
-    expect(dialog.background).toBe(rgb(want.card));
-    expect(dialog.color).toBe(rgb(want.text));
-    if (want.font) expect(dialog.font).toMatch(want.font);
-    await look(page, `modal-${name}`);
-    await page.keyboard.press('Escape');
-    await expect.poll(() => page.locator('remit-pay').count()).toBe(0);
-    const table = await page.evaluate(() => {
-      const caption = document.getElementById('tx')!.shadowRoot!.querySelector('caption')!;
-      return getComputedStyle(caption).color;
-    });
-    expect(table).toBe(rgb(want.text));
-    await look(page, `widgets-${name}`);
-    await page.context().close();
-  });
+  it.each(CASES)(
+    '$name: the widgets and the pay modal on a shop page (the pay page inside it too)',
+    async ({ name, appearance, options, want }) => {
+      expect((await put({ appearance })).status).toBe(200);
+      const page = await newPage(w, { ...options, viewport: { width: 1024, height: 900 } });
+      await page.goto(shop);
+      await page.locator('remit-transactions, #tx').first().waitFor();
+      await expect
+        .poll(() =>
+          page
+            .locator('#tx')
+            .getByText(/No completed transactions yet|Date/)
+            .count(),
+        )
+        .toBeGreaterThan(0);
+      await page.getByRole('button', { name: 'Pay $12.50' }).click();
+      const frameEl = page.locator('iframe[title="Payment form: Pay $12.50"]');
+      await page.frameLocator('iframe[title="Payment form: Pay $12.50"]').getByLabel('Card number').waitFor();
+      const frame = (await (await frameEl.elementHandle())!.contentFrame())!;
+      await expect.poll(async () => (await payPageLook(frame)).card).toBe(rgb(want.card));
+      expectLook(await payPageLook(frame), want, `${name} in the modal`);
+      const dialog = await page.evaluate(() => {
+        const d = document.querySelector('remit-pay')!.shadowRoot!.querySelector('dialog')!;
+        const s = getComputedStyle(d);
+        return { background: s.backgroundColor, color: s.color, font: s.fontFamily };
+      });
+      expect(dialog.background).toBe(rgb(want.card));
+      expect(dialog.color).toBe(rgb(want.text));
+      if (want.font) expect(dialog.font).toMatch(want.font);
+      await look(page, `modal-${name}`);
+      await page.keyboard.press('Escape');
+      await expect.poll(() => page.locator('remit-pay').count()).toBe(0);
+      const table = await page.evaluate(() => {
+        const caption = document.getElementById('tx')!.shadowRoot!.querySelector('caption')!;
+        return getComputedStyle(caption).color;
+      });
+      expect(table).toBe(rgb(want.text));
+      await look(page, `widgets-${name}`);
+      await page.context().close();
+    },
+  );
 });
 
 describe("a page's own appearance", () => {
@@ -189,13 +265,28 @@ describe("a page's own appearance", () => {
     await page.goto(`${shop}/?appearance=${encodeURIComponent(JSON.stringify({ theme: 'night' }))}`);
     await page.getByRole('button', { name: 'Pay $12.50' }).click();
     await page.frameLocator('iframe[title="Payment form: Pay $12.50"]').getByLabel('Card number').waitFor();
-    const frame = (await (await page.locator('iframe[title="Payment form: Pay $12.50"]').elementHandle())!.contentFrame())!;
-    expectLook(await payPageLook(frame), { card: '#1f2937', text: '#f9fafb', button: '#7c3aed', buttonText: '#ffffff' }, 'override');
-    expect(await page.evaluate(() => getComputedStyle(document.querySelector('remit-pay')!.shadowRoot!.querySelector('dialog')!).backgroundColor)).toBe(rgb('#1f2937'));
+    const frame = (await (await page
+      .locator('iframe[title="Payment form: Pay $12.50"]')
+      .elementHandle())!.contentFrame())!;
+    expectLook(
+      await payPageLook(frame),
+      { card: '#1f2937', text: '#f9fafb', button: '#7c3aed', buttonText: '#ffffff' },
+      'override',
+    );
+    expect(
+      await page.evaluate(
+        () =>
+          getComputedStyle(document.querySelector('remit-pay')!.shadowRoot!.querySelector('dialog')!).backgroundColor,
+      ),
+    ).toBe(rgb('#1f2937'));
     await look(page, 'override-night-modal');
     expect(warnings).toEqual([]);
     // The loader's typed events: ready first, with the key.
-    expect((await page.evaluate(() => (window as unknown as { events: Array<{ type: string; detail: unknown }> }).events))[0]).toEqual({
+    expect(
+      (
+        await page.evaluate(() => (window as unknown as { events: Array<{ type: string; detail: unknown }> }).events)
+      )[0],
+    ).toEqual({
       type: 'remit:ready',
       detail: { public_key: w.m.public_key },
     });
@@ -206,25 +297,44 @@ describe("a page's own appearance", () => {
     const page = await newPage(w);
     const warnings: string[] = [];
     page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
-    await page.goto(`${shop}/?appearance=${encodeURIComponent(JSON.stringify({ variables: { colorText: '#d1d5db' } }))}`);
+    await page.goto(
+      `${shop}/?appearance=${encodeURIComponent(JSON.stringify({ variables: { colorText: '#d1d5db' } }))}`,
+    );
     await page.getByRole('button', { name: 'Pay $12.50' }).click();
     await page.frameLocator('iframe[title="Payment form: Pay $12.50"]').getByLabel('Card number').waitFor();
-    await expect.poll(() => warnings).toEqual([
-      'Remit: the appearance option is ignored: colorText on colorBackground has contrast 1.4:1; at least 4.5:1 is required',
-    ]);
+    await expect
+      .poll(() => warnings)
+      .toEqual([
+        'Remit: the appearance option is ignored: colorText on colorBackground has contrast 1.4:1; at least 4.5:1 is required',
+      ]);
     // The settings' appearance (flat, violet) stands, in the modal and in the pay page.
-    const frame = (await (await page.locator('iframe[title="Payment form: Pay $12.50"]').elementHandle())!.contentFrame())!;
-    expectLook(await payPageLook(frame), { card: '#ffffff', text: '#1f2937', button: '#7c3aed', buttonText: '#ffffff', radius: '2px' }, 'ignored');
+    const frame = (await (await page
+      .locator('iframe[title="Payment form: Pay $12.50"]')
+      .elementHandle())!.contentFrame())!;
+    expectLook(
+      await payPageLook(frame),
+      { card: '#ffffff', text: '#1f2937', button: '#7c3aed', buttonText: '#ffffff', radius: '2px' },
+      'ignored',
+    );
     await look(page, 'override-ignored');
     await page.context().close();
   });
 
   it('the add-card page wears the settings too', async () => {
     expect((await put({ appearance: { theme: 'night' } })).status).toBe(200);
-    const api = (path: string, json: object) => w.s.http({ method: 'POST', path: `/api/v1${path}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, ...json } });
-    const customerId = (await api('/customers/add', { first_name: 'Rita', email: 'rita@example.com' })).body.data.customer_id as number;
+    const api = (path: string, json: object) =>
+      w.s.http({
+        method: 'POST',
+        path: `/api/v1${path}`,
+        auth: w.m.auth,
+        json: { merchant_key: w.m.merchant_key, ...json },
+      });
+    const customerId = (await api('/customers/add', { first_name: 'Rita', email: 'rita@example.com' })).body.data
+      .customer_id as number;
     expect((await api(`/customers/request-card/${customerId}`, {})).status).toBe(200);
-    const r = (await w.s.core.ctx.db.execute(sql`select id from pay_links where customer_id = ${customerId} and kind = 'card_request'`)) as unknown as { rows: Array<{ id: string }> };
+    const r = (await w.s.core.ctx.db.execute(
+      sql`select id from pay_links where customer_id = ${customerId} and kind = 'card_request'`,
+    )) as unknown as { rows: Array<{ id: string }> };
     const page = await newPage(w);
     await page.goto(`${w.s.url}/pay/card/${r.rows[0]!.id}`);
     await page.getByText('Hi Rita').waitFor();

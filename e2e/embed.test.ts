@@ -56,10 +56,14 @@ describe('embedded in an iframe on another origin', () => {
     await page.frameLocator('iframe').getByLabel('Card number').waitFor();
     await page.screenshot({ path: 'test-output/screenshots/iframe-form.png', fullPage: true });
     const txn = await payInFrame(page);
-    await expect.poll(() => received(page)).toEqual([{ origin: w.s.url, data: { type: 'remit:payment', status: 'succeeded', transaction_id: txn } }]);
+    await expect
+      .poll(() => received(page))
+      .toEqual([{ origin: w.s.url, data: { type: 'remit:payment', status: 'succeeded', transaction_id: txn } }]);
     await page.screenshot({ path: 'test-output/screenshots/iframe-receipt.png', fullPage: true });
     // Asked again by the embedding origin, it repeats the outcome.
-    await page.evaluate(() => document.querySelector('iframe')!.contentWindow!.postMessage({ type: 'remit:query' }, '*'));
+    await page.evaluate(() =>
+      document.querySelector('iframe')!.contentWindow!.postMessage({ type: 'remit:query' }, '*'),
+    );
     await expect.poll(async () => (await received(page)).length).toBe(2);
     await page.context().close();
   });
@@ -71,7 +75,9 @@ describe('embedded in an iframe on another origin', () => {
     const page = await newPage(w);
     await page.goto(`${other}/?src=${encodeURIComponent(`${w.s.url}/pay/${id}`)}`);
     await payInFrame(page);
-    await page.evaluate(() => document.querySelector('iframe')!.contentWindow!.postMessage({ type: 'remit:query' }, '*'));
+    await page.evaluate(() =>
+      document.querySelector('iframe')!.contentWindow!.postMessage({ type: 'remit:query' }, '*'),
+    );
     await new Promise((r) => setTimeout(r, 500));
     expect(await received(page)).toEqual([]);
     await page.context().close();
@@ -95,7 +101,9 @@ describe('embedded in an iframe on another origin', () => {
     await popup.getByRole('button', { name: 'Pay $24.00' }).click();
     await popup.getByRole('heading', { name: 'Payment successful' }).waitFor();
     const txn = (await popup.locator('dt:text("Transaction ID") + dd').textContent())!;
-    await expect.poll(() => received(page)).toEqual([{ origin: w.s.url, data: { type: 'remit:payment', status: 'succeeded', transaction_id: txn } }]);
+    await expect
+      .poll(() => received(page))
+      .toEqual([{ origin: w.s.url, data: { type: 'remit:payment', status: 'succeeded', transaction_id: txn } }]);
     await popup.screenshot({ path: 'test-output/screenshots/popup-receipt.png' });
     await popup.close();
 
@@ -110,7 +118,10 @@ describe('embedded in an iframe on another origin', () => {
     // message leaves when the opener lives in another process; the widget watches `popup.closed`.)
     await second.goto('about:blank');
     await expect.poll(async () => (await received(page)).length).toBe(2);
-    expect((await received(page))[1]).toEqual({ origin: w.s.url, data: { type: 'remit:payment', status: 'closed', transaction_id: null } });
+    expect((await received(page))[1]).toEqual({
+      origin: w.s.url,
+      data: { type: 'remit:payment', status: 'closed', transaction_id: null },
+    });
     await page.context().close();
   });
 

@@ -45,7 +45,14 @@ async function shop(html: (remit: string) => string): Promise<string> {
 
 /** The portal's own script-tag snippet (a pay button, its status, the table) with the loader at `remit`. */
 const payPage = (key: string) => (remit: string) => {
-  const tag = snippets({ origin: remit, clientId: 'cl_…', secretKey: null, merchantKey: null, publicKey: key, signingSecret: null }).find((s) => s.id === 'script')!;
+  const tag = snippets({
+    origin: remit,
+    clientId: 'cl_…',
+    secretKey: null,
+    merchantKey: null,
+    publicKey: key,
+    signingSecret: null,
+  }).find((s) => s.id === 'script')!;
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title></head><body><main>${tag.code}</main></body></html>`;
 };
 
@@ -63,9 +70,16 @@ beforeAll(async () => {
   // newMerchant needs only these two of a test server.
   const s = {
     http: ({ path, auth, ...rest }) =>
-      send({ ...rest, url: `${server.base}${path}`, headers: auth ? { authorization: basicAuth(auth[0], auth[1]) } : {} }),
+      send({
+        ...rest,
+        url: `${server.base}${path}`,
+        headers: auth ? { authorization: basicAuth(auth[0], auth[1]) } : {},
+      }),
     credentials: async () => {
-      const r = await send<{ client_id: string; secret_key: string }>({ method: 'POST', url: `${server.base}/portal/api/credentials` });
+      const r = await send<{ client_id: string; secret_key: string }>({
+        method: 'POST',
+        url: `${server.base}/portal/api/credentials`,
+      });
       return [r.body.client_id, r.body.secret_key];
     },
   } as Pick<TestServer, 'http' | 'credentials'> as TestServer;
@@ -141,7 +155,9 @@ describe('the pay button with the default set-up', () => {
     const site = await shop(payPage(m.public_key));
     const page = await fresh();
     // A deaf shell at /pay/preload (an old cached one, or a message lost): it loads, and ignores every message.
-    await page.route(`${remit}/pay/preload`, (r) => r.fulfill({ contentType: 'text/html', body: '<!doctype html><title>deaf</title>' }));
+    await page.route(`${remit}/pay/preload`, (r) =>
+      r.fulfill({ contentType: 'text/html', body: '<!doctype html><title>deaf</title>' }),
+    );
     await page.goto(`${site}/?remit=${encodeURIComponent(remit)}`);
     await page.getByRole('button', { name: 'Pay $10.00' }).hover();
     await page.locator('iframe[title="Remit preload"]').waitFor({ state: 'attached' });

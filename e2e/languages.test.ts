@@ -62,8 +62,15 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   servers.push(server);
   shop = `http://localhost:${(server.address() as AddressInfo).port}`;
-  const id = (await w.s.http({ method: 'GET', path: '/api/v1/widgets', auth: w.m.auth, json: { merchant_key: w.m.merchant_key } })).body.data[0].id;
-  await w.s.http({ method: 'PUT', path: `/api/v1/widgets/${id}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, allowed_origins: [shop] } });
+  const id = (
+    await w.s.http({ method: 'GET', path: '/api/v1/widgets', auth: w.m.auth, json: { merchant_key: w.m.merchant_key } })
+  ).body.data[0].id;
+  await w.s.http({
+    method: 'PUT',
+    path: `/api/v1/widgets/${id}`,
+    auth: w.m.auth,
+    json: { merchant_key: w.m.merchant_key, allowed_origins: [shop] },
+  });
 });
 afterAll(async () => {
   await w?.close();
@@ -81,7 +88,10 @@ describe('the pay page in each language', () => {
       await page.goto(`${w.s.url}/pay/${id}?locale=${l}`);
       await page.waitForFunction(() => performance.getEntriesByName('remit:ready').length > 0);
       expect(await page.title(), l).toBe(`${m.title} · ${merchant}`);
-      expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]), l).toEqual([l, l === 'ar' ? 'rtl' : 'ltr']);
+      expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]), l).toEqual([
+        l,
+        l === 'ar' ? 'rtl' : 'ltr',
+      ]);
       const [before, after] = around(m.pay);
       const pay = (await page.locator('button[type=submit]').first().textContent())!;
       expect(pay.startsWith(before) && pay.endsWith(after), `${l}: ${pay}`).toBe(true);
@@ -160,14 +170,22 @@ describe('a payment completed in French and in Arabic', () => {
       await checkState(page, `languages-paid-${l}`);
       await page.screenshot({ path: join(SHOTS, `paid-${l}.png`), fullPage: true });
       const inbox = async () =>
-        (await w.s.http({ method: 'GET', path: `/sandbox/messages?merchant_key=${w.m.merchant_key}`, auth: w.m.auth })).body.data.messages as Array<{
+        (await w.s.http({ method: 'GET', path: `/sandbox/messages?merchant_key=${w.m.merchant_key}`, auth: w.m.auth }))
+          .body.data.messages as Array<{
           recipient: string;
           subject: string;
         }>;
       const receiptWord = l === 'fr' ? 'Reçu de' : 'إيصال من';
-      await expect.poll(async () => (await inbox()).filter((x) => x.recipient === `customer-${l}@example.com`).map((x) => x.subject.split(' ')[0]).sort(), { timeout: 10_000 }).toEqual(
-        l === 'fr' ? ['Demande', 'Reçu'] : ['إيصال', 'طلب'],
-      );
+      await expect
+        .poll(
+          async () =>
+            (await inbox())
+              .filter((x) => x.recipient === `customer-${l}@example.com`)
+              .map((x) => x.subject.split(' ')[0])
+              .sort(),
+          { timeout: 10_000 },
+        )
+        .toEqual(l === 'fr' ? ['Demande', 'Reçu'] : ['إيصال', 'طلب']);
       expect((await inbox()).some((x) => x.subject.startsWith(receiptWord))).toBe(true);
       await page.context().close();
     });
@@ -192,8 +210,14 @@ describe('the widgets in each language', () => {
       const m = await messages(l);
       const frame = page.frameLocator('remit-pay iframe');
       await frame.getByLabel(m.cardNumber).waitFor();
-      expect(chunks.filter((c) => c.startsWith('widget')), l).toEqual(l === 'en' ? [] : [`widget:${l}`]);
-      expect(chunks.filter((c) => c.startsWith('page')), l).toEqual(l === 'en' ? [] : [`page:${l}`]);
+      expect(
+        chunks.filter((c) => c.startsWith('widget')),
+        l,
+      ).toEqual(l === 'en' ? [] : [`widget:${l}`]);
+      expect(
+        chunks.filter((c) => c.startsWith('page')),
+        l,
+      ).toEqual(l === 'en' ? [] : [`page:${l}`]);
       if (l === 'ar' || l === 'ja' || l === 'fr') await page.screenshot({ path: join(SHOTS, `widget-modal-${l}.png`) });
       if (l === 'ar') {
         // Right to left: the close button sits at the dialog's left end.

@@ -16,7 +16,10 @@ let w: World;
 let shop: string;
 let server: Server;
 
-const shopHtml = (remit: string, key: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme shop</title>
+const shopHtml = (
+  remit: string,
+  key: string,
+) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme shop</title>
 <script src="${remit}/js/dynamic-launch.js?remit_merchant_public_key=${key}"></script></head>
 <body><main><h1>Acme shop</h1>
 <p><button id="pay" type="button">Buy</button> <button id="fast" type="button">Buy, close at once</button> <button id="plain" type="button">Buy, no order id</button></p>
@@ -37,8 +40,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   shop = `http://localhost:${(server.address() as AddressInfo).port}`;
-  const id = (await w.s.http({ method: 'GET', path: '/api/v1/widgets', auth: w.m.auth, json: { merchant_key: w.m.merchant_key } })).body.data[0].id;
-  const put = await w.s.http({ method: 'PUT', path: `/api/v1/widgets/${id}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, allowed_origins: [shop] } });
+  const id = (
+    await w.s.http({ method: 'GET', path: '/api/v1/widgets', auth: w.m.auth, json: { merchant_key: w.m.merchant_key } })
+  ).body.data[0].id;
+  const put = await w.s.http({
+    method: 'PUT',
+    path: `/api/v1/widgets/${id}`,
+    auth: w.m.auth,
+    json: { merchant_key: w.m.merchant_key, allowed_origins: [shop] },
+  });
   expect(put.status).toBe(200);
 });
 afterAll(async () => {
@@ -60,7 +70,7 @@ async function payIn(f: FrameLocator) {
 }
 
 /** The Pay button's bottom edge in the top page's viewport, and the viewport's height. */
-async function payButtonBottom(page: Page, f: FrameLocator): Promise<number> {
+async function payButtonBottom(_page: Page, f: FrameLocator): Promise<number> {
   const box = (await f.getByRole('button', { name: 'Pay $12.50' }).boundingBox())!;
   return box.y + box.height;
 }
@@ -106,7 +116,16 @@ describe("the customer's moment of payment", () => {
     const f = page.frameLocator(FRAME);
     await f.getByLabel('Card number').waitFor();
     let confirmed = false;
-    const watch = setInterval(() => void bar(page).textContent({ timeout: 100 }).then((t) => (confirmed ||= !!t?.includes('Payment successful')), () => 0), 50);
+    const watch = setInterval(
+      () =>
+        void bar(page)
+          .textContent({ timeout: 100 })
+          .then(
+            (t) => (confirmed ||= !!t?.includes('Payment successful')),
+            () => 0,
+          ),
+      50,
+    );
     await payIn(f);
     await page.locator('#out', { hasText: 'Payment succeeded' }).waitFor({ timeout: 15_000 });
     clearInterval(watch);
@@ -141,10 +160,18 @@ describe("the customer's moment of payment", () => {
   });
 
   it('the add-card page is marked Test mode too', async () => {
-    const api = (path: string, json: object) => w.s.http({ method: 'POST', path: `/api/v1${path}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, ...json } });
+    const api = (path: string, json: object) =>
+      w.s.http({
+        method: 'POST',
+        path: `/api/v1${path}`,
+        auth: w.m.auth,
+        json: { merchant_key: w.m.merchant_key, ...json },
+      });
     const add = await api('/customers/add', { first_name: 'Rita', last_name: 'Levi', email: 'rita@example.com' });
     expect((await api(`/customers/request-card/${add.body.data.customer_id}`, {})).status).toBe(200);
-    const r = (await w.s.core.ctx.db.execute(sql`select id from pay_links where customer_id = ${add.body.data.customer_id} and kind = 'card_request'`)) as unknown as {
+    const r = (await w.s.core.ctx.db.execute(
+      sql`select id from pay_links where customer_id = ${add.body.data.customer_id} and kind = 'card_request'`,
+    )) as unknown as {
       rows: Array<{ id: string }>;
     };
     const page = await newPage(w, { viewport: { width: 1280, height: 900 } });

@@ -8,7 +8,12 @@ let rx: Receiver;
 beforeAll(async () => {
   w = await startWorld();
   rx = await startReceiver();
-  await w.s.http({ method: 'POST', path: '/api/v1/client/update-webhooks-url', auth: w.m.auth, json: { webhook_url: rx.url } });
+  await w.s.http({
+    method: 'POST',
+    path: '/api/v1/client/update-webhooks-url',
+    auth: w.m.auth,
+    json: { webhook_url: rx.url },
+  });
 });
 afterAll(async () => {
   await w?.close();
@@ -55,7 +60,9 @@ describe('paying by card', () => {
     await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
     expect(await page.locator('.receipt').textContent()).toContain(txnId);
     await checkState(page, 'paid-link');
-    const txns = (await transactions(w)).filter((t) => t.transaction_id === txnId || t.id === txnId || JSON.stringify(t).includes(txnId));
+    const txns = (await transactions(w)).filter(
+      (t) => t.transaction_id === txnId || t.id === txnId || JSON.stringify(t).includes(txnId),
+    );
     expect(txns.length).toBeGreaterThan(0);
     await page.context().close();
   });
@@ -157,15 +164,27 @@ describe('paying by card', () => {
   });
 
   it('a link with tax, discount and pass_fee itemizes the totals, per method', async () => {
-    const id = await createLink(w, { amount: '100.00', tax: '8.25', discount: '10.00', surcharge: '2.00', pass_fee: true, allow_ach: true, description: 'Catering for 12' });
+    const id = await createLink(w, {
+      amount: '100.00',
+      tax: '8.25',
+      discount: '10.00',
+      surcharge: '2.00',
+      pass_fee: true,
+      allow_ach: true,
+      description: 'Catering for 12',
+    });
     const page = await newPage(w);
     await page.goto(`${w.s.url}/pay/${id}`);
     const rows = async () => (await page.locator('.amounts__row').allTextContents()).join(' | ');
     const card = await rows();
-    expect(card).toBe('Amount$100.00 | Tax$8.25 | Surcharge$2.00 | Discount−$10.00 | Subtotal$100.25 | Processing fee$3.21 | Total$103.46');
+    expect(card).toBe(
+      'Amount$100.00 | Tax$8.25 | Surcharge$2.00 | Discount−$10.00 | Subtotal$100.25 | Processing fee$3.21 | Total$103.46',
+    );
     await checkState(page, 'totals-card');
     await page.getByLabel('Bank account').check();
-    expect(await rows()).toBe('Amount$100.00 | Tax$8.25 | Surcharge$2.00 | Discount−$10.00 | Subtotal$100.25 | Processing fee$1.00 | Total$101.25');
+    expect(await rows()).toBe(
+      'Amount$100.00 | Tax$8.25 | Surcharge$2.00 | Discount−$10.00 | Subtotal$100.25 | Processing fee$1.00 | Total$101.25',
+    );
     await checkState(page, 'totals-bank-form');
     await page.context().close();
   });

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { newMerchant } from '../apps/server/src/testing/fixtures.js';
-import { CARDS, checkState, createLink, fillCard, newPage, startWorld, transactions, YY, type World } from './support.js';
+import {
+  CARDS,
+  checkState,
+  createLink,
+  fillCard,
+  newPage,
+  startWorld,
+  transactions,
+  YY,
+  type World,
+} from './support.js';
 
 /** The other pages and states: bank account, cancelled, unknown, pending merchant, 320 px, Spanish, add-card. */
 let w: World;
@@ -42,7 +52,11 @@ describe('the pay page', () => {
   });
 
   it('wears the merchant’s colour from widget settings, its text readable on it', async () => {
-    const list = await w.s.http({ method: 'GET', path: `/api/v1/widgets?merchant_key=${w.m.merchant_key}`, auth: w.m.auth });
+    const list = await w.s.http({
+      method: 'GET',
+      path: `/api/v1/widgets?merchant_key=${w.m.merchant_key}`,
+      auth: w.m.auth,
+    });
     expect(list.status).toBe(200);
     const widgetId = list.body.data[0].id;
     const put = await w.s.http({
@@ -59,12 +73,21 @@ describe('the pay page', () => {
     expect(await button.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe('rgb(255, 212, 0)');
     expect(await button.evaluate((b) => getComputedStyle(b).color)).toBe('rgb(17, 24, 39)');
     await checkState(page, 'brand-colour');
-    await w.s.http({ method: 'PUT', path: `/api/v1/widgets/${widgetId}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, theme: { primary_color: null } } });
+    await w.s.http({
+      method: 'PUT',
+      path: `/api/v1/widgets/${widgetId}`,
+      auth: w.m.auth,
+      json: { merchant_key: w.m.merchant_key, theme: { primary_color: null } },
+    });
     await page.context().close();
   });
 
   it('shows the merchant’s logo and colour from widget settings', async () => {
-    const list = await w.s.http({ method: 'GET', path: `/api/v1/widgets?merchant_key=${w.m.merchant_key}`, auth: w.m.auth });
+    const list = await w.s.http({
+      method: 'GET',
+      path: `/api/v1/widgets?merchant_key=${w.m.merchant_key}`,
+      auth: w.m.auth,
+    });
     const widgetId = list.body.data[0].id;
     const logo = 'https://logo.example/acme.svg';
     const put = await w.s.http({
@@ -78,7 +101,8 @@ describe('the pay page', () => {
       const id = await createLink(w, { amount: '13.00' });
       const page = await newPage(w);
       // The logo's https origin answered by the test: a blue square, as a merchant's server would.
-      const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="#7c3aed"/></svg>';
+      const svg =
+        '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><rect width="40" height="40" fill="#7c3aed"/></svg>';
       await page.context().route(logo, (r) => r.fulfill({ status: 200, contentType: 'image/svg+xml', body: svg }));
       await page.goto(`${w.s.url}/pay/${id}`);
       const img = page.locator('header.merchant img.merchant__logo');
@@ -96,7 +120,12 @@ describe('the pay page', () => {
       await checkState(page, 'brand-logo-320');
       await page.context().close();
     } finally {
-      await w.s.http({ method: 'PUT', path: `/api/v1/widgets/${widgetId}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, theme: { primary_color: null }, logo_url: null } });
+      await w.s.http({
+        method: 'PUT',
+        path: `/api/v1/widgets/${widgetId}`,
+        auth: w.m.auth,
+        json: { merchant_key: w.m.merchant_key, theme: { primary_color: null }, logo_url: null },
+      });
     }
   });
 
@@ -151,7 +180,9 @@ describe('the pay page', () => {
         const made: string[] = ((window as unknown as { intlMade: string[] }).intlMade = []);
         for (const k of ['NumberFormat', 'DateTimeFormat', 'PluralRules'] as const) {
           const Real = Intl[k] as unknown as new (...a: unknown[]) => object;
-          (Intl as unknown as Record<string, unknown>)[k] = new Proxy(Real, { construct: (T, a) => (made.push(k), new T(...a)) });
+          (Intl as unknown as Record<string, unknown>)[k] = new Proxy(Real, {
+            construct: (T, a) => (made.push(k), new T(...a)),
+          });
         }
       });
       await page.goto(`${w.s.url}/pay/${id}?locale=${locale}`);
@@ -162,14 +193,21 @@ describe('the pay page', () => {
       expect(served).toContain(locale === 'en' ? '$20.00' : '20.00');
       // An amount the server did not show (the bank total) is formatted when it is needed, and right.
       await page.getByLabel(locale === 'en' ? 'Bank account' : 'Cuenta bancaria').check();
-      expect(await page.evaluate(() => (window as unknown as { intlMade: string[] }).intlMade.length)).toBeGreaterThan(0);
+      expect(await page.evaluate(() => (window as unknown as { intlMade: string[] }).intlMade.length)).toBeGreaterThan(
+        0,
+      );
       await page.context().close();
     }
   });
 
   it('a link the merchant deleted answers 410 and says it was cancelled; an unknown one a friendly 404', async () => {
     const id = await createLink(w);
-    const del = await w.s.http({ method: 'DELETE', path: `/api/v1/pay-link/${id}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key } });
+    const del = await w.s.http({
+      method: 'DELETE',
+      path: `/api/v1/pay-link/${id}`,
+      auth: w.m.auth,
+      json: { merchant_key: w.m.merchant_key },
+    });
     expect(del.status).toBe(200);
     const page = await newPage(w);
     expect((await page.goto(`${w.s.url}/pay/${id}`))!.status()).toBe(410);
@@ -193,15 +231,21 @@ describe('the pay page', () => {
   });
 
   it('works on a 320 px wide screen and at 200% zoom: nothing scrolls sideways, targets ≥ 24 px', async () => {
-    const id = await createLink(w, { amount: '1234.56', tax: '100.00', order_id: 'A-VERY-LONG-ORDER-IDENTIFIER-1234567890' });
+    const id = await createLink(w, {
+      amount: '1234.56',
+      tax: '100.00',
+      order_id: 'A-VERY-LONG-ORDER-IDENTIFIER-1234567890',
+    });
     const page = await newPage(w, { viewport: { width: 320, height: 640 } });
     await page.goto(`${w.s.url}/pay/${id}`);
-    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = () =>
+      page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(await overflow()).toBe(0);
-    const small = await page.evaluate(() =>
-      [...document.querySelectorAll('input, button, a')]
-        .map((el) => el.getBoundingClientRect())
-        .filter((r) => r.width > 0 && (r.width < 24 || r.height < 24)).length,
+    const small = await page.evaluate(
+      () =>
+        [...document.querySelectorAll('input, button, a')]
+          .map((el) => el.getBoundingClientRect())
+          .filter((r) => r.width > 0 && (r.width < 24 || r.height < 24)).length,
     );
     expect(small).toBe(0);
     await checkState(page, 'narrow-320');
@@ -215,7 +259,9 @@ describe('the pay page', () => {
     const zoomed = await newPage(w, { viewport: { width: 640, height: 800 }, deviceScaleFactor: 2 });
     await zoomed.goto(`${w.s.url}/pay/${await createLink(w, { amount: '5.00' })}`);
     await zoomed.evaluate(() => ((document.body.style as CSSStyleDeclaration & { zoom: string }).zoom = '2'));
-    expect(await zoomed.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1)).toBe(true);
+    expect(
+      await zoomed.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1),
+    ).toBe(true);
     await zoomed.screenshot({ path: 'test-output/screenshots/zoom-200.png', fullPage: true });
     await zoomed.context().close();
   });
@@ -251,24 +297,37 @@ describe('the pay page', () => {
 
   it('fetches the Spanish chunk only for a Spanish customer, before the page starts (preloaded by the server)', async () => {
     const id = await createLink(w);
-    for (const [browserLocale, wanted] of [['en-US', false], ['es-MX', true]] as const) {
+    for (const [browserLocale, wanted] of [
+      ['en-US', false],
+      ['es-MX', true],
+    ] as const) {
       const page = await newPage(w, { locale: browserLocale });
       const chunks: string[] = [];
       page.on('request', (r) => void (/\/messages-es-[\w-]+\.js$/.test(r.url()) && chunks.push(r.url())));
       await page.goto(`${w.s.url}/pay/${id}`);
       await page.waitForFunction(() => performance.getEntriesByName('remit:ready').length === 1);
       expect(chunks.length > 0).toBe(wanted);
-      expect(await page.getByRole('heading', { name: wanted ? 'Pagar a Acme Coffee LLC' : 'Pay Acme Coffee LLC' }).count()).toBe(1);
+      expect(
+        await page.getByRole('heading', { name: wanted ? 'Pagar a Acme Coffee LLC' : 'Pay Acme Coffee LLC' }).count(),
+      ).toBe(1);
       await page.context().close();
     }
   });
 
   it('the add-card page saves the card on the customer without charging it; the merchant then charges it', async () => {
-    const api = (path: string, json: object) => w.s.http({ method: 'POST', path: `/api/v1${path}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, ...json } });
+    const api = (path: string, json: object) =>
+      w.s.http({
+        method: 'POST',
+        path: `/api/v1${path}`,
+        auth: w.m.auth,
+        json: { merchant_key: w.m.merchant_key, ...json },
+      });
     const add = await api('/customers/add', { first_name: 'Rita', last_name: 'Levi', email: 'rita@example.com' });
     const customerId = add.body.data.customer_id as number;
     expect((await api(`/customers/request-card/${customerId}`, {})).status).toBe(200);
-    const r = (await w.s.core.ctx.db.execute(sql`select id from pay_links where customer_id = ${customerId} and kind = 'card_request'`)) as unknown as {
+    const r = (await w.s.core.ctx.db.execute(
+      sql`select id from pay_links where customer_id = ${customerId} and kind = 'card_request'`,
+    )) as unknown as {
       rows: Array<{ id: string }>;
     };
     const token = r.rows[0]!.id;

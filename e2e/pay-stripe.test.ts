@@ -7,7 +7,11 @@ import { createProcessor } from '@remit/core';
 import { sql } from 'drizzle-orm';
 import { newMerchant } from '../apps/server/src/testing/fixtures.js';
 import { startTestServer } from '../apps/server/src/testing/harness.js';
-import { emulatedStripeEnv, startStripeEmulator, type StripeEmulator } from '../apps/server/src/testing/stripe-emulator.js';
+import {
+  emulatedStripeEnv,
+  startStripeEmulator,
+  type StripeEmulator,
+} from '../apps/server/src/testing/stripe-emulator.js';
 import { launchChromium } from './browser.js';
 import { AxeBuilder } from '@axe-core/playwright';
 import { createLink, newPage, pageErrors, SCREENSHOTS, transactions, YY, type World } from './support.js';
@@ -43,7 +47,11 @@ const SECRETS = [...Object.values(CARD), BANK.account];
 
 beforeAll(async () => {
   emu = await startStripeEmulator();
-  const s = await startTestServer({ processor: createProcessor('stripe', 'sandbox', emulatedStripeEnv(emu)), now: () => new Date(Date.now() + daysLater * DAY), workers: { webhooks: { pollMs: 20 } } });
+  const s = await startTestServer({
+    processor: createProcessor('stripe', 'sandbox', emulatedStripeEnv(emu)),
+    now: () => new Date(Date.now() + daysLater * DAY),
+    workers: { webhooks: { pollMs: 20 } },
+  });
   emu.deliverTo(`${s.url}/stripe/webhooks`);
   const m = await newMerchant(s);
   const browser = await launchChromium();
@@ -99,7 +107,8 @@ const challenge = (page: Page) => page.frameLocator('iframe[title="3D Secure aut
 /** The PaymentIntents the emulator holds for a link. */
 const intentsOf = (linkId: string) => emu.intents().filter((i) => i.metadata.remit_link === linkId);
 /** The sales Remit recorded for a link's order (by amount, as each test uses its own). */
-const salesOf = async (amount: string) => (await transactions(w)).filter((t) => t.amount === amount || Number(t.amount) === Number(amount));
+const salesOf = async (amount: string) =>
+  (await transactions(w)).filter((t) => t.amount === amount || Number(t.amount) === Number(amount));
 
 /**
  * Screenshot and axe, as support.ts's checkState: Remit's page on its own with every rule, then with
@@ -111,9 +120,14 @@ const salesOf = async (amount: string) => (await transactions(w)).filter((t) => 
 async function checkState(page: Page, name: string, opts: { nested?: boolean } = {}): Promise<void> {
   await shot(page, name);
   const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
-  const list = (r: Awaited<ReturnType<AxeBuilder['analyze']>>) => r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-  if (!opts.nested) expect(list(await new AxeBuilder({ page }).withTags(tags).exclude(ELEMENT).analyze()), name).toEqual([]);
-  expect(list(await new AxeBuilder({ page }).withTags(tags).disableRules(['landmark-unique']).analyze()), `${name} with Stripe's frames`).toEqual([]);
+  const list = (r: Awaited<ReturnType<AxeBuilder['analyze']>>) =>
+    r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  if (!opts.nested)
+    expect(list(await new AxeBuilder({ page }).withTags(tags).exclude(ELEMENT).analyze()), name).toEqual([]);
+  expect(
+    list(await new AxeBuilder({ page }).withTags(tags).disableRules(['landmark-unique']).analyze()),
+    `${name} with Stripe's frames`,
+  ).toEqual([]);
   expect(pageErrors, name).toEqual([]);
 }
 
@@ -195,7 +209,9 @@ describe('cards in Stripe’s fields', () => {
     await pay(page, 'Authorize $14.00');
     await page.getByRole('heading', { name: 'Payment authorized' }).waitFor();
     await checkState(page, 'stripe-preauth');
-    expect(intentsOf(id).map((i) => [i.capture_method, i.status, i.amount_received])).toEqual([['manual', 'requires_capture', 0]]);
+    expect(intentsOf(id).map((i) => [i.capture_method, i.status, i.amount_received])).toEqual([
+      ['manual', 'requires_capture', 0],
+    ]);
     await page.context().close();
   });
 });
@@ -219,7 +235,12 @@ describe('one PaymentIntent per link, one record per PaymentIntent', () => {
     const id = await createLink(w, { amount: '16.00' });
     const page = await open(`${w.s.url}/pay/${id}`);
     await element(page).getByLabel('Card number').waitFor();
-    const del = await w.s.http({ method: 'DELETE', path: `/api/v1/pay-link/${id}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key } });
+    const del = await w.s.http({
+      method: 'DELETE',
+      path: `/api/v1/pay-link/${id}`,
+      auth: w.m.auth,
+      json: { merchant_key: w.m.merchant_key },
+    });
     expect(del.status).toBe(200);
     await fillCard(page, CARD.visa);
     await pay(page, 'Pay $16.00');
@@ -252,7 +273,10 @@ describe('one PaymentIntent per link, one record per PaymentIntent', () => {
     const reported = new Promise<void>((resolve) =>
       page.route('**/intent/report', async () => {
         resolve();
-        await page.context().close().catch(() => {}); // the customer closed the tab: the report never reaches Remit
+        await page
+          .context()
+          .close()
+          .catch(() => {}); // the customer closed the tab: the report never reaches Remit
       }),
     );
     await fillCard(page, CARD.visa);
@@ -266,11 +290,19 @@ describe('one PaymentIntent per link, one record per PaymentIntent', () => {
 
 describe('add-card through a SetupIntent', () => {
   it('the card is saved at Stripe (confirmSetup), never charged; the merchant then charges it through the API', async () => {
-    const api = (path: string, json: object) => w.s.http({ method: 'POST', path: `/api/v1${path}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, ...json } });
+    const api = (path: string, json: object) =>
+      w.s.http({
+        method: 'POST',
+        path: `/api/v1${path}`,
+        auth: w.m.auth,
+        json: { merchant_key: w.m.merchant_key, ...json },
+      });
     const add = await api('/customers/add', { first_name: 'Rita', last_name: 'Levi', email: 'rita@example.com' });
     const customerId = add.body.data.customer_id as number;
     expect((await api(`/customers/request-card/${customerId}`, {})).status).toBe(200);
-    const r = (await w.s.core.ctx.db.execute(sql`select id from pay_links where customer_id = ${customerId} and kind = 'card_request'`)) as unknown as {
+    const r = (await w.s.core.ctx.db.execute(
+      sql`select id from pay_links where customer_id = ${customerId} and kind = 'card_request'`,
+    )) as unknown as {
       rows: Array<{ id: string }>;
     };
     cardToken = r.rows[0]!.id;
@@ -291,11 +323,19 @@ describe('add-card through a SetupIntent', () => {
   });
 
   it('a bank account kept the same way (verified at once, Stripe’s mandate shown); its charge is a pending ACH debit', async () => {
-    const api = (path: string, json: object) => w.s.http({ method: 'POST', path: `/api/v1${path}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, ...json } });
+    const api = (path: string, json: object) =>
+      w.s.http({
+        method: 'POST',
+        path: `/api/v1${path}`,
+        auth: w.m.auth,
+        json: { merchant_key: w.m.merchant_key, ...json },
+      });
     const add = await api('/customers/add', { first_name: 'Emmy', last_name: 'Noether', email: 'emmy@example.com' });
     const customerId = add.body.data.customer_id as number;
     expect((await api(`/customers/request-card/${customerId}`, {})).status).toBe(200);
-    const r = (await w.s.core.ctx.db.execute(sql`select id from pay_links where customer_id = ${customerId} and kind = 'card_request'`)) as unknown as {
+    const r = (await w.s.core.ctx.db.execute(
+      sql`select id from pay_links where customer_id = ${customerId} and kind = 'card_request'`,
+    )) as unknown as {
       rows: Array<{ id: string }>;
     };
     const page = await open(`${w.s.url}/pay/card/${r.rows[0]!.id}`);
@@ -311,7 +351,12 @@ describe('add-card through a SetupIntent', () => {
     const charge = await api(`/customers/charge/${customerId}`, { amount: 23.45, order_id: 'after-stripe-add-bank' });
     expect(charge.status, charge.text).toBe(200);
     expect(charge.body.data).toMatchObject({ status: 'pending', payment_method: 'ach' });
-    expect(emu.intents().slice(before).map((i) => [i.status, i.amount])).toEqual([['processing', 2345]]);
+    expect(
+      emu
+        .intents()
+        .slice(before)
+        .map((i) => [i.status, i.amount]),
+    ).toEqual([['processing', 2345]]);
     await page.context().close();
   });
 });
@@ -333,7 +378,9 @@ describe('bank payments in Stripe’s fields', () => {
     expect(pi!.status).toBe('processing');
     emu.settleAch(pi!.id, 'succeeded');
     await emu.eventsSettled();
-    await expect.poll(async () => (await salesOf('20.00')).map((t) => t.status), { timeout: 15_000 }).toEqual([expect.stringMatching(/approved|completed|succeeded/i)]);
+    await expect
+      .poll(async () => (await salesOf('20.00')).map((t) => t.status), { timeout: 15_000 })
+      .toEqual([expect.stringMatching(/approved|completed|succeeded/i)]);
     await page.context().close();
   });
 
@@ -374,7 +421,9 @@ describe('bank payments in Stripe’s fields', () => {
     expect(intentsOf(id)[0]!.status).toBe('processing');
     emu.settleAch(pi!.id, 'succeeded');
     await emu.eventsSettled();
-    await expect.poll(async () => (await salesOf('21.00')).map((t) => t.status), { timeout: 15_000 }).toEqual([expect.stringMatching(/approved|completed|succeeded/i)]);
+    await expect
+      .poll(async () => (await salesOf('21.00')).map((t) => t.status), { timeout: 15_000 })
+      .toEqual([expect.stringMatching(/approved|completed|succeeded/i)]);
     await page.reload();
     await page.getByRole('heading', { name: 'Payment successful' }).waitFor();
     expect(await page.getByRole('link', { name: 'Open the verification page' }).count()).toBe(0);
@@ -411,7 +460,10 @@ describe('card and bank at different totals (the fee passed on)', () => {
 
   it('back to the card tab: the card total is taken', async () => {
     const id = await createLink(w, { amount: '160.00', pass_fee: true, allow_card: true, allow_ach: true });
-    const { card, ach } = (await w.s.http({ method: 'GET', path: `/pay/api/links/${id}` })).body.amounts.total as { card: number; ach: number };
+    const { card, ach } = (await w.s.http({ method: 'GET', path: `/pay/api/links/${id}` })).body.amounts.total as {
+      card: number;
+      ach: number;
+    };
     const page = await open(`${w.s.url}/pay/${id}`);
     const f = element(page);
     await f.getByLabel('Card number').waitFor();
@@ -454,7 +506,7 @@ describe("the page's language reaches Stripe's fields", () => {
 });
 
 describe("the widget's modal", () => {
-  it("pays through Stripe's fields inside the modal's frame (allow=\"payment\")", async () => {
+  it('pays through Stripe\'s fields inside the modal\'s frame (allow="payment")', async () => {
     const server = createServer((req, res) => {
       res.writeHead(req.url === '/' ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
       res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme shop</title>
@@ -466,8 +518,20 @@ describe("the widget's modal", () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     servers.push(server);
     const shop = `http://localhost:${(server.address() as AddressInfo).port}`;
-    const widget = (await w.s.http({ method: 'GET', path: '/api/v1/widgets', auth: w.m.auth, json: { merchant_key: w.m.merchant_key } })).body.data[0];
-    await w.s.http({ method: 'PUT', path: `/api/v1/widgets/${widget.id}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, allowed_origins: [...widget.allowed_origins, shop] } });
+    const widget = (
+      await w.s.http({
+        method: 'GET',
+        path: '/api/v1/widgets',
+        auth: w.m.auth,
+        json: { merchant_key: w.m.merchant_key },
+      })
+    ).body.data[0];
+    await w.s.http({
+      method: 'PUT',
+      path: `/api/v1/widgets/${widget.id}`,
+      auth: w.m.auth,
+      json: { merchant_key: w.m.merchant_key, allowed_origins: [...widget.allowed_origins, shop] },
+    });
     const page = await open(shop);
     await page.getByRole('button', { name: 'Pay $22.00' }).click();
     const modalFrame = page.locator('iframe[title="Payment form: Pay $22.00"]');
@@ -493,7 +557,8 @@ describe('no card number reaches Remit', () => {
       const res = await w.s.http({ method: 'GET', path });
       const csp = String(res.headers['content-security-policy']);
       const directives = Object.fromEntries(csp.split('; ').map((d) => [d.split(' ')[0], d]));
-      for (const d of ['script-src', 'frame-src', 'connect-src']) expect(directives[d], `${path} ${d}`).toBe(`${d} 'self' ${origin}`);
+      for (const d of ['script-src', 'frame-src', 'connect-src'])
+        expect(directives[d], `${path} ${d}`).toBe(`${d} 'self' ${origin}`);
       expect(directives['default-src'], path).toBe("default-src 'none'");
     }
   });
@@ -502,7 +567,9 @@ describe('no card number reaches Remit', () => {
     expect(toRemit.length).toBeGreaterThan(0);
     for (const secret of SECRETS) {
       const spaced = secret.replace(/(\d{4})(?=\d)/g, '$1 ');
-      const found = toRemit.filter((line) => line.includes(secret) || line.includes(spaced) || line.includes(encodeURIComponent(spaced)));
+      const found = toRemit.filter(
+        (line) => line.includes(secret) || line.includes(spaced) || line.includes(encodeURIComponent(spaced)),
+      );
       expect(found, secret).toEqual([]);
     }
     // The scan sees what it looks for: the numbers went to Stripe (the emulator), from its frame.

@@ -16,7 +16,8 @@ export async function portalPage(browser: Browser, width = 1280): Promise<Page> 
   page.on('pageerror', (e) => portalErrors.push(`${page.url()}: ${e.message}`));
   page.on('console', (m) => {
     // A CSP violation is reported on the console: the page must cause none.
-    if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) portalErrors.push(`${page.url()}: ${m.text()}`);
+    if (m.type() === 'error' && /Content Security Policy/i.test(m.text()))
+      portalErrors.push(`${page.url()}: ${m.text()}`);
   });
   return page;
 }
@@ -33,10 +34,18 @@ export async function checkPortal(page: Page, name: string): Promise<void> {
     await page.waitForTimeout(50);
     await page.screenshot({ path: join(SCREENSHOTS, `portal-${name}-${width}.png`), fullPage: true });
     // The email preview is a sandboxed frame that runs no script, so axe cannot enter it: its content is the email, not the portal.
-    const result = await new AxeBuilder({ page }).exclude('iframe.email').options({ iframes: false }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-    const found = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+    const result = await new AxeBuilder({ page })
+      .exclude('iframe.email')
+      .options({ iframes: false })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .analyze();
+    const found = result.violations.map(
+      (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+    );
     expect(found, `${name} at ${width} px`).toEqual([]);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow, `${name} at ${width} px scrolls sideways`).toBeLessThanOrEqual(0);
   }
   await page.setViewportSize(original);

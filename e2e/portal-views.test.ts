@@ -76,7 +76,10 @@ describe('portal views', () => {
     await page.getByRole('button', { name: 'Approve Ada Coffee Roasters' }).click();
     await page.locator('.badge--approved').waitFor();
     // The next step after Approve: a test payment, with the way there.
-    await page.locator('.next', { hasText: 'Ada Coffee Roasters approved. Next: take a test payment.' }).getByRole('link', { name: 'Make a pay link' }).waitFor();
+    await page
+      .locator('.next', { hasText: 'Ada Coffee Roasters approved. Next: take a test payment.' })
+      .getByRole('link', { name: 'Make a pay link' })
+      .waitFor();
     await checkPortal(page, 'merchants');
   });
 
@@ -103,8 +106,17 @@ describe('portal views', () => {
   it('transactions: a sale, a preauthorization and an ACH debit with their actions', async () => {
     const list = await s.http({ method: 'GET', path: '/api/v1/merchant', auth: [creds.client_id, creds.secret_key] });
     const id = list.body.data[0].merchant_id;
-    const owner = await s.http({ method: 'GET', path: `/api/v1/merchant/${id}`, auth: [creds.client_id, creds.secret_key] });
-    const tm = { auth: [creds.client_id, creds.secret_key] as [string, string], merchant_key: owner.body.data.merchant_key, merchant_id: id, public_key: '' };
+    const owner = await s.http({
+      method: 'GET',
+      path: `/api/v1/merchant/${id}`,
+      auth: [creds.client_id, creds.secret_key],
+    });
+    const tm = {
+      auth: [creds.client_id, creds.secret_key] as [string, string],
+      merchant_key: owner.body.data.merchant_key,
+      merchant_id: id,
+      public_key: '',
+    };
     const card = await newCustomer(s, tm);
     await charge(s, tm, card, '42.00');
     await charge(s, tm, card, '15.00', { preAuth: true });
@@ -145,12 +157,16 @@ describe('portal views', () => {
     const stored = await browserStorage(page);
     expect(stored).not.toContain(creds.secret_key);
     const cookies = await page.context().cookies();
-    expect(cookies.map((c) => [c.name, c.httpOnly, c.sameSite, c.path])).toEqual([['remit_portal', true, 'Strict', '/portal']]);
+    expect(cookies.map((c) => [c.name, c.httpOnly, c.sameSite, c.path])).toEqual([
+      ['remit_portal', true, 'Strict', '/portal'],
+    ]);
     expect(JSON.stringify(cookies)).not.toContain(creds.secret_key);
   });
 
   it('a cross-site POST without the CSRF token is refused and changes nothing', async () => {
-    const before = (await s.http({ method: 'GET', path: '/portal/api/deliveries', headers: { cookie: await cookieHeader() } })).body.totalCount;
+    const before = (
+      await s.http({ method: 'GET', path: '/portal/api/deliveries', headers: { cookie: await cookieHeader() } })
+    ).body.totalCount;
     const evil = await startEvilSite(`${s.url}/portal/api/test-event`);
     try {
       const other = await page.context().newPage();
@@ -165,7 +181,9 @@ describe('portal views', () => {
       await evil.close();
     }
     await page.waitForTimeout(300);
-    const after = (await s.http({ method: 'GET', path: '/portal/api/deliveries', headers: { cookie: await cookieHeader() } })).body.totalCount;
+    const after = (
+      await s.http({ method: 'GET', path: '/portal/api/deliveries', headers: { cookie: await cookieHeader() } })
+    ).body.totalCount;
     expect(after).toBe(before);
   });
 

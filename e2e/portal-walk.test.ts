@@ -18,7 +18,9 @@ let browser: Browser;
 beforeAll(async () => {
   s = await startTestServer({ workers: { messages: { pollMs: 20 }, webhooks: { pollMs: 20 } } });
   rx = await startReceiver();
-  rx.behave((_r, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"from":"local receiver"}'));
+  rx.behave((_r, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"from":"local receiver"}'),
+  );
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -83,9 +85,13 @@ describe('the five-minute walk', () => {
     await delivery.locator('.badge--delivered').waitFor({ timeout: 20_000 });
     await delivery.getByText('Request and response of payment.success').click();
     const body = (await delivery.getByLabel('Request body of payment.success').textContent())!;
-    expect(JSON.parse(body)).toMatchObject({ event_type: 'payment.success', data: { transaction_id: txnId, amount: 25 } });
+    expect(JSON.parse(body)).toMatchObject({
+      event_type: 'payment.success',
+      data: { transaction_id: txnId, amount: 25 },
+    });
     expect(await delivery.getByLabel('Response body of attempt 1').textContent()).toContain('"from": "local receiver"');
-    const received = () => rx.received.filter((r) => r.body.includes(txnId) && r.body.includes('payment.success')).length;
+    const received = () =>
+      rx.received.filter((r) => r.body.includes(txnId) && r.body.includes('payment.success')).length;
     expect(received()).toBe(1);
     mark('delivery and its body seen');
 

@@ -31,7 +31,9 @@ const root = join(import.meta.dirname, '..');
 /** The first ```lang block after `heading` in docs/embedding.md, its key and Remit address filled in. */
 function docsSnippet(heading: string, lang: string, key: string, url: string): string {
   const md = readFileSync(join(root, 'docs/embedding.md'), 'utf8');
-  const block = new RegExp(`\\n\`\`\`${lang}\\n([\\s\\S]*?)\\n\`\`\`\\n`).exec(md.slice(md.indexOf(`\n${heading}\n`)))![1]!;
+  const block = new RegExp(`\\n\`\`\`${lang}\\n([\\s\\S]*?)\\n\`\`\`\\n`).exec(
+    md.slice(md.indexOf(`\n${heading}\n`)),
+  )![1]!;
   expect(block.match(/'pk_test_…'/g)).toHaveLength(1);
   expect(block.match(/'https:\/\/remit\.example\.com'/g)).toHaveLength(1);
   return block.replace("'pk_test_…'", `'${key}'`).replace("'https://remit.example.com'", `'${url}'`);
@@ -41,7 +43,10 @@ function docsSnippet(heading: string, lang: string, key: string, url: string): s
 async function reactSite(dir: string, file: string, component: string, text: string) {
   mkdirSync(join(dir, 'dist'), { recursive: true });
   writeFileSync(join(dir, `${file}.tsx`), text);
-  writeFileSync(join(dir, 'main.tsx'), `import { createRoot } from 'react-dom/client';\nimport { ${component} } from './${file}';\ncreateRoot(document.getElementById('app')!).render(<${component} />);\n`);
+  writeFileSync(
+    join(dir, 'main.tsx'),
+    `import { createRoot } from 'react-dom/client';\nimport { ${component} } from './${file}';\ncreateRoot(document.getElementById('app')!).render(<${component} />);\n`,
+  );
   await esbuild({
     entryPoints: [join(dir, 'main.tsx')],
     bundle: true,
@@ -54,16 +59,31 @@ async function reactSite(dir: string, file: string, component: string, text: str
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'error',
   });
-  writeFileSync(join(dir, 'dist', 'index.html'), PAGE('<div id="app"></div>', '<script type="module" src="/app.js"></script>'));
+  writeFileSync(
+    join(dir, 'dist', 'index.html'),
+    PAGE('<div id="app"></div>', '<script type="module" src="/app.js"></script>'),
+  );
 }
 
 /** Builds a Vue single-file component as the root of an app in `dir`/dist. */
 async function vueSite(dir: string, text: string) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'Checkout.vue'), text);
-  writeFileSync(join(dir, 'main.ts'), `import { createApp } from 'vue';\nimport Checkout from './Checkout.vue';\ncreateApp(Checkout).mount('#app');\n`);
-  writeFileSync(join(dir, 'index.html'), PAGE('<div id="app"></div>', '<script type="module" src="./main.ts"></script>'));
-  await vite({ root: dir, configFile: false, logLevel: 'error', plugins: [vue()], build: { outDir: 'dist', emptyOutDir: true } });
+  writeFileSync(
+    join(dir, 'main.ts'),
+    `import { createApp } from 'vue';\nimport Checkout from './Checkout.vue';\ncreateApp(Checkout).mount('#app');\n`,
+  );
+  writeFileSync(
+    join(dir, 'index.html'),
+    PAGE('<div id="app"></div>', '<script type="module" src="./main.ts"></script>'),
+  );
+  await vite({
+    root: dir,
+    configFile: false,
+    logLevel: 'error',
+    plugins: [vue()],
+    build: { outDir: 'dist', emptyOutDir: true },
+  });
 }
 const sites: Server[] = [];
 const OUT = join(process.cwd(), 'test-output', 'snippets');
@@ -73,7 +93,11 @@ const PAGE = (body: string, head = '') =>
 
 /** Serves `dir` (index.html for `/`) on a port of its own: another origin than Remit's. */
 async function serve(dir: string): Promise<string> {
-  const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
+  const types: Record<string, string> = {
+    '.html': 'text/html; charset=utf-8',
+    '.js': 'text/javascript',
+    '.css': 'text/css',
+  };
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (path === '/favicon.ico') return void res.writeHead(204).end();
@@ -89,13 +113,27 @@ async function serve(dir: string): Promise<string> {
 beforeAll(async () => {
   w = await startWorld();
   code = Object.fromEntries(
-    snippets({ origin: w.s.url, clientId: w.m.auth[0], secretKey: w.m.auth[1], merchantKey: w.m.merchant_key, publicKey: w.m.public_key, signingSecret: null }).map((s) => [s.id, s.code]),
+    snippets({
+      origin: w.s.url,
+      clientId: w.m.auth[0],
+      secretKey: w.m.auth[1],
+      merchantKey: w.m.merchant_key,
+      publicKey: w.m.public_key,
+      signingSecret: null,
+    }).map((s) => [s.id, s.code]),
   );
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(join(OUT, 'script'), { recursive: true });
   writeFileSync(join(OUT, 'script', 'index.html'), PAGE(code.script!));
 
-  const keys = { origin: w.s.url, clientId: w.m.auth[0], secretKey: null, merchantKey: w.m.merchant_key, publicKey: w.m.public_key, signingSecret: null };
+  const keys = {
+    origin: w.s.url,
+    clientId: w.m.auth[0],
+    secretKey: null,
+    merchantKey: w.m.merchant_key,
+    publicKey: w.m.public_key,
+    signingSecret: null,
+  };
   unfilled = Object.fromEntries(snippets(keys).map((s) => [s.id, s.code]));
   // React: the snippet is a component file; the app mounts it and nothing else. Vue: the snippet is the app's root.
   await reactSite(join(OUT, 'react'), 'Checkout', 'Checkout', code.react!);
@@ -109,7 +147,9 @@ afterAll(async () => {
 });
 
 async function payThrough(page: Page, name: string, button = 'Pay $10.00', amount = '$10.00') {
-  const rows = page.locator('#remit_complete_transactions tbody tr, [data-remit-widget="completed-transactions"] tbody tr');
+  const rows = page.locator(
+    '#remit_complete_transactions tbody tr, [data-remit-widget="completed-transactions"] tbody tr',
+  );
   await expect.poll(() => rows.first().textContent()).toMatch(/No completed transactions yet\.|\$/);
   await page.getByRole('button', { name: button }).click();
   const form = page.frameLocator('iframe[title^="Payment form"]');
@@ -121,7 +161,9 @@ async function payThrough(page: Page, name: string, button = 'Pay $10.00', amoun
   await form.getByRole('button', { name: /^Pay/ }).click();
   const status = page.getByRole('status').filter({ hasText: /Paid|Error|closed/ });
   await expect.poll(() => status.textContent(), { timeout: 15_000 }).toMatch(/^Paid: txn_/);
-  await expect.poll(() => rows.first().locator('td').allTextContents()).toEqual([expect.any(String), amount, 'Visa •••• 4242', 'Completed']);
+  await expect
+    .poll(() => rows.first().locator('td').allTextContents())
+    .toEqual([expect.any(String), amount, 'Visa •••• 4242', 'Completed']);
   await page.screenshot({ path: join(SCREENSHOTS, `snippet-${name}-paid.png`), fullPage: true });
 }
 
@@ -158,12 +200,19 @@ describe("the portal's snippets, pasted as they are", () => {
   it('curl: makes a pay link with the secret filled in, and with it read from $REMIT_SECRET_KEY', async () => {
     expect(code.curl).toContain(`-u "${w.m.auth[0]}:${w.m.auth[1]}"`);
     expect(unfilled.curl).toContain(`-u "${w.m.auth[0]}:$REMIT_SECRET_KEY"`);
-    for (const [snippet, env] of [[code.curl!, {}], [unfilled.curl!, { REMIT_SECRET_KEY: w.m.auth[1] }]] as const) {
+    for (const [snippet, env] of [
+      [code.curl!, {}],
+      [unfilled.curl!, { REMIT_SECRET_KEY: w.m.auth[1] }],
+    ] as const) {
       const { stdout } = await exec('bash', ['-c', snippet], { env: { ...process.env, ...env } });
-      expect(JSON.parse(stdout)).toMatchObject({ data: { payment_link: expect.stringMatching(new RegExp(`^${w.s.url}/pay/`)), link_id: expect.any(String) } });
+      expect(JSON.parse(stdout)).toMatchObject({
+        data: { payment_link: expect.stringMatching(new RegExp(`^${w.s.url}/pay/`)), link_id: expect.any(String) },
+      });
     }
     // The shell's value is what is sent: a wrong one is refused.
-    const { stdout } = await exec('bash', ['-c', unfilled.curl!], { env: { ...process.env, REMIT_SECRET_KEY: 'sk_test_wrong' } });
+    const { stdout } = await exec('bash', ['-c', unfilled.curl!], {
+      env: { ...process.env, REMIT_SECRET_KEY: 'sk_test_wrong' },
+    });
     expect(JSON.parse(stdout)).toMatchObject({ result: false, code: expect.any(String) });
   });
 
@@ -178,15 +227,41 @@ describe("the portal's snippets, pasted as they are", () => {
       });
     });
     const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-    const child = spawn(join(root, 'node_modules/.bin/tsx'), ['webhooks.ts'], { cwd: dir, env: { ...process.env, PORT: String(port), REMIT_WEBHOOK_SECRET: secret } });
+    const child = spawn(join(root, 'node_modules/.bin/tsx'), ['webhooks.ts'], {
+      cwd: dir,
+      env: { ...process.env, PORT: String(port), REMIT_WEBHOOK_SECRET: secret },
+    });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     try {
-      const body = JSON.stringify({ event_type: 'payment.success', data: { transaction_id: 'txn_1' }, id: 'evt_1', created_at: new Date().toISOString() });
+      const body = JSON.stringify({
+        event_type: 'payment.success',
+        data: { transaction_id: 'txn_1' },
+        id: 'evt_1',
+        created_at: new Date().toISOString(),
+      });
       const at = new Date();
-      const headers = { 'content-type': 'application/json', 'webhook-id': 'evt_1', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)) };
-      const post = (signature: string) => fetch(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { ...headers, 'webhook-signature': signature }, body });
-      await expect.poll(() => post('v1,forged').then((r) => r.status, () => 0), { timeout: 20_000 }).toBe(400);
+      const headers = {
+        'content-type': 'application/json',
+        'webhook-id': 'evt_1',
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      };
+      const post = (signature: string) =>
+        fetch(`http://127.0.0.1:${port}/`, {
+          method: 'POST',
+          headers: { ...headers, 'webhook-signature': signature },
+          body,
+        });
+      await expect
+        .poll(
+          () =>
+            post('v1,forged').then(
+              (r) => r.status,
+              () => 0,
+            ),
+          { timeout: 20_000 },
+        )
+        .toBe(400);
       const signed = await post(new Webhook(secret).sign('evt_1', at, body));
       expect([signed.status, await signed.text()]).toEqual([200, 'ok']);
       await expect.poll(() => out).toContain('payment.success');

@@ -47,7 +47,12 @@ fetch('/intent?' + q).then((r) => r.json()).then(({ client_secret, publishable_k
 beforeAll(async () => {
   emu = await startStripeEmulator({ refuseRawCardData: true });
   const url = new URL(emu.url);
-  stripe = new Stripe(emu.secretKey, { host: url.hostname, port: Number(url.port), protocol: 'http', maxNetworkRetries: 0 });
+  stripe = new Stripe(emu.secretKey, {
+    host: url.hostname,
+    port: Number(url.port),
+    protocol: 'http',
+    maxNetworkRetries: 0,
+  });
   site = createServer(async (req, res) => {
     const u = new URL(req.url ?? '/', 'http://site.test');
     const csp = `default-src 'none'; script-src 'self' ${emu.url}; frame-src ${emu.url}; connect-src 'self' ${emu.url}; style-src 'self'; base-uri 'none'; form-action 'self'`;
@@ -63,8 +68,17 @@ beforeAll(async () => {
       const types = (u.searchParams.get('types') ?? 'card').split(',');
       const intent =
         u.searchParams.get('kind') === 'setup'
-          ? await stripe.setupIntents.create({ customer: (await stripe.customers.create({})).id, usage: 'off_session', allowed_payment_method_types: types as Stripe.SetupIntentCreateParams.AllowedPaymentMethodType[] })
-          : await stripe.paymentIntents.create({ amount: Number(u.searchParams.get('amount') ?? 1500), currency: 'usd', allowed_payment_method_types: types as Stripe.PaymentIntentCreateParams.AllowedPaymentMethodType[], metadata: { remit_link: 'standin' } });
+          ? await stripe.setupIntents.create({
+              customer: (await stripe.customers.create({})).id,
+              usage: 'off_session',
+              allowed_payment_method_types: types as Stripe.SetupIntentCreateParams.AllowedPaymentMethodType[],
+            })
+          : await stripe.paymentIntents.create({
+              amount: Number(u.searchParams.get('amount') ?? 1500),
+              currency: 'usd',
+              allowed_payment_method_types: types as Stripe.PaymentIntentCreateParams.AllowedPaymentMethodType[],
+              metadata: { remit_link: 'standin' },
+            });
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(JSON.stringify({ client_secret: intent.client_secret, publishable_key: emu.publishableKey }));
     }
@@ -113,7 +127,10 @@ describe('the Stripe.js stand-in in Chromium', () => {
     expect(emu.paymentIntents.get(pid)).toMatchObject({ status: 'succeeded', amount_received: 1500 });
     // The number went to the emulator with the publishable key only.
     const made = emu.requests.filter((r) => r.path === '/v1/payment_methods');
-    expect(made.at(-1)).toMatchObject({ auth: 'publishable', params: { type: 'card', card: { number: '4242424242424242' } } });
+    expect(made.at(-1)).toMatchObject({
+      auth: 'publishable',
+      params: { type: 'card', card: { number: '4242424242424242' } },
+    });
     await noCspViolations(page);
     await page.context().close();
   });
@@ -144,7 +161,10 @@ describe('the Stripe.js stand-in in Chromium', () => {
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.getByRole('dialog', { name: '3D Secure authentication' }).waitFor();
     await checkState(page, 'standin-3ds-modal');
-    await page.frameLocator('iframe[title="3D Secure authentication"]').getByRole('button', { name: 'Complete' }).click();
+    await page
+      .frameLocator('iframe[title="3D Secure authentication"]')
+      .getByRole('button', { name: 'Complete' })
+      .click();
     const pid = await paidIntent(page, 'succeeded');
     expect(await page.getByRole('dialog').count()).toBe(0);
     expect(emu.paymentIntents.get(pid)!.status).toBe('succeeded');
@@ -157,7 +177,9 @@ describe('the Stripe.js stand-in in Chromium', () => {
     await fillCard(frame, '4000000000003220');
     await page.getByRole('button', { name: 'Pay' }).click();
     await page.frameLocator('iframe[title="3D Secure authentication"]').getByRole('button', { name: 'Fail' }).click();
-    await expect.poll(() => result(page).textContent()).toMatch(/^Error: The provided PaymentMethod has failed authentication/);
+    await expect
+      .poll(() => result(page).textContent())
+      .toMatch(/^Error: The provided PaymentMethod has failed authentication/);
     await page.context().close();
   });
 
@@ -174,7 +196,8 @@ describe('the Stripe.js stand-in in Chromium', () => {
     await page.getByRole('button', { name: 'Pay' }).click();
     const pid = await paidIntent(page, 'requires_action');
     const pi = emu.paymentIntents.get(pid)!;
-    const verify = (pi.next_action as unknown as { verify_with_microdeposits: { hosted_verification_url: string } }).verify_with_microdeposits.hosted_verification_url;
+    const verify = (pi.next_action as unknown as { verify_with_microdeposits: { hosted_verification_url: string } })
+      .verify_with_microdeposits.hosted_verification_url;
     await page.goto(verify);
     await page.getByLabel('Descriptor code').fill('SM11AA');
     await page.getByRole('button', { name: 'Verify account' }).click();
@@ -213,7 +236,10 @@ describe('the Stripe.js stand-in in Chromium', () => {
     await page.getByRole('button', { name: 'Pay' }).click();
     const sid = await paidIntent(page, 'succeeded');
     const si = emu.setupIntents.get(sid)!;
-    expect(emu.paymentMethods.get(si.payment_method as string)).toMatchObject({ customer: si.customer, card: { last4: '4242' } });
+    expect(emu.paymentMethods.get(si.payment_method as string)).toMatchObject({
+      customer: si.customer,
+      card: { last4: '4242' },
+    });
     await page.context().close();
   });
 });

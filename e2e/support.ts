@@ -44,13 +44,24 @@ export async function startWorld(): Promise<World> {
 }
 
 /** `POST /pay-link` (or `/requests` when an order id, tax… is given) through the real API → link id. */
-export async function createLink(w: World, body: Record<string, unknown> = {}, who: TestMerchant = w.m): Promise<string> {
-  const simple = Object.keys(body).every((k) => ['amount', 'allow_card', 'allow_ach', 'invoice_number', 'embed_origin'].includes(k));
+export async function createLink(
+  w: World,
+  body: Record<string, unknown> = {},
+  who: TestMerchant = w.m,
+): Promise<string> {
+  const simple = Object.keys(body).every((k) =>
+    ['amount', 'allow_card', 'allow_ach', 'invoice_number', 'embed_origin'].includes(k),
+  );
   const res = await w.s.http({
     method: 'POST',
     path: simple ? '/api/v1/pay-link' : '/api/v1/requests',
     auth: who.auth,
-    json: { merchant_key: who.merchant_key, amount: '10.00', ...(simple ? {} : { order_id: `o-${Date.now()}-${Math.random().toString(36).slice(2, 8)}` }), ...body },
+    json: {
+      merchant_key: who.merchant_key,
+      amount: '10.00',
+      ...(simple ? {} : { order_id: `o-${Date.now()}-${Math.random().toString(36).slice(2, 8)}` }),
+      ...body,
+    },
   });
   if (res.status !== 200) throw new Error(`link: ${res.status} ${res.text}`);
   return simple ? String(res.body.data.payment_link).split('/').pop()! : res.body.data.link_id;
@@ -79,13 +90,23 @@ export async function newPage(w: World, opts: BrowserContextOptions = {}): Promi
 /** Screenshot the state and scan it with axe: no violations of WCAG 2.1 A/AA or best practice. */
 export async function checkState(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  const found = result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  const found = result.violations.map(
+    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+  );
   expect(found, name).toEqual([]);
   expect(pageErrors, name).toEqual([]);
 }
 
 /** The test kit's fillCard (@remit/testing/playwright), as merchants use it: every pay-page test goes through it. */
 export async function fillCard(page: Page, number: string, opts: { cvc?: string; name?: string; zip?: string } = {}) {
-  await kitFillCard(page, { number, expiry: `12/${YY}`, cvc: opts.cvc ?? '123', name: opts.name ?? 'Ada Lovelace', zip: opts.zip ?? '94105' });
+  await kitFillCard(page, {
+    number,
+    expiry: `12/${YY}`,
+    cvc: opts.cvc ?? '123',
+    name: opts.name ?? 'Ada Lovelace',
+    zip: opts.zip ?? '94105',
+  });
 }

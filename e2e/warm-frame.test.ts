@@ -24,7 +24,10 @@ async function site(): Promise<string> {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(
       `<!doctype html><html lang="en"><title>Site</title><body>${frames
-        .map((u, i) => `<iframe title="f${i}" src="${u.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" width="480" height="700"></iframe>`)
+        .map(
+          (u, i) =>
+            `<iframe title="f${i}" src="${u.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}" width="480" height="700"></iframe>`,
+        )
         .join('')}</body></html>`,
     );
   });
@@ -43,7 +46,10 @@ async function frameIn(where: Page | Frame, title: string): Promise<Frame> {
 
 /** `from` posts `remit:open` for the link to its first frame, the shell. */
 const open = (from: Page | Frame, id: string) =>
-  from.evaluate(([id, remit]) => window.frames[0]!.postMessage({ type: 'remit:open', link_id: id }, remit!), [id, remit]);
+  from.evaluate(
+    ([id, remit]) => window.frames[0]!.postMessage({ type: 'remit:open', link_id: id }, remit!),
+    [id, remit],
+  );
 
 /** No frame of the page shows a card number, after the shell had time to act. */
 async function noForm(page: Page) {
@@ -55,8 +61,15 @@ beforeAll(async () => {
   w = await startWorld();
   remit = w.s.url;
   [allowed, other] = [await site(), await site()];
-  const id = (await w.s.http({ method: 'GET', path: '/api/v1/widgets', auth: w.m.auth, json: { merchant_key: w.m.merchant_key } })).body.data[0].id;
-  const put = await w.s.http({ method: 'PUT', path: `/api/v1/widgets/${id}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, allowed_origins: [allowed] } });
+  const id = (
+    await w.s.http({ method: 'GET', path: '/api/v1/widgets', auth: w.m.auth, json: { merchant_key: w.m.merchant_key } })
+  ).body.data[0].id;
+  const put = await w.s.http({
+    method: 'PUT',
+    path: `/api/v1/widgets/${id}`,
+    auth: w.m.auth,
+    json: { merchant_key: w.m.merchant_key, allowed_origins: [allowed] },
+  });
   expect(put.status).toBe(200);
   link = await createLink(w); // frame_ancestors: [allowed]
 });
@@ -66,12 +79,15 @@ afterAll(async () => {
 });
 
 describe('the warm pay frame', () => {
-  it("ignores remit:open from a window other than its parent (a sibling frame of another origin); renders for its parent, whose origin may frame the link", async () => {
+  it('ignores remit:open from a window other than its parent (a sibling frame of another origin); renders for its parent, whose origin may frame the link', async () => {
     const page = await newPage(w);
     await page.goto(allowed + framing(`${remit}/pay/preload`, `${other}/`));
     const shell = await frameIn(page, 'f0');
     const sibling = await frameIn(page, 'f1');
-    await sibling.evaluate(([id]) => window.parent.frames[0]!.postMessage({ type: 'remit:open', link_id: id }, '*'), [link]);
+    await sibling.evaluate(
+      ([id]) => window.parent.frames[0]!.postMessage({ type: 'remit:open', link_id: id }, '*'),
+      [link],
+    );
     await noForm(page);
     expect(await shell.locator('#app').innerHTML()).toBe('');
     expect(shell.url()).toBe(`${remit}/pay/preload`);
@@ -85,7 +101,12 @@ describe('the warm pay frame', () => {
   it("a parent whose origin may not frame the link: the shell goes to the link's page, which the browser refuses to frame; no form", async () => {
     const page = await newPage(w);
     const answered: string[] = [];
-    page.on('response', (r) => r.url().endsWith(`/pay/${link}`) && answered.push(String(r.headers()['content-security-policy']).match(/frame-ancestors [^;]+/)![0]));
+    page.on(
+      'response',
+      (r) =>
+        r.url().endsWith(`/pay/${link}`) &&
+        answered.push(String(r.headers()['content-security-policy']).match(/frame-ancestors [^;]+/)![0]),
+    );
     await page.goto(other + framing(`${remit}/pay/preload`));
     await frameIn(page, 'f0');
     await open(page, link);

@@ -58,8 +58,15 @@ async function shopSite(csp: Csp = 'host'): Promise<string> {
 beforeAll(async () => {
   w = await startWorld();
   shop = await shopSite();
-  const id = (await w.s.http({ method: 'GET', path: '/api/v1/widgets', auth: w.m.auth, json: { merchant_key: w.m.merchant_key } })).body.data[0].id;
-  const put = await w.s.http({ method: 'PUT', path: `/api/v1/widgets/${id}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, allowed_origins: [shop] } });
+  const id = (
+    await w.s.http({ method: 'GET', path: '/api/v1/widgets', auth: w.m.auth, json: { merchant_key: w.m.merchant_key } })
+  ).body.data[0].id;
+  const put = await w.s.http({
+    method: 'PUT',
+    path: `/api/v1/widgets/${id}`,
+    auth: w.m.auth,
+    json: { merchant_key: w.m.merchant_key, allowed_origins: [shop] },
+  });
   expect(put.status).toBe(200);
 });
 afterAll(async () => {
@@ -68,7 +75,8 @@ afterAll(async () => {
 });
 
 const out = (page: Page) => page.locator('#out');
-const events = (page: Page) => page.evaluate(() => (window as unknown as { events: Array<{ type: string; detail: any }> }).events);
+const events = (page: Page) =>
+  page.evaluate(() => (window as unknown as { events: Array<{ type: string; detail: any }> }).events);
 const violations = (page: Page) => page.evaluate(() => (window as unknown as { violations: string[] }).violations);
 const modal = (page: Page) => page.getByRole('dialog', { name: 'Pay $12.50' });
 
@@ -96,7 +104,13 @@ async function tabTo(page: Page, label: RegExp, back = false) {
     const at = await frame.evaluate(() => {
       const el = document.activeElement as HTMLInputElement | null;
       if (!el || el === document.body) return '';
-      return (el.labels?.[0]?.textContent ?? '') + '|' + (el.getAttribute('aria-label') ?? '') + '|' + (el.tagName === 'BUTTON' ? el.textContent : '');
+      return (
+        (el.labels?.[0]?.textContent ?? '') +
+        '|' +
+        (el.getAttribute('aria-label') ?? '') +
+        '|' +
+        (el.tagName === 'BUTTON' ? el.textContent : '')
+      );
     });
     if (label.test(at)) return;
     await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
@@ -121,7 +135,6 @@ async function payWithTheRest(where: Pick<Page, 'getByLabel' | 'getByRole'>) {
 
 const payInModal = (page: Page) => payWithCard(page.frameLocator('iframe[title="Payment form: Pay $12.50"]'));
 
-
 describe('the widgets on a shop page of another origin, under a nonce CSP', () => {
   it('pay: the modal opens the pay page; paying with 4242… closes it, resolves, and the table shows the payment', async () => {
     const page = await newPage(w);
@@ -136,9 +149,16 @@ describe('the widgets on a shop page of another origin, under a nonce CSP', () =
     await expect.poll(() => out(page).textContent(), { timeout: 15_000 }).toBe('Payment succeeded');
     expect(await modal(page).count()).toBe(0);
     const ev = await events(page);
-    expect(ev).toEqual([{ type: 'remit:payment-success', detail: { status: 'succeeded', transaction_id: expect.stringMatching(/^txn_/) } }]);
+    expect(ev).toEqual([
+      {
+        type: 'remit:payment-success',
+        detail: { status: 'succeeded', transaction_id: expect.stringMatching(/^txn_/) },
+      },
+    ]);
     const row = page.locator('#remit_complete_transactions tbody tr').first();
-    await expect.poll(() => row.locator('td').allTextContents()).toEqual([expect.any(String), '$12.50', 'Visa •••• 4242', 'Completed']);
+    await expect
+      .poll(() => row.locator('td').allTextContents())
+      .toEqual([expect.any(String), '$12.50', 'Visa •••• 4242', 'Completed']);
     expect(await violations(page)).toEqual([]);
     await checkState(page, 'widgets-shop-paid');
     await page.context().close();
@@ -152,7 +172,13 @@ describe('the widgets on a shop page of another origin, under a nonce CSP', () =
     expect(await preload.count()).toBe(0); // a table alone warms nothing
     await page.getByRole('button', { name: 'Pay $12.50' }).hover();
     await expect.poll(() => preload.count()).toBe(1);
-    expect(await preload.evaluate((f: HTMLIFrameElement) => [getComputedStyle(f).display, f.tabIndex, f.getAttribute('aria-hidden')])).toEqual(['none', -1, 'true']);
+    expect(
+      await preload.evaluate((f: HTMLIFrameElement) => [
+        getComputedStyle(f).display,
+        f.tabIndex,
+        f.getAttribute('aria-hidden'),
+      ]),
+    ).toEqual(['none', -1, 'true']);
     const warm = (await (await preload.elementHandle())!.contentFrame())!;
     await warm.waitForLoadState('load');
     expect(await warm.locator('#app').innerHTML()).toBe(''); // a shell: nothing rendered, no link
@@ -166,12 +192,14 @@ describe('the widgets on a shop page of another origin, under a nonce CSP', () =
     await frame.getByLabel('Card number').fill(CARDS.visa);
     expect(await frame.getByLabel('Card number').inputValue()).toBe('4242 4242 4242 4242');
     // Shown in the modal now: titled, focusable, no longer hidden; and the only Remit frame.
-    expect(await preload.evaluate((f: HTMLIFrameElement) => [getComputedStyle(f).display, f.title, f.getAttribute('tabindex'), f.getAttribute('aria-hidden')])).toEqual([
-      'block',
-      'Payment form: Pay $12.50',
-      null,
-      null,
-    ]);
+    expect(
+      await preload.evaluate((f: HTMLIFrameElement) => [
+        getComputedStyle(f).display,
+        f.title,
+        f.getAttribute('tabindex'),
+        f.getAttribute('aria-hidden'),
+      ]),
+    ).toEqual(['block', 'Payment form: Pay $12.50', null, null]);
     expect(await page.locator('iframe').count()).toBe(1);
     expect(await violations(page)).toEqual([]);
     await payWithTheRest(page.frameLocator('iframe[title="Payment form: Pay $12.50"]'));
@@ -184,7 +212,8 @@ describe('the widgets on a shop page of another origin, under a nonce CSP', () =
     const page = await newPage(w);
     await page.goto(shop);
     let tabs = 0;
-    while ((await page.evaluate(() => document.activeElement?.id)) !== 'pay' && tabs++ < 10) await page.keyboard.press('Tab');
+    while ((await page.evaluate(() => document.activeElement?.id)) !== 'pay' && tabs++ < 10)
+      await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await modal(page).waitFor();
     const card = page.frameLocator('iframe[title="Payment form: Pay $12.50"]').getByLabel('Card number');
@@ -225,7 +254,9 @@ describe('the widgets on a shop page of another origin, under a nonce CSP', () =
     // The pay link held back, so the customer acts in the modal before its form is there.
     await page.route('**/widget/v1/pay-links?*', async (route) => (await held, route.continue()));
     await page.goto(shop);
-    await page.waitForFunction(() => typeof (window as unknown as { getPaymentPage?: unknown }).getPaymentPage === 'function');
+    await page.waitForFunction(
+      () => typeof (window as unknown as { getPaymentPage?: unknown }).getPaymentPage === 'function',
+    );
     await page.getByRole('button', { name: 'Pay $12.50' }).focus();
     await page.keyboard.press('Enter');
     await modal(page).waitFor();
@@ -273,7 +304,12 @@ describe('the widgets on a shop page of another origin, under a nonce CSP', () =
     expect(await modal(page).count()).toBe(0);
     expect(await focused(page)).toBe('pay');
     await expect.poll(() => rows.count()).toBe(before + 1);
-    expect(await rows.first().locator('td').allTextContents()).toEqual([expect.any(String), '$12.50', 'Visa •••• 4242', 'Completed']);
+    expect(await rows.first().locator('td').allTextContents()).toEqual([
+      expect.any(String),
+      '$12.50',
+      'Visa •••• 4242',
+      'Completed',
+    ]);
     await page.context().close();
   });
 
@@ -292,7 +328,8 @@ describe('the widgets on a shop page of another origin, under a nonce CSP', () =
         await page.keyboard.press(key);
         // Focus leaving the pay page's frame crosses processes: let it land before looking.
         let at = await focused(page);
-        for (let n = 0; at === 'BODY' && n < 20; n++) at = await new Promise((r) => setTimeout(r, 25)).then(() => focused(page));
+        for (let n = 0; at === 'BODY' && n < 20; n++)
+          at = await new Promise((r) => setTimeout(r, 25)).then(() => focused(page));
         seen.add(at);
         if (at === 'REMIT-PAY>IFRAME' && (await inFrame())) frameFields++;
       }
@@ -321,8 +358,14 @@ describe('the widgets on a shop page of another origin, under a nonce CSP', () =
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('req');
     await expect
       .poll(async () => {
-        const inbox = await w.s.http({ method: 'GET', path: `/sandbox/messages?merchant_key=${w.m.merchant_key}`, auth: w.m.auth });
-        return inbox.body.data.messages.filter((m: any) => m.recipient === '+14155550142').map((m: any) => [m.channel, m.status]);
+        const inbox = await w.s.http({
+          method: 'GET',
+          path: `/sandbox/messages?merchant_key=${w.m.merchant_key}`,
+          auth: w.m.auth,
+        });
+        return inbox.body.data.messages
+          .filter((m: any) => m.recipient === '+14155550142')
+          .map((m: any) => [m.channel, m.status]);
       })
       .toEqual([['sms', 'delivered_to_inbox']]);
     await page.context().close();
@@ -335,13 +378,22 @@ describe('the widgets on a shop page of another origin, under a nonce CSP', () =
     page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
     await page.goto(stranger);
     await page.getByRole('button', { name: 'Pay $12.50' }).click();
-    await expect.poll(() => out(page).textContent()).toContain("this page's origin is not in the widget settings' allowed_origins");
+    await expect
+      .poll(() => out(page).textContent())
+      .toContain("this page's origin is not in the widget settings' allowed_origins");
     expect(await modal(page).count()).toBe(0);
     expect((await events(page)).map((e) => [e.type, e.detail.code])).toEqual([['remit:error', 'network_error']]);
-    await expect.poll(() => page.locator('#remit_complete_transactions caption').textContent()).toContain('Could not load transactions');
+    await expect
+      .poll(() => page.locator('#remit_complete_transactions caption').textContent())
+      .toContain('Could not load transactions');
     expect(consoleErrors.some((m) => m.startsWith('Remit: could not reach'))).toBe(true);
     // The server refused it too (not only the browser's CORS).
-    const direct = await w.s.http({ method: 'POST', path: `/widget/v1/pay-links?public_key=${w.m.public_key}`, json: { amount: 1 }, headers: { origin: stranger } });
+    const direct = await w.s.http({
+      method: 'POST',
+      path: `/widget/v1/pay-links?public_key=${w.m.public_key}`,
+      json: { amount: 1 },
+      headers: { origin: stranger },
+    });
     expect(direct.status).toBe(403);
     await page.screenshot({ path: join(SCREENSHOTS, 'widgets-origin-refused.png'), fullPage: true });
     await page.context().close();
@@ -353,22 +405,35 @@ describe('the widgets on a shop page of another origin, under a nonce CSP', () =
     const rows = page.locator('#remit_complete_transactions tbody tr');
     await expect.poll(() => page.locator('#remit_complete_transactions caption [role=status]').textContent()).toBe('');
     const before = await rows.count();
-    const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Pay $12.50' }).click()]);
+    const [popup] = await Promise.all([
+      page.waitForEvent('popup'),
+      page.getByRole('button', { name: 'Pay $12.50' }).click(),
+    ]);
     expect(await modal(page).count()).toBe(0);
     expect(await page.locator('iframe[src$="/pay/preload"]').count()).toBe(0); // the popup is another cache partition: nothing to warm
     await payWithCard(popup);
     await expect.poll(() => out(page).textContent(), { timeout: 15_000 }).toBe('Payment succeeded');
     await expect.poll(() => popup.isClosed()).toBe(true);
-    expect((await events(page)).map((e) => [e.type, e.detail.status])).toEqual([['remit:payment-success', 'succeeded']]);
+    expect((await events(page)).map((e) => [e.type, e.detail.status])).toEqual([
+      ['remit:payment-success', 'succeeded'],
+    ]);
     await expect.poll(() => rows.count()).toBe(before + 1);
-    expect(await rows.first().locator('td').allTextContents()).toEqual([expect.any(String), '$12.50', 'Visa •••• 4242', 'Completed']);
+    expect(await rows.first().locator('td').allTextContents()).toEqual([
+      expect.any(String),
+      '$12.50',
+      'Visa •••• 4242',
+      'Completed',
+    ]);
     await page.context().close();
   });
 
   it('narrower than 600 px: closing the popup without paying resolves closed and fires remit:close', async () => {
     const page = await newPage(w, { viewport: { width: 420, height: 800 } });
     await page.goto(shop);
-    const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Pay $12.50' }).click()]);
+    const [popup] = await Promise.all([
+      page.waitForEvent('popup'),
+      page.getByRole('button', { name: 'Pay $12.50' }).click(),
+    ]);
     await popup.getByLabel('Card number').waitFor();
     await popup.close();
     await expect.poll(() => out(page).textContent()).toBe('Payment closed');
@@ -378,8 +443,20 @@ describe('the widgets on a shop page of another origin, under a nonce CSP', () =
 
   it("works under a CSP of the nonce alone ('strict-dynamic'): no violation", async () => {
     const strict = await shopSite('strict-dynamic');
-    const id = (await w.s.http({ method: 'GET', path: '/api/v1/widgets', auth: w.m.auth, json: { merchant_key: w.m.merchant_key } })).body.data[0];
-    await w.s.http({ method: 'PUT', path: `/api/v1/widgets/${id.id}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, allowed_origins: [...id.allowed_origins, strict] } });
+    const id = (
+      await w.s.http({
+        method: 'GET',
+        path: '/api/v1/widgets',
+        auth: w.m.auth,
+        json: { merchant_key: w.m.merchant_key },
+      })
+    ).body.data[0];
+    await w.s.http({
+      method: 'PUT',
+      path: `/api/v1/widgets/${id.id}`,
+      auth: w.m.auth,
+      json: { merchant_key: w.m.merchant_key, allowed_origins: [...id.allowed_origins, strict] },
+    });
     const page = await newPage(w);
     await page.goto(strict);
     await expect.poll(() => page.locator('#remit_complete_transactions tbody tr').count()).toBeGreaterThan(0);

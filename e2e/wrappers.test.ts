@@ -1,7 +1,17 @@
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type Demo } from '@remit/demo/serve';
-import { CARDS, checkState, newPage, pageErrors, SCREENSHOTS, startWorld, transactions, YY, type World } from './support.js';
+import {
+  CARDS,
+  checkState,
+  newPage,
+  pageErrors,
+  SCREENSHOTS,
+  startWorld,
+  transactions,
+  YY,
+  type World,
+} from './support.js';
 
 /**
  * The three demo sites of apps/demo as a merchant ships them (the plain HTML shop with the script
@@ -20,9 +30,16 @@ beforeAll(async () => {
   w = await startWorld();
   demo = await startDemo({ remitUrl: w.s.url, publicKey: w.m.public_key });
   stranger = await startDemo({ remitUrl: w.s.url, publicKey: w.m.public_key });
-  const widget = (await w.s.http({ method: 'GET', path: '/api/v1/widgets', auth: w.m.auth, json: { merchant_key: w.m.merchant_key } })).body.data[0];
+  const widget = (
+    await w.s.http({ method: 'GET', path: '/api/v1/widgets', auth: w.m.auth, json: { merchant_key: w.m.merchant_key } })
+  ).body.data[0];
   const allowed = [demo.shop, demo.react, demo.vue];
-  const put = await w.s.http({ method: 'PUT', path: `/api/v1/widgets/${widget.id}`, auth: w.m.auth, json: { merchant_key: w.m.merchant_key, allowed_origins: allowed } });
+  const put = await w.s.http({
+    method: 'PUT',
+    path: `/api/v1/widgets/${widget.id}`,
+    auth: w.m.auth,
+    json: { merchant_key: w.m.merchant_key, allowed_origins: allowed },
+  });
   expect(put.status).toBe(200);
 });
 afterAll(async () => {
@@ -31,7 +48,8 @@ afterAll(async () => {
   await w?.close();
 });
 
-const tableRows = (page: Page) => page.locator('#remit_complete_transactions tbody tr, [data-remit-widget="completed-transactions"] tbody tr');
+const tableRows = (page: Page) =>
+  page.locator('#remit_complete_transactions tbody tr, [data-remit-widget="completed-transactions"] tbody tr');
 const status = (page: Page) => page.locator('main > p[role="status"]');
 const payButton = (page: Page) => page.getByRole('button', { name: 'Buy for $12.50' });
 const modal = (page: Page) => page.getByRole('dialog', { name: /^Pay/ });
@@ -56,25 +74,36 @@ async function open(site: string): Promise<Page> {
   await expect.poll(() => tableRows(page).first().textContent()).toMatch(/No completed transactions yet\.|\$/);
   // One loader per page, whatever mounted it (the React app runs in StrictMode), and one table.
   expect(scripts).toEqual([`${w.s.url}/js/dynamic-launch.js?remit_merchant_public_key=${w.m.public_key}`]);
-  expect(await page.locator('#remit_complete_transactions, [data-remit-widget="completed-transactions"]').count()).toBe(1);
+  expect(await page.locator('#remit_complete_transactions, [data-remit-widget="completed-transactions"]').count()).toBe(
+    1,
+  );
   return page;
 }
 
 /** How many payments the loaded table shows (0 for its empty state). */
 async function paymentsShown(page: Page): Promise<number> {
-  return /No completed transactions yet/.test((await tableRows(page).first().textContent()) ?? '') ? 0 : tableRows(page).count();
+  return /No completed transactions yet/.test((await tableRows(page).first().textContent()) ?? '')
+    ? 0
+    : tableRows(page).count();
 }
 
 /** The table holds `count` payments, the newest first: the test card's $12.50. */
 async function expectNewestRow(page: Page, count: number) {
   await expect.poll(() => tableRows(page).count()).toBe(count);
-  await expect.poll(() => tableRows(page).first().locator('td').allTextContents()).toEqual([expect.any(String), '$12.50', 'Visa •••• 4242', 'Completed']);
+  await expect
+    .poll(() => tableRows(page).first().locator('td').allTextContents())
+    .toEqual([expect.any(String), '$12.50', 'Visa •••• 4242', 'Completed']);
 }
 
 /** Presses Tab until `target` (in the page or the pay frame) has focus; fails after `max` presses. */
 async function tabTo(page: Page, target: Locator, max = 15) {
   for (let i = 0; i < max; i++) {
-    if (await target.evaluate((el) => el === el.ownerDocument.activeElement && el.ownerDocument.hasFocus()).catch(() => false)) return;
+    if (
+      await target
+        .evaluate((el) => el === el.ownerDocument.activeElement && el.ownerDocument.hasFocus())
+        .catch(() => false)
+    )
+      return;
     await page.keyboard.press('Tab');
   }
   throw new Error(`Tab never reached ${target}`);
@@ -125,8 +154,16 @@ describe.each(SITES)('the %s on its own origin', (_label, name, site, strangerSi
     expect(await sent.count()).toBe(0);
     await expect
       .poll(async () => {
-        const res = await w.s.http({ method: 'GET', path: `/sandbox/messages?recipient=${encodeURIComponent(`+1415555${last}`)}`, auth: w.m.auth });
-        return res.body.data.messages.map((m: { channel: string; status: string; body_text: string }) => [m.channel, m.status, m.body_text]);
+        const res = await w.s.http({
+          method: 'GET',
+          path: `/sandbox/messages?recipient=${encodeURIComponent(`+1415555${last}`)}`,
+          auth: w.m.auth,
+        });
+        return res.body.data.messages.map((m: { channel: string; status: string; body_text: string }) => [
+          m.channel,
+          m.status,
+          m.body_text,
+        ]);
       })
       .toEqual([['sms', 'delivered_to_inbox', expect.stringContaining(`${w.s.url}/pay/`)]]);
     await page.context().close();
@@ -168,16 +205,27 @@ describe.each(SITES)('the %s on its own origin', (_label, name, site, strangerSi
     await page.goto(strangerSite());
     await expect.poll(() => page.getByText(/Could not load transactions/).count()).toBe(1);
     await payButton(page).click();
-    await expect.poll(() => status(page).textContent()).toContain("this page's origin is not in the widget settings' allowed_origins");
+    await expect
+      .poll(() => status(page).textContent())
+      .toContain("this page's origin is not in the widget settings' allowed_origins");
     expect(await modal(page).count()).toBe(0);
     await page.getByLabel('Customer phone').fill('(415) 555-0199');
     await page.getByRole('button', { name: 'Text a $20.00 payment request' }).click();
     await expect.poll(() => status(page).textContent()).toMatch(/^Error: .*allowed_origins/);
     await page.screenshot(shot(`demo-${name}-origin-refused`));
-    const inbox = await w.s.http({ method: 'GET', path: `/sandbox/messages?recipient=${encodeURIComponent('+14155550199')}`, auth: w.m.auth });
+    const inbox = await w.s.http({
+      method: 'GET',
+      path: `/sandbox/messages?recipient=${encodeURIComponent('+14155550199')}`,
+      auth: w.m.auth,
+    });
     expect(inbox.body.data.messages).toEqual([]);
     // The server refused it too, not only the browser's CORS.
-    const direct = await w.s.http({ method: 'POST', path: `/widget/v1/pay-links?public_key=${w.m.public_key}`, json: { amount: 1 }, headers: { origin: strangerSite() } });
+    const direct = await w.s.http({
+      method: 'POST',
+      path: `/widget/v1/pay-links?public_key=${w.m.public_key}`,
+      json: { amount: 1 },
+      headers: { origin: strangerSite() },
+    });
     expect(direct.status).toBe(403);
     expect(pageErrors).toEqual([]);
     await page.context().close();

@@ -37,7 +37,13 @@ export async function buildWrapper(pkg, { framework, directive }) {
       legalComments: 'none',
       logLevel: 'warning',
       // The loader from source: its package exports its own build, which need not exist yet.
-      plugins: [{ name: 'remit-loader-source', setup: (b) => b.onResolve({ filter: /^@remit\/loader$/ }, () => ({ path: join(packages, 'loader/src/pure.ts') })) }],
+      plugins: [
+        {
+          name: 'remit-loader-source',
+          setup: (b) =>
+            b.onResolve({ filter: /^@remit\/loader$/ }, () => ({ path: join(packages, 'loader/src/pure.ts') })),
+        },
+      ],
     });
     // Next.js's app router needs 'use client' first in the file the package exports.
     if (directive && !readFileSync(join(next, 'index.js'), 'utf8').startsWith(`"${directive}";`)) {
@@ -60,7 +66,9 @@ export async function buildWrapper(pkg, { framework, directive }) {
           outDir: join(out, 'types'),
           types: [],
           // Straight to the source (as packages/sdk's build does): tsc then emits their declarations too.
-          paths: Object.fromEntries(Object.entries(INLINED).map(([spec, f]) => [spec, [join(packages, f.emitted.replace(/\.d\.ts$/, '.ts'))]])),
+          paths: Object.fromEntries(
+            Object.entries(INLINED).map(([spec, f]) => [spec, [join(packages, f.emitted.replace(/\.d\.ts$/, '.ts'))]]),
+          ),
         },
         files: [join(pkg, 'src/index.ts')],
       }),
@@ -89,8 +97,14 @@ function copyDeclarations(from, dir, to, file, framework, seen = new Set()) {
     const inlined = INLINED[spec];
     if (inlined) {
       copyDeclarations(from, dirname(inlined.emitted), to, inlined.as, framework, seen);
-      text = text.replaceAll(`'${spec}'`, `'${relative(dirname(join('/', file)), join('/', inlined.as)).replace(/^(?!\.)/, './').replace(/\.d\.ts$/, '.js')}'`);
-    } else if (spec.startsWith('.')) copyDeclarations(from, dir, to, join(dirname(file), spec.replace(/\.js$/, '.d.ts')), framework, seen);
+      text = text.replaceAll(
+        `'${spec}'`,
+        `'${relative(dirname(join('/', file)), join('/', inlined.as))
+          .replace(/^(?!\.)/, './')
+          .replace(/\.d\.ts$/, '.js')}'`,
+      );
+    } else if (spec.startsWith('.'))
+      copyDeclarations(from, dir, to, join(dirname(file), spec.replace(/\.js$/, '.d.ts')), framework, seen);
     else if (!framework.some((f) => spec === f || spec.startsWith(`${f}/`))) {
       throw new Error(`dist/${file} imports ${spec}: the published types may import only ${framework.join(', ')}`);
     }

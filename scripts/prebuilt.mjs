@@ -18,11 +18,28 @@ const COMMON = ['package.json', 'package-lock.json', 'tsconfig.json'];
 const SHARED = ['packages/contract/src', 'packages/form-kit/src'];
 /** In build order: a step's inputs may be an earlier step's output (the loader names the widget chunk). */
 const STEPS = [
-  { ws: '@remit/pay', inputs: ['apps/pay', ...SHARED], outputs: ['apps/pay/dist/index.html', 'apps/pay/dist/ssr/ssr.js'] },
+  {
+    ws: '@remit/pay',
+    inputs: ['apps/pay', ...SHARED],
+    outputs: ['apps/pay/dist/index.html', 'apps/pay/dist/ssr/ssr.js'],
+  },
   { ws: '@remit/portal', inputs: ['apps/portal', ...SHARED], outputs: ['apps/portal/dist/index.html'] },
-  { ws: '@remit/widgets', inputs: ['packages/widgets', 'packages/loader/src', ...SHARED], outputs: ['packages/widgets/dist/manifest.json'] },
-  { ws: '@remit/loader', inputs: ['packages/loader', 'packages/widgets/dist/manifest.json', ...SHARED], outputs: ['packages/loader/dist/dynamic-launch.js'] },
-  { ws: '@remit/server', inputs: ['apps/server', 'packages/core', ...SHARED], outputs: ['apps/server/dist/main.js', 'apps/server/dist/cli.js'], server: true },
+  {
+    ws: '@remit/widgets',
+    inputs: ['packages/widgets', 'packages/loader/src', ...SHARED],
+    outputs: ['packages/widgets/dist/manifest.json'],
+  },
+  {
+    ws: '@remit/loader',
+    inputs: ['packages/loader', 'packages/widgets/dist/manifest.json', ...SHARED],
+    outputs: ['packages/loader/dist/dynamic-launch.js'],
+  },
+  {
+    ws: '@remit/server',
+    inputs: ['apps/server', 'packages/core', ...SHARED],
+    outputs: ['apps/server/dist/main.js', 'apps/server/dist/cli.js'],
+    server: true,
+  },
 ];
 const STAMP = join(root, 'node_modules/.cache/remit-prebuilt.json');
 
@@ -37,15 +54,23 @@ if (existsSync(join(root, 'node_modules', what === 'server' ? 'esbuild' : 'vite'
     // npm_execpath is npm's own script when run by npm; otherwise the npm on PATH.
     if (npm) execFileSync(process.execPath, [npm, ...args], { cwd: root, stdio: 'inherit' });
     else execFileSync('npm', args, { cwd: root, stdio: 'inherit' });
-    stamps[step.ws] = `${digest([...COMMON, ...step.inputs])} ${step.outputs.map((f) => statSync(join(root, f)).mtimeMs).join(' ')}`;
+    stamps[step.ws] =
+      `${digest([...COMMON, ...step.inputs])} ${step.outputs.map((f) => statSync(join(root, f)).mtimeMs).join(' ')}`;
     mkdirSync(dirname(STAMP), { recursive: true });
     writeFileSync(STAMP, JSON.stringify(stamps, null, 2));
   }
 } else {
-  const needed = ['apps/server/dist/main.js', 'apps/server/dist/cli.js', 'apps/pay/dist/index.html', 'apps/portal/dist/index.html'];
+  const needed = [
+    'apps/server/dist/main.js',
+    'apps/server/dist/cli.js',
+    'apps/pay/dist/index.html',
+    'apps/portal/dist/index.html',
+  ];
   const missing = needed.filter((f) => !existsSync(join(root, f)));
   if (missing.length > 0) {
-    console.error(`remit: not built (${missing.join(', ')} missing) and the build tools are not installed: run npm ci && npm run build before npm prune --omit=dev`);
+    console.error(
+      `remit: not built (${missing.join(', ')} missing) and the build tools are not installed: run npm ci && npm run build before npm prune --omit=dev`,
+    );
     process.exit(1);
   }
 }

@@ -30,8 +30,16 @@ export function demoApp(name: 'React' | 'Vue', entry: string, framework: PluginO
     root,
     plugins: [
       framework,
-      { name: 'remit-demo-page', resolveId: (id) => (id === page ? page : null), load: (id) => (id === page ? html : null) },
+      {
+        name: 'remit-demo-page',
+        resolveId: (id) => (id === page ? page : null),
+        load: (id) => (id === page ? html : null),
+      },
     ],
-    build: { outDir: fileURLToPath(new URL(`./dist/${dir}`, import.meta.url)), emptyOutDir: true, rollupOptions: { input: page } },
+    build: {
+      outDir: fileURLToPath(new URL(`./dist/${dir}`, import.meta.url)),
+      emptyOutDir: true,
+      rollupOptions: { input: page },
+    },
   });
 }

@@ -37,13 +37,21 @@ export default defineConfig(({ isSsrBuild }) => ({
       enforce: 'post',
       generateBundle(_, bundle) {
         for (const f of Object.values(bundle))
-          if (f.type === 'asset' && f.fileName.endsWith('.css')) f.source = String(f.source).replace(/\/\*\$vite\$:\d+\*\/\s*$/, '');
+          if (f.type === 'asset' && f.fileName.endsWith('.css'))
+            f.source = String(f.source).replace(/\/\*\$vite\$:\d+\*\/\s*$/, '');
       },
     },
   ],
   build: isSsrBuild
     ? // One file: the languages the page loads as chunks are inlined (ssr.tsx loads them all at once).
-      { outDir: 'dist/ssr', emptyOutDir: false, target: 'node20', minify: false, reportCompressedSize: false, rollupOptions: { output: { inlineDynamicImports: true } } }
+      {
+        outDir: 'dist/ssr',
+        emptyOutDir: false,
+        target: 'node20',
+        minify: false,
+        reportCompressedSize: false,
+        rollupOptions: { output: { inlineDynamicImports: true } },
+      }
     : {
         outDir: 'dist',
         emptyOutDir: true,

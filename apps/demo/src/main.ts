@@ -26,8 +26,14 @@ async function sandboxMerchant(): Promise<string> {
   const onboarding = readFileSync(new URL('../../../docs/examples/onboarding.json', import.meta.url), 'utf8');
   const made = await call('/api/v1/onboarding', { method: 'POST', auth, body: onboarding });
   const list = await call('/api/v1/merchant', { auth });
-  const merchant = list.data.find((m: { public_data: { public_key: string } }) => m.public_data.public_key === made.data.public_key);
-  await call('/api/v1/approve-merchant', { method: 'POST', auth, body: JSON.stringify({ merchant_id: merchant.merchant_id }) });
+  const merchant = list.data.find(
+    (m: { public_data: { public_key: string } }) => m.public_data.public_key === made.data.public_key,
+  );
+  await call('/api/v1/approve-merchant', {
+    method: 'POST',
+    auth,
+    body: JSON.stringify({ merchant_id: merchant.merchant_id }),
+  });
   return made.data.public_key;
 }
 

@@ -67,7 +67,8 @@ export async function startDemo(opts: DemoOptions): Promise<Demo> {
   const host = opts.host ?? '127.0.0.1';
   const roots = { shop: join(demoDir, 'shop'), react: join(demoDir, 'dist/react'), vue: join(demoDir, 'dist/vue') };
   for (const [name, root] of Object.entries(roots)) {
-    if (!existsSync(join(root, 'index.html'))) throw new Error(`the ${name} demo is not built: run npm run build -w @remit/demo`);
+    if (!existsSync(join(root, 'index.html')))
+      throw new Error(`the ${name} demo is not built: run npm run build -w @remit/demo`);
   }
   const servers: Server[] = [];
   const listen = async (root: string, port = 0) => {

@@ -70,7 +70,14 @@ export function AddCardPage({ view }: { view: AddCardView }) {
   const submit = (card: CardInput) =>
     run(async () => {
       const scope = `card:${view.token}`;
-      finish(await saveCard(view.token, { card }, attemptKey(scope, `${card.number.slice(-4)}:${card.exp_month}/${card.exp_year}`)), scope);
+      finish(
+        await saveCard(
+          view.token,
+          { card },
+          attemptKey(scope, `${card.number.slice(-4)}:${card.exp_month}/${card.exp_year}`),
+        ),
+        scope,
+      );
     });
 
   return (
@@ -83,7 +90,11 @@ export function AddCardPage({ view }: { view: AddCardView }) {
       </section>
       <div class="payment">
         {saved.value ? (
-          <Saved card={m.endingIn(saved.value.brand, saved.value.last_four)} merchant={view.merchant.name} focus={justSaved.value} />
+          <Saved
+            card={m.endingIn(saved.value.brand, saved.value.last_four)}
+            merchant={view.merchant.name}
+            focus={justSaved.value}
+          />
         ) : !view.merchant.accepts_payments ? (
           <section class="panel notice" aria-labelledby="pending-title">
             <h2 id="pending-title">{m.pendingMerchantTitle}</h2>
@@ -91,11 +102,27 @@ export function AddCardPage({ view }: { view: AddCardView }) {
           </section>
         ) : (
           <>
-            {failure.value && <Outcome title={m.declinedTitle} message={failure.value.message} hint={m.tryAnother} id={failure.value.id} />}
+            {failure.value && (
+              <Outcome
+                title={m.declinedTitle}
+                message={failure.value.message}
+                hint={m.tryAnother}
+                id={failure.value.id}
+              />
+            )}
             {!stripe ? (
               <CardForm submitLabel={m.saveCard} busy={busy.value} clearSignal={clearCard.value} onSubmit={submit} />
             ) : (
-              chunk && <chunk.SaveFields view={view} label={m.saveCard} busy={busy.value} run={run} settle={finish} fail={failed} />
+              chunk && (
+                <chunk.SaveFields
+                  view={view}
+                  label={m.saveCard}
+                  busy={busy.value}
+                  run={run}
+                  settle={finish}
+                  fail={failed}
+                />
+              )
             )}
           </>
         )}

@@ -17,7 +17,8 @@ const link = (id: string) => `/pay/api/links/${encodeURIComponent(id)}`;
 const keyed = (key: string) => ({ 'idempotency-key': key, 'accept-language': locale.value });
 
 export const getLink = (linkId: string) => request<PayLinkView>('GET', link(linkId));
-export const payLink = (linkId: string, req: PayRequest, key: string) => request<PayResult>('POST', `${link(linkId)}/pay`, req, keyed(key));
+export const payLink = (linkId: string, req: PayRequest, key: string) =>
+  request<PayResult>('POST', `${link(linkId)}/pay`, req, keyed(key));
 export const answerChallenge = (linkId: string, challengeId: string, answer: ChallengeAnswer, key: string) =>
   request<PayResult>('POST', `${link(linkId)}/challenges/${encodeURIComponent(challengeId)}`, answer, keyed(key));
 export const saveCard = (token: string, req: AddCardRequest, key: string) =>

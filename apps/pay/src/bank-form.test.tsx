@@ -8,7 +8,13 @@ const type = (label: string, value: string) => {
   fireEvent.input(el, { target: { value } });
   return el;
 };
-const props = { submitLabel: 'Pay $10.00', busy: false, merchantName: 'Acme', amountText: '$10.00', dateText: 'March 5, 2026' };
+const props = {
+  submitLabel: 'Pay $10.00',
+  busy: false,
+  merchantName: 'Acme',
+  amountText: '$10.00',
+  dateText: 'March 5, 2026',
+};
 
 describe('BankForm', () => {
   beforeEach(() => {
@@ -47,7 +53,9 @@ describe('BankForm', () => {
     fireEvent.click(screen.getByLabelText('Savings'));
     fireEvent.click(screen.getByRole('button', { name: 'Pay $10.00' }));
     const summary = await screen.findByRole('alert');
-    expect([...summary.querySelectorAll('a')].map((a) => a.textContent)).toEqual(['Accept the debit authorization to pay by bank account']);
+    expect([...summary.querySelectorAll('a')].map((a) => a.textContent)).toEqual([
+      'Accept the debit authorization to pay by bank account',
+    ]);
     expect(onSubmit).not.toHaveBeenCalled();
     fireEvent.click(screen.getByLabelText('I authorize this debit'));
     fireEvent.click(screen.getByRole('button', { name: 'Pay $10.00' }));

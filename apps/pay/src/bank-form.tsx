@@ -37,13 +37,7 @@ export function BankForm({ submitLabel, busy, merchantName, amountText, dateText
 
   return (
     <PayForm busy={busy} submitLabel={submitLabel} summary={form.summaryItems()} onSubmit={submit}>
-      <Field
-        {...bind('holder')}
-        name="holder"
-        label={m.holderName}
-        autocomplete="name"
-        required
-      />
+      <Field {...bind('holder')} name="holder" label={m.holderName} autocomplete="name" required />
       <Field
         {...bind('routing', undefined, onlyDigits)}
         name="routing"

@@ -6,7 +6,14 @@ import type { Messages } from './i18n.js';
 export type BankField = 'holder' | 'routing' | 'account' | 'confirm' | 'type' | 'accepted';
 export type BankValues = Record<BankField, string>;
 export const BANK_FIELDS: BankField[] = ['holder', 'routing', 'account', 'confirm', 'type', 'accepted'];
-export const emptyBank = (): BankValues => ({ holder: '', routing: '', account: '', confirm: '', type: 'checking', accepted: '' });
+export const emptyBank = (): BankValues => ({
+  holder: '',
+  routing: '',
+  account: '',
+  confirm: '',
+  type: 'checking',
+  accepted: '',
+});
 
 export function validateBank(v: BankValues, m: Messages): Errors<BankField> {
   const e: Errors<BankField> = {};

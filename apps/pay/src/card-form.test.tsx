@@ -91,7 +91,13 @@ describe('CardForm', () => {
     const summary = await screen.findByRole('alert');
     expect(summary.textContent).toContain('There is a problem');
     const links = summary.querySelectorAll('a');
-    expect([...links].map((a) => a.getAttribute('href'))).toEqual(['#card-number', '#card-expiry', '#card-cvc', '#card-name', '#card-zip']);
+    expect([...links].map((a) => a.getAttribute('href'))).toEqual([
+      '#card-number',
+      '#card-expiry',
+      '#card-cvc',
+      '#card-name',
+      '#card-zip',
+    ]);
     expect(document.activeElement).toBe(summary);
     fireEvent.click(links[2]!);
     expect(document.activeElement).toBe(screen.getByLabelText('Security code'));
@@ -107,7 +113,14 @@ describe('CardForm', () => {
     type('Name on card', ' Ada Lovelace ');
     type('ZIP code', '94107');
     fireEvent.click(screen.getByRole('button', { name: 'Pay' }));
-    expect(onSubmit).toHaveBeenCalledWith({ number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123', name: 'Ada Lovelace', zip: '94107' });
+    expect(onSubmit).toHaveBeenCalledWith({
+      number: '4242424242424242',
+      exp_month: 12,
+      exp_year: 2034,
+      cvc: '123',
+      name: 'Ada Lovelace',
+      zip: '94107',
+    });
   });
 
   it('while busy the button is disabled and says so', () => {

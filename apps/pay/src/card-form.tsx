@@ -106,13 +106,7 @@ export function CardForm({ submitLabel, busy, onSubmit, clearSignal }: CardFormP
           width="short"
         />
       </div>
-      <Field
-        {...bind('name')}
-        name="ccname"
-        label={m.nameOnCard}
-        autocomplete="cc-name"
-        required
-      />
+      <Field {...bind('name')} name="ccname" label={m.nameOnCard} autocomplete="cc-name" required />
       <Field
         {...bind('zip')}
         name="postal"

@@ -12,7 +12,11 @@ import { t } from './i18n.js';
 describe('card expiry on the page = on the server, in any time zone', () => {
   const m = t();
   const expiryError = (month: number, year: number, now: Date) =>
-    validateCard({ ...emptyCard(), expiry: `${String(month).padStart(2, '0')} / ${String(year % 100).padStart(2, '0')}` }, m, now).expiry;
+    validateCard(
+      { ...emptyCard(), expiry: `${String(month).padStart(2, '0')} / ${String(year % 100).padStart(2, '0')}` },
+      m,
+      now,
+    ).expiry;
   const expected = (month: number, year: number, now: Date) => {
     const p = expiryProblem(month, year, now);
     return p === EXPIRY_PAST ? m.pastExpiry : p === EXPIRY_TOO_FAR ? m.badExpiry : undefined;
@@ -28,7 +32,11 @@ describe('card expiry on the page = on the server, in any time zone', () => {
       expect(expiryError(12, 2026, edge)).toBeUndefined();
       fc.assert(
         fc.property(
-          fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2060-12-31T23:59:59Z'), noInvalidDate: true }),
+          fc.date({
+            min: new Date('2020-01-01T00:00:00Z'),
+            max: new Date('2060-12-31T23:59:59Z'),
+            noInvalidDate: true,
+          }),
           fc.integer({ min: 1, max: 12 }),
           fc.integer({ min: -2, max: 22 }),
           (now, month, ahead) => {

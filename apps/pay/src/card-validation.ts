@@ -1,5 +1,12 @@
 import type { CardInput } from '@remit/contract';
-import { cardLayout, cvcValid, EXPIRY_PAST, expiryProblem, luhnValid, postalCodeValid } from '@remit/contract/card-rules';
+import {
+  cardLayout,
+  cvcValid,
+  EXPIRY_PAST,
+  expiryProblem,
+  luhnValid,
+  postalCodeValid,
+} from '@remit/contract/card-rules';
 import { onlyDigits } from './card-format.js';
 import type { Errors } from './form.js';
 import type { Messages } from './i18n.js';
@@ -28,7 +35,7 @@ export function validateCard(v: CardValues, m: Messages, now = new Date()): Erro
   const exp = parseExpiry(v.expiry);
   const expiry = exp && expiryProblem(exp.month, exp.year, now);
   if (!v.expiry.trim()) e.expiry = m.reqExpiry;
-  else if (!exp || expiry) e.expiry = expiry == EXPIRY_PAST ? m.pastExpiry : m.badExpiry;
+  else if (!exp || expiry) e.expiry = expiry === EXPIRY_PAST ? m.pastExpiry : m.badExpiry;
 
   const cvc = v.cvc.trim();
   if (!cvc) e.cvc = m.reqCvc;

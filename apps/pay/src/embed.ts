@@ -34,7 +34,8 @@ export function createEmbed(origin: string | null) {
     });
     // In a merchant's modal, Escape pressed inside the page asks the modal to close (key events
     // inside a frame never reach the parent page).
-    if (parent !== window) addEventListener('keydown', (e) => e.key === 'Escape' && last?.status !== 'succeeded' && post('closed'));
+    if (parent !== window)
+      addEventListener('keydown', (e) => e.key === 'Escape' && last?.status !== 'succeeded' && post('closed'));
     // A popup closed (or navigated away) before paying tells its opener it was closed.
     addEventListener('pagehide', () => opener && last?.status !== 'succeeded' && post('closed'));
   }

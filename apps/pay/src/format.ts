@@ -5,11 +5,15 @@
  * (`#remit-formatted`): hydrating then formats nothing. A page's first Intl call costs 30–90 ms
  * (ICU starting up in a fresh renderer), which the customer's first keystroke would wait for.
  */
-export const formattedMoney: Record<string, string> =
-  import.meta.env.SSR ? {} : JSON.parse(document.getElementById('remit-formatted')?.textContent || '{}');
+export const formattedMoney: Record<string, string> = import.meta.env.SSR
+  ? {}
+  : JSON.parse(document.getElementById('remit-formatted')?.textContent || '{}');
 
 export function formatMoney(cents: number, currency: string, locale: string): string {
-  return (formattedMoney[`${locale} ${currency} ${cents}`] ??= new Intl.NumberFormat(locale, { style: 'currency', currency }).format(cents / 100));
+  return (formattedMoney[`${locale} ${currency} ${cents}`] ??= new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency,
+  }).format(cents / 100));
 }
 
 export function formatDate(iso: string, locale: string): string {

@@ -6,7 +6,10 @@ import { addMessages, loadLocale, locale, t, type Messages } from './i18n.js';
 /** Every message as text: functions called with sample arguments. */
 const texts = (m: Messages) =>
   Object.fromEntries(
-    Object.entries(m).map(([k, v]) => [k, typeof v === 'function' ? (v as (...a: unknown[]) => string)('«A»', '«B»', '«C»') : v]),
+    Object.entries(m).map(([k, v]) => [
+      k,
+      typeof v === 'function' ? (v as (...a: unknown[]) => string)('«A»', '«B»', '«C»') : v,
+    ]),
   ) as Record<string, string>;
 
 /** Words that are the same in a language and in English (names, numbers, loanwords). */

@@ -28,7 +28,8 @@ interface Failure {
 
 /** What pays with, without the full number: a different card or account is a new attempt. */
 function fingerprint(req: PayRequest): string {
-  if (req.method === 'card') return `card:${req.card.number.slice(-4)}:${req.card.exp_month}/${req.card.exp_year}:${req.card.zip}`;
+  if (req.method === 'card')
+    return `card:${req.card.number.slice(-4)}:${req.card.exp_month}/${req.card.exp_year}:${req.card.zip}`;
   return `ach:${req.bank.routing_number}:${req.bank.account_number.slice(-4)}:${req.bank.account_type}`;
 }
 
@@ -77,8 +78,7 @@ export function LinkPage({ view }: { view: PayLinkView }) {
       else if (res.data.status === 'processing') {
         failure.value = null;
         confirming.value = true;
-      }
-      else if (res.data.status === 'bank_verification') {
+      } else if (res.data.status === 'bank_verification') {
         failure.value = null;
         verification.value = res.data.verification_url;
       }

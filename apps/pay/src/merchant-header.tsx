@@ -20,7 +20,15 @@ export function MerchantHeader({ merchant, sandbox }: { merchant: PayMerchant; s
     <header class="merchant">
       {logo && (
         // The heading names the merchant, so the logo is decorative.
-        <img ref={img} class="merchant__logo" src={merchant.logo_url!} alt="" width={40} height={40} onError={() => setLogoOk(false)} />
+        <img
+          ref={img}
+          class="merchant__logo"
+          src={merchant.logo_url!}
+          alt=""
+          width={40}
+          height={40}
+          onError={() => setLogoOk(false)}
+        />
       )}
       {sandbox && <span class="test-mode">{t().testMode}</span>}
     </header>

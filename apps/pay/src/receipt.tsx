@@ -11,7 +11,8 @@ export function Receipt({ receipt, ownOrder, focus }: { receipt: ReceiptData; ow
   useLayoutEffect(() => {
     if (focus) heading.current?.focus();
   }, []);
-  const title = receipt.status === 'authorized' ? m.authorizedTitle : receipt.status === 'pending' ? m.pendingTitle : m.paidTitle;
+  const title =
+    receipt.status === 'authorized' ? m.authorizedTitle : receipt.status === 'pending' ? m.pendingTitle : m.paidTitle;
   const note = receipt.status === 'authorized' ? m.authorizedText : receipt.status === 'pending' ? m.pendingText : null;
   const rows: Array<[string, string]> = [
     [m.amount, formatMoney(receipt.amount, receipt.currency, intlLocale())],

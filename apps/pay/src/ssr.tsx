@@ -40,5 +40,11 @@ export function renderPage(state: PayPageState, search: string, acceptLanguage: 
   scripted.value = false;
   for (const k in formattedMoney) delete formattedMoney[k]; // this page's texts only
   const html = renderToString(<App state={state} />);
-  return { html, locale: locale.value, dir: dirOf(locale.value), title: pageTitle(state), formatted: { ...formattedMoney } };
+  return {
+    html,
+    locale: locale.value,
+    dir: dirOf(locale.value),
+    title: pageTitle(state),
+    formatted: { ...formattedMoney },
+  };
 }

@@ -1,5 +1,13 @@
 import { STRIPE } from '@remit/contract/catalogue/stripe';
-import type { AddCardResult, AddCardView, CardEntry, PayLinkView, PayMethod, PayResult, StripeIntent } from '@remit/contract';
+import type {
+  AddCardResult,
+  AddCardView,
+  CardEntry,
+  PayLinkView,
+  PayMethod,
+  PayResult,
+  StripeIntent,
+} from '@remit/contract';
 import type { Appearance, Stripe, StripeElements } from '@stripe/stripe-js';
 import { useSignal } from '@preact/signals';
 import type { TargetedEvent } from 'preact';
@@ -30,18 +38,27 @@ async function once<T>(scope: string, fp: string, call: (key: string) => Promise
   return res;
 }
 /** The link's one PaymentIntent (the server reuses it across loads, tabs and retries). */
-export const payIntent = (id: string) => once(`${id}:intent`, '', (k) => request<StripeIntent>('POST', linkPath(id), {}, keyed(k)));
+export const payIntent = (id: string) =>
+  once(`${id}:intent`, '', (k) => request<StripeIntent>('POST', linkPath(id), {}, keyed(k)));
 /** Key scope of a report: the page settles the answer under it (link-page `settle`). */
 export const reportScope = (id: string) => `${id}:report`;
 export const payReport = (id: string, paymentIntent: string) =>
-  request<PayResult>('POST', `${linkPath(id)}/report`, { payment_intent: paymentIntent }, keyed(attemptKey(reportScope(id), paymentIntent)));
+  request<PayResult>(
+    'POST',
+    `${linkPath(id)}/report`,
+    { payment_intent: paymentIntent },
+    keyed(attemptKey(reportScope(id), paymentIntent)),
+  );
 /** The tab picked in Stripe's fields: the server sets the PaymentIntent's amount and fee to that method's total. */
 const pickMethod = (id: string, method: PayMethod) =>
   // Setting an amount twice is harmless, and a replayed answer would skip a switch back: a new key each time.
   request<StripeIntent>('POST', linkPath(id), { method }, keyed(crypto.getRandomValues(new Uint32Array(4)).join('-')));
-export const setupIntent = (token: string) => once(`card:${token}:intent`, '', (k) => request<StripeIntent>('POST', cardPath(token), {}, keyed(k)));
+export const setupIntent = (token: string) =>
+  once(`card:${token}:intent`, '', (k) => request<StripeIntent>('POST', cardPath(token), {}, keyed(k)));
 export const setupReport = (token: string, si: string) =>
-  once(`card:${token}:report`, si, (k) => request<AddCardResult>('POST', `${cardPath(token)}/report`, { setup_intent: si }, keyed(k)));
+  once(`card:${token}:report`, si, (k) =>
+    request<AddCardResult>('POST', `${cardPath(token)}/report`, { setup_intent: si }, keyed(k)),
+  );
 
 /**
  * Stripe's fields in the page's look: the Pay button's colour (the merchant's primary colour, or
@@ -94,13 +111,19 @@ export function StripeFields(p: StripeFieldsProps) {
   const live = useRef<{ stripe: Stripe; elements: StripeElements; secret: string } | null>(null);
   // The amount follows the tab: a payment waits for the last switch to reach Stripe.
   const switching = useSignal(false);
-  const picked = useRef<{ method: PayMethod | undefined; done: Promise<unknown> }>({ method: p.pick?.first, done: Promise.resolve() });
+  const picked = useRef<{ method: PayMethod | undefined; done: Promise<unknown> }>({
+    method: p.pick?.first,
+    done: Promise.resolve(),
+  });
 
   useEffect(() => {
     let unmounted = false;
     let destroy = () => {};
     void (async () => {
-      const [stripe, res] = await Promise.all([loadStripe(p.entry.js_url, p.entry.publishable_key).catch(() => null), p.intent()]);
+      const [stripe, res] = await Promise.all([
+        loadStripe(p.entry.js_url, p.entry.publishable_key).catch(() => null),
+        p.intent(),
+      ]);
       if (unmounted) return;
       if (!res.ok && res.status !== 0) {
         state.value = 'refused';
@@ -110,7 +133,11 @@ export function StripeFields(p: StripeFieldsProps) {
         state.value = 'broken';
         return;
       }
-      const elements = stripe.elements({ clientSecret: res.data.client_secret, appearance: appearance(form.current!), locale: stripeLocale(locale.value) });
+      const elements = stripe.elements({
+        clientSecret: res.data.client_secret,
+        appearance: appearance(form.current!),
+        locale: stripeLocale(locale.value),
+      });
       const element = elements.create('payment', { layout: 'tabs' });
       element.on('ready', () => (state.value = 'ready'));
       element.on('change', (e) => {
@@ -120,11 +147,14 @@ export function StripeFields(p: StripeFieldsProps) {
         if (!pick || picked.current.method === method) return;
         picked.current.method = method;
         switching.value = true;
-        picked.current.done = picked.current.done.then(async () => {
-          const res = await pick.call(method);
-          if (!res.ok && res.status !== 0) return p.refused(res);
-          await elements.fetchUpdates();
-        }).catch(() => {}).finally(() => (switching.value = picked.current.method !== method));
+        picked.current.done = picked.current.done
+          .then(async () => {
+            const res = await pick.call(method);
+            if (!res.ok && res.status !== 0) return p.refused(res);
+            await elements.fetchUpdates();
+          })
+          .catch(() => {})
+          .finally(() => (switching.value = picked.current.method !== method));
       });
       element.mount(host.current!);
       destroy = () => element.destroy();
@@ -142,7 +172,11 @@ export function StripeFields(p: StripeFieldsProps) {
     if (!l || p.busy) return;
     void p.run(async () => {
       await picked.current.done;
-      const confirm = { elements: l.elements, redirect: 'if_required' as const, confirmParams: { return_url: p.returnUrl } };
+      const confirm = {
+        elements: l.elements,
+        redirect: 'if_required' as const,
+        confirmParams: { return_url: p.returnUrl },
+      };
       const r = p.mode === 'payment' ? await l.stripe.confirmPayment(confirm) : await l.stripe.confirmSetup(confirm);
       const done = ('paymentIntent' in r && r.paymentIntent) || ('setupIntent' in r && r.setupIntent) || null;
       if (done) return p.report(done.id);
@@ -152,7 +186,8 @@ export function StripeFields(p: StripeFieldsProps) {
       // A decline, a failed 3-D Secure, an intent paid in another tab: the server says what it means.
       // (Paid in another tab: Stripe answers the intent's unexpected state, and the server shows the receipt.)
       const unexpected = err.code === 'payment_intent_unexpected_state' || err.code === 'setup_intent_unexpected_state';
-      const tried = err.payment_intent?.id ?? err.setup_intent?.id ?? (unexpected ? l.secret.split('_secret_')[0] : null);
+      const tried =
+        err.payment_intent?.id ?? err.setup_intent?.id ?? (unexpected ? l.secret.split('_secret_')[0] : null);
       // Cancelled by Remit: the link was deleted or expired meanwhile; the server's view says which.
       if ((err.payment_intent ?? err.setup_intent)?.status === 'canceled' && p.gone) {
         const fresh = await p.gone();
@@ -212,7 +247,12 @@ type Common = Pick<StripeFieldsProps, 'label' | 'busy' | 'run' | 'fail'>;
 type Settle<T> = (res: ApiResult<T>, scope: string) => unknown;
 
 /** The pay page's Stripe fields: the link's PaymentIntent, its report settled as a pay attempt's answer. */
-export function PayFields({ view, settle, onMethod, ...rest }: Common & { view: PayLinkView; settle: Settle<PayResult>; onMethod: (m: PayMethod) => void }) {
+export function PayFields({
+  view,
+  settle,
+  onMethod,
+  ...rest
+}: Common & { view: PayLinkView; settle: Settle<PayResult>; onMethod: (m: PayMethod) => void }) {
   const id = view.link_id;
   return (
     <StripeFields
@@ -225,7 +265,11 @@ export function PayFields({ view, settle, onMethod, ...rest }: Common & { view: 
       refused={(res) => void settle(res, '')}
       gone={() => getLink(id)}
       onMethod={onMethod}
-      pick={view.methods.card && view.methods.ach && view.amounts.total.card !== view.amounts.total.ach ? { first: 'card', call: (m) => pickMethod(id, m) } : undefined}
+      pick={
+        view.methods.card && view.methods.ach && view.amounts.total.card !== view.amounts.total.ach
+          ? { first: 'card', call: (m) => pickMethod(id, m) }
+          : undefined
+      }
     />
   );
 }

@@ -19,8 +19,13 @@ describe('linkAppearance', () => {
   });
 
   it('leaves the one the server rendered in the head', () => {
-    document.head.insertAdjacentHTML('beforeend', '<link rel="stylesheet" href="/pay/appearance.css?theme=flat" data-appearance>');
+    document.head.insertAdjacentHTML(
+      'beforeend',
+      '<link rel="stylesheet" href="/pay/appearance.css?theme=flat" data-appearance>',
+    );
     linkAppearance('/pay/appearance.css?theme=night');
-    expect([...document.head.querySelectorAll('link')].map((l) => l.getAttribute('href'))).toEqual(['/pay/appearance.css?theme=flat']);
+    expect([...document.head.querySelectorAll('link')].map((l) => l.getAttribute('href'))).toEqual([
+      '/pay/appearance.css?theme=flat',
+    ]);
   });
 });

@@ -63,12 +63,19 @@ export const api = {
   deliveries: () => call<PortalDeliveries>('GET', '/deliveries'),
   retry: (id: string) => call<PortalDone>('POST', `/deliveries/${encodeURIComponent(id)}/retry`),
   testEvent: () => call<{ event_id: string }>('POST', '/test-event'),
-  messages: (merchantId?: string) => call<PortalMessages>('GET', `/messages${merchantId ? `?merchant_id=${encodeURIComponent(merchantId)}` : ''}`),
+  messages: (merchantId?: string) =>
+    call<PortalMessages>('GET', `/messages${merchantId ? `?merchant_id=${encodeURIComponent(merchantId)}` : ''}`),
   messageHtmlUrl: (id: string) => `/portal/api/messages/${encodeURIComponent(id)}/html`,
   transactions: (merchantId: string) => call<PortalTransactions>('GET', `${m(merchantId)}/transactions`),
-  payLink: (merchantId: string, input: PortalPayLinkInput) => call<PortalPayLink>('POST', `${m(merchantId)}/pay-links`, input),
+  payLink: (merchantId: string, input: PortalPayLinkInput) =>
+    call<PortalPayLink>('POST', `${m(merchantId)}/pay-links`, input),
   act: (merchantId: string, txn: string, action: PortalTransactionAction, amount?: string) =>
-    call<PortalDone>('POST', `${m(merchantId)}/transactions/${encodeURIComponent(txn)}/${action}`, amount === undefined ? {} : { amount }),
-  advanceClock: (merchantId: string, hours: string) => call<PortalDone>('POST', `${m(merchantId)}/advance-clock`, { hours }),
+    call<PortalDone>(
+      'POST',
+      `${m(merchantId)}/transactions/${encodeURIComponent(txn)}/${action}`,
+      amount === undefined ? {} : { amount },
+    ),
+  advanceClock: (merchantId: string, hours: string) =>
+    call<PortalDone>('POST', `${m(merchantId)}/advance-clock`, { hours }),
   settle: (merchantId: string) => call<PortalDone>('POST', `${m(merchantId)}/settle`),
 };

@@ -3,13 +3,26 @@ import type { MerchantWithKey } from '@remit/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const shop = (id: string, businessname: string) =>
-  ({ merchant_id: id, businessname, status: 'approved', merchant_key: `mk_${id}`, public_data: { public_key: `pk_${id}` }, join_date: '2026-01-02T03:04:05.000Z' }) as unknown as MerchantWithKey;
+  ({
+    merchant_id: id,
+    businessname,
+    status: 'approved',
+    merchant_key: `mk_${id}`,
+    public_data: { public_key: `pk_${id}` },
+    join_date: '2026-01-02T03:04:05.000Z',
+  }) as unknown as MerchantWithKey;
 const signedIn = { client_id: 'cl_abcdefghijklmnopqrst', csrf_token: 't' };
 vi.mock('./api.js', () => ({
   api: {
     session: async () => ({ ok: true, data: signedIn }),
-    merchants: async () => ({ ok: true, data: { merchants: [shop('m1', 'Old Shop'), shop('m2', 'Ada Coffee Roasters')] } }),
-    webhook: async () => ({ ok: true, data: { webhook_url: 'https://hooks.example/remit', signing_secret: 'whsec_abc', disabled: false } }),
+    merchants: async () => ({
+      ok: true,
+      data: { merchants: [shop('m1', 'Old Shop'), shop('m2', 'Ada Coffee Roasters')] },
+    }),
+    webhook: async () => ({
+      ok: true,
+      data: { webhook_url: 'https://hooks.example/remit', signing_secret: 'whsec_abc', disabled: false },
+    }),
     deliveries: async () => ({ ok: true, data: { deliveries: [], totalCount: 0 } }),
     messages: async () => ({ ok: true, data: { messages: [] } }),
   },
@@ -39,6 +52,9 @@ describe('the merchant picker', () => {
     view.value = 'inbox';
     render(<App />);
     const picker = (await screen.findByLabelText('Merchant')) as HTMLSelectElement;
-    expect([...picker.options].map((o) => o.textContent)).toEqual(['Old Shop (approved)', 'Ada Coffee Roasters (approved)']);
+    expect([...picker.options].map((o) => o.textContent)).toEqual([
+      'Old Shop (approved)',
+      'Ada Coffee Roasters (approved)',
+    ]);
   });
 });

@@ -15,7 +15,12 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
     }
   };
   return (
-    <button type="button" class="button button--small button--secondary copy" aria-label={done ? 'Copied' : label} onClick={copy}>
+    <button
+      type="button"
+      class="button button--small button--secondary copy"
+      aria-label={done ? 'Copied' : label}
+      onClick={copy}
+    >
       {done ? 'Copied' : 'Copy'}
     </button>
   );

@@ -42,7 +42,13 @@ describe('CredentialsForm', () => {
   it('says what went wrong when the server refuses', async () => {
     render(
       <CredentialsForm
-        create={async () => ({ ok: false, status: 0, code: 'network_error', message: 'The server could not be reached.', errors: [] })}
+        create={async () => ({
+          ok: false,
+          status: 0,
+          code: 'network_error',
+          message: 'The server could not be reached.',
+          errors: [],
+        })}
         onUse={() => {}}
       />,
     );

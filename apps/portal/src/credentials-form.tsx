@@ -33,7 +33,7 @@ export function CredentialsForm({ create, onUse, onMade }: CredentialsFormProps)
     if (r.ok) {
       setMade(r.data);
       onMade?.(r.data);
-    }    else setError(r.message);
+    } else setError(r.message);
   };
 
   if (made) {
@@ -43,22 +43,24 @@ export function CredentialsForm({ create, onUse, onMade }: CredentialsFormProps)
           Your sandbox credentials
         </h2>
         <div class="warning" role="note">
-          <strong>Copy the secret key now.</strong> It is shown only this once: Remit keeps only a digest of it and cannot
-          show it again. Keep it out of browsers and source control.
+          <strong>Copy the secret key now.</strong> It is shown only this once: Remit keeps only a digest of it and
+          cannot show it again. Keep it out of browsers and source control.
         </div>
         <dl class="keys">
           <dt>Client ID</dt>
           <dd>
-            <code id="made-client-id">{made.client_id}</code> <CopyButton text={made.client_id} label="Copy client ID" />
+            <code id="made-client-id">{made.client_id}</code>{' '}
+            <CopyButton text={made.client_id} label="Copy client ID" />
           </dd>
           <dt>Secret key</dt>
           <dd>
-            <code id="made-secret">{made.secret_key}</code> <CopyButton text={made.secret_key} label="Copy secret key" />
+            <code id="made-secret">{made.secret_key}</code>{' '}
+            <CopyButton text={made.secret_key} label="Copy secret key" />
           </dd>
         </dl>
         <p class="next">
-          <strong>Next:</strong> copy the secret key, then sign in with these credentials to add a merchant, a webhook and a test
-          payment.
+          <strong>Next:</strong> copy the secret key, then sign in with these credentials to add a merchant, a webhook
+          and a test payment.
         </p>
         <button type="button" class="button" onClick={() => onUse(made)}>
           Sign in with these credentials

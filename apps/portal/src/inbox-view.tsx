@@ -12,16 +12,17 @@ import { merchant } from './state.js';
 export function InboxView() {
   const [messages, setMessages] = useState<MessageView[] | null>(null);
   const id = merchant.value?.merchant_id;
-  usePolling(
-    async () => {
-      const r = await api.messages(id);
-      if (r.ok) setMessages(r.data.messages);
-    },
-    [id],
-  );
+  usePolling(async () => {
+    const r = await api.messages(id);
+    if (r.ok) setMessages(r.data.messages);
+  }, [id]);
   if (messages === null) return <p>Loading…</p>;
   if (messages.length === 0)
-    return <p class="empty">No messages yet. Payment requests and receipts sent to customers land here instead of a phone or mailbox.</p>;
+    return (
+      <p class="empty">
+        No messages yet. Payment requests and receipts sent to customers land here instead of a phone or mailbox.
+      </p>
+    );
   return (
     <ul class="list" aria-label="Messages">
       {messages.map((m) => (
@@ -33,7 +34,7 @@ export function InboxView() {
 
 function MessageItem({ m }: { m: MessageView }) {
   const [open, setOpen] = useState(false);
-  const title = m.channel === 'email' ? m.subject ?? '(no subject)' : `SMS to ${m.recipient}`;
+  const title = m.channel === 'email' ? (m.subject ?? '(no subject)') : `SMS to ${m.recipient}`;
   return (
     <li class="card item message" data-channel={m.channel}>
       <div class="item__head">
@@ -52,7 +53,12 @@ function MessageItem({ m }: { m: MessageView }) {
         <p class="sms">{m.body_text}</p>
       ) : (
         <>
-          <button type="button" class="button button--small button--secondary" aria-expanded={open} onClick={() => setOpen(!open)}>
+          <button
+            type="button"
+            class="button button--small button--secondary"
+            aria-expanded={open}
+            onClick={() => setOpen(!open)}
+          >
             {open ? 'Hide email' : 'Show email'}
           </button>
           {open && <iframe class="email" sandbox="" src={api.messageHtmlUrl(m.id)} title={`Email: ${title}`} />}

@@ -3,12 +3,22 @@ import type { MerchantWithKey } from '@remit/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const m = (id: string, businessname: string, status: string) =>
-  ({ merchant_id: id, businessname, status, merchant_key: `mk_${id}`, public_data: { public_key: `pk_${id}` }, join_date: '2026-01-02T03:04:05.000Z' }) as unknown as MerchantWithKey;
+  ({
+    merchant_id: id,
+    businessname,
+    status,
+    merchant_key: `mk_${id}`,
+    public_data: { public_key: `pk_${id}` },
+    join_date: '2026-01-02T03:04:05.000Z',
+  }) as unknown as MerchantWithKey;
 const list = [m('m1', 'Old Shop', 'approved'), m('m2', 'Ada Coffee Roasters', 'pending')];
 vi.mock('./api.js', () => ({
   api: {
     merchants: async () => ({ ok: true, data: { merchants: list } }),
-    approve: async (id: string) => ({ ok: true, data: { merchant: { ...list.find((x) => x.merchant_id === id)!, status: 'approved' } } }),
+    approve: async (id: string) => ({
+      ok: true,
+      data: { merchant: { ...list.find((x) => x.merchant_id === id)!, status: 'approved' } },
+    }),
   },
 }));
 const { MerchantsView } = await import('./merchants-view.js');

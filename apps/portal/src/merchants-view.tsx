@@ -78,7 +78,8 @@ export function MerchantsView() {
                 </dd>
                 <dt>Merchant key</dt>
                 <dd>
-                  <code>{m.merchant_key}</code> <CopyButton text={m.merchant_key} label={`Copy merchant key of ${m.businessname}`} />
+                  <code>{m.merchant_key}</code>{' '}
+                  <CopyButton text={m.merchant_key} label={`Copy merchant key of ${m.businessname}`} />
                 </dd>
                 <dt>Public key</dt>
                 <dd>
@@ -90,12 +91,21 @@ export function MerchantsView() {
               </dl>
               <div class="actions">
                 {m.status === 'pending' && (
-                  <button type="button" class="button" disabled={busy === m.merchant_id} onClick={() => approve(m.merchant_id, m.businessname)}>
+                  <button
+                    type="button"
+                    class="button"
+                    disabled={busy === m.merchant_id}
+                    onClick={() => approve(m.merchant_id, m.businessname)}
+                  >
                     Approve {m.businessname}
                   </button>
                 )}
                 {merchant.value?.merchant_id !== m.merchant_id && (
-                  <button type="button" class="button button--secondary" onClick={() => (merchantId.value = m.merchant_id)}>
+                  <button
+                    type="button"
+                    class="button button--secondary"
+                    onClick={() => (merchantId.value = m.merchant_id)}
+                  >
                     Choose {m.businessname}
                   </button>
                 )}
@@ -123,8 +133,8 @@ function NextStep({ name }: { name: string }) {
   );
   return (
     <p class="next">
-      <strong>{name} approved.</strong> Next: take a test payment. {link('transactions', 'Make a pay link')} and pay it with the
-      test card 4242 4242 4242 4242, or {link('snippets', 'copy a snippet')} to put a pay button on your page.
+      <strong>{name} approved.</strong> Next: take a test payment. {link('transactions', 'Make a pay link')} and pay it
+      with the test card 4242 4242 4242 4242, or {link('snippets', 'copy a snippet')} to put a pay button on your page.
     </p>
   );
 }

@@ -16,7 +16,8 @@ describe('OnboardingForm', () => {
     expect((screen.getByLabelText('Routing number') as HTMLInputElement).value).toBe('011000015');
     const count = Object.values(initial).reduce((n, section) => n + Object.keys(section).length, 0);
     expect(document.querySelectorAll('input').length).toBe(count);
-    for (const input of document.querySelectorAll('input')) expect(document.querySelector(`label[for="${input.id}"]`)).not.toBeNull();
+    for (const input of document.querySelectorAll('input'))
+      expect(document.querySelector(`label[for="${input.id}"]`)).not.toBeNull();
   });
 
   it('submits it as it is in one click, edits included', async () => {

@@ -93,7 +93,8 @@ export function OnboardingForm({ initial, submit, onDone }: OnboardingFormProps)
     e.preventDefault();
     const empty: FieldError[] = [];
     for (const [section] of SECTIONS) {
-      for (const [key, v] of Object.entries(values[section])) if (!v.trim()) empty.push({ path: `${section}.${key}`, message: 'is required' });
+      for (const [key, v] of Object.entries(values[section]))
+        if (!v.trim()) empty.push({ path: `${section}.${key}`, message: 'is required' });
     }
     if (empty.length) return show(empty, '');
     setBusy(true);
@@ -111,7 +112,11 @@ export function OnboardingForm({ initial, submit, onDone }: OnboardingFormProps)
     <form onSubmit={onSubmit} noValidate aria-labelledby="onboarding-title">
       <ErrorSummary items={summary} />
       {SECTIONS.map(([section, title], i) => (
-        <details class="card section" key={section} open={i === 0 || Object.keys(errors).some((id) => id.startsWith(`ob-${section}-`))}>
+        <details
+          class="card section"
+          key={section}
+          open={i === 0 || Object.keys(errors).some((id) => id.startsWith(`ob-${section}-`))}
+        >
           <summary>
             <h2 class="section__title">{title}</h2>
           </summary>

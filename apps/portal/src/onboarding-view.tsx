@@ -23,8 +23,8 @@ export function OnboardingView() {
   return (
     <>
       <p class="lead" id="onboarding-title">
-        A complete, valid submission for a demo merchant. Change anything, then submit: the merchant starts pending until you
-        approve it.
+        A complete, valid submission for a demo merchant. Change anything, then submit: the merchant starts pending
+        until you approve it.
       </p>
       <OnboardingForm
         initial={example}

@@ -45,7 +45,13 @@ describe('SignInForm', () => {
   it("shows the server's refusal (the sign-in limit) in the summary", async () => {
     render(
       <SignInForm
-        signIn={async () => ({ ok: false, status: 429, code: 'rate_limited', message: 'Too many failed sign-ins. Try again in 15 minutes.', errors: [] })}
+        signIn={async () => ({
+          ok: false,
+          status: 429,
+          code: 'rate_limited',
+          message: 'Too many failed sign-ins. Try again in 15 minutes.',
+          errors: [],
+        })}
         onSignedIn={() => {}}
       />,
     );

@@ -22,7 +22,10 @@ export function validateSignIn(v: SignInInput): Errors {
 
 /** Sign-in with the client ID and secret key; the secret goes to the server once and is kept nowhere. */
 export function SignInForm({ signIn, onSignedIn, initial }: SignInFormProps) {
-  const [v, setV] = useState<SignInInput>({ client_id: initial?.client_id ?? '', secret_key: initial?.secret_key ?? '' });
+  const [v, setV] = useState<SignInInput>({
+    client_id: initial?.client_id ?? '',
+    secret_key: initial?.secret_key ?? '',
+  });
   const [errors, setErrors] = useState<Errors>({});
   const [summary, setSummary] = useState<Array<[string, string]>>([]);
   const [busy, setBusy] = useState(false);

@@ -30,7 +30,9 @@ export function SignInView() {
   return (
     <main id="main" class="main main--narrow">
       <h1>Remit sandbox portal</h1>
-      <p class="lead">From nothing to a received webhook in five minutes: credentials, a merchant, a webhook, a payment.</p>
+      <p class="lead">
+        From nothing to a received webhook in five minutes: credentials, a merchant, a webhook, a payment.
+      </p>
       {error && (
         <p class="alert" role="alert">
           {error}

@@ -11,7 +11,7 @@ export function SnippetsView() {
     void api.webhook().then((r) => r.ok && setSigningSecret(r.data.signing_secret));
   }, []);
   const m = merchant.value;
-  const secretKey = created.value?.client_id === session.value?.client_id ? created.value?.secret_key ?? null : null;
+  const secretKey = created.value?.client_id === session.value?.client_id ? (created.value?.secret_key ?? null) : null;
   const list = snippets({
     origin: location.origin,
     clientId: session.value?.client_id ?? 'cl_…',

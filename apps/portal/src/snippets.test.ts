@@ -17,7 +17,9 @@ describe('snippets', () => {
     expect(byId.curl).toContain('-u "cl_abc:sk_test_secret"');
     expect(byId.curl).toContain('"merchant_key": "mk_test_m"');
     // Complete as pasted: the tag, a button, the call, the table (e2e/snippets.test.ts pays through each).
-    expect(byId.script).toContain('<script src="http://127.0.0.1:8080/js/dynamic-launch.js?remit_merchant_public_key=pk_test_p"></script>');
+    expect(byId.script).toContain(
+      '<script src="http://127.0.0.1:8080/js/dynamic-launch.js?remit_merchant_public_key=pk_test_p"></script>',
+    );
     expect(byId.script).toContain('<button id="remit-pay" type="button">Pay $10.00</button>');
     expect(byId.script).toContain("getPaymentPage('10.00')");
     expect(byId.script).toContain('<table id="remit_complete_transactions"></table>');

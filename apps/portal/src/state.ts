@@ -12,7 +12,9 @@ export const created = signal<Credentials | null>(null);
 
 export const merchants = signal<MerchantWithKey[]>([]);
 export const merchantId = signal<string | null>(null);
-export const merchant = computed(() => merchants.value.find((m) => m.merchant_id === merchantId.value) ?? merchants.value[0] ?? null);
+export const merchant = computed(
+  () => merchants.value.find((m) => m.merchant_id === merchantId.value) ?? merchants.value[0] ?? null,
+);
 
 export function setMerchants(list: MerchantWithKey[]): void {
   merchants.value = list;

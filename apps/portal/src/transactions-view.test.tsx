@@ -22,7 +22,9 @@ const row = (over: Partial<PortalTransaction> = {}): PortalTransaction => ({
 
 /** The facts list as "term: value" lines. */
 const facts = () =>
-  [...document.querySelectorAll('dt')].map((dt) => `${dt.textContent}: ${dt.nextElementSibling!.textContent}`).filter((f) => !f.startsWith('Date'));
+  [...document.querySelectorAll('dt')]
+    .map((dt) => `${dt.textContent}: ${dt.nextElementSibling!.textContent}`)
+    .filter((f) => !f.startsWith('Date'));
 
 describe('a transaction in the portal', () => {
   afterEach(cleanup);
@@ -35,7 +37,13 @@ describe('a transaction in the portal', () => {
   it('a paid card sale shows its card and its net', () => {
     render(
       <TransactionItem
-        t={row({ status: 'completed', is_status: 2, net_amount: 11.84, fee_percentage: '2.9', other_details: { auth_code: 'A1', card_brand: 'Visa', last_four: '4242' } })}
+        t={row({
+          status: 'completed',
+          is_status: 2,
+          net_amount: 11.84,
+          fee_percentage: '2.9',
+          other_details: { auth_code: 'A1', card_brand: 'Visa', last_four: '4242' },
+        })}
         act={() => {}}
       />,
     );
@@ -49,13 +57,25 @@ describe('a transaction in the portal', () => {
 
   it('shows the buttons the server offers and no others: a settled sale has Refund, no Void', () => {
     const buttons = () => [...document.querySelectorAll('.actions button')].map((b) => b.textContent!.trim());
-    render(<TransactionItem t={row({ status: 'completed', is_status: 2, settled: true, actions: ['refund'] })} act={() => {}} />);
+    render(
+      <TransactionItem
+        t={row({ status: 'completed', is_status: 2, settled: true, actions: ['refund'] })}
+        act={() => {}}
+      />,
+    );
     expect(buttons()).toEqual(['Refund']);
     cleanup();
-    render(<TransactionItem t={row({ type: 'PreAuth', status: 'authorized', is_status: 1, actions: ['void', 'capture'] })} act={() => {}} />);
+    render(
+      <TransactionItem
+        t={row({ type: 'PreAuth', status: 'authorized', is_status: 1, actions: ['void', 'capture'] })}
+        act={() => {}}
+      />,
+    );
     expect(buttons()).toEqual(['Void', 'Capture']);
     cleanup();
-    render(<TransactionItem t={row({ payment_method: 'ach', actions: ['ach-approve', 'ach-decline'] })} act={() => {}} />);
+    render(
+      <TransactionItem t={row({ payment_method: 'ach', actions: ['ach-approve', 'ach-decline'] })} act={() => {}} />,
+    );
     expect(buttons()).toEqual(['Approve ACH debit', 'Decline ACH debit']);
     cleanup();
     // A completed sale with nothing offered (what the server answers for a voided or refunded one) has no button.

@@ -89,7 +89,13 @@ function MerchantTransactions({ m }: { m: MerchantWithKey }) {
   );
 }
 
-export function TransactionItem({ t, act }: { t: PortalTransaction; act: (t: PortalTransaction, a: PortalTransactionAction, amount?: string) => void }) {
+export function TransactionItem({
+  t,
+  act,
+}: {
+  t: PortalTransaction;
+  act: (t: PortalTransaction, a: PortalTransactionAction, amount?: string) => void;
+}) {
   const [refund, setRefund] = useState(t.amount);
   const sale = t.type === 'Sale' || t.type === 'PreAuth';
   // A link's sale before anyone pays it: no method chosen and nothing netted yet (the API's row says card, net = amount).
@@ -138,7 +144,13 @@ export function TransactionItem({ t, act }: { t: PortalTransaction; act: (t: Por
             <label class="label" for={`refund-${id}`}>
               Refund amount
             </label>
-            <input class="input input--short" id={`refund-${id}`} inputMode="decimal" value={refund} onInput={(e) => setRefund(e.currentTarget.value)} />
+            <input
+              class="input input--short"
+              id={`refund-${id}`}
+              inputMode="decimal"
+              value={refund}
+              onInput={(e) => setRefund(e.currentTarget.value)}
+            />
             <button type="submit" class="button button--small">
               Refund
             </button>
@@ -189,7 +201,14 @@ function PayLinkForm({ merchantId }: { merchantId: string }) {
   return (
     <form class="card" onSubmit={submit} noValidate aria-labelledby="paylink-title">
       <h2 id="paylink-title">Create a pay link</h2>
-      <Field id="paylink-amount" label="Amount (USD)" inputMode="decimal" value={amount} error={errors.amount} onInput={(e) => setAmount(e.currentTarget.value)} />
+      <Field
+        id="paylink-amount"
+        label="Amount (USD)"
+        inputMode="decimal"
+        value={amount}
+        error={errors.amount}
+        onInput={(e) => setAmount(e.currentTarget.value)}
+      />
       <Field
         id="paylink-email"
         label="Customer email (optional)"
@@ -214,7 +233,13 @@ function PayLinkForm({ merchantId }: { merchantId: string }) {
   );
 }
 
-function SandboxTools({ merchantId, say }: { merchantId: string; say: (r: { ok: true; data: { message: string } } | { ok: false; message: string }) => void }) {
+function SandboxTools({
+  merchantId,
+  say,
+}: {
+  merchantId: string;
+  say: (r: { ok: true; data: { message: string } } | { ok: false; message: string }) => void;
+}) {
   const [hours, setHours] = useState('24');
   return (
     <section class="card" aria-labelledby="tools-title">
@@ -225,7 +250,13 @@ function SandboxTools({ merchantId, say }: { merchantId: string; say: (r: { ok: 
           say(await api.advanceClock(merchantId, hours));
         }}
       >
-        <Field id="clock-hours" label="Hours to move the clock forward" inputMode="decimal" value={hours} onInput={(e) => setHours(e.currentTarget.value)} />
+        <Field
+          id="clock-hours"
+          label="Hours to move the clock forward"
+          inputMode="decimal"
+          value={hours}
+          onInput={(e) => setHours(e.currentTarget.value)}
+        />
         <button type="submit" class="button button--secondary">
           Advance the clock
         </button>

@@ -105,7 +105,7 @@ function DeliveryItem({ d, onRetry }: { d: PortalDelivery; onRetry: () => void }
         <dt>Attempts</dt>
         <dd>{d.attempts.length}</dd>
         <dt>Last answer</dt>
-        <dd>{last ? (last.status_code ? `HTTP ${last.status_code}` : last.error ?? 'none') : 'not sent yet'}</dd>
+        <dd>{last ? (last.status_code ? `HTTP ${last.status_code}` : (last.error ?? 'none')) : 'not sent yet'}</dd>
         <dt>Created</dt>
         <dd>{dateTime(d.created_at)}</dd>
         <dt>Delivery ID</dt>
@@ -123,7 +123,8 @@ function DeliveryItem({ d, onRetry }: { d: PortalDelivery; onRetry: () => void }
         {d.attempts.map((a, i) => (
           <div key={a.at}>
             <h4>
-              Attempt {i + 1}: {a.status_code ? `HTTP ${a.status_code}` : a.error} in {a.latency_ms} ms, {dateTime(a.at)}
+              Attempt {i + 1}: {a.status_code ? `HTTP ${a.status_code}` : a.error} in {a.latency_ms} ms,{' '}
+              {dateTime(a.at)}
             </h4>
             {/* biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useAriaPropsSupportedByRole: a scrolling code block must take keyboard focus and be named (axe scrollable-region-focusable) */}
             <pre class="code" tabIndex={0} aria-label={`Response body of attempt ${i + 1}`}>

@@ -13,7 +13,10 @@ const { start: startServer } = restartableServer();
  */
 it('every write answered 2xx survives a SIGKILL of the server mid-stream', async () => {
   let server = await startServer();
-  const cred = await send<{ client_id: string; secret_key: string }>({ method: 'POST', url: `${server.base}/portal/api/credentials` });
+  const cred = await send<{ client_id: string; secret_key: string }>({
+    method: 'POST',
+    url: `${server.base}/portal/api/credentials`,
+  });
   expect(cred.status).toBe(201);
   const authorization = basicAuth(cred.body.client_id, cred.body.secret_key);
   const acked: string[] = [];
@@ -22,7 +25,12 @@ it('every write answered 2xx survives a SIGKILL of the server mid-stream', async
     let answered = 0;
     let killed: Promise<void> | null = null;
     const inFlight = names.map(async (name) => {
-      const r = await send({ method: 'POST', url: `${server.base}/api/v1/onboarding`, headers: { authorization }, json: validOnboarding({ business_name: name }) }).catch(() => null);
+      const r = await send({
+        method: 'POST',
+        url: `${server.base}/api/v1/onboarding`,
+        headers: { authorization },
+        json: validOnboarding({ business_name: name }),
+      }).catch(() => null);
       if (r?.status !== 201) return;
       acked.push(name);
       // Killed while it writes: the later requests are queued or half done.
@@ -31,7 +39,11 @@ it('every write answered 2xx survives a SIGKILL of the server mid-stream', async
     await Promise.all(inFlight);
     await (killed ?? server.stop('SIGKILL'));
     server = await startServer();
-    const list = await send<{ data: { businessname: string }[] }>({ method: 'GET', url: `${server.base}/api/v1/merchant`, headers: { authorization } });
+    const list = await send<{ data: { businessname: string }[] }>({
+      method: 'GET',
+      url: `${server.base}/api/v1/merchant`,
+      headers: { authorization },
+    });
     expect(list.status).toBe(200);
     const stored = new Set(list.body.data.map((m) => m.businessname));
     // Every answered write is there (the credentials too: the listing authenticated).

@@ -2,7 +2,12 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { Core } from '@remit/core';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -65,11 +70,17 @@ export const REDACT = [
 ];
 
 /** The server's pino options: the level, redaction of secrets, and where lines go (stdout by default). */
-export function loggerOptions(level: string, stream?: { write(line: string): void }): NonNullable<AppOptions['logger']> {
+export function loggerOptions(
+  level: string,
+  stream?: { write(line: string): void },
+): NonNullable<AppOptions['logger']> {
   return {
     level,
     redact: REDACT,
-    serializers: { req: serializeRequest, err: (e: Error) => serializeError(e) as { type: string; message: string; stack: string } },
+    serializers: {
+      req: serializeRequest,
+      err: (e: Error) => serializeError(e) as { type: string; message: string; stack: string },
+    },
     ...(stream ? { stream } : {}),
   };
 }
@@ -113,13 +124,22 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
   registerInputGuards(app);
 
   if (opts.metrics) metricsRoutes(app, opts.metrics.metrics, { env: ctx.env, token: opts.metrics.token });
-  for (const routes of [...publicRoutes, portalRoutes(opts.portalDir), payRoutes(opts.payDir), widgetAssetRoutes(opts.widgetAssets)]) routes(app, ctx);
+  for (const routes of [
+    ...publicRoutes,
+    portalRoutes(opts.portalDir),
+    payRoutes(opts.payDir),
+    widgetAssetRoutes(opts.widgetAssets),
+  ])
+    routes(app, ctx);
 
   // Stripe's events: verified by signature over the raw body, no HTTP Basic.
   await app.register((stripe) => stripeWebhookRoutes(stripe, ctx));
 
   // The widget backend: public key + Origin, its own CORS, no HTTP Basic.
-  await app.register((widget) => widgetApiRoutes(widget, ctx, { limiter: opts.widgetLimiter, limits: opts.widgetLimits }), { prefix: WIDGET_PREFIX });
+  await app.register(
+    (widget) => widgetApiRoutes(widget, ctx, { limiter: opts.widgetLimiter, limits: opts.widgetLimits }),
+    { prefix: WIDGET_PREFIX },
+  );
 
   await app.register(
     async (api) => {

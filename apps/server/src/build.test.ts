@@ -28,7 +28,11 @@ afterAll(async () => {
 
 it('the bundle imports no development tool and finds its files by path', () => {
   const bundle = readFileSync(join(root, 'apps/server/dist/main.js'), 'utf8');
-  const packageOf = (spec: string) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+  const packageOf = (spec: string) =>
+    spec
+      .split('/')
+      .slice(0, spec.startsWith('@') ? 2 : 1)
+      .join('/');
   const imported = new Set([...bundle.matchAll(/^import .* from "([^"]+)";$/gm)].map((m) => packageOf(m[1]!)));
   expect(imported).toContain('fastify');
   const runtime = Object.keys(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).dependencies);
@@ -42,14 +46,20 @@ it('the bundle imports no development tool and finds its files by path', () => {
 });
 
 it('npm start runs node on the compiled server, and SIGTERM to npm stops it with exit code 0', async () => {
-  const server = await startProcess('npm start', {
-    DATABASE_URL: db?.url ?? '',
-    REMIT_DATA_DIR: dataDir,
-    REMIT_ENCRYPTION_KEY: '',
-  }, { command: ['npm', 'start', '--ignore-scripts'] });
+  const server = await startProcess(
+    'npm start',
+    {
+      DATABASE_URL: db?.url ?? '',
+      REMIT_DATA_DIR: dataDir,
+      REMIT_ENCRYPTION_KEY: '',
+    },
+    { command: ['npm', 'start', '--ignore-scripts'] },
+  );
   try {
     // npm's one child is the server itself: `exec` replaced the shell, and no tsx sits between.
-    const children = readFileSync(`/proc/${server.proc.pid}/task/${server.proc.pid}/children`, 'utf8').trim().split(/\s+/);
+    const children = readFileSync(`/proc/${server.proc.pid}/task/${server.proc.pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/);
     expect(children).toHaveLength(1);
     const cmdline = readFileSync(`/proc/${children[0]}/cmdline`, 'utf8').split('\0').filter(Boolean);
     expect(cmdline.slice(-1)).toEqual(['apps/server/dist/main.js']);

@@ -15,10 +15,16 @@ export function checkImageSettingsFromEnv(env: NodeJS.ProcessEnv, remitEnv: Env)
   const endpoint = env.REMIT_CHECK_IMAGES_S3_ENDPOINT?.trim() || undefined;
   const prefix = env.REMIT_CHECK_IMAGES_S3_PREFIX?.trim() ?? '';
   if (bucket === '') {
-    if (endpoint || prefix) throw new Error('REMIT_CHECK_IMAGES_S3_ENDPOINT and _PREFIX need REMIT_CHECK_IMAGES_S3_BUCKET: without it check images are kept in the database');
+    if (endpoint || prefix)
+      throw new Error(
+        'REMIT_CHECK_IMAGES_S3_ENDPOINT and _PREFIX need REMIT_CHECK_IMAGES_S3_BUCKET: without it check images are kept in the database',
+      );
     return null;
   }
-  if (!BUCKET.test(bucket)) throw new Error(`REMIT_CHECK_IMAGES_S3_BUCKET must be a bucket name (3 to 63 lowercase letters, digits, dots and hyphens), not ${bucket}`);
+  if (!BUCKET.test(bucket))
+    throw new Error(
+      `REMIT_CHECK_IMAGES_S3_BUCKET must be a bucket name (3 to 63 lowercase letters, digits, dots and hyphens), not ${bucket}`,
+    );
   if (endpoint !== undefined) {
     let u: URL;
     try {
@@ -26,7 +32,8 @@ export function checkImageSettingsFromEnv(env: NodeJS.ProcessEnv, remitEnv: Env)
     } catch {
       throw new Error(`REMIT_CHECK_IMAGES_S3_ENDPOINT must be an http(s) URL, not ${endpoint}`);
     }
-    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error(`REMIT_CHECK_IMAGES_S3_ENDPOINT must be an http(s) URL, not ${endpoint}`);
+    if (u.protocol !== 'https:' && u.protocol !== 'http:')
+      throw new Error(`REMIT_CHECK_IMAGES_S3_ENDPOINT must be an http(s) URL, not ${endpoint}`);
     if (remitEnv === 'production' && u.protocol === 'http:' && !LOOPBACK_HOST.test(u.hostname)) {
       throw new Error(
         `REMIT_CHECK_IMAGES_S3_ENDPOINT must use https in production (or http on this machine only): ${endpoint} would carry the access key's signatures and the check images in clear`,
@@ -36,13 +43,19 @@ export function checkImageSettingsFromEnv(env: NodeJS.ProcessEnv, remitEnv: Env)
   if (prefix.startsWith('/')) throw new Error(`REMIT_CHECK_IMAGES_S3_PREFIX must not start with /, not ${prefix}`);
   const accessKeyId = env.AWS_ACCESS_KEY_ID?.trim();
   const secretAccessKey = env.AWS_SECRET_ACCESS_KEY?.trim();
-  if (Boolean(accessKeyId) !== Boolean(secretAccessKey)) throw new Error('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together: set both, or neither to use the instance role');
+  if (Boolean(accessKeyId) !== Boolean(secretAccessKey))
+    throw new Error(
+      'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY go together: set both, or neither to use the instance role',
+    );
   return {
     bucket,
     endpoint,
     region: env.REMIT_CHECK_IMAGES_S3_REGION?.trim() || env.AWS_REGION?.trim() || 'us-east-1',
     prefix,
-    credentials: accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey, sessionToken: env.AWS_SESSION_TOKEN?.trim() || undefined } : undefined,
+    credentials:
+      accessKeyId && secretAccessKey
+        ? { accessKeyId, secretAccessKey, sessionToken: env.AWS_SESSION_TOKEN?.trim() || undefined }
+        : undefined,
   };
 }
 

@@ -45,14 +45,24 @@ async function server() {
 
 function cli(): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', 'credentials', 'create', '--json'], { cwd: root, env: { ...process.env, ...env() } }, (err, stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'apps/server/src/cli.ts', 'credentials', 'create', '--json'],
+      { cwd: root, env: { ...process.env, ...env() } },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
 
 const authenticates = async (base: string, creds: { client_id: string; secret_key: string }) =>
-  (await send({ method: 'GET', url: `${base}/api/v1/merchant`, headers: { authorization: basicAuth(creds.client_id, creds.secret_key) } })).status;
+  (
+    await send({
+      method: 'GET',
+      url: `${base}/api/v1/merchant`,
+      headers: { authorization: basicAuth(creds.client_id, creds.secret_key) },
+    })
+  ).status;
 
 it('credentials create beside a running server: refused on the embedded database, seen at once on Postgres', async () => {
   let s = await server();
@@ -60,7 +70,9 @@ it('credentials create beside a running server: refused on the embedded database
   if (testDbKind === 'pglite') {
     expect(beside.code).toBe(1);
     expect(beside.stdout).toBe('');
-    expect(beside.stderr).toContain(`the embedded database in ${dataDir} is in use by another Remit process (pid ${s.proc.pid})`);
+    expect(beside.stderr).toContain(
+      `the embedded database in ${dataDir} is in use by another Remit process (pid ${s.proc.pid})`,
+    );
     expect(beside.stderr).toContain('Stop that server first');
     // The server still answers; then, stopped, the CLI runs and the next server sees its credentials.
     expect((await send({ method: 'GET', url: `${s.base}/healthz` })).status).toBe(200);

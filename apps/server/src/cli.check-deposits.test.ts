@@ -17,7 +17,12 @@ import { basicAuth, send } from './testing/http.js';
  */
 
 function capture() {
-  const io = { stdout: '', stderr: '', out: (t: string) => void (io.stdout += t), err: (t: string) => void (io.stderr += t) };
+  const io = {
+    stdout: '',
+    stderr: '',
+    out: (t: string) => void (io.stdout += t),
+    err: (t: string) => void (io.stderr += t),
+  };
   return io;
 }
 
@@ -79,11 +84,25 @@ describe('remit merchants check-deposit-account', () => {
 
     // No provider: approval opens no account and a deposit is refused.
     const { merchantId, merchantKey } = await withServer(env, async (base) => {
-      const onboarded = await send<any>({ method: 'POST', url: `${base}/api/v1/onboarding`, headers: { authorization: auth }, json: validOnboarding({}) });
+      const onboarded = await send<any>({
+        method: 'POST',
+        url: `${base}/api/v1/onboarding`,
+        headers: { authorization: auth },
+        json: validOnboarding({}),
+      });
       expect(onboarded.status, onboarded.text).toBe(201);
       const list = await send<any>({ method: 'GET', url: `${base}/api/v1/merchant`, headers: { authorization: auth } });
       const id = list.body.data[0].merchant_id as string;
-      expect((await send<any>({ method: 'POST', url: `${base}/api/v1/approve-merchant`, headers: { authorization: auth }, json: { merchant_id: id } })).status).toBe(200);
+      expect(
+        (
+          await send<any>({
+            method: 'POST',
+            url: `${base}/api/v1/approve-merchant`,
+            headers: { authorization: auth },
+            json: { merchant_id: id },
+          })
+        ).status,
+      ).toBe(200);
       const res = await deposit(base, auth, onboarded.body.data.merchant_key);
       expect(res.status).toBe(400);
       expect(res.body.code).toBe('ach_account_not_found');
@@ -104,7 +123,12 @@ describe('remit merchants check-deposit-account', () => {
 
     const recorded = await cli(withProvider, 'merchants', 'check-deposit-account', merchantId, 'rdc-42', '--json');
     expect(recorded.code, recorded.err).toBe(0);
-    expect(JSON.parse(recorded.out)).toEqual({ merchant_id: merchantId, provider: 'simulator', account: 'rdc-42', previous: null });
+    expect(JSON.parse(recorded.out)).toEqual({
+      merchant_id: merchantId,
+      provider: 'simulator',
+      account: 'rdc-42',
+      previous: null,
+    });
 
     await withServer(withProvider, async (base) => {
       const res = await deposit(base, auth, merchantKey);

@@ -13,7 +13,12 @@ import { basicAuth, send } from './testing/http.js';
 import { TEST_CARD } from './testing/payments.js';
 
 function capture() {
-  const io = { stdout: '', stderr: '', out: (t: string) => void (io.stdout += t), err: (t: string) => void (io.stderr += t) };
+  const io = {
+    stdout: '',
+    stderr: '',
+    out: (t: string) => void (io.stdout += t),
+    err: (t: string) => void (io.stderr += t),
+  };
   return io;
 }
 
@@ -83,11 +88,18 @@ describe('remit operator commands', () => {
       const b = await api(s, auth, 'POST', '/onboarding', validOnboarding({ business_name: 'Pending Books' }));
       expect([a.status, b.status]).toEqual([201, 201]);
       approvedKey = a.body.data.merchant_key;
-      const list = (await api(s, auth, 'GET', '/merchant')).body.data as Array<{ merchant_id: string; public_data: { public_key: string } }>;
+      const list = (await api(s, auth, 'GET', '/merchant')).body.data as Array<{
+        merchant_id: string;
+        public_data: { public_key: string };
+      }>;
       approved = list.find((m) => m.public_data.public_key === a.body.data.public_key)!.merchant_id;
       pending = list.find((m) => m.public_data.public_key === b.body.data.public_key)!.merchant_id;
       expect((await api(s, auth, 'POST', '/approve-merchant', { merchant_id: approved })).status).toBe(200);
-      const c = await api(s, auth, 'POST', '/customers/add', { merchant_key: approvedKey, first_name: 'Ada', card: TEST_CARD });
+      const c = await api(s, auth, 'POST', '/customers/add', {
+        merchant_key: approvedKey,
+        first_name: 'Ada',
+        card: TEST_CARD,
+      });
       customer = c.body.data.customer_id;
     });
   }, 120_000);
@@ -100,15 +112,30 @@ describe('remit operator commands', () => {
     expect(all.code).toBe(0);
     const byId = Object.fromEntries(all.json().map((m: any) => [m.merchant_id, m]));
     expect(byId[approved]).toMatchObject({ client_id: clientId, status: 'approved', businessname: 'Acme Bakery' });
-    expect(byId[pending]).toMatchObject({ client_id: clientId, status: 'pending', businessname: 'Pending Books', approved_at: null });
-    expect(Object.keys(byId[approved]).sort()).toEqual(['approved_at', 'businessname', 'client_id', 'email', 'join_date', 'merchant_id', 'status']);
+    expect(byId[pending]).toMatchObject({
+      client_id: clientId,
+      status: 'pending',
+      businessname: 'Pending Books',
+      approved_at: null,
+    });
+    expect(Object.keys(byId[approved]).sort()).toEqual([
+      'approved_at',
+      'businessname',
+      'client_id',
+      'email',
+      'join_date',
+      'merchant_id',
+      'status',
+    ]);
 
     const onlyPending = await cli('merchants', 'list', '--status', 'pending', '--json');
     expect(onlyPending.json().map((m: any) => m.merchant_id)).toEqual([pending]);
 
     const text = await cli('merchants', 'list');
     expect(text.out.trim().split('\n')).toHaveLength(2);
-    expect(text.out).toMatch(new RegExp(`^${approved}\\s+approved\\s+${clientId}\\s+\\d{4}-\\d\\d-\\d\\d\\s+Acme Bakery <`, 'm'));
+    expect(text.out).toMatch(
+      new RegExp(`^${approved}\\s+approved\\s+${clientId}\\s+\\d{4}-\\d\\d-\\d\\d\\s+Acme Bakery <`, 'm'),
+    );
     expect(text.err).toBe('2 merchants.\n');
 
     const bad = await cli('merchants', 'list', '--status', 'closed');
@@ -119,7 +146,13 @@ describe('remit operator commands', () => {
   it('merchants show: one merchant with its transaction count; an unknown id exits 1 saying so', async () => {
     const shown = await cli('merchants', 'show', approved, '--json');
     expect(shown.code).toBe(0);
-    expect(shown.json()).toMatchObject({ merchant_id: approved, client_id: clientId, status: 'approved', transactions: 0, last_transaction_at: null });
+    expect(shown.json()).toMatchObject({
+      merchant_id: approved,
+      client_id: clientId,
+      status: 'approved',
+      transactions: 0,
+      last_transaction_at: null,
+    });
     expect(shown.out).not.toContain('mk_');
     const text = await cli('merchants', 'show', approved);
     expect(text.out).toContain(`merchant_id: ${approved}\n`);
@@ -131,7 +164,9 @@ describe('remit operator commands', () => {
     expect((await cli('merchants', 'show')).code).toBe(2);
   });
 
-  it('merchants suspend: payments are refused with merchant_suspended, approval cannot lift it; reinstate lets them through again', { timeout: 60_000 }, async () => {
+  it('merchants suspend: payments are refused with merchant_suspended, approval cannot lift it; reinstate lets them through again', {
+    timeout: 60_000,
+  }, async () => {
     const suspended = await cli('merchants', 'suspend', approved);
     expect(suspended.code).toBe(0);
     expect(suspended.out).toContain('status: suspended\n');
@@ -139,7 +174,9 @@ describe('remit operator commands', () => {
     expect((await cli('merchants', 'suspend', approved)).err).toBe(`${approved} was already suspended.\n`);
 
     await withServer(async (s) => {
-      const before = (await s.core.ctx.db.execute(sql`select count(*)::int as n from transactions`)) as unknown as { rows: Array<{ n: number }> };
+      const before = (await s.core.ctx.db.execute(sql`select count(*)::int as n from transactions`)) as unknown as {
+        rows: Array<{ n: number }>;
+      };
       const refused = await chargeIt(s, 'while-suspended');
       expect(refused.status).toBe(400);
       expect(refused.body).toMatchObject({
@@ -147,7 +184,9 @@ describe('remit operator commands', () => {
         code: 'merchant_suspended',
         message: 'This merchant is suspended: payments are refused until the operator reinstates it.',
       });
-      const after = (await s.core.ctx.db.execute(sql`select count(*)::int as n from transactions`)) as unknown as { rows: Array<{ n: number }> };
+      const after = (await s.core.ctx.db.execute(sql`select count(*)::int as n from transactions`)) as unknown as {
+        rows: Array<{ n: number }>;
+      };
       expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
       const owner = await api(s, auth, 'GET', `/merchant/${approved}`);
       expect(owner.body.data.status).toBe('suspended');
@@ -159,7 +198,9 @@ describe('remit operator commands', () => {
     const back = await cli('merchants', 'reinstate', approved, '--json');
     expect(back.code).toBe(0);
     expect(back.json()).toMatchObject({ merchant_id: approved, status: 'approved' });
-    expect((await cli('merchants', 'reinstate', approved)).err).toBe(`${approved} was not suspended; nothing changed.\n`);
+    expect((await cli('merchants', 'reinstate', approved)).err).toBe(
+      `${approved} was not suspended; nothing changed.\n`,
+    );
     // A merchant suspended before its approval goes back to pending.
     await cli('merchants', 'suspend', pending);
     expect((await cli('merchants', 'reinstate', pending, '--json')).json().status).toBe('pending');
@@ -170,7 +211,9 @@ describe('remit operator commands', () => {
     expect((await cli('merchants', 'show', approved, '--json')).json().transactions).toBe(1);
   });
 
-  it('credentials rotate: prints the new secret once; the old one gets 401, the new one works', { timeout: 60_000 }, async () => {
+  it('credentials rotate: prints the new secret once; the old one gets 401, the new one works', {
+    timeout: 60_000,
+  }, async () => {
     const rotated = await cli('credentials', 'rotate', clientId, '--json');
     expect(rotated.code).toBe(0);
     const fresh = rotated.json();
@@ -218,23 +261,33 @@ describe('remit operator commands', () => {
     const dbUrl = 'postgres://remit:db-password-789@db.example:5432/remit';
     expect(await runCli(['config'], { ...env, ...secrets, DATABASE_URL: dbUrl }, io)).toBe(0);
     const out = io.stdout;
-    for (const secret of ['metrics-token-secret-123', 'smtp-password-456', 'db-password-789', 'b'.repeat(64)]) expect(out).not.toContain(secret);
+    for (const secret of ['metrics-token-secret-123', 'smtp-password-456', 'db-password-789', 'b'.repeat(64)])
+      expect(out).not.toContain(secret);
     expect(out).toContain('environment: sandbox\n');
     expect(out).toContain('database: postgres://remit:***@db.example:5432/remit\n');
     expect(out).toContain('email: smtp://mailer:***@mail.example:587 from Remit <no-reply@remit.local>\n');
     expect(out).toContain('metrics_token: ***\n');
     expect(out).toMatch(/encryption_key: REMIT_ENCRYPTION_KEY \(fingerprint [0-9a-f]{12}\)\n/);
-    expect(out).toContain('retention:\n  events: 90 days\n  messages: off (kept forever)\n  sessions: 7 days\n  purge_interval_ms: 3600000\n');
+    expect(out).toContain(
+      'retention:\n  events: 90 days\n  messages: off (kept forever)\n  sessions: 7 days\n  purge_interval_ms: 3600000\n',
+    );
     expect(out).toMatch(/rate_limits:\n( {2}\w+: .+\n)+/);
 
     const json = capture();
     expect(await runCli(['config', '--json'], env, json)).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ environment: 'sandbox', processor: 'simulator', email: 'sandbox inbox', metrics_token: 'unset' });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      environment: 'sandbox',
+      processor: 'simulator',
+      email: 'sandbox inbox',
+      metrics_token: 'unset',
+    });
   });
 });
 
 describe.runIf(testDbKind === 'postgres')('beside a running server (Postgres)', () => {
-  it('a rotated secret stops working at once in a server that had it cached; a suspension is seen at the next payment', { timeout: 60_000 }, async () => {
+  it('a rotated secret stops working at once in a server that had it cached; a suspension is seen at the next payment', {
+    timeout: 60_000,
+  }, async () => {
     const { client_id, secret_key } = (await cli('credentials', 'create', '--json')).json();
     const auth = basicAuth(client_id, secret_key);
     const s = await serve();
@@ -242,8 +295,17 @@ describe.runIf(testDbKind === 'postgres')('beside a running server (Postgres)', 
       const m = await api(s, auth, 'POST', '/onboarding', validOnboarding());
       const id = (await api(s, auth, 'GET', '/merchant')).body.data[0].merchant_id;
       await api(s, auth, 'POST', '/approve-merchant', { merchant_id: id });
-      const c = await api(s, auth, 'POST', '/customers/add', { merchant_key: m.body.data.merchant_key, first_name: 'Ada', card: TEST_CARD });
-      const pay = () => api(s, auth, 'POST', `/customers/charge/${c.body.data.customer_id}`, { merchant_key: m.body.data.merchant_key, amount: '1.00', order_id: `o-${Math.random()}` });
+      const c = await api(s, auth, 'POST', '/customers/add', {
+        merchant_key: m.body.data.merchant_key,
+        first_name: 'Ada',
+        card: TEST_CARD,
+      });
+      const pay = () =>
+        api(s, auth, 'POST', `/customers/charge/${c.body.data.customer_id}`, {
+          merchant_key: m.body.data.merchant_key,
+          amount: '1.00',
+          order_id: `o-${Math.random()}`,
+        });
       expect((await pay()).status).toBe(200);
 
       expect((await cli('merchants', 'suspend', id)).code).toBe(0);

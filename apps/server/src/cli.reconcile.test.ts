@@ -9,7 +9,12 @@ import { coreOptions, loadConfig } from './config.js';
 import { validOnboarding } from './testing/fixtures.js';
 import { createTestDatabase, testDbKind } from './testing/harness.js';
 import { basicAuth, send } from './testing/http.js';
-import { emulatedStripeEnv, startStripeEmulator, stripeJsConfirmPayment, type StripeEmulator } from './testing/stripe-emulator.js';
+import {
+  emulatedStripeEnv,
+  startStripeEmulator,
+  stripeJsConfirmPayment,
+  type StripeEmulator,
+} from './testing/stripe-emulator.js';
 
 /**
  * `npm run remit -- payments reconcile` with Stripe: a link paid on its page whose report and
@@ -22,7 +27,13 @@ let drop: () => Promise<void>;
 beforeAll(async () => {
   emu = await startStripeEmulator();
   const dataDir = mkdtempSync(join(tmpdir(), 'remit-cli-reconcile-'));
-  env = { REMIT_DATA_DIR: dataDir, REMIT_ENCRYPTION_KEY: 'c'.repeat(64), REMIT_PROCESSOR: 'stripe', REMIT_WORKERS: 'off', ...emulatedStripeEnv(emu) };
+  env = {
+    REMIT_DATA_DIR: dataDir,
+    REMIT_ENCRYPTION_KEY: 'c'.repeat(64),
+    REMIT_PROCESSOR: 'stripe',
+    REMIT_WORKERS: 'off',
+    ...emulatedStripeEnv(emu),
+  };
   const db = testDbKind === 'postgres' ? await createTestDatabase('remit_cli_reconcile') : null;
   if (db) env.DATABASE_URL = db.url;
   drop = async () => {
@@ -36,7 +47,12 @@ afterAll(async () => {
 });
 
 async function cli(...args: string[]) {
-  const io = { stdout: '', stderr: '', out: (t: string) => void (io.stdout += t), err: (t: string) => void (io.stderr += t) };
+  const io = {
+    stdout: '',
+    stderr: '',
+    out: (t: string) => void (io.stdout += t),
+    err: (t: string) => void (io.stderr += t),
+  };
   const code = await runCli(args, env, io);
   return { code, out: io.stdout, err: io.stderr };
 }
@@ -52,9 +68,14 @@ async function paidWithoutRecord(auth: string): Promise<{ linkId: string; pi: st
     const onboarded = await call('POST', '/api/v1/onboarding', validOnboarding());
     expect(onboarded.status).toBe(201);
     const merchants = await call('GET', '/api/v1/merchant');
-    const merchant = merchants.body.data.find((m: { public_data: { public_key: string } }) => m.public_data.public_key === onboarded.body.data.public_key);
+    const merchant = merchants.body.data.find(
+      (m: { public_data: { public_key: string } }) => m.public_data.public_key === onboarded.body.data.public_key,
+    );
     expect((await call('POST', '/api/v1/approve-merchant', { merchant_id: merchant.merchant_id })).status).toBe(200);
-    const link = await call('POST', '/api/v1/pay-link', { merchant_key: onboarded.body.data.merchant_key, amount: '12.34' });
+    const link = await call('POST', '/api/v1/pay-link', {
+      merchant_key: onboarded.body.data.merchant_key,
+      amount: '12.34',
+    });
     const linkId = String(link.body.data.payment_link).split('/').pop()!;
     const intent = await call('POST', `/pay/api/links/${linkId}/intent`, {}, { 'idempotency-key': `k-${linkId}` });
     expect(intent.status).toBe(200);

@@ -25,7 +25,12 @@ beforeAll(async () => {
 afterAll(() => drop());
 
 async function cli(...args: string[]) {
-  const io = { stdout: '', stderr: '', out: (t: string) => void (io.stdout += t), err: (t: string) => void (io.stderr += t) };
+  const io = {
+    stdout: '',
+    stderr: '',
+    out: (t: string) => void (io.stdout += t),
+    err: (t: string) => void (io.stderr += t),
+  };
   const code = await runCli(args, env, io);
   return { code, out: io.stdout, err: io.stderr };
 }
@@ -37,7 +42,16 @@ async function statuses(clientId: string, ...secrets: string[]): Promise<number[
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   try {
     const out: number[] = [];
-    for (const s of secrets) out.push((await send({ method: 'GET', url: `${base}/api/v1/merchant`, headers: { authorization: basicAuth(clientId, s) } })).status);
+    for (const s of secrets)
+      out.push(
+        (
+          await send({
+            method: 'GET',
+            url: `${base}/api/v1/merchant`,
+            headers: { authorization: basicAuth(clientId, s) },
+          })
+        ).status,
+      );
     return out;
   } finally {
     await app.close();
@@ -46,7 +60,10 @@ async function statuses(clientId: string, ...secrets: string[]): Promise<number[
 }
 
 it('--overlap 1h: old and new secrets both work; a rotation without it ends every older secret at once', async () => {
-  const created = JSON.parse((await cli('credentials', 'create', '--json')).out) as { client_id: string; secret_key: string };
+  const created = JSON.parse((await cli('credentials', 'create', '--json')).out) as {
+    client_id: string;
+    secret_key: string;
+  };
   const before = Date.now();
   const r = await cli('credentials', 'rotate', created.client_id, '--overlap', '1h', '--json');
   expect(r.code).toBe(0);
@@ -66,17 +83,25 @@ it('--overlap 1h: old and new secrets both work; a rotation without it ends ever
 }, 300_000);
 
 it('--overlap 2s: once the overlap has passed, the old secret answers 401 and the new one 200', async () => {
-  const created = JSON.parse((await cli('credentials', 'create', '--json')).out) as { client_id: string; secret_key: string };
+  const created = JSON.parse((await cli('credentials', 'create', '--json')).out) as {
+    client_id: string;
+    secret_key: string;
+  };
   const r = await cli('credentials', 'rotate', created.client_id, '--overlap=2s');
   expect(r.code).toBe(0);
-  expect(r.err).toMatch(/^The old secret key keeps working until \d{4}-\d\d-\d\dT[\d:.]+Z\. Store the new one now: it cannot be shown again\.\n$/);
+  expect(r.err).toMatch(
+    /^The old secret key keeps working until \d{4}-\d\d-\d\dT[\d:.]+Z\. Store the new one now: it cannot be shown again\.\n$/,
+  );
   const fresh = /secret_key: (\S+)/.exec(r.out)![1]!;
   await new Promise((done) => setTimeout(done, 2_100));
   expect(await statuses(created.client_id, created.secret_key, fresh)).toEqual([401, 200]);
 }, 300_000);
 
-it.each([['--overlap', 'soon'], ['--overlap', '0s'], ['--overlap', '1.5h'], ['--overlap']])('rotate %s %s: exit 2, what a duration looks like', async (...flag) => {
-  const r = await cli('credentials', 'rotate', 'cl_whatever', ...flag.filter(Boolean));
-  expect(r.code).toBe(2);
-  expect(r.err).toMatch(/^--overlap must be a duration like 15s, 30m, 24h or 7d, not /);
-});
+it.each([['--overlap', 'soon'], ['--overlap', '0s'], ['--overlap', '1.5h'], ['--overlap']])(
+  'rotate %s %s: exit 2, what a duration looks like',
+  async (...flag) => {
+    const r = await cli('credentials', 'rotate', 'cl_whatever', ...flag.filter(Boolean));
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^--overlap must be a duration like 15s, 30m, 24h or 7d, not /);
+  },
+);

@@ -19,7 +19,12 @@ const tsx = join(root, 'node_modules/.bin/tsx');
 const cli = join(root, 'apps/server/src/cli.ts');
 
 function capture() {
-  const io = { stdout: '', stderr: '', out: (t: string) => void (io.stdout += t), err: (t: string) => void (io.stderr += t) };
+  const io = {
+    stdout: '',
+    stderr: '',
+    out: (t: string) => void (io.stdout += t),
+    err: (t: string) => void (io.stderr += t),
+  };
   return io;
 }
 
@@ -82,7 +87,11 @@ async function authenticates(env: Record<string, string>, clientId: string, secr
   const app = await buildApp(core);
   try {
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
-    return await send({ method: 'GET', url: `${address}/api/v1/merchant`, headers: { authorization: basicAuth(clientId, secret) } });
+    return await send({
+      method: 'GET',
+      url: `${address}/api/v1/merchant`,
+      headers: { authorization: basicAuth(clientId, secret) },
+    });
   } finally {
     await app.close();
     await core.close();

@@ -102,7 +102,15 @@ interface Command {
   args: number;
   /** Needs no database (config). */
   offline?: boolean;
-  run(c: { core: Core; config: ServerConfig; env: NodeJS.ProcessEnv; io: Io; p: Parsed; arg: string; /** Every argument after the command's words. */ args: string[] }): Promise<void> | void;
+  run(c: {
+    core: Core;
+    config: ServerConfig;
+    env: NodeJS.ProcessEnv;
+    io: Io;
+    p: Parsed;
+    arg: string /** Every argument after the command's words. */;
+    args: string[];
+  }): Promise<void> | void;
 }
 
 const merchantLine = (m: OperatorMerchant) =>
@@ -130,7 +138,9 @@ const COMMANDS: Command[] = [
       const creds = await rotateClientSecret(core.ctx, arg, { overlapMs: p.overlapMs });
       if (p.json) return io.out(`${JSON.stringify(creds)}\n`);
       io.out(`client_id:  ${creds.client_id}\nsecret_key: ${creds.secret_key}\n`);
-      const old = creds.previous_valid_until ? `The old secret key keeps working until ${creds.previous_valid_until}.` : 'The old secret key no longer works.';
+      const old = creds.previous_valid_until
+        ? `The old secret key keeps working until ${creds.previous_valid_until}.`
+        : 'The old secret key no longer works.';
       io.err(`${old} Store the new one now: it cannot be shown again.\n`);
     },
   },
@@ -157,7 +167,11 @@ const COMMANDS: Command[] = [
     async run({ core, io, p, arg }) {
       const { merchant, changed } = await suspendMerchant(core.ctx, arg);
       printMerchant(io, p, merchant);
-      io.err(changed ? `Suspended ${arg}: its payments are refused (merchant_suspended) until it is reinstated.\n` : `${arg} was already suspended.\n`);
+      io.err(
+        changed
+          ? `Suspended ${arg}: its payments are refused (merchant_suspended) until it is reinstated.\n`
+          : `${arg} was already suspended.\n`,
+      );
     },
   },
   {
@@ -166,7 +180,11 @@ const COMMANDS: Command[] = [
     async run({ core, io, p, arg }) {
       const { merchant, changed } = await reinstateMerchant(core.ctx, arg);
       printMerchant(io, p, merchant);
-      io.err(changed ? `Reinstated ${arg}: it is ${merchant.status} again.\n` : `${arg} was not suspended; nothing changed.\n`);
+      io.err(
+        changed
+          ? `Reinstated ${arg}: it is ${merchant.status} again.\n`
+          : `${arg} was not suspended; nothing changed.\n`,
+      );
     },
   },
   {
@@ -176,7 +194,11 @@ const COMMANDS: Command[] = [
       const done = await recordCheckDepositAccount(core.ctx, merchantId!, account!);
       if (p.json) return io.out(`${JSON.stringify(done)}\n`);
       io.out(`merchant_id: ${done.merchant_id}\nprovider:    ${done.provider}\naccount:     ${done.account}\n`);
-      io.err(done.previous ? `Replaced ${done.previous}.\n` : `Recorded: ${done.merchant_id} can take check deposits once approved.\n`);
+      io.err(
+        done.previous
+          ? `Replaced ${done.previous}.\n`
+          : `Recorded: ${done.merchant_id} can take check deposits once approved.\n`,
+      );
     },
   },
   {
@@ -197,11 +219,18 @@ const COMMANDS: Command[] = [
       const c = report.calls;
       io.out(`checked: ${report.checked}\nsettled: ${report.settled}\nfailed: ${report.failed}\n`);
       io.out(`calls confirmed: ${c.confirmed}\ncalls refused: ${c.refused}\ncalls unanswered: ${c.left}\n`);
-      if (c.refused) io.err(`${c.refused} recorded capture, void or refund refused by the processor: see processor_calls (status refused).\n`);
+      if (c.refused)
+        io.err(
+          `${c.refused} recorded capture, void or refund refused by the processor: see processor_calls (status refused).\n`,
+        );
       const i = report.intents;
       io.out(`payment intents listed: ${i.listed}\npayment intents not matching: ${i.mismatches.length}\n`);
-      for (const m of i.mismatches) io.out(`  ${m.payment_intent} link ${m.link_id ?? '-'} ${m.amount} cents ${m.status}: ${m.problem}, ${m.action}\n`);
-      if (!core.ctx.processor.lookupPayment) io.err(`The ${core.ctx.processor.name} processor has no outcomes to ask about.\n`);
+      for (const m of i.mismatches)
+        io.out(
+          `  ${m.payment_intent} link ${m.link_id ?? '-'} ${m.amount} cents ${m.status}: ${m.problem}, ${m.action}\n`,
+        );
+      if (!core.ctx.processor.lookupPayment)
+        io.err(`The ${core.ctx.processor.name} processor has no outcomes to ask about.\n`);
     },
   },
   {
@@ -211,7 +240,9 @@ const COMMANDS: Command[] = [
       const list = await failedMessages(core.ctx, { retrying: true });
       if (p.json) return io.out(`${JSON.stringify(list)}\n`);
       for (const m of list) {
-        io.out(`${m.message_id}  ${m.status.padEnd(8)}  ${m.channel.padEnd(5)}  ${m.created_at.slice(0, 19)}Z  tries ${m.attempts}  ${m.merchant_id}  ${m.recipient}  ${m.last_error ?? '-'}\n`);
+        io.out(
+          `${m.message_id}  ${m.status.padEnd(8)}  ${m.channel.padEnd(5)}  ${m.created_at.slice(0, 19)}Z  tries ${m.attempts}  ${m.merchant_id}  ${m.recipient}  ${m.last_error ?? '-'}\n`,
+        );
       }
       io.err(`${list.length} message${list.length === 1 ? '' : 's'} failed or retrying.\n`);
     },
@@ -224,7 +255,9 @@ const COMMANDS: Command[] = [
       if (p.json) return io.out(`${JSON.stringify(list)}\n`);
       for (const d of list) {
         const last = d.last_error ?? (d.last_status_code === null ? '-' : `HTTP ${d.last_status_code}`);
-        io.out(`${d.delivery_id}  ${d.status.padEnd(8)}  ${d.event_type}  ${d.created_at.slice(0, 19)}Z  tries ${d.tries}  ${d.client_id}  ${maskUrl(d.url)}  ${last}\n`);
+        io.out(
+          `${d.delivery_id}  ${d.status.padEnd(8)}  ${d.event_type}  ${d.created_at.slice(0, 19)}Z  tries ${d.tries}  ${d.client_id}  ${maskUrl(d.url)}  ${last}\n`,
+        );
       }
       io.err(`${list.length} webhook deliver${list.length === 1 ? 'y' : 'ies'} failed, disabled or retrying.\n`);
     },
@@ -274,8 +307,15 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.en
     return 0;
   }
   const p = parse(args);
-  const command = typeof p === 'string' ? undefined : COMMANDS.find((c) => c.words.every((w, i) => p.words[i] === w) && p.words.length === c.words.length + c.args);
-  const misplaced = typeof p !== 'string' && command && ((p.status && command.words.join(' ') !== 'merchants list') || (p.overlapMs && command.words.join(' ') !== 'credentials rotate'));
+  const command =
+    typeof p === 'string'
+      ? undefined
+      : COMMANDS.find((c) => c.words.every((w, i) => p.words[i] === w) && p.words.length === c.words.length + c.args);
+  const misplaced =
+    typeof p !== 'string' &&
+    command &&
+    ((p.status && command.words.join(' ') !== 'merchants list') ||
+      (p.overlapMs && command.words.join(' ') !== 'credentials rotate'));
   if (typeof p === 'string' || !command || misplaced) {
     io.err(`${typeof p === 'string' ? p : `Unknown command or option: ${args.join(' ')}`}\n\n${USAGE}`);
     return 2;

@@ -16,7 +16,8 @@ export function maskUrl(url: string): string {
 }
 
 const days = (d: number | null) => (d === null ? 'off (kept forever)' : `${d} days`);
-const hhmm = (ms: number) => `${String(Math.floor(ms / 3_600_000)).padStart(2, '0')}:${String(Math.floor(ms / 60_000) % 60).padStart(2, '0')} UTC`;
+const hhmm = (ms: number) =>
+  `${String(Math.floor(ms / 3_600_000)).padStart(2, '0')}:${String(Math.floor(ms / 60_000) % 60).padStart(2, '0')} UTC`;
 
 function rule(v: unknown): string {
   if (v === null || v === undefined) return 'off';
@@ -46,7 +47,11 @@ export function configReport(config: ServerConfig, env: NodeJS.ProcessEnv): Reco
     check_deposits: config.checkDeposits?.name ?? 'none',
     check_images: config.checkImageStore?.name ?? 'database',
     settlement_cutoff: hhmm(config.settlementCutoffMs),
-    email: env.SMTP_URL ? `${maskUrl(env.SMTP_URL)} from ${env.REMIT_EMAIL_FROM || 'Remit <no-reply@remit.local>'}` : config.env === 'sandbox' ? 'sandbox inbox' : 'none',
+    email: env.SMTP_URL
+      ? `${maskUrl(env.SMTP_URL)} from ${env.REMIT_EMAIL_FROM || 'Remit <no-reply@remit.local>'}`
+      : config.env === 'sandbox'
+        ? 'sandbox inbox'
+        : 'none',
     workers: env.REMIT_WORKERS === 'off' ? 'off' : 'on',
     metrics_token: config.metricsToken ? '***' : 'unset',
     trust_proxy: Array.isArray(config.trustProxy) ? config.trustProxy.join(', ') : String(config.trustProxy),

@@ -19,12 +19,16 @@ describe('loadConfig', () => {
 
   it('PUBLIC_URL defaults to the address the server listens on (links a browser on this machine opens), a wildcard to 127.0.0.1', () => {
     expect(loadConfig({ REMIT_ENCRYPTION_KEY: key }).publicUrl).toBe('http://127.0.0.1:8080');
-    expect(loadConfig({ REMIT_ENCRYPTION_KEY: key, PORT: '18080', PUBLIC_URL: '' }).publicUrl).toBe('http://127.0.0.1:18080');
+    expect(loadConfig({ REMIT_ENCRYPTION_KEY: key, PORT: '18080', PUBLIC_URL: '' }).publicUrl).toBe(
+      'http://127.0.0.1:18080',
+    );
     expect(loadConfig({ REMIT_ENCRYPTION_KEY: key, HOST: '0.0.0.0' }).publicUrl).toBe('http://127.0.0.1:8080');
     expect(loadConfig({ REMIT_ENCRYPTION_KEY: key, HOST: 'localhost' }).publicUrl).toBe('http://localhost:8080');
     expect(defaultPublicUrl('::', 8080)).toBe('http://127.0.0.1:8080');
     expect(defaultPublicUrl('::1', 8080)).toBe('http://[::1]:8080');
-    expect(loadConfig({ REMIT_ENCRYPTION_KEY: key, PUBLIC_URL: 'https://pay.example.com/' }).publicUrl).toBe('https://pay.example.com');
+    expect(loadConfig({ REMIT_ENCRYPTION_KEY: key, PUBLIC_URL: 'https://pay.example.com/' }).publicUrl).toBe(
+      'https://pay.example.com',
+    );
   });
 });
 
@@ -34,7 +38,11 @@ describe('rate limits', () => {
       /^REMIT_RATE_LIMIT_AUTH_FAILURES_PER_CLIENT was replaced by REMIT_RATE_LIMIT_AUTH_FAILURES_PER_CLIENT_ADDRESS/,
     );
     const c = loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_RATE_LIMIT_AUTH_FAILURES_PER_CLIENT_ADDRESS: '5/1m' });
-    expect(c.rateLimits.authFailuresPerClientAddress).toEqual({ name: 'auth_fail_client_address', limit: 5, windowMs: 60_000 });
+    expect(c.rateLimits.authFailuresPerClientAddress).toEqual({
+      name: 'auth_fail_client_address',
+      limit: 5,
+      windowMs: 60_000,
+    });
   });
 });
 
@@ -45,7 +53,8 @@ describe('webhook targets', () => {
     expect(load({}).privateWebhooks).toBe(true);
     expect(load({ HOST: 'localhost', PUBLIC_URL: 'http://127.0.0.1:8080' }).privateWebhooks).toBe(true);
     expect(load({ HOST: '::1' }).privateWebhooks).toBe(true);
-    for (const HOST of ['0.0.0.0', '::', '10.0.0.5', '192.168.1.20']) expect(load({ HOST }).privateWebhooks, HOST).toBe(false);
+    for (const HOST of ['0.0.0.0', '::', '10.0.0.5', '192.168.1.20'])
+      expect(load({ HOST }).privateWebhooks, HOST).toBe(false);
     // Behind a proxy that publishes it, a loopback listener is reachable from elsewhere too.
     expect(load({ PUBLIC_URL: 'https://sandbox.example.com' }).privateWebhooks).toBe(false);
     expect(load({ REMIT_ENV: 'production' }).privateWebhooks).toBe(false);
@@ -61,8 +70,12 @@ describe('webhook targets', () => {
     expect(coreOptions(c).privateWebhooks).toBe(true);
     expect(coreOptions(load({ HOST: '0.0.0.0' })).privateWebhooks).toBe(false);
     expect(load({ REMIT_ALLOW_PRIVATE_WEBHOOKS: 'false' }).privateWebhooks).toBe(false);
-    expect(() => load({ REMIT_ALLOW_PRIVATE_WEBHOOKS: 'yes' })).toThrow('REMIT_ALLOW_PRIVATE_WEBHOOKS must be true or false, not yes');
-    expect(() => load({ REMIT_ENV: 'production', REMIT_ALLOW_PRIVATE_WEBHOOKS: 'true' })).toThrow(/applies to the sandbox only/);
+    expect(() => load({ REMIT_ALLOW_PRIVATE_WEBHOOKS: 'yes' })).toThrow(
+      'REMIT_ALLOW_PRIVATE_WEBHOOKS must be true or false, not yes',
+    );
+    expect(() => load({ REMIT_ENV: 'production', REMIT_ALLOW_PRIVATE_WEBHOOKS: 'true' })).toThrow(
+      /applies to the sandbox only/,
+    );
   });
 
   it('REMIT_WEBHOOK_PORTS lists ports besides 443; anything else stops the start', () => {
@@ -70,7 +83,9 @@ describe('webhook targets', () => {
     const c = load({ REMIT_WEBHOOK_PORTS: '8443, 9443' });
     expect(coreOptions(c).webhookPorts).toEqual([8443, 9443]);
     for (const bad of ['8443;9443', '0', '70000', 'https', '84.43']) {
-      expect(() => load({ REMIT_WEBHOOK_PORTS: bad }), bad).toThrow(/^REMIT_WEBHOOK_PORTS must be port numbers separated by commas/);
+      expect(() => load({ REMIT_WEBHOOK_PORTS: bad }), bad).toThrow(
+        /^REMIT_WEBHOOK_PORTS must be port numbers separated by commas/,
+      );
     }
   });
 });
@@ -78,19 +93,39 @@ describe('webhook targets', () => {
 describe('retention', () => {
   const base = { REMIT_ENCRYPTION_KEY: key };
   it('defaults: events and messages 30 days, sessions and challenges 7, purged every hour', () => {
-    expect(loadConfig(base).retention).toEqual({ eventsDays: 30, messagesDays: 30, sessionsDays: 7, intervalMs: 3_600_000 });
+    expect(loadConfig(base).retention).toEqual({
+      eventsDays: 30,
+      messagesDays: 30,
+      sessionsDays: 7,
+      intervalMs: 3_600_000,
+    });
   });
 
   it('each REMIT_RETENTION_* sets its days; off keeps forever', () => {
-    const env = { ...base, REMIT_RETENTION_EVENTS_DAYS: '90', REMIT_RETENTION_MESSAGES_DAYS: 'off', REMIT_RETENTION_SESSIONS_DAYS: '1', REMIT_RETENTION_PURGE_INTERVAL_MS: '600000' };
-    expect(loadConfig(env).retention).toEqual({ eventsDays: 90, messagesDays: null, sessionsDays: 1, intervalMs: 600_000 });
+    const env = {
+      ...base,
+      REMIT_RETENTION_EVENTS_DAYS: '90',
+      REMIT_RETENTION_MESSAGES_DAYS: 'off',
+      REMIT_RETENTION_SESSIONS_DAYS: '1',
+      REMIT_RETENTION_PURGE_INTERVAL_MS: '600000',
+    };
+    expect(loadConfig(env).retention).toEqual({
+      eventsDays: 90,
+      messagesDays: null,
+      sessionsDays: 1,
+      intervalMs: 600_000,
+    });
   });
 
   it('anything else stops the start with the setting named', () => {
     for (const v of ['0', '1.5', '-3', 'never']) {
-      expect(() => loadConfig({ ...base, REMIT_RETENTION_EVENTS_DAYS: v })).toThrow(`REMIT_RETENTION_EVENTS_DAYS must be a whole number of days (1 or more), or off to keep forever, not ${v}`);
+      expect(() => loadConfig({ ...base, REMIT_RETENTION_EVENTS_DAYS: v })).toThrow(
+        `REMIT_RETENTION_EVENTS_DAYS must be a whole number of days (1 or more), or off to keep forever, not ${v}`,
+      );
     }
-    expect(() => loadConfig({ ...base, REMIT_RETENTION_PURGE_INTERVAL_MS: '0' })).toThrow('REMIT_RETENTION_PURGE_INTERVAL_MS');
+    expect(() => loadConfig({ ...base, REMIT_RETENTION_PURGE_INTERVAL_MS: '0' })).toThrow(
+      'REMIT_RETENTION_PURGE_INTERVAL_MS',
+    );
   });
 });
 
@@ -100,6 +135,8 @@ describe('REMIT_TRUST_PROXY', () => {
     expect(load('')).toBe(false);
     expect(load('true')).toBe(true);
     expect(load('10.0.0.2, 10.0.1.0/24')).toEqual(['10.0.0.2', '10.0.1.0/24']);
-    expect(() => load('1')).toThrow("REMIT_TRUST_PROXY must name the proxies' addresses or CIDRs (like 10.0.0.2 or 10.0.0.0/24), not a count of hops (1)");
+    expect(() => load('1')).toThrow(
+      "REMIT_TRUST_PROXY must name the proxies' addresses or CIDRs (like 10.0.0.2 or 10.0.0.0/24), not a count of hops (1)",
+    );
   });
 });

@@ -1,7 +1,19 @@
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createCheckDepositProvider, createProcessor, type CheckImageStore, DEFAULT_RETENTION, type CheckDepositProvider, isLoopbackHost, parseCutoff, type Env, type OpenOptions, type Processor, type Retention } from '@remit/core';
+import {
+  createCheckDepositProvider,
+  createProcessor,
+  type CheckImageStore,
+  DEFAULT_RETENTION,
+  type CheckDepositProvider,
+  isLoopbackHost,
+  parseCutoff,
+  type Env,
+  type OpenOptions,
+  type Processor,
+  type Retention,
+} from '@remit/core';
 import { rateLimitsFromEnv, type RateLimits } from './rate-limits.js';
 import { timeLimitsFromEnv, type TimeLimits } from './time-limits.js';
 import { shutdownTimeoutFromEnv } from './shutdown.js';
@@ -91,7 +103,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): { config: Serv
   const given = env.REMIT_ENV ?? 'sandbox';
   // A misspelt environment is checked as production: its checks are the strict ones, and nothing is written.
   const remitEnv: Env = given === 'sandbox' ? 'sandbox' : 'production';
-  if (given !== 'sandbox' && given !== 'production') problems.push(`REMIT_ENV must be sandbox or production, not ${given}`);
+  if (given !== 'sandbox' && given !== 'production')
+    problems.push(`REMIT_ENV must be sandbox or production, not ${given}`);
   const dataDir = resolve(env.REMIT_DATA_DIR ?? '.remit');
   const publicUrl = (env.PUBLIC_URL || defaultPublicUrl(host, port)).replace(/\/+$/, '');
   const config: ServerConfig = {
@@ -148,14 +161,17 @@ export function retentionFromEnv(env: NodeJS.ProcessEnv): Retention {
     const v = env[name]?.trim();
     if (v === undefined || v === '') return fallback;
     if (v.toLowerCase() === 'off') return null;
-    if (!/^\d+$/.test(v) || Number(v) < 1) throw new Error(`${name} must be a whole number of days (1 or more), or off to keep forever, not ${v}`);
+    if (!/^\d+$/.test(v) || Number(v) < 1)
+      throw new Error(`${name} must be a whole number of days (1 or more), or off to keep forever, not ${v}`);
     return Number(v);
   };
   return {
     eventsDays: days('REMIT_RETENTION_EVENTS_DAYS', DEFAULT_RETENTION.eventsDays),
     messagesDays: days('REMIT_RETENTION_MESSAGES_DAYS', DEFAULT_RETENTION.messagesDays),
     sessionsDays: days('REMIT_RETENTION_SESSIONS_DAYS', DEFAULT_RETENTION.sessionsDays),
-    intervalMs: positiveMs('REMIT_RETENTION_PURGE_INTERVAL_MS', env.REMIT_RETENTION_PURGE_INTERVAL_MS) ?? DEFAULT_RETENTION.intervalMs,
+    intervalMs:
+      positiveMs('REMIT_RETENTION_PURGE_INTERVAL_MS', env.REMIT_RETENTION_PURGE_INTERVAL_MS) ??
+      DEFAULT_RETENTION.intervalMs,
   };
 }
 
@@ -186,9 +202,13 @@ export function coreOptions(config: ServerConfig): OpenOptions {
  */
 function privateWebhooks(value: string | undefined, env: Env, host: string, publicUrl: string): boolean {
   const v = value?.trim().toLowerCase() ?? '';
-  if (v !== '' && v !== 'true' && v !== 'false') throw new Error(`REMIT_ALLOW_PRIVATE_WEBHOOKS must be true or false, not ${value}`);
+  if (v !== '' && v !== 'true' && v !== 'false')
+    throw new Error(`REMIT_ALLOW_PRIVATE_WEBHOOKS must be true or false, not ${value}`);
   if (env === 'production') {
-    if (v === 'true') throw new Error('REMIT_ALLOW_PRIVATE_WEBHOOKS applies to the sandbox only: production webhooks reach public hosts alone');
+    if (v === 'true')
+      throw new Error(
+        'REMIT_ALLOW_PRIVATE_WEBHOOKS applies to the sandbox only: production webhooks reach public hosts alone',
+      );
     return false;
   }
   if (v !== '') return v === 'true';
@@ -202,10 +222,14 @@ function privateWebhooks(value: string | undefined, env: Env, host: string, publ
 }
 
 function webhookPorts(value: string | undefined): number[] {
-  const parts = (value ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = (value ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   return parts.map((p) => {
     const n = Number(p);
-    if (!/^\d+$/.test(p) || n < 1 || n > 65535) throw new Error(`REMIT_WEBHOOK_PORTS must be port numbers separated by commas (like 8443,9443), not ${value}`);
+    if (!/^\d+$/.test(p) || n < 1 || n > 65535)
+      throw new Error(`REMIT_WEBHOOK_PORTS must be port numbers separated by commas (like 8443,9443), not ${value}`);
     return n;
   });
 }
@@ -215,8 +239,14 @@ function trustProxy(value: string | undefined): boolean | string[] {
   if (v === '' || v === 'false') return false;
   if (v === 'true') return true;
   // Fastify trusts nobody with a hop count (it cannot tell the nearest peer is a proxy): say so, not silently.
-  if (/^\d+$/.test(v)) throw new Error(`REMIT_TRUST_PROXY must name the proxies' addresses or CIDRs (like 10.0.0.2 or 10.0.0.0/24), not a count of hops (${v})`);
-  return v.split(',').map((a) => a.trim()).filter(Boolean);
+  if (/^\d+$/.test(v))
+    throw new Error(
+      `REMIT_TRUST_PROXY must name the proxies' addresses or CIDRs (like 10.0.0.2 or 10.0.0.0/24), not a count of hops (${v})`,
+    );
+  return v
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
 }
 
 function encryptionKey(given: string | undefined, dataDir: string, env: Env): Buffer {

@@ -25,7 +25,11 @@ let a: ServerProcess;
 let b: ServerProcess;
 const dirs: string[] = [];
 const encryptionKey = randomBytes(32);
-const baseEnv = () => ({ DATABASE_URL: db.url, REMIT_ENCRYPTION_KEY: encryptionKey.toString('hex'), REMIT_WORKERS: 'off' });
+const baseEnv = () => ({
+  DATABASE_URL: db.url,
+  REMIT_ENCRYPTION_KEY: encryptionKey.toString('hex'),
+  REMIT_WORKERS: 'off',
+});
 const newDir = () => {
   const d = mkdtempSync(join(tmpdir(), 'remit-two-'));
   dirs.push(d);
@@ -34,7 +38,13 @@ const newDir = () => {
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  operator = await openCore({ env: 'sandbox', publicUrl: 'http://127.0.0.1', encryptionKey, databaseUrl: db.url, filesDir: newDir() });
+  operator = await openCore({
+    env: 'sandbox',
+    publicUrl: 'http://127.0.0.1',
+    encryptionKey,
+    databaseUrl: db.url,
+    filesDir: newDir(),
+  });
   [a, b] = await Promise.all([
     startProcess('apps/server/src/main.ts', { ...baseEnv(), REMIT_DATA_DIR: newDir() }),
     startProcess('apps/server/src/main.ts', { ...baseEnv(), REMIT_DATA_DIR: newDir() }),
@@ -85,7 +95,9 @@ describe('check images on two servers sharing one Postgres', () => {
     const onboarded = await call(a, auth, '/api/v1/onboarding', validOnboarding({}));
     expect(onboarded.status, onboarded.text).toBe(201);
     merchantKey = onboarded.body.data.merchant_key;
-    merchantId = (await rows<{ id: string }>(sql`select id from merchants where client_id = ${creds.body.client_id}`))[0]!.id;
+    merchantId = (
+      await rows<{ id: string }>(sql`select id from merchants where client_id = ${creds.body.client_id}`)
+    )[0]!.id;
     expect((await call(b, auth, '/api/v1/approve-merchant', { merchant_id: merchantId })).status).toBe(200);
 
     for (const p of [a, b]) {
@@ -98,7 +110,9 @@ describe('check images on two servers sharing one Postgres', () => {
     // No server keeps them as files.
     for (const d of dirs) expect(existsSync(join(d, 'deposits'))).toBe(false);
 
-    const { stdout } = await run('pg_dump', ['--data-only', '--table=check_images', '--table=transactions', db.url], { maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await run('pg_dump', ['--data-only', '--table=check_images', '--table=transactions', db.url], {
+      maxBuffer: 64 * 1024 * 1024,
+    });
     for (const m of made) {
       expect(stdout).toContain(m.id);
       expect(stdout).toContain(`\\\\x${m.front.toString('hex')}`);
@@ -106,9 +120,15 @@ describe('check images on two servers sharing one Postgres', () => {
     }
 
     // A's deposit resolved through B: one set of records, whichever server is asked.
-    const up = await call(b, auth, '/api/v1/update-ach', { merchant_key: merchantKey, transaction_id: made[0]!.id, new_status: 'approved' });
+    const up = await call(b, auth, '/api/v1/update-ach', {
+      merchant_key: merchantKey,
+      transaction_id: made[0]!.id,
+      new_status: 'approved',
+    });
     expect(up.status, up.text).toBe(200);
-    expect((await rows<{ status: string }>(sql`select status from transactions where id = ${made[0]!.id}`))[0]!.status).toBe('completed');
+    expect(
+      (await rows<{ status: string }>(sql`select status from transactions where id = ${made[0]!.id}`))[0]!.status,
+    ).toBe('completed');
   }, 60_000);
 
   it('restarted together on one directory with files of an earlier version: the images move once', async () => {
@@ -123,10 +143,15 @@ describe('check images on two servers sharing one Postgres', () => {
       writeFileSync(join(dir, `${m.id}-back.png`), m.back);
     }
     const env = { ...baseEnv(), REMIT_DATA_DIR: shared, LOG_LEVEL: 'info' };
-    [a, b] = await Promise.all([startProcess('apps/server/src/main.ts', env), startProcess('apps/server/src/main.ts', env)]);
+    [a, b] = await Promise.all([
+      startProcess('apps/server/src/main.ts', env),
+      startProcess('apps/server/src/main.ts', env),
+    ]);
     const moves = [a, b].map((p) => /Moved (\d+) check images/.exec(p.output())?.[1] ?? '0').sort();
     expect(moves).toEqual(['0', '4']);
-    const stored = await rows<{ transaction_id: string; side: string; data: Uint8Array }>(sql`select transaction_id, side, data from check_images`);
+    const stored = await rows<{ transaction_id: string; side: string; data: Uint8Array }>(
+      sql`select transaction_id, side, data from check_images`,
+    );
     expect(stored).toHaveLength(4);
     for (const m of made) {
       expect(Buffer.from(stored.find((r) => r.transaction_id === m.id && r.side === 'front')!.data)).toEqual(m.front);

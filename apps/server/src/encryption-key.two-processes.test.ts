@@ -21,9 +21,12 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const REFUSED = /^remit: cannot open .*: this database was set up with another encryption key \(fingerprint [0-9a-f]{12}; this process has [0-9a-f]{12}\)\. Every process on one database must use the same key: set REMIT_ENCRYPTION_KEY to the key the other processes use/;
+const REFUSED =
+  /^remit: cannot open .*: this database was set up with another encryption key \(fingerprint [0-9a-f]{12}; this process has [0-9a-f]{12}\)\. Every process on one database must use the same key: set REMIT_ENCRYPTION_KEY to the key the other processes use/;
 
-it('the second start with another key exits 1 with one line naming REMIT_ENCRYPTION_KEY; the first keeps serving', { timeout: 240_000 }, async () => {
+it('the second start with another key exits 1 with one line naming REMIT_ENCRYPTION_KEY; the first keeps serving', {
+  timeout: 240_000,
+}, async () => {
   const base = { REMIT_ENV: 'sandbox', REMIT_WORKERS: 'off', REMIT_ENCRYPTION_KEY: '' };
   let env: Record<string, string>;
   let otherEnv: Record<string, string>;

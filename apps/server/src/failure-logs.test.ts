@@ -26,7 +26,10 @@ it('Stripe unreachable: 502, and one warn line with the request id, the provider
   const emu = await startStripeEmulator();
   const log = logCapture();
   const s = await startTestServer({ processor: emulatedStripe(emu), logStream: log.stream });
-  cleanups.push(() => emu.close(), () => s.close());
+  cleanups.push(
+    () => emu.close(),
+    () => s.close(),
+  );
   const auth = await s.credentials();
 
   emu.dropAnswers(/^\/v1\/accounts$/, 3);
@@ -34,7 +37,8 @@ it('Stripe unreachable: 502, and one warn line with the request id, the provider
   expect(res.status).toBe(502);
   expect(res.body).toMatchObject({
     code: 'processor_error',
-    message: 'The payment processor could not complete the request; nothing was changed. Retry the request (with an Idempotency-Key header, a retry is never done twice).',
+    message:
+      'The payment processor could not complete the request; nothing was changed. Retry the request (with an Idempotency-Key header, a retry is never done twice).',
   });
   const lines = log.entries().filter((e) => e.level === WARN && e.reqId === res.body.request_id);
   expect(lines).toHaveLength(1);
@@ -43,9 +47,17 @@ it('Stripe unreachable: 502, and one warn line with the request id, the provider
   expect(lines[0]!.msg).toBe(`processor call failed (stripe): ${lines[0]!.cause}`);
 
   emu.dropAnswers(/^\/v1\/accounts$/, 3);
-  const keyed = await s.http({ method: 'POST', path: '/api/v1/onboarding', auth, headers: { 'idempotency-key': 'onb-1' }, json: validOnboarding() });
+  const keyed = await s.http({
+    method: 'POST',
+    path: '/api/v1/onboarding',
+    auth,
+    headers: { 'idempotency-key': 'onb-1' },
+    json: validOnboarding(),
+  });
   expect(keyed.status).toBe(502);
-  expect(keyed.body.message).toBe('The payment processor could not complete the request; nothing was changed. Retry with the same Idempotency-Key.');
+  expect(keyed.body.message).toBe(
+    'The payment processor could not complete the request; nothing was changed. Retry with the same Idempotency-Key.',
+  );
   expect(secretsIn(log.text(), [emu.secretKey])).toEqual([]);
 }, 120_000);
 
@@ -70,16 +82,37 @@ it('an SMTP server that does not resolve: a warn line naming smtp and ENOTFOUND;
   });
   let messageId = '';
   try {
-    const creds = (await send({ method: 'POST', url: `${base}/portal/api/credentials` })).body as { client_id: string; secret_key: string };
+    const creds = (await send({ method: 'POST', url: `${base}/portal/api/credentials` })).body as {
+      client_id: string;
+      secret_key: string;
+    };
     const authorization = basicAuth(creds.client_id, creds.secret_key);
     const closed = `http://127.0.0.1:${await freePort()}/hooks`;
-    await send({ method: 'POST', url: `${base}/api/v1/client/update-webhooks-url`, headers: { authorization }, json: { webhook_url: closed } });
-    const onboarded = (await send({ method: 'POST', url: `${base}/api/v1/onboarding`, headers: { authorization }, json: validOnboarding() })).body as { data: { merchant_key: string } };
+    await send({
+      method: 'POST',
+      url: `${base}/api/v1/client/update-webhooks-url`,
+      headers: { authorization },
+      json: { webhook_url: closed },
+    });
+    const onboarded = (
+      await send({
+        method: 'POST',
+        url: `${base}/api/v1/onboarding`,
+        headers: { authorization },
+        json: validOnboarding(),
+      })
+    ).body as { data: { merchant_key: string } };
     const req = await send({
       method: 'POST',
       url: `${base}/api/v1/requests`,
       headers: { authorization },
-      json: { merchant_key: onboarded.data.merchant_key, amount: '12.30', order_id: 'smtp-fail-1', email: 'jane@example.com', name: 'Jane Doe' },
+      json: {
+        merchant_key: onboarded.data.merchant_key,
+        amount: '12.30',
+        order_id: 'smtp-fail-1',
+        email: 'jane@example.com',
+        name: 'Jane Doe',
+      },
     });
     expect(req.status).toBe(200);
     const until = Date.now() + 30_000;
@@ -93,7 +126,9 @@ it('an SMTP server that does not resolve: a warn line naming smtp and ENOTFOUND;
     messageId = String(line.message_id);
     // The webhook to a closed port has failed once too.
     while (Date.now() < until) {
-      const done = (await core.ctx.db.execute(sql`select status from webhook_deliveries where status <> 'pending'`)) as unknown as { rows: unknown[] };
+      const done = (await core.ctx.db.execute(
+        sql`select status from webhook_deliveries where status <> 'pending'`,
+      )) as unknown as { rows: unknown[] };
       if (done.rows.length > 0) break;
       await new Promise((res) => setTimeout(res, 50));
     }
@@ -105,13 +140,27 @@ it('an SMTP server that does not resolve: a warn line naming smtp and ENOTFOUND;
 
   // The operator's CLI in production on the same database (no sandbox inbox there).
   const production = { ...env, REMIT_ENV: 'production', PUBLIC_URL: 'https://pay.example.com' };
-  const io = { stdout: '', stderr: '', out: (t: string) => void (io.stdout += t), err: (t: string) => void (io.stderr += t) };
+  const io = {
+    stdout: '',
+    stderr: '',
+    out: (t: string) => void (io.stdout += t),
+    err: (t: string) => void (io.stderr += t),
+  };
   expect(await runCli(['messages', 'failed', '--json'], production, io)).toBe(0);
   expect(JSON.parse(io.stdout)).toEqual([
-    expect.objectContaining({ message_id: messageId, channel: 'email', recipient: 'jane@example.com', status: 'retrying', attempts: 1, last_error: expect.stringMatching(/ENOTFOUND/) }),
+    expect.objectContaining({
+      message_id: messageId,
+      channel: 'email',
+      recipient: 'jane@example.com',
+      status: 'retrying',
+      attempts: 1,
+      last_error: expect.stringMatching(/ENOTFOUND/),
+    }),
   ]);
   io.stdout = '';
   expect(await runCli(['webhooks', 'failed'], production, io)).toBe(0);
-  expect(io.stdout).toMatch(/^dlv_\S+ {2}retrying {2}merchant\.onboarding {2}\S+Z {2}tries 1 {2}cl_\S+ {2}http:\/\/127\.0\.0\.1:\d+\/hooks {2}.*ECONNREFUSED/m);
+  expect(io.stdout).toMatch(
+    /^dlv_\S+ {2}retrying {2}merchant\.onboarding {2}\S+Z {2}tries 1 {2}cl_\S+ {2}http:\/\/127\.0\.0\.1:\d+\/hooks {2}.*ECONNREFUSED/m,
+  );
   expect(io.stderr).toMatch(/webhook deliver(y|ies) failed, disabled or retrying\.\n$/);
 }, 120_000);

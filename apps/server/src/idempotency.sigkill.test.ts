@@ -21,7 +21,12 @@ const suite = restartableServer({ REMIT_IDEMPOTENCY_LEASE_MS: String(LEASE_MS) }
 const startServer = suite.start;
 
 const onboard = (base: string, authorization: string, key: string) =>
-  send({ method: 'POST', url: `${base}/api/v1/onboarding`, headers: { authorization, 'idempotency-key': key }, json: validOnboarding({ business_name: `Shop ${key}` }) });
+  send({
+    method: 'POST',
+    url: `${base}/api/v1/onboarding`,
+    headers: { authorization, 'idempotency-key': key },
+    json: validOnboarding({ business_name: `Shop ${key}` }),
+  });
 
 /**
  * The keys claimed and not completed, as the database holds them now. On PGlite the folder belongs
@@ -37,7 +42,10 @@ async function openClaims(): Promise<string[]> {
   }
   const database = await connectDatabase(copy ? { dataDir: copy } : { databaseUrl });
   try {
-    const rows = await database.db.select({ key: schema.idempotencyKeys.key }).from(schema.idempotencyKeys).where(eq(schema.idempotencyKeys.statusCode, 0));
+    const rows = await database.db
+      .select({ key: schema.idempotencyKeys.key })
+      .from(schema.idempotencyKeys)
+      .where(eq(schema.idempotencyKeys.statusCode, 0));
     return rows.map((r) => r.key);
   } finally {
     await database.close();
@@ -70,7 +78,10 @@ async function killWhileClaimed(server: ServerProcess, inFlight: Promise<unknown
 
 it('SIGKILL mid-request: the stuck key frees itself after the lease and the retry succeeds', async () => {
   let server = await startServer();
-  const cred = await send<{ client_id: string; secret_key: string }>({ method: 'POST', url: `${server.base}/portal/api/credentials` });
+  const cred = await send<{ client_id: string; secret_key: string }>({
+    method: 'POST',
+    url: `${server.base}/portal/api/credentials`,
+  });
   const authorization = basicAuth(cred.body.client_id, cred.body.secret_key);
   const stuck: string[] = [];
   for (let round = 0; round < 3 && stuck.length === 0; round++) {

@@ -31,7 +31,9 @@ describe('batchedLog', () => {
   it('a line logged just before process.exit is still written', () => {
     const module = fileURLToPath(new URL('./log-destination.ts', import.meta.url));
     const script = `import { batchedLog } from ${JSON.stringify(module)}; const log = batchedLog(); log.write('first\\n'); setImmediate(() => { log.write('last\\n'); process.exit(3); });`;
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(3);
     expect(r.stdout).toBe('first\nlast\n');
   });

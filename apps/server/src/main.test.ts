@@ -18,7 +18,10 @@ it('serves on PGlite in REMIT_DATA_DIR and keeps the data across a restart', asy
   expect(first.output()).toContain(`remit: initialising database in ${dataDir}…`);
   const health = await send({ method: 'GET', url: `${first.base}/healthz` });
   expect(health.body).toEqual({ status: 'ok' });
-  const cred = await send<{ client_id: string; secret_key: string }>({ method: 'POST', url: `${first.base}/portal/api/credentials` });
+  const cred = await send<{ client_id: string; secret_key: string }>({
+    method: 'POST',
+    url: `${first.base}/portal/api/credentials`,
+  });
   const authorization = basicAuth(cred.body.client_id, cred.body.secret_key);
   const onboarded = await send<any>({
     method: 'POST',
@@ -41,7 +44,11 @@ it('serves on PGlite in REMIT_DATA_DIR and keeps the data across a restart', asy
     expect(list.body.data.map((m: { businessname: string }) => m.businessname)).toEqual(['Kept Across Restarts']);
     // The owner call decrypts the merchant_key with the key kept in the data directory.
     const id = list.body.data[0].merchant_id;
-    const owner = await send<any>({ method: 'GET', url: `${second.base}/api/v1/merchant/${id}`, headers: { authorization } });
+    const owner = await send<any>({
+      method: 'GET',
+      url: `${second.base}/api/v1/merchant/${id}`,
+      headers: { authorization },
+    });
     expect(owner.body.data.merchant_key).toBe(onboarded.body.data.merchant_key);
   } finally {
     await second.stop();

@@ -56,7 +56,9 @@ const app = await buildApp(core, {
   trustProxy: config.trustProxy,
   timeLimits: config.timeLimits,
 });
-await orExit(`cannot listen on ${config.host}:${config.port}`, () => app.listen({ port: config.port, host: config.host }));
+await orExit(`cannot listen on ${config.host}:${config.port}`, () =>
+  app.listen({ port: config.port, host: config.host }),
+);
 // Webhook and message dispatchers: every server process runs them unless REMIT_WORKERS=off (an
 // API-only process beside worker processes on one Postgres); they share work through the database.
 const workers =
@@ -82,7 +84,13 @@ if (core.movedCheckImages.moved > 0 || core.movedCheckImages.left.length > 0) {
   );
 }
 app.log.info(
-  { env: config.env, processor: core.ctx.processor.name, check_images: core.ctx.checkImages.name, database: core.database.kind, publicUrl: config.publicUrl },
+  {
+    env: config.env,
+    processor: core.ctx.processor.name,
+    check_images: core.ctx.checkImages.name,
+    database: core.database.kind,
+    publicUrl: config.publicUrl,
+  },
   `Remit ${config.env} listening on http://${config.host}:${config.port}`,
 );
 

@@ -25,7 +25,10 @@ beforeAll(async () => {
   // Migrate once here, so the two servers start on a ready schema.
   operator = await openCore({ env: 'sandbox', publicUrl: 'http://127.0.0.1', encryptionKey, databaseUrl: db.url });
   const env = { DATABASE_URL: db.url, REMIT_ENCRYPTION_KEY: encryptionKey.toString('hex'), REMIT_WORKERS: 'off' };
-  [a, b] = await Promise.all([startProcess('apps/server/src/main.ts', env), startProcess('apps/server/src/main.ts', env)]);
+  [a, b] = await Promise.all([
+    startProcess('apps/server/src/main.ts', env),
+    startProcess('apps/server/src/main.ts', env),
+  ]);
 }, 180_000);
 afterAll(async () => {
   await Promise.all([a?.stop('SIGKILL'), b?.stop('SIGKILL')]);
@@ -51,7 +54,8 @@ async function newShop(opts: { approve?: boolean } = {}): Promise<Shop> {
   expect(onboarded.status, onboarded.text).toBe(201);
   const { merchant_key } = onboarded.body.data;
   const [row] = await rows<{ id: string }>(sql`select id from merchants where client_id = ${creds.body.client_id}`);
-  if (opts.approve !== false) expect((await call(a, auth, '/api/v1/approve-merchant', { merchant_id: row!.id })).status).toBe(200);
+  if (opts.approve !== false)
+    expect((await call(a, auth, '/api/v1/approve-merchant', { merchant_id: row!.id })).status).toBe(200);
   const added = await call(b, auth, '/api/v1/customers/add', { merchant_key, first_name: 'Ada', card: TEST_CARD });
   expect(added.status, added.text).toBe(200);
   return { auth, merchant_key, merchant_id: row!.id, customer: added.body.data.customer_id };
@@ -63,7 +67,12 @@ async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
 
 let orders = 0;
 const chargeOn = (p: ServerProcess, shop: Shop, key = shop.merchant_key, amount = '1.00') =>
-  call(p, shop.auth, `/api/v1/customers/charge/${shop.customer}`, { merchant_key: key, amount, order_id: `two-${orders++}`, preAuth: false });
+  call(p, shop.auth, `/api/v1/customers/charge/${shop.customer}`, {
+    merchant_key: key,
+    amount,
+    order_id: `two-${orders++}`,
+    preAuth: false,
+  });
 
 /** The answer a charge gets: 200, or the error's code. */
 const outcome = async (p: ServerProcess, shop: Shop, key?: string) => {
@@ -90,7 +99,9 @@ describe('a merchant changed in one process is seen by every process at once', (
       for (const p of [b, a]) seen.push(await outcome(p, shop));
       await operator.ctx.db.execute(sql`update merchants set status = 'approved' where id = ${shop.merchant_id}`);
     }
-    expect(seen).toEqual(Array.from({ length: 20 }, () => [200, 200, '400 merchant_suspended', '400 merchant_suspended']).flat());
+    expect(seen).toEqual(
+      Array.from({ length: 20 }, () => [200, 200, '400 merchant_suspended', '400 merchant_suspended']).flat(),
+    );
   }, 60_000);
 
   it('a key changed by another writer: the old key is refused by both at once, the new one accepted', async () => {
@@ -100,7 +111,10 @@ describe('a merchant changed in one process is seen by every process at once', (
     await operator.ctx.db.execute(
       sql`update merchants set merchant_key_hash = encode(sha256(convert_to(${newKey}, 'UTF8')), 'hex') where id = ${shop.merchant_id}`,
     );
-    expect([await outcome(b, shop), await outcome(a, shop)]).toEqual(['401 invalid_merchant_key', '401 invalid_merchant_key']);
+    expect([await outcome(b, shop), await outcome(a, shop)]).toEqual([
+      '401 invalid_merchant_key',
+      '401 invalid_merchant_key',
+    ]);
     expect([await outcome(b, shop, newKey), await outcome(a, shop, newKey)]).toEqual([200, 200]);
   });
 

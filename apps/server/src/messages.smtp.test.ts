@@ -17,7 +17,8 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-const qp = (t: string) => t.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+const qp = (t: string) =>
+  t.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
 
 it('POST /requests with an email sends it over SMTP with text and HTML parts and the pay link', async () => {
   const m = await newMerchant(s, { business_name: 'Acme Coffee LLC' });
@@ -25,13 +26,20 @@ it('POST /requests with an email sends it over SMTP with text and HTML parts and
     method: 'POST',
     path: '/api/v1/requests',
     auth: m.auth,
-    json: { merchant_key: m.merchant_key, amount: '12.30', order_id: 'smtp-1', email: 'jane@example.com', name: 'Jane Doe' },
+    json: {
+      merchant_key: m.merchant_key,
+      amount: '12.30',
+      order_id: 'smtp-1',
+      email: 'jane@example.com',
+      name: 'Jane Doe',
+    },
   });
   expect(res.status).toBe(200);
   const link: string = res.body.data.pay_link ?? res.body.data.payment_link;
   expect(typeof link).toBe('string');
   const until = Date.now() + 15_000;
-  while (!smtp.mails.some((x) => x.to.includes('jane@example.com')) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  while (!smtp.mails.some((x) => x.to.includes('jane@example.com')) && Date.now() < until)
+    await new Promise((r) => setTimeout(r, 20));
   const mail = smtp.mails.find((x) => x.to.includes('jane@example.com'))!;
   expect(mail).toBeDefined();
   const [head, ...rest] = mail.raw.split(/\r?\n\r?\n/);
@@ -47,5 +55,10 @@ it('POST /requests with an email sends it over SMTP with text and HTML parts and
   expect(body).toContain('12.30');
   expect(body).toContain('Acme');
   const inbox = await s.http({ method: 'GET', path: `/sandbox/messages?merchant_key=${m.merchant_key}`, auth: m.auth });
-  expect(inbox.body.data.messages[0]).toMatchObject({ channel: 'email', recipient: 'jane@example.com', status: 'sent', attempts: 1 });
+  expect(inbox.body.data.messages[0]).toMatchObject({
+    channel: 'email',
+    recipient: 'jane@example.com',
+    status: 'sent',
+    attempts: 1,
+  });
 });

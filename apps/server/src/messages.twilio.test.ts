@@ -17,7 +17,12 @@ let m: TestMerchant;
 
 beforeAll(async () => {
   twilio = await startTwilioEmulator();
-  const sms = twilioConnector({ accountSid: twilio.accountSid, authToken: twilio.authToken, from: FROM, apiUrl: twilio.url });
+  const sms = twilioConnector({
+    accountSid: twilio.accountSid,
+    authToken: twilio.authToken,
+    from: FROM,
+    apiUrl: twilio.url,
+  });
   s = await startTestServer({ workers: { messages: { pollMs: 10, sms } }, twilioAuthToken: twilio.authToken });
   m = await newMerchant(s, { business_name: 'Acme Coffee LLC' });
 });
@@ -27,16 +32,34 @@ afterAll(async () => {
 });
 
 const addCustomer = async (phone_number: string) => {
-  const res = await s.http({ method: 'POST', path: '/api/v1/customers/add', auth: m.auth, json: { merchant_key: m.merchant_key, first_name: 'Jane', last_name: 'Doe', phone_number } });
+  const res = await s.http({
+    method: 'POST',
+    path: '/api/v1/customers/add',
+    auth: m.auth,
+    json: { merchant_key: m.merchant_key, first_name: 'Jane', last_name: 'Doe', phone_number },
+  });
   expect(res.status).toBe(200);
   return res.body.data.customer_id as number;
 };
 const authRequest = (customerId: number, order_id: string) =>
-  s.http({ method: 'POST', path: `/api/v1/requests/${customerId}`, auth: m.auth, json: { merchant_key: m.merchant_key, order_id, amount: '25.00' } });
+  s.http({
+    method: 'POST',
+    path: `/api/v1/requests/${customerId}`,
+    auth: m.auth,
+    json: { merchant_key: m.merchant_key, order_id, amount: '25.00' },
+  });
 const messageOf = async (linkId: string) =>
-  (await rows(s, sql`select status, attempts, last_error, provider_id from messages where pay_link_id = ${linkId}`))[0]!;
+  (
+    await rows(s, sql`select status, attempts, last_error, provider_id from messages where pay_link_id = ${linkId}`)
+  )[0]!;
 const inboxOf = async (phone: string) =>
-  (await s.http({ method: 'GET', path: `/sandbox/messages?merchant_key=${m.merchant_key}&recipient=${encodeURIComponent(phone)}`, auth: m.auth })).body.data.messages[0];
+  (
+    await s.http({
+      method: 'GET',
+      path: `/sandbox/messages?merchant_key=${m.merchant_key}&recipient=${encodeURIComponent(phone)}`,
+      auth: m.auth,
+    })
+  ).body.data.messages[0];
 
 describe('SMS through Twilio', () => {
   let linkId: string;
@@ -56,13 +79,24 @@ describe('SMS through Twilio', () => {
     expect(sent[0]!.body).toContain('25.00');
     sid = sent[0]!.sid;
     expect(await messageOf(linkId)).toEqual({ status: 'sent', attempts: 1, last_error: null, provider_id: sid });
-    expect(await inboxOf('+14155550142')).toMatchObject({ channel: 'sms', status: 'sent', attempts: 1, last_error: null });
+    expect(await inboxOf('+14155550142')).toMatchObject({
+      channel: 'sms',
+      status: 'sent',
+      attempts: 1,
+      last_error: null,
+    });
   });
 
-  it('with an Idempotency-Key the answer (stored with the request\'s work, before the commit) says queued at once, and the SMS then goes', async () => {
+  it("with an Idempotency-Key the answer (stored with the request's work, before the commit) says queued at once, and the SMS then goes", async () => {
     const customer = await addCustomer('(415) 555-0177');
     const send = () =>
-      s.http({ method: 'POST', path: `/api/v1/requests/${customer}`, auth: m.auth, headers: { 'idempotency-key': 'twilio-keyed' }, json: { merchant_key: m.merchant_key, order_id: 'twilio-keyed', amount: '25.00' } });
+      s.http({
+        method: 'POST',
+        path: `/api/v1/requests/${customer}`,
+        auth: m.auth,
+        headers: { 'idempotency-key': 'twilio-keyed' },
+        json: { merchant_key: m.merchant_key, order_id: 'twilio-keyed', amount: '25.00' },
+      });
     const started = Date.now();
     const res = await send();
     // Not the first-try wait (5 s): nothing another process could send was committed yet.
@@ -71,7 +105,8 @@ describe('SMS through Twilio', () => {
     expect(res.body.message).toContain('The SMS is queued');
     expect(res.body.message).not.toContain('sent by SMS');
     const keyedLink = res.body.data.link_id as string;
-    for (let i = 0; i < 100 && (await messageOf(keyedLink)).status !== 'sent'; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && (await messageOf(keyedLink)).status !== 'sent'; i++)
+      await new Promise((r) => setTimeout(r, 50));
     expect(await messageOf(keyedLink)).toMatchObject({ status: 'sent', attempts: 1 });
     expect(twilio.messages.filter((x) => x.to === '+14155550177')).toHaveLength(1);
     const again = await send();
@@ -99,13 +134,16 @@ describe('SMS through Twilio', () => {
     expect((await messageOf(linkId)).status).toBe('delivered');
   });
 
-  it('a signed `undelivered` callback marks it undelivered with Twilio\'s error code', async () => {
+  it("a signed `undelivered` callback marks it undelivered with Twilio's error code", async () => {
     const customer = await addCustomer('+14155550143');
     const res = await authRequest(customer, 'twilio-2');
     expect(res.status).toBe(200);
     const msg = twilio.messages.find((x) => x.to === '+14155550143')!;
     expect((await twilio.report(msg.sid, 'undelivered', { errorCode: '30003' })).status).toBe(204);
-    expect(await messageOf(res.body.data.link_id)).toMatchObject({ status: 'undelivered', last_error: 'Twilio undelivered: error 30003' });
+    expect(await messageOf(res.body.data.link_id)).toMatchObject({
+      status: 'undelivered',
+      last_error: 'Twilio undelivered: error 30003',
+    });
   });
 
   it('Twilio error 21211 (invalid number): the message fails at once, and the answer says it was not sent and why', async () => {
@@ -137,7 +175,11 @@ describe('SMS through Twilio', () => {
       headers: { origin: 'https://shop.example' },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ result: true, message: 'Payment request sent.', data: { status: 'sent', phone_last_four: '0144' } });
+    expect(res.body).toMatchObject({
+      result: true,
+      message: 'Payment request sent.',
+      data: { status: 'sent', phone_last_four: '0144' },
+    });
     const msg = twilio.messages.find((x) => x.to === '+14155550144')!;
     expect(msg).toMatchObject({ from: FROM });
     expect(msg.body).toContain(res.body.data.link_id);
@@ -145,7 +187,12 @@ describe('SMS through Twilio', () => {
 
   it('a card request to a number Twilio refuses does not say sent', async () => {
     const customer = await addCustomer(TWILIO_INVALID_NUMBER);
-    const res = await s.http({ method: 'POST', path: `/api/v1/customers/request-card/${customer}`, auth: m.auth, json: { merchant_key: m.merchant_key } });
+    const res = await s.http({
+      method: 'POST',
+      path: `/api/v1/customers/request-card/${customer}`,
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key },
+    });
     expect([res.status, res.body.message]).toEqual([
       200,
       `Card request created. The SMS could not be sent: Twilio error 21211: The 'To' number ${TWILIO_INVALID_NUMBER} is not a valid phone number.`,
@@ -155,7 +202,11 @@ describe('SMS through Twilio', () => {
   it('POST /twilio/status with no Twilio configured is 404', async () => {
     const plain = await startTestServer();
     try {
-      const res = await plain.http({ method: 'POST', path: '/twilio/status', form: { MessageSid: sid, MessageStatus: 'delivered' } });
+      const res = await plain.http({
+        method: 'POST',
+        path: '/twilio/status',
+        form: { MessageSid: sid, MessageStatus: 'delivered' },
+      });
       expect(res.status).toBe(404);
     } finally {
       await plain.close();
@@ -167,8 +218,17 @@ describe('production with Twilio configured', () => {
   let p: TestServer;
   let pm: TestMerchant;
   beforeAll(async () => {
-    const sms = twilioConnector({ accountSid: twilio.accountSid, authToken: twilio.authToken, from: FROM, apiUrl: twilio.url });
-    p = await startTestServer({ env: 'production', workers: { messages: { pollMs: 10, sms } }, twilioAuthToken: twilio.authToken });
+    const sms = twilioConnector({
+      accountSid: twilio.accountSid,
+      authToken: twilio.authToken,
+      from: FROM,
+      apiUrl: twilio.url,
+    });
+    p = await startTestServer({
+      env: 'production',
+      workers: { messages: { pollMs: 10, sms } },
+      twilioAuthToken: twilio.authToken,
+    });
     const c = await createCredentials(p.core.ctx);
     pm = await newMerchant(p, { auth: [c.client_id, c.secret_key], approve: false });
   });
@@ -179,10 +239,18 @@ describe('production with Twilio configured', () => {
       method: 'POST',
       path: '/api/v1/requests',
       auth: pm.auth,
-      json: { merchant_key: pm.merchant_key, amount: '9.99', order_id: 'live-1', phone_number: '+14155550150', email: 'live@example.com' },
+      json: {
+        merchant_key: pm.merchant_key,
+        amount: '9.99',
+        order_id: 'live-1',
+        phone_number: '+14155550150',
+        email: 'live@example.com',
+      },
     });
     expect(res.status).toBe(200);
-    expect(res.body.message).toBe('Payment request created and sent by SMS. Not sent by email: this server has no email transport configured.');
+    expect(res.body.message).toBe(
+      'Payment request created and sent by SMS. Not sent by email: this server has no email transport configured.',
+    );
     const msg = twilio.messages.find((x) => x.to === '+14155550150')!;
     expect(msg).toMatchObject({ from: FROM, statusCallback: `${p.url}/twilio/status` });
     expect(msg.body).toContain(res.body.data.pay_link);

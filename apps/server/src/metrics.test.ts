@@ -23,7 +23,11 @@ describe('sandbox', () => {
   let s: TestServer;
   let rx: Receiver;
   beforeAll(async () => {
-    s = await startTestServer({ now: noonClock(), metrics: {}, workers: { webhooks: { pollMs: 10 }, messages: { pollMs: 10 } } });
+    s = await startTestServer({
+      now: noonClock(),
+      metrics: {},
+      workers: { webhooks: { pollMs: 10 }, messages: { pollMs: 10 } },
+    });
     rx = await startReceiver();
   });
   afterAll(async () => {
@@ -39,10 +43,25 @@ describe('sandbox', () => {
     await charge(s, m, ok, '10.00');
     await charge(s, m, ok, '11.00');
     const bad = await newCustomer(s, m, { card: { ...TEST_CARD, number: '4000000000000002' } });
-    const declined = await s.http({ method: 'POST', path: `/api/v1/customers/charge/${bad}`, auth, json: { merchant_key: m.merchant_key, amount: '5.00', order_id: 'd-1' } });
+    const declined = await s.http({
+      method: 'POST',
+      path: `/api/v1/customers/charge/${bad}`,
+      auth,
+      json: { merchant_key: m.merchant_key, amount: '5.00', order_id: 'd-1' },
+    });
     expect(declined.status).toBe(402);
-    const emailed = await s.http({ method: 'POST', path: '/api/v1/customers/add', auth, json: { merchant_key: m.merchant_key, first_name: 'Em', email: 'em@example.com' } });
-    await s.http({ method: 'POST', path: `/api/v1/customers/request-card/${emailed.body.data.customer_id}`, auth, json: { merchant_key: m.merchant_key } });
+    const emailed = await s.http({
+      method: 'POST',
+      path: '/api/v1/customers/add',
+      auth,
+      json: { merchant_key: m.merchant_key, first_name: 'Em', email: 'em@example.com' },
+    });
+    await s.http({
+      method: 'POST',
+      path: `/api/v1/customers/request-card/${emailed.body.data.customer_id}`,
+      auth,
+      json: { merchant_key: m.merchant_key },
+    });
     // merchant.onboarding, merchant.approval, two payment.success.
     await rx.waitFor((r) => r.length >= 4, 20_000);
 
@@ -53,14 +72,20 @@ describe('sandbox', () => {
       expect(r.status).toBe(200);
       expect(r.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
       text = r.text;
-      if ((sample(text, 'remit_messages_total', { channel: 'email', outcome: 'delivered_to_inbox' }) ?? 0) >= 1 && (sample(text, 'remit_webhook_deliveries_total', { outcome: 'delivered' }) ?? 0) >= 4) break;
+      if (
+        (sample(text, 'remit_messages_total', { channel: 'email', outcome: 'delivered_to_inbox' }) ?? 0) >= 1 &&
+        (sample(text, 'remit_webhook_deliveries_total', { outcome: 'delivered' }) ?? 0) >= 4
+      )
+        break;
       await new Promise((r) => setTimeout(r, 100));
     }
 
     const charges = { method: 'POST', route: '/api/v1/customers/charge/:customerId' };
     expect(sample(text, 'remit_http_request_duration_seconds_count', { ...charges, status: '200' })).toBe(2);
     expect(sample(text, 'remit_http_request_duration_seconds_count', { ...charges, status: '402' })).toBe(1);
-    expect(sample(text, 'remit_http_request_duration_seconds_bucket', { ...charges, status: '200', le: '+Inf' })).toBe(2);
+    expect(sample(text, 'remit_http_request_duration_seconds_bucket', { ...charges, status: '200', le: '+Inf' })).toBe(
+      2,
+    );
     // Route patterns, never the URLs: no customer id in any label.
     expect(text).not.toContain(`/customers/charge/${ok}`);
     expect(sample(text, 'remit_payments_total', { method: 'card', outcome: 'approved' })).toBe(2);
@@ -70,7 +95,9 @@ describe('sandbox', () => {
     expect(sample(text, 'remit_webhook_queue_due')).toBe(0);
     expect(sample(text, 'remit_webhook_queue_oldest_seconds')).toBe(0);
     expect(sample(text, 'remit_build_info', { version: REMIT_VERSION, node: process.version })).toBe(1);
-    expect(REMIT_VERSION).toBe(JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version);
+    expect(REMIT_VERSION).toBe(
+      JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version,
+    );
     expect(sample(text, 'remit_process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(sample(text, 'remit_nodejs_eventloop_lag_p99_seconds')).toBeGreaterThan(0);
     if (testDbKind === 'postgres') {
@@ -97,8 +124,14 @@ describe('production', () => {
     try {
       const none = await p.http({ method: 'GET', path: '/metrics' });
       expect([none.status, none.body.code, none.headers['www-authenticate']]).toEqual([401, 'unauthorized', 'Bearer']);
-      expect((await p.http({ method: 'GET', path: '/metrics', headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
-      const r = await p.http({ method: 'GET', path: '/metrics', headers: { authorization: 'Bearer scrape-secret-123' } });
+      expect(
+        (await p.http({ method: 'GET', path: '/metrics', headers: { authorization: 'Bearer wrong' } })).status,
+      ).toBe(401);
+      const r = await p.http({
+        method: 'GET',
+        path: '/metrics',
+        headers: { authorization: 'Bearer scrape-secret-123' },
+      });
       expect(r.status).toBe(200);
       expect(r.text).toContain('# TYPE remit_http_request_duration_seconds histogram');
     } finally {

@@ -51,14 +51,20 @@ export function createMetrics(core: Core): Metrics {
   });
 
   // Always 1: its labels say which Remit and which Node run (a dashboard joins on it across a deploy).
-  new Gauge({ name: 'remit_build_info', help: 'The running Remit: version (CHANGELOG.md) and Node.js version, as labels; value 1.', labelNames: ['version', 'node'] as const, registers: [registry] }).set(
-    { version: REMIT_VERSION, node: process.version },
-    1,
-  );
+  new Gauge({
+    name: 'remit_build_info',
+    help: 'The running Remit: version (CHANGELOG.md) and Node.js version, as labels; value 1.',
+    labelNames: ['version', 'node'] as const,
+    registers: [registry],
+  }).set({ version: REMIT_VERSION, node: process.version }, 1);
 
   const db = core.ctx.db;
   // Read at scrape time from the due-deliveries index: every process sees the shared queue.
-  const queueDue = new Gauge({ name: 'remit_webhook_queue_due', help: 'Webhook deliveries due now and not yet sent (all processes).', registers: [registry] });
+  const queueDue = new Gauge({
+    name: 'remit_webhook_queue_due',
+    help: 'Webhook deliveries due now and not yet sent (all processes).',
+    registers: [registry],
+  });
   const queueAge = new Gauge({
     name: 'remit_webhook_queue_oldest_seconds',
     help: 'How long the oldest due webhook delivery has waited (0 when none).',
@@ -97,7 +103,10 @@ export function createMetrics(core: Core): Metrics {
   return {
     registry,
     observeRequest(req, reply) {
-      requests.observe({ method: req.method, route: req.routeOptions.url ?? 'unmatched', status: reply.statusCode }, reply.elapsedTime / 1000);
+      requests.observe(
+        { method: req.method, route: req.routeOptions.url ?? 'unmatched', status: reply.statusCode },
+        reply.elapsedTime / 1000,
+      );
     },
     workerOptions(opts) {
       return {
@@ -156,7 +165,13 @@ export function metricsRoutes(app: App, metrics: Metrics, opts: { env: 'sandbox'
   app.get('/metrics', { config: { public: true, quietLog: true }, schema: { hide: true } }, async (req, reply) => {
     if (wanted && !timingSafeEqual(digest(req.headers.authorization ?? ''), wanted)) {
       reply.header('www-authenticate', 'Bearer');
-      return sendError(req, reply, 401, 'unauthorized', 'GET /metrics needs Authorization: Bearer $REMIT_METRICS_TOKEN.');
+      return sendError(
+        req,
+        reply,
+        401,
+        'unauthorized',
+        'GET /metrics needs Authorization: Bearer $REMIT_METRICS_TOKEN.',
+      );
     }
     return reply.header('content-type', metrics.registry.contentType).send(await metrics.registry.metrics());
   });

@@ -26,9 +26,16 @@ const suite = restartableServer({ REMIT_IDEMPOTENCY_LEASE_MS: String(LEASE_MS) }
 function over(base: string): TestServer {
   return {
     http: ({ path, auth, ...rest }: { path: string; auth?: [string, string] } & Record<string, unknown>) =>
-      send({ ...rest, url: `${base}${path}`, headers: { ...(rest.headers as object), ...(auth ? { authorization: basicAuth(...auth) } : {}) } } as never),
+      send({
+        ...rest,
+        url: `${base}${path}`,
+        headers: { ...(rest.headers as object), ...(auth ? { authorization: basicAuth(...auth) } : {}) },
+      } as never),
     credentials: async () => {
-      const r = await send<{ client_id: string; secret_key: string }>({ method: 'POST', url: `${base}/portal/api/credentials` });
+      const r = await send<{ client_id: string; secret_key: string }>({
+        method: 'POST',
+        url: `${base}/portal/api/credentials`,
+      });
       return [r.body.client_id, r.body.secret_key];
     },
   } as unknown as TestServer;
@@ -53,7 +60,13 @@ async function runWithKills(attempts: Attempt[], m: TestMerchant, kills: number)
   const authorization = basicAuth(...m.auth);
   let server: ServerProcess = current!;
   const sendOne = async (a: Attempt) => {
-    const r = await send({ method: 'POST', url: `${server.base}${a.path}`, headers: { authorization, 'idempotency-key': a.key }, json: a.json, timeoutMs: 5000 }).catch(() => null);
+    const r = await send({
+      method: 'POST',
+      url: `${server.base}${a.path}`,
+      headers: { authorization, 'idempotency-key': a.key },
+      json: a.json,
+      timeoutMs: 5000,
+    }).catch(() => null);
     if (r && isAnswer(r.status)) a.answer = { status: r.status, body: r.body };
   };
   const pass = async (concurrency: number) => {
@@ -72,7 +85,13 @@ async function runWithKills(attempts: Attempt[], m: TestMerchant, kills: number)
   }
   for (let round = 0; attempts.some((a) => !a.answer); round++) {
     if (round > 0) await new Promise((r) => setTimeout(r, LEASE_MS / 2));
-    if (round > 40) throw new Error(`unanswered after 40 rounds: ${attempts.filter((a) => !a.answer).map((a) => a.key).join(', ')}`);
+    if (round > 40)
+      throw new Error(
+        `unanswered after 40 rounds: ${attempts
+          .filter((a) => !a.answer)
+          .map((a) => a.key)
+          .join(', ')}`,
+      );
     await pass(8);
   }
 }
@@ -134,11 +153,21 @@ it('charges and refunds retried across SIGKILLs happen exactly once, and every a
   const twice = sales.filter((s) => s.n !== 1);
   expect(twice, 'orders charged more than once').toEqual([]);
   expect(sales.length).toBe(charges.length);
-  const saleIds = new Set((await query<{ id: string }>(`select id from transactions where merchant_id = '${m.merchant_id}' and type = 'Sale'`)).map((r) => r.id));
+  const saleIds = new Set(
+    (
+      await query<{ id: string }>(
+        `select id from transactions where merchant_id = '${m.merchant_id}' and type = 'Sale'`,
+      )
+    ).map((r) => r.id),
+  );
   for (const a of charges) expect(saleIds.has(a.answer!.body.transaction_id), a.key).toBe(true);
 
-  const [original] = await query<{ refunded_cents: number }>(`select refunded_cents::int from transactions where id = '${big.body.transaction_id}'`);
-  const records = await query<{ id: string }>(`select id from transactions where linked_txn_id = '${big.body.transaction_id}' and type = 'Refund'`);
+  const [original] = await query<{ refunded_cents: number }>(
+    `select refunded_cents::int from transactions where id = '${big.body.transaction_id}'`,
+  );
+  const records = await query<{ id: string }>(
+    `select id from transactions where linked_txn_id = '${big.body.transaction_id}' and type = 'Refund'`,
+  );
   expect(records.length, 'refund records').toBe(refunds.length);
   expect(original!.refunded_cents).toBe(refunds.length * 100);
   const recordIds = new Set(records.map((r) => r.id));

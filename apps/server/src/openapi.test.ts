@@ -41,7 +41,8 @@ it('the reference at /docs opens on the merchant API and ends with the callbacks
   expect(names.indexOf('sandbox')).toBeGreaterThan(names.indexOf('webhooks'));
   const unlisted = new Set<string>();
   for (const ops of Object.values<Record<string, { tags?: string[] }>>(res.body.paths))
-    for (const op of Object.values(ops)) for (const tag of op.tags ?? ['(none)']) if (!names.includes(tag)) unlisted.add(tag);
+    for (const op of Object.values(ops))
+      for (const tag of op.tags ?? ['(none)']) if (!names.includes(tag)) unlisted.add(tag);
   expect([...unlisted]).toEqual([]);
 });
 

@@ -5,7 +5,7 @@ import type { Ctx } from '@remit/core';
  * sandbox and the widgets' own backend, and last the callbacks Remit's providers call.
  */
 export const TAGS = [
-  { name: 'pay links', description: 'Links a customer pays on Remit\'s page.' },
+  { name: 'pay links', description: "Links a customer pays on Remit's page." },
   { name: 'payment requests', description: 'A link sent to the customer by SMS or email.' },
   { name: 'orders', description: 'Charges, captures, voids and refunds of an order.' },
   { name: 'transactions', description: 'What was paid, refunded and settled.' },
@@ -15,11 +15,14 @@ export const TAGS = [
   { name: 'deposits', description: 'Settlement deposits.' },
   { name: 'merchants', description: 'Onboarding and the merchant account.' },
   { name: 'webhooks', description: 'Where Remit posts events.' },
-  { name: 'widgets', description: 'The embeddable widgets\' settings.' },
+  { name: 'widgets', description: "The embeddable widgets' settings." },
   { name: 'sandbox', description: 'Simulation: clock, settlement, inbox (sandbox only).' },
-  { name: 'pay page', description: 'Called by Remit\'s pay page in the customer\'s browser.' },
-  { name: 'widget backend', description: 'Called by the widgets in the browser with the public key, not by a merchant server.' },
-  { name: 'callbacks', description: 'Called by Remit\'s providers (card processor, SMS), not by a merchant.' },
+  { name: 'pay page', description: "Called by Remit's pay page in the customer's browser." },
+  {
+    name: 'widget backend',
+    description: 'Called by the widgets in the browser with the public key, not by a merchant server.',
+  },
+  { name: 'callbacks', description: "Called by Remit's providers (card processor, SMS), not by a merchant." },
 ];
 
 export function openApiInfo(ctx: Ctx) {

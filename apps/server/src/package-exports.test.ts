@@ -33,10 +33,14 @@ describe('@remit/server package.json', () => {
   });
 
   it('Node refuses its bare name (no "." export) rather than reaching a missing file', () => {
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', "import('@remit/server').catch((e) => { console.log(e.code); })"], {
-      cwd: fileURLToPath(new URL('.', pkgUrl)),
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      process.execPath,
+      ['--input-type=module', '-e', "import('@remit/server').catch((e) => { console.log(e.code); })"],
+      {
+        cwd: fileURLToPath(new URL('.', pkgUrl)),
+        encoding: 'utf8',
+      },
+    );
     expect(r.stdout.trim()).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
   });
 });

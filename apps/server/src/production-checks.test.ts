@@ -41,12 +41,32 @@ async function refusedStart(env: Record<string, string>): Promise<{ code: number
 }
 
 it.each([
-  ['http://localhost:8080', ['PUBLIC_URL must be https in production (pay links and scripts are served from it), not http://localhost:8080', 'PUBLIC_URL points at this machine (localhost): set the public address customers open pay links at']],
-  ['http://pay.example.com', ['PUBLIC_URL must be https in production (pay links and scripts are served from it), not http://pay.example.com']],
-  ['https://127.0.0.1', ['PUBLIC_URL points at this machine (127.0.0.1): set the public address customers open pay links at']],
-  ['https://[::1]:8443', ['PUBLIC_URL points at this machine ([::1]): set the public address customers open pay links at']],
+  [
+    'http://localhost:8080',
+    [
+      'PUBLIC_URL must be https in production (pay links and scripts are served from it), not http://localhost:8080',
+      'PUBLIC_URL points at this machine (localhost): set the public address customers open pay links at',
+    ],
+  ],
+  [
+    'http://pay.example.com',
+    ['PUBLIC_URL must be https in production (pay links and scripts are served from it), not http://pay.example.com'],
+  ],
+  [
+    'https://127.0.0.1',
+    ['PUBLIC_URL points at this machine (127.0.0.1): set the public address customers open pay links at'],
+  ],
+  [
+    'https://[::1]:8443',
+    ['PUBLIC_URL points at this machine ([::1]): set the public address customers open pay links at'],
+  ],
 ])('PUBLIC_URL=%s: refused with one line per reason, exit 1', { timeout: 120_000 }, async (url, reasons) => {
-  const r = await refusedStart({ PUBLIC_URL: url, REMIT_ALLOW_NO_PROCESSOR: 'true', REMIT_ALLOW_NO_EMAIL: 'true', REMIT_ALLOW_NO_SMS: 'true' });
+  const r = await refusedStart({
+    PUBLIC_URL: url,
+    REMIT_ALLOW_NO_PROCESSOR: 'true',
+    REMIT_ALLOW_NO_EMAIL: 'true',
+    REMIT_ALLOW_NO_SMS: 'true',
+  });
   expect(r.code).toBe(1);
   expect(r.lines).toEqual(reasons.map((l) => `remit: refusing to start in production: ${l}`));
 });
@@ -61,13 +81,25 @@ it('no processor, no SMTP_URL and no Twilio: refused, each named with its way ou
   ]);
 });
 
-it('TWILIO_ACCOUNT_SID without its token: refused with one line naming both, beside the other refusals', { timeout: 120_000 }, async () => {
-  const r = await refusedStart({ PUBLIC_URL: 'https://pay.example.com', TWILIO_ACCOUNT_SID: `AC${'a'.repeat(32)}`, TWILIO_AUTH_TOKEN: '', REMIT_ALLOW_NO_PROCESSOR: 'true', REMIT_ALLOW_NO_EMAIL: 'true' });
+it('TWILIO_ACCOUNT_SID without its token: refused with one line naming both, beside the other refusals', {
+  timeout: 120_000,
+}, async () => {
+  const r = await refusedStart({
+    PUBLIC_URL: 'https://pay.example.com',
+    TWILIO_ACCOUNT_SID: `AC${'a'.repeat(32)}`,
+    TWILIO_AUTH_TOKEN: '',
+    REMIT_ALLOW_NO_PROCESSOR: 'true',
+    REMIT_ALLOW_NO_EMAIL: 'true',
+  });
   expect(r.code).toBe(1);
-  expect(r.lines).toEqual(['remit: configuration: TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must both be set to send SMS through Twilio']);
+  expect(r.lines).toEqual([
+    'remit: configuration: TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must both be set to send SMS through Twilio',
+  ]);
 });
 
-it('several settings wrong or missing: one start lists every reason, unreadable settings first, then refusals', { timeout: 120_000 }, async () => {
+it('several settings wrong or missing: one start lists every reason, unreadable settings first, then refusals', {
+  timeout: 120_000,
+}, async () => {
   const r = await refusedStart({
     REMIT_ENCRYPTION_KEY: '',
     PUBLIC_URL: 'http://pay.example.com',
@@ -94,7 +126,9 @@ it('several settings wrong or missing: one start lists every reason, unreadable 
   ]);
 });
 
-it('with a public https address, SMTP_URL, Twilio and the explicit no-processor trial, it starts', { timeout: 120_000 }, async () => {
+it('with a public https address, SMTP_URL, Twilio and the explicit no-processor trial, it starts', {
+  timeout: 120_000,
+}, async () => {
   const server = await startProcess('apps/server/src/main.ts', {
     ...production,
     PUBLIC_URL: 'https://pay.example.com',
@@ -113,9 +147,15 @@ it('with a public https address, SMTP_URL, Twilio and the explicit no-processor 
 });
 
 /** Everything else in order, so that only the setting under test is refused. */
-const otherwiseReady = { PUBLIC_URL: 'https://pay.example.com', REMIT_ALLOW_NO_PROCESSOR: 'true', REMIT_ALLOW_NO_EMAIL: 'true', REMIT_ALLOW_NO_SMS: 'true' };
+const otherwiseReady = {
+  PUBLIC_URL: 'https://pay.example.com',
+  REMIT_ALLOW_NO_PROCESSOR: 'true',
+  REMIT_ALLOW_NO_EMAIL: 'true',
+  REMIT_ALLOW_NO_SMS: 'true',
+};
 const refusal = (line: string) => `remit: refusing to start in production: ${line}`;
-const thisMachine = (host: string) => `PUBLIC_URL points at this machine (${host}): set the public address customers open pay links at`;
+const thisMachine = (host: string) =>
+  `PUBLIC_URL points at this machine (${host}): set the public address customers open pay links at`;
 const notPublic = (host: string) =>
   `PUBLIC_URL is not a public address (${host} is private, link-local, unspecified or otherwise special-use): set the public address customers open pay links at`;
 
@@ -132,7 +172,8 @@ it.each([
 });
 
 it('every other spelling of a non-public host is read as the address it is', () => {
-  const refusals = (url: string) => productionRefusals(loadConfig({ ...production, ...otherwiseReady, PUBLIC_URL: url }), { ...otherwiseReady });
+  const refusals = (url: string) =>
+    productionRefusals(loadConfig({ ...production, ...otherwiseReady, PUBLIC_URL: url }), { ...otherwiseReady });
   const cases: Array<[string, string]> = [
     ['https://0.0.0.0', notPublic('0.0.0.0')],
     ['https://0', notPublic('0.0.0.0')],
@@ -152,12 +193,19 @@ it('every other spelling of a non-public host is read as the address it is', () 
     ['https://pay.local', notPublic('pay.local')],
   ];
   for (const [url, line] of cases) expect([url, refusals(url)]).toEqual([url, [line]]);
-  for (const url of ['https://pay.example.com', 'https://8.8.8.8', 'https://[2606:4700::1111]', 'https://pay.example.com.']) {
+  for (const url of [
+    'https://pay.example.com',
+    'https://8.8.8.8',
+    'https://[2606:4700::1111]',
+    'https://pay.example.com.',
+  ]) {
     expect([url, refusals(url)]).toEqual([url, []]);
   }
 });
 
-it('test-mode Stripe keys, Stripe in clear http, guessable secrets, trust in any proxy and service ports: each refused with one line', { timeout: 120_000 }, async () => {
+it('test-mode Stripe keys, Stripe in clear http, guessable secrets, trust in any proxy and service ports: each refused with one line', {
+  timeout: 120_000,
+}, async () => {
   const r = await refusedStart({
     ...otherwiseReady,
     REMIT_PROCESSOR: 'stripe',
@@ -185,7 +233,9 @@ it('test-mode Stripe keys, Stripe in clear http, guessable secrets, trust in any
   );
 });
 
-it('a restricted test key, a long token of few characters, a short whsec_ and a system port: refused too', { timeout: 120_000 }, async () => {
+it('a restricted test key, a long token of few characters, a short whsec_ and a system port: refused too', {
+  timeout: 120_000,
+}, async () => {
   const r = await refusedStart({
     ...otherwiseReady,
     REMIT_PROCESSOR: 'stripe',
@@ -206,7 +256,9 @@ it('a restricted test key, a long token of few characters, a short whsec_ and a 
   expect(r.lines[3]).toContain(': 444 (a system port);');
 });
 
-it('production with live Stripe keys, Stripe on this machine, long secrets, a named proxy and ports of its own: it starts', { timeout: 120_000 }, async () => {
+it('production with live Stripe keys, Stripe on this machine, long secrets, a named proxy and ports of its own: it starts', {
+  timeout: 120_000,
+}, async () => {
   const token = 'f3a9c1e07b5d2468ace13579bdf02468';
   const server = await startProcess('apps/server/src/main.ts', {
     ...production,
@@ -228,7 +280,10 @@ it('production with live Stripe keys, Stripe on this machine, long secrets, a na
   });
   try {
     expect((await send({ method: 'GET', url: `${server.base}/readyz` })).status).toBe(200);
-    expect((await send({ method: 'GET', url: `${server.base}/metrics`, headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect(
+      (await send({ method: 'GET', url: `${server.base}/metrics`, headers: { authorization: `Bearer ${token}` } }))
+        .status,
+    ).toBe(200);
   } finally {
     await server.stop();
     expect(server.proc.exitCode).toBe(0);

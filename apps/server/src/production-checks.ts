@@ -6,7 +6,11 @@ import { readConfig, type ServerConfig } from './config.js';
  * settings it cannot read (`remit: configuration: …`), then what production refuses
  * (`remit: refusing to start in production: …`). All of them at once, so that one edit fixes all.
  */
-export function startupCheck(env: NodeJS.ProcessEnv): { config: ServerConfig; workerOptions: WorkerOptions; lines: string[] } {
+export function startupCheck(env: NodeJS.ProcessEnv): {
+  config: ServerConfig;
+  workerOptions: WorkerOptions;
+  lines: string[];
+} {
   const { config, problems } = readConfig(env);
   let workerOptions: WorkerOptions = {};
   try {
@@ -39,22 +43,32 @@ export function productionRefusals(config: ServerConfig, env: NodeJS.ProcessEnv)
     out.push(`PUBLIC_URL is not a URL (${config.publicUrl}): set the https address customers reach this server at`);
   }
   if (url && url.protocol !== 'https:') {
-    out.push(`PUBLIC_URL must be https in production (pay links and scripts are served from it), not ${config.publicUrl}`);
+    out.push(
+      `PUBLIC_URL must be https in production (pay links and scripts are served from it), not ${config.publicUrl}`,
+    );
   }
   if (url && isLoopbackHost(url.hostname)) {
     out.push(`PUBLIC_URL points at this machine (${url.hostname}): set the public address customers open pay links at`);
   } else if (url && isBlockedHostName(url.hostname)) {
-    out.push(`PUBLIC_URL is not a public address (${url.hostname} is private, link-local, unspecified or otherwise special-use): set the public address customers open pay links at`);
+    out.push(
+      `PUBLIC_URL is not a public address (${url.hostname} is private, link-local, unspecified or otherwise special-use): set the public address customers open pay links at`,
+    );
   }
   // Named but not readable (Stripe without its keys) is a configuration problem, not "no processor".
   if ((env.REMIT_PROCESSOR || 'none') === 'none' && env.REMIT_ALLOW_NO_PROCESSOR !== 'true') {
-    out.push('no payment processor is configured (REMIT_PROCESSOR): every payment would be refused; configure one, or set REMIT_ALLOW_NO_PROCESSOR=true for a trial without payments');
+    out.push(
+      'no payment processor is configured (REMIT_PROCESSOR): every payment would be refused; configure one, or set REMIT_ALLOW_NO_PROCESSOR=true for a trial without payments',
+    );
   }
   if (!env.SMTP_URL && env.REMIT_ALLOW_NO_EMAIL !== 'true') {
-    out.push('SMTP_URL is not set: payment requests, card requests and receipts by email could not be sent; set SMTP_URL, or REMIT_ALLOW_NO_EMAIL=true to run without email (the API then answers that no email was sent)');
+    out.push(
+      'SMTP_URL is not set: payment requests, card requests and receipts by email could not be sent; set SMTP_URL, or REMIT_ALLOW_NO_EMAIL=true to run without email (the API then answers that no email was sent)',
+    );
   }
   if (!env.TWILIO_ACCOUNT_SID && env.REMIT_ALLOW_NO_SMS !== 'true') {
-    out.push('TWILIO_ACCOUNT_SID is not set: payment requests and card requests by SMS and the widget\'s SMS payment requests could not be sent; configure Twilio (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM), or REMIT_ALLOW_NO_SMS=true to run without SMS (the API then answers that no SMS was sent)');
+    out.push(
+      "TWILIO_ACCOUNT_SID is not set: payment requests and card requests by SMS and the widget's SMS payment requests could not be sent; configure Twilio (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM), or REMIT_ALLOW_NO_SMS=true to run without SMS (the API then answers that no SMS was sent)",
+    );
   }
   out.push(...stripeRefusals(env), ...secretRefusals(config, env), ...networkRefusals(config));
   return out;
@@ -65,15 +79,22 @@ function stripeRefusals(env: NodeJS.ProcessEnv): string[] {
   const out: string[] = [];
   const secret = env.STRIPE_SECRET_KEY?.trim() ?? '';
   if (/^(sk|rk)_test_/.test(secret)) {
-    out.push(`STRIPE_SECRET_KEY is a test-mode key (${secret.slice(0, 8)}…): test cards would "pay" on this live server; set the live secret key (sk_live_…, or a restricted rk_live_…)`);
+    out.push(
+      `STRIPE_SECRET_KEY is a test-mode key (${secret.slice(0, 8)}…): test cards would "pay" on this live server; set the live secret key (sk_live_…, or a restricted rk_live_…)`,
+    );
   }
   const publishable = env.STRIPE_PUBLISHABLE_KEY?.trim() ?? '';
   if (publishable.startsWith('pk_test_')) {
-    out.push('STRIPE_PUBLISHABLE_KEY is a test-mode key (pk_test_…): card entry would run in test mode; set the live publishable key (pk_live_…)');
+    out.push(
+      'STRIPE_PUBLISHABLE_KEY is a test-mode key (pk_test_…): card entry would run in test mode; set the live publishable key (pk_live_…)',
+    );
   }
   for (const name of ['REMIT_STRIPE_API_URL', 'REMIT_STRIPE_JS_URL'] as const) {
     const clear = clearToAnotherMachine(env[name]);
-    if (clear) out.push(`${name} is clear http to ${clear}: ${name === 'REMIT_STRIPE_API_URL' ? 'the secret key' : 'the card entry script'} would travel unencrypted; use https (or leave it unset for Stripe's own)`);
+    if (clear)
+      out.push(
+        `${name} is clear http to ${clear}: ${name === 'REMIT_STRIPE_API_URL' ? 'the secret key' : 'the card entry script'} would travel unencrypted; use https (or leave it unset for Stripe's own)`,
+      );
   }
   return out;
 }
@@ -99,11 +120,15 @@ function secretRefusals(config: ServerConfig, env: NodeJS.ProcessEnv): string[] 
   const out: string[] = [];
   const token = config.metricsToken;
   if (token !== undefined && (token.length < METRICS_TOKEN_MIN || new Set(token).size < METRICS_TOKEN_VARIETY)) {
-    out.push(`REMIT_METRICS_TOKEN is too short or too repetitive to keep /metrics private: set ${METRICS_TOKEN_MIN} or more random characters (for example the output of openssl rand -hex 32), or unset it to turn /metrics off`);
+    out.push(
+      `REMIT_METRICS_TOKEN is too short or too repetitive to keep /metrics private: set ${METRICS_TOKEN_MIN} or more random characters (for example the output of openssl rand -hex 32), or unset it to turn /metrics off`,
+    );
   }
   const whsec = env.STRIPE_WEBHOOK_SECRET;
   if (whsec && !WEBHOOK_SECRET.test(whsec)) {
-    out.push('STRIPE_WEBHOOK_SECRET is not a Stripe signing secret (whsec_ and at least 24 more characters): a guessable secret lets anyone forge Stripe events; set the signing secret of this endpoint from the Stripe dashboard (Developers, Webhooks)');
+    out.push(
+      'STRIPE_WEBHOOK_SECRET is not a Stripe signing secret (whsec_ and at least 24 more characters): a guessable secret lets anyone forge Stripe events; set the signing secret of this endpoint from the Stripe dashboard (Developers, Webhooks)',
+    );
   }
   return out;
 }
@@ -113,22 +138,66 @@ function secretRefusals(config: ServerConfig, env: NodeJS.ProcessEnv): string[] 
  * 1024: ssh, smtp, dns, ...) and the usual databases, caches, queues and control planes above it.
  */
 const SERVICE_PORTS: Record<number, string> = {
-  1433: 'SQL Server', 1521: 'Oracle', 2049: 'NFS', 2375: 'Docker', 2376: 'Docker', 2379: 'etcd', 2380: 'etcd',
-  3306: 'MySQL', 3389: 'RDP', 4369: 'Erlang epmd', 5432: 'PostgreSQL', 5672: 'AMQP', 5900: 'VNC', 5984: 'CouchDB',
-  6379: 'Redis', 6443: 'Kubernetes API', 8500: 'Consul', 9042: 'Cassandra', 9092: 'Kafka', 9200: 'Elasticsearch',
-  9300: 'Elasticsearch', 10250: 'kubelet', 11211: 'memcached', 15672: 'RabbitMQ', 27017: 'MongoDB',
+  1433: 'SQL Server',
+  1521: 'Oracle',
+  2049: 'NFS',
+  2375: 'Docker',
+  2376: 'Docker',
+  2379: 'etcd',
+  2380: 'etcd',
+  3306: 'MySQL',
+  3389: 'RDP',
+  4369: 'Erlang epmd',
+  5432: 'PostgreSQL',
+  5672: 'AMQP',
+  5900: 'VNC',
+  5984: 'CouchDB',
+  6379: 'Redis',
+  6443: 'Kubernetes API',
+  8500: 'Consul',
+  9042: 'Cassandra',
+  9092: 'Kafka',
+  9200: 'Elasticsearch',
+  9300: 'Elasticsearch',
+  10250: 'kubelet',
+  11211: 'memcached',
+  15672: 'RabbitMQ',
+  27017: 'MongoDB',
 };
-const SYSTEM_PORTS: Record<number, string> = { 21: 'FTP', 22: 'SSH', 23: 'telnet', 25: 'SMTP', 53: 'DNS', 80: 'HTTP', 110: 'POP3', 111: 'rpcbind', 135: 'RPC', 139: 'NetBIOS', 143: 'IMAP', 389: 'LDAP', 445: 'SMB', 465: 'SMTPS', 587: 'SMTP submission', 636: 'LDAPS', 993: 'IMAPS', 995: 'POP3S' };
+const SYSTEM_PORTS: Record<number, string> = {
+  21: 'FTP',
+  22: 'SSH',
+  23: 'telnet',
+  25: 'SMTP',
+  53: 'DNS',
+  80: 'HTTP',
+  110: 'POP3',
+  111: 'rpcbind',
+  135: 'RPC',
+  139: 'NetBIOS',
+  143: 'IMAP',
+  389: 'LDAP',
+  445: 'SMB',
+  465: 'SMTPS',
+  587: 'SMTP submission',
+  636: 'LDAPS',
+  993: 'IMAPS',
+  995: 'POP3S',
+};
 
 function networkRefusals(config: ServerConfig): string[] {
   const out: string[] = [];
   if (config.trustProxy === true) {
-    out.push("REMIT_TRUST_PROXY=true believes X-Forwarded-For from anyone, so any client picks the address the per-address limits count; set the proxy's addresses or CIDRs, comma-separated (like REMIT_TRUST_PROXY=10.0.0.2 or 10.0.0.0/24)");
+    out.push(
+      "REMIT_TRUST_PROXY=true believes X-Forwarded-For from anyone, so any client picks the address the per-address limits count; set the proxy's addresses or CIDRs, comma-separated (like REMIT_TRUST_PROXY=10.0.0.2 or 10.0.0.0/24)",
+    );
   }
   const services = config.webhookPorts.filter((p) => p !== 443 && (p < 1024 || SERVICE_PORTS[p]));
   if (services.length) {
     const named = services.map((p) => `${p} (${SERVICE_PORTS[p] ?? SYSTEM_PORTS[p] ?? 'a system port'})`).join(', ');
-    out.push(`REMIT_WEBHOOK_PORTS opens well-known service ports to clients' webhooks: ${named}; a webhook could reach those services inside your network; list only the ports your clients' receivers listen on (like 8443)`);
+    out.push(
+      `REMIT_WEBHOOK_PORTS opens well-known service ports to clients' webhooks: ${named}; a webhook could reach those services inside your network; list only the ports your clients' receivers listen on (like 8443)`,
+    );
   }
   return out;
 }

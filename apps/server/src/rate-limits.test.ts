@@ -27,9 +27,18 @@ async function server(rateLimits: Partial<RateLimits>, opts: { trustProxy?: bool
   return s;
 }
 
-function expect429(res: { status: number; headers: Record<string, unknown>; body: any }, message: RegExp, maxSeconds = HOUR / 1000) {
+function expect429(
+  res: { status: number; headers: Record<string, unknown>; body: any },
+  message: RegExp,
+  maxSeconds = HOUR / 1000,
+) {
   expect(res.status).toBe(429);
-  expect(res.body).toEqual({ result: false, message: expect.stringMatching(message), code: 'rate_limited', request_id: expect.any(String) });
+  expect(res.body).toEqual({
+    result: false,
+    message: expect.stringMatching(message),
+    code: 'rate_limited',
+    request_id: expect.any(String),
+  });
   const retry = Number(res.headers['retry-after']);
   expect(Number.isInteger(retry)).toBe(true);
   expect(retry).toBeGreaterThanOrEqual(1);
@@ -37,7 +46,8 @@ function expect429(res: { status: number; headers: Record<string, unknown>; body
   expect(res.body.message).toContain(`Try again in ${retry} second`);
 }
 
-const listMerchants = (s: TestServer, auth: [string, string]) => s.http({ method: 'GET', path: '/api/v1/merchant', auth });
+const listMerchants = (s: TestServer, auth: [string, string]) =>
+  s.http({ method: 'GET', path: '/api/v1/merchant', auth });
 
 describe('failed authentication', () => {
   const from = (address: string) => ({ 'x-forwarded-for': address });
@@ -48,7 +58,10 @@ describe('failed authentication', () => {
     // The default limits (10 per client id and address, 30 per address), as a server starts with.
     const s = await startTestServer({
       trustProxy: true,
-      rateLimits: { authFailuresPerClientAddress: DEFAULT_RATE_LIMITS.authFailuresPerClientAddress, authFailuresPerAddress: DEFAULT_RATE_LIMITS.authFailuresPerAddress },
+      rateLimits: {
+        authFailuresPerClientAddress: DEFAULT_RATE_LIMITS.authFailuresPerClientAddress,
+        authFailuresPerAddress: DEFAULT_RATE_LIMITS.authFailuresPerAddress,
+      },
     });
     servers.push(s);
     const [id, secret] = await s.credentials();
@@ -57,7 +70,11 @@ describe('failed authentication', () => {
     for (let i = 0; i < 40; i++) statuses.push((await listFrom(s, wrong, '203.0.113.7')).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
     expect(statuses.slice(10)).toEqual(Array(30).fill(429));
-    expect429(await listFrom(s, wrong, '203.0.113.7'), /^Too many failed authentications (for this client id )?from this address\./, 300);
+    expect429(
+      await listFrom(s, wrong, '203.0.113.7'),
+      /^Too many failed authentications (for this client id )?from this address\./,
+      300,
+    );
     // The guesser learns nothing: from its address even the right secret is refused.
     expect429(await listFrom(s, [id, secret], '203.0.113.7'), /from this address/, 300);
     // The client, at an address that has not failed, goes on.
@@ -65,12 +82,18 @@ describe('failed authentication', () => {
   });
 
   it('per client id and address: past the limit that address gets 429 for that id, even with the right secret; the id elsewhere and other ids there go on', async () => {
-    const s = await startTestServer({ trustProxy: true, rateLimits: { authFailuresPerClientAddress: rule('auth_fail_client_address', 3) } });
+    const s = await startTestServer({
+      trustProxy: true,
+      rateLimits: { authFailuresPerClientAddress: rule('auth_fail_client_address', 3) },
+    });
     servers.push(s);
     const [id, secret] = await s.credentials();
     const wrong: [string, string] = [id, 'sk_test_wrongwrongwrongwrong'];
     for (let i = 0; i < 3; i++) expect((await listFrom(s, wrong, '203.0.113.8')).status).toBe(401);
-    expect429(await listFrom(s, wrong, '203.0.113.8'), /^Too many failed authentications for this client id from this address\. Try again in \d+ seconds?\.$/);
+    expect429(
+      await listFrom(s, wrong, '203.0.113.8'),
+      /^Too many failed authentications for this client id from this address\. Try again in \d+ seconds?\.$/,
+    );
     expect429(await listFrom(s, [id, secret], '203.0.113.8'), /for this client id from this address/);
     expect((await listFrom(s, [id, secret], '198.51.100.3')).status).toBe(200);
     // Another client at the guessing address is not held back by this client id's failures.
@@ -81,23 +104,41 @@ describe('failed authentication', () => {
   });
 
   it('per client address, across client ids; other addresses go on', async () => {
-    const s = await startTestServer({ trustProxy: true, rateLimits: { authFailuresPerAddress: rule('auth_fail_address', 4) } });
+    const s = await startTestServer({
+      trustProxy: true,
+      rateLimits: { authFailuresPerAddress: rule('auth_fail_address', 4) },
+    });
     servers.push(s);
     const good = await s.credentials();
-    for (let i = 0; i < 4; i++) expect((await listFrom(s, [`cl_guess${i}`, 'sk_test_nope'], '203.0.113.9')).status).toBe(401);
-    expect429(await listFrom(s, ['cl_guess9', 'sk_test_nope'], '203.0.113.9'), /^Too many failed authentications from this address\./);
+    for (let i = 0; i < 4; i++)
+      expect((await listFrom(s, [`cl_guess${i}`, 'sk_test_nope'], '203.0.113.9')).status).toBe(401);
+    expect429(
+      await listFrom(s, ['cl_guess9', 'sk_test_nope'], '203.0.113.9'),
+      /^Too many failed authentications from this address\./,
+    );
     expect429(await listFrom(s, good, '203.0.113.9'), /from this address/);
     // A request with no credentials at all counts as a failure of the address too.
-    expect429(await s.http({ method: 'GET', path: '/api/v1/merchant', headers: from('203.0.113.9') }), /from this address/);
+    expect429(
+      await s.http({ method: 'GET', path: '/api/v1/merchant', headers: from('203.0.113.9') }),
+      /from this address/,
+    );
     expect((await listFrom(s, good, '198.51.100.4')).status).toBe(200);
   });
 
   it('a failed portal sign-in and a failed API call count together per client id and address', async () => {
-    const s = await startTestServer({ trustProxy: true, rateLimits: { authFailuresPerClientAddress: rule('auth_fail_client_address', 2) } });
+    const s = await startTestServer({
+      trustProxy: true,
+      rateLimits: { authFailuresPerClientAddress: rule('auth_fail_client_address', 2) },
+    });
     servers.push(s);
     const [id, secret] = await s.credentials();
     const signIn = (secret_key: string, address: string) =>
-      s.http({ method: 'POST', path: '/portal/api/session', json: { client_id: id, secret_key }, headers: { origin: s.url, ...from(address) } });
+      s.http({
+        method: 'POST',
+        path: '/portal/api/session',
+        json: { client_id: id, secret_key },
+        headers: { origin: s.url, ...from(address) },
+      });
     expect((await signIn(`sk_test_${'y'.repeat(32)}`, '203.0.113.10')).status).toBe(401);
     expect((await listFrom(s, [id, 'sk_test_wrong'], '203.0.113.10')).status).toBe(401);
     expect429(await listFrom(s, [id, secret], '203.0.113.10'), /for this client id from this address/);
@@ -109,7 +150,8 @@ describe('failed authentication', () => {
 describe('POST /portal/api/credentials', () => {
   it('per client address: past the limit 429, and no client is made', async () => {
     const s = await server({ credentialsPerAddress: rule('credentials_address', 3) });
-    for (let i = 0; i < 3; i++) expect((await s.http({ method: 'POST', path: '/portal/api/credentials' })).status).toBe(201);
+    for (let i = 0; i < 3; i++)
+      expect((await s.http({ method: 'POST', path: '/portal/api/credentials' })).status).toBe(201);
     const before = await tableCounts(s.core);
     const res = await s.http({ method: 'POST', path: '/portal/api/credentials' });
     expect429(res, /^Too many credentials created from this address\./);
@@ -134,14 +176,27 @@ describe('the API per client', () => {
 describe('pay page calls', () => {
   async function payLink(s: TestServer) {
     const m = await newMerchant(s);
-    const res = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '10.00' } });
+    const res = await s.http({
+      method: 'POST',
+      path: '/api/v1/pay-link',
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key, amount: '10.00' },
+    });
     expect(res.status).toBe(200);
     return String(res.body.data.payment_link).split('/').pop()!;
   }
   const YEAR = new Date().getUTCFullYear() + 2;
-  const declined = { method: 'card', card: { number: '4000000000000002', exp_month: 12, exp_year: YEAR, cvc: '123', name: 'Card Tester', zip: '94105' } };
+  const declined = {
+    method: 'card',
+    card: { number: '4000000000000002', exp_month: 12, exp_year: YEAR, cvc: '123', name: 'Card Tester', zip: '94105' },
+  };
   const pay = (s: TestServer, id: string) =>
-    s.http({ method: 'POST', path: `/pay/api/links/${id}/pay`, json: declined, headers: { 'idempotency-key': randomUUID() } });
+    s.http({
+      method: 'POST',
+      path: `/pay/api/links/${id}/pay`,
+      json: declined,
+      headers: { 'idempotency-key': randomUUID() },
+    });
 
   it('per link: card testing on one link stops at the limit, and the refused attempt charges nothing', async () => {
     const s = await server({ payWritesPerLink: rule('pay_link', 3) });
@@ -172,36 +227,93 @@ describe('pay page calls', () => {
 
 describe('card attempts per address, across links (trustProxy: the address is X-Forwarded-For)', () => {
   const YEAR = new Date().getUTCFullYear() + 2;
-  const card = { number: '4000000000000002', exp_month: 12, exp_year: YEAR, cvc: '123', name: 'Card Tester', zip: '94105' };
-  const bank = { holder_name: 'Ada Lovelace', routing_number: '011000015', account_number: '000123456789', account_type: 'checking' };
+  const card = {
+    number: '4000000000000002',
+    exp_month: 12,
+    exp_year: YEAR,
+    cvc: '123',
+    name: 'Card Tester',
+    zip: '94105',
+  };
+  const bank = {
+    holder_name: 'Ada Lovelace',
+    routing_number: '011000015',
+    account_number: '000123456789',
+    account_type: 'checking',
+  };
   const from = (address: string) => ({ 'x-forwarded-for': address, 'idempotency-key': randomUUID() });
 
   it('card numbers spread over many links stop at the budget: 429, nothing written; bank payments and other addresses go on', async () => {
     const s = await server({ payCardsPerAddress: rule('pay_cards_address', 3, 600_000) }, { trustProxy: true });
     const m = await newMerchant(s);
     const link = async () => {
-      const res = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '1.00' } });
+      const res = await s.http({
+        method: 'POST',
+        path: '/api/v1/pay-link',
+        auth: m.auth,
+        json: { merchant_key: m.merchant_key, amount: '1.00' },
+      });
       return String(res.body.data.payment_link).split('/').pop()!;
     };
     const payCard = async (address: string, id?: string) =>
-      s.http({ method: 'POST', path: `/pay/api/links/${id ?? (await link())}/pay`, json: { method: 'card', card }, headers: from(address) });
+      s.http({
+        method: 'POST',
+        path: `/pay/api/links/${id ?? (await link())}/pay`,
+        json: { method: 'card', card },
+        headers: from(address),
+      });
 
     // One attempt per link: the per-link limit never comes into it.
     for (let i = 0; i < 3; i++) expect((await payCard('203.0.113.7')).status).toBe(402);
     const id = await link();
     const before = await tableCounts(s.core);
-    expect429(await payCard('203.0.113.7', id), /^Too many card payment attempts from this address\. Try again in \d+ seconds?\.$/, 600);
+    expect429(
+      await payCard('203.0.113.7', id),
+      /^Too many card payment attempts from this address\. Try again in \d+ seconds?\.$/,
+      600,
+    );
     expect(await tableCounts(s.core)).toEqual(before);
 
     // Saving a card through an add-card link sends a card number too.
-    const customer = await s.http({ method: 'POST', path: '/api/v1/customers/add', auth: m.auth, json: { merchant_key: m.merchant_key, first_name: 'Rita', email: 'rita@example.com' } });
+    const customer = await s.http({
+      method: 'POST',
+      path: '/api/v1/customers/add',
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key, first_name: 'Rita', email: 'rita@example.com' },
+    });
     const customerId = customer.body.data.customer_id as number;
-    expect((await s.http({ method: 'POST', path: `/api/v1/customers/request-card/${customerId}`, auth: m.auth, json: { merchant_key: m.merchant_key } })).status).toBe(200);
-    const [cardLink] = await rows(s, sql`select id from pay_links where customer_id = ${customerId} and kind = 'card_request'`);
-    expect429(await s.http({ method: 'POST', path: `/pay/api/cards/${cardLink!.id}`, json: { card }, headers: from('203.0.113.7') }), /card payment attempts from this address/, 600);
+    expect(
+      (
+        await s.http({
+          method: 'POST',
+          path: `/api/v1/customers/request-card/${customerId}`,
+          auth: m.auth,
+          json: { merchant_key: m.merchant_key },
+        })
+      ).status,
+    ).toBe(200);
+    const [cardLink] = await rows(
+      s,
+      sql`select id from pay_links where customer_id = ${customerId} and kind = 'card_request'`,
+    );
+    expect429(
+      await s.http({
+        method: 'POST',
+        path: `/pay/api/cards/${cardLink!.id}`,
+        json: { card },
+        headers: from('203.0.113.7'),
+      }),
+      /card payment attempts from this address/,
+      600,
+    );
 
     // A bank payment from the same address is not a card attempt; the link itself is still open.
-    const bankPay = await s.http({ method: 'POST', path: `/pay/api/links/${id}/pay`, json: { method: 'ach', bank, authorization_accepted: true }, headers: from('203.0.113.7') });
+    const bankPay = await s.http({
+      method: 'POST',
+      path: `/pay/api/links/${id}/pay`,
+      json: { method: 'ach', bank, authorization_accepted: true },
+      headers: from('203.0.113.7'),
+    });
     expect(bankPay.status).toBe(200);
     // Another address has its own budget.
     expect((await payCard('203.0.113.8')).status).toBe(402);
@@ -209,12 +321,21 @@ describe('card attempts per address, across links (trustProxy: the address is X-
 });
 
 describe('hosted pay pages per address (GET /pay/{id})', () => {
-  it('past the limit 429 as a plain-text page with Retry-After; another address, and the page\'s own calls, go on', async () => {
-    const s = await server({ payPagesPerAddress: rule('pay_pages_address', 3, 60_000) }, { trustProxy: true, payDir: writePayFixture() });
+  it("past the limit 429 as a plain-text page with Retry-After; another address, and the page's own calls, go on", async () => {
+    const s = await server(
+      { payPagesPerAddress: rule('pay_pages_address', 3, 60_000) },
+      { trustProxy: true, payDir: writePayFixture() },
+    );
     const m = await newMerchant(s);
-    const made = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '1.00' } });
+    const made = await s.http({
+      method: 'POST',
+      path: '/api/v1/pay-link',
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key, amount: '1.00' },
+    });
     const path = new URL(made.body.data.payment_link).pathname;
-    const page = (address: string, p = path) => s.http({ method: 'GET', path: p, headers: { 'x-forwarded-for': address } });
+    const page = (address: string, p = path) =>
+      s.http({ method: 'GET', path: p, headers: { 'x-forwarded-for': address } });
 
     expect((await page('198.51.100.4')).status).toBe(200);
     // Unknown ids count too: scanning for links is what the limit stops.
@@ -226,17 +347,30 @@ describe('hosted pay pages per address (GET /pay/{id})', () => {
     const retry = Number(refused.headers['retry-after']);
     expect(retry).toBeGreaterThanOrEqual(1);
     expect(retry).toBeLessThanOrEqual(60);
-    expect(refused.text).toBe(`Too many payment pages opened from this address. Try again in ${retry} second${retry === 1 ? '' : 's'}.\n`);
+    expect(refused.text).toBe(
+      `Too many payment pages opened from this address. Try again in ${retry} second${retry === 1 ? '' : 's'}.\n`,
+    );
     expect(String(refused.headers['content-security-policy'])).toContain("default-src 'none'");
 
     expect((await page('198.51.100.5')).status).toBe(200);
-    expect((await s.http({ method: 'GET', path: `/pay/api${path.replace('/pay', '/links')}`, headers: { 'x-forwarded-for': '198.51.100.4' } })).status).toBe(200);
+    expect(
+      (
+        await s.http({
+          method: 'GET',
+          path: `/pay/api${path.replace('/pay', '/links')}`,
+          headers: { 'x-forwarded-for': '198.51.100.4' },
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
 describe('windows', () => {
   it('counts start again once the window has passed, and Retry-After says when', async () => {
-    const s = await server({ authFailuresPerClientAddress: rule('auth_fail_client_address', 2, 2000), apiPerClient: rule('api_client', 2, 2000) });
+    const s = await server({
+      authFailuresPerClientAddress: rule('auth_fail_client_address', 2, 2000),
+      apiPerClient: rule('api_client', 2, 2000),
+    });
     const auth = await s.credentials();
     for (let i = 0; i < 2; i++) expect((await listMerchants(s, auth)).status).toBe(200);
     const refused = await listMerchants(s, auth);

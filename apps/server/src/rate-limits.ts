@@ -33,14 +33,35 @@ const RULES: Record<keyof RateLimits, { env: string; rule: RateRule }> = {
     env: 'REMIT_RATE_LIMIT_AUTH_FAILURES_PER_CLIENT_ADDRESS',
     rule: { name: 'auth_fail_client_address', limit: 10, windowMs: 5 * MINUTE },
   },
-  authFailuresPerAddress: { env: 'REMIT_RATE_LIMIT_AUTH_FAILURES_PER_ADDRESS', rule: { name: 'auth_fail_address', limit: 30, windowMs: 5 * MINUTE } },
-  credentialsPerAddress: { env: 'REMIT_RATE_LIMIT_CREDENTIALS_PER_ADDRESS', rule: { name: 'credentials_address', limit: 20, windowMs: 60 * MINUTE } },
+  authFailuresPerAddress: {
+    env: 'REMIT_RATE_LIMIT_AUTH_FAILURES_PER_ADDRESS',
+    rule: { name: 'auth_fail_address', limit: 30, windowMs: 5 * MINUTE },
+  },
+  credentialsPerAddress: {
+    env: 'REMIT_RATE_LIMIT_CREDENTIALS_PER_ADDRESS',
+    rule: { name: 'credentials_address', limit: 20, windowMs: 60 * MINUTE },
+  },
   apiPerClient: { env: 'REMIT_RATE_LIMIT_API_PER_CLIENT', rule: { name: 'api_client', limit: 6000, windowMs: MINUTE } },
-  payPerAddress: { env: 'REMIT_RATE_LIMIT_PAY_PER_ADDRESS', rule: { name: 'pay_address', limit: 300, windowMs: 10 * MINUTE } },
-  payWritesPerLink: { env: 'REMIT_RATE_LIMIT_PAY_WRITES_PER_LINK', rule: { name: 'pay_link', limit: 30, windowMs: 10 * MINUTE } },
-  payCardsPerAddress: { env: 'REMIT_RATE_LIMIT_PAY_CARDS_PER_ADDRESS', rule: { name: 'pay_cards_address', limit: 30, windowMs: 10 * MINUTE } },
-  payPagesPerAddress: { env: 'REMIT_RATE_LIMIT_PAY_PAGES_PER_ADDRESS', rule: { name: 'pay_pages_address', limit: 120, windowMs: MINUTE } },
-  agreementPerAddress: { env: 'REMIT_RATE_LIMIT_AGREEMENT_PER_ADDRESS', rule: { name: 'agreement_address', limit: 120, windowMs: MINUTE } },
+  payPerAddress: {
+    env: 'REMIT_RATE_LIMIT_PAY_PER_ADDRESS',
+    rule: { name: 'pay_address', limit: 300, windowMs: 10 * MINUTE },
+  },
+  payWritesPerLink: {
+    env: 'REMIT_RATE_LIMIT_PAY_WRITES_PER_LINK',
+    rule: { name: 'pay_link', limit: 30, windowMs: 10 * MINUTE },
+  },
+  payCardsPerAddress: {
+    env: 'REMIT_RATE_LIMIT_PAY_CARDS_PER_ADDRESS',
+    rule: { name: 'pay_cards_address', limit: 30, windowMs: 10 * MINUTE },
+  },
+  payPagesPerAddress: {
+    env: 'REMIT_RATE_LIMIT_PAY_PAGES_PER_ADDRESS',
+    rule: { name: 'pay_pages_address', limit: 120, windowMs: MINUTE },
+  },
+  agreementPerAddress: {
+    env: 'REMIT_RATE_LIMIT_AGREEMENT_PER_ADDRESS',
+    rule: { name: 'agreement_address', limit: 120, windowMs: MINUTE },
+  },
 };
 
 export const DEFAULT_RATE_LIMITS: RateLimits = Object.fromEntries(
@@ -78,7 +99,9 @@ const REPLACED: Record<string, string> = {
 export function rateLimitsFromEnv(env: NodeJS.ProcessEnv): RateLimits {
   for (const [old, why] of Object.entries(REPLACED)) if (env[old]) throw new Error(`${old} ${why}`);
   const out = {} as RateLimits;
-  for (const [key, { env: variable, rule }] of Object.entries(RULES) as Array<[keyof RateLimits, (typeof RULES)[keyof RateLimits]]>) {
+  for (const [key, { env: variable, rule }] of Object.entries(RULES) as Array<
+    [keyof RateLimits, (typeof RULES)[keyof RateLimits]]
+  >) {
     const value = env[variable];
     try {
       out[key] = value === undefined || value === '' ? rule : parseRateRule(rule.name, value);

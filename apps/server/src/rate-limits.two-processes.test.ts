@@ -27,7 +27,10 @@ beforeAll(async () => {
     REMIT_RATE_LIMIT_API_PER_CLIENT: '10/1h',
     REMIT_RATE_LIMIT_CREDENTIALS_PER_ADDRESS: '4/1h',
   };
-  [a, b] = await Promise.all([startProcess('apps/server/src/main.ts', env), startProcess('apps/server/src/main.ts', env)]);
+  [a, b] = await Promise.all([
+    startProcess('apps/server/src/main.ts', env),
+    startProcess('apps/server/src/main.ts', env),
+  ]);
 }, 180_000);
 afterAll(async () => {
   await Promise.all([a?.stop('SIGKILL'), b?.stop('SIGKILL')]);
@@ -35,12 +38,22 @@ afterAll(async () => {
   await db.drop();
 });
 
-const credentials = (base: string) => send<{ client_id: string; secret_key: string }>({ method: 'POST', url: `${base}/portal/api/credentials` });
+const credentials = (base: string) =>
+  send<{ client_id: string; secret_key: string }>({ method: 'POST', url: `${base}/portal/api/credentials` });
 const merchants = (base: string, id: string, secret: string) =>
-  send<{ code?: string }>({ method: 'GET', url: `${base}/api/v1/merchant`, headers: { authorization: basicAuth(id, secret) } });
+  send<{ code?: string }>({
+    method: 'GET',
+    url: `${base}/api/v1/merchant`,
+    headers: { authorization: basicAuth(id, secret) },
+  });
 
 it('credential creation: 4 per address in all, two on each process, then both refuse', async () => {
-  const made = [await credentials(a.base), await credentials(b.base), await credentials(a.base), await credentials(b.base)];
+  const made = [
+    await credentials(a.base),
+    await credentials(b.base),
+    await credentials(a.base),
+    await credentials(b.base),
+  ];
   expect(made.map((r) => r.status)).toEqual([201, 201, 201, 201]);
   for (const base of [a.base, b.base]) {
     const res = await credentials(base);
@@ -53,7 +66,8 @@ it('credential creation: 4 per address in all, two on each process, then both re
 it('failed authentication per client id and address: 4 failures spread over both processes lock the id on both', async () => {
   const { client_id, secret_key } = await createCredentials(core.ctx);
   const statuses = [];
-  for (const base of [a.base, b.base, a.base, b.base]) statuses.push((await merchants(base, client_id, 'sk_test_wrong')).status);
+  for (const base of [a.base, b.base, a.base, b.base])
+    statuses.push((await merchants(base, client_id, 'sk_test_wrong')).status);
   expect(statuses).toEqual([401, 401, 401, 401]);
   for (const base of [a.base, b.base]) {
     const res = await merchants(base, client_id, secret_key);

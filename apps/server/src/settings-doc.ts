@@ -24,5 +24,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const doc = readFileSync(OPERATIONS_DOC, 'utf8');
   const next = withSettingsTables(doc);
   writeFileSync(OPERATIONS_DOC, next);
-  console.log(next === doc ? 'docs/operations.md: settings tables already up to date' : 'docs/operations.md: settings tables rewritten');
+  console.log(
+    next === doc
+      ? 'docs/operations.md: settings tables already up to date'
+      : 'docs/operations.md: settings tables rewritten',
+  );
 }

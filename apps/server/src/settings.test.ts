@@ -37,6 +37,10 @@ it('every variable the code reads has a row, and every row names a variable the 
   const read = namesReadByCode();
   const missing = [...read].filter((n) => !documented.has(n) && !TEST_ONLY_SETTINGS.includes(n));
   expect(missing, 'read by the code but not in settings.ts').toEqual([]);
-  expect([...documented].filter((n) => !read.has(n)), 'in settings.ts but read by no code').toEqual([]);
-  for (const s of SETTINGS) expect([s.names, s.default.trim() !== '' && s.meaning.trim() !== '']).toEqual([s.names, true]);
+  expect(
+    [...documented].filter((n) => !read.has(n)),
+    'in settings.ts but read by no code',
+  ).toEqual([]);
+  for (const s of SETTINGS)
+    expect([s.names, s.default.trim() !== '' && s.meaning.trim() !== '']).toEqual([s.names, true]);
 });

@@ -22,7 +22,12 @@ function halfSentPost(base: string, path: string, headers: Record<string, string
   const { hostname, port } = new URL(base);
   const body = Buffer.from(JSON.stringify(json));
   const socket = connect(Number(port), hostname);
-  const head = [`POST ${path} HTTP/1.1`, `host: ${hostname}:${port}`, 'content-type: application/json', `content-length: ${body.length}`]
+  const head = [
+    `POST ${path} HTTP/1.1`,
+    `host: ${hostname}:${port}`,
+    'content-type: application/json',
+    `content-length: ${body.length}`,
+  ]
     .concat(Object.entries(headers).map(([k, v]) => `${k}: ${v}`))
     .join('\r\n');
   let raw = '';
@@ -32,28 +37,51 @@ function halfSentPost(base: string, path: string, headers: Record<string, string
     socket.on('error', reject);
   });
   const half = Math.floor(body.length / 2);
-  const sent = new Promise<void>((resolve) => socket.once('connect', () => socket.write(`${head}\r\n\r\n`, () => socket.write(body.subarray(0, half), () => resolve()))));
+  const sent = new Promise<void>((resolve) =>
+    socket.once('connect', () =>
+      socket.write(`${head}\r\n\r\n`, () => socket.write(body.subarray(0, half), () => resolve())),
+    ),
+  );
   return { sent, answer, finish: () => socket.write(body.subarray(half)) };
 }
 
 it('SIGTERM: the request being read is answered, the delivery in progress finishes, one line per step, exit 0', async () => {
   const p = await server.start();
-  const cred = await send<{ client_id: string; secret_key: string }>({ method: 'POST', url: `${p.base}/portal/api/credentials` });
+  const cred = await send<{ client_id: string; secret_key: string }>({
+    method: 'POST',
+    url: `${p.base}/portal/api/credentials`,
+  });
   const authorization = basicAuth(cred.body.client_id, cred.body.secret_key);
-  await send({ method: 'POST', url: `${p.base}/api/v1/client/update-webhooks-url`, headers: { authorization }, json: { webhook_url: rx.url } });
+  await send({
+    method: 'POST',
+    url: `${p.base}/api/v1/client/update-webhooks-url`,
+    headers: { authorization },
+    json: { webhook_url: rx.url },
+  });
 
   // The receiver holds the delivery of merchant.onboarding for 1.5 s: the drain must wait for it.
   rx.behave((_r, res) => void setTimeout(() => res.writeHead(200).end('ok'), 1500));
-  const first = await send({ method: 'POST', url: `${p.base}/api/v1/onboarding`, headers: { authorization }, json: validOnboarding({ business_name: 'Before' }) });
+  const first = await send({
+    method: 'POST',
+    url: `${p.base}/api/v1/onboarding`,
+    headers: { authorization },
+    json: validOnboarding({ business_name: 'Before' }),
+  });
   expect(first.status).toBe(201);
   await rx.waitFor((r) => r.length === 1);
 
-  const inFlight = halfSentPost(p.base, '/api/v1/onboarding', { authorization }, validOnboarding({ business_name: 'During' }));
+  const inFlight = halfSentPost(
+    p.base,
+    '/api/v1/onboarding',
+    { authorization },
+    validOnboarding({ business_name: 'During' }),
+  );
   await inFlight.sent;
   const exited = new Promise<number | null>((r) => p.proc.once('exit', (code) => r(code)));
   p.proc.kill('SIGTERM');
   const until = Date.now() + 10_000;
-  while (!p.output().includes('shutdown: SIGTERM received') && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  while (!p.output().includes('shutdown: SIGTERM received') && Date.now() < until)
+    await new Promise((r) => setTimeout(r, 20));
 
   // No new connection is taken; the half-sent request still gets its whole answer.
   await expect(send({ method: 'GET', url: `${p.base}/livez`, timeoutMs: 2000 })).rejects.toThrow(/ECONNREFUSED/);
@@ -82,8 +110,14 @@ it('SIGTERM: the request being read is answered, the delivery in progress finish
   rx.behave((_r, res) => res.writeHead(200).end('ok'));
   const again = await server.start();
   try {
-    const list = await send<any>({ method: 'GET', url: `${again.base}/api/v1/client/webhook-deliveries?event_type=merchant.onboarding`, headers: { authorization } });
-    const before = list.body.data.deliveries.find((d: { event_id: string }) => rx.received[0]!.body.includes(d.event_id));
+    const list = await send<any>({
+      method: 'GET',
+      url: `${again.base}/api/v1/client/webhook-deliveries?event_type=merchant.onboarding`,
+      headers: { authorization },
+    });
+    const before = list.body.data.deliveries.find((d: { event_id: string }) =>
+      rx.received[0]!.body.includes(d.event_id),
+    );
     expect(before).toMatchObject({ status: 'delivered' });
     expect(before.attempts).toHaveLength(1);
   } finally {

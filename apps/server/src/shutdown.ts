@@ -15,7 +15,8 @@ export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 20_000;
 export function shutdownTimeoutFromEnv(env: NodeJS.ProcessEnv): number {
   const v = env.REMIT_SHUTDOWN_TIMEOUT_MS;
   if (v === undefined || v === '') return DEFAULT_SHUTDOWN_TIMEOUT_MS;
-  if (!/^\d+$/.test(v.trim()) || Number(v) <= 0) throw new Error(`REMIT_SHUTDOWN_TIMEOUT_MS must be a whole number of milliseconds above 0, not "${v}"`);
+  if (!/^\d+$/.test(v.trim()) || Number(v) <= 0)
+    throw new Error(`REMIT_SHUTDOWN_TIMEOUT_MS must be a whole number of milliseconds above 0, not "${v}"`);
   return Number(v);
 }
 
@@ -32,7 +33,10 @@ export function drainOnSignals(steps: ShutdownSteps, log: FastifyBaseLogger, tim
     const started = performance.now();
     const pending = new Set(['requests in flight', 'deliveries in progress', 'database']);
     const timer = setTimeout(() => {
-      log.error({ waiting_for: [...pending] }, `shutdown: not finished after ${timeoutMs} ms (waiting for ${[...pending].join(', ')}); exiting with 1`);
+      log.error(
+        { waiting_for: [...pending] },
+        `shutdown: not finished after ${timeoutMs} ms (waiting for ${[...pending].join(', ')}); exiting with 1`,
+      );
       exit(1);
     }, timeoutMs);
     log.info({ signal }, `shutdown: ${signal} received; no longer accepting connections, draining`);

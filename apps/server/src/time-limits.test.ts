@@ -63,7 +63,8 @@ describe('time limits', () => {
     expect(bodyOf(out.response)).toEqual({
       result: false,
       code: 'request_timeout',
-      message: 'Request timed out: the whole request (headers and body) must arrive within 1.5 seconds, its headers within 0.8.',
+      message:
+        'Request timed out: the whole request (headers and body) must arrive within 1.5 seconds, its headers within 0.8.',
     });
   });
 
@@ -90,9 +91,18 @@ describe('configuration', () => {
   it('reads the four variables, defaults otherwise, and refuses nonsense', () => {
     expect(timeLimitsFromEnv({})).toEqual(DEFAULT_TIME_LIMITS);
     expect(
-      timeLimitsFromEnv({ REMIT_REQUEST_TIMEOUT_MS: '20000', REMIT_HEADERS_TIMEOUT_MS: '5000', REMIT_KEEP_ALIVE_TIMEOUT_MS: '1000', REMIT_IDLE_TIMEOUT_MS: '9000' }),
+      timeLimitsFromEnv({
+        REMIT_REQUEST_TIMEOUT_MS: '20000',
+        REMIT_HEADERS_TIMEOUT_MS: '5000',
+        REMIT_KEEP_ALIVE_TIMEOUT_MS: '1000',
+        REMIT_IDLE_TIMEOUT_MS: '9000',
+      }),
     ).toEqual({ requestMs: 20_000, headersMs: 5000, keepAliveMs: 1000, idleMs: 9000 });
-    expect(() => timeLimitsFromEnv({ REMIT_REQUEST_TIMEOUT_MS: '10s' })).toThrow(/REMIT_REQUEST_TIMEOUT_MS must be a whole number of milliseconds/);
-    expect(() => timeLimitsFromEnv({ REMIT_REQUEST_TIMEOUT_MS: '1000', REMIT_HEADERS_TIMEOUT_MS: '2000' })).toThrow(/must not exceed/);
+    expect(() => timeLimitsFromEnv({ REMIT_REQUEST_TIMEOUT_MS: '10s' })).toThrow(
+      /REMIT_REQUEST_TIMEOUT_MS must be a whole number of milliseconds/,
+    );
+    expect(() => timeLimitsFromEnv({ REMIT_REQUEST_TIMEOUT_MS: '1000', REMIT_HEADERS_TIMEOUT_MS: '2000' })).toThrow(
+      /must not exceed/,
+    );
   });
 });

@@ -14,7 +14,12 @@ export interface TimeLimits {
   idleMs: number;
 }
 
-export const DEFAULT_TIME_LIMITS: TimeLimits = { requestMs: 30_000, headersMs: 10_000, keepAliveMs: 5_000, idleMs: 60_000 };
+export const DEFAULT_TIME_LIMITS: TimeLimits = {
+  requestMs: 30_000,
+  headersMs: 10_000,
+  keepAliveMs: 5_000,
+  idleMs: 60_000,
+};
 
 const VARIABLES: Record<keyof TimeLimits, string> = {
   requestMs: 'REMIT_REQUEST_TIMEOUT_MS',
@@ -29,11 +34,14 @@ export function timeLimitsFromEnv(env: NodeJS.ProcessEnv): TimeLimits {
   for (const [key, variable] of Object.entries(VARIABLES) as Array<[keyof TimeLimits, string]>) {
     const v = env[variable];
     if (v === undefined || v === '') continue;
-    if (!/^\d+$/.test(v.trim()) || Number(v) <= 0) throw new Error(`${variable} must be a whole number of milliseconds above 0, not "${v}"`);
+    if (!/^\d+$/.test(v.trim()) || Number(v) <= 0)
+      throw new Error(`${variable} must be a whole number of milliseconds above 0, not "${v}"`);
     out[key] = Number(v);
   }
   if (out.headersMs > out.requestMs) {
-    throw new Error(`REMIT_HEADERS_TIMEOUT_MS (${out.headersMs}) must not exceed REMIT_REQUEST_TIMEOUT_MS (${out.requestMs})`);
+    throw new Error(
+      `REMIT_HEADERS_TIMEOUT_MS (${out.headersMs}) must not exceed REMIT_REQUEST_TIMEOUT_MS (${out.requestMs})`,
+    );
   }
   return out;
 }
@@ -82,7 +90,8 @@ function answerClientError(t: TimeLimits) {
     this.log.debug({ err: { code: err.code, message: err.message } }, `client error ${status}`);
     if (socket.writable) {
       const body = JSON.stringify({ result: false, message, code });
-      const reason = status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
+      const reason =
+        status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request';
       socket.write(
         `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );

@@ -32,7 +32,12 @@ afterAll(async () => {
 
 async function client(url: string) {
   const auth = await s.credentials();
-  const res = await s.http({ method: 'POST', path: '/api/v1/client/update-webhooks-url', auth, json: { webhook_url: url } });
+  const res = await s.http({
+    method: 'POST',
+    path: '/api/v1/client/update-webhooks-url',
+    auth,
+    json: { webhook_url: url },
+  });
   expect(res.status).toBe(200);
   return auth[0];
 }
@@ -41,7 +46,10 @@ async function client(url: string) {
 function emit(clientId: string, n: number): Promise<string[]> {
   return inTransaction(s.core.ctx, async (_tx, c) => {
     const ids: string[] = [];
-    for (let i = 0; i < n; i++) ids.push(await recordEvent(c, { clientId, type: 'webhook.test', data: { client_id: clientId, message: `event ${i}` } }));
+    for (let i = 0; i < n; i++)
+      ids.push(
+        await recordEvent(c, { clientId, type: 'webhook.test', data: { client_id: clientId, message: `event ${i}` } }),
+      );
     return ids;
   });
 }

@@ -34,7 +34,12 @@ async function scene(behave: (i: number, res: ServerResponse) => void): Promise<
     rx.behave((_r, res) => behave(i, res));
     bad.push(rx);
     const auth = await s.credentials();
-    const res = await s.http({ method: 'POST', path: '/api/v1/client/update-webhooks-url', auth, json: { webhook_url: rx.url } });
+    const res = await s.http({
+      method: 'POST',
+      path: '/api/v1/client/update-webhooks-url',
+      auth,
+      json: { webhook_url: rx.url },
+    });
     expect(res.status).toBe(200);
     badClients.push(auth);
   }
@@ -54,7 +59,8 @@ async function close(sc: Scene | undefined) {
 async function flood(sc: Scene) {
   for (const [clientId] of sc.badClients) {
     await inTransaction(sc.s.core.ctx, async (_tx, c) => {
-      for (let i = 0; i < EVENTS_EACH; i++) await recordEvent(c, { clientId, type: 'webhook.test', data: { client_id: clientId, message: `event ${i}` } });
+      for (let i = 0; i < EVENTS_EACH; i++)
+        await recordEvent(c, { clientId, type: 'webhook.test', data: { client_id: clientId, message: `event ${i}` } });
     });
   }
 }

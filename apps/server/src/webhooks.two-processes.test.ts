@@ -2,13 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createCredentials, openCore, updateWebhookUrl, type Core } from '@remit/core';
-import {
-  countOverlaps,
-  deliveriesById,
-  recordThousandEvents,
-  startReceiver,
-  type Receiver,
-} from '@remit/core/testing';
+import { countOverlaps, deliveriesById, recordThousandEvents, startReceiver, type Receiver } from '@remit/core/testing';
 import { createTestDatabase } from './testing/harness.js';
 import { startProcess, type ServerProcess } from './testing/process.js';
 
@@ -39,7 +33,11 @@ it('two server processes on one Postgres: 1,000 events delivered once each, neve
   const { client_id } = await createCredentials(core.ctx);
   await updateWebhookUrl(core.ctx, client_id, { webhook_url: rx.url });
   const overlap = countOverlaps(rx);
-  const env = { DATABASE_URL: db.url, REMIT_ENCRYPTION_KEY: encryptionKey.toString('hex'), REMIT_WEBHOOK_RETRY_SCALE: '0.001' };
+  const env = {
+    DATABASE_URL: db.url,
+    REMIT_ENCRYPTION_KEY: encryptionKey.toString('hex'),
+    REMIT_WEBHOOK_RETRY_SCALE: '0.001',
+  };
   servers.push(await startProcess('apps/server/src/main.ts', env));
   servers.push(await startProcess('apps/server/src/main.ts', env));
 

@@ -52,15 +52,28 @@ async function startServer(): Promise<{ base: string; proc: ChildProcess }> {
 
 it('SIGKILL with deliveries in flight: after a restart every event is delivered', async () => {
   const first = await startServer();
-  const cred = await send<{ client_id: string; secret_key: string }>({ method: 'POST', url: `${first.base}/portal/api/credentials` });
+  const cred = await send<{ client_id: string; secret_key: string }>({
+    method: 'POST',
+    url: `${first.base}/portal/api/credentials`,
+  });
   const authorization = basicAuth(cred.body.client_id, cred.body.secret_key);
   // The receiver hangs: the first process's deliveries are all mid-send when it dies.
   rx.behave(() => undefined);
-  const reg = await send({ method: 'POST', url: `${first.base}/api/v1/client/update-webhooks-url`, headers: { authorization }, json: { webhook_url: rx.url } });
+  const reg = await send({
+    method: 'POST',
+    url: `${first.base}/api/v1/client/update-webhooks-url`,
+    headers: { authorization },
+    json: { webhook_url: rx.url },
+  });
   expect(reg.status).toBe(200);
   const N = 5;
   for (let i = 0; i < N; i++) {
-    const r = await send({ method: 'POST', url: `${first.base}/api/v1/onboarding`, headers: { authorization }, json: validOnboarding({ business_name: `Shop ${i}` }) });
+    const r = await send({
+      method: 'POST',
+      url: `${first.base}/api/v1/onboarding`,
+      headers: { authorization },
+      json: validOnboarding({ business_name: `Shop ${i}` }),
+    });
     expect(r.status).toBe(201);
   }
   await rx.waitFor((all) => new Set(all.map((r) => r.headers['webhook-id'])).size === N, 20_000);

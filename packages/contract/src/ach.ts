@@ -25,6 +25,9 @@ export const depositFields = z.object({
 });
 export type DepositFields = z.output<typeof depositFields>;
 
-export const depositResultSchema = z.object({ transactionId: z.string(), amount: z.string().describe('decimal text, two places') });
+export const depositResultSchema = z.object({
+  transactionId: z.string(),
+  amount: z.string().describe('decimal text, two places'),
+});
 export type RemoteDepositResult = z.infer<typeof depositResultSchema>;
 export const depositResponseSchema = envelope(depositResultSchema);

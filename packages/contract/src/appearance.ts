@@ -11,7 +11,7 @@ export type Theme = (typeof THEMES)[number];
 
 const COLOR_RULE = 'must be a colour #rrggbb (for example #1a56db)';
 const FONT_RULE =
-  "must be a CSS font-family list: names of letters, digits, spaces and -, separated by commas, each whole name optionally in matching quotes, for example 'Inter, \"Segoe UI\", sans-serif'";
+  'must be a CSS font-family list: names of letters, digits, spaces and -, separated by commas, each whole name optionally in matching quotes, for example \'Inter, "Segoe UI", sans-serif\'';
 
 /**
  * A font-family list the stylesheet holds as it is: plain names, or names in one pair of quotes.
@@ -60,6 +60,5 @@ export const appearanceSchema = z.object({
   variables: appearanceVariablesSchema.optional(),
 });
 export type Appearance = z.output<typeof appearanceSchema>;
-
 
 export const APPEARANCE_STYLESHEET = '/pay/appearance.css';

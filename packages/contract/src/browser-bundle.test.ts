@@ -3,11 +3,14 @@ import { bundleForBrowser, CONTRACT_BUNDLES } from '../../../bench/contract-bund
 
 /** `@remit/contract` must bundle for a browser: esbuild, platform browser, no Node built-in. */
 describe('@remit/contract in a browser bundle', () => {
-  it.each(CONTRACT_BUNDLES.filter((b) => b.name.startsWith('contract')))('$name: builds with no Node built-in', async ({ source }) => {
-    const r = await bundleForBrowser(source);
-    expect(r.errors).toEqual([]);
-    expect(r.nodeBuiltins).toEqual([]);
-  });
+  it.each(CONTRACT_BUNDLES.filter((b) => b.name.startsWith('contract')))(
+    '$name: builds with no Node built-in',
+    async ({ source }) => {
+      const r = await bundleForBrowser(source);
+      expect(r.errors).toEqual([]);
+      expect(r.nodeBuiltins).toEqual([]);
+    },
+  );
 
   // The ceiling grows only with wire shapes (the appearance schema took it past 40 KB); no page imports it all.
   it('types-only use costs (almost) nothing; runtime use stays under 44 KB gzip', async () => {
@@ -19,13 +22,17 @@ describe('@remit/contract in a browser bundle', () => {
   });
 
   it('the card rules alone bring no zod: under 1 KB gzip', async () => {
-    const rules = await bundleForBrowser(CONTRACT_BUNDLES.find((b) => b.name.startsWith('contract/card-rules'))!.source);
+    const rules = await bundleForBrowser(
+      CONTRACT_BUNDLES.find((b) => b.name.startsWith('contract/card-rules'))!.source,
+    );
     expect(rules.errors).toEqual([]);
     expect(rules.gzip).toBeLessThan(1024);
   });
 
   it('would catch a Node built-in (the check can fail)', async () => {
-    const r = await bundleForBrowser(`import { createHash } from 'node:crypto'; import fs from 'fs'; export const x = [createHash, fs];`);
+    const r = await bundleForBrowser(
+      `import { createHash } from 'node:crypto'; import fs from 'fs'; export const x = [createHash, fs];`,
+    );
     expect(r.nodeBuiltins.sort()).toEqual(['fs', 'node:crypto']);
   });
 });

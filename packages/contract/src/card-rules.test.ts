@@ -8,7 +8,8 @@ function brandByNumber(digits: string): CardBrand | null {
   if (p(1) === 4) return 'Visa';
   if ((p(2) >= 51 && p(2) <= 55) || (p(4) >= 2221 && p(4) <= 2720)) return 'Mastercard';
   if (p(2) === 34 || p(2) === 37) return 'Amex';
-  if (p(4) === 6011 || (p(6) >= 622126 && p(6) <= 622925) || (p(3) >= 644 && p(3) <= 649) || p(2) === 65) return 'Discover';
+  if (p(4) === 6011 || (p(6) >= 622126 && p(6) <= 622925) || (p(3) >= 644 && p(3) <= 649) || p(2) === 65)
+    return 'Discover';
   return null;
 }
 
@@ -18,7 +19,8 @@ function checkDigit(body: string): string {
   throw new Error(`no check digit for ${body}`);
 }
 
-const digitString = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+const digitString = (min: number, max: number) =>
+  fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
 
 describe('cardBrand', () => {
   it.each([
@@ -60,7 +62,10 @@ describe('cardBrand', () => {
   });
 
   it('agrees with the IIN ranges for any number', () => {
-    fc.assert(fc.property(digitString(6, 19), (digits) => cardBrand(digits) === brandByNumber(digits)), { numRuns: 5000 });
+    fc.assert(
+      fc.property(digitString(6, 19), (digits) => cardBrand(digits) === brandByNumber(digits)),
+      { numRuns: 5000 },
+    );
   });
 
   it('agrees inside the narrow ranges too (2-series and 622)', () => {
@@ -68,13 +73,20 @@ describe('cardBrand', () => {
       fc.integer({ min: 2200, max: 2799 }).map(String),
       fc.integer({ min: 622000, max: 622999 }).map(String),
     );
-    fc.assert(fc.property(near, digitString(0, 10), (head, tail) => cardBrand(head + tail) === brandByNumber(head + tail)));
+    fc.assert(
+      fc.property(near, digitString(0, 10), (head, tail) => cardBrand(head + tail) === brandByNumber(head + tail)),
+    );
   });
 });
 
 describe('cardLayout', () => {
   it('gives each brand its lengths and CVC length, and every length while unknown', () => {
-    expect(cardLayout('3782')).toMatchObject({ name: 'American Express', groups: [4, 6, 5], lengths: [15], cvcLength: 4 });
+    expect(cardLayout('3782')).toMatchObject({
+      name: 'American Express',
+      groups: [4, 6, 5],
+      lengths: [15],
+      cvcLength: 4,
+    });
     expect(cardLayout('2221')).toMatchObject({ name: 'Mastercard', lengths: [16], cvcLength: 3 });
     expect(cardLayout('622126')).toMatchObject({ name: 'Discover', lengths: [16, 19] });
     expect(cardLayout('9')).toMatchObject({ name: '', lengths: [12, 13, 14, 15, 16, 17, 18, 19], cvcLength: 3 });
@@ -83,7 +95,13 @@ describe('cardLayout', () => {
 
 describe('luhnValid', () => {
   it('accepts the sandbox test cards', () => {
-    for (const n of ['4242424242424242', '5555555555554444', '378282246310005', '6011111111111117', '4000000000003220']) {
+    for (const n of [
+      '4242424242424242',
+      '5555555555554444',
+      '378282246310005',
+      '6011111111111117',
+      '4000000000003220',
+    ]) {
       expect(luhnValid(n)).toBe(true);
     }
   });

@@ -24,10 +24,21 @@ const BRANDS: Record<CardBrand, CardLayout & { iin: string }> = {
   Visa: { iin: '4', name: 'Visa', groups: [4, 4, 4, 4, 3], lengths: [13, 16, 19], cvcLength: 3 },
   Mastercard: { iin: '51-55 2221-2720', name: 'Mastercard', groups: [4, 4, 4, 4], lengths: [16], cvcLength: 3 },
   Amex: { iin: '34 37', name: 'American Express', groups: [4, 6, 5], lengths: [15], cvcLength: 4 },
-  Discover: { iin: '6011 622126-622925 644-649 65', name: 'Discover', groups: [4, 4, 4, 4, 3], lengths: [16, 19], cvcLength: 3 },
+  Discover: {
+    iin: '6011 622126-622925 644-649 65',
+    name: 'Discover',
+    groups: [4, 4, 4, 4, 3],
+    lengths: [16, 19],
+    cvcLength: 3,
+  },
 };
 /** Any brand not yet known: every length a card number can have. */
-const UNKNOWN: CardLayout = { name: '', groups: [4, 4, 4, 4, 3], lengths: [12, 13, 14, 15, 16, 17, 18, 19], cvcLength: 3 };
+const UNKNOWN: CardLayout = {
+  name: '',
+  groups: [4, 4, 4, 4, 3],
+  lengths: [12, 13, 14, 15, 16, 17, 18, 19],
+  cvcLength: 3,
+};
 
 /** The brand of a card number's leading digits; null while too few digits are typed to tell, or none matches. */
 export function cardBrand(digits: string): CardBrand | null {
@@ -56,21 +67,22 @@ export function luhnValid(number: string): boolean {
     const d = +number[number.length - 1 - i]! * (1 + (i % 2));
     sum += d > 9 ? d - 9 : d;
   }
-  return /^\d{12,19}$/.test(number) && sum % 10 == 0;
+  return /^\d{12,19}$/.test(number) && sum % 10 === 0;
 }
 
 /** ABA routing number checksum: 3·(d1+d4+d7) + 7·(d2+d5+d8) + (d3+d6+d9) ≡ 0 (mod 10). */
 export function abaRoutingValid(routing: string): boolean {
   let sum = 0;
   for (let i = 0; i < 9; i++) sum += +routing[i]! * +'371'[i % 3]!;
-  return /^\d{9}$/.test(routing) && sum % 10 == 0;
+  return /^\d{9}$/.test(routing) && sum % 10 === 0;
 }
 
 /** A bank account number: 4 to 17 digits, the lengths US banks issue. */
 export const accountNumberValid = (account: string): boolean => /^\d{4,17}$/.test(account);
 
 /** The CVC a card's brand prints: 4 digits on American Express, 3 on every other. */
-export const cvcValid = (cvc: string, number: string): boolean => /^\d+$/.test(cvc) && cvc.length == cardLayout(number).cvcLength;
+export const cvcValid = (cvc: string, number: string): boolean =>
+  /^\d+$/.test(cvc) && cvc.length === cardLayout(number).cvcLength;
 
 /** Latest expiry accepted, in years from now: a card valid longer is a typo. */
 export const MAX_EXPIRY_YEARS = 20;
@@ -86,7 +98,11 @@ export const EXPIRY_TOO_FAR = 2;
  */
 export function expiryProblem(month: number, year: number, now: Date): 0 | typeof EXPIRY_PAST | typeof EXPIRY_TOO_FAR {
   const thisYear = now.getUTCFullYear();
-  return year * 12 + month < thisYear * 12 + now.getUTCMonth() + 1 ? EXPIRY_PAST : year > thisYear + MAX_EXPIRY_YEARS ? EXPIRY_TOO_FAR : 0;
+  return year * 12 + month < thisYear * 12 + now.getUTCMonth() + 1
+    ? EXPIRY_PAST
+    : year > thisYear + MAX_EXPIRY_YEARS
+      ? EXPIRY_TOO_FAR
+      : 0;
 }
 
 /**

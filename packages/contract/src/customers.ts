@@ -1,6 +1,17 @@
 import * as z from 'zod';
 import { abaRoutingValid, accountNumberValid, cardLayout, cvcValid, postalCodeValid } from './card-rules.js';
-import { amount, email, flag, intLike, locale, merchantKey, optionalNonBlank, optionalText, phone, text } from './fields.js';
+import {
+  amount,
+  email,
+  flag,
+  intLike,
+  locale,
+  merchantKey,
+  optionalNonBlank,
+  optionalText,
+  phone,
+  text,
+} from './fields.js';
 import { envelope } from './envelope.js';
 
 /**
@@ -18,7 +29,11 @@ const absentIfBlank = <T extends z.ZodType>(schema: T) =>
 
 /** A card's billing postal code, as `postalCodeValid` (card-rules.ts) takes it: any country's. */
 const POSTAL_CODE_RULE = 'must be a postal code of 3 to 10 letters, digits, spaces or dashes';
-const billingZip = () => z.string().trim().refine((v) => postalCodeValid(v), POSTAL_CODE_RULE);
+const billingZip = () =>
+  z
+    .string()
+    .trim()
+    .refine((v) => postalCodeValid(v), POSTAL_CODE_RULE);
 
 const cardFields = z.object({
   number: z
@@ -33,17 +48,17 @@ const cardFields = z.object({
     .union([z.string(), z.number().int().nonnegative()])
     .transform(String)
     .pipe(z.string().regex(/^\d{3,4}$/, 'must be 3 or 4 digits')),
-  zip: z
-    .union([z.string(), z.number().int().nonnegative()])
-    .transform(String)
-    .pipe(billingZip())
-    .optional(),
+  zip: z.union([z.string(), z.number().int().nonnegative()]).transform(String).pipe(billingZip()).optional(),
 });
 
 /** The CVC's length is the brand's (`cvcValid`): 4 digits on American Express, 3 on the others. */
 function cvcOfBrand(card: { number: string; cvc: string }, ctx: z.RefinementCtx) {
   if (!cvcValid(card.cvc, card.number))
-    ctx.addIssue({ code: 'custom', path: ['cvc'], message: `must be ${cardLayout(card.number).cvcLength} digits for this card` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['cvc'],
+      message: `must be ${cardLayout(card.number).cvcLength} digits for this card`,
+    });
 }
 
 /** Raw card details; accepted by the API in sandbox only. The CVC is checked, never stored. */
@@ -59,7 +74,8 @@ export const bankAccountInput = z.object({
     .pipe(
       z.string().superRefine((v, ctx) => {
         if (!/^\d{9}$/.test(v)) ctx.addIssue({ code: 'custom', message: 'must be 9 digits' });
-        else if (!abaRoutingValid(v)) ctx.addIssue({ code: 'custom', message: 'is not a valid ABA routing number (checksum failed)' });
+        else if (!abaRoutingValid(v))
+          ctx.addIssue({ code: 'custom', message: 'is not a valid ABA routing number (checksum failed)' });
       }),
     ),
   account_number: z
@@ -160,7 +176,11 @@ export const chargeDataSchema = z
   .object({
     transaction_id: z.string(),
     amount: z.string().describe('decimal text, two places'),
-    status: z.string().describe('completed, authorized (preAuth), pending (ACH), or processing (HTTP 202: the processor has not confirmed it yet)'),
+    status: z
+      .string()
+      .describe(
+        'completed, authorized (preAuth), pending (ACH), or processing (HTTP 202: the processor has not confirmed it yet)',
+      ),
     is_status: z.number().int().describe('2 completed, 1 authorized (preAuth), 0 pending (ACH), 7 processing'),
     type: z.string().describe('Sale or PreAuth'),
     payment_method: z.string().describe('card or ach'),

@@ -10,7 +10,8 @@ export const fieldErrorSchema = z.object({ path: z.string(), message: z.string()
 export type FieldError = z.infer<typeof fieldErrorSchema>;
 
 /** `{result: true, message, data}`. */
-export const envelope = <T extends z.ZodType>(data: T) => z.object({ result: z.literal(true), message: z.string(), data });
+export const envelope = <T extends z.ZodType>(data: T) =>
+  z.object({ result: z.literal(true), message: z.string(), data });
 export type Envelope<T> = { result: true; message: string; data: T };
 
 /** `{result: true, message}`: success without data. */
@@ -51,7 +52,9 @@ export type StatusErrorEnvelope = z.infer<typeof statusErrorEnvelopeSchema>;
 /** A card decline (HTTP 402) also names the declined transaction, recorded with is_status 3. */
 export const declineEnvelopeSchema = errorEnvelopeSchema
   .extend({ transaction_id: z.string().describe('the declined transaction, recorded with is_status 3') })
-  .describe('Card declined; `code` is card_declined, insufficient_funds, expired_card, incorrect_cvc or authentication_required');
+  .describe(
+    'Card declined; `code` is card_declined, insufficient_funds, expired_card, incorrect_cvc or authentication_required',
+  );
 export type DeclineEnvelope = z.infer<typeof declineEnvelopeSchema>;
 
 /** Error responses every authenticated route may give. */

@@ -22,12 +22,14 @@ const entries = {
   /** Stripe is the processor: card numbers are typed into Stripe's own fields, never sent to Remit. */
   card_entry_by_processor: {
     status: 400,
-    message: "Card details are entered in Stripe's secure fields on the pay page; Remit does not accept card numbers while Stripe is the processor.",
+    message:
+      "Card details are entered in Stripe's secure fields on the pay page; Remit does not accept card numbers while Stripe is the processor.",
   },
   /** Stripe is the processor: bank accounts are entered (and verified) in Stripe's fields, never sent to Remit. */
   bank_entry_by_processor: {
     status: 400,
-    message: "Bank details are entered in Stripe's secure fields on the pay page; Remit does not accept bank account numbers while Stripe is the processor.",
+    message:
+      "Bank details are entered in Stripe's secure fields on the pay page; Remit does not accept bank account numbers while Stripe is the processor.",
   },
   invalid_card_number: { status: 400 },
   invalid_card_expiry: { status: 400 },
@@ -38,7 +40,10 @@ const entries = {
   agreement_not_accepted: { status: 400, message: 'Tick the box to accept the agreement.' },
   merchant_not_approved: { status: 400, message: 'Merchant is not approved for payments yet.' },
   /** The operator suspended the merchant (`remit merchants suspend`): no new payments until reinstated. */
-  merchant_suspended: { status: 400, message: 'This merchant is suspended: payments are refused until the operator reinstates it.' },
+  merchant_suspended: {
+    status: 400,
+    message: 'This merchant is suspended: payments are refused until the operator reinstates it.',
+  },
   amount_not_positive: { status: 400 },
   amount_over_limit: { status: 400 },
   customer_has_no_contact: { status: 400 },
@@ -78,9 +83,15 @@ const entries = {
 
   // 401: credentials.
   unauthorized: { status: 401 },
-  invalid_merchant_key: { status: 401, message: 'Invalid merchant_key: no merchant with this key belongs to your client.' },
+  invalid_merchant_key: {
+    status: 401,
+    message: 'Invalid merchant_key: no merchant with this key belongs to your client.',
+  },
   /** The widgets' publishable key: unknown, or called from an origin the merchant has not allowed. */
-  invalid_public_key: { status: 401, message: 'Invalid public key: no merchant with this key accepts calls from this origin.' },
+  invalid_public_key: {
+    status: 401,
+    message: 'Invalid public key: no merchant with this key accepts calls from this origin.',
+  },
 
   // 402: the card network refused the payment (the declined transaction is recorded).
   card_declined: { status: 402, message: 'Your card was declined.' },
@@ -103,8 +114,15 @@ const entries = {
   widget_disabled: { status: 403 },
   /** Portal: a state-changing call without the session's CSRF token, or from another origin. */
   /** A provider's callback (Twilio's X-Twilio-Signature) did not verify: nothing was read or changed. */
-  invalid_signature: { status: 403, message: 'Invalid signature: this callback was not signed with the configured credentials.' },
-  csrf_rejected: { status: 403, message: 'This request was refused: it did not come from the portal page (CSRF token or Origin missing or wrong). Reload the portal and try again.' },
+  invalid_signature: {
+    status: 403,
+    message: 'Invalid signature: this callback was not signed with the configured credentials.',
+  },
+  csrf_rejected: {
+    status: 403,
+    message:
+      'This request was refused: it did not come from the portal page (CSRF token or Origin missing or wrong). Reload the portal and try again.',
+  },
 
   // 404.
   route_not_found: { status: 404 },
@@ -158,7 +176,8 @@ const entries = {
   /** A server listening only on loopback was asked under a name that is not its own (DNS rebinding). */
   misdirected_request: {
     status: 421,
-    message: 'This server answers only to its own names (the host of PUBLIC_URL, localhost, 127.0.0.1 and [::1]); this request named another in its Host header.',
+    message:
+      'This server answers only to its own names (the host of PUBLIC_URL, localhost, 127.0.0.1 and [::1]); this request named another in its Host header.',
   },
   headers_too_large: { status: 431, message: 'Request headers are too large.' },
 
@@ -171,7 +190,8 @@ const entries = {
    */
   processor_error: {
     status: 502,
-    message: 'The payment processor could not complete the request; nothing was changed. Retry with the same Idempotency-Key.',
+    message:
+      'The payment processor could not complete the request; nothing was changed. Retry with the same Idempotency-Key.',
   },
   /** REMIT_PROCESSOR names no real connector: this server refuses payments. */
   processor_unavailable: {
@@ -182,7 +202,8 @@ const entries = {
   /** The check-image bucket (REMIT_CHECK_IMAGES_S3_BUCKET) failed or did not answer: the deposit was not recorded. */
   check_images_unavailable: {
     status: 503,
-    message: 'The check images could not be stored (the image bucket did not answer); the deposit was not recorded. Retry it.',
+    message:
+      'The check images could not be stored (the image bucket did not answer); the deposit was not recorded. Retry it.',
   },
   /** No transport can carry the message (no SMTP_URL for email, no SMS connector): nothing was sent or written. */
   messaging_unavailable: { status: 503 },
@@ -198,9 +219,18 @@ export const errorCodeSchema = z.enum(Object.keys(entries) as [ErrorCode, ...Err
 export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(entries, code);
 
 /** The catalogue's message of a code that has one. */
-export function errorMessage<C extends ErrorCode>(code: C): (typeof entries)[C] extends { message: infer M } ? M : string | undefined {
+export function errorMessage<C extends ErrorCode>(
+  code: C,
+): (typeof entries)[C] extends { message: infer M } ? M : string | undefined {
   return (entries[code] as ErrorEntry).message as never;
 }
 
 /** Card declines: HTTP 402 with the declined `transaction_id` in the envelope. */
-export const DECLINE_CODES = ['card_declined', 'insufficient_funds', 'expired_card', 'incorrect_cvc', 'authentication_required', 'three_ds_failed'] as const satisfies readonly ErrorCode[];
+export const DECLINE_CODES = [
+  'card_declined',
+  'insufficient_funds',
+  'expired_card',
+  'incorrect_cvc',
+  'authentication_required',
+  'three_ds_failed',
+] as const satisfies readonly ErrorCode[];

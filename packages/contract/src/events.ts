@@ -70,7 +70,12 @@ export const eventDataSchemas = {
     email: z.string(),
     public_key: z.string(),
   }),
-  'merchant.approval': z.object({ merchant_id: z.string(), business_name: z.string(), email: z.string(), company_id: z.string() }),
+  'merchant.approval': z.object({
+    merchant_id: z.string(),
+    business_name: z.string(),
+    email: z.string(),
+    company_id: z.string(),
+  }),
   'documents.signed': z.object({
     merchant_id: z.string(),
     business_name: z.string(),

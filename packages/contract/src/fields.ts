@@ -16,7 +16,10 @@ export const amount = (opts: { allowZero?: boolean } = {}) =>
   z.union([z.string().max(32), z.number()]).transform((v, ctx) => {
     const cents = typeof v === 'string' ? parseAmountText(v.trim()) : parseAmountNumber(v);
     if (cents === null || cents > MAX_AMOUNT_CENTS || (!opts.allowZero && cents === 0)) {
-      ctx.addIssue({ code: 'custom', message: opts.allowZero ? AMOUNT_RULE.replace('above 0', 'of 0 or more') : AMOUNT_RULE });
+      ctx.addIssue({
+        code: 'custom',
+        message: opts.allowZero ? AMOUNT_RULE.replace('above 0', 'of 0 or more') : AMOUNT_RULE,
+      });
       return z.NEVER;
     }
     return cents;
@@ -27,7 +30,8 @@ export const flag = () =>
   z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1');
 
 /** Non-empty trimmed text with a maximum length. */
-export const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+export const text = (max: number) =>
+  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 
 export const optionalText = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`).optional();
 
@@ -46,14 +50,20 @@ export const email = () => z.string().trim().max(254).pipe(z.email('must be a va
 
 /** US 10-digit numbers in common spellings, or E.164 → E.164 (`normalizePhone`, the widgets' rule too). */
 export const phone = () =>
-  z.string().max(32).transform((v, ctx) => {
-    const e164 = normalizePhone(v);
-    if (!e164) {
-      ctx.addIssue({ code: 'custom', message: 'must be a 10-digit US phone number or E.164 (for example +14155550100)' });
-      return z.NEVER;
-    }
-    return e164;
-  });
+  z
+    .string()
+    .max(32)
+    .transform((v, ctx) => {
+      const e164 = normalizePhone(v);
+      if (!e164) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be a 10-digit US phone number or E.164 (for example +14155550100)',
+        });
+        return z.NEVER;
+      }
+      return e164;
+    });
 
 /** Integer given as a number or numeric text. */
 export const intLike = (min: number, max: number) =>

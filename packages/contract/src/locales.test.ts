@@ -63,7 +63,11 @@ describe('direction and Intl tags', () => {
   it('Arabic alone reads right to left; every Intl tag is one Intl accepts', () => {
     expect(LOCALES.filter((l) => dirOf(l) === 'rtl')).toEqual(['ar']);
     for (const l of LOCALES) expect(Intl.NumberFormat.supportedLocalesOf([intlTag(l)])).toHaveLength(1);
-    expect(new Intl.NumberFormat(intlTag('fr'), { style: 'currency', currency: 'USD' }).format(1234.5)).toMatch(/1\s234,50\s\$US/);
-    expect(new Intl.NumberFormat(intlTag('de'), { style: 'currency', currency: 'USD' }).format(1234.5)).toMatch(/1\.234,50\s\$/);
+    expect(new Intl.NumberFormat(intlTag('fr'), { style: 'currency', currency: 'USD' }).format(1234.5)).toMatch(
+      /1\s234,50\s\$US/,
+    );
+    expect(new Intl.NumberFormat(intlTag('de'), { style: 'currency', currency: 'USD' }).format(1234.5)).toMatch(
+      /1\.234,50\s\$/,
+    );
   });
 });

@@ -146,7 +146,11 @@ export const onboardingResultSchema = z.object({
   email: z.string(),
   merchant_key: z.string().describe('Secret merchant API key; also readable at GET /merchant/{merchant_id}'),
   public_key: z.string().describe('Merchant public key for widgets'),
-  agreement_link: z.string().describe("The merchant agreement page, where the merchant's owner accepts it (fires documents.signed); also emailed to the owner"),
+  agreement_link: z
+    .string()
+    .describe(
+      "The merchant agreement page, where the merchant's owner accepts it (fires documents.signed); also emailed to the owner",
+    ),
 });
 export type OnboardingResult = z.infer<typeof onboardingResultSchema>;
 export const onboardingResponseSchema = envelope(onboardingResultSchema);
@@ -163,7 +167,11 @@ export const merchantSchema = z.object({
   phonenumber: z.string(),
   public_data: z.object({ public_key: z.string() }),
   website: z.string(),
-  status: z.enum(MERCHANT_STATUSES).describe('`pending` after onboarding, `approved` after approval, `suspended` while the operator has suspended it (payments refused)'),
+  status: z
+    .enum(MERCHANT_STATUSES)
+    .describe(
+      '`pending` after onboarding, `approved` after approval, `suspended` while the operator has suspended it (payments refused)',
+    ),
 });
 export type MerchantView = z.infer<typeof merchantSchema>;
 export const merchantListResponseSchema = envelope(z.array(merchantSchema));

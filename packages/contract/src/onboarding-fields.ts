@@ -25,7 +25,10 @@ export const countryCode = () =>
     .transform((v, ctx) => {
       const code = v.trim().toUpperCase();
       if (!COUNTRY_CODES.has(code)) {
-        ctx.addIssue({ code: 'custom', message: 'must be a two-letter ISO 3166-1 alpha-2 country code (for example "US")' });
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be a two-letter ISO 3166-1 alpha-2 country code (for example "US")',
+        });
         return z.NEVER;
       }
       return code;
@@ -69,7 +72,8 @@ export const ssn = () =>
       if (!m || area === '000' || area === '666' || area!.startsWith('9') || m[2] === '00' || m[3] === '0000') {
         ctx.addIssue({
           code: 'custom',
-          message: 'must be an SSN as NNN-NN-NNNN or 9 digits (area not 000, 666 or 900-999; group not 00; serial not 0000)',
+          message:
+            'must be an SSN as NNN-NN-NNNN or 9 digits (area not 000, 666 or 900-999; group not 00; serial not 0000)',
         });
         return z.NEVER;
       }
@@ -90,26 +94,40 @@ export const routingNumber = () =>
     });
 
 export const accountNumber = () =>
-  pattern(accountNumberValid, 'must be a bank account number of 4 to 17 digits', 'Bank account number, 4–17 digits. Encrypted at rest; never returned.');
+  pattern(
+    accountNumberValid,
+    'must be a bank account number of 4 to 17 digits',
+    'Bank account number, 4–17 digits. Encrypted at rest; never returned.',
+  );
 
 export const mccCode = () =>
-  pattern(/^\d{4}$/, 'must be a four-digit merchant category code (MCC) as text, for example "5812"', 'Merchant category code (MCC): four digits as text, for example "5812"');
+  pattern(
+    /^\d{4}$/,
+    'must be a four-digit merchant category code (MCC) as text, for example "5812"',
+    'Merchant category code (MCC): four digits as text, for example "5812"',
+  );
 
 /** Any country's postal code (`postalCodeValid`); the address's country, when US, asks for a ZIP code (merchants.ts). */
 export const postalCode = () =>
-  pattern(postalCodeValid, 'must be a postal code of 3 to 10 letters, digits, spaces or dashes', 'Postal code; for country US a ZIP code "NNNNN" or "NNNNN-NNNN"');
+  pattern(
+    postalCodeValid,
+    'must be a postal code of 3 to 10 letters, digits, spaces or dashes',
+    'Postal code; for country US a ZIP code "NNNNN" or "NNNNN-NNNN"',
+  );
 
 const numberText = z.union([z.string(), z.number()]).transform((v) => (typeof v === 'number' ? String(v) : v.trim()));
 
 /** A percentage 0–100 with at most two decimals → its text; hundredths are read back by `hundredths`. */
 export const percent = () =>
-  numberText.describe('Percentage from 0 to 100, at most two decimals, as text (for example "25" or "12.5")').transform((s, ctx) => {
-    if (!/^\d{1,3}(\.\d{1,2})?$/.test(s) || hundredths(s) > 10_000) {
-      ctx.addIssue({ code: 'custom', message: 'must be a percentage from 0 to 100 with at most two decimals' });
-      return z.NEVER;
-    }
-    return s;
-  });
+  numberText
+    .describe('Percentage from 0 to 100, at most two decimals, as text (for example "25" or "12.5")')
+    .transform((s, ctx) => {
+      if (!/^\d{1,3}(\.\d{1,2})?$/.test(s) || hundredths(s) > 10_000) {
+        ctx.addIssue({ code: 'custom', message: 'must be a percentage from 0 to 100 with at most two decimals' });
+        return z.NEVER;
+      }
+      return s;
+    });
 
 /** "12.5" → 1250: whole hundredths so percentage sums are compared without floats. */
 export function hundredths(s: string): number {
@@ -120,7 +138,9 @@ export function hundredths(s: string): number {
 /** Money as decimal text (at most two decimals, no sign or separators) → its text. */
 export const moneyText = (opts: { positive?: boolean } = {}) =>
   numberText
-    .describe(`Amount in US dollars as decimal text, at most two decimals${opts.positive ? ', more than 0' : ''} (for example "12.50")`)
+    .describe(
+      `Amount in US dollars as decimal text, at most two decimals${opts.positive ? ', more than 0' : ''} (for example "12.50")`,
+    )
     .transform((s, ctx) => {
       if (!/^\d{1,12}(\.\d{1,2})?$/.test(s) || (opts.positive && hundredths(s) === 0)) {
         ctx.addIssue({
@@ -147,7 +167,11 @@ export const websiteUrl = () =>
         ok = false;
       }
       if (!ok) {
-        ctx.addIssue({ code: 'custom', message: 'must be a website address starting with http:// or https:// (for example "https://shop.example.com")' });
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'must be a website address starting with http:// or https:// (for example "https://shop.example.com")',
+        });
         return z.NEVER;
       }
       return s;
@@ -177,7 +201,10 @@ export const birthDate = () =>
     .transform((v, ctx) => {
       const s = v.trim();
       if (!isRealDate(s) || s < '1900-01-01' || s > adultCutoff(new Date())) {
-        ctx.addIssue({ code: 'custom', message: 'must be a date of birth YYYY-MM-DD that exists, of someone at least 18 years old' });
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be a date of birth YYYY-MM-DD that exists, of someone at least 18 years old',
+        });
         return z.NEVER;
       }
       return s;

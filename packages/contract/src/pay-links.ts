@@ -51,12 +51,21 @@ export const deletePayLinkBody = z.object({ merchant_key: fields.merchantKey() }
 export type DeletePayLinkInput = z.output<typeof deletePayLinkBody>;
 
 /** The spec's fields, and `link_id` (ours, as `/requests` answers it): the id `DELETE /pay-link/{linkId}` and the pay page take. */
-export const payLinkResultSchema = z.object({ order_id: z.string(), link_id: z.string(), payment_link: z.string(), sales_id: z.string() });
+export const payLinkResultSchema = z.object({
+  order_id: z.string(),
+  link_id: z.string(),
+  payment_link: z.string(),
+  sales_id: z.string(),
+});
 export type PayLinkResult = z.infer<typeof payLinkResultSchema>;
 export const payLinkResponseSchema = envelope(payLinkResultSchema);
 export type PayLinkRequest = z.input<typeof payLinkBody>;
 
-export const deletePayLinkResponseSchema = z.object({ result: z.literal(true), link_id: z.string(), message: z.string() });
+export const deletePayLinkResponseSchema = z.object({
+  result: z.literal(true),
+  link_id: z.string(),
+  message: z.string(),
+});
 export type DeletePayLinkResult = z.infer<typeof deletePayLinkResponseSchema>;
 
 export const linkIdParams = z.object({ linkId: z.string().min(1).max(200) });

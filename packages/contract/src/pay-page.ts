@@ -164,7 +164,12 @@ export const payResultSchema = z.discriminatedUnion('status', [
   z.object({
     status: z.literal('challenge'),
     /** `redirect_url`: the processor's own challenge page (Stripe); the page sends the customer there, and the processor sends them back. */
-    challenge: z.object({ id: z.string(), brand: z.string(), last_four: z.string(), redirect_url: z.string().optional() }),
+    challenge: z.object({
+      id: z.string(),
+      brand: z.string(),
+      last_four: z.string(),
+      redirect_url: z.string().optional(),
+    }),
   }),
   /** HTTP 202: the processor's answer never came; Remit asks it, and the link becomes paid or open again. Do not pay again. */
   z.object({ status: z.literal('processing'), message: z.string() }),
@@ -235,7 +240,12 @@ export const payPageStateSchema = z.discriminatedUnion('page', [
   z.object({ page: z.literal('link'), view: payLinkViewSchema }),
   z.object({ page: z.literal('card'), view: addCardViewSchema }),
   /** 404 unknown link or token; 410 cancelled by the merchant. */
-  z.object({ page: z.literal('error'), status: z.union([z.literal(404), z.literal(410)]), code: z.string(), message: z.string() }),
+  z.object({
+    page: z.literal('error'),
+    status: z.union([z.literal(404), z.literal(410)]),
+    code: z.string(),
+    message: z.string(),
+  }),
 ]);
 export type PayPageState = z.infer<typeof payPageStateSchema>;
 

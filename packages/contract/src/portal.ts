@@ -26,8 +26,16 @@ export const PORTAL_SESSION_MAX_MS = 12 * 60 * 60 * 1000;
 
 /** `POST /portal/api/session`: sign in. */
 export const signInBody = z.object({
-  client_id: z.string({ error: 'client_id is required' }).trim().min(1, 'client_id is required').max(100, 'must be at most 100 characters'),
-  secret_key: z.string({ error: 'secret_key is required' }).trim().min(1, 'secret_key is required').max(200, 'must be at most 200 characters'),
+  client_id: z
+    .string({ error: 'client_id is required' })
+    .trim()
+    .min(1, 'client_id is required')
+    .max(100, 'must be at most 100 characters'),
+  secret_key: z
+    .string({ error: 'secret_key is required' })
+    .trim()
+    .min(1, 'secret_key is required')
+    .max(200, 'must be at most 200 characters'),
 });
 export type SignInInput = z.infer<typeof signInBody>;
 
@@ -91,7 +99,9 @@ export type PortalPayLinkInput = z.input<typeof portalPayLinkBody>;
 export const portalPayLinkSchema = z.object({ link_id: z.string(), pay_link: z.string() });
 export type PortalPayLink = z.infer<typeof portalPayLinkSchema>;
 
-export const portalTransactionActionParams = portalTransactionParams.extend({ action: z.enum(PORTAL_TRANSACTION_ACTIONS) });
+export const portalTransactionActionParams = portalTransactionParams.extend({
+  action: z.enum(PORTAL_TRANSACTION_ACTIONS),
+});
 export const portalRefundBody = refundInput.pick({ amount: true });
 export type PortalRefundInput = z.input<typeof portalRefundBody>;
 

@@ -37,7 +37,9 @@ export const listTransactionsInput = z
     merchant_key: merchantKey().describe("The merchant's secret key"),
     from_date: optional(dateText()).describe('YYYY-MM-DD: first day included (UTC)'),
     to_date: optional(dateText()).describe('YYYY-MM-DD: last day included (UTC); not before from_date'),
-    limit: optional(wholeNumber(1, MAX_LIMIT, LIMIT_RULE)).describe(`Page size, 1 to ${MAX_LIMIT}, default ${DEFAULT_LIMIT}; number or text`),
+    limit: optional(wholeNumber(1, MAX_LIMIT, LIMIT_RULE)).describe(
+      `Page size, 1 to ${MAX_LIMIT}, default ${DEFAULT_LIMIT}; number or text`,
+    ),
     pageNumber: optional(wholeNumber(0, MAX_PAGE_NUMBER, PAGE_RULE)).describe('Zero-based page; number or text'),
     starting_after: optional(z.string().max(100, 'must be a transaction_id (at most 100 characters)')).describe(
       "Remit's extension (keyset paging, as Stripe's): a transaction_id of this merchant; the page holds the transactions listed after it. Not with pageNumber",
@@ -45,7 +47,11 @@ export const listTransactionsInput = z
   })
   .superRefine((v, ctx) => {
     if (v.starting_after !== undefined && v.pageNumber !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['starting_after'], message: 'cannot be combined with pageNumber: give one or the other' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['starting_after'],
+        message: 'cannot be combined with pageNumber: give one or the other',
+      });
     }
     if (v.from_date && v.to_date && v.from_date > v.to_date) {
       ctx.addIssue({ code: 'custom', path: ['from_date'], message: 'must be on or before to_date' });
@@ -105,4 +111,3 @@ export type TransactionList = z.infer<typeof transactionListResponseSchema>;
 export const transactionResponseSchema = envelope(z.array(transactionDetailSchema));
 
 export const transactionIdParams = z.object({ transaction_id: z.string().min(1).max(200) });
-

@@ -26,7 +26,9 @@ export const fill = (text: string, values: Record<string, string | number | unde
   text.replace(/\{(\w+)\}/g, (p, k: string) => (values[k] === undefined ? p : String(values[k])));
 
 /** A text's placeholders, each once, in the order they first appear. */
-export const placeholders = (text: string): string[] => [...new Set(Array.from(text.matchAll(/\{(\w+)\}/g), (m) => m[1]!))];
+export const placeholders = (text: string): string[] => [
+  ...new Set(Array.from(text.matchAll(/\{(\w+)\}/g), (m) => m[1]!)),
+];
 
 /**
  * A text as a function of its placeholders' values given in order: the order they first appear in
@@ -34,5 +36,6 @@ export const placeholders = (text: string): string[] => [...new Set(Array.from(t
  */
 export const inOrder = (source: string, text: string) => {
   const names: string[] = source.match(/\{\w+\}/g) ?? [];
-  return (...values: Array<string | number>): string => text.replace(/\{\w+\}/g, (p) => `${values[names.indexOf(p)] ?? p}`);
+  return (...values: Array<string | number>): string =>
+    text.replace(/\{\w+\}/g, (p) => `${values[names.indexOf(p)] ?? p}`);
 };

@@ -8,13 +8,17 @@ import { fill, inOrder, placeholders } from './translate.js';
 
 const root = new URL('../translations/', import.meta.url).pathname;
 const SURFACES = ['language', 'pay', 'stripe', 'widgets', 'messages', 'buttons'];
-const read = (l: string, f: string): Record<string, string> => JSON.parse(readFileSync(join(root, l, `${f}.json`), 'utf8'));
-const folders = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const read = (l: string, f: string): Record<string, string> =>
+  JSON.parse(readFileSync(join(root, l, `${f}.json`), 'utf8'));
+const folders = readdirSync(root, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 
 describe('the translation catalogue', () => {
   it('has a folder per language, each with every file of English', () => {
     expect(folders.sort()).toEqual([...LOCALES].sort());
-    for (const l of folders) expect(readdirSync(join(root, l)).sort(), l).toEqual(SURFACES.map((s) => `${s}.json`).sort());
+    for (const l of folders)
+      expect(readdirSync(join(root, l)).sort(), l).toEqual(SURFACES.map((s) => `${s}.json`).sort());
   });
 
   it('every language has every key of English, none empty, with the same placeholders', () => {
@@ -39,9 +43,10 @@ describe('the translation catalogue', () => {
     }
   });
 
-  it("src/catalogue/ is what scripts/translations.mjs writes from the folders (run it after editing one)", () => {
+  it('src/catalogue/ is what scripts/translations.mjs writes from the folders (run it after editing one)', () => {
     const files = generate() as Record<string, string>;
-    for (const [name, text] of Object.entries(files)) expect(readFileSync(new URL(`./catalogue/${name}`, import.meta.url), 'utf8'), name).toBe(text);
+    for (const [name, text] of Object.entries(files))
+      expect(readFileSync(new URL(`./catalogue/${name}`, import.meta.url), 'utf8'), name).toBe(text);
   });
 
   it('fills placeholders by name, or in the order English names them wherever a language puts them', () => {

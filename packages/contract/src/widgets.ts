@@ -64,7 +64,9 @@ export const updateWidgetInput = z.object({
     .optional(),
   request_payment_enabled: flag().optional(),
   completed_transactions_enabled: flag().optional(),
-  completed_transactions_scope: z.enum(WIDGET_TRANSACTIONS_SCOPES, { error: `must be one of ${WIDGET_TRANSACTIONS_SCOPES.join(', ')}` }).optional(),
+  completed_transactions_scope: z
+    .enum(WIDGET_TRANSACTIONS_SCOPES, { error: `must be one of ${WIDGET_TRANSACTIONS_SCOPES.join(', ')}` })
+    .optional(),
   sms_countries: z
     .array(
       z
@@ -89,19 +91,29 @@ export const widgetSchema = z.object({
   merchant_id: z.string(),
   allowed_origins: z
     .array(z.string())
-    .describe('exact origins allowed to embed the widgets and the pay page; empty: any origin in sandbox, none in production'),
+    .describe(
+      'exact origins allowed to embed the widgets and the pay page; empty: any origin in sandbox, none in production',
+    ),
   button_text: z.string(),
-  theme: z.object({ primary_color: z.string().nullable().describe('#rrggbb; the colorPrimary of an appearance that sets none') }),
+  theme: z.object({
+    primary_color: z.string().nullable().describe('#rrggbb; the colorPrimary of an appearance that sets none'),
+  }),
   appearance: z
     .object({ theme: z.enum(THEMES), variables: appearanceVariablesView })
-    .describe('theme default|night|flat|auto and variables colorPrimary, colorBackground, colorText, colorDanger, colorBorder, fontFamily, fontSizeBase, borderRadius, spacingUnit'),
+    .describe(
+      'theme default|night|flat|auto and variables colorPrimary, colorBackground, colorText, colorDanger, colorBorder, fontFamily, fontSizeBase, borderRadius, spacingUnit',
+    ),
   logo_url: z.string().nullable().describe('https address of the logo the pay page shows'),
   request_payment_enabled: z.boolean(),
   completed_transactions_enabled: z.boolean().describe('off by default in production'),
   completed_transactions_scope: z
     .enum(WIDGET_TRANSACTIONS_SCOPES)
-    .describe('widget: sales paid through links the widgets opened; pay_links: through any pay link or payment request. Never other API charges'),
-  sms_countries: z.array(z.string()).describe('countries (ISO 3166 alpha-2) the request payment widget may text; default US and CA'),
+    .describe(
+      'widget: sales paid through links the widgets opened; pay_links: through any pay link or payment request. Never other API charges',
+    ),
+  sms_countries: z
+    .array(z.string())
+    .describe('countries (ISO 3166 alpha-2) the request payment widget may text; default US and CA'),
   max_amount: z.string().nullable().describe("decimal text; null: the merchant's own limit"),
   created_date: z.string(),
   updated_date: z.string(),
@@ -148,7 +160,9 @@ export type WidgetPayLink = z.infer<typeof widgetPayLinkSchema>;
 export const widgetRequestBody = z.object({ amount: amount(), phone_number: phone() });
 export type WidgetRequestInput = z.output<typeof widgetRequestBody>;
 export const widgetRequestSchema = z.object({
-  status: z.enum(['sent', 'queued']).describe('queued: the SMS provider has not accepted it yet; it will be tried again'),
+  status: z
+    .enum(['sent', 'queued'])
+    .describe('queued: the SMS provider has not accepted it yet; it will be tried again'),
   link_id: z.string(),
   amount: z.string(),
   phone_last_four: z.string().describe('the last four digits of the phone the SMS went to'),
@@ -190,7 +204,9 @@ export interface PayOptions {
 }
 
 /** What `getPaymentPage` resolves with: paid, or closed by the customer before paying. */
-export type PaymentResult = { status: 'succeeded'; transaction_id: string } | { status: 'closed'; transaction_id: null };
+export type PaymentResult =
+  | { status: 'succeeded'; transaction_id: string }
+  | { status: 'closed'; transaction_id: null };
 /** What `sendRequestPayment` resolves with once the SMS is queued. */
 export type RequestResult = WidgetRequestResult;
 

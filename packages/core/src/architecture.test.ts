@@ -17,7 +17,13 @@ const CORE = join(ROOT, 'packages/core/src');
 interface Pkg {
   name: string;
   dir: string;
-  json: { scripts?: Record<string, string>; dependencies?: Record<string, string>; peerDependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  json: {
+    scripts?: Record<string, string>;
+    dependencies?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
+    optionalDependencies?: Record<string, string>;
+    devDependencies?: Record<string, string>;
+  };
   files: string[];
 }
 
@@ -55,9 +61,17 @@ function workspacePackages(): Pkg[] {
 function importsOf(file: string, text: string): Import[] {
   const { module } = parseSync(file.replace(/\.m?js$/, '.ts'), text);
   return [
-    ...module.staticImports.map((i) => ({ spec: i.moduleRequest.value, typeOnly: i.entries.length > 0 && i.entries.every((e) => e.isType) })),
-    ...module.staticExports.flatMap((x) => x.entries.filter((e) => e.moduleRequest).map((e) => ({ spec: e.moduleRequest!.value, typeOnly: e.isType }))),
-    ...module.dynamicImports.map((d) => text.slice(d.moduleRequest.start, d.moduleRequest.end)).filter((s) => /^['"`][^'"`$]+['"`]$/.test(s)).map((s) => ({ spec: s.slice(1, -1), typeOnly: false })),
+    ...module.staticImports.map((i) => ({
+      spec: i.moduleRequest.value,
+      typeOnly: i.entries.length > 0 && i.entries.every((e) => e.isType),
+    })),
+    ...module.staticExports.flatMap((x) =>
+      x.entries.filter((e) => e.moduleRequest).map((e) => ({ spec: e.moduleRequest!.value, typeOnly: e.isType })),
+    ),
+    ...module.dynamicImports
+      .map((d) => text.slice(d.moduleRequest.start, d.moduleRequest.end))
+      .filter((s) => /^['"`][^'"`$]+['"`]$/.test(s))
+      .map((s) => ({ spec: s.slice(1, -1), typeOnly: false })),
   ];
 }
 
@@ -65,14 +79,27 @@ function importsOf(file: string, text: string): Import[] {
 function resolveRelative(from: string, spec: string): string | null {
   const base = resolve(dirname(from), spec);
   const stem = base.replace(/\.(js|mjs|jsx)$/, '');
-  for (const c of [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.mts`, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), join(base, 'index.tsx')]) {
+  for (const c of [
+    base,
+    `${stem}.ts`,
+    `${stem}.tsx`,
+    `${stem}.mts`,
+    `${base}.ts`,
+    `${base}.tsx`,
+    join(base, 'index.ts'),
+    join(base, 'index.tsx'),
+  ]) {
     if (existsSync(c) && statSync(c).isFile()) return c;
   }
   return null;
 }
 
 /** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
-const packageName = (spec: string) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+const packageName = (spec: string) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
 
 const BUILTINS = new Set(builtinModules);
 const isBuiltin = (spec: string) => spec.startsWith('node:') || BUILTINS.has(packageName(spec));
@@ -118,7 +145,8 @@ const textOf = new Map(pkgs.flatMap((p) => p.files.map((f) => [f, readFileSync(f
 const importsOfFile = new Map([...textOf].map(([f, t]) => [f, importsOf(f, t)]));
 
 /** Test code and test helpers: they may use the repository's shared test tools (the root's devDependencies). */
-const isTestFile = (f: string) => /\.test\.tsx?$|[\\/]testing[\\/]|[\\/](testing|test-support|test-database)\.ts$/.test(f);
+const isTestFile = (f: string) =>
+  /\.test\.tsx?$|[\\/]testing[\\/]|[\\/](testing|test-support|test-database)\.ts$/.test(f);
 
 describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('architecture', () => {
   it('finds the imports of every statement form, and none in strings or comments', () => {
@@ -155,7 +183,14 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('architecture', () => 
       ['d', ['a']],
     ]);
     expect(cycles(graph)).toEqual([['a', 'b', 'c']]);
-    expect(cycles(new Map([['a', ['b']], ['b', []]]))).toEqual([]);
+    expect(
+      cycles(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('has no import cycle between files of packages/ and apps/, type-only imports included', () => {
@@ -194,7 +229,9 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('architecture', () => 
 
   it('keeps processor/ a port: it imports only itself, storage (db/) and core’s top-level modules, never a domain folder', () => {
     // The composition root and the barrels import everything: the processor must not reach them either.
-    const wiring = new Set(['open.ts', 'workers.ts', 'index.ts', 'testing.ts', 'test-database.ts'].map((f) => join(CORE, f)));
+    const wiring = new Set(
+      ['open.ts', 'workers.ts', 'index.ts', 'testing.ts', 'test-database.ts'].map((f) => join(CORE, f)),
+    );
     const processorDir = join(CORE, 'processor') + sep;
     const dbDir = join(CORE, 'db') + sep;
     const wrong: string[] = [];
@@ -216,19 +253,30 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('architecture', () => 
     const undeclared = new Set<string>();
     for (const p of pkgs) {
       const keys = (o?: Record<string, string>) => Object.keys(o ?? {});
-      const runtime = new Set([...keys(p.json.dependencies), ...keys(p.json.peerDependencies), ...keys(p.json.optionalDependencies)]);
+      const runtime = new Set([
+        ...keys(p.json.dependencies),
+        ...keys(p.json.peerDependencies),
+        ...keys(p.json.optionalDependencies),
+      ]);
       // What a package's build compiles into its output (the browser bundles: every import; the server: our own
       // packages) may be a devDependency: the built package does not import it at run time.
       const bundlesAll = p.json.scripts?.build !== undefined && p.name !== '@remit/server';
-      const compiledIn = (name: string) => keys(p.json.devDependencies).includes(name) && (bundlesAll || name.startsWith('@remit/'));
+      const compiledIn = (name: string) =>
+        keys(p.json.devDependencies).includes(name) && (bundlesAll || name.startsWith('@remit/'));
       // Tests and test helpers may also use the repository's shared test tools (the root's devDependencies)
       // and any workspace package (the SDK's tests run the server; the core's check signatures with the SDK).
-      const forTests = new Set([...runtime, ...keys(p.json.devDependencies), ...keys(root.devDependencies), ...pkgs.map((q) => q.name)]);
+      const forTests = new Set([
+        ...runtime,
+        ...keys(p.json.devDependencies),
+        ...keys(root.devDependencies),
+        ...pkgs.map((q) => q.name),
+      ]);
       for (const f of p.files) {
         for (const { spec } of importsOfFile.get(f)!) {
           if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('virtual:') || isBuiltin(spec)) continue;
           const name = packageName(spec);
-          if (name === p.name || runtime.has(name) || compiledIn(name) || (isTestFile(f) && forTests.has(name))) continue;
+          if (name === p.name || runtime.has(name) || compiledIn(name) || (isTestFile(f) && forTests.has(name)))
+            continue;
           undeclared.add(`${name} in ${p.name} (${rel(f)})`);
         }
       }

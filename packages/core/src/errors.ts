@@ -56,7 +56,8 @@ export class RemitError extends Error {
   }
 }
 
-export const invalid = (code: ErrorCode, message?: string, errors?: FieldError[]) => new RemitError(code, message, { errors });
+export const invalid = (code: ErrorCode, message?: string, errors?: FieldError[]) =>
+  new RemitError(code, message, { errors });
 
 export const notFound = (code: ErrorCode, message?: string) => new RemitError(code, message);
 

@@ -68,7 +68,9 @@ describe('the encryption key fingerprint', () => {
 
     // The refused opening let go of the database (PGlite: the folder's lock), and recorded nothing.
     const again = await open(first);
-    expect((await again.ctx.db.select().from(keyFingerprint)).map((r) => r.fingerprint)).toEqual([new Vault(first).fingerprint()]);
+    expect((await again.ctx.db.select().from(keyFingerprint)).map((r) => r.fingerprint)).toEqual([
+      new Vault(first).fingerprint(),
+    ]);
     await again.close();
     if (testDbKind === 'postgres') await a.close();
   });
@@ -80,12 +82,19 @@ describe.runIf(testDbKind === 'postgres')('two first openings at once on Postgre
     try {
       // Migrate first, so both race on the fingerprint rather than on the migrations.
       const k1 = randomBytes(32);
-      const warm = await openCore({ env: 'sandbox', publicUrl: 'http://127.0.0.1', encryptionKey: k1, databaseUrl: db.url });
+      const warm = await openCore({
+        env: 'sandbox',
+        publicUrl: 'http://127.0.0.1',
+        encryptionKey: k1,
+        databaseUrl: db.url,
+      });
       await warm.ctx.db.delete(keyFingerprint);
       await warm.close();
-      const results = await Promise.allSettled([k1, randomBytes(32)].map((encryptionKey) =>
-        openCore({ env: 'sandbox', publicUrl: 'http://127.0.0.1', encryptionKey, databaseUrl: db.url }),
-      ));
+      const results = await Promise.allSettled(
+        [k1, randomBytes(32)].map((encryptionKey) =>
+          openCore({ env: 'sandbox', publicUrl: 'http://127.0.0.1', encryptionKey, databaseUrl: db.url }),
+        ),
+      );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       const rejected = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(rejected).toHaveLength(1);

@@ -89,7 +89,8 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
     vault,
     // Unset: the simulator in sandbox; in production the processor that refuses every payment.
     processor: opts.processor ?? createProcessor(undefined, opts.env),
-    checkDeposits: opts.checkDeposits === undefined ? createCheckDepositProvider(undefined, opts.env) : opts.checkDeposits,
+    checkDeposits:
+      opts.checkDeposits === undefined ? createCheckDepositProvider(undefined, opts.env) : opts.checkDeposits,
     checkImages: opts.checkImageStore ?? databaseCheckImageStore,
     now: opts.now ?? systemNow,
     settlementCutoffMs: opts.settlementCutoffMs ?? 0,

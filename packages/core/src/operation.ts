@@ -61,6 +61,6 @@ export async function inTransaction<C extends Scoped, T>(ctx: C, run: (tx: Tx, s
   const outboxes = new Set<OutboxKind>();
   const op: Operation = { ...ctx.op, outboxes };
   const result = await ctx.db.transaction((tx) => run(tx, { ...ctx, db: tx as unknown as Db, op }));
-  outboxes.forEach((kind) => ctx.outbox.fire(kind));
+  for (const kind of outboxes) ctx.outbox.fire(kind);
   return result;
 }

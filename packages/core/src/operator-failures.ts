@@ -33,12 +33,20 @@ const iso = (v: unknown) => (v instanceof Date ? v : new Date(String(v))).toISOS
  * Messages given up on (`failed`) and, with `retrying`, those still being retried after a failure:
  * newest first, at most `limit`. Production has no sandbox inbox, so this is where an operator sees them.
  */
-export async function failedMessages(ctx: Pick<Ctx, 'db'>, opts: { retrying?: boolean; limit?: number } = {}): Promise<FailedMessage[]> {
+export async function failedMessages(
+  ctx: Pick<Ctx, 'db'>,
+  opts: { retrying?: boolean; limit?: number } = {},
+): Promise<FailedMessage[]> {
   const statuses = opts.retrying ? ['failed', 'retrying'] : ['failed'];
   const rows = (await ctx.db.execute(sql`
     select id, merchant_id, channel, recipient, status, attempts, last_error, created_at from messages
-    where status in (${sql.join(statuses.map((s) => sql`${s}`), sql`, `)})
-    order by created_at desc, id desc limit ${opts.limit ?? 1000}`)) as unknown as { rows: Array<Record<string, unknown>> };
+    where status in (${sql.join(
+      statuses.map((s) => sql`${s}`),
+      sql`, `,
+    )})
+    order by created_at desc, id desc limit ${opts.limit ?? 1000}`)) as unknown as {
+    rows: Array<Record<string, unknown>>;
+  };
   return rows.rows.map((r) => ({
     message_id: String(r.id),
     merchant_id: String(r.merchant_id),
@@ -52,14 +60,25 @@ export async function failedMessages(ctx: Pick<Ctx, 'db'>, opts: { retrying?: bo
 }
 
 /** Webhook deliveries that failed or were disabled (with `retrying`, those being retried too), newest first. */
-export async function failedDeliveries(ctx: Pick<Ctx, 'db'>, opts: { retrying?: boolean; limit?: number } = {}): Promise<FailedDelivery[]> {
+export async function failedDeliveries(
+  ctx: Pick<Ctx, 'db'>,
+  opts: { retrying?: boolean; limit?: number } = {},
+): Promise<FailedDelivery[]> {
   const statuses = opts.retrying ? ['failed', 'disabled', 'retrying'] : ['failed', 'disabled'];
   const rows = (await ctx.db.execute(sql`
     select id, client_id, event_id, event_type, url, status, tries, attempts -> -1 as last, created_at from webhook_deliveries
-    where status in (${sql.join(statuses.map((s) => sql`${s}`), sql`, `)})
-    order by created_at desc, id desc limit ${opts.limit ?? 1000}`)) as unknown as { rows: Array<Record<string, unknown>> };
+    where status in (${sql.join(
+      statuses.map((s) => sql`${s}`),
+      sql`, `,
+    )})
+    order by created_at desc, id desc limit ${opts.limit ?? 1000}`)) as unknown as {
+    rows: Array<Record<string, unknown>>;
+  };
   return rows.rows.map((r) => {
-    const last = (typeof r.last === 'string' ? JSON.parse(r.last) : r.last) as { status_code?: number | null; error?: string | null } | null;
+    const last = (typeof r.last === 'string' ? JSON.parse(r.last) : r.last) as {
+      status_code?: number | null;
+      error?: string | null;
+    } | null;
     return {
       delivery_id: String(r.id),
       client_id: String(r.client_id),

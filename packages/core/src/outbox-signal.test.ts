@@ -5,7 +5,14 @@ import { updateWebhookUrl } from './clients/webhooks.js';
 import { messages } from './db/schema.js';
 import { startWebhookDispatcher } from './webhooks/dispatcher.js';
 import { recordEvent } from './webhooks/outbox.js';
-import { eventually, insertTestMerchant, openTestCore, startReceiver, type Receiver, type TestCore } from './webhooks/test-support.js';
+import {
+  eventually,
+  insertTestMerchant,
+  openTestCore,
+  startReceiver,
+  type Receiver,
+  type TestCore,
+} from './webhooks/test-support.js';
 import { startMessageDispatcher } from './messages/dispatcher.js';
 import { queueMessage } from './messages/outbox.js';
 import type { OutboxKind } from './outbox-signal.js';

@@ -6,7 +6,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('PollLoop wake-ups', () => {
   it('an idle loop woken runs its pass at once', async () => {
     const starts: number[] = [];
-    const loop = new PollLoop(async () => (starts.push(performance.now()), false), { pollMs: 10_000, wakeGapMs: 50, failureMessage: 'x' });
+    const loop = new PollLoop(async () => (starts.push(performance.now()), false), {
+      pollMs: 10_000,
+      wakeGapMs: 50,
+      failureMessage: 'x',
+    });
     loop.start();
     await sleep(100); // the first pass is done; the loop sleeps its 10 s poll
     const woken = performance.now();
@@ -19,7 +23,11 @@ describe('PollLoop wake-ups', () => {
 
   it('a stream of wake-ups runs passes no closer than the gap, and none is lost', async () => {
     const starts: number[] = [];
-    const loop = new PollLoop(async () => (starts.push(performance.now()), await sleep(2), false), { pollMs: 10_000, wakeGapMs: 40, failureMessage: 'x' });
+    const loop = new PollLoop(async () => (starts.push(performance.now()), await sleep(2), false), {
+      pollMs: 10_000,
+      wakeGapMs: 40,
+      failureMessage: 'x',
+    });
     loop.start();
     const until = performance.now() + 400;
     while (performance.now() < until) {
@@ -39,7 +47,11 @@ describe('PollLoop wake-ups', () => {
 
   it('wake(true), the loop’s own backlog, does not wait for the gap, during a pass or asleep', async () => {
     const starts: number[] = [];
-    const loop = new PollLoop(async () => (starts.push(performance.now()), await sleep(5), false), { pollMs: 10_000, wakeGapMs: 500, failureMessage: 'x' });
+    const loop = new PollLoop(async () => (starts.push(performance.now()), await sleep(5), false), {
+      pollMs: 10_000,
+      wakeGapMs: 500,
+      failureMessage: 'x',
+    });
     loop.start();
     await sleep(1); // during the first pass
     loop.wake(true);

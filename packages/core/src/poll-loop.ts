@@ -164,7 +164,13 @@ export async function claimDue<T extends Leased>(db: Db, o: ClaimDueOptions): Pr
  * `lease` (even run out: a claim by anyone else would have named a new lease). False: another
  * claim took it, leave it to that one.
  */
-export async function renewLease(db: Db, table: ClaimDueOptions['table'], id: string, lease: string, leaseSeconds: number): Promise<boolean> {
+export async function renewLease(
+  db: Db,
+  table: ClaimDueOptions['table'],
+  id: string,
+  lease: string,
+  leaseSeconds: number,
+): Promise<boolean> {
   const r = await db.execute(sql`
     update ${sql.raw(table)} set locked_until = now() + make_interval(secs => ${leaseSeconds}::float8)
     where id = ${id} and lease_id = ${lease} returning id`);
@@ -330,7 +336,9 @@ export class ClaimLoop<T> {
 
   #work(item: T): Promise<void> {
     // An item whose outcome cannot be recorded keeps its lease until it runs out, then is due again.
-    return this.#o.handle(item).catch((err) => this.#o.logger?.warn({ err }, `${this.#o.failureMessage}: an item failed`));
+    return this.#o
+      .handle(item)
+      .catch((err) => this.#o.logger?.warn({ err }, `${this.#o.failureMessage}: an item failed`));
   }
 
   #track(p: Promise<void>) {

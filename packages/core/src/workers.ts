@@ -33,11 +33,16 @@ export interface Workers {
 export function startWorkers(ctx: Ctx, opts: WorkerOptions = {}): Workers {
   const production = ctx.env === 'production';
   // Where webhooks may go, as registration checks it, checked again at each connect.
-  const targets = { allowPrivateAddresses: ctx.privateWebhooks, httpsOnly: production, ports: production ? ctx.webhookPorts : null };
+  const targets = {
+    allowPrivateAddresses: ctx.privateWebhooks,
+    httpsOnly: production,
+    ports: production ? ctx.webhookPorts : null,
+  };
   const webhooks = startWebhookDispatcher(ctx, { logger: opts.logger, ...targets, ...opts.webhooks });
   const messages = startMessageDispatcher(ctx, { logger: opts.logger, ...opts.messages });
   const expiry = startLinkExpiry(ctx, { logger: opts.logger });
-  const purge = opts.retention === false ? null : startPurge(ctx, opts.retention ?? DEFAULT_RETENTION, { logger: opts.logger });
+  const purge =
+    opts.retention === false ? null : startPurge(ctx, opts.retention ?? DEFAULT_RETENTION, { logger: opts.logger });
   const reconcile = opts.reconcile === false ? null : startReconciler(ctx, { logger: opts.logger, ...opts.reconcile });
   return {
     nudge() {
@@ -78,7 +83,13 @@ export function workerOptionsFromEnv(env: Record<string, string | undefined>): W
   const twilio = twilioSettingsFromEnv(env);
   return {
     // Timeout and lease are operator knobs mainly for tests (a shorter lease recovers sooner after a crash).
-    webhooks: { retryScale: scale, timeoutMs: ms('REMIT_WEBHOOK_TIMEOUT_MS'), leaseMs: ms('REMIT_WEBHOOK_LEASE_MS'), wakeOnCommit, wakeGapMs },
+    webhooks: {
+      retryScale: scale,
+      timeoutMs: ms('REMIT_WEBHOOK_TIMEOUT_MS'),
+      leaseMs: ms('REMIT_WEBHOOK_LEASE_MS'),
+      wakeOnCommit,
+      wakeGapMs,
+    },
     messages: {
       retryScale: scale,
       wakeOnCommit,

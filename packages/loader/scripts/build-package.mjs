@@ -14,7 +14,9 @@ const packages = join(loader, '..');
 const dist = join(loader, 'dist');
 // Beside dist/, so the finished files move in by rename (a temp dir may be another file system).
 const out = mkdtempSync(join(loader, '.dist-'));
-const contractFiles = readdirSync(join(packages, 'contract/src')).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+const contractFiles = readdirSync(join(packages, 'contract/src')).filter(
+  (f) => f.endsWith('.ts') && !f.endsWith('.test.ts'),
+);
 try {
   await build({
     entryPoints: [join(loader, 'src/pure.ts')],
@@ -26,7 +28,8 @@ try {
     legalComments: 'none',
     logLevel: 'warning',
   });
-  if (/@remit\//.test(readFileSync(join(out, 'index.js'), 'utf8'))) throw new Error('dist/index.js imports a workspace package at run time');
+  if (/@remit\//.test(readFileSync(join(out, 'index.js'), 'utf8')))
+    throw new Error('dist/index.js imports a workspace package at run time');
   const config = join(out, 'tsconfig.json');
   writeFileSync(
     config,
@@ -50,7 +53,10 @@ try {
   );
   const tsc = join(dirname(createRequire(join(loader, 'package.json')).resolve('typescript/package.json')), 'bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', config], { stdio: 'inherit' });
-  const types = readFileSync(join(out, 'types/loader/src/pure.d.ts'), 'utf8').replaceAll("'@remit/contract'", "'./contract/index.js'");
+  const types = readFileSync(join(out, 'types/loader/src/pure.d.ts'), 'utf8').replaceAll(
+    "'@remit/contract'",
+    "'./contract/index.js'",
+  );
   writeFileSync(join(out, 'index.d.ts'), types);
   cpSync(join(out, 'types/contract/src'), join(out, 'contract'), { recursive: true });
   // Swapped in piece by piece beside dynamic-launch.js, which the server reads from the same folder.

@@ -7,7 +7,12 @@ import type { BootWidgets, WidgetUI } from './ui.js';
  * module is evaluated as the browser would run it, and the widget chunk's script tag is caught
  * before it is fetched (the test plays the chunk by calling `window.__remitUI`).
  */
-type Win = Window & { Remit?: RemitWidgets; __remitUI?: (b: BootWidgets) => void; getPaymentPage?: unknown; sendRequestPayment?: unknown };
+type Win = Window & {
+  Remit?: RemitWidgets;
+  __remitUI?: (b: BootWidgets) => void;
+  getPaymentPage?: unknown;
+  sendRequestPayment?: unknown;
+};
 const win = window as unknown as Win;
 const KEY = 'pk_test_abcdefghijklmnop';
 const SRC = `https://remit.test/js/dynamic-launch.js?remit_merchant_public_key=${KEY}`;
@@ -29,7 +34,9 @@ async function launch(src = SRC, nonce = 'n0nce') {
 
 /** Plays the chunk: the loader gets these operations. */
 function chunkRuns(ui: Partial<WidgetUI>) {
-  const boot = vi.fn<BootWidgets>(() => ({ pay: vi.fn(), request: vi.fn(), table: vi.fn(() => () => {}), ...ui }) as WidgetUI);
+  const boot = vi.fn<BootWidgets>(
+    () => ({ pay: vi.fn(), request: vi.fn(), table: vi.fn(() => () => {}), ...ui }) as WidgetUI,
+  );
   win.__remitUI!(boot);
   return boot;
 }
@@ -44,15 +51,18 @@ class TrackedObserver extends MutationObserver {
 }
 
 // ...and its intent listeners (pointerover, focusin) on the document: removed after each test too.
-const listeners: Array<[string, EventListenerOrEventListenerObject, boolean | AddEventListenerOptions | undefined]> = [];
+const listeners: Array<[string, EventListenerOrEventListenerObject, boolean | AddEventListenerOptions | undefined]> =
+  [];
 const addListener = document.addEventListener.bind(document);
 
 beforeEach(() => {
   vi.stubGlobal('MutationObserver', TrackedObserver);
-  vi.spyOn(document, 'addEventListener').mockImplementation((type: string, fn: EventListenerOrEventListenerObject, opts?: boolean | AddEventListenerOptions) => {
-    if (!type.startsWith('remit:')) listeners.push([type, fn, opts]);
-    addListener(type, fn, opts);
-  });
+  vi.spyOn(document, 'addEventListener').mockImplementation(
+    (type: string, fn: EventListenerOrEventListenerObject, opts?: boolean | AddEventListenerOptions) => {
+      if (!type.startsWith('remit:')) listeners.push([type, fn, opts]);
+      addListener(type, fn, opts);
+    },
+  );
   chunks = [];
   errors = [];
   events = [];
@@ -110,17 +120,19 @@ describe('globals', () => {
 });
 
 describe('bad input: a console error, a remit:error event and a rejected Promise; nothing loaded', () => {
-  it.each([[0], [-5], ['ten'], [12.345], [null], [undefined], [Number.NaN], [{}], ['1e3']])('amount %j', async (amount) => {
-    await launch();
-    const err = await win.Remit!.getPaymentPage(amount as never).catch((e) => e);
-    expect(err).toBeInstanceOf(Error);
-    expect(err.code).toBe('invalid_amount');
-    expect(err.message).toContain('amount must be a number above 0 with at most 2 decimals');
-    expect(errors).toEqual([`Remit: ${err.message}`]);
-    expect(events).toEqual([{ type: 'remit:error', detail: { code: 'invalid_amount', message: err.message } }]);
-    expect(chunks).toEqual([]);
-  });
-
+  it.each([[0], [-5], ['ten'], [12.345], [null], [undefined], [Number.NaN], [{}], ['1e3']])(
+    'amount %j',
+    async (amount) => {
+      await launch();
+      const err = await win.Remit!.getPaymentPage(amount as never).catch((e) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect(err.code).toBe('invalid_amount');
+      expect(err.message).toContain('amount must be a number above 0 with at most 2 decimals');
+      expect(errors).toEqual([`Remit: ${err.message}`]);
+      expect(events).toEqual([{ type: 'remit:error', detail: { code: 'invalid_amount', message: err.message } }]);
+      expect(chunks).toEqual([]);
+    },
+  );
 
   it('a missing or malformed key is reported at load and by every call', async () => {
     await launch('https://remit.test/js/dynamic-launch.js?remit_merchant_public_key=sk_live_oops');
@@ -171,21 +183,29 @@ describe('using a widget', () => {
   it("a server refusal rejects with the server's code and message, logged and dispatched", async () => {
     await launch();
     const pending = win.Remit!.sendRequestPayment(5, '(415) 555-0123');
-    const failure = Object.assign(new Error('Too many requests (widget_sms_phone …)'), { code: 'rate_limited', status: 429 });
+    const failure = Object.assign(new Error('Too many requests (widget_sms_phone …)'), {
+      code: 'rate_limited',
+      status: 429,
+    });
     const request = vi.fn(async () => Promise.reject(failure));
     chunkRuns({ request });
     const err = await pending.catch((e) => e);
     expect(err).toMatchObject({ code: 'rate_limited', message: 'Too many requests (widget_sms_phone …)' });
     expect(request).toHaveBeenCalledWith('5', '(415) 555-0123', document.body);
     expect(errors).toEqual(['Remit: Too many requests (widget_sms_phone …)']);
-    expect(events).toEqual([{ type: 'remit:error', detail: { code: 'rate_limited', message: 'Too many requests (widget_sms_phone …)' } }]);
+    expect(events).toEqual([
+      { type: 'remit:error', detail: { code: 'rate_limited', message: 'Too many requests (widget_sms_phone …)' } },
+    ]);
   });
 
   it('a chunk that fails to load rejects load_failed; the next call tries again', async () => {
     await launch();
     const first = win.Remit!.getPaymentPage(5);
     chunks[0]!.dispatchEvent(new Event('error'));
-    await expect(first).rejects.toMatchObject({ code: 'load_failed', message: 'could not load the widgets from https://remit.test' });
+    await expect(first).rejects.toMatchObject({
+      code: 'load_failed',
+      message: 'could not load the widgets from https://remit.test',
+    });
     const second = win.Remit!.getPaymentPage(5);
     expect(chunks).toHaveLength(2);
     chunkRuns({ pay: async () => ({ status: 'closed', transaction_id: null }) });

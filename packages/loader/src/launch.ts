@@ -29,7 +29,9 @@ type Failure = Error & { code: string };
     emit('error', { code, message });
     return Promise.reject(Object.assign(new Error(message), { code }));
   };
-  const badKey = /^pk_\w{4,}$/.test(key) ? '' : `the script address needs ?remit_merchant_public_key=pk_… (got "${key}")`;
+  const badKey = /^pk_\w{4,}$/.test(key)
+    ? ''
+    : `the script address needs ?remit_merchant_public_key=pk_… (got "${key}")`;
   if (badKey) console.error('Remit: ' + badKey);
 
   let ui: Promise<WidgetUI> | undefined;
@@ -50,7 +52,11 @@ type Failure = Error & { code: string };
   // Warmed on intent: the pointer or focus reaching a button fetches the chunk, so the click that
   // follows finds it ready (a page nobody points at never loads it).
   for (const t of ['pointerover', 'focusin'])
-    d.addEventListener(t, (e) => badKey || ((e.target as Element).closest?.('button,[role=button],input') && load().catch(() => 0)), true);
+    d.addEventListener(
+      t,
+      (e) => badKey || ((e.target as Element).closest?.('button,[role=button],input') && load().catch(() => 0)),
+      true,
+    );
 
   /** Runs a widget operation; a failure is logged, dispatched as `remit:error` and rejected. */
   const run = <T>(op: (u: WidgetUI) => Promise<T>, undo?: () => void): Promise<T> =>
@@ -64,11 +70,14 @@ type Failure = Error & { code: string };
           });
 
   const amountOf = (a: unknown) => {
-    const t = typeof a == 'number' || typeof a == 'string' ? String(a).trim() : '';
+    const t = typeof a === 'number' || typeof a === 'string' ? String(a).trim() : '';
     return /^\d{1,9}(\.\d{1,2})?$/.test(t) && +t > 0 ? t : '';
   };
   const badAmount = (a: unknown) =>
-    fail('invalid_amount', `amount must be a number above 0 with at most 2 decimals, like 12.50 (got ${JSON.stringify(a)})`);
+    fail(
+      'invalid_amount',
+      `amount must be a number above 0 with at most 2 decimals, like 12.50 (got ${JSON.stringify(a)})`,
+    );
 
   const getPaymentPage = (amount: number | string, opts?: PayOptions) => {
     const a = amountOf(amount);
@@ -79,7 +88,7 @@ type Failure = Error & { code: string };
     return run(
       (u) => u.pay(a, opener, popup, opts),
       () => popup?.close(),
-    ).then((r) => (emit(r.status == 'succeeded' ? 'payment-success' : 'close', r), r));
+    ).then((r) => (emit(r.status === 'succeeded' ? 'payment-success' : 'close', r), r));
   };
 
   const sendRequestPayment = (amount: number | string, phone: string) => {
@@ -93,7 +102,11 @@ type Failure = Error & { code: string };
   const mountTransactions = (el: HTMLElement) => {
     let off: (() => void) | undefined;
     let gone = 0;
-    if (!badKey) load().then((u) => gone || (off = u.table(el)), (e: Error) => console.error('Remit: ' + e.message));
+    if (!badKey)
+      load().then(
+        (u) => gone || (off = u.table(el)),
+        (e: Error) => console.error('Remit: ' + e.message),
+      );
     return () => {
       gone = 1;
       off?.();

@@ -26,14 +26,20 @@ describe('onRemit', () => {
   });
 
   it('types the DOM events on document too', () => {
-    document.addEventListener('remit:error', (e) => expectTypeOf(e.detail).toEqualTypeOf<{ code: string; message: string }>());
+    document.addEventListener('remit:error', (e) =>
+      expectTypeOf(e.detail).toEqualTypeOf<{ code: string; message: string }>(),
+    );
     document.addEventListener('remit:ready', (e) => expectTypeOf(e.detail.public_key).toBeString());
   });
 });
 
 describe('loadRemit', () => {
   it("puts the page's appearance on the script tag it adds", () => {
-    void loadRemit({ publicKey: 'pk_test_x', baseUrl: 'https://remit.test', appearance: { theme: 'night', variables: { colorPrimary: '#7c3aed' } } });
+    void loadRemit({
+      publicKey: 'pk_test_x',
+      baseUrl: 'https://remit.test',
+      appearance: { theme: 'night', variables: { colorPrimary: '#7c3aed' } },
+    });
     const tag = document.querySelector<HTMLScriptElement>(`script[src^="https://remit.test${SCRIPT_PATH}"]`)!;
     expect(JSON.parse(tag.dataset.appearance!)).toEqual({ theme: 'night', variables: { colorPrimary: '#7c3aed' } });
   });
@@ -53,7 +59,12 @@ describe('loadRemit', () => {
     fire('remit:payment-success', { status: 'succeeded', transaction_id: 'txn_9' });
     fire('remit:close', { status: 'closed', transaction_id: null });
     fire('remit:error', { code: 'network_error', message: 'x' });
-    expect(calls).toEqual([['ready', { public_key: 'pk_test_x' }], ['success', 'txn_9'], ['close', 'closed'], ['error', 'network_error']]);
+    expect(calls).toEqual([
+      ['ready', { public_key: 'pk_test_x' }],
+      ['success', 'txn_9'],
+      ['close', 'closed'],
+      ['error', 'network_error'],
+    ]);
   });
 
   it('does nothing on the server', async () => {

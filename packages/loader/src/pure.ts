@@ -1,4 +1,12 @@
-import type { Appearance, PaymentClosed, PaymentSucceeded, RemitErrorDetail, RemitEventMap, RemitReady, RemitWidgets } from '@remit/contract';
+import type {
+  Appearance,
+  PaymentClosed,
+  PaymentSucceeded,
+  RemitErrorDetail,
+  RemitEventMap,
+  RemitReady,
+  RemitWidgets,
+} from '@remit/contract';
 
 export type {
   Appearance,
@@ -111,7 +119,11 @@ export function loadRemit(opts: LoadRemitOptions): Promise<RemitWidgets | null> 
   // A tag already on the page takes this page's appearance too (the widgets read it when they first load).
   if (opts.appearance) findScript()?.setAttribute('data-appearance', JSON.stringify(opts.appearance));
   // Called once this loader is there, whether it ran before this call or after.
-  if (opts.onReady) remembered(opts).then((remit) => remit && opts.onReady!({ public_key: remit.publicKey }), () => {});
+  if (opts.onReady)
+    remembered(opts).then(
+      (remit) => remit && opts.onReady!({ public_key: remit.publicKey }),
+      () => {},
+    );
   return remembered(opts);
 }
 

@@ -3,4 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildWrapper } from '../../../scripts/build-wrapper.mjs';
 
-await buildWrapper(join(dirname(fileURLToPath(import.meta.url)), '..'), { framework: ['react', 'react-dom'], directive: 'use client' });
+await buildWrapper(join(dirname(fileURLToPath(import.meta.url)), '..'), {
+  framework: ['react', 'react-dom'],
+  directive: 'use client',
+});

@@ -15,7 +15,13 @@ describe('@remit/react components over the real loadRemit', () => {
   it('GetPaymentPage: one script with the key, children as text; a click pays and calls onSuccess with the transaction', async () => {
     const onSuccess = vi.fn();
     const onClose = vi.fn();
-    render(h(GetPaymentPage, { clientKey: 'pk_test_abc', amount: '12.30', baseUrl: 'https://remit.example', onSuccess, onClose }, 'Pay $12.30'));
+    render(
+      h(
+        GetPaymentPage,
+        { clientKey: 'pk_test_abc', amount: '12.30', baseUrl: 'https://remit.example', onSuccess, onClose },
+        'Pay $12.30',
+      ),
+    );
     const scripts = remit.scripts();
     expect(scripts).toHaveLength(1);
     expect(scripts[0]!.src).toBe('https://remit.example/js/dynamic-launch.js?remit_merchant_public_key=pk_test_abc');
@@ -29,7 +35,7 @@ describe('@remit/react components over the real loadRemit', () => {
     expect(onClose).not.toHaveBeenCalled();
   });
 
-  it("GetPaymentPage: the appearance prop goes on the loader tag; onReady once the loader is there", async () => {
+  it('GetPaymentPage: the appearance prop goes on the loader tag; onReady once the loader is there', async () => {
     const onReady = vi.fn();
     render(h(GetPaymentPage, { clientKey: 'pk_test_abc', amount: 5, appearance: { theme: 'night' }, onReady }));
     expect(remit.scripts()[0]!.dataset.appearance).toBe('{"theme":"night"}');
@@ -44,7 +50,9 @@ describe('@remit/react components over the real loadRemit', () => {
     const onClose = vi.fn();
     const onError = vi.fn();
     render(h(GetPaymentPage, { clientKey: 'pk_test_abc', amount: 5, onSuccess, onClose, onError }));
-    expect(remit.scripts()[0]!.src).toBe(`${location.origin}/js/dynamic-launch.js?remit_merchant_public_key=pk_test_abc`);
+    expect(remit.scripts()[0]!.src).toBe(
+      `${location.origin}/js/dynamic-launch.js?remit_merchant_public_key=pk_test_abc`,
+    );
     remit.runScript();
     const button = screen.getByRole('button', { name: 'Pay' });
     fireEvent.click(button);
@@ -56,7 +64,9 @@ describe('@remit/react components over the real loadRemit', () => {
     await flush();
     remit.reject(Object.assign(new Error('amount must be more than zero'), { code: 'invalid_amount' }));
     await flush();
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: 'amount must be more than zero', code: 'invalid_amount' }));
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ message: 'amount must be more than zero', code: 'invalid_amount' }),
+    );
     expect(onSuccess).not.toHaveBeenCalled();
   });
 
@@ -84,7 +94,9 @@ describe('@remit/react components over the real loadRemit', () => {
     expect(remit.scripts()).toHaveLength(1);
     remit.scripts()[0]!.dispatchEvent(new Event('error'));
     await flush();
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: expect.stringContaining('could not load') }));
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ message: expect.stringContaining('could not load') }),
+    );
   });
 
   it('StrictMode: three components, double-mounted, add one script and mount one table; unmount removes it', async () => {

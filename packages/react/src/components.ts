@@ -2,7 +2,13 @@
 import { createElement, useEffect, useRef, type ReactElement, type ReactNode } from 'react';
 import type { RemitWidgets } from '@remit/loader';
 import { buttonText, load, press, toError } from '@remit/wrapper-core';
-import type { PaymentResult, RemitConnection, RemitReady, RemitWidgetError, RequestResult } from '@remit/wrapper-core/types';
+import type {
+  PaymentResult,
+  RemitConnection,
+  RemitReady,
+  RemitWidgetError,
+  RequestResult,
+} from '@remit/wrapper-core/types';
 
 /** Called once the loader is there (`remit:ready`): the component works from then on. */
 interface Ready {
@@ -37,7 +43,11 @@ export interface CompletedTransactionsProps extends RemitConnection, Ready {
 }
 
 /** A button that loads Remit ahead of the click and runs one widget call on each click. */
-function useRemitButton<R>(props: RemitButtonProps<R>, call: (remit: RemitWidgets) => Promise<R>, which: 0 | 1): ReactElement {
+function useRemitButton<R>(
+  props: RemitButtonProps<R>,
+  call: (remit: RemitWidgets) => Promise<R>,
+  which: 0 | 1,
+): ReactElement {
   // The latest props, read at click time, so a parent re-rendering new callbacks needs no effect.
   const latest = useRef({ props, call });
   latest.current = { props, call };
@@ -45,7 +55,10 @@ function useRemitButton<R>(props: RemitButtonProps<R>, call: (remit: RemitWidget
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs again only when the loader's settings change; callbacks are read from `latest`
   useEffect(() => {
     // Warm the loader: one script per page whatever mounts it (StrictMode's second mount reuses it).
-    load(latest.current.props).then((remit) => remit && latest.current.props.onReady?.({ public_key: remit.publicKey }), () => {});
+    load(latest.current.props).then(
+      (remit) => remit && latest.current.props.onReady?.({ public_key: remit.publicKey }),
+      () => {},
+    );
   }, [clientKey, baseUrl, nonce, locale]);
   const onClick = () => {
     const { props: p, call: c } = latest.current;
@@ -56,7 +69,12 @@ function useRemitButton<R>(props: RemitButtonProps<R>, call: (remit: RemitWidget
 
 /** A pay button: opens Remit's hosted pay page for `amount` in a modal (a popup on narrow screens). */
 export function GetPaymentPage(props: GetPaymentPageProps): ReactElement {
-  return useRemitButton(props, (remit) => remit.getPaymentPage(props.amount, { order_id: props.order_id, skip_confirmation: props.skip_confirmation }), 0);
+  return useRemitButton(
+    props,
+    (remit) =>
+      remit.getPaymentPage(props.amount, { order_id: props.order_id, skip_confirmation: props.skip_confirmation }),
+    0,
+  );
 }
 
 /** A button that texts `phone_number` a link to pay `amount`, then shows a confirmation. */

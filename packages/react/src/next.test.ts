@@ -27,7 +27,10 @@ describe.skipIf(samePass)('@remit/react under a real next build (app router)', (
       writeFileSync(join(p.app, file), text);
     };
     // JSX, not TSX: with TypeScript files Next installs TypeScript into the project before it builds.
-    write('app/layout.jsx', `export default function RootLayout({ children }) { return <html lang="en"><body>{children}</body></html>; }\n`);
+    write(
+      'app/layout.jsx',
+      `export default function RootLayout({ children }) { return <html lang="en"><body>{children}</body></html>; }\n`,
+    );
     write(
       'app/page.jsx',
       `import { GetPaymentPage, RequestPaymentonClick, CompletedTransactions } from '@remit/react';
@@ -56,7 +59,10 @@ export default function Shop() {
 }
 `,
     );
-    await run(join(p.app, 'node_modules/.bin/next'), ['build'], { cwd: p.app, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    await run(join(p.app, 'node_modules/.bin/next'), ['build'], {
+      cwd: p.app,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' },
+    });
   }, 300_000);
   afterAll(() => p?.remove());
 

@@ -12,31 +12,39 @@ let p: PackedApp;
 
 // Needs no database: run in the PGlite pass only.
 // tsc and attw over the installed package take tens of seconds on a busy machine.
-describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('@remit/react from its packed tarball', { timeout: 120_000 }, () => {
-  beforeAll(async () => {
-    p = await packAndInstall(join(import.meta.dirname, '..'), { react: undefined, 'react-dom': undefined, '@types/react': undefined });
-  }, 240_000);
-  afterAll(() => p?.remove());
+describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')(
+  '@remit/react from its packed tarball',
+  { timeout: 120_000 },
+  () => {
+    beforeAll(async () => {
+      p = await packAndInstall(join(import.meta.dirname, '..'), {
+        react: undefined,
+        'react-dom': undefined,
+        '@types/react': undefined,
+      });
+    }, 240_000);
+    afterAll(() => p?.remove());
 
-  it('holds one ESM file (the loader inside, React outside, "use client" first) and standalone types; ≤ 2 KB gzip', () => {
-    const pkg = JSON.parse(readFileSync(p.installed('package.json'), 'utf8'));
-    expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
-    expect(pkg.sideEffects).toBe(false);
-    expect(pkg.peerDependencies).toEqual({ react: expect.any(String) });
-    expect(pkg.dependencies).toBeUndefined();
-    const { js, imports, gzip } = p.bundle();
-    expect(js.startsWith('"use client";')).toBe(true);
-    expect(js).toContain('/js/dynamic-launch.js');
-    expect(imports).toEqual(['react']);
-    expect(gzip).toBeLessThanOrEqual(2048);
-    for (const f of ['index.d.ts', 'components.d.ts', 'types.d.ts']) expect(readFileSync(p.installed(`dist/${f}`), 'utf8')).not.toMatch(/(from|import\()\s*['"]@remit\//);
-    expect(() => readFileSync(p.installed('src/index.ts'))).toThrow();
-  });
+    it('holds one ESM file (the loader inside, React outside, "use client" first) and standalone types; ≤ 2 KB gzip', () => {
+      const pkg = JSON.parse(readFileSync(p.installed('package.json'), 'utf8'));
+      expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
+      expect(pkg.sideEffects).toBe(false);
+      expect(pkg.peerDependencies).toEqual({ react: expect.any(String) });
+      expect(pkg.dependencies).toBeUndefined();
+      const { js, imports, gzip } = p.bundle();
+      expect(js.startsWith('"use client";')).toBe(true);
+      expect(js).toContain('/js/dynamic-launch.js');
+      expect(imports).toEqual(['react']);
+      expect(gzip).toBeLessThanOrEqual(2048);
+      for (const f of ['index.d.ts', 'components.d.ts', 'types.d.ts'])
+        expect(readFileSync(p.installed(`dist/${f}`), 'utf8')).not.toMatch(/(from|import\()\s*['"]@remit\//);
+      expect(() => readFileSync(p.installed('src/index.ts'))).toThrow();
+    });
 
-  it('renders on the server from a plain ESM script: buttons and the table placeholder, nothing loaded', async () => {
-    const out = await p.node(
-      'ssr.mjs',
-      `import { createElement as h } from 'react';
+    it('renders on the server from a plain ESM script: buttons and the table placeholder, nothing loaded', async () => {
+      const out = await p.node(
+        'ssr.mjs',
+        `import { createElement as h } from 'react';
 import { renderToString } from 'react-dom/server';
 import { GetPaymentPage, RequestPaymentonClick, CompletedTransactions } from '@remit/react';
 console.log(renderToString(h('main', null,
@@ -44,16 +52,16 @@ console.log(renderToString(h('main', null,
   h(RequestPaymentonClick, { clientKey: 'pk_test_abc', amount: 5, phone_number: '4155550123' }),
   h(CompletedTransactions, { clientKey: 'pk_test_abc' }))));
 `,
-    );
-    expect(out.trim()).toBe(
-      '<main><button type="button">Pay $12.30</button><button type="button">Request payment</button><div data-remit-widget="completed-transactions"></div></main>',
-    );
-  });
+      );
+      expect(out.trim()).toBe(
+        '<main><button type="button">Pay $12.30</button><button type="button">Request payment</button><div data-remit-widget="completed-transactions"></div></main>',
+      );
+    });
 
-  it('type-checks a TSX user with tsc: typed callbacks; a missing prop or a wrong callback fails', async () => {
-    await p.tsc(
-      'shop.tsx',
-      `import { GetPaymentPage, RequestPaymentonClick, CompletedTransactions, type PaymentResult, type RemitWidgetError } from '@remit/react';
+    it('type-checks a TSX user with tsc: typed callbacks; a missing prop or a wrong callback fails', async () => {
+      await p.tsc(
+        'shop.tsx',
+        `import { GetPaymentPage, RequestPaymentonClick, CompletedTransactions, type PaymentResult, type RemitWidgetError } from '@remit/react';
 export function Shop({ onPaid }: { onPaid: (id: string) => void }) {
   return (
     <>
@@ -72,11 +80,12 @@ export function Shop({ onPaid }: { onPaid: (id: string) => void }) {
   );
 }
 `,
-      { jsx: 'react-jsx' },
-    );
-  });
+        { jsx: 'react-jsx' },
+      );
+    });
 
-  it('is clean under publint (strict) and @arethetypeswrong/cli (ESM-only profile)', async () => {
-    await p.lint();
-  });
-});
+    it('is clean under publint (strict) and @arethetypeswrong/cli (ESM-only profile)', async () => {
+      await p.lint();
+    });
+  },
+);

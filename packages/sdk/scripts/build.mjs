@@ -51,7 +51,11 @@ try {
   for (const f of ['require.cjs', 'require.d.cts']) cpSync(join(sdk, 'src', f), join(next, f));
   cpSync(join(out, 'js/contract/src'), join(next, 'contract'), { recursive: true, filter: (f) => !f.endsWith('.js') });
   for (const f of readdirSync(join(packages, 'contract/src'))) {
-    if (f.endsWith('.ts') && !f.endsWith('.test.ts') && !existsSync(join(next, 'contract', f.replace(/\.ts$/, '.d.ts')))) {
+    if (
+      f.endsWith('.ts') &&
+      !f.endsWith('.test.ts') &&
+      !existsSync(join(next, 'contract', f.replace(/\.ts$/, '.d.ts')))
+    ) {
       throw new Error(`the build lacks contract/${f.replace(/\.ts$/, '.d.ts')}`);
     }
   }

@@ -10,7 +10,6 @@ let remit: Remit;
 let merchantKey: string;
 let merchantId: string;
 
-
 async function rejection(p: Promise<unknown>): Promise<RemitApiError> {
   try {
     await p;
@@ -122,7 +121,12 @@ describe('Remit client: customers and transactions', () => {
   let transactionId: string;
 
   it('adds, lists and reads a customer', async () => {
-    const added = await remit.customers.add({ merchant_key: merchantKey, first_name: 'Grace', email: 'grace@example.test', card });
+    const added = await remit.customers.add({
+      merchant_key: merchantKey,
+      first_name: 'Grace',
+      email: 'grace@example.test',
+      card,
+    });
     expect(added.data.customer_id).toBeGreaterThan(0);
     customerId = added.data.customer_id;
     const list = await remit.customers.list({ merchant_key: merchantKey });
@@ -134,7 +138,11 @@ describe('Remit client: customers and transactions', () => {
 
   it('charges the customer, and the transaction is listed and readable', async () => {
     expect(customerId).toBeTruthy();
-    const charged = await remit.customers.charge(customerId, { merchant_key: merchantKey, amount: 10, order_id: 'sdk-charge-1' });
+    const charged = await remit.customers.charge(customerId, {
+      merchant_key: merchantKey,
+      amount: 10,
+      order_id: 'sdk-charge-1',
+    });
     expect(charged.transaction_id).toMatch(/^txn_/);
     transactionId = charged.transaction_id;
 
@@ -162,7 +170,9 @@ describe('Remit client: customers and transactions', () => {
         return fetch(url, init);
       },
     });
-    const err = await rejection(recording.transactions.list({ merchant_key: merchantKey, limit: 1, pageNumber: 0, from_date: '2000-01-01' }));
+    const err = await rejection(
+      recording.transactions.list({ merchant_key: merchantKey, limit: 1, pageNumber: 0, from_date: '2000-01-01' }),
+    );
     // Another client's merchant_key: the server read it from the query string.
     expect(err.code).toBe('invalid_merchant_key');
     expect(seen[0]).toEqual({
@@ -178,13 +188,24 @@ describe('Remit client: customers and transactions', () => {
   });
 
   it('iterates over every transaction by key, one page after another', async () => {
-    for (let i = 0; i < 4; i++) await remit.customers.charge(customerId, { merchant_key: merchantKey, amount: 1 + i, order_id: `sdk-iterate-${i}` });
+    for (let i = 0; i < 4; i++)
+      await remit.customers.charge(customerId, {
+        merchant_key: merchantKey,
+        amount: 1 + i,
+        order_id: `sdk-iterate-${i}`,
+      });
     const all = await remit.transactions.list({ merchant_key: merchantKey, limit: 100 });
     expect(all.total).toBeGreaterThan(4);
     const seen: string[] = [];
     const pages: unknown[] = [];
-    const counting = new Remit({ baseUrl: s.url, clientId: creds[0], secretKey: creds[1], fetch: (url, init) => (pages.push(url), fetch(url, init)) });
-    for await (const t of counting.transactions.iterate({ merchant_key: merchantKey, limit: 2 })) seen.push(t.transaction_id);
+    const counting = new Remit({
+      baseUrl: s.url,
+      clientId: creds[0],
+      secretKey: creds[1],
+      fetch: (url, init) => (pages.push(url), fetch(url, init)),
+    });
+    for await (const t of counting.transactions.iterate({ merchant_key: merchantKey, limit: 2 }))
+      seen.push(t.transaction_id);
     expect(seen).toEqual(all.data.map((t) => t.transaction_id));
     // Pages of 2, and one more that comes back empty.
     expect(pages).toHaveLength(Math.ceil(all.total / 2) + (all.total % 2 === 0 ? 1 : 0));
@@ -192,7 +213,11 @@ describe('Remit client: customers and transactions', () => {
   });
 
   it('lists transactions with an empty page and reads a missing one as 404', async () => {
-    const empty = await remit.transactions.list({ merchant_key: merchantKey, from_date: '2000-01-01', to_date: '2000-01-02' });
+    const empty = await remit.transactions.list({
+      merchant_key: merchantKey,
+      from_date: '2000-01-01',
+      to_date: '2000-01-02',
+    });
     expect(empty).toEqual({ result: true, message: expect.any(String), data: [], total: 0 });
     const err = await rejection(remit.transactions.get('txn_missing', { merchant_key: merchantKey }));
     expect(err.status).toBe(404);
@@ -207,7 +232,11 @@ describe('Remit client: customers and transactions', () => {
 
   it('voids the charge', async () => {
     expect(customerId).toBeTruthy();
-    const charged = await remit.customers.charge(customerId, { merchant_key: merchantKey, amount: '3.00', order_id: 'sdk-void-1' });
+    const charged = await remit.customers.charge(customerId, {
+      merchant_key: merchantKey,
+      amount: '3.00',
+      order_id: 'sdk-void-1',
+    });
     const v = await remit.voids.create({ merchant_key: merchantKey, transaction_id: charged.transaction_id });
     expect(v.data).toMatchObject({ type: 'Void', linked_txn_id: charged.transaction_id });
   });
@@ -234,7 +263,12 @@ describe('Remit client: customers and transactions', () => {
 
   it('voids a preauthorization', async () => {
     expect(customerId).toBeTruthy();
-    const held = await remit.customers.charge(customerId, { merchant_key: merchantKey, amount: 7, order_id: 'sdk-pre-2', preAuth: true });
+    const held = await remit.customers.charge(customerId, {
+      merchant_key: merchantKey,
+      amount: 7,
+      order_id: 'sdk-pre-2',
+      preAuth: true,
+    });
     const v = await remit.preauth.void({ merchant_key: merchantKey, transaction_id: held.transaction_id });
     expect(v.data.linked_txn_id).toBe(held.transaction_id);
   });
@@ -244,8 +278,16 @@ describe('Remit client: ACH, deposits, webhooks, sandbox', () => {
   it('approves an ACH transaction', async () => {
     const bank = { routing_number: '011000015', account_number: '000123456789', account_type: 'checking' as const };
     const added = await remit.customers.add({ merchant_key: merchantKey, first_name: 'Ach', bank_account: bank });
-    const charged = await remit.customers.charge(added.data.customer_id, { merchant_key: merchantKey, amount: 25, order_id: 'sdk-ach-1' });
-    const r = await remit.updateAch({ merchant_key: merchantKey, transaction_id: charged.transaction_id, new_status: 'approved' });
+    const charged = await remit.customers.charge(added.data.customer_id, {
+      merchant_key: merchantKey,
+      amount: 25,
+      order_id: 'sdk-ach-1',
+    });
+    const r = await remit.updateAch({
+      merchant_key: merchantKey,
+      transaction_id: charged.transaction_id,
+      new_status: 'approved',
+    });
     expect(r.result).toBe(true);
   });
 
@@ -280,7 +322,12 @@ describe('Remit client: ACH, deposits, webhooks, sandbox', () => {
   });
 
   it('reads the sandbox inbox', async () => {
-    await remit.requests.create({ merchant_key: merchantKey, amount: '3.00', order_id: 'sdk-sms-1', phone_number: '4155550142' });
+    await remit.requests.create({
+      merchant_key: merchantKey,
+      amount: '3.00',
+      order_id: 'sdk-sms-1',
+      phone_number: '4155550142',
+    });
     const inbox = await remit.sandbox.messages({ merchant_key: merchantKey, channel: 'sms' });
     expect(inbox.data.messages.map((m) => m.recipient)).toContain('+14155550142');
   });

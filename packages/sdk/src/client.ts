@@ -90,7 +90,13 @@ export class Remit {
    * Any call; the typed methods below go through here. `path` starts at the server root. GET
    * parameters go in the query string, others in a JSON body.
    */
-  async request<R>(method: Method, path: string, params?: unknown, opts: CallOptions = {}, form?: FormData): Promise<R> {
+  async request<R>(
+    method: Method,
+    path: string,
+    params?: unknown,
+    opts: CallOptions = {},
+    form?: FormData,
+  ): Promise<R> {
     // No user-agent: browsers refuse to set it; the server needs none.
     const headers: Record<string, string> = { authorization: this.#auth, ...opts.headers };
     if (opts.idempotencyKey !== undefined) headers['idempotency-key'] = opts.idempotencyKey;
@@ -114,7 +120,8 @@ export class Remit {
 
   readonly merchants = {
     /** `GET /merchant`. */
-    list: (opts?: CallOptions) => this.request<T.Envelope<T.MerchantView[]>>('GET', '/api/v1/merchant', undefined, opts),
+    list: (opts?: CallOptions) =>
+      this.request<T.Envelope<T.MerchantView[]>>('GET', '/api/v1/merchant', undefined, opts),
     /** `GET /merchant/{merchant_id}`: the owner call, which includes the merchant_key. */
     get: (merchantId: string, opts?: CallOptions) =>
       this.request<T.Envelope<T.MerchantWithKey>>('GET', `/api/v1/merchant/${seg(merchantId)}`, undefined, opts),
@@ -179,7 +186,10 @@ export class Remit {
      * @example
      * for await (const t of remit.transactions.iterate({ merchant_key, from_date: '2026-01-01' })) console.log(t.transaction_id);
      */
-    iterate: (params: Omit<T.ListTransactionsRequest, 'pageNumber' | 'starting_after'>, opts?: CallOptions): AsyncIterable<T.TransactionListItem> => {
+    iterate: (
+      params: Omit<T.ListTransactionsRequest, 'pageNumber' | 'starting_after'>,
+      opts?: CallOptions,
+    ): AsyncIterable<T.TransactionListItem> => {
       const list = this.transactions.list;
       return {
         async *[Symbol.asyncIterator]() {
@@ -196,7 +206,12 @@ export class Remit {
     },
     /** `GET /merchant/transactions/{transaction_id}`: `data` is an array holding the one transaction. */
     get: (transactionId: string, params: { merchant_key: string }, opts?: CallOptions) =>
-      this.request<T.Envelope<T.TransactionDetail[]>>('GET', `/api/v1/merchant/transactions/${seg(transactionId)}`, params, opts),
+      this.request<T.Envelope<T.TransactionDetail[]>>(
+        'GET',
+        `/api/v1/merchant/transactions/${seg(transactionId)}`,
+        params,
+        opts,
+      ),
   };
 
   // ── Voids, refunds, preauthorizations ──────────────────────────────────
@@ -240,7 +255,13 @@ export class Remit {
     form.append('device', body.device);
     form.append('front_file', ...filePart(body.front_file, 'front.jpg'));
     form.append('back_file', ...filePart(body.back_file, 'back.jpg'));
-    return this.request<T.Envelope<T.RemoteDepositResult>>('POST', '/api/v1/merchant/remote_deposit_capture', undefined, opts, form);
+    return this.request<T.Envelope<T.RemoteDepositResult>>(
+      'POST',
+      '/api/v1/merchant/remote_deposit_capture',
+      undefined,
+      opts,
+      form,
+    );
   }
 
   /** `POST /client/update-webhooks-url`: replaces the client's webhook URL. */
@@ -268,7 +289,8 @@ export class Remit {
     advanceClock: (body: T.AdvanceClockRequest, opts?: CallOptions) =>
       this.request<T.Envelope<T.AdvanceClockResult>>('POST', '/sandbox/advance-clock', body, opts),
     /** Closes a settlement batch now. */
-    settle: (body: T.SettleRequest, opts?: CallOptions) => this.request<T.Envelope<T.SettleResult>>('POST', '/sandbox/settle', body, opts),
+    settle: (body: T.SettleRequest, opts?: CallOptions) =>
+      this.request<T.Envelope<T.SettleResult>>('POST', '/sandbox/settle', body, opts),
     /** The sandbox inbox: SMS and email that would have been sent to customers. */
     messages: (params: T.ListSandboxMessagesRequest = {}, opts?: CallOptions) =>
       this.request<T.Envelope<T.SandboxMessagePage>>('GET', '/sandbox/messages', params, opts),
@@ -279,7 +301,11 @@ export class Remit {
 function unwrap<R>(res: Answer): R {
   const body = res.body as Record<string, unknown> | undefined;
   const failed =
-    res.status >= 400 || body === undefined || typeof body !== 'object' || body.result === false || body.status === false;
+    res.status >= 400 ||
+    body === undefined ||
+    typeof body !== 'object' ||
+    body.result === false ||
+    body.status === false;
   if (failed) throw new RemitApiError(res.status, body as Partial<T.ErrorEnvelope> | undefined, res.text.slice(0, 200));
   return body as R;
 }
@@ -290,5 +316,8 @@ function filePart(part: FilePart, fallbackName: string): [Blob, string] {
     return [part, name];
   }
   const bytes = part.data instanceof Uint8Array ? part.data : new Uint8Array(part.data);
-  return [new Blob([bytes as BlobPart], { type: part.contentType ?? 'application/octet-stream' }), part.filename ?? fallbackName];
+  return [
+    new Blob([bytes as BlobPart], { type: part.contentType ?? 'application/octet-stream' }),
+    part.filename ?? fallbackName,
+  ];
 }

@@ -8,12 +8,16 @@ describe('sha256 / hmacSha256', () => {
     const data = randomBytes(n);
     const key = randomBytes((n % 100) + 1);
     expect(Buffer.from(sha256(data)).toString('hex')).toBe(createHash('sha256').update(data).digest('hex'));
-    expect(Buffer.from(hmacSha256(key, data)).toString('hex')).toBe(createHmac('sha256', key).update(data).digest('hex'));
+    expect(Buffer.from(hmacSha256(key, data)).toString('hex')).toBe(
+      createHmac('sha256', key).update(data).digest('hex'),
+    );
   });
 
   it('hashes a key longer than the block first', () => {
     const key = randomBytes(200);
-    expect(Buffer.from(hmacSha256(key, Buffer.from('x'))).toString('hex')).toBe(createHmac('sha256', key).update('x').digest('hex'));
+    expect(Buffer.from(hmacSha256(key, Buffer.from('x'))).toString('hex')).toBe(
+      createHmac('sha256', key).update('x').digest('hex'),
+    );
   });
 
   it('round-trips base64 and compares bytes', () => {

@@ -42,7 +42,12 @@ beforeAll(async () => {
   mkdirSync(app);
   writeFileSync(
     join(app, 'package.json'),
-    JSON.stringify({ name: 'remit-sdk-user', private: true, type: 'module', dependencies: { '@remit/sdk': `file:${tarball}` } }),
+    JSON.stringify({
+      name: 'remit-sdk-user',
+      private: true,
+      type: 'module',
+      dependencies: { '@remit/sdk': `file:${tarball}` },
+    }),
   );
   await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock'], { cwd: app });
   s = await startTestServer();
@@ -64,8 +69,11 @@ describe('@remit/sdk from its packed tarball', () => {
     // Publishable: not private, licensed, with its README and license in the tarball.
     expect(pkg.private).toBeUndefined();
     expect(pkg.license).toBe('MIT');
-    for (const f of ['README.md', 'LICENSE']) expect(readFileSync(join(app, 'node_modules/@remit/sdk', f), 'utf8')).toMatch(/\S/);
-    expect(readFileSync(join(app, 'node_modules/@remit/sdk/README.md'), 'utf8')).toContain("import { Remit, RemitApiError } from '@remit/sdk';");
+    for (const f of ['README.md', 'LICENSE'])
+      expect(readFileSync(join(app, 'node_modules/@remit/sdk', f), 'utf8')).toMatch(/\S/);
+    expect(readFileSync(join(app, 'node_modules/@remit/sdk/README.md'), 'utf8')).toContain(
+      "import { Remit, RemitApiError } from '@remit/sdk';",
+    );
     expect(pkg.dependencies).toEqual({ zod: expect.any(String) });
     const index = readFileSync(join(app, 'node_modules/@remit/sdk/dist/index.js'), 'utf8');
     expect(index).not.toMatch(/@remit\/contract|node:/);
@@ -115,7 +123,15 @@ console.log(JSON.stringify({ merchants: merchants.data, error, event_type: event
     writeFileSync(
       join(app, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, lib: ['ES2022', 'DOM'], types: [] },
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          lib: ['ES2022', 'DOM'],
+          types: [],
+        },
         files: ['user.ts'],
       }),
     );
@@ -142,11 +158,16 @@ void remit.payLinks.create({ merchant_key: 'mk' });
   });
 
   it('require() from CommonJS: works where Node loads ES modules with require, else says how to import it', async () => {
-    writeFileSync(join(app, 'check.cjs'), "const { Remit, verifyWebhook } = require('@remit/sdk');\nconsole.log(typeof Remit, typeof verifyWebhook);\n");
+    writeFileSync(
+      join(app, 'check.cjs'),
+      "const { Remit, verifyWebhook } = require('@remit/sdk');\nconsole.log(typeof Remit, typeof verifyWebhook);\n",
+    );
     const works = await run(process.execPath, ['check.cjs'], { cwd: app });
     expect(works.stdout.trim()).toBe('function function');
     // A Node that cannot require ES modules (the flag turns this one's support off).
-    const old = await exec(process.execPath, ['--no-experimental-require-module', 'check.cjs'], { cwd: app }).catch((e: { stderr: string }) => e);
+    const old = await exec(process.execPath, ['--no-experimental-require-module', 'check.cjs'], { cwd: app }).catch(
+      (e: { stderr: string }) => e,
+    );
     expect((old as { stderr: string }).stderr).toContain(
       "@remit/sdk is an ES module. Use `import { Remit } from '@remit/sdk'`, or from CommonJS `const { Remit } = await import('@remit/sdk')`",
     );

@@ -55,4 +55,5 @@ export async function call(fetchImpl: Fetch, c: Call): Promise<Answer> {
 }
 
 /** HTTP Basic: client_id as the user name, secret_key as the password (UTF-8). */
-export const basicAuth = (clientId: string, secretKey: string) => `Basic ${toBase64(new TextEncoder().encode(`${clientId}:${secretKey}`))}`;
+export const basicAuth = (clientId: string, secretKey: string) =>
+  `Basic ${toBase64(new TextEncoder().encode(`${clientId}:${secretKey}`))}`;

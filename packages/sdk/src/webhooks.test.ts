@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { verifyWebhook, WebhookVerificationError } from './webhooks.js';
 
 const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-const body = JSON.stringify({ event_type: 'payment.success', data: { amount: 12.3 }, id: 'evt_1', created_at: '2026-01-01T00:00:00.000Z' });
+const body = JSON.stringify({
+  event_type: 'payment.success',
+  data: { amount: 12.3 },
+  id: 'evt_1',
+  created_at: '2026-01-01T00:00:00.000Z',
+});
 
 function signed(at = new Date(), id = 'evt_1', payload = body) {
   const sig = new Webhook(secret).sign(id, at, payload);
@@ -35,7 +40,10 @@ describe('verifyWebhook', () => {
     ['a missing signature', () => [{ ...signed(), 'webhook-signature': undefined }, body]],
     ['an old timestamp', () => [signed(new Date(Date.now() - 10 * 60_000)), body]],
     ['a future timestamp', () => [signed(new Date(Date.now() + 10 * 60_000)), body]],
-    ['a non-v1 scheme', () => [{ ...signed(), 'webhook-signature': signed()['webhook-signature'].replace('v1,', 'v2,') }, body]],
+    [
+      'a non-v1 scheme',
+      () => [{ ...signed(), 'webhook-signature': signed()['webhook-signature'].replace('v1,', 'v2,') }, body],
+    ],
   ])('throws WebhookVerificationError for %s', (_n, make) => {
     const [headers, b, s] = make() as [Record<string, string | undefined>, string, string?];
     expect(() => verifyWebhook(s ?? secret, headers, b)).toThrow(WebhookVerificationError);

@@ -42,9 +42,11 @@ export function verifyWebhook(
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
-  if (!id || !timestamp || !signatures) throw new WebhookVerificationError('Missing webhook-id, webhook-timestamp or webhook-signature header');
+  if (!id || !timestamp || !signatures)
+    throw new WebhookVerificationError('Missing webhook-id, webhook-timestamp or webhook-signature header');
   const ts = Number(timestamp);
-  if (!/^\d+$/.test(timestamp) || !Number.isSafeInteger(ts)) throw new WebhookVerificationError('Invalid webhook-timestamp');
+  if (!/^\d+$/.test(timestamp) || !Number.isSafeInteger(ts))
+    throw new WebhookVerificationError('Invalid webhook-timestamp');
   const now = Math.floor((opts.now ?? new Date()).getTime() / 1000);
   const tolerance = opts.toleranceSeconds ?? 300;
   if (Math.abs(now - ts) > tolerance) throw new WebhookVerificationError('Webhook timestamp is outside the tolerance');

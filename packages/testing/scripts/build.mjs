@@ -45,7 +45,8 @@ const pages = {
   widgets: join(root, 'packages/widgets/dist'),
 };
 for (const [name, dir] of Object.entries(pages)) {
-  if (!existsSync(dir)) throw new Error(`@remit/testing: ${name} is not built (${dir}); run npm run build at the repository root first`);
+  if (!existsSync(dir))
+    throw new Error(`@remit/testing: ${name} is not built (${dir}); run npm run build at the repository root first`);
 }
 
 await rm(dist, { recursive: true, force: true });
@@ -79,20 +80,54 @@ await build({
 const core = join(root, 'packages/core/src/db');
 for (const base of [dist]) {
   await mkdir(base, { recursive: true });
-  for (const f of ['pglite-worker.mjs', 'message-batch.mjs', 'raw-protocol.mjs']) await cp(join(core, f), join(base, f));
+  for (const f of ['pglite-worker.mjs', 'message-batch.mjs', 'raw-protocol.mjs'])
+    await cp(join(core, f), join(base, f));
   await cp(join(core, 'migrations'), join(base, 'migrations'), { recursive: true });
 }
 for (const [name, dir] of Object.entries(pages)) await cp(dir, join(dist, 'pages', name), { recursive: true });
 
 // Types: each entry's declarations, emitted file by file from the annotated sources. What they
 // reach may import only each other and playwright-core (never a workspace package).
-const typed = ['index', 'sandbox', 'outcomes', 'duration', 'inbox', 'webhook-receiver', 'test-cards', 'playwright', 'dom'];
+const typed = [
+  'index',
+  'sandbox',
+  'outcomes',
+  'duration',
+  'inbox',
+  'webhook-receiver',
+  'test-cards',
+  'playwright',
+  'dom',
+];
 const tsc = join(root, 'node_modules/typescript/bin/tsc');
-execFileSync(process.execPath, [tsc, '--ignoreConfig', ...typed.map((f) => `src/${f}.ts`), '--declaration', '--emitDeclarationOnly', '--noCheck', '--noResolve',
-  '--outDir', dist, '--rootDir', 'src', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--skipLibCheck'], { cwd: pkg, stdio: 'inherit' });
+execFileSync(
+  process.execPath,
+  [
+    tsc,
+    '--ignoreConfig',
+    ...typed.map((f) => `src/${f}.ts`),
+    '--declaration',
+    '--emitDeclarationOnly',
+    '--noCheck',
+    '--noResolve',
+    '--outDir',
+    dist,
+    '--rootDir',
+    'src',
+    '--target',
+    'es2022',
+    '--module',
+    'nodenext',
+    '--moduleResolution',
+    'nodenext',
+    '--skipLibCheck',
+  ],
+  { cwd: pkg, stdio: 'inherit' },
+);
 for (const f of typed) {
   const text = await readFile(join(dist, `${f}.d.ts`), 'utf8');
   for (const [, spec] of text.matchAll(/from '([^']+)'/g)) {
-    if (!spec.startsWith('./') && spec !== 'playwright-core') throw new Error(`dist/${f}.d.ts imports ${spec}: public types must not reach into the workspace`);
+    if (!spec.startsWith('./') && spec !== 'playwright-core')
+      throw new Error(`dist/${f}.d.ts imports ${spec}: public types must not reach into the workspace`);
   }
 }

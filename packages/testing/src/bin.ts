@@ -11,7 +11,11 @@ Starts a Remit sandbox (in-memory database) and prints one JSON line:
 Stops on SIGTERM or SIGINT. PORT in the environment sets the port too.`;
 
 function parse(argv: string[]) {
-  const out = { port: process.env.PORT ? Number(process.env.PORT) : undefined as number | undefined, host: undefined as string | undefined, merchant: true };
+  const out = {
+    port: process.env.PORT ? Number(process.env.PORT) : (undefined as number | undefined),
+    host: undefined as string | undefined,
+    merchant: true,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--help' || a === '-h') {
@@ -43,7 +47,9 @@ try {
   process.exit(1);
 }
 const merchant = args.merchant ? await sandbox.createMerchant() : null;
-process.stdout.write(`${JSON.stringify({ url: sandbox.url, credentials: sandbox.credentials, merchant, webhooksUrl: sandbox.webhooks.url })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ url: sandbox.url, credentials: sandbox.credentials, merchant, webhooksUrl: sandbox.webhooks.url })}\n`,
+);
 
 let stopping = false;
 const stop = () => {

@@ -12,7 +12,9 @@
  * expect(remit.opened).toEqual([{ amount: 12.5 }]);
  */
 
-export type PaymentResult = { status: 'succeeded'; transaction_id: string } | { status: 'closed'; transaction_id: null };
+export type PaymentResult =
+  | { status: 'succeeded'; transaction_id: string }
+  | { status: 'closed'; transaction_id: null };
 export interface RequestResult {
   status: 'sent' | 'queued';
   link_id: string;
@@ -63,7 +65,8 @@ const widgetError = (code: string, message: string) => Object.assign(new Error(m
 
 function checkAmount(amount: number | string): Error | null {
   const text = typeof amount === 'number' ? String(amount) : amount.trim();
-  if (!AMOUNT.test(text) || Number(text) <= 0) return widgetError('invalid_amount', 'Amount must be a positive number with at most two decimals.');
+  if (!AMOUNT.test(text) || Number(text) <= 0)
+    return widgetError('invalid_amount', 'Amount must be a positive number with at most two decimals.');
   return null;
 }
 
@@ -98,7 +101,8 @@ export function installFakeRemit(opts: { publicKey?: string } = {}): FakeRemit {
 
   const emit = (name: string, detail: unknown) => document.dispatchEvent(new CustomEvent(`remit:${name}`, { detail }));
   const answer = <R>(a: FakeAnswer<R>, kind: 'pay' | 'request'): Promise<R> => {
-    if (a === 'pending') return new Promise<R>((resolve, reject) => pending.push({ resolve: resolve as never, reject, kind }));
+    if (a === 'pending')
+      return new Promise<R>((resolve, reject) => pending.push({ resolve: resolve as never, reject, kind }));
     if (a && typeof a === 'object' && 'error' in a) return Promise.reject(widgetError(a.error.code, a.error.message));
     return Promise.resolve(a as R);
   };
@@ -114,11 +118,17 @@ export function installFakeRemit(opts: { publicKey?: string } = {}): FakeRemit {
       },
     );
   const render = (el: HTMLElement) => {
-    const cells = (t: FakeTransaction) => [t.date.slice(0, 10), t.amount, t.brand ? `${t.brand} •••• ${t.last_four ?? ''}` : 'Bank account', t.status];
+    const cells = (t: FakeTransaction) => [
+      t.date.slice(0, 10),
+      t.amount,
+      t.brand ? `${t.brand} •••• ${t.last_four ?? ''}` : 'Bank account',
+      t.status,
+    ];
     el.innerHTML = '';
     const table = el.tagName === 'TABLE' ? el : el.appendChild(document.createElement('table'));
     const head = table.appendChild(document.createElement('thead')).appendChild(document.createElement('tr'));
-    for (const h of ['Date', 'Amount', 'Payment method', 'Status']) head.appendChild(document.createElement('th')).textContent = h;
+    for (const h of ['Date', 'Amount', 'Payment method', 'Status'])
+      head.appendChild(document.createElement('th')).textContent = h;
     const body = table.appendChild(document.createElement('tbody'));
     for (const t of transactions) {
       const tr = body.appendChild(document.createElement('tr'));
@@ -138,7 +148,12 @@ export function installFakeRemit(opts: { publicKey?: string } = {}): FakeRemit {
     sendRequestPayment(amount, phone) {
       const bad = checkAmount(amount) ?? checkPhone(phone);
       sent.push({ amount, phone });
-      const defaultAnswer: RequestResult = { status: 'sent', link_id: `link_fake_${++count}`, amount: Number(amount).toFixed(2), phone_last_four: phone.replace(/\D/g, '').slice(-4) };
+      const defaultAnswer: RequestResult = {
+        status: 'sent',
+        link_id: `link_fake_${++count}`,
+        amount: Number(amount).toFixed(2),
+        phone_last_four: phone.replace(/\D/g, '').slice(-4),
+      };
       return reported(bad ? Promise.reject(bad) : answer(requestAnswer ?? defaultAnswer, 'request'), 'request');
     },
     mountTransactions(el) {

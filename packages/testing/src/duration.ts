@@ -12,7 +12,10 @@ export function durationMs(d: Duration): number {
   let total = 0;
   for (const part of parts) {
     const m = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w)$/.exec(part);
-    if (!m) throw new RangeError(`Unreadable duration ${JSON.stringify(d)}: write milliseconds or a number with ms, s, m, h, d or w ('25h', '3d')`);
+    if (!m)
+      throw new RangeError(
+        `Unreadable duration ${JSON.stringify(d)}: write milliseconds or a number with ms, s, m, h, d or w ('25h', '3d')`,
+      );
     total += Number(m[1]) * UNIT_MS[m[2]!]!;
   }
   return Math.round(total);

@@ -1,4 +1,10 @@
-import { AUTHENTICATION_REQUIRED, createSimulator, OutcomeUnknown, type AuthorizeResult, type Processor } from '@remit/core';
+import {
+  AUTHENTICATION_REQUIRED,
+  createSimulator,
+  OutcomeUnknown,
+  type AuthorizeResult,
+  type Processor,
+} from '@remit/core';
 import { FORCED_OUTCOMES, type ForcedOutcome } from './outcomes.js';
 
 type CardOutcome = Exclude<ForcedOutcome, 'ach_return'>;
@@ -24,18 +30,35 @@ export function forcingSimulator(onAchReturn: (gatewayRef: string) => void) {
       const gatewayRef = `sim_forced_${Math.random().toString(36).slice(2, 12)}`;
       if (challenged && opts.authenticated) {
         challenged = false;
-        return { approved: false, code: 'authentication_failed', message: '3-D Secure authentication failed.', gatewayRef };
+        return {
+          approved: false,
+          code: 'authentication_failed',
+          message: '3-D Secure authentication failed.',
+          gatewayRef,
+        };
       }
       const forced = card.shift();
-      if (forced === 'decline' || forced === 'insufficient_funds') return { approved: false, ...DECLINES[forced], gatewayRef };
-      if (forced === 'timeout') throw new OutcomeUnknown(new Error('The processor did not answer in time (forced by sandbox.fail).'));
+      if (forced === 'decline' || forced === 'insufficient_funds')
+        return { approved: false, ...DECLINES[forced], gatewayRef };
+      if (forced === 'timeout')
+        throw new OutcomeUnknown(new Error('The processor did not answer in time (forced by sandbox.fail).'));
       if (forced === '3ds_failure') {
         challenged = true;
         if (opts.authenticated) {
           challenged = false;
-          return { approved: false, code: 'authentication_failed', message: '3-D Secure authentication failed.', gatewayRef };
+          return {
+            approved: false,
+            code: 'authentication_failed',
+            message: '3-D Secure authentication failed.',
+            gatewayRef,
+          };
         }
-        return { approved: false, code: AUTHENTICATION_REQUIRED, message: 'This card requires 3-D Secure authentication; complete it on the hosted pay page.', gatewayRef };
+        return {
+          approved: false,
+          code: AUTHENTICATION_REQUIRED,
+          message: 'This card requires 3-D Secure authentication; complete it on the hosted pay page.',
+          gatewayRef,
+        };
       }
       return sim.authorizeCard(input, amount, opts);
     },
@@ -51,7 +74,8 @@ export function forcingSimulator(onAchReturn: (gatewayRef: string) => void) {
   return {
     processor,
     force(outcome: ForcedOutcome) {
-      if (!FORCED_OUTCOMES.includes(outcome)) throw new RangeError(`Unknown outcome ${JSON.stringify(outcome)}; one of ${FORCED_OUTCOMES.join(', ')}`);
+      if (!FORCED_OUTCOMES.includes(outcome))
+        throw new RangeError(`Unknown outcome ${JSON.stringify(outcome)}; one of ${FORCED_OUTCOMES.join(', ')}`);
       if (outcome === 'ach_return') achReturns++;
       else card.push(outcome);
     },

@@ -10,7 +10,11 @@ export interface Answer<T = any> {
  * The kit's own calls to its sandbox: node:http, not the global fetch, so a test that mocks fetch
  * (msw, nock's fetch mode) never intercepts the kit.
  */
-export function call<T = any>(url: string, method: string, opts: { auth?: [string, string]; json?: unknown } = {}): Promise<Answer<T>> {
+export function call<T = any>(
+  url: string,
+  method: string,
+  opts: { auth?: [string, string]; json?: unknown } = {},
+): Promise<Answer<T>> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (opts.auth) headers.authorization = `Basic ${Buffer.from(`${opts.auth[0]}:${opts.auth[1]}`).toString('base64')}`;
   const payload = opts.json === undefined ? undefined : Buffer.from(JSON.stringify(opts.json));

@@ -66,7 +66,9 @@ const toMessage = (m: MessageView): SandboxMessage => ({
 export function sandboxInbox(url: string, auth: () => [string, string]) {
   const handedOut = new Set<string>();
   const list = async (): Promise<SandboxMessage[]> => {
-    const a = await call<{ data: { messages: MessageView[] } }>(`${url}/sandbox/messages?limit=100`, 'GET', { auth: auth() });
+    const a = await call<{ data: { messages: MessageView[] } }>(`${url}/sandbox/messages?limit=100`, 'GET', {
+      auth: auth(),
+    });
     return expectOk('GET /sandbox/messages', a).data.messages.map(toMessage).reverse();
   };
   const messages: Messages = {

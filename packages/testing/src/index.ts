@@ -3,7 +3,15 @@
  * merchant's CI. Browser helpers are in @remit/testing/playwright, the fake loader for component
  * tests in @remit/testing/dom.
  */
-export { startSandbox, type Sandbox, type SandboxOptions, type SandboxMerchant, type MerchantFields, type Credentials, type SandboxClock } from './sandbox.js';
+export {
+  startSandbox,
+  type Sandbox,
+  type SandboxOptions,
+  type SandboxMerchant,
+  type MerchantFields,
+  type Credentials,
+  type SandboxClock,
+} from './sandbox.js';
 export type { Webhooks, ReceivedWebhook, WebhookWhere } from './webhook-receiver.js';
 export type { Messages, SandboxMessage } from './inbox.js';
 export type { ForcedOutcome } from './outcomes.js';

@@ -9,4 +9,10 @@
  */
 export type ForcedOutcome = 'decline' | 'insufficient_funds' | '3ds_failure' | 'timeout' | 'ach_return';
 
-export const FORCED_OUTCOMES: readonly ForcedOutcome[] = ['decline', 'insufficient_funds', '3ds_failure', 'timeout', 'ach_return'];
+export const FORCED_OUTCOMES: readonly ForcedOutcome[] = [
+  'decline',
+  'insufficient_funds',
+  '3ds_failure',
+  'timeout',
+  'ach_return',
+];

@@ -35,7 +35,15 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the packed @remit/tes
     tarball = join(tmp, (JSON.parse(stdout) as Array<{ filename: string }>)[0]!.filename);
     app = join(tmp, 'app');
     mkdirSync(app);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'merchant-ci', private: true, type: 'module', devDependencies: { '@remit/testing': `file:${tarball}` } }));
+    writeFileSync(
+      join(app, 'package.json'),
+      JSON.stringify({
+        name: 'merchant-ci',
+        private: true,
+        type: 'module',
+        devDependencies: { '@remit/testing': `file:${tarball}` },
+      }),
+    );
     await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock'], app);
   }, 300_000);
   afterAll(() => tmp && rmSync(tmp, { recursive: true, force: true }));
@@ -56,8 +64,15 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the packed @remit/tes
     symlinkSync(join(root, 'node_modules/vitest'), join(app, 'node_modules/vitest'), 'dir');
     mkdirSync(join(app, 'test'));
     cpSync(join(root, 'docs/examples/testing/vitest/payments.test.ts'), join(app, 'test/payments.test.ts'));
-    writeFileSync(join(app, 'vitest.config.mjs'), "export default { test: { testTimeout: 60000, hookTimeout: 180000 } };\n");
-    const { stdout } = await run(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--root', app], app);
+    writeFileSync(
+      join(app, 'vitest.config.mjs'),
+      'export default { test: { testTimeout: 60000, hookTimeout: 180000 } };\n',
+    );
+    const { stdout } = await run(
+      process.execPath,
+      [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--root', app],
+      app,
+    );
     expect(stdout).toMatch(/Tests\s+.*5 passed/);
   }, 600_000);
 
@@ -67,10 +82,15 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the packed @remit/tes
     const started = await startRemitSandbox({ command: join(app, 'node_modules/.bin/remit-sandbox') });
     try {
       expect(Object.keys(started)).toEqual(['url', 'credentials', 'merchant', 'webhooksUrl', 'stop']);
-      const list = await call(`${started.url}/api/v1/merchant`, 'GET', { auth: [started.credentials.clientId, started.credentials.secretKey] });
+      const list = await call(`${started.url}/api/v1/merchant`, 'GET', {
+        auth: [started.credentials.clientId, started.credentials.secretKey],
+      });
       expect(list.status).toBe(200);
       expect(list.body.data.map((m: { merchant_id: string }) => m.merchant_id)).toEqual([started.merchant.merchantId]);
-      const page = await call(`${started.url}/js/dynamic-launch.js?remit_merchant_public_key=${started.merchant.publicKey}`, 'GET');
+      const page = await call(
+        `${started.url}/js/dynamic-launch.js?remit_merchant_public_key=${started.merchant.publicKey}`,
+        'GET',
+      );
       expect(page.status).toBe(200);
     } finally {
       expect(await started.stop()).toBe(0);

@@ -39,7 +39,10 @@ export async function fillCard(form: PayForm, card: CardDetails = testCards.succ
 
 /** Presses the form's Pay button. */
 export async function pressPay(form: PayForm): Promise<void> {
-  await form.getByRole('button', { name: /^Pay\b/i }).first().click();
+  await form
+    .getByRole('button', { name: /^Pay\b/i })
+    .first()
+    .click();
 }
 
 export interface PayOutcome {
@@ -61,7 +64,9 @@ async function watchPayments(page: Page): Promise<void> {
     const w = window as unknown as { __remitPaid?: string[] };
     if (w.__remitPaid) return;
     w.__remitPaid = [];
-    document.addEventListener('remit:payment-success', (e) => w.__remitPaid!.push((e as CustomEvent<{ transaction_id: string }>).detail.transaction_id));
+    document.addEventListener('remit:payment-success', (e) =>
+      w.__remitPaid!.push((e as CustomEvent<{ transaction_id: string }>).detail.transaction_id),
+    );
   });
 }
 
@@ -78,18 +83,31 @@ export async function payOutcome(form: PayForm, timeoutMs = 15_000): Promise<Pay
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (shop) {
-      const paid = await shop.evaluate(() => (window as unknown as { __remitPaid?: string[] }).__remitPaid?.shift() ?? null);
+      const paid = await shop.evaluate(
+        () => (window as unknown as { __remitPaid?: string[] }).__remitPaid?.shift() ?? null,
+      );
       if (paid) return { status: 'succeeded', transactionId: paid, message: null };
     }
     if (await success.isVisible().catch(() => false)) {
-      const id = await form.locator('dt:text("Transaction ID") + dd').first().textContent().catch(() => null);
+      const id = await form
+        .locator('dt:text("Transaction ID") + dd')
+        .first()
+        .textContent()
+        .catch(() => null);
       return { status: 'succeeded', transactionId: id?.trim() ?? null, message: null };
     }
-    if (await challenge.isVisible().catch(() => false)) return { status: 'challenge', transactionId: null, message: null };
-    if (await alert.first().isVisible().catch(() => false)) {
+    if (await challenge.isVisible().catch(() => false))
+      return { status: 'challenge', transactionId: null, message: null };
+    if (
+      await alert
+        .first()
+        .isVisible()
+        .catch(() => false)
+    ) {
       return { status: 'declined', transactionId: null, message: (await alert.first().textContent())?.trim() ?? null };
     }
-    if (Date.now() > deadline) throw new Error(`No payment outcome (receipt, decline or 3-D Secure challenge) within ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`No payment outcome (receipt, decline or 3-D Secure challenge) within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -102,7 +120,11 @@ export async function payOutcome(form: PayForm, timeoutMs = 15_000): Promise<Pay
  * const paid = await payLink(page, link.payment_link, { card: testCards.success });
  * expect(paid.status).toBe('succeeded');
  */
-export async function payLink(page: Page, url: string, opts: { card?: CardDetails; timeoutMs?: number } = {}): Promise<PayOutcome> {
+export async function payLink(
+  page: Page,
+  url: string,
+  opts: { card?: CardDetails; timeoutMs?: number } = {},
+): Promise<PayOutcome> {
   await page.goto(url);
   return payIn(page, opts);
 }

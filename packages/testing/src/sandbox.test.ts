@@ -6,15 +6,33 @@ import { startSandbox, type Sandbox, type SandboxMerchant } from './index.js';
 
 /** The kit's promises beyond the docs' example (docs/examples/testing/vitest): isolation, reset, forced outcomes. */
 
-const card = { number: '4242424242424242', exp_month: 12, exp_year: new Date().getFullYear() + 3, cvc: '123', zip: '94105' };
-const bank = { routing_number: '011000015', account_number: '000123456789', account_type: 'checking', holder_name: 'Ada Lovelace' };
+const card = {
+  number: '4242424242424242',
+  exp_month: 12,
+  exp_year: new Date().getFullYear() + 3,
+  cvc: '123',
+  zip: '94105',
+};
+const bank = {
+  routing_number: '011000015',
+  account_number: '000123456789',
+  account_type: 'checking',
+  holder_name: 'Ada Lovelace',
+};
 
 function api(s: Sandbox, m: SandboxMerchant, path: string, body: object) {
-  return call(`${s.url}/api/v1${path}`, 'POST', { auth: [s.credentials.clientId, s.credentials.secretKey], json: { merchant_key: m.merchantKey, ...body } });
+  return call(`${s.url}/api/v1${path}`, 'POST', {
+    auth: [s.credentials.clientId, s.credentials.secretKey],
+    json: { merchant_key: m.merchantKey, ...body },
+  });
 }
 async function charge(s: Sandbox, m: SandboxMerchant, method: object, amount = 20) {
   const c = await api(s, m, '/customers/add', { first_name: 'Ada', ...method });
-  return api(s, m, `/customers/charge/${c.body.data.customer_id}`, { amount, order_id: `o-${Math.random()}`, preAuth: false });
+  return api(s, m, `/customers/charge/${c.body.data.customer_id}`, {
+    amount,
+    order_id: `o-${Math.random()}`,
+    preAuth: false,
+  });
 }
 
 describe('durations and recipients', () => {
@@ -45,7 +63,9 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('startSandbox', () => 
   it('two sandboxes share nothing: ports, credentials, merchants, clocks, forced outcomes', async () => {
     expect(a.url).not.toBe(b.url);
     const m = await a.createMerchant();
-    const other = await call(`${b.url}/api/v1/merchant`, 'GET', { auth: [a.credentials.clientId, a.credentials.secretKey] });
+    const other = await call(`${b.url}/api/v1/merchant`, 'GET', {
+      auth: [a.credentials.clientId, a.credentials.secretKey],
+    });
     expect(other.status).toBe(401);
     await a.clock.advance('2d');
     expect(Math.round((a.clock.now().getTime() - b.clock.now().getTime()) / 3_600_000)).toBe(48);
@@ -73,7 +93,10 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('startSandbox', () => 
     a.fail('ach_return');
     const debit = await charge(a, m, { bank_account: bank });
     expect(debit.status).toBe(200);
-    const returned = await a.webhooks.next('ach.update', { where: { tran_id: debit.body.transaction_id }, timeoutMs: 10_000 });
+    const returned = await a.webhooks.next('ach.update', {
+      where: { tran_id: debit.body.transaction_id },
+      timeoutMs: 10_000,
+    });
     expect(returned.data).toMatchObject({ status: 'Declined', message: 'Insufficient Funds' });
   });
 
@@ -81,7 +104,9 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('startSandbox', () => 
     await a.createMerchant();
     await a.clock.advance('1d');
     await a.reset();
-    const list = await call(`${a.url}/api/v1/merchant`, 'GET', { auth: [a.credentials.clientId, a.credentials.secretKey] });
+    const list = await call(`${a.url}/api/v1/merchant`, 'GET', {
+      auth: [a.credentials.clientId, a.credentials.secretKey],
+    });
     expect([list.status, list.body.data]).toEqual([200, []]);
     expect(Math.abs(a.clock.now().getTime() - Date.now())).toBeLessThan(1000);
     expect(a.webhooks.all()).toEqual([]);
@@ -92,6 +117,8 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('startSandbox', () => 
   });
 
   it('webhooks.next names what it waited for when nothing comes', async () => {
-    await expect(a.webhooks.next('preauth', { timeoutMs: 100 })).rejects.toThrow(/Timed out after 100 ms waiting for webhook preauth/);
+    await expect(a.webhooks.next('preauth', { timeoutMs: 100 })).rejects.toThrow(
+      /Timed out after 100 ms waiting for webhook preauth/,
+    );
   });
 });

@@ -4,7 +4,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eq, sql } from 'drizzle-orm';
-import { exampleOnboarding, expireWidgetLinks, openCore, purgeNow, schema, startWorkers, DEFAULT_RETENTION, type Core } from '@remit/core';
+import {
+  exampleOnboarding,
+  expireWidgetLinks,
+  openCore,
+  purgeNow,
+  schema,
+  startWorkers,
+  DEFAULT_RETENTION,
+  type Core,
+} from '@remit/core';
 import { buildApp, generousRateLimits } from '@remit/server/embed';
 import { durationMs, type Duration } from './duration.js';
 import { forcingSimulator } from './forced-outcomes.js';
@@ -81,7 +90,8 @@ function bundledPages() {
 function cutoffMs(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const m = /^(\d{1,2})(?::(\d{2}))?$/.exec(text);
-  if (!m || Number(m[1]) > 23 || Number(m[2] ?? 0) > 59) throw new RangeError(`settlementCutoff must be HH or HH:MM (UTC), not ${text}`);
+  if (!m || Number(m[1]) > 23 || Number(m[2] ?? 0) > 59)
+    throw new RangeError(`settlementCutoff must be HH or HH:MM (UTC), not ${text}`);
   return Number(m[1]) * 3_600_000 + Number(m[2] ?? 0) * 60_000;
 }
 
@@ -126,24 +136,38 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   url = url.replace('://[::1]', '://localhost');
   core.ctx.publicUrl = url;
   // Webhooks and messages at once (woken on commit); retries a thousand times sooner than in production.
-  const startWork = () => startWorkers(core.ctx, { webhooks: { retryScale: 0.001 }, messages: { retryScale: 0.001 }, retention: false, reconcile: false });
+  const startWork = () =>
+    startWorkers(core.ctx, {
+      webhooks: { retryScale: 0.001 },
+      messages: { retryScale: 0.001 },
+      retention: false,
+      reconcile: false,
+    });
   let workers = startWork();
 
-  const created = expectOk('POST /portal/api/credentials', await call<{ client_id: string; secret_key: string }>(`${url}/portal/api/credentials`, 'POST'));
+  const created = expectOk(
+    'POST /portal/api/credentials',
+    await call<{ client_id: string; secret_key: string }>(`${url}/portal/api/credentials`, 'POST'),
+  );
   auth = [created.client_id, created.secret_key];
   const credentials: Credentials = { clientId: created.client_id, secretKey: created.secret_key };
 
   let signingSecret: string | null = null;
   // Deliveries are signed at the real time they are sent (not the sandbox clock's).
-  const receiver = await startWebhookReceiver(() => signingSecret, () => new Date());
+  const receiver = await startWebhookReceiver(
+    () => signingSecret,
+    () => new Date(),
+  );
   const register = async () => {
     if (options.webhooks === false) return;
-    const a = await call<{ signing_secret: string }>(`${url}/api/v1/client/update-webhooks-url`, 'POST', { auth, json: { webhook_url: receiver.webhooks.url } });
+    const a = await call<{ signing_secret: string }>(`${url}/api/v1/client/update-webhooks-url`, 'POST', {
+      auth,
+      json: { webhook_url: receiver.webhooks.url },
+    });
     signingSecret = expectOk('POST /client/update-webhooks-url', a).signing_secret;
   };
   await register();
   const inbox = sandboxInbox(url, () => auth);
-
 
   /** The merchant_key of one of the kit's merchants: remembered, else read with the owner call. */
   const merchantKeyOf = async (merchantId: string) => {
@@ -162,7 +186,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           .from(schema.transactions)
           .where(eq(schema.transactions.gatewayRef, ref));
         if (row) {
-          const json = { merchant_key: await merchantKeyOf(row.merchantId), transaction_id: row.id, new_status: 'declined' };
+          const json = {
+            merchant_key: await merchantKeyOf(row.merchantId),
+            transaction_id: row.id,
+            new_status: 'declined',
+          };
           await call(`${url}/api/v1/update-ach`, 'POST', { auth, json });
           break;
         }
@@ -184,11 +212,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     async createMerchant(fields = {}) {
       const onboarded = expectOk(
         'POST /onboarding',
-        await call<{ data: { merchant_key: string; public_key: string } }>(`${url}/api/v1/onboarding`, 'POST', { auth, json: exampleOnboarding(fields) }),
+        await call<{ data: { merchant_key: string; public_key: string } }>(`${url}/api/v1/onboarding`, 'POST', {
+          auth,
+          json: exampleOnboarding(fields),
+        }),
       ).data;
-      const list = expectOk('GET /merchant', await call<{ data: Array<{ merchant_id: string; public_data: { public_key: string } }> }>(`${url}/api/v1/merchant`, 'GET', { auth })).data;
+      const list = expectOk(
+        'GET /merchant',
+        await call<{ data: Array<{ merchant_id: string; public_data: { public_key: string } }> }>(
+          `${url}/api/v1/merchant`,
+          'GET',
+          { auth },
+        ),
+      ).data;
       const merchantId = list.find((m) => m.public_data.public_key === onboarded.public_key)!.merchant_id;
-      expectOk('POST /approve-merchant', await call(`${url}/api/v1/approve-merchant`, 'POST', { auth, json: { merchant_id: merchantId } }));
+      expectOk(
+        'POST /approve-merchant',
+        await call(`${url}/api/v1/approve-merchant`, 'POST', { auth, json: { merchant_id: merchantId } }),
+      );
       merchantKeys.set(merchantId, onboarded.merchant_key);
       return { merchantKey: onboarded.merchant_key, merchantId, publicKey: onboarded.public_key };
     },
@@ -207,7 +248,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       // No delivery of an emptied event in flight while the tables empty.
       await workers.stop();
       const others = sql`delete from clients where id <> ${credentials.clientId}`;
-      await core.ctx.db.execute(sql.raw(`truncate table ${tables.filter((t) => t !== '"clients"').join(', ')} cascade`));
+      await core.ctx.db.execute(
+        sql.raw(`truncate table ${tables.filter((t) => t !== '"clients"').join(', ')} cascade`),
+      );
       await core.ctx.db.execute(others);
       offsetMs = 0;
       merchantKeys.clear();
@@ -233,10 +276,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 /** The tables of the public schema that hold no rows yet (right after the migrations): what reset() empties. */
 async function seedlessTables(db: Core['ctx']['db']): Promise<string[]> {
-  const r = (await db.execute(sql`select tablename from pg_tables where schemaname = 'public' order by tablename`)) as unknown as { rows: Array<{ tablename: string }> };
+  const r = (await db.execute(
+    sql`select tablename from pg_tables where schemaname = 'public' order by tablename`,
+  )) as unknown as { rows: Array<{ tablename: string }> };
   const out: string[] = [];
   for (const { tablename } of r.rows) {
-    const c = (await db.execute(sql.raw(`select exists (select 1 from "${tablename}") as has`))) as unknown as { rows: Array<{ has: boolean }> };
+    const c = (await db.execute(sql.raw(`select exists (select 1 from "${tablename}") as has`))) as unknown as {
+      rows: Array<{ has: boolean }>;
+    };
     if (!c.rows[0]!.has || tablename === 'clients') out.push(`"${tablename}"`);
   }
   return out;

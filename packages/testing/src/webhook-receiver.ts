@@ -19,7 +19,10 @@ export type WebhookWhere = ((event: ReceivedWebhook) => boolean) | Record<string
 
 export interface Webhooks {
   /** The next event of this type (matching `where`) that no earlier `next` returned; waits up to `timeoutMs` (default 5000). */
-  next<D = Record<string, any>>(eventType: string, opts?: { where?: WebhookWhere; timeoutMs?: number }): Promise<ReceivedWebhook<D>>;
+  next<D = Record<string, any>>(
+    eventType: string,
+    opts?: { where?: WebhookWhere; timeoutMs?: number },
+  ): Promise<ReceivedWebhook<D>>;
   /** Every event received so far, oldest first. */
   all(): ReceivedWebhook[];
   /** Deliveries whose signature did not verify (the receiver answered 400): should stay empty. */
@@ -47,16 +50,26 @@ export async function startWebhookReceiver(secret: () => string | null, now: () 
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+      );
       try {
         const key = secret();
         if (!key) throw new Error('no signing secret yet');
         const event = verifyWebhook(key, new Headers(headers), body, { now: now() });
         res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
-        arrivals.push({ event_type: event.event_type, data: event.data as Record<string, any>, id: headers['webhook-id'] ?? '', headers, receivedAt: new Date() });
+        arrivals.push({
+          event_type: event.event_type,
+          data: event.data as Record<string, any>,
+          id: headers['webhook-id'] ?? '',
+          headers,
+          receivedAt: new Date(),
+        });
       } catch (err) {
         rejected.push({ error: (err as Error).message, body });
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: (err as Error).message }));
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: (err as Error).message }));
       }
     });
   });
@@ -71,7 +84,13 @@ export async function startWebhookReceiver(secret: () => string | null, now: () 
       return arrivals.next(
         (e) => e.event_type === eventType && matches(e, opts.where),
         timeoutMs,
-        () => `webhook ${eventType}${opts.where ? ' matching where' : ''} (received so far: ${arrivals.all().map((e) => e.event_type).join(', ') || 'none'}${rejected.length ? `; ${rejected.length} rejected: ${rejected[0]!.error}` : ''})`,
+        () =>
+          `webhook ${eventType}${opts.where ? ' matching where' : ''} (received so far: ${
+            arrivals
+              .all()
+              .map((e) => e.event_type)
+              .join(', ') || 'none'
+          }${rejected.length ? `; ${rejected.length} rejected: ${rejected[0]!.error}` : ''})`,
       ) as never;
     },
     all: () => arrivals.all(),

@@ -14,7 +14,9 @@ describe('@remit/vue components over the real loadRemit', () => {
       slots: { default: () => 'Pay $12.30' },
       attachTo: document.body,
     });
-    expect(remit.scripts().map((s) => s.src)).toEqual(['https://remit.example/js/dynamic-launch.js?remit_merchant_public_key=pk_test_abc']);
+    expect(remit.scripts().map((s) => s.src)).toEqual([
+      'https://remit.example/js/dynamic-launch.js?remit_merchant_public_key=pk_test_abc',
+    ]);
     remit.runScript();
     expect(w.text()).toBe('Pay $12.30');
     await w.get('button').trigger('click');
@@ -28,7 +30,10 @@ describe('@remit/vue components over the real loadRemit', () => {
   });
 
   it('GetPaymentPage: the appearance prop goes on the loader tag; emits ready once the loader is there', async () => {
-    const w = mount(GetPaymentPage, { props: { clientKey: 'pk_test_abc', amount: 5, appearance: { theme: 'flat' } }, attachTo: document.body });
+    const w = mount(GetPaymentPage, {
+      props: { clientKey: 'pk_test_abc', amount: 5, appearance: { theme: 'flat' } },
+      attachTo: document.body,
+    });
     expect(remit.scripts()[0]!.dataset.appearance).toBe('{"theme":"flat"}');
     expect(w.emitted('ready')).toBeUndefined();
     remit.runScript();
@@ -39,7 +44,9 @@ describe('@remit/vue components over the real loadRemit', () => {
 
   it('GetPaymentPage: closing emits close; a refusal emits error with its code; the default text is "Pay"', async () => {
     const w = mount(GetPaymentPage, { props: { clientKey: 'pk_test_abc', amount: 5 }, attachTo: document.body });
-    expect(remit.scripts()[0]!.src).toBe(`${location.origin}/js/dynamic-launch.js?remit_merchant_public_key=pk_test_abc`);
+    expect(remit.scripts()[0]!.src).toBe(
+      `${location.origin}/js/dynamic-launch.js?remit_merchant_public_key=pk_test_abc`,
+    );
     remit.runScript();
     expect(w.get('button').text()).toBe('Pay');
     await w.get('button').trigger('click');
@@ -51,13 +58,18 @@ describe('@remit/vue components over the real loadRemit', () => {
     await flushPromises();
     remit.reject(Object.assign(new Error('amount must be more than zero'), { code: 'invalid_amount' }));
     await flushPromises();
-    expect(w.emitted('error')![0]![0]).toMatchObject({ message: 'amount must be more than zero', code: 'invalid_amount' });
+    expect(w.emitted('error')![0]![0]).toMatchObject({
+      message: 'amount must be more than zero',
+      code: 'invalid_amount',
+    });
     expect(w.emitted('success')).toBeUndefined();
     w.unmount();
   });
 
   it('RequestPaymentonClick sends amount and phone_number and emits success with the confirmation', async () => {
-    const w = mount(RequestPaymentonClick, { props: { clientKey: 'pk_test_abc', amount: 20, phone_number: '+14155550123' } });
+    const w = mount(RequestPaymentonClick, {
+      props: { clientKey: 'pk_test_abc', amount: 20, phone_number: '+14155550123' },
+    });
     remit.runScript();
     expect(w.get('button').text()).toBe('Request payment');
     await w.get('button').trigger('click');

@@ -1,7 +1,14 @@
 import { defineComponent, h, onBeforeUnmount, onMounted, ref, watch, type PropType } from 'vue';
 import type { RemitWidgets } from '@remit/loader';
 import { buttonText, load, press, toError } from '@remit/wrapper-core';
-import type { Appearance, PaymentResult, RemitConnection, RemitReady, RemitWidgetError, RequestResult } from '@remit/wrapper-core/types';
+import type {
+  Appearance,
+  PaymentResult,
+  RemitConnection,
+  RemitReady,
+  RemitWidgetError,
+  RequestResult,
+} from '@remit/wrapper-core/types';
 
 /** Props of every component: the merchant public key, the Remit server (default: the page's origin), a CSP nonce, the customer's language, this page's appearance. */
 const connection = {
@@ -19,7 +26,12 @@ const amount = { type: [Number, String] as PropType<number | string>, required: 
 const phone_number = { type: String, required: true } as const;
 
 /** A button that loads Remit once mounted and runs one widget call per click: emits success, close or error. */
-function button<R, P extends object>(name: string, props: P, which: 0 | 1, call: (remit: RemitWidgets, props: any) => Promise<R>) {
+function button<R, P extends object>(
+  name: string,
+  props: P,
+  which: 0 | 1,
+  call: (remit: RemitWidgets, props: any) => Promise<R>,
+) {
   return defineComponent({
     name,
     props: { ...connection, amount, ...props },
@@ -40,14 +52,21 @@ function button<R, P extends object>(name: string, props: P, which: 0 | 1, call:
         ),
       );
       const onClick = () =>
-        press(p, (remit) => call(remit, p), { success: (r) => emit('success', r), close: () => emit('close'), error: (e) => emit('error', e) });
+        press(p, (remit) => call(remit, p), {
+          success: (r) => emit('success', r),
+          close: () => emit('close'),
+          error: (e) => emit('error', e),
+        });
       return () => h('button', { type: 'button', onClick }, slots.default?.() ?? buttonText(p.locale, which));
     },
   });
 }
 
 /** A pay button: opens Remit's hosted pay page for `amount` in a modal (a popup on narrow screens); `order_id` (yours, shown to the customer) and `skip_confirmation` (close at once on success) as `getPaymentPage` takes them. */
-export const GetPaymentPage = button<PaymentResult, { order_id: StringConstructor; skip_confirmation: BooleanConstructor }>(
+export const GetPaymentPage = button<
+  PaymentResult,
+  { order_id: StringConstructor; skip_confirmation: BooleanConstructor }
+>(
   'GetPaymentPage',
   { order_id: String, skip_confirmation: Boolean },
   0,

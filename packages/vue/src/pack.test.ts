@@ -13,30 +13,34 @@ let p: PackedApp;
 
 // Needs no database: run in the PGlite pass only.
 // tsc and attw over the installed package take tens of seconds on a busy machine.
-describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('@remit/vue from its packed tarball', { timeout: 120_000 }, () => {
-  beforeAll(async () => {
-    p = await packAndInstall(join(import.meta.dirname, '..'), { vue: undefined });
-  }, 240_000);
-  afterAll(() => p?.remove());
+describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')(
+  '@remit/vue from its packed tarball',
+  { timeout: 120_000 },
+  () => {
+    beforeAll(async () => {
+      p = await packAndInstall(join(import.meta.dirname, '..'), { vue: undefined });
+    }, 240_000);
+    afterAll(() => p?.remove());
 
-  it('holds one ESM file (the loader inside, Vue outside) and standalone types; ≤ 2 KB gzip', () => {
-    const pkg = JSON.parse(readFileSync(p.installed('package.json'), 'utf8'));
-    expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
-    expect(pkg.sideEffects).toBe(false);
-    expect(pkg.peerDependencies).toEqual({ vue: expect.any(String) });
-    expect(pkg.dependencies).toBeUndefined();
-    const { js, imports, gzip } = p.bundle();
-    expect(js).toContain('/js/dynamic-launch.js');
-    expect(imports).toEqual(['vue']);
-    expect(gzip).toBeLessThanOrEqual(2048);
-    for (const f of ['index.d.ts', 'components.d.ts', 'types.d.ts']) expect(readFileSync(p.installed(`dist/${f}`), 'utf8')).not.toMatch(/(from|import\()\s*['"]@remit\//);
-    expect(() => readFileSync(p.installed('src/index.ts'))).toThrow();
-  });
+    it('holds one ESM file (the loader inside, Vue outside) and standalone types; ≤ 2 KB gzip', () => {
+      const pkg = JSON.parse(readFileSync(p.installed('package.json'), 'utf8'));
+      expect(pkg.exports['.']).toEqual({ types: './dist/index.d.ts', import: './dist/index.js' });
+      expect(pkg.sideEffects).toBe(false);
+      expect(pkg.peerDependencies).toEqual({ vue: expect.any(String) });
+      expect(pkg.dependencies).toBeUndefined();
+      const { js, imports, gzip } = p.bundle();
+      expect(js).toContain('/js/dynamic-launch.js');
+      expect(imports).toEqual(['vue']);
+      expect(gzip).toBeLessThanOrEqual(2048);
+      for (const f of ['index.d.ts', 'components.d.ts', 'types.d.ts'])
+        expect(readFileSync(p.installed(`dist/${f}`), 'utf8')).not.toMatch(/(from|import\()\s*['"]@remit\//);
+      expect(() => readFileSync(p.installed('src/index.ts'))).toThrow();
+    });
 
-  it('renders on the server with createSSRApp from a plain ESM script: buttons and the table placeholder', async () => {
-    const out = await p.node(
-      'ssr.mjs',
-      `import { createSSRApp, h } from 'vue';
+    it('renders on the server with createSSRApp from a plain ESM script: buttons and the table placeholder', async () => {
+      const out = await p.node(
+        'ssr.mjs',
+        `import { createSSRApp, h } from 'vue';
 import { renderToString } from 'vue/server-renderer';
 import { GetPaymentPage, RequestPaymentonClick, CompletedTransactions } from '@remit/vue';
 const app = createSSRApp({ render: () => h('main', [
@@ -45,16 +49,16 @@ const app = createSSRApp({ render: () => h('main', [
   h(CompletedTransactions, { clientKey: 'pk_test_abc' })]) });
 console.log(await renderToString(app));
 `,
-    );
-    expect(out.trim()).toBe(
-      '<main><button type="button">Pay $12.30</button><button type="button">Request payment</button><div data-remit-widget="completed-transactions"></div></main>',
-    );
-  });
+      );
+      expect(out.trim()).toBe(
+        '<main><button type="button">Pay $12.30</button><button type="button">Request payment</button><div data-remit-widget="completed-transactions"></div></main>',
+      );
+    });
 
-  it('type-checks a TSX user with tsc: typed emits; a missing prop or a wrong handler fails', async () => {
-    await p.tsc(
-      'shop.tsx',
-      `import { defineComponent } from 'vue';
+    it('type-checks a TSX user with tsc: typed emits; a missing prop or a wrong handler fails', async () => {
+      await p.tsc(
+        'shop.tsx',
+        `import { defineComponent } from 'vue';
 import { GetPaymentPage, RequestPaymentonClick, CompletedTransactions, type PaymentResult, type RemitWidgetError } from '@remit/vue';
 export default defineComponent({
   emits: { paid: (_id: string) => true },
@@ -77,11 +81,12 @@ export default defineComponent({
   },
 });
 `,
-      { jsx: 'preserve', jsxImportSource: 'vue' },
-    );
-  });
+        { jsx: 'preserve', jsxImportSource: 'vue' },
+      );
+    });
 
-  it('is clean under publint (strict) and @arethetypeswrong/cli (ESM-only profile)', async () => {
-    await p.lint();
-  });
-});
+    it('is clean under publint (strict) and @arethetypeswrong/cli (ESM-only profile)', async () => {
+      await p.lint();
+    });
+  },
+);

@@ -21,10 +21,23 @@ export function widgetApi(ctx: WidgetContext, f: typeof fetch = fetch): Call {
         credentials: 'omit',
       });
     } catch {
-      throw widgetError('network_error', `could not reach ${ctx.base} (offline, or this page's origin is not in the widget settings' allowed_origins)`);
+      throw widgetError(
+        'network_error',
+        `could not reach ${ctx.base} (offline, or this page's origin is not in the widget settings' allowed_origins)`,
+      );
     }
-    const json = (await res.json().catch(() => null)) as { result?: boolean; data?: T; code?: string; message?: string } | null;
-    if (!res.ok || !json?.result) throw widgetError(json?.code || `http_${res.status}`, json?.message || `the server answered ${res.status}`, res.status);
+    const json = (await res.json().catch(() => null)) as {
+      result?: boolean;
+      data?: T;
+      code?: string;
+      message?: string;
+    } | null;
+    if (!res.ok || !json?.result)
+      throw widgetError(
+        json?.code || `http_${res.status}`,
+        json?.message || `the server answered ${res.status}`,
+        res.status,
+      );
     return json.data as T;
   };
 }

@@ -25,7 +25,10 @@ export function bootWidgets(ctx: WidgetContext, call: Call = widgetApi(ctx)): Wi
     () => {},
   );
   // The modal's "Test mode" mark: shown once the settings say sandbox (still in flight on a first click).
-  const sandbox = config.then((c) => c.environment === 'sandbox', () => false);
+  const sandbox = config.then(
+    (c) => c.environment === 'sandbox',
+    () => false,
+  );
   let language: Promise<unknown> | null = loadLanguage(ctx.base, ctx.locale).then(() => (language = null));
   warmOnIntent(ctx.base, ctx.locale);
   const tables = new Map<TableModel, { el: HTMLElement; off: () => void }>();

@@ -5,7 +5,13 @@ import { useLayoutEffect, useRef } from 'preact/hooks';
  * A modal `<dialog>` (showModal): the page behind is inert, so focus stays inside; Escape closes
  * it (`cancel`), and the caller returns focus to the button that opened it.
  */
-export function Modal(props: { label: string; class: string; onClose: () => void; children: ComponentChildren; labelledBy?: string }) {
+export function Modal(props: {
+  label: string;
+  class: string;
+  onClose: () => void;
+  children: ComponentChildren;
+  labelledBy?: string;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   // Shown as soon as it is in the document (not a frame later): the click answers at once.
   useLayoutEffect(() => {

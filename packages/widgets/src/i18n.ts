@@ -21,7 +21,10 @@ export function loadLanguage(base: string, asked?: string | null): Promise<unkno
     ? Promise.resolve()
     : fetch(`${base}/js/widget-messages/${encodeURIComponent(tag)}`, { credentials: 'omit' })
         .then((r) => r.json())
-        .then((j: WidgetLanguage) => Object.assign(lang, j), () => 0);
+        .then(
+          (j: WidgetLanguage) => Object.assign(lang, j),
+          () => 0,
+        );
 }
 
 /**

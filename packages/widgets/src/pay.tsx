@@ -103,7 +103,14 @@ export async function pay(
         <div class="bar">
           <Head text={head} />
           <TestMark on={test} />
-          <button type="button" class="x" aria-label={t('close')} autofocus ref={(el) => void (x = el)} onClick={closed}>
+          <button
+            type="button"
+            class="x"
+            aria-label={t('close')}
+            autofocus
+            ref={(el) => void (x = el)}
+            onClick={closed}
+          >
             ×
           </button>
         </div>
@@ -184,7 +191,10 @@ function opened(f: HTMLIFrameElement, origin: string, linkId: string): Promise<b
       ok(r);
     };
     const on = (e: MessageEvent) =>
-      e.source === f.contentWindow && e.origin === origin && (e.data as { type?: string } | null)?.type === 'remit:opened' && end(true);
+      e.source === f.contentWindow &&
+      e.origin === origin &&
+      (e.data as { type?: string } | null)?.type === 'remit:opened' &&
+      end(true);
     const timer = setTimeout(end, OPEN_WAIT_MS, false);
     addEventListener('message', on);
     f.contentWindow!.postMessage({ type: 'remit:open', link_id: linkId }, origin);
@@ -200,7 +210,12 @@ function PayFrame(props: {
 }) {
   const src = use(props.src);
   if (src === '') return null;
-  if (!src) return <p class="wait" role="status">{t('opening')}</p>;
+  if (!src)
+    return (
+      <p class="wait" role="status">
+        {t('opening')}
+      </p>
+    );
   return (
     <iframe
       ref={props.frameRef}

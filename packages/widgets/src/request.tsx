@@ -19,12 +19,17 @@ export async function request(
   opener: Element | null,
   language?: Promise<unknown> | null,
 ): Promise<RequestResult> {
-  if (typeof phone != 'string' || !normalizePhone(phone))
-    throw widgetError('invalid_phone', `recipient_phone must be a 10-digit US number or E.164 like +14155550100 (got ${JSON.stringify(phone)})`);
-  const sent = await call<WidgetRequestResult>('/payment-requests', { amount, phone_number: phone.trim() }).catch((e: Error) => {
-    e.message = e.message.replace(/\bphone_number\b/g, 'recipient_phone');
-    throw e;
-  });
+  if (typeof phone !== 'string' || !normalizePhone(phone))
+    throw widgetError(
+      'invalid_phone',
+      `recipient_phone must be a 10-digit US number or E.164 like +14155550100 (got ${JSON.stringify(phone)})`,
+    );
+  const sent = await call<WidgetRequestResult>('/payment-requests', { amount, phone_number: phone.trim() }).catch(
+    (e: Error) => {
+      e.message = e.message.replace(/\bphone_number\b/g, 'recipient_phone');
+      throw e;
+    },
+  );
   await language;
   const { host, root } = shadowHost('request');
   const close = () => {

@@ -12,10 +12,7 @@ import { adoptStyles } from './styles.js';
  * root, and the merchant's own table styles then apply); any other element gets an open shadow
  * root with a styled table in it.
  */
-type State =
-  | { kind: 'loading' }
-  | { kind: 'error'; message: string }
-  | { kind: 'ready'; list: WidgetTransactions };
+type State = { kind: 'loading' } | { kind: 'error'; message: string } | { kind: 'ready'; list: WidgetTransactions };
 
 export interface TableModel {
   state: Signal<State>;
@@ -97,7 +94,11 @@ export function Rows({ model }: { model: TableModel }) {
                     {t('prev')}
                   </button>
                   <span>{t('page', String(p + 1))}</span>
-                  <button type="button" disabled={s.kind !== 'ready' || !s.list.has_more} onClick={() => model.load(p + 1)}>
+                  <button
+                    type="button"
+                    disabled={s.kind !== 'ready' || !s.list.has_more}
+                    onClick={() => model.load(p + 1)}
+                  >
                     {t('next')}
                   </button>
                 </>

@@ -13,7 +13,9 @@ describe('warming the pay frame', () => {
   it('one hidden, unfocusable frame on /pay/preload per page, however often it is asked', () => {
     warmPayFrame(BASE);
     warmPayFrame(BASE);
-    expect(frames().map((f) => [f.src, f.style.display, f.tabIndex, f.getAttribute('aria-hidden')])).toEqual([[`${BASE}/pay/preload`, 'none', -1, 'true']]);
+    expect(frames().map((f) => [f.src, f.style.display, f.tabIndex, f.getAttribute('aria-hidden')])).toEqual([
+      [`${BASE}/pay/preload`, 'none', -1, 'true'],
+    ]);
   });
 
   it('not on a narrow screen (the pay page opens in a popup, another cache partition)', () => {

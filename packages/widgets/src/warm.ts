@@ -25,7 +25,11 @@ export function warmPayFrame(base: string, locale?: string | null): void {
   if (innerWidth < 600 || warm?.frame.isConnected) return;
   const f = document.createElement('iframe');
   // Its module script has run (and listens) by the frame's load event.
-  warm = { frame: f, origin: new URL(base, location.href).origin, ready: new Promise((r) => f.addEventListener('load', () => r(true), { once: true })) };
+  warm = {
+    frame: f,
+    origin: new URL(base, location.href).origin,
+    ready: new Promise((r) => f.addEventListener('load', () => r(true), { once: true })),
+  };
   f.src = `${base}/pay/preload${pageQuery(locale)}`;
   f.title = 'Remit preload';
   f.allow = 'payment';

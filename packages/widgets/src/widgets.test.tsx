@@ -32,7 +32,11 @@ describe('completed transactions table', () => {
     let answer!: (v: WidgetTransactions) => void;
     const call = vi.fn(() => new Promise((r) => (answer = r as never))) as unknown as Call;
     const model = tableModel(call);
-    render(<table><Rows model={model} /></table>);
+    render(
+      <table>
+        <Rows model={model} />
+      </table>,
+    );
     void model.load(0);
     expect(screen.getByRole('status').textContent).toContain('Loading transactions…');
     answer(pageOf(2));
@@ -45,7 +49,11 @@ describe('completed transactions table', () => {
 
   it('empty: says so', async () => {
     const model = tableModel((async () => pageOf(0)) as Call);
-    render(<table><Rows model={model} /></table>);
+    render(
+      <table>
+        <Rows model={model} />
+      </table>,
+    );
     await model.load(0);
     await screen.findByText('No completed transactions yet.');
     expect((screen.getByRole('button', { name: 'Next page' }) as HTMLButtonElement).disabled).toBe(true);
@@ -57,9 +65,15 @@ describe('completed transactions table', () => {
       throw widgetError('network_error', 'could not reach the server');
     });
     const model = tableModel(call as unknown as Call);
-    render(<table><Rows model={model} /></table>);
+    render(
+      <table>
+        <Rows model={model} />
+      </table>,
+    );
     await model.load(0);
-    await waitFor(() => expect(screen.getByRole('status').textContent).toBe(' — Could not load transactions: could not reach the server'));
+    await waitFor(() =>
+      expect(screen.getByRole('status').textContent).toBe(' — Could not load transactions: could not reach the server'),
+    );
     call.mockImplementation(async () => pageOf(1) as never);
     fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(3));
@@ -69,7 +83,11 @@ describe('completed transactions table', () => {
   it('pages forward and back', async () => {
     const call = vi.fn(async (path: string) => (path.endsWith('page=0') ? pageOf(10, true, 0) : pageOf(3, false, 1)));
     const model = tableModel(call as unknown as Call);
-    render(<table><Rows model={model} /></table>);
+    render(
+      <table>
+        <Rows model={model} />
+      </table>,
+    );
     await model.load(0);
     await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(12));
     fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
@@ -145,7 +163,13 @@ describe('pay modal', () => {
     void result.then(settled);
     const msg = { type: 'remit:payment', status: 'succeeded', transaction_id: 'txn_9' };
     window.dispatchEvent(new MessageEvent('message', { data: msg, origin: 'https://evil.test', source: frameWindow }));
-    window.dispatchEvent(new MessageEvent('message', { data: { ...msg, status: 'failed' }, origin: 'https://remit.test', source: frameWindow }));
+    window.dispatchEvent(
+      new MessageEvent('message', {
+        data: { ...msg, status: 'failed' },
+        origin: 'https://remit.test',
+        source: frameWindow,
+      }),
+    );
     await new Promise((r) => setTimeout(r, 10));
     expect(settled).not.toHaveBeenCalled();
     window.dispatchEvent(new MessageEvent('message', { data: msg, origin: 'https://remit.test', source: frameWindow }));
@@ -184,7 +208,10 @@ describe('pay modal', () => {
     let answer!: (l: typeof link) => void;
     const call = vi.fn(() => new Promise((r) => (answer = r as never))) as unknown as Call;
     const result = pay(call, '12.50', null, null);
-    document.querySelector('remit-pay')!.shadowRoot!.querySelector('dialog')!.dispatchEvent(new Event('cancel', { cancelable: true }));
+    document
+      .querySelector('remit-pay')!
+      .shadowRoot!.querySelector('dialog')!
+      .dispatchEvent(new Event('cancel', { cancelable: true }));
     answer(link);
     await expect(result).resolves.toEqual({ status: 'closed', transaction_id: null });
     expect(document.querySelector('remit-pay')).toBeNull();
@@ -194,7 +221,10 @@ describe('pay modal', () => {
     let refuse!: (e: Error) => void;
     const call = vi.fn(() => new Promise((_, no) => (refuse = no))) as unknown as Call;
     const result = pay(call, '12.50', null, null);
-    document.querySelector('remit-pay')!.shadowRoot!.querySelector('dialog')!.dispatchEvent(new Event('cancel', { cancelable: true }));
+    document
+      .querySelector('remit-pay')!
+      .shadowRoot!.querySelector('dialog')!
+      .dispatchEvent(new Event('cancel', { cancelable: true }));
     refuse(widgetError('network_error', 'could not reach the server'));
     await expect(result).resolves.toEqual({ status: 'closed', transaction_id: null });
   });
@@ -223,41 +253,63 @@ describe('request payment confirmation', () => {
     expect(call).toHaveBeenCalledWith('/payment-requests', { amount: '15', phone_number: '(415) 555-0123' });
     const root = document.querySelector('remit-request')!.shadowRoot!;
     expect(root.querySelector('h2')!.textContent).toBe('Payment request sent');
-    expect(root.querySelector('p')!.textContent).toBe('A text message with a link to pay $15.00 was sent to the phone number ending in 0123.');
+    expect(root.querySelector('p')!.textContent).toBe(
+      'A text message with a link to pay $15.00 was sent to the phone number ending in 0123.',
+    );
     (root.querySelector('button') as HTMLButtonElement).click();
     expect(document.querySelector('remit-request')).toBeNull();
     expect(document.activeElement).toBe(button);
   });
 });
 
-describe('request payment: the phone is checked with the server\'s rule, errors name recipient_phone', () => {
+describe("request payment: the phone is checked with the server's rule, errors name recipient_phone", () => {
   // Each is one the server's phone_number schema refuses (normalizePhone); the last passed the loader's old pattern.
-  it.each(['12345', '', 'call me', '+1 (415) 555-0123 ext 9', '(015) 555-0123', '0000000000'])('%j: refused before any call', async (phone) => {
-    const call = vi.fn() as unknown as Call;
-    const err = await request(call, '15', phone, null).catch((e) => e);
-    expect(err).toMatchObject({ code: 'invalid_phone', message: `recipient_phone must be a 10-digit US number or E.164 like +14155550100 (got ${JSON.stringify(phone)})` });
-    expect(call).not.toHaveBeenCalled();
-  });
+  it.each(['12345', '', 'call me', '+1 (415) 555-0123 ext 9', '(015) 555-0123', '0000000000'])(
+    '%j: refused before any call',
+    async (phone) => {
+      const call = vi.fn() as unknown as Call;
+      const err = await request(call, '15', phone, null).catch((e) => e);
+      expect(err).toMatchObject({
+        code: 'invalid_phone',
+        message: `recipient_phone must be a 10-digit US number or E.164 like +14155550100 (got ${JSON.stringify(phone)})`,
+      });
+      expect(call).not.toHaveBeenCalled();
+    },
+  );
 
   it('a short E.164 number the server takes is sent (the old pattern refused it)', async () => {
-    const call = vi.fn(async () => ({ status: 'sent', link_id: 'ord_3', amount: '15.00', phone_last_four: '3456' })) as unknown as Call;
+    const call = vi.fn(async () => ({
+      status: 'sent',
+      link_id: 'ord_3',
+      amount: '15.00',
+      phone_last_four: '3456',
+    })) as unknown as Call;
     await request(call, '15', ' +44123456 ', null);
     expect(call).toHaveBeenCalledWith('/payment-requests', { amount: '15', phone_number: '+44123456' });
   });
 
   it("the server's refusal of phone_number reaches the caller as recipient_phone", async () => {
     const call = vi.fn(async () => {
-      throw widgetError('phone_country_not_allowed', "phone_number must be a phone number in US (the widget settings' sms_countries).", 400);
+      throw widgetError(
+        'phone_country_not_allowed',
+        "phone_number must be a phone number in US (the widget settings' sms_countries).",
+        400,
+      );
     }) as unknown as Call;
     const err = await request(call, '15', '+447700900123', null).catch((e) => e);
-    expect(err).toMatchObject({ code: 'phone_country_not_allowed', message: "recipient_phone must be a phone number in US (the widget settings' sms_countries)." });
+    expect(err).toMatchObject({
+      code: 'phone_country_not_allowed',
+      message: "recipient_phone must be a phone number in US (the widget settings' sms_countries).",
+    });
   });
 });
 
 describe('boot: tables refresh after a payment', () => {
   it('every table on the page loads again on success; one taken off the page is let go, not asked for', async () => {
     const link = { link_id: 'ord_1', pay_link: 'https://remit.test/pay/ord_1', amount: '5.00' };
-    const call = vi.fn(async (path: string) => (path === '/config' ? { appearance_css: '', appearance_warning: null } : path === '/pay-links' ? link : pageOf(1))) as unknown as Call;
+    const call = vi.fn(async (path: string) =>
+      path === '/config' ? { appearance_css: '', appearance_warning: null } : path === '/pay-links' ? link : pageOf(1),
+    ) as unknown as Call;
     const ui = bootWidgets({ base: 'https://remit.test', key: 'pk_test_x' }, call);
     const kept = document.createElement('table');
     const gone = document.createElement('table');
@@ -265,7 +317,9 @@ describe('boot: tables refresh after a payment', () => {
     ui.table(kept);
     ui.table(gone);
     await waitFor(() => expect(kept.querySelectorAll('tbody tr')).toHaveLength(1));
-    const loads = () => (call as unknown as ReturnType<typeof vi.fn>).mock.calls.filter(([p]) => String(p).startsWith('/transactions')).length;
+    const loads = () =>
+      (call as unknown as ReturnType<typeof vi.fn>).mock.calls.filter(([p]) => String(p).startsWith('/transactions'))
+        .length;
     expect(loads()).toBe(2);
     gone.remove();
     const result = ui.pay('5', null, null);
@@ -273,7 +327,13 @@ describe('boot: tables refresh after a payment', () => {
     const frame = document.querySelector('remit-pay')!.shadowRoot!.querySelector('iframe')!;
     const frameWindow = window.open('about:blank') ?? window;
     Object.defineProperty(frame, 'contentWindow', { value: frameWindow });
-    window.dispatchEvent(new MessageEvent('message', { data: { type: 'remit:payment', status: 'succeeded', transaction_id: 'txn_1' }, origin: 'https://remit.test', source: frameWindow }));
+    window.dispatchEvent(
+      new MessageEvent('message', {
+        data: { type: 'remit:payment', status: 'succeeded', transaction_id: 'txn_1' },
+        origin: 'https://remit.test',
+        source: frameWindow,
+      }),
+    );
     await expect(result).resolves.toEqual({ status: 'succeeded', transaction_id: 'txn_1' });
     await waitFor(() => expect(loads()).toBe(3));
     expect(gone.querySelector('tbody')).toBeNull(); // unmounted
@@ -287,7 +347,9 @@ describe('boot: the appearance', () => {
     document.head.append(tag);
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const call = vi.fn(async (path: string) =>
-      path.startsWith('/config') ? { appearance_css: ':host{--brand:#7c3aed}', appearance_warning: 'the appearance option is ignored: why' } : pageOf(1),
+      path.startsWith('/config')
+        ? { appearance_css: ':host{--brand:#7c3aed}', appearance_warning: 'the appearance option is ignored: why' }
+        : pageOf(1),
     ) as unknown as Call;
     const ui = bootWidgets({ base: 'https://remit.test', key: 'pk_test_x' }, call);
     const div = document.createElement('div');

@@ -6,4 +6,5 @@ import { matchLocale } from '@remit/contract/locales';
  * `request`, the catalogue's `BUTTON_KEYS` order), in the `locale` prop's language; English without
  * one, so the server's render and the browser's hydration agree (neither guesses the browser's language).
  */
-export const buttonText = (locale: string | undefined, which: 0 | 1): string => BUTTONS[(locale && matchLocale(locale)) || 'en'][which]!;
+export const buttonText = (locale: string | undefined, which: 0 | 1): string =>
+  BUTTONS[(locale && matchLocale(locale)) || 'en'][which]!;

@@ -3,7 +3,13 @@ import type { RemitConnection, RemitWidgetError } from './types.js';
 
 /** The loader, once per page: `loadRemit` remembers its promise, so every component shares one script. */
 export function load(c: RemitConnection): Promise<RemitWidgets | null> {
-  return loadRemit({ publicKey: c.clientKey, baseUrl: c.baseUrl || location.origin, nonce: c.nonce, locale: c.locale, appearance: c.appearance });
+  return loadRemit({
+    publicKey: c.clientKey,
+    baseUrl: c.baseUrl || location.origin,
+    nonce: c.nonce,
+    locale: c.locale,
+    appearance: c.appearance,
+  });
 }
 
 /** Anything thrown, as an Error for `onError`. */

@@ -25,7 +25,8 @@ export async function run(file: string, args: string[], opts: { cwd?: string; en
 }
 
 /** The version of `name` installed in the repository: the fresh project gets the same. */
-export const repoVersion = (name: string): string => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
+export const repoVersion = (name: string): string =>
+  JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
 
 export interface PackedApp {
   tarball: string;
@@ -50,7 +51,11 @@ export interface PackedApp {
  * Packs the package at `pkgDir` and installs it in a new project with `deps` (name → version; the
  * repository's version when `undefined`). `install` flags are added to npm install's.
  */
-export async function packAndInstall(pkgDir: string, deps: Record<string, string | undefined>, install: string[] = []): Promise<PackedApp> {
+export async function packAndInstall(
+  pkgDir: string,
+  deps: Record<string, string | undefined>,
+  install: string[] = [],
+): Promise<PackedApp> {
   const name = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')).name as string;
   const tmp = mkdtempSync(join(tmpdir(), `remit-${name.split('/').pop()}-pack-`));
   try {
@@ -60,8 +65,13 @@ export async function packAndInstall(pkgDir: string, deps: Record<string, string
     mkdirSync(app);
     const dependencies: Record<string, string> = { [name]: `file:${tarball}` };
     for (const [dep, version] of Object.entries(deps)) dependencies[dep] = version ?? repoVersion(dep);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'remit-wrapper-user', private: true, type: 'module', dependencies }));
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', ...install], { cwd: app });
+    writeFileSync(
+      join(app, 'package.json'),
+      JSON.stringify({ name: 'remit-wrapper-user', private: true, type: 'module', dependencies }),
+    );
+    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock', ...install], {
+      cwd: app,
+    });
     const installed = (file: string) => join(app, 'node_modules', name, file);
     return {
       tarball,
@@ -73,10 +83,21 @@ export async function packAndInstall(pkgDir: string, deps: Record<string, string
         return (await run(process.execPath, [file], { cwd: app })).stdout;
       },
       async tsc(file, text, compilerOptions) {
-        const options = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, lib: ['ES2022', 'DOM'], types: [], ...compilerOptions };
+        const options = {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          lib: ['ES2022', 'DOM'],
+          types: [],
+          ...compilerOptions,
+        };
         writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files: [file] }));
         writeFileSync(join(app, file), text);
-        await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: app });
+        await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+          cwd: app,
+        });
       },
       async lint() {
         const publint = await run(bin('publint'), ['run', tarball, '--strict']);

@@ -53,7 +53,9 @@ export interface RemitReady {
 }
 
 /** The pay button's outcome: paid (`onSuccess`), or closed without paying (`onClose`). */
-export type PaymentResult = { status: 'succeeded'; transaction_id: string } | { status: 'closed'; transaction_id: null };
+export type PaymentResult =
+  | { status: 'succeeded'; transaction_id: string }
+  | { status: 'closed'; transaction_id: null };
 
 /** The payment request, sent by SMS. */
 export interface RequestResult {

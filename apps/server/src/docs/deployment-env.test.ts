@@ -32,9 +32,15 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-it('the example environment file of docs/deployment.md starts a production server as written, its placeholders filled in', { timeout: 180_000 }, async () => {
+it('the example environment file of docs/deployment.md starts a production server as written, its placeholders filled in', {
+  timeout: 180_000,
+}, async () => {
   const example = exampleEnv();
-  const [stripe, twilio, smtp] = await Promise.all([startStripeEmulator({ live: true }), startTwilioEmulator(), startSmtpSink()]);
+  const [stripe, twilio, smtp] = await Promise.all([
+    startStripeEmulator({ live: true }),
+    startTwilioEmulator(),
+    startSmtpSink(),
+  ]);
   db = testDbKind === 'postgres' ? await createTestDatabase('remit_deploy') : null;
   // What the operator fills in: each `…` of the example, and nothing else.
   const filled: Record<string, string> = {
@@ -47,7 +53,11 @@ it('the example environment file of docs/deployment.md starts a production serve
     TWILIO_ACCOUNT_SID: twilio.accountSid,
     TWILIO_AUTH_TOKEN: twilio.authToken,
   };
-  expect(Object.keys(example).filter((k) => example[k]!.includes('…')).sort()).toEqual(Object.keys(filled).sort());
+  expect(
+    Object.keys(example)
+      .filter((k) => example[k]!.includes('…'))
+      .sort(),
+  ).toEqual(Object.keys(filled).sort());
   // Where this machine's stand-ins are: the services the example names, and a port and folder of the test's own.
   const here = {
     SMTP_URL: smtp.url,
@@ -56,12 +66,23 @@ it('the example environment file of docs/deployment.md starts a production serve
     REMIT_STRIPE_JS_URL: stripe.jsUrl,
     REMIT_TWILIO_API_URL: twilio.url,
   };
-  const server = await startProcess('apps/server/src/main.ts', { ...example, ...filled, ...here, LOG_LEVEL: 'info' }, { readyPath: '/readyz' });
+  const server = await startProcess(
+    'apps/server/src/main.ts',
+    { ...example, ...filled, ...here, LOG_LEVEL: 'info' },
+    { readyPath: '/readyz' },
+  );
   try {
     const health = await send({ method: 'GET', url: `${server.base}/healthz` });
     expect([health.status, health.body]).toEqual([200, { status: 'ok' }]);
-    const started = server.output().split('\n').find((l) => l.includes('listening on'));
-    expect(JSON.parse(started!)).toMatchObject({ env: 'production', processor: 'stripe', publicUrl: 'https://pay.example.com' });
+    const started = server
+      .output()
+      .split('\n')
+      .find((l) => l.includes('listening on'));
+    expect(JSON.parse(started!)).toMatchObject({
+      env: 'production',
+      processor: 'stripe',
+      publicUrl: 'https://pay.example.com',
+    });
     expect(server.output()).not.toContain('refusing to start');
   } finally {
     await server.stop();

@@ -26,7 +26,10 @@ export function anchors(md: string): Set<string> {
   const out = new Set<string>();
   for (const m of md.replace(/^```[\s\S]*?^```$/gm, '').matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
     const text = m[1]!.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
-    const base = text.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     out.add(n ? `${base}-${n}` : base);
@@ -45,28 +48,37 @@ const files = [join(root, 'README.md'), ...markdownFiles(join(root, 'docs'))];
 
 describe('links in README.md and docs/', () => {
   it('the helpers see what GitHub sees', () => {
-    expect([...anchors('# Going live and operations\n## `PUBLIC_URL` and HOST\n## Rate limits\n## Rate limits\n```\n# not a heading\n```')]).toEqual([
-      'going-live-and-operations',
-      'public_url-and-host',
-      'rate-limits',
-      'rate-limits-1',
+    expect([
+      ...anchors(
+        '# Going live and operations\n## `PUBLIC_URL` and HOST\n## Rate limits\n## Rate limits\n```\n# not a heading\n```',
+      ),
+    ]).toEqual(['going-live-and-operations', 'public_url-and-host', 'rate-limits', 'rate-limits-1']);
+    expect(relativeLinks('[a](docs/x.md#y) [b](https://e.com) [c](#z) `[d](no.md)` [e](mailto:a@b.c)')).toEqual([
+      'docs/x.md#y',
+      '#z',
     ]);
-    expect(relativeLinks('[a](docs/x.md#y) [b](https://e.com) [c](#z) `[d](no.md)` [e](mailto:a@b.c)')).toEqual(['docs/x.md#y', '#z']);
   });
 
-  it.each(files.map((f) => [relative(root, f), f]))('%s: every relative link names a file and a heading that exist', (_name, file) => {
-    const broken: string[] = [];
-    for (const link of relativeLinks(readFileSync(file, 'utf8'))) {
-      const [path, anchor] = link.split('#') as [string, string | undefined];
-      const target = path ? join(dirname(file), decodeURIComponent(path)) : file;
-      if (!target.startsWith(root) || !existsSync(target)) {
-        broken.push(`${link}: no such file`);
-        continue;
+  it.each(files.map((f) => [relative(root, f), f]))(
+    '%s: every relative link names a file and a heading that exist',
+    (_name, file) => {
+      const broken: string[] = [];
+      for (const link of relativeLinks(readFileSync(file, 'utf8'))) {
+        const [path, anchor] = link.split('#') as [string, string | undefined];
+        const target = path ? join(dirname(file), decodeURIComponent(path)) : file;
+        if (!target.startsWith(root) || !existsSync(target)) {
+          broken.push(`${link}: no such file`);
+          continue;
+        }
+        if (
+          anchor !== undefined &&
+          target.endsWith('.md') &&
+          !anchors(readFileSync(target, 'utf8')).has(decodeURIComponent(anchor))
+        ) {
+          broken.push(`${link}: no heading #${anchor} in ${relative(root, target)}`);
+        }
       }
-      if (anchor !== undefined && target.endsWith('.md') && !anchors(readFileSync(target, 'utf8')).has(decodeURIComponent(anchor))) {
-        broken.push(`${link}: no heading #${anchor} in ${relative(root, target)}`);
-      }
-    }
-    expect(broken).toEqual([]);
-  });
+      expect(broken).toEqual([]);
+    },
+  );
 });

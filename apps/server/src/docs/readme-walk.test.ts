@@ -32,7 +32,12 @@ const dataDir = mkdtempSync(join(tmpdir(), 'remit-walk-'));
 
 beforeAll(async () => {
   db = testDbKind === 'postgres' ? await createTestDatabase() : null;
-  server = await startProcess('apps/server/src/main.ts', { PUBLIC_URL: '', REMIT_ENCRYPTION_KEY: '', REMIT_DATA_DIR: dataDir, DATABASE_URL: db?.url ?? '' });
+  server = await startProcess('apps/server/src/main.ts', {
+    PUBLIC_URL: '',
+    REMIT_ENCRYPTION_KEY: '',
+    REMIT_DATA_DIR: dataDir,
+    DATABASE_URL: db?.url ?? '',
+  });
 }, 120_000);
 afterAll(async () => {
   await server?.stop();
@@ -49,7 +54,11 @@ it('README walk: eight steps, each answer feeding the next; a second run works a
   const replay = `FIRST_CHARGE=$TRANSACTION_ID\n${blocks[4]}\necho "REPLAY $FIRST_CHARGE $TRANSACTION_ID"\n`;
   const script = `${blocks.join('\n')}\n${replay}echo "WALK $CLIENT_ID $MERCHANT_KEY $PUBLIC_KEY $MERCHANT_ID $CUSTOMER_ID $TRANSACTION_ID $PAY_LINK"\n`;
   for (const pass of [1, 2]) {
-    const { stdout, stderr } = await run('bash', ['-o', 'pipefail', '-c', script], { cwd: root, env: { ...process.env, PORT: port }, timeout: 60_000 });
+    const { stdout, stderr } = await run('bash', ['-o', 'pipefail', '-c', script], {
+      cwd: root,
+      env: { ...process.env, PORT: port },
+      timeout: 60_000,
+    });
     expect(stderr, `pass ${pass}`).toBe('');
     const [, clientId, mk, pk, merchantId, customerId, txn, link] = stdout.trim().split('\n').at(-1)!.split(' ');
     expect({ clientId, mk, pk, merchantId, customerId, txn }, `pass ${pass}`).toEqual({

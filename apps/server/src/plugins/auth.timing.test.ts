@@ -42,7 +42,11 @@ const median = (xs: number[]) => {
  * fix the unknown id cost twice as much: one database lookup against a cache hit).
  */
 it('an unknown client_id costs what a wrong secret costs', async () => {
-  const unknown = () => basicAuth(`cl_${Math.random().toString(36).slice(2, 14)}${Math.random().toString(36).slice(2, 14)}`, 'sk_test_wrongwrongwrongwrongwrongwrong');
+  const unknown = () =>
+    basicAuth(
+      `cl_${Math.random().toString(36).slice(2, 14)}${Math.random().toString(36).slice(2, 14)}`,
+      'sk_test_wrongwrongwrongwrongwrongwrong',
+    );
   const wrong = () => basicAuth(clientId, `sk_test_${Math.random().toString(36).slice(2)}wrongwrongwrong`);
   for (let i = 0; i < 30; i++) await timed(i % 2 ? unknown() : wrong()); // warm up
   const a: number[] = [];

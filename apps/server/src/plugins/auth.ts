@@ -1,5 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import { addressKey, authenticateClient, claimedClientId, clientAddressKey, confirmClient, isRemitError, MERCHANT_EPOCH, type Client, type Ctx } from '@remit/core';
+import {
+  addressKey,
+  authenticateClient,
+  claimedClientId,
+  clientAddressKey,
+  confirmClient,
+  isRemitError,
+  MERCHANT_EPOCH,
+  type Client,
+  type Ctx,
+} from '@remit/core';
 import { rateLimited } from './rate-limit.js';
 
 declare module 'fastify' {
@@ -37,10 +47,13 @@ export function registerAuth(app: FastifyInstance, ctx: Ctx) {
       if (!isRemitError(err) || err.code !== 'unauthorized') throw err;
       const claimed = claimedClientId(req.headers.authorization);
       const [byClient, byAddress] = await Promise.all([
-        claimed ? ctx.rateLimiter.consume(limits.authFailuresPerClientAddress, clientAddressKey(claimed, address)) : null,
+        claimed
+          ? ctx.rateLimiter.consume(limits.authFailuresPerClientAddress, clientAddressKey(claimed, address))
+          : null,
         ctx.rateLimiter.consume(limits.authFailuresPerAddress, address),
       ]);
-      if (byClient && !byClient.allowed) throw rateLimited(reply, byClient, `${LOCKED} for this client id from this address`);
+      if (byClient && !byClient.allowed)
+        throw rateLimited(reply, byClient, `${LOCKED} for this client id from this address`);
       if (!byAddress.allowed) throw rateLimited(reply, byAddress, `${LOCKED} from this address`);
       throw err;
     }

@@ -67,7 +67,10 @@ export function causeOf(err: unknown): string {
 /** The answer says only that the processor failed; the operator's log says why (at warn, with the request id). */
 export function logProcessorFailure(req: FastifyRequest, err: Error, provider: string | undefined) {
   const cause = causeOf(err.cause ?? err);
-  req.log.warn({ provider, cause, route: req.routeOptions.url }, `processor call failed (${provider ?? 'processor'}): ${cause}`);
+  req.log.warn(
+    { provider, cause, route: req.routeOptions.url },
+    `processor call failed (${provider ?? 'processor'}): ${cause}`,
+  );
 }
 
 /**
@@ -82,9 +85,18 @@ function processorErrorMessage(req: FastifyRequest, message: string): string {
 export function registerErrorHandling(app: FastifyInstance, opts: { processor?: string } = {}) {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (isRemitError(err)) {
-      if (err.code !== 'processor_error') return sendError(req, reply, err.status, err.code, err.message, err.errors, err.extra);
+      if (err.code !== 'processor_error')
+        return sendError(req, reply, err.status, err.code, err.message, err.errors, err.extra);
       logProcessorFailure(req, err, opts.processor);
-      return sendError(req, reply, err.status, err.code, processorErrorMessage(req, err.message), err.errors, err.extra);
+      return sendError(
+        req,
+        reply,
+        err.status,
+        err.code,
+        processorErrorMessage(req, err.message),
+        err.errors,
+        err.extra,
+      );
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const errors = fieldErrors(err);

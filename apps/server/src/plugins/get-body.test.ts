@@ -84,7 +84,10 @@ describe('a GET with a JSON body', () => {
     for (const body of ['[1]', '7']) {
       const r = await rawGet([body]);
       expect(r.status).toBe(400);
-      expect(r.body).toMatchObject({ code: 'invalid_request', message: 'Invalid request. body: must be a JSON object' });
+      expect(r.body).toMatchObject({
+        code: 'invalid_request',
+        message: 'Invalid request. body: must be a JSON object',
+      });
     }
   });
 

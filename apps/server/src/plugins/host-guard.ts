@@ -34,7 +34,8 @@ export function hostNameOf(header: string | undefined): string | null {
     return null;
   }
   // `a@127.0.0.1`, `127.0.0.1/x`: not a host, whatever part of it looks like one.
-  if (url.username || url.password || url.pathname !== '/' || url.search || url.hash || header.includes('/')) return null;
+  if (url.username || url.password || url.pathname !== '/' || url.search || url.hash || header.includes('/'))
+    return null;
   return url.hostname;
 }
 
@@ -53,7 +54,8 @@ export function registerHostGuard(app: FastifyInstance, ctx: Ctx) {
     loopbackOnly ??= app.server.listening ? listensOnLoopbackOnly(app) : undefined;
     if (!loopbackOnly) return done();
     const name = hostNameOf(req.headers.host);
-    const own = name !== null && ((LOOPBACK_NAMES as readonly string[]).includes(name) || name === publicHostName(ctx.publicUrl));
+    const own =
+      name !== null && ((LOOPBACK_NAMES as readonly string[]).includes(name) || name === publicHostName(ctx.publicUrl));
     done(own ? undefined : new RemitError('misdirected_request'));
   });
 }

@@ -22,7 +22,12 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const chargesOf = async (amount: number) =>
-  (await rows(s, sql`select count(*)::int as c from transactions where merchant_id = ${m.merchant_id} and amount_cents = ${amount}`))[0]!.c as number;
+  (
+    await rows(
+      s,
+      sql`select count(*)::int as c from transactions where merchant_id = ${m.merchant_id} and amount_cents = ${amount}`,
+    )
+  )[0]!.c as number;
 
 it('the charge of a client that disconnected is kept for its retry: replayed, charged once', async () => {
   const body = JSON.stringify({ merchant_key: m.merchant_key, amount: '17.31', order_id: 'gone-order-1' });
@@ -57,9 +62,16 @@ it('the charge of a client that disconnected is kept for its retry: replayed, ch
   }
   expect(await chargesOf(1731)).toBe(1);
   // The request has finished with its key (stored, or with the defect, released).
-  const keyState = async () => (await rows(s, sql`select status_code from idempotency_keys where key = 'gone-1'`))[0]?.status_code;
+  const keyState = async () =>
+    (await rows(s, sql`select status_code from idempotency_keys where key = 'gone-1'`))[0]?.status_code;
   while ((await keyState()) === 0) await new Promise((r) => setTimeout(r, 20));
-  const retry = await s.http({ method: 'POST', path, auth: m.auth, raw: body, headers: { 'content-type': 'application/json', 'idempotency-key': 'gone-1' } });
+  const retry = await s.http({
+    method: 'POST',
+    path,
+    auth: m.auth,
+    raw: body,
+    headers: { 'content-type': 'application/json', 'idempotency-key': 'gone-1' },
+  });
   expect(retry.status).toBe(200);
   expect(retry.headers['idempotent-replayed']).toBe('true');
   expect(retry.body).toMatchObject({ result: true, data: { amount: '17.31' } });

@@ -39,7 +39,8 @@ interface Case {
   byReference?: boolean;
 }
 
-const post = (path: string, body: object, key: string, auth = m.auth) => s.http({ method: 'POST', path, auth, json: body, headers: { 'idempotency-key': key } });
+const post = (path: string, body: object, key: string, auth = m.auth) =>
+  s.http({ method: 'POST', path, auth, json: body, headers: { 'idempotency-key': key } });
 const mk = (body: object = {}) => ({ merchant_key: m.merchant_key, ...body });
 const order = () => `replay-${Math.random().toString(36).slice(2)}`;
 /** What a case's request names, made at its first send: the repeat must send the same request. */
@@ -57,7 +58,13 @@ async function deposit(key: string) {
   fd.append('back_file', new Blob([new Uint8Array(PNG)]), 'back.png');
   const req = new Request('http://x/', { method: 'POST', body: fd });
   const raw = Buffer.from(await req.arrayBuffer());
-  return s.http({ method: 'POST', path: '/api/v1/merchant/remote_deposit_capture', auth: m.auth, raw, headers: { 'content-type': req.headers.get('content-type')!, 'idempotency-key': key } });
+  return s.http({
+    method: 'POST',
+    path: '/api/v1/merchant/remote_deposit_capture',
+    auth: m.auth,
+    raw,
+    headers: { 'content-type': req.headers.get('content-type')!, 'idempotency-key': key },
+  });
 }
 
 const cases = (): Case[] => {
@@ -65,20 +72,36 @@ const cases = (): Case[] => {
   const toApprove = once(() => newMerchant(s, { auth: m.auth, approve: false, business_name: 'Approve Me' }));
   const sale = once(() => charge(s, m, card, '11.00'));
   const refundable = once(() => charge(s, m, card, '12.00'));
-  const hold = [once(() => charge(s, m, card, '20.00', { preAuth: true })), once(() => charge(s, m, card, '21.00', { preAuth: true })), once(() => charge(s, m, card, '22.00', { preAuth: true }))];
+  const hold = [
+    once(() => charge(s, m, card, '20.00', { preAuth: true })),
+    once(() => charge(s, m, card, '21.00', { preAuth: true })),
+    once(() => charge(s, m, card, '22.00', { preAuth: true })),
+  ];
   const ach = once(() => charge(s, m, bank, '30.00'));
   return [
-    { route: '/api/v1/onboarding', send: (k) => post('/api/v1/onboarding', validOnboarding({ business_name: 'Replay Shop' }), k) },
+    {
+      route: '/api/v1/onboarding',
+      send: (k) => post('/api/v1/onboarding', validOnboarding({ business_name: 'Replay Shop' }), k),
+    },
     {
       route: '/api/v1/approve-merchant',
       send: async (k) => post('/api/v1/approve-merchant', { merchant_id: (await toApprove()).merchant_id }, k),
     },
-    { route: '/api/v1/customers/add', send: (k) => post('/api/v1/customers/add', mk({ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' }), k) },
-    { route: '/api/v1/customers/request-card/{customerId}', send: (k) => post(`/api/v1/customers/request-card/${card}`, mk(), k) },
+    {
+      route: '/api/v1/customers/add',
+      send: (k) =>
+        post('/api/v1/customers/add', mk({ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' }), k),
+    },
+    {
+      route: '/api/v1/customers/request-card/{customerId}',
+      send: (k) => post(`/api/v1/customers/request-card/${card}`, mk(), k),
+    },
     {
       route: '/api/v1/customers/charge/{customerId}',
-      send: (k) => post(`/api/v1/customers/charge/${card}`, mk({ amount: '42.50', order_id: chargeOrder, preAuth: false }), k),
-      between: (first) => merchantPost(s, m, '/order/sales-void', { transaction_id: first.body.transaction_id }, `${chargeOrder}-void`),
+      send: (k) =>
+        post(`/api/v1/customers/charge/${card}`, mk({ amount: '42.50', order_id: chargeOrder, preAuth: false }), k),
+      between: (first) =>
+        merchantPost(s, m, '/order/sales-void', { transaction_id: first.body.transaction_id }, `${chargeOrder}-void`),
       byReference: true,
     },
     {
@@ -88,13 +111,31 @@ const cases = (): Case[] => {
     },
     {
       route: '/api/v1/order/sales-return',
-      send: async (k) => post('/api/v1/order/sales-return', mk({ transaction_id: await refundable(), amount: '5.00' }), k),
+      send: async (k) =>
+        post('/api/v1/order/sales-return', mk({ transaction_id: await refundable(), amount: '5.00' }), k),
       byReference: true,
     },
     {
       route: '/api/v1/preauth/update',
-      send: async (k) => post('/api/v1/preauth/update', mk({ transaction_id: await hold[0]!(), new_authorized_amount: '25.00', last_authorized_amount: '20.00', order_id: 'replay-hold' }), k),
-      between: (first) => merchantPost(s, m, '/preauth/capture', { transaction_id: first.body.data.transaction_id }, `${order()}-capture`),
+      send: async (k) =>
+        post(
+          '/api/v1/preauth/update',
+          mk({
+            transaction_id: await hold[0]!(),
+            new_authorized_amount: '25.00',
+            last_authorized_amount: '20.00',
+            order_id: 'replay-hold',
+          }),
+          k,
+        ),
+      between: (first) =>
+        merchantPost(
+          s,
+          m,
+          '/preauth/capture',
+          { transaction_id: first.body.data.transaction_id },
+          `${order()}-capture`,
+        ),
       byReference: true,
     },
     {
@@ -111,12 +152,28 @@ const cases = (): Case[] => {
       route: '/api/v1/update-ach',
       send: async (k) => post('/api/v1/update-ach', mk({ transaction_id: await ach(), new_status: 'approved' }), k),
     },
-    { route: '/api/v1/pay-link', send: (k) => post('/api/v1/pay-link', mk({ amount: '25.00', order_id: linkOrder }), k) },
-    { route: '/api/v1/requests', send: (k) => post('/api/v1/requests', mk({ amount: '5.00', order_id: requestOrder, email: 'pay@example.com' }), k) },
-    { route: '/api/v1/requests/{customerId}', send: (k) => post(`/api/v1/requests/${card}`, mk({ amount: '6.00', order_id: customerRequestOrder }), k) },
-    { route: '/api/v1/client/update-webhooks-url', send: (k) => post('/api/v1/client/update-webhooks-url', { webhook_url: 'https://hooks.example.com/remit' }, k) },
+    {
+      route: '/api/v1/pay-link',
+      send: (k) => post('/api/v1/pay-link', mk({ amount: '25.00', order_id: linkOrder }), k),
+    },
+    {
+      route: '/api/v1/requests',
+      send: (k) =>
+        post('/api/v1/requests', mk({ amount: '5.00', order_id: requestOrder, email: 'pay@example.com' }), k),
+    },
+    {
+      route: '/api/v1/requests/{customerId}',
+      send: (k) => post(`/api/v1/requests/${card}`, mk({ amount: '6.00', order_id: customerRequestOrder }), k),
+    },
+    {
+      route: '/api/v1/client/update-webhooks-url',
+      send: (k) => post('/api/v1/client/update-webhooks-url', { webhook_url: 'https://hooks.example.com/remit' }, k),
+    },
     // No delivery to retry here: the 404 is the decision replayed.
-    { route: '/api/v1/client/webhook-deliveries/{id}/retry', send: (k) => post('/api/v1/client/webhook-deliveries/whd_missing/retry', {}, k) },
+    {
+      route: '/api/v1/client/webhook-deliveries/{id}/retry',
+      send: (k) => post('/api/v1/client/webhook-deliveries/whd_missing/retry', {}, k),
+    },
     { route: '/api/v1/merchant/remote_deposit_capture', send: deposit },
     { route: '/sandbox/advance-clock', send: (k) => post('/sandbox/advance-clock', mk({ hours: 1 }), k) },
     { route: '/sandbox/settle', send: (k) => post('/sandbox/settle', mk(), k) },
@@ -130,7 +187,11 @@ describe('a replayed answer is the first one, byte for byte, on every keyed writ
       .filter(([p, ops]) => 'post' in ops && (p.startsWith('/api/v1/') || p.startsWith('/sandbox/')))
       .map(([p]) => p)
       .sort();
-    expect(cases().map((c) => c.route).sort()).toEqual(posts);
+    expect(
+      cases()
+        .map((c) => c.route)
+        .sort(),
+    ).toEqual(posts);
   });
 
   for (const c of cases()) {
@@ -144,7 +205,10 @@ describe('a replayed answer is the first one, byte for byte, on every keyed writ
       expect(again.status).toBe(first.status);
       expect(again.headers['content-type']).toBe(first.headers['content-type']);
       expect(again.text).toBe(first.text);
-      const [stored] = await rows<{ response_body: string }>(s, sql`select response_body from idempotency_keys where key = ${key}`);
+      const [stored] = await rows<{ response_body: string }>(
+        s,
+        sql`select response_body from idempotency_keys where key = ${key}`,
+      );
       if (c.byReference) expect(stored!.response_body).toMatch(/^a1:txn_[A-Za-z0-9_]+:v1\./);
       else expect(stored!.response_body).toMatch(/^(a1::)?v1\./);
     });

@@ -58,7 +58,9 @@ describe('Idempotency-Key on POST', () => {
   it('stores the replayable response encrypted: no merchant_key in the table', async () => {
     const auth = await s.credentials();
     const res = await onboard(auth, 'secret-check');
-    const rows = (await s.core.ctx.db.execute(sql`select response_body from idempotency_keys`)) as unknown as { rows: object[] };
+    const rows = (await s.core.ctx.db.execute(sql`select response_body from idempotency_keys`)) as unknown as {
+      rows: object[];
+    };
     expect(JSON.stringify(rows.rows)).not.toContain(res.body.data.merchant_key);
   });
 

@@ -102,7 +102,9 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: Idempo
     const scope = scopeOf(req);
     if (typeof header !== 'string' || !scope) {
       if (opts.required) {
-        return done(new RemitError('invalid_request', 'An Idempotency-Key header is required: one key per payment attempt.'));
+        return done(
+          new RemitError('invalid_request', 'An Idempotency-Key header is required: one key per payment attempt.'),
+        );
       }
       return done();
     }
@@ -135,19 +137,31 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: Idempo
     req.idempotencyClaimedAt = claimed.claimedAt;
     return req.idempotencyHeld;
   };
-  app.addHook('onSend', (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload?: unknown) => void) => {
-    const held = req.idempotencyHeld;
-    if (!held?.open) return done(null, payload);
-    finish(req, held, reply.statusCode, String(payload)).then(
-      () => done(null, payload),
-      (err: unknown) => done((err as Error | undefined) ?? new Error('Storing the idempotent answer failed without an error.')),
-    );
-  });
+  app.addHook(
+    'onSend',
+    (
+      req: FastifyRequest,
+      reply: FastifyReply,
+      payload: unknown,
+      done: (err: Error | null, payload?: unknown) => void,
+    ) => {
+      const held = req.idempotencyHeld;
+      if (!held?.open) return done(null, payload);
+      finish(req, held, reply.statusCode, String(payload)).then(
+        () => done(null, payload),
+        (err: unknown) =>
+          done((err as Error | undefined) ?? new Error('Storing the idempotent answer failed without an error.')),
+      );
+    },
+  );
   // An answer never sent (the connection ended first) keeps nothing: the retry runs the request.
   app.addHook('onResponse', (req: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const held = req.idempotencyHeld;
     if (!held?.open) return done();
-    forget(req, held).then(() => done(), () => done());
+    forget(req, held).then(
+      () => done(),
+      () => done(),
+    );
   });
   const forget = async (req: FastifyRequest, held: HeldTransaction<Ctx>) => {
     await held.rollback();

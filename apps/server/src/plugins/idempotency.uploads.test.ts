@@ -32,10 +32,17 @@ async function multipart(over: { amount?: string; merchant_key?: string; front?:
 
 async function deposit(key: string, over: Parameters<typeof multipart>[0] = {}) {
   const { raw, type } = await multipart(over);
-  return s.http({ method: 'POST', path: '/api/v1/merchant/remote_deposit_capture', auth: m.auth, raw, headers: { 'content-type': type, 'idempotency-key': key } });
+  return s.http({
+    method: 'POST',
+    path: '/api/v1/merchant/remote_deposit_capture',
+    auth: m.auth,
+    raw,
+    headers: { 'content-type': type, 'idempotency-key': key },
+  });
 }
 
-const depositCount = async () => (await rows(s, sql`select count(*)::int as c from transactions where deposit_info is not null`))[0]!.c as number;
+const depositCount = async () =>
+  (await rows(s, sql`select count(*)::int as c from transactions where deposit_info is not null`))[0]!.c as number;
 
 describe('Idempotency-Key on multipart deposits hashes what was sent', () => {
   it('the same deposit again (new boundary) replays; another amount, merchant_key or image is 409, nothing written', async () => {
@@ -46,7 +53,11 @@ describe('Idempotency-Key on multipart deposits hashes what was sent', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
     const count = await depositCount();
-    for (const over of [{ amount: '999.00' }, { merchant_key: other.merchant_key }, { front: Buffer.concat([JPEG, Buffer.from([1])]) }]) {
+    for (const over of [
+      { amount: '999.00' },
+      { merchant_key: other.merchant_key },
+      { front: Buffer.concat([JPEG, Buffer.from([1])]) },
+    ]) {
       const res = await deposit('dep-1', over);
       expect(res.status).toBe(409);
       expect(res.body).toMatchObject({ result: false, code: 'idempotency_key_reused' });

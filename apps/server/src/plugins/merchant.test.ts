@@ -22,7 +22,11 @@ const unauthorized = { result: false, code: 'invalid_merchant_key', message: UNA
 
 describe('merchant_key resolved at the edge', () => {
   it('from the query string of a GET', async () => {
-    const res = await s.http({ method: 'GET', path: `/api/v1/customers?merchant_key=${encodeURIComponent(a.merchant_key)}`, auth: a.auth });
+    const res = await s.http({
+      method: 'GET',
+      path: `/api/v1/customers?merchant_key=${encodeURIComponent(a.merchant_key)}`,
+      auth: a.auth,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ allList: [], totalCount: 0 });
   });
@@ -39,11 +43,21 @@ describe('merchant_key resolved at the edge', () => {
   });
 
   it('from a form-encoded body', async () => {
-    const ok = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: a.auth, form: { merchant_key: a.merchant_key, amount: '3.00' } });
+    const ok = await s.http({
+      method: 'POST',
+      path: '/api/v1/pay-link',
+      auth: a.auth,
+      form: { merchant_key: a.merchant_key, amount: '3.00' },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.data.payment_link).toMatch(/^http/);
     const before = await tableCounts(s.core);
-    const foreign = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: a.auth, form: { merchant_key: b.merchant_key, amount: '3.00' } });
+    const foreign = await s.http({
+      method: 'POST',
+      path: '/api/v1/pay-link',
+      auth: a.auth,
+      form: { merchant_key: b.merchant_key, amount: '3.00' },
+    });
     expect(foreign.status).toBe(401);
     expect(foreign.body).toMatchObject(unauthorized);
     expect(await tableCounts(s.core)).toEqual(before);
@@ -51,10 +65,25 @@ describe('merchant_key resolved at the edge', () => {
 
   it('unknown, malformed and another client’s keys are one 401, in the query string and the body alike', async () => {
     const before = await tableCounts(s.core);
-    const keys = [b.merchant_key, 'mk_test_' + 'Z'.repeat(32), 'x', 'mk_live_' + a.merchant_key.slice(8), 'k'.repeat(200)];
+    const keys = [
+      b.merchant_key,
+      'mk_test_' + 'Z'.repeat(32),
+      'x',
+      'mk_live_' + a.merchant_key.slice(8),
+      'k'.repeat(200),
+    ];
     for (const key of keys) {
-      const get = await s.http({ method: 'GET', path: `/api/v1/customers?merchant_key=${encodeURIComponent(key)}`, auth: a.auth });
-      const post = await s.http({ method: 'POST', path: '/api/v1/customers/add', auth: a.auth, json: { merchant_key: key, first_name: 'Eve' } });
+      const get = await s.http({
+        method: 'GET',
+        path: `/api/v1/customers?merchant_key=${encodeURIComponent(key)}`,
+        auth: a.auth,
+      });
+      const post = await s.http({
+        method: 'POST',
+        path: '/api/v1/customers/add',
+        auth: a.auth,
+        json: { merchant_key: key, first_name: 'Eve' },
+      });
       for (const res of [get, post]) {
         expect(res.status, key).toBe(401);
         expect(res.body).toMatchObject(unauthorized);
@@ -65,14 +94,20 @@ describe('merchant_key resolved at the edge', () => {
   });
 
   it('a key that is not a string is still a 400 from validation, before the merchant is looked at', async () => {
-    const res = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: a.auth, json: { merchant_key: 42, amount: '3.00' } });
+    const res = await s.http({
+      method: 'POST',
+      path: '/api/v1/pay-link',
+      auth: a.auth,
+      json: { merchant_key: 42, amount: '3.00' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('invalid_request');
   });
 
   it('the multipart deposit reads the key from its field: another client’s key is the same 401, nothing written', async () => {
     const fd = new FormData();
-    for (const [k, v] of Object.entries({ amount: '10.00', merchant_key: b.merchant_key, device: 'test' })) fd.append(k, v);
+    for (const [k, v] of Object.entries({ amount: '10.00', merchant_key: b.merchant_key, device: 'test' }))
+      fd.append(k, v);
     const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, ...new Array(100).fill(1)]);
     fd.append('front_file', new Blob([jpeg]), 'f.jpg');
     fd.append('back_file', new Blob([jpeg]), 'b.jpg');
@@ -99,7 +134,11 @@ describe('merchant_key resolved at the edge', () => {
   it('the sandbox inbox filters by an optional key, and refuses a foreign one the same way', async () => {
     const all = await s.http({ method: 'GET', path: '/sandbox/messages', auth: a.auth });
     expect(all.status).toBe(200);
-    const foreign = await s.http({ method: 'GET', path: `/sandbox/messages?merchant_key=${encodeURIComponent(b.merchant_key)}`, auth: a.auth });
+    const foreign = await s.http({
+      method: 'GET',
+      path: `/sandbox/messages?merchant_key=${encodeURIComponent(b.merchant_key)}`,
+      auth: a.auth,
+    });
     expect(foreign.status).toBe(401);
     expect(foreign.body).toMatchObject(unauthorized);
   });
@@ -110,7 +149,9 @@ describe('public key plus Origin (the widgets’ resolver)', () => {
     const app = Fastify();
     registerErrorHandling(app);
     registerMerchant(app, s.core.ctx, { allowedOrigins: (m) => allowed[m.id] ?? [] });
-    app.post('/widget/whoami', { config: { merchant: 'public_key' } }, async (req) => ({ merchant_id: req.merchant.id }));
+    app.post('/widget/whoami', { config: { merchant: 'public_key' } }, async (req) => ({
+      merchant_id: req.merchant.id,
+    }));
     await app.ready();
     return app;
   }
@@ -148,7 +189,11 @@ describe('public key plus Origin (the widgets’ resolver)', () => {
     ];
     for (const res of refusals) {
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toMatchObject({ result: false, code: 'invalid_public_key', message: UNAUTHORIZED_PUBLIC_KEY_MESSAGE });
+      expect(res.json()).toMatchObject({
+        result: false,
+        code: 'invalid_public_key',
+        message: UNAUTHORIZED_PUBLIC_KEY_MESSAGE,
+      });
     }
     await app.close();
   });
@@ -158,7 +203,12 @@ describe('public key plus Origin (the widgets’ resolver)', () => {
     registerErrorHandling(app);
     registerMerchant(app, s.core.ctx);
     app.post('/w', { config: { merchant: 'public_key' } }, async (req) => ({ id: req.merchant.id }));
-    const res = await app.inject({ method: 'POST', url: '/w', payload: { public_key: a.public_key }, headers: { origin: 'https://shop.example' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/w',
+      payload: { public_key: a.public_key },
+      headers: { origin: 'https://shop.example' },
+    });
     expect(res.statusCode).toBe(403);
     await app.close();
   });
@@ -180,7 +230,12 @@ describe('the merchant cache when no statement reads the epoch (every API limit 
     const m = await newMerchant(quiet);
     const customer = await newCustomer(quiet, m);
     const chargeIt = () =>
-      quiet.http({ method: 'POST', path: `/api/v1/customers/charge/${customer}`, auth: m.auth, json: { merchant_key: m.merchant_key, amount: 1, order_id: 'off', preAuth: false } });
+      quiet.http({
+        method: 'POST',
+        path: `/api/v1/customers/charge/${customer}`,
+        auth: m.auth,
+        json: { merchant_key: m.merchant_key, amount: 1, order_id: 'off', preAuth: false },
+      });
     expect((await chargeIt()).status).toBe(200);
     sent = [];
     expect((await chargeIt()).status).toBe(200);

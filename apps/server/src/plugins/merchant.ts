@@ -35,7 +35,8 @@ export interface MerchantPluginOptions {
 /** A field of the parsed body (JSON, form, or a GET body), else of the query string. */
 export function callerField(req: FastifyRequest, name: string): unknown {
   const body = req.body;
-  if (body && typeof body === 'object' && !Array.isArray(body) && name in body) return (body as Record<string, unknown>)[name];
+  if (body && typeof body === 'object' && !Array.isArray(body) && name in body)
+    return (body as Record<string, unknown>)[name];
   const query = req.query;
   if (query && typeof query === 'object') return (query as Record<string, unknown>)[name];
   return undefined;
@@ -45,8 +46,12 @@ export function callerField(req: FastifyRequest, name: string): unknown {
  * The merchant a `merchant_key` names among this client's; one 401 for unknown, malformed and foreign
  * keys. With the epoch the request's first statement read (auth.ts), a cached merchant may answer.
  */
-export const merchantForClientKey = (ctx: Ctx, client: Client, merchantKey: unknown, seenEpoch?: number): Promise<Merchant> =>
-  merchantForKey(ctx, client.id, merchantKey, seenEpoch);
+export const merchantForClientKey = (
+  ctx: Ctx,
+  client: Client,
+  merchantKey: unknown,
+  seenEpoch?: number,
+): Promise<Merchant> => merchantForKey(ctx, client.id, merchantKey, seenEpoch);
 
 export function registerMerchant(app: FastifyInstance, ctx: Ctx, opts: MerchantPluginOptions = {}) {
   const allowedOrigins = opts.allowedOrigins ?? (() => []);
@@ -66,10 +71,20 @@ export function registerMerchant(app: FastifyInstance, ctx: Ctx, opts: MerchantP
     // A keyed request's lookup runs in its operation's scope (idempotency.ts sets `req.ctx`).
     const scoped = req.ctx ?? ctx;
     if (kind === 'merchant_key') {
-      req.merchant = await merchantForClientKey(scoped, req.client, callerField(req, 'merchant_key'), req.merchantEpoch);
+      req.merchant = await merchantForClientKey(
+        scoped,
+        req.client,
+        callerField(req, 'merchant_key'),
+        req.merchantEpoch,
+      );
       return;
     }
-    req.merchant = await merchantForPublicKey(scoped.db, callerField(req, 'public_key'), req.headers.origin, allowedOrigins);
+    req.merchant = await merchantForPublicKey(
+      scoped.db,
+      callerField(req, 'public_key'),
+      req.headers.origin,
+      allowedOrigins,
+    );
     req.widgetOrigin = req.headers.origin!;
   };
 }

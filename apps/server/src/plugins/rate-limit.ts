@@ -21,7 +21,13 @@ export function rateLimited(reply: FastifyReply, decision: RateDecision, what: s
 }
 
 /** Counts one hit of `key` against `rule`; throws the 429 when it is over the limit. */
-export async function enforceRateLimit(ctx: Ctx, reply: FastifyReply, rule: RateRule, key: string, what: string): Promise<void> {
+export async function enforceRateLimit(
+  ctx: Ctx,
+  reply: FastifyReply,
+  rule: RateRule,
+  key: string,
+  what: string,
+): Promise<void> {
   const decision = await ctx.rateLimiter.consume(rule, key);
   if (!decision.allowed) throw rateLimited(reply, decision, what);
 }

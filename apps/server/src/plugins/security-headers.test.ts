@@ -45,7 +45,12 @@ const HELMET_HEADERS = {
 describe('security headers on every route', () => {
   it("helmet's whole set, computed once, on an API answer, an error, an unknown route and /healthz", async () => {
     const answers = [
-      await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '1.00' } }),
+      await s.http({
+        method: 'POST',
+        path: '/api/v1/pay-link',
+        auth: m.auth,
+        json: { merchant_key: m.merchant_key, amount: '1.00' },
+      }),
       await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key } }),
       await s.http({ method: 'GET', path: '/nope' }),
       await s.http({ method: 'GET', path: '/healthz' }),
@@ -83,7 +88,12 @@ describe('security headers on every route', () => {
     expect(creds.status).toBe(201);
     expect(creds.headers['cache-control']).toBe('no-store');
     expectBaseline(creds.headers);
-    const onboard = await s.http({ method: 'POST', path: '/api/v1/onboarding', auth: m.auth, json: validOnboarding({ business_name: 'Cache Co' }) });
+    const onboard = await s.http({
+      method: 'POST',
+      path: '/api/v1/onboarding',
+      auth: m.auth,
+      json: validOnboarding({ business_name: 'Cache Co' }),
+    });
     expect(onboard.status).toBe(201);
     expect(onboard.body.data.merchant_key).toMatch(/^mk_test_/);
     expect(onboard.headers['cache-control']).toBe('no-store');
@@ -91,14 +101,24 @@ describe('security headers on every route', () => {
     expect(owner.status).toBe(200);
     expect(owner.text).toContain(m.merchant_key);
     expect(owner.headers['cache-control']).toBe('no-store');
-    const hook = await s.http({ method: 'POST', path: '/api/v1/client/update-webhooks-url', auth: m.auth, json: { webhook_url: rx.url } });
+    const hook = await s.http({
+      method: 'POST',
+      path: '/api/v1/client/update-webhooks-url',
+      auth: m.auth,
+      json: { webhook_url: rx.url },
+    });
     expect(hook.status).toBe(200);
     expect(hook.body.signing_secret).toMatch(/^whsec_/);
     expect(hook.headers['cache-control']).toBe('no-store');
   });
 
-  it("the pay page keeps its stricter policy on top: its own CSP and framing, no X-Frame-Options", async () => {
-    const link = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '5.00' } });
+  it('the pay page keeps its stricter policy on top: its own CSP and framing, no X-Frame-Options', async () => {
+    const link = await s.http({
+      method: 'POST',
+      path: '/api/v1/pay-link',
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key, amount: '5.00' },
+    });
     expect(link.status).toBe(200);
     const url = new URL(String(link.body.data?.payment_link ?? link.body.payment_link));
     const page = await s.http({ method: 'GET', path: url.pathname, headers: { accept: 'text/html' } });

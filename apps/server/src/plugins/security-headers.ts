@@ -16,7 +16,10 @@ export const HELMET_OPTIONS: Readonly<HelmetOptions> = {
  * What helmet's middleware does to a response with these options: the headers it sets, in order,
  * and those it removes. Nothing in them depends on the request, so they are computed once.
  */
-export function helmetHeaders(options: Readonly<HelmetOptions> = HELMET_OPTIONS): { set: Array<[string, string]>; removed: string[] } {
+export function helmetHeaders(options: Readonly<HelmetOptions> = HELMET_OPTIONS): {
+  set: Array<[string, string]>;
+  removed: string[];
+} {
   const set: Array<[string, string]> = [];
   const removed: string[] = [];
   const res = {

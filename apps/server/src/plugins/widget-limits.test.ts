@@ -42,13 +42,20 @@ describe('widgetLimitsFromEnv', () => {
       'REMIT_WIDGET_RATE_LIMIT_SMS_PER_PHONE must be LIMIT/WINDOW like 10/5m (units ms, s, m, h) or off, not "three"',
     );
     for (const bad of ['0', '-1', '12.345', 'lots']) {
-      expect(() => widgetLimitsFromEnv({ REMIT_WIDGET_MAX_AMOUNT: bad })).toThrow(`REMIT_WIDGET_MAX_AMOUNT must be an amount above 0 like 500.00, or off, not "${bad}"`);
+      expect(() => widgetLimitsFromEnv({ REMIT_WIDGET_MAX_AMOUNT: bad })).toThrow(
+        `REMIT_WIDGET_MAX_AMOUNT must be an amount above 0 like 500.00, or off, not "${bad}"`,
+      );
     }
-    expect(() => loadConfig({ REMIT_ENCRYPTION_KEY: KEY, REMIT_WIDGET_RATE_LIMIT_PER_KEY: '5 per minute' })).toThrow('REMIT_WIDGET_RATE_LIMIT_PER_KEY');
+    expect(() => loadConfig({ REMIT_ENCRYPTION_KEY: KEY, REMIT_WIDGET_RATE_LIMIT_PER_KEY: '5 per minute' })).toThrow(
+      'REMIT_WIDGET_RATE_LIMIT_PER_KEY',
+    );
   });
 
   it("the server's configuration carries them", () => {
-    expect(loadConfig({ REMIT_ENCRYPTION_KEY: KEY, REMIT_WIDGET_RATE_LIMIT_SMS_PER_PHONE: '1/1h' }).widgetLimits.smsPerPhone.limit).toBe(1);
+    expect(
+      loadConfig({ REMIT_ENCRYPTION_KEY: KEY, REMIT_WIDGET_RATE_LIMIT_SMS_PER_PHONE: '1/1h' }).widgetLimits.smsPerPhone
+        .limit,
+    ).toBe(1);
     expect(loadConfig({ REMIT_ENCRYPTION_KEY: KEY }).widgetLimits).toEqual(DEFAULT_WIDGET_LIMITS);
   });
 });
@@ -63,32 +70,55 @@ describe('configured limits take effect on /widget/v1', () => {
       REMIT_WIDGET_RATE_LIMIT_PER_ADDRESS: '4/1m',
       REMIT_WIDGET_MAX_AMOUNT: '20.00',
     };
-    s = await startTestServer({ trustProxy: true, widgetLimits: loadConfig({ REMIT_ENCRYPTION_KEY: KEY, ...env }).widgetLimits });
+    s = await startTestServer({
+      trustProxy: true,
+      widgetLimits: loadConfig({ REMIT_ENCRYPTION_KEY: KEY, ...env }).widgetLimits,
+    });
     m = await newMerchant(s);
   });
   afterAll(() => s?.close());
 
   const call = (method: string, path: string, json: unknown, address: string) =>
-    s.http({ method, path: `/widget/v1${path}?public_key=${m.public_key}`, json, headers: { origin: SHOP, 'x-forwarded-for': address } });
+    s.http({
+      method,
+      path: `/widget/v1${path}?public_key=${m.public_key}`,
+      json,
+      headers: { origin: SHOP, 'x-forwarded-for': address },
+    });
 
   it('REMIT_WIDGET_RATE_LIMIT_SMS_PER_PHONE=1/1h: the second SMS to a phone is 429 (the default allows 3)', async () => {
     const first = await call('POST', '/payment-requests', { amount: '1', phone_number: '+14155550111' }, '10.0.0.1');
     const second = await call('POST', '/payment-requests', { amount: '1', phone_number: '+14155550111' }, '10.0.0.2');
     expect([first.status, second.status]).toEqual([200, 429]);
-    expect(second.body).toMatchObject({ code: 'rate_limited', message: expect.stringContaining('widget_sms_phone: at most 1 per 1 hour') });
+    expect(second.body).toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringContaining('widget_sms_phone: at most 1 per 1 hour'),
+    });
     expect(Number(second.headers['retry-after'])).toBeGreaterThan(3500);
   });
 
   it('REMIT_WIDGET_RATE_LIMIT_PER_ADDRESS=4/1m: the fifth call from one address is 429 (the default allows 120)', async () => {
     const statuses = [];
-    for (let i = 0; i < 5; i++) statuses.push((await s.http({ method: 'GET', path: `/widget/v1/config?public_key=${m.public_key}`, headers: { origin: SHOP, 'x-forwarded-for': '10.7.7.7' } })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push(
+        (
+          await s.http({
+            method: 'GET',
+            path: `/widget/v1/config?public_key=${m.public_key}`,
+            headers: { origin: SHOP, 'x-forwarded-for': '10.7.7.7' },
+          })
+        ).status,
+      );
     expect(statuses).toEqual([200, 200, 200, 200, 429]);
   });
 
   it('REMIT_WIDGET_MAX_AMOUNT=20.00: a pay link or request over it is 400 amount_over_limit, at it is made', async () => {
     const over = await call('POST', '/pay-links', { amount: '20.01' }, '10.0.1.1');
     expect(over.status).toBe(400);
-    expect(over.body).toMatchObject({ code: 'amount_over_limit', errors: [{ path: 'amount', message: "must be at most 20.00, this server's limit for widget payments" }] });
+    expect(over.body).toMatchObject({
+      code: 'amount_over_limit',
+      errors: [{ path: 'amount', message: "must be at most 20.00, this server's limit for widget payments" }],
+    });
     const request = await call('POST', '/payment-requests', { amount: '25', phone_number: '+14155550122' }, '10.0.1.2');
     expect(request.status).toBe(400);
     expect(request.body.code).toBe('amount_over_limit');

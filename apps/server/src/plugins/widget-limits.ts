@@ -40,11 +40,26 @@ const HOUR = 60 * MINUTE;
 /** Name of each rule's environment variable, and its default. */
 const RULES: Record<RuleKey, { env: string; rule: RateRule }> = {
   perKey: { env: 'REMIT_WIDGET_RATE_LIMIT_PER_KEY', rule: { name: 'widget_key', limit: 3000, windowMs: MINUTE } },
-  perAddress: { env: 'REMIT_WIDGET_RATE_LIMIT_PER_ADDRESS', rule: { name: 'widget_address', limit: 120, windowMs: MINUTE } },
-  payLinksPerAddress: { env: 'REMIT_WIDGET_RATE_LIMIT_PAY_LINKS_PER_ADDRESS', rule: { name: 'widget_pay_links_address', limit: 30, windowMs: MINUTE } },
-  smsPerKey: { env: 'REMIT_WIDGET_RATE_LIMIT_SMS_PER_KEY', rule: { name: 'widget_sms_key', limit: 50, windowMs: HOUR } },
-  smsPerPhone: { env: 'REMIT_WIDGET_RATE_LIMIT_SMS_PER_PHONE', rule: { name: 'widget_sms_phone', limit: 3, windowMs: HOUR } },
-  smsPerAddress: { env: 'REMIT_WIDGET_RATE_LIMIT_SMS_PER_ADDRESS', rule: { name: 'widget_sms_address', limit: 10, windowMs: HOUR } },
+  perAddress: {
+    env: 'REMIT_WIDGET_RATE_LIMIT_PER_ADDRESS',
+    rule: { name: 'widget_address', limit: 120, windowMs: MINUTE },
+  },
+  payLinksPerAddress: {
+    env: 'REMIT_WIDGET_RATE_LIMIT_PAY_LINKS_PER_ADDRESS',
+    rule: { name: 'widget_pay_links_address', limit: 30, windowMs: MINUTE },
+  },
+  smsPerKey: {
+    env: 'REMIT_WIDGET_RATE_LIMIT_SMS_PER_KEY',
+    rule: { name: 'widget_sms_key', limit: 50, windowMs: HOUR },
+  },
+  smsPerPhone: {
+    env: 'REMIT_WIDGET_RATE_LIMIT_SMS_PER_PHONE',
+    rule: { name: 'widget_sms_phone', limit: 3, windowMs: HOUR },
+  },
+  smsPerAddress: {
+    env: 'REMIT_WIDGET_RATE_LIMIT_SMS_PER_ADDRESS',
+    rule: { name: 'widget_sms_address', limit: 10, windowMs: HOUR },
+  },
 };
 export const WIDGET_MAX_AMOUNT_ENV = 'REMIT_WIDGET_MAX_AMOUNT';
 
@@ -74,7 +89,8 @@ export function widgetLimitsFromEnv(env: NodeJS.ProcessEnv): WidgetLimits {
   const amount = env[WIDGET_MAX_AMOUNT_ENV]?.trim();
   if (amount && amount.toLowerCase() !== 'off') {
     const cents = parseAmountText(amount);
-    if (cents === null || cents <= 0) throw new Error(`${WIDGET_MAX_AMOUNT_ENV} must be an amount above 0 like 500.00, or off, not "${amount}"`);
+    if (cents === null || cents <= 0)
+      throw new Error(`${WIDGET_MAX_AMOUNT_ENV} must be an amount above 0 like 500.00, or off, not "${amount}"`);
     out.maxAmountCents = cents;
   }
   return out;
@@ -84,7 +100,10 @@ export function widgetLimitsFromEnv(env: NodeJS.ProcessEnv): WidgetLimits {
 const isOff = (rule: RateRule) => !(rule.limit > 0 && rule.windowMs > 0);
 
 /** Text for the API document: "3 per 1 hour", "off". */
-export const describeRule = (rule: RateRule) => (isOff(rule) ? 'unlimited' : `${rule.limit} per ${rule.windowMs % HOUR === 0 ? `${rule.windowMs / HOUR} hour` : rule.windowMs % MINUTE === 0 ? `${rule.windowMs / MINUTE} minute` : `${rule.windowMs / 1000} seconds`}`);
+export const describeRule = (rule: RateRule) =>
+  isOff(rule)
+    ? 'unlimited'
+    : `${rule.limit} per ${rule.windowMs % HOUR === 0 ? `${rule.windowMs / HOUR} hour` : rule.windowMs % MINUTE === 0 ? `${rule.windowMs / MINUTE} minute` : `${rule.windowMs / 1000} seconds`}`;
 
 export type LimitOutcome = { ok: true } | { ok: false; retryAfterSeconds: number };
 
@@ -122,15 +141,23 @@ export function memoryLimiter(now: () => number = Date.now): WidgetLimiter {
 }
 
 /** Consumes each rule in turn (switched-off ones skipped); the first refusal is a 429 with `Retry-After` and counts no later rule. */
-export async function enforce(limiter: WidgetLimiter, reply: FastifyReply, checks: Array<[RateRule, string]>): Promise<void> {
+export async function enforce(
+  limiter: WidgetLimiter,
+  reply: FastifyReply,
+  checks: Array<[RateRule, string]>,
+): Promise<void> {
   for (const [rule, key] of checks) {
     if (isOff(rule)) continue;
     const out = await limiter.consume(rule, key);
     if (!out.ok) {
       reply.header('retry-after', String(out.retryAfterSeconds));
-      throw new RemitError('rate_limited', `Too many requests (${rule.name}: at most ${describeRule(rule)}). Retry after ${out.retryAfterSeconds} seconds.`, {
-        extra: { retry_after: out.retryAfterSeconds },
-      });
+      throw new RemitError(
+        'rate_limited',
+        `Too many requests (${rule.name}: at most ${describeRule(rule)}). Retry after ${out.retryAfterSeconds} seconds.`,
+        {
+          extra: { retry_after: out.retryAfterSeconds },
+        },
+      );
     }
   }
 }

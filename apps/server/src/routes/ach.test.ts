@@ -16,7 +16,12 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const updateAch = (transaction_id: string, new_status: unknown) =>
-  s.http({ method: 'POST', path: '/api/v1/update-ach', auth: m.auth, json: { merchant_key: m.merchant_key, transaction_id, new_status } });
+  s.http({
+    method: 'POST',
+    path: '/api/v1/update-ach',
+    auth: m.auth,
+    json: { merchant_key: m.merchant_key, transaction_id, new_status },
+  });
 
 describe('POST /update-ach (sandbox)', () => {
   it('approved: completed and settled, ach.update Approved and payment.success', async () => {
@@ -43,7 +48,13 @@ describe('POST /update-ach (sandbox)', () => {
     expect(rev).toMatchObject({ type: 'Return', amount: 5000, net: -4950, linked_txn_id: id });
     const evs = (await eventsOf(s, m.merchant_id, 'ach.update')).filter((e) => e.tran_id === id);
     expect(evs).toEqual([
-      { merchant_id: m.merchant_id, status: 'Declined', tran_id: id, message: 'Insufficient Funds', return_transaction_id: rev!.id },
+      {
+        merchant_id: m.merchant_id,
+        status: 'Declined',
+        tran_id: id,
+        message: 'Insufficient Funds',
+        return_transaction_id: rev!.id,
+      },
     ]);
     expect((await eventsOf(s, m.merchant_id, 'payment.success')).filter((e) => e.transaction_id === id)).toEqual([]);
   });
@@ -90,9 +101,19 @@ describe('POST /update-ach (sandbox)', () => {
   it('an approved ACH payment is settled: a void is refused, a refund works', async () => {
     const id = await charge(s, m, bank, '30.00');
     await updateAch(id, 'approved');
-    const v = await s.http({ method: 'POST', path: '/api/v1/order/sales-void', auth: m.auth, json: { merchant_key: m.merchant_key, transaction_id: id } });
+    const v = await s.http({
+      method: 'POST',
+      path: '/api/v1/order/sales-void',
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key, transaction_id: id },
+    });
     expect(v.body.message).toBe('The transaction has been settled, a void is not allowed.');
-    const r = await s.http({ method: 'POST', path: '/api/v1/order/sales-return', auth: m.auth, json: { merchant_key: m.merchant_key, transaction_id: id, amount: '10.00' } });
+    const r = await s.http({
+      method: 'POST',
+      path: '/api/v1/order/sales-return',
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key, transaction_id: id, amount: '10.00' },
+    });
     expect(r.status).toBe(200);
   });
 });

@@ -3,7 +3,7 @@ import { updateAch, type Ctx } from '@remit/core';
 import type { App } from './types.js';
 
 /** Sandbox mock of the bank's answer to an ACH debit (spec: `POST /update-ach`). */
-export function achRoutes(app: App, ctx: Ctx) {
+export function achRoutes(app: App, _ctx: Ctx) {
   app.post(
     '/update-ach',
     {

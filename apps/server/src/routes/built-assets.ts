@@ -27,18 +27,23 @@ const ASSET_PATH = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]{0,199}\/){0,3}[A-Za-z0-9_-][
  */
 export function builtAssetRoute(app: App, prefix: string, assetsDir: string, notFoundMessage: string) {
   const assets = resolve(assetsDir);
-  app.get<{ Params: { '*': string } }>(`${prefix}/*`, { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
-    const rel = req.params['*'];
-    const file = resolve(assets, rel);
-    const notFound = () => sendError(req, reply, 404, 'asset_not_found', notFoundMessage);
-    if (!ASSET_PATH.test(rel) || rel.split('/').some((p) => p === '..') || !file.startsWith(assets + sep)) return notFound();
-    try {
-      if (!(await stat(file)).isFile()) return notFound();
-      const body = await readFile(file);
-      setAssetHeaders(reply).type(ASSET_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream');
-      return reply.send(body);
-    } catch {
-      return notFound();
-    }
-  });
+  app.get<{ Params: { '*': string } }>(
+    `${prefix}/*`,
+    { config: { public: true }, schema: { hide: true } },
+    async (req, reply) => {
+      const rel = req.params['*'];
+      const file = resolve(assets, rel);
+      const notFound = () => sendError(req, reply, 404, 'asset_not_found', notFoundMessage);
+      if (!ASSET_PATH.test(rel) || rel.split('/').some((p) => p === '..') || !file.startsWith(assets + sep))
+        return notFound();
+      try {
+        if (!(await stat(file)).isFile()) return notFound();
+        const body = await readFile(file);
+        setAssetHeaders(reply).type(ASSET_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream');
+        return reply.send(body);
+      } catch {
+        return notFound();
+      }
+    },
+  );
 }

@@ -13,14 +13,26 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const nextYear = new Date().getUTCFullYear() + 1;
-const card = (number: string) => ({ number, exp_month: 12, exp_year: nextYear, cvc: number.length === 15 ? '1234' : '123', zip: '94105' });
-const bank = (account_number = '000123456789') => ({ routing_number: '011000015', account_number, account_type: 'checking' });
+const card = (number: string) => ({
+  number,
+  exp_month: 12,
+  exp_year: nextYear,
+  cvc: number.length === 15 ? '1234' : '123',
+  zip: '94105',
+});
+const bank = (account_number = '000123456789') => ({
+  routing_number: '011000015',
+  account_number,
+  account_type: 'checking',
+});
 
 /** Raw rows; Postgres returns bigint (the `_cents` columns) as text, PGlite as numbers: read both as numbers. */
 async function rows<T = Record<string, any>>(q: ReturnType<typeof sql>): Promise<T[]> {
   const r = (await s.core.ctx.db.execute(q)) as unknown as { rows: Array<Record<string, unknown>> };
   return r.rows.map((row) =>
-    Object.fromEntries(Object.entries(row).map(([k, v]) => [k, k.endsWith('_cents') && typeof v === 'string' ? Number(v) : v])),
+    Object.fromEntries(
+      Object.entries(row).map(([k, v]) => [k, k.endsWith('_cents') && typeof v === 'string' ? Number(v) : v]),
+    ),
   ) as T[];
 }
 
@@ -36,7 +48,12 @@ async function customer(method: Record<string, unknown>, who: TestMerchant = m):
 }
 
 const charge = (id: number | string, json: Record<string, unknown>, who: TestMerchant = m) =>
-  s.http({ method: 'POST', path: `/api/v1/customers/charge/${id}`, auth: who.auth, json: { merchant_key: who.merchant_key, ...json } });
+  s.http({
+    method: 'POST',
+    path: `/api/v1/customers/charge/${id}`,
+    auth: who.auth,
+    json: { merchant_key: who.merchant_key, ...json },
+  });
 
 const DATA_KEYS = [
   'amount',
@@ -115,7 +132,11 @@ describe('POST /customers/charge/{customerId}: cards', () => {
 
     const events = await rows(sql`select * from events where payload->>'transaction_id' = ${t}`);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ event_type: 'payment.success', merchant_id: m.merchant_id, client_id: m.auth[0] });
+    expect(events[0]).toMatchObject({
+      event_type: 'payment.success',
+      merchant_id: m.merchant_id,
+      client_id: m.auth[0],
+    });
     expect(events[0]!.payload).toEqual({
       transaction_id: t,
       merchant_id: m.merchant_id,
@@ -142,37 +163,57 @@ describe('POST /customers/charge/{customerId}: cards', () => {
     ]);
   });
 
-  it.each(declines)('declines test card %s with 402, its code and message; recorded, no event', async (number, rule) => {
-    const id = await customer({ card: card(number) });
-    const res = await charge(id, { amount: '25.50', order_id: `dec-${rule.code}` });
-    expect(res.status).toBe(402);
-    expect(Object.keys(res.body).sort()).toEqual(['code', 'message', 'request_id', 'result', 'transaction_id']);
-    expect(res.body).toMatchObject({ result: false, code: rule.code, message: rule.message });
-    const [row] = await rows(sql`select * from transactions where id = ${res.body.transaction_id}`);
-    expect(row).toMatchObject({
-      type: 'Sale',
-      is_status: 3,
-      status: 'declined',
-      decline_reason: rule.message,
-      amount_cents: 2550,
-      fee_cents: 0,
-      net_cents: 0,
-      customer_id: id,
-      order_createdfrom: 'API',
-      last_four: number.slice(-4),
-    });
-    expect(await rows(sql`select * from events where payload->>'transaction_id' = ${res.body.transaction_id}`)).toEqual([]);
-  });
+  it.each(declines)(
+    'declines test card %s with 402, its code and message; recorded, no event',
+    async (number, rule) => {
+      const id = await customer({ card: card(number) });
+      const res = await charge(id, { amount: '25.50', order_id: `dec-${rule.code}` });
+      expect(res.status).toBe(402);
+      expect(Object.keys(res.body).sort()).toEqual(['code', 'message', 'request_id', 'result', 'transaction_id']);
+      expect(res.body).toMatchObject({ result: false, code: rule.code, message: rule.message });
+      const [row] = await rows(sql`select * from transactions where id = ${res.body.transaction_id}`);
+      expect(row).toMatchObject({
+        type: 'Sale',
+        is_status: 3,
+        status: 'declined',
+        decline_reason: rule.message,
+        amount_cents: 2550,
+        fee_cents: 0,
+        net_cents: 0,
+        customer_id: id,
+        order_createdfrom: 'API',
+        last_four: number.slice(-4),
+      });
+      expect(
+        await rows(sql`select * from events where payload->>'transaction_id' = ${res.body.transaction_id}`),
+      ).toEqual([]);
+    },
+  );
 
   it('preAuth true places a hold: PreAuth, is_status 1, authorized_cents, no event', async () => {
     const id = await customer({ card: card('4242424242424242') });
     const res = await charge(id, { amount: '123.45', order_id: 'hold-1', preAuth: true });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('Preauthorization approved.');
-    expect(res.body.data).toMatchObject({ amount: '123.45', status: 'authorized', is_status: 1, type: 'PreAuth', card_brand: 'Visa' });
+    expect(res.body.data).toMatchObject({
+      amount: '123.45',
+      status: 'authorized',
+      is_status: 1,
+      type: 'PreAuth',
+      card_brand: 'Visa',
+    });
     const [row] = await rows(sql`select * from transactions where id = ${res.body.transaction_id}`);
-    expect(row).toMatchObject({ type: 'PreAuth', is_status: 1, status: 'authorized', amount_cents: 12345, authorized_cents: 12345, completed_at: null });
-    expect(await rows(sql`select * from events where payload->>'transaction_id' = ${res.body.transaction_id}`)).toEqual([]);
+    expect(row).toMatchObject({
+      type: 'PreAuth',
+      is_status: 1,
+      status: 'authorized',
+      amount_cents: 12345,
+      authorized_cents: 12345,
+      completed_at: null,
+    });
+    expect(await rows(sql`select * from events where payload->>'transaction_id' = ${res.body.transaction_id}`)).toEqual(
+      [],
+    );
   });
 
   it('accepts numeric text for amount and "true"/"false" for preAuth', async () => {
@@ -207,7 +248,10 @@ describe('POST /customers/charge/{customerId}: cards', () => {
     const id = await customer({ card: card('4242424242424242') }, other);
     const res = await charge(id, { amount: 60, order_id: 'big' }, other);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'amount_over_limit', message: 'amount must be at most 50.00 for this merchant.' });
+    expect(res.body).toMatchObject({
+      code: 'amount_over_limit',
+      message: 'amount must be at most 50.00 for this merchant.',
+    });
   });
 
   it('an Idempotency-Key replays the first charge instead of charging twice', async () => {
@@ -230,7 +274,9 @@ describe('POST /customers/charge/{customerId}: cards', () => {
   it("dates the transaction on the merchant's sandbox clock", async () => {
     const other = await newMerchant(s, { auth: m.auth });
     const threeDays = 3 * 24 * 3600 * 1000;
-    await s.core.ctx.db.execute(sql`update merchants set clock_offset_ms = ${threeDays} where id = ${other.merchant_id}`);
+    await s.core.ctx.db.execute(
+      sql`update merchants set clock_offset_ms = ${threeDays} where id = ${other.merchant_id}`,
+    );
     const id = await customer({ card: card('4242424242424242') }, other);
     const res = await charge(id, { amount: 10, order_id: 'clock' }, other);
     const ahead = Date.parse(res.body.data.created_date) - Date.now();
@@ -275,7 +321,9 @@ describe('POST /customers/charge/{customerId}: bank accounts (ACH)', () => {
     });
     expect(row!.payment_method_id).toMatch(/^pm_/);
     expect(row!.gateway_ref).toMatch(/^gw_/);
-    expect(await rows(sql`select * from events where payload->>'transaction_id' = ${res.body.transaction_id}`)).toEqual([]);
+    expect(await rows(sql`select * from events where payload->>'transaction_id' = ${res.body.transaction_id}`)).toEqual(
+      [],
+    );
   });
 
   it('50.00 by ACH: fee 1% = 0.50', async () => {
@@ -297,7 +345,9 @@ describe('POST /customers/charge/{customerId}: bank accounts (ACH)', () => {
     expect(up.status).toBe(200);
     const [row] = await rows(sql`select is_status, status from transactions where id = ${t}`);
     expect(row).toEqual({ is_status: 2, status: 'completed' });
-    const [ev] = await rows(sql`select payload from events where event_type = 'payment.success' and payload->>'transaction_id' = ${t}`);
+    const [ev] = await rows(
+      sql`select payload from events where event_type = 'payment.success' and payload->>'transaction_id' = ${t}`,
+    );
     expect(ev!.payload).toEqual({
       transaction_id: t,
       merchant_id: m.merchant_id,
@@ -328,7 +378,11 @@ describe('POST /customers/charge/{customerId}: refusals', () => {
     const before = await tableCounts(s.core);
     const res = await charge(id, { amount: 10, order_id: 'p' }, pending);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ result: false, code: 'merchant_not_approved', message: 'Merchant is not approved for payments yet.' });
+    expect(res.body).toMatchObject({
+      result: false,
+      code: 'merchant_not_approved',
+      message: 'Merchant is not approved for payments yet.',
+    });
     expect(await tableCounts(s.core)).toEqual(before);
   });
 

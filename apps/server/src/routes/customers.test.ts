@@ -14,7 +14,12 @@ afterAll(() => s.close());
 
 const nextYear = new Date().getUTCFullYear() + 1;
 const visa = { number: '4242 4242 4242 4242', exp_month: 12, exp_year: nextYear, cvc: '987', zip: '94105' };
-const bank = { routing_number: '011000015', account_number: '000123456789', account_type: 'checking', holder_name: 'Grace Hopper' };
+const bank = {
+  routing_number: '011000015',
+  account_number: '000123456789',
+  account_type: 'checking',
+  holder_name: 'Grace Hopper',
+};
 
 async function rows<T = Record<string, unknown>>(q: ReturnType<typeof sql>): Promise<T[]> {
   const r = (await s.core.ctx.db.execute(q)) as unknown as { rows: T[] };
@@ -22,7 +27,12 @@ async function rows<T = Record<string, unknown>>(q: ReturnType<typeof sql>): Pro
 }
 
 const add = (json: Record<string, unknown>, who: TestMerchant = m) =>
-  s.http({ method: 'POST', path: '/api/v1/customers/add', auth: who.auth, json: { merchant_key: who.merchant_key, ...json } });
+  s.http({
+    method: 'POST',
+    path: '/api/v1/customers/add',
+    auth: who.auth,
+    json: { merchant_key: who.merchant_key, ...json },
+  });
 
 describe('POST /customers/add', () => {
   it('adds a customer with only first_name', async () => {
@@ -38,11 +48,22 @@ describe('POST /customers/add', () => {
   });
 
   it('returns email and the phone as E.164; blank optional fields count as absent', async () => {
-    const res = await add({ first_name: 'Grace', last_name: '', email: 'grace@example.com', phone_number: '(415) 555-0142', card: null });
+    const res = await add({
+      first_name: 'Grace',
+      last_name: '',
+      email: 'grace@example.com',
+      phone_number: '(415) 555-0142',
+      card: null,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ customer_email: 'grace@example.com', customer_phone: '+14155550142' });
     const [c] = await rows(sql`select * from customers where id = ${res.body.data.customer_id}`);
-    expect(c).toMatchObject({ merchant_id: m.merchant_id, first_name: 'Grace', last_name: null, phone_number: '+14155550142' });
+    expect(c).toMatchObject({
+      merchant_id: m.merchant_id,
+      first_name: 'Grace',
+      last_name: null,
+      phone_number: '+14155550142',
+    });
   });
 
   it('stores a sandbox test card encrypted, with brand and last four in clear, as the default', async () => {
@@ -51,7 +72,14 @@ describe('POST /customers/add', () => {
     expect(res.text).not.toContain('4242424242424242');
     const pms = await rows(sql`select * from payment_methods where customer_id = ${res.body.data.customer_id}`);
     expect(pms).toHaveLength(1);
-    expect(pms[0]).toMatchObject({ type: 'card', brand: 'Visa', last4: '4242', exp_month: 12, exp_year: nextYear, is_default: true });
+    expect(pms[0]).toMatchObject({
+      type: 'card',
+      brand: 'Visa',
+      last4: '4242',
+      exp_month: 12,
+      exp_year: nextYear,
+      is_default: true,
+    });
     expect(Object.keys(pms[0]!)).not.toContain('cvc');
     expect(String(pms[0]!.number_enc)).toMatch(/^v1\./);
     expect(s.core.ctx.vault.decrypt(String(pms[0]!.number_enc))).toBe('4242424242424242');
@@ -66,7 +94,9 @@ describe('POST /customers/add', () => {
   ])('stores test card %s as %s', async (number, brand) => {
     const res = await add({ first_name: 'Brand', card: { ...visa, number, cvc: brand === 'Amex' ? '1234' : '123' } });
     expect(res.status).toBe(200);
-    const [pm] = await rows(sql`select brand, last4 from payment_methods where customer_id = ${res.body.data.customer_id}`);
+    const [pm] = await rows(
+      sql`select brand, last4 from payment_methods where customer_id = ${res.body.data.customer_id}`,
+    );
     expect(pm).toEqual({ brand, last4: number.slice(-4) });
   });
 
@@ -80,16 +110,29 @@ describe('POST /customers/add', () => {
       ['card', true],
       ['bank_account', false],
     ]);
-    expect(pms[1]).toMatchObject({ last4: '6789', routing_number: '011000015', account_type: 'checking', holder_name: 'Grace Hopper' });
+    expect(pms[1]).toMatchObject({
+      last4: '6789',
+      routing_number: '011000015',
+      account_type: 'checking',
+      holder_name: 'Grace Hopper',
+    });
     expect(JSON.stringify(pms)).not.toContain('000123456789');
     expect(s.core.ctx.vault.decrypt(String(pms[1]!.number_enc))).toBe('000123456789');
   });
 
   it('a bank account alone is the default; holder_name defaults to the customer name', async () => {
-    const res = await add({ first_name: 'Bank', last_name: 'Only', bank_account: { routing_number: '011000015', account_number: '98765432' } });
+    const res = await add({
+      first_name: 'Bank',
+      last_name: 'Only',
+      bank_account: { routing_number: '011000015', account_number: '98765432' },
+    });
     expect(res.status).toBe(200);
-    const pms = await rows(sql`select type, is_default, account_type, holder_name from payment_methods where customer_id = ${res.body.data.customer_id}`);
-    expect(pms).toEqual([{ type: 'bank_account', is_default: true, account_type: 'checking', holder_name: 'Bank Only' }]);
+    const pms = await rows(
+      sql`select type, is_default, account_type, holder_name from payment_methods where customer_id = ${res.body.data.customer_id}`,
+    );
+    expect(pms).toEqual([
+      { type: 'bank_account', is_default: true, account_type: 'checking', holder_name: 'Bank Only' },
+    ]);
   });
 
   it('refuses a card that is not a sandbox test card, naming the test cards', async () => {
@@ -121,7 +164,9 @@ describe('POST /customers/add', () => {
   it('accepts two-digit years and numeric text', async () => {
     const res = await add({ first_name: 'Y', card: { ...visa, exp_month: '07', exp_year: String(nextYear % 100) } });
     expect(res.status).toBe(200);
-    const [pm] = await rows(sql`select exp_month, exp_year from payment_methods where customer_id = ${res.body.data.customer_id}`);
+    const [pm] = await rows(
+      sql`select exp_month, exp_year from payment_methods where customer_id = ${res.body.data.customer_id}`,
+    );
     expect(pm).toEqual({ exp_month: 7, exp_year: nextYear });
   });
 
@@ -177,7 +222,12 @@ describe('GET /customers and GET /customers/{customerId}', () => {
   });
 
   it('lists the merchant’s customers newest first with method summaries (merchant_key in the JSON body)', async () => {
-    const res = await s.http({ method: 'GET', path: '/api/v1/customers', auth: other.auth, json: { merchant_key: other.merchant_key } });
+    const res = await s.http({
+      method: 'GET',
+      path: '/api/v1/customers',
+      auth: other.auth,
+      json: { merchant_key: other.merchant_key },
+    });
     expect(res.status).toBe(200);
     expect(res.body.result).toBe(true);
     expect(res.body.data).toMatchObject({ page: 0, perPage: 20, totalCount: 3, totalPage: 1 });
@@ -187,13 +237,35 @@ describe('GET /customers and GET /customers/{customerId}', () => {
     expect(Object.keys(list[0]).sort()).toEqual(
       ['created_date', 'customer_id', 'email', 'first_name', 'last_name', 'payment_methods', 'phone_number'].sort(),
     );
-    expect(list[2]).toMatchObject({ first_name: 'L0', last_name: 'List', email: 'l0@example.com', phone_number: '', payment_methods: [] });
+    expect(list[2]).toMatchObject({
+      first_name: 'L0',
+      last_name: 'List',
+      email: 'l0@example.com',
+      phone_number: '',
+      payment_methods: [],
+    });
     expect(list[2].created_date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(list[1].payment_methods).toEqual([
-      { type: 'card', brand: 'Visa', last_four: '4242', exp_month: 12, exp_year: nextYear, account_type: null, is_default: true },
+      {
+        type: 'card',
+        brand: 'Visa',
+        last_four: '4242',
+        exp_month: 12,
+        exp_year: nextYear,
+        account_type: null,
+        is_default: true,
+      },
     ]);
     expect(list[0].payment_methods).toEqual([
-      { type: 'bank_account', brand: '', last_four: '6789', exp_month: null, exp_year: null, account_type: 'checking', is_default: true },
+      {
+        type: 'bank_account',
+        brand: '',
+        last_four: '6789',
+        exp_month: null,
+        exp_year: null,
+        account_type: 'checking',
+        is_default: true,
+      },
     ]);
     expect(res.text).not.toContain('4242424242424242');
     expect(res.text).not.toContain('000123456789');
@@ -217,55 +289,109 @@ describe('GET /customers and GET /customers/{customerId}', () => {
     [{ page: -1 }, 'page'],
     [{ page: 'x' }, 'page'],
   ])('400 for %o', async (extra, path) => {
-    const res = await s.http({ method: 'GET', path: '/api/v1/customers', auth: other.auth, json: { merchant_key: other.merchant_key, ...extra } });
+    const res = await s.http({
+      method: 'GET',
+      path: '/api/v1/customers',
+      auth: other.auth,
+      json: { merchant_key: other.merchant_key, ...extra },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual([path]);
   });
 
   it('GET /customers/{id} returns the same item', async () => {
-    const list = await s.http({ method: 'GET', path: '/api/v1/customers', auth: other.auth, json: { merchant_key: other.merchant_key } });
-    const res = await s.http({ method: 'GET', path: `/api/v1/customers/${ids[1]}`, auth: other.auth, json: { merchant_key: other.merchant_key } });
+    const list = await s.http({
+      method: 'GET',
+      path: '/api/v1/customers',
+      auth: other.auth,
+      json: { merchant_key: other.merchant_key },
+    });
+    const res = await s.http({
+      method: 'GET',
+      path: `/api/v1/customers/${ids[1]}`,
+      auth: other.auth,
+      json: { merchant_key: other.merchant_key },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ result: true, message: expect.any(String), data: list.body.data.allList[1] });
-    const byQuery = await s.http({ method: 'GET', path: `/api/v1/customers/${ids[1]}?merchant_key=${other.merchant_key}`, auth: other.auth });
+    const byQuery = await s.http({
+      method: 'GET',
+      path: `/api/v1/customers/${ids[1]}?merchant_key=${other.merchant_key}`,
+      auth: other.auth,
+    });
     expect(byQuery.body.data).toEqual(res.body.data);
   });
 
-  it.each([['unknown', '999999'], ['not a number', 'abc'], ['zero', '0'], ['huge', '99999999999999']])(
-    '404 for an %s customer id',
-    async (_name, id) => {
-      const res = await s.http({ method: 'GET', path: `/api/v1/customers/${id}`, auth: other.auth, json: { merchant_key: other.merchant_key } });
-      expect(res.status).toBe(404);
-      expect(res.body).toMatchObject({ result: false, code: 'customer_not_found', message: 'Customer not found.' });
-    },
-  );
+  it.each([
+    ['unknown', '999999'],
+    ['not a number', 'abc'],
+    ['zero', '0'],
+    ['huge', '99999999999999'],
+  ])('404 for an %s customer id', async (_name, id) => {
+    const res = await s.http({
+      method: 'GET',
+      path: `/api/v1/customers/${id}`,
+      auth: other.auth,
+      json: { merchant_key: other.merchant_key },
+    });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ result: false, code: 'customer_not_found', message: 'Customer not found.' });
+  });
 
   it("404 for another merchant's customer (same client)", async () => {
-    const res = await s.http({ method: 'GET', path: `/api/v1/customers/${ids[0]}`, auth: m.auth, json: { merchant_key: m.merchant_key } });
+    const res = await s.http({
+      method: 'GET',
+      path: `/api/v1/customers/${ids[0]}`,
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key },
+    });
     expect(res.status).toBe(404);
   });
 
   it("401 with another client's merchant_key", async () => {
     const stranger = await s.credentials();
-    const res = await s.http({ method: 'GET', path: '/api/v1/customers', auth: stranger, json: { merchant_key: other.merchant_key } });
+    const res = await s.http({
+      method: 'GET',
+      path: '/api/v1/customers',
+      auth: stranger,
+      json: { merchant_key: other.merchant_key },
+    });
     expect(res.status).toBe(401);
   });
 });
 
 describe('POST /customers/request-card/{customerId}', () => {
   const requestCard = (id: number | string, who: TestMerchant = m) =>
-    s.http({ method: 'POST', path: `/api/v1/customers/request-card/${id}`, auth: who.auth, json: { merchant_key: who.merchant_key } });
+    s.http({
+      method: 'POST',
+      path: `/api/v1/customers/request-card/${id}`,
+      auth: who.auth,
+      json: { merchant_key: who.merchant_key },
+    });
 
   it('queues an SMS and an email with the add-card link and makes a card_request link', async () => {
-    const c = await add({ first_name: 'Rita', last_name: 'Levi', email: 'rita@example.com', phone_number: '+1 415 555 0199' });
+    const c = await add({
+      first_name: 'Rita',
+      last_name: 'Levi',
+      email: 'rita@example.com',
+      phone_number: '+1 415 555 0199',
+    });
     const id = c.body.data.customer_id;
     const res = await requestCard(id);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ result: true, message: 'Card request sent to the customer by SMS and email.' });
     const [link] = await rows<Record<string, unknown>>(sql`select * from pay_links where customer_id = ${id}`);
-    expect(link).toMatchObject({ kind: 'card_request', status: 'open', merchant_id: m.merchant_id, is_request_card: true, email: 'rita@example.com' });
+    expect(link).toMatchObject({
+      kind: 'card_request',
+      status: 'open',
+      merchant_id: m.merchant_id,
+      is_request_card: true,
+      email: 'rita@example.com',
+    });
     const url = `${s.url}/pay/card/${link!.id}`;
-    const msgs = await rows<Record<string, unknown>>(sql`select * from messages where pay_link_id = ${link!.id} order by channel`);
+    const msgs = await rows<Record<string, unknown>>(
+      sql`select * from messages where pay_link_id = ${link!.id} order by channel`,
+    );
     expect(msgs.map((x) => [x.channel, x.recipient, x.status])).toEqual([
       ['email', 'rita@example.com', 'pending'],
       ['sms', '+14155550199', 'pending'],
@@ -323,7 +449,12 @@ describe('production', () => {
     ['bank_account', { bank_account: bank }],
   ])('refuses raw %s data, pointing at request-card; nothing written', async (_name, extra) => {
     const before = await tableCounts(p.core);
-    const res = await p.http({ method: 'POST', path: '/api/v1/customers/add', auth: pm.auth, json: { merchant_key: pm.merchant_key, first_name: 'Live', ...extra } });
+    const res = await p.http({
+      method: 'POST',
+      path: '/api/v1/customers/add',
+      auth: pm.auth,
+      json: { merchant_key: pm.merchant_key, first_name: 'Live', ...extra },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ result: false, code: 'raw_payment_data_not_allowed' });
     expect(res.body.message).toContain('/customers/request-card/{customerId}');
@@ -332,7 +463,12 @@ describe('production', () => {
   });
 
   it('adds a customer without payment data', async () => {
-    const res = await p.http({ method: 'POST', path: '/api/v1/customers/add', auth: pm.auth, json: { merchant_key: pm.merchant_key, first_name: 'Live' } });
+    const res = await p.http({
+      method: 'POST',
+      path: '/api/v1/customers/add',
+      auth: pm.auth,
+      json: { merchant_key: pm.merchant_key, first_name: 'Live' },
+    });
     expect(res.status).toBe(200);
   });
 
@@ -341,15 +477,26 @@ describe('production', () => {
       method: 'POST',
       path: '/api/v1/customers/add',
       auth: pm.auth,
-      json: { merchant_key: pm.merchant_key, first_name: 'Live', email: 'live@example.com', phone_number: '+14155550123' },
+      json: {
+        merchant_key: pm.merchant_key,
+        first_name: 'Live',
+        email: 'live@example.com',
+        phone_number: '+14155550123',
+      },
     });
     const before = await tableCounts(p.core);
-    const res = await p.http({ method: 'POST', path: `/api/v1/customers/request-card/${add.body.data.customer_id}`, auth: pm.auth, json: { merchant_key: pm.merchant_key } });
+    const res = await p.http({
+      method: 'POST',
+      path: `/api/v1/customers/request-card/${add.body.data.customer_id}`,
+      auth: pm.auth,
+      json: { merchant_key: pm.merchant_key },
+    });
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({
       result: false,
       code: 'messaging_unavailable',
-      message: 'This server has no SMS and email transport configured: the card request could not be sent, and nothing was created.',
+      message:
+        'This server has no SMS and email transport configured: the card request could not be sent, and nothing was created.',
     });
     expect(await tableCounts(p.core)).toEqual(before);
   });
@@ -370,13 +517,27 @@ describe('production with email only', () => {
       method: 'POST',
       path: '/api/v1/customers/add',
       auth: pm.auth,
-      json: { merchant_key: pm.merchant_key, first_name: 'Live', email: 'live@example.com', phone_number: '+14155550123' },
+      json: {
+        merchant_key: pm.merchant_key,
+        first_name: 'Live',
+        email: 'live@example.com',
+        phone_number: '+14155550123',
+      },
     });
     const id = add.body.data.customer_id;
-    const res = await p.http({ method: 'POST', path: `/api/v1/customers/request-card/${id}`, auth: pm.auth, json: { merchant_key: pm.merchant_key } });
+    const res = await p.http({
+      method: 'POST',
+      path: `/api/v1/customers/request-card/${id}`,
+      auth: pm.auth,
+      json: { merchant_key: pm.merchant_key },
+    });
     expect([res.status, res.body]).toEqual([
       200,
-      { result: true, message: 'Card request sent to the customer by email. Not sent by SMS: this server has no SMS transport configured.' },
+      {
+        result: true,
+        message:
+          'Card request sent to the customer by email. Not sent by SMS: this server has no SMS transport configured.',
+      },
     ]);
     const r = await p.core.ctx.db.execute(sql`select channel, status from messages`);
     expect((r as unknown as { rows: unknown[] }).rows).toEqual([{ channel: 'email', status: 'pending' }]);

@@ -14,7 +14,15 @@ import {
   cardRequestInput,
   messageEnvelopeSchema,
 } from '@remit/contract';
-import { addCustomer, chargeCustomer, chargeMessage, getCustomer, listCustomers, requestCard, type Ctx } from '@remit/core';
+import {
+  addCustomer,
+  chargeCustomer,
+  chargeMessage,
+  getCustomer,
+  listCustomers,
+  requestCard,
+  type Ctx,
+} from '@remit/core';
 import { mergeGetBodyIntoQuery } from '../plugins/get-body.js';
 import { serializeAsBuilt } from '../plugins/as-built.js';
 import { ok } from './envelope.js';
@@ -44,7 +52,8 @@ export function customerRoutes(app: App, ctx: Ctx) {
       config: { merchant: 'merchant_key' },
       schema: {
         tags: ['customers'],
-        summary: 'List customers, newest first (JSON body or query string; page zero-based, perPage default 20, max 100)',
+        summary:
+          'List customers, newest first (JSON body or query string; page zero-based, perPage default 20, max 100)',
         querystring: listCustomersInput,
         response: { 200: customerListResponseSchema, ...errorResponses },
       },
@@ -65,8 +74,7 @@ export function customerRoutes(app: App, ctx: Ctx) {
         response: { 200: customerResponseSchema, ...errorResponses, 404: customerNotFound },
       },
     },
-    async (req) =>
-      ok('Customer retrieved successfully.', await getCustomer(ctx, req.merchant, req.params.customerId)),
+    async (req) => ok('Customer retrieved successfully.', await getCustomer(ctx, req.merchant, req.params.customerId)),
   );
 
   app.post(
@@ -103,7 +111,9 @@ export function customerRoutes(app: App, ctx: Ctx) {
         body: chargeInput,
         response: {
           200: chargeResponseSchema,
-          202: chargeResponseSchema.describe('The processor did not confirm in time: the transaction is processing (is_status 7) until Remit asks it'),
+          202: chargeResponseSchema.describe(
+            'The processor did not confirm in time: the transaction is processing (is_status 7) until Remit asks it',
+          ),
           ...errorResponses,
           402: declineEnvelopeSchema,
           404: customerNotFound,

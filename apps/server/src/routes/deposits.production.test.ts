@@ -1,6 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCredentials, recordCheckDepositAccount, type CheckDepositInput, type CheckDepositProvider } from '@remit/core';
+import {
+  createCredentials,
+  recordCheckDepositAccount,
+  type CheckDepositInput,
+  type CheckDepositProvider,
+} from '@remit/core';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
 import { validOnboarding, type TestMerchant } from '../testing/fixtures.js';
 import { rows } from '../testing/payments.js';
@@ -51,7 +56,10 @@ async function approvedByStripe(s: TestServer): Promise<TestMerchant> {
   const auth: [string, string] = [creds.client_id, creds.secret_key];
   const res = await s.http({ method: 'POST', path: '/api/v1/onboarding', auth, json: validOnboarding({}) });
   expect(res.status, res.text).toBe(201);
-  const [row] = await rows<{ id: string; stripe_account_id: string }>(s, sql`select id, stripe_account_id from merchants where public_key = ${res.body.data.public_key}`);
+  const [row] = await rows<{ id: string; stripe_account_id: string }>(
+    s,
+    sql`select id, stripe_account_id from merchants where public_key = ${res.body.data.public_key}`,
+  );
   const event = JSON.stringify(emu.reviewAccount(row!.stripe_account_id, true));
   const hook = await fetch(`${s.url}/stripe/webhooks`, {
     method: 'POST',
@@ -80,15 +88,21 @@ async function deposit(s: TestServer, m: TestMerchant, amount = '42.00') {
 }
 
 const accountOf = async (s: TestServer, id: string) =>
-  (await rows<{ ach_provider_id: string | null; check_deposit_provider: string | null; status: string }>(
-    s,
-    sql`select ach_provider_id, check_deposit_provider, status from merchants where id = ${id}`,
-  ))[0]!;
+  (
+    await rows<{ ach_provider_id: string | null; check_deposit_provider: string | null; status: string }>(
+      s,
+      sql`select ach_provider_id, check_deposit_provider, status from merchants where id = ${id}`,
+    )
+  )[0]!;
 
 describe('production with Stripe and no check-deposit provider', () => {
   it('Stripe approval gives no check-deposit account; a deposit gets the spec error, nothing written, no event', async () => {
     const m = await approvedByStripe(none);
-    expect(await accountOf(none, m.merchant_id)).toEqual({ ach_provider_id: null, check_deposit_provider: null, status: 'approved' });
+    expect(await accountOf(none, m.merchant_id)).toEqual({
+      ach_provider_id: null,
+      check_deposit_provider: null,
+      status: 'approved',
+    });
     const before = await tableCounts(none.core);
     const res = await deposit(none, m);
     expect(res.status).toBe(400);
@@ -97,9 +111,12 @@ describe('production with Stripe and no check-deposit provider', () => {
     expect(await tableCounts(none.core)).toEqual(before);
   });
 
-  it('an account made up at an earlier approval (achp_…, kept as the simulator\'s) does not count', async () => {
+  it("an account made up at an earlier approval (achp_…, kept as the simulator's) does not count", async () => {
     const m = await approvedByStripe(none);
-    await rows(none, sql`update merchants set ach_provider_id = 'achp_madeup', check_deposit_provider = 'simulator' where id = ${m.merchant_id}`);
+    await rows(
+      none,
+      sql`update merchants set ach_provider_id = 'achp_madeup', check_deposit_provider = 'simulator' where id = ${m.merchant_id}`,
+    );
     const before = await tableCounts(none.core);
     const res = await deposit(none, m);
     expect(res.body).toMatchObject({ result: false, code: 'ach_account_not_found' });
@@ -108,7 +125,9 @@ describe('production with Stripe and no check-deposit provider', () => {
 
   it('the operator cannot record an account while no provider is configured', async () => {
     const m = await approvedByStripe(none);
-    await expect(recordCheckDepositAccount(none.core.ctx, m.merchant_id, 'rdc-1')).rejects.toThrow(/No check-deposit provider is configured/);
+    await expect(recordCheckDepositAccount(none.core.ctx, m.merchant_id, 'rdc-1')).rejects.toThrow(
+      /No check-deposit provider is configured/,
+    );
     expect((await accountOf(none, m.merchant_id)).ach_provider_id).toBeNull();
   });
 });
@@ -121,18 +140,30 @@ describe('production with Stripe and a remote-deposit vendor behind the port', (
     expect(vendor.received).toHaveLength(0);
 
     await recordCheckDepositAccount(vendored.core.ctx, m.merchant_id, 'rdc-778');
-    expect(await accountOf(vendored, m.merchant_id)).toMatchObject({ ach_provider_id: 'rdc-778', check_deposit_provider: 'acme-rdc' });
+    expect(await accountOf(vendored, m.merchant_id)).toMatchObject({
+      ach_provider_id: 'rdc-778',
+      check_deposit_provider: 'acme-rdc',
+    });
     const res = await deposit(vendored, m, '42.00');
     expect(res.status, res.text).toBe(200);
     const id = res.body.data.transactionId;
     expect(vendor.received).toHaveLength(1);
     const [{ deposit: sent, key }] = vendor.received as [{ deposit: CheckDepositInput; key: string }];
     expect(sent).toMatchObject({ account: 'rdc-778', transactionId: id, amountCents: 4200, device: 'Android' });
-    expect(sent.images.map((i) => [i.side, i.contentType, i.data.length])).toEqual([['front', 'image/jpeg', JPEG.length], ['back', 'image/png', PNG.length]]);
+    expect(sent.images.map((i) => [i.side, i.contentType, i.data.length])).toEqual([
+      ['front', 'image/jpeg', JPEG.length],
+      ['back', 'image/png', PNG.length],
+    ]);
     expect(key).toBe(`remit_deposit_${id}`);
-    const [txn] = await rows(vendored, sql`select status, gateway_ref, payment_method from transactions where id = ${id}`);
+    const [txn] = await rows(
+      vendored,
+      sql`select status, gateway_ref, payment_method from transactions where id = ${id}`,
+    );
     expect(txn).toEqual({ status: 'pending', gateway_ref: 'rdc_1', payment_method: 'ach' });
-    const [n] = await rows<{ n: number }>(vendored, sql`select count(*)::int as n from check_images where transaction_id = ${id}`);
+    const [n] = await rows<{ n: number }>(
+      vendored,
+      sql`select count(*)::int as n from check_images where transaction_id = ${id}`,
+    );
     expect(n!.n).toBe(2);
   });
 });

@@ -31,7 +31,10 @@ function refusableSimulator(): { provider: CheckDepositProvider; refuse: boolean
     refuse: false,
     provider: {
       ...sim,
-      submit: (d, o) => (ctl.refuse ? Promise.reject(new RemitError('unavailable', 'The check-deposit provider is down.')) : sim.submit(d, o)),
+      submit: (d, o) =>
+        ctl.refuse
+          ? Promise.reject(new RemitError('unavailable', 'The check-deposit provider is down.'))
+          : sim.submit(d, o),
     },
   };
   return ctl;
@@ -47,9 +50,14 @@ const sim = refusableSimulator();
 beforeAll(async () => {
   [emu, other] = await Promise.all([startS3Emulator(), startS3Emulator({ accessKeyId: 'AKIAOTHERACCOUNT0001' })]);
   [s, elsewhere] = await Promise.all([
-    startTestServer({ checkImageStore: checkImageStoreFromEnv(bucketEnv(emu), 'sandbox'), checkDeposits: sim.provider }),
+    startTestServer({
+      checkImageStore: checkImageStoreFromEnv(bucketEnv(emu), 'sandbox'),
+      checkDeposits: sim.provider,
+    }),
     // Signs with emu's key at `other`, which expects another: refused; later `other` goes down.
-    startTestServer({ checkImageStore: checkImageStoreFromEnv(bucketEnv(emu, { REMIT_CHECK_IMAGES_S3_ENDPOINT: other.url }), 'sandbox') }),
+    startTestServer({
+      checkImageStore: checkImageStoreFromEnv(bucketEnv(emu, { REMIT_CHECK_IMAGES_S3_ENDPOINT: other.url }), 'sandbox'),
+    }),
   ]);
   [m, m2] = await Promise.all([newMerchant(s), newMerchant(elsewhere)]);
 }, 120_000);
@@ -77,7 +85,8 @@ async function deposit(server: TestServer, as: TestMerchant, amount = '125.40') 
 
 const bucket = () => emu.buckets.get('remit-checks')!;
 const rowsIn = async (server: TestServer, id: string) =>
-  (await rows<{ n: number }>(server, sql`select count(*)::int as n from check_images where transaction_id = ${id}`))[0]!.n;
+  (await rows<{ n: number }>(server, sql`select count(*)::int as n from check_images where transaction_id = ${id}`))[0]!
+    .n;
 
 describe('check images in an S3-compatible bucket', () => {
   it("a deposit's two images land in the bucket under the prefix, none in check_images, and read back", async () => {
@@ -93,7 +102,10 @@ describe('check images in an S3-compatible bucket', () => {
     expect(emu.requests).toContain(`PUT /remit-checks/checks/${id}/front`);
 
     const back = await s.core.ctx.checkImages.read(s.core.ctx.db, id);
-    expect(back.map((i) => [i.side, i.contentType, i.data])).toEqual([['front', 'image/jpeg', JPEG], ['back', 'image/png', PNG]]);
+    expect(back.map((i) => [i.side, i.contentType, i.data])).toEqual([
+      ['front', 'image/jpeg', JPEG],
+      ['back', 'image/png', PNG],
+    ]);
     expect(await s.core.ctx.checkImages.read(s.core.ctx.db, 'txn_unknown')).toEqual([]);
   });
 
@@ -105,7 +117,9 @@ describe('check images in an S3-compatible bucket', () => {
       const res = await deposit(s, m, '10.00');
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ result: false, code: 'check_images_unavailable' });
-      expect(res.body.message).toBe('The check images could not be stored (the image bucket did not answer); the deposit was not recorded. Retry it.');
+      expect(res.body.message).toBe(
+        'The check images could not be stored (the image bucket did not answer); the deposit was not recorded. Retry it.',
+      );
     } finally {
       emu.failing = false;
     }
@@ -130,18 +144,32 @@ describe('check images in an S3-compatible bucket', () => {
     expect(await tableCounts(s.core)).toEqual(before);
     expect(bucket().size).toBe(objects);
     const sent = emu.requests.slice(seen).map((r) => r.replace(/txn_\w+/, 'txn'));
-    expect(sent.slice(0, 2).sort()).toEqual(['PUT /remit-checks/checks/txn/back', 'PUT /remit-checks/checks/txn/front']);
-    expect(sent.slice(2).sort()).toEqual(['DELETE /remit-checks/checks/txn/back', 'DELETE /remit-checks/checks/txn/front']);
+    expect(sent.slice(0, 2).sort()).toEqual([
+      'PUT /remit-checks/checks/txn/back',
+      'PUT /remit-checks/checks/txn/front',
+    ]);
+    expect(sent.slice(2).sort()).toEqual([
+      'DELETE /remit-checks/checks/txn/back',
+      'DELETE /remit-checks/checks/txn/front',
+    ]);
   });
 
   it('images recorded in check_images before the bucket was set (or moved there from files) are still read', async () => {
-    const id = (await rows<{ id: string }>(s, sql`select id from transactions where payment_method = 'ach' order by id limit 1`))[0]!.id;
+    const id = (
+      await rows<{ id: string }>(s, sql`select id from transactions where payment_method = 'ach' order by id limit 1`)
+    )[0]!.id;
     // As a deposit recorded while images went to the database: rows, no objects.
     bucket().delete(`checks/${id}/front`);
     bucket().delete(`checks/${id}/back`);
-    await rows(s, sql`insert into check_images (transaction_id, side, content_type, data) values (${id}, 'front', 'image/png', ${PNG}), (${id}, 'back', 'image/jpeg', ${JPEG})`);
+    await rows(
+      s,
+      sql`insert into check_images (transaction_id, side, content_type, data) values (${id}, 'front', 'image/png', ${PNG}), (${id}, 'back', 'image/jpeg', ${JPEG})`,
+    );
     const read = await s.core.ctx.checkImages.read(s.core.ctx.db, id);
-    expect(read.map((i) => [i.side, i.contentType, i.data])).toEqual([['front', 'image/png', PNG], ['back', 'image/jpeg', JPEG]]);
+    expect(read.map((i) => [i.side, i.contentType, i.data])).toEqual([
+      ['front', 'image/png', PNG],
+      ['back', 'image/jpeg', JPEG],
+    ]);
   });
 
   it('a bucket that refuses the access key, or is down: 503, nothing written on either', async () => {

@@ -49,7 +49,10 @@ const full = (over: Parts = {}): Parts => ({
 });
 
 const imagesOf = (id: string) =>
-  rows<{ side: string; content_type: string; data: Buffer }>(s, sql`select side, content_type, data from check_images where transaction_id = ${id} order by side desc`);
+  rows<{ side: string; content_type: string; data: Buffer }>(
+    s,
+    sql`select side, content_type, data from check_images where transaction_id = ${id} order by side desc`,
+  );
 
 describe('POST /merchant/remote_deposit_capture', () => {
   it('creates a pending ACH transaction and keeps the images in the database, none under the data directory', async () => {
@@ -59,9 +62,18 @@ describe('POST /merchant/remote_deposit_capture', () => {
     expect(Object.keys(res.body.data).sort()).toEqual(['amount', 'transactionId']);
     const id = res.body.data.transactionId;
     expect(id).toMatch(/^txn_/);
-    expect(await txnRow(s, id)).toMatchObject({ type: 'Sale', payment_method: 'ach', is_status: 0, status: 'pending', amount: 12540 });
+    expect(await txnRow(s, id)).toMatchObject({
+      type: 'Sale',
+      payment_method: 'ach',
+      is_status: 0,
+      status: 'pending',
+      amount: 12540,
+    });
     const images = await imagesOf(id);
-    expect(images.map((i) => [i.side, i.content_type])).toEqual([['front', 'image/jpeg'], ['back', 'image/png']]);
+    expect(images.map((i) => [i.side, i.content_type])).toEqual([
+      ['front', 'image/jpeg'],
+      ['back', 'image/png'],
+    ]);
     expect(Buffer.from(images[0]!.data)).toEqual(JPEG);
     expect(Buffer.from(images[1]!.data)).toEqual(PNG);
     expect(existsSync(join(dataDir, 'deposits'))).toBe(false);
@@ -74,7 +86,12 @@ describe('POST /merchant/remote_deposit_capture', () => {
     const res = await deposit(full({ amount: '10' }));
     const id = res.body.data.transactionId;
     expect(res.body.data.amount).toBe('10.00');
-    const up = await s.http({ method: 'POST', path: '/api/v1/update-ach', auth: m.auth, json: { merchant_key: m.merchant_key, transaction_id: id, new_status: 'approved' } });
+    const up = await s.http({
+      method: 'POST',
+      path: '/api/v1/update-ach',
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key, transaction_id: id, new_status: 'approved' },
+    });
     expect(up.status).toBe(200);
     expect(await txnRow(s, id)).toMatchObject({ is_status: 2, settled: true });
     expect((await eventsOf(s, m.merchant_id, 'ach.update')).map((e) => e.tran_id)).toContain(id);
@@ -82,7 +99,12 @@ describe('POST /merchant/remote_deposit_capture', () => {
 
   it('a deposit declined with /update-ach is returned: a Return record and ach.update Declined', async () => {
     const id = (await deposit(full({ amount: '20' }))).body.data.transactionId;
-    const up = await s.http({ method: 'POST', path: '/api/v1/update-ach', auth: m.auth, json: { merchant_key: m.merchant_key, transaction_id: id, new_status: 'declined' } });
+    const up = await s.http({
+      method: 'POST',
+      path: '/api/v1/update-ach',
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key, transaction_id: id, new_status: 'declined' },
+    });
     expect(up.status).toBe(200);
     expect(up.body).toMatchObject({ result: true, message: 'ACH transaction declined: Insufficient Funds.' });
     expect(await txnRow(s, id)).toMatchObject({ status: 'returned' });
@@ -93,30 +115,40 @@ describe('POST /merchant/remote_deposit_capture', () => {
   });
 
   it('TIFF (big-endian) is accepted; the type comes from the content, not the file name', async () => {
-    const res = await deposit(full({ front_file: { data: TIFF, filename: 'scan.jpg' }, back_file: { data: JPEG, filename: 'back.pdf' } }));
+    const res = await deposit(
+      full({ front_file: { data: TIFF, filename: 'scan.jpg' }, back_file: { data: JPEG, filename: 'back.pdf' } }),
+    );
     expect(res.status).toBe(200);
     const id = res.body.data.transactionId;
-    expect((await imagesOf(id)).map((i) => [i.side, i.content_type])).toEqual([['front', 'image/tiff'], ['back', 'image/jpeg']]);
+    expect((await imagesOf(id)).map((i) => [i.side, i.content_type])).toEqual([
+      ['front', 'image/tiff'],
+      ['back', 'image/jpeg'],
+    ]);
   });
 
   it('an image that is not JPEG, PNG or TIFF is refused, whatever its name', async () => {
     const before = await tableCounts(s.core);
-    const res = await deposit(full({ back_file: { data: Buffer.from('%PDF-1.7 not an image'), filename: 'back.png' } }));
+    const res = await deposit(
+      full({ back_file: { data: Buffer.from('%PDF-1.7 not an image'), filename: 'back.png' } }),
+    );
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ result: false, code: 'unsupported_image' });
     expect(res.body.errors[0].path).toBe('back_file');
     expect(await tableCounts(s.core)).toEqual(before);
   });
 
-  it.each(['amount', 'merchant_key', 'device', 'front_file', 'back_file'])('missing %s → 400 naming it', async (part) => {
-    const parts = full();
-    delete parts[part];
-    const res = await deposit(parts);
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('missing_part');
-    expect(res.body.message).toContain(part);
-    expect(res.body.errors).toEqual([{ path: part, message: 'is required' }]);
-  });
+  it.each(['amount', 'merchant_key', 'device', 'front_file', 'back_file'])(
+    'missing %s → 400 naming it',
+    async (part) => {
+      const parts = full();
+      delete parts[part];
+      const res = await deposit(parts);
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('missing_part');
+      expect(res.body.message).toContain(part);
+      expect(res.body.errors).toEqual([{ path: part, message: 'is required' }]);
+    },
+  );
 
   it('an image above 10 MB → 413 payload_too_large', async () => {
     const big = Buffer.concat([JPEG, Buffer.alloc(10 * 1024 * 1024)]);
@@ -144,7 +176,12 @@ describe('POST /merchant/remote_deposit_capture', () => {
   });
 
   it('JSON is refused: the endpoint takes multipart only; other routes still refuse multipart', async () => {
-    const r1 = await s.http({ method: 'POST', path: '/api/v1/merchant/remote_deposit_capture', auth: m.auth, json: { amount: '1' } });
+    const r1 = await s.http({
+      method: 'POST',
+      path: '/api/v1/merchant/remote_deposit_capture',
+      auth: m.auth,
+      json: { amount: '1' },
+    });
     expect(r1.status).toBeGreaterThanOrEqual(400);
     expect(r1.status).toBeLessThan(500);
     const fd = new FormData();

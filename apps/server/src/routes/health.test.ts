@@ -29,36 +29,49 @@ it('/livez and /readyz answer 200 beside /healthz; /livez names the version runn
 
 it('/readyz answers 503 while a migration of this code is missing from the database', async () => {
   const latest = sql`(select max(created_at) from drizzle.__drizzle_migrations)`;
-  const kept = await s.core.ctx.db.execute(sql`select * from drizzle.__drizzle_migrations where created_at = ${latest}`);
+  const kept = await s.core.ctx.db.execute(
+    sql`select * from drizzle.__drizzle_migrations where created_at = ${latest}`,
+  );
   const row = (kept as unknown as { rows: Array<{ hash: string; created_at: string }> }).rows[0]!;
   await s.core.ctx.db.execute(sql`delete from drizzle.__drizzle_migrations where created_at = ${row.created_at}`);
   try {
     const r = await get('/readyz');
-    expect([r.status, r.body]).toEqual([503, { status: 'unavailable', reason: 'database migrations are not all applied' }]);
+    expect([r.status, r.body]).toEqual([
+      503,
+      { status: 'unavailable', reason: 'database migrations are not all applied' },
+    ]);
     expect((await get('/livez')).status).toBe(200);
   } finally {
-    await s.core.ctx.db.execute(sql`insert into drizzle.__drizzle_migrations (hash, created_at) values (${row.hash}, ${row.created_at})`);
+    await s.core.ctx.db.execute(
+      sql`insert into drizzle.__drizzle_migrations (hash, created_at) values (${row.hash}, ${row.created_at})`,
+    );
   }
   expect((await get('/readyz')).status).toBe(200);
 });
 
-it.runIf(testDbKind === 'postgres')('/readyz answers 503 while Postgres refuses connections, /livez 200; ready again after', async () => {
-  const current = await s.core.ctx.db.execute(sql`select current_database() as name`);
-  const name = (current as unknown as { rows: Array<{ name: string }> }).rows[0]!.name;
-  const admin = new pg.Client({ connectionString: testPostgresAdminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`alter database ${name} allow_connections false`);
-    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
-    const r = await get('/readyz');
-    expect([r.status, r.body]).toEqual([503, { status: 'unavailable', reason: 'the database did not answer' }]);
-    expect((await get('/livez')).status).toBe(200);
-  } finally {
-    await admin.query(`alter database ${name} allow_connections true`);
-    await admin.end();
-  }
-  expect((await get('/readyz')).status).toBe(200);
-});
+it.runIf(testDbKind === 'postgres')(
+  '/readyz answers 503 while Postgres refuses connections, /livez 200; ready again after',
+  async () => {
+    const current = await s.core.ctx.db.execute(sql`select current_database() as name`);
+    const name = (current as unknown as { rows: Array<{ name: string }> }).rows[0]!.name;
+    const admin = new pg.Client({ connectionString: testPostgresAdminUrl });
+    await admin.connect();
+    try {
+      await admin.query(`alter database ${name} allow_connections false`);
+      await admin.query(
+        'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+        [name],
+      );
+      const r = await get('/readyz');
+      expect([r.status, r.body]).toEqual([503, { status: 'unavailable', reason: 'the database did not answer' }]);
+      expect((await get('/livez')).status).toBe(200);
+    } finally {
+      await admin.query(`alter database ${name} allow_connections true`);
+      await admin.end();
+    }
+    expect((await get('/readyz')).status).toBe(200);
+  },
+);
 
 it('probes and the portal’s polls log their request lines at debug, other requests at info', async () => {
   const portal = await portalSignIn(s);
@@ -73,6 +86,7 @@ it('probes and the portal’s polls log their request lines at debug, other requ
   };
   const DEBUG = 20;
   const INFO = 30;
-  for (const url of ['/healthz', '/livez', '/readyz', '/portal/api/merchants']) expect([url, levelOf(url)]).toEqual([url, [DEBUG, DEBUG]]);
+  for (const url of ['/healthz', '/livez', '/readyz', '/portal/api/merchants'])
+    expect([url, levelOf(url)]).toEqual([url, [DEBUG, DEBUG]]);
   expect(levelOf('/portal/api/onboarding-example')).toEqual([INFO, INFO]);
 });

@@ -32,7 +32,14 @@ describe('GET /', () => {
   it('any other client (curl) gets where to go as JSON; the portal only in sandbox', async () => {
     const res = await s.http({ method: 'GET', path: '/' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ name: 'Remit', env: 'sandbox', api: '/api/v1', docs: '/docs', health: '/healthz', portal: '/portal' });
+    expect(res.body).toEqual({
+      name: 'Remit',
+      env: 'sandbox',
+      api: '/api/v1',
+      docs: '/docs',
+      health: '/healthz',
+      portal: '/portal',
+    });
     const p = await prod.http({ method: 'GET', path: '/', headers: { accept: 'application/json' } });
     expect(p.body).toEqual({ name: 'Remit', env: 'production', api: '/api/v1', docs: '/docs', health: '/healthz' });
   });

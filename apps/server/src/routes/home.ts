@@ -17,10 +17,19 @@ export function homeRoutes(app: App, ctx: Ctx) {
   const opts = { config: { public: true }, schema: { hide: true } } as const;
   app.get('/', opts, async (req, reply) => {
     if (!/\btext\/html\b/.test(req.headers.accept ?? '')) {
-      return { name: 'Remit', env: ctx.env, api: '/api/v1', docs: '/docs', health: '/healthz', ...(ctx.env === 'sandbox' && { portal: '/portal' }) };
+      return {
+        name: 'Remit',
+        env: ctx.env,
+        api: '/api/v1',
+        docs: '/docs',
+        health: '/healthz',
+        ...(ctx.env === 'sandbox' && { portal: '/portal' }),
+      };
     }
     if (ctx.env === 'sandbox') return reply.redirect('/portal', 302);
     return setPortalPageHeaders(reply).send(HOME_HTML);
   });
-  app.get('/favicon.ico', opts, async (_req, reply) => reply.header('cache-control', 'public, max-age=86400').status(204).send());
+  app.get('/favicon.ico', opts, async (_req, reply) =>
+    reply.header('cache-control', 'public, max-age=86400').status(204).send(),
+  );
 }

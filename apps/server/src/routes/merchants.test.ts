@@ -42,7 +42,8 @@ async function onboard(auth: [string, string], body: unknown = validOnboarding()
 
 async function idOf(auth: [string, string], publicKey: string): Promise<string> {
   const list = await s.http({ method: 'GET', path: '/api/v1/merchant', auth });
-  return list.body.data.find((m: { public_data: { public_key: string } }) => m.public_data.public_key === publicKey).merchant_id;
+  return list.body.data.find((m: { public_data: { public_key: string } }) => m.public_data.public_key === publicKey)
+    .merchant_id;
 }
 
 describe('POST /onboarding', () => {
@@ -53,7 +54,13 @@ describe('POST /onboarding', () => {
     expect(Object.keys(res.body).sort()).toEqual(['data', 'message', 'result']);
     expect(res.body.result).toBe(true);
     expect(typeof res.body.message).toBe('string');
-    expect(Object.keys(res.body.data).sort()).toEqual(['agreement_link', 'businessname', 'email', 'merchant_key', 'public_key']);
+    expect(Object.keys(res.body.data).sort()).toEqual([
+      'agreement_link',
+      'businessname',
+      'email',
+      'merchant_key',
+      'public_key',
+    ]);
     expect(res.body.data.businessname).toBe('Acme Coffee LLC');
     expect(res.body.data.email).toBe('owner@acme.example');
     expect(res.body.data.merchant_key).toMatch(/^mk_test_[0-9A-Za-z]{32}$/);
@@ -124,14 +131,22 @@ describe('POST /onboarding', () => {
     ['email', bad('BusinessInfo', 'business_email', 'nope'), 'BusinessInfo.business_email'],
     ['date shape', bad('BusinessInfo', 'established_date', '2015-6-1'), 'BusinessInfo.established_date'],
     ['future date', bad('BusinessInfo', 'established_date', '2999-01-01'), 'BusinessInfo.established_date'],
-    ['minor owner', bad('OwnerInfo', 'date_of_birth', `${new Date().getUTCFullYear() - 10}-01-01`), 'OwnerInfo.date_of_birth'],
+    [
+      'minor owner',
+      bad('OwnerInfo', 'date_of_birth', `${new Date().getUTCFullYear() - 10}-01-01`),
+      'OwnerInfo.date_of_birth',
+    ],
     ['country code', bad('OwnerInfo', 'country', 'USA'), 'OwnerInfo.country'],
     ['EIN', bad('BusinessInfo', 'ein', '12345'), 'BusinessInfo.ein'],
     ['SSN area 666', bad('OwnerInfo', 'ssn', '666-45-6789'), 'OwnerInfo.ssn'],
     ['routing checksum', bad('BankingInfo', 'routing_number', '123456789'), 'BankingInfo.routing_number'],
     ['account number', bad('BankingInfo', 'account_number', '12'), 'BankingInfo.account_number'],
     ['percentage', bad('OwnerInfo', 'ownership_percent', '150'), 'OwnerInfo.ownership_percent'],
-    ['misspelled delivery field', bad('ProcessingInfo', 'percentdelievered7days', undefined), 'ProcessingInfo.percentdelievered7days'],
+    [
+      'misspelled delivery field',
+      bad('ProcessingInfo', 'percentdelievered7days', undefined),
+      'ProcessingInfo.percentdelievered7days',
+    ],
     ['b2b + b2c', bad('ProcessingInfo', 'legal_b2c', '80'), 'ProcessingInfo.legal_b2b'],
     ['cp + cnp', bad('ProcessingInfo', 'legal_cnpphoneemail', '0'), 'ProcessingInfo.legal_cp'],
     ['money text', bad('ProcessingInfo', 'annualCCSales', '$250k'), 'ProcessingInfo.annualCCSales'],
@@ -140,7 +155,11 @@ describe('POST /onboarding', () => {
     ['website', bad('BusinessInfo', 'website', 'acme.example'), 'BusinessInfo.website'],
     ['ownershiptype', bad('BusinessInfo', 'ownershiptype', 'corp'), 'BusinessInfo.ownershiptype'],
     ['legal_productssold', bad('ProcessingInfo', 'legal_productssold', 'goods'), 'ProcessingInfo.legal_productssold'],
-    ['processing_environment', bad('ProcessingInfo', 'processing_environment', 'web'), 'ProcessingInfo.processing_environment'],
+    [
+      'processing_environment',
+      bad('ProcessingInfo', 'processing_environment', 'web'),
+      'ProcessingInfo.processing_environment',
+    ],
     ['required field', bad('OwnerInfo', 'last_name', undefined), 'OwnerInfo.last_name'],
   ])('400 naming the field for a bad %s; nothing written', async (_name, body, path) => {
     const auth = await s.credentials();
@@ -252,7 +271,12 @@ describe('GET /merchant/{merchant_id} (owner call)', () => {
 
   it('does not capture the static /merchant/transactions route', async () => {
     const m = await newMerchant(s);
-    const res = await s.http({ method: 'GET', path: '/api/v1/merchant/transactions', auth: m.auth, json: { merchant_key: m.merchant_key } });
+    const res = await s.http({
+      method: 'GET',
+      path: '/api/v1/merchant/transactions',
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key },
+    });
     expect(res.body.code).not.toBe('merchant_not_found');
     expect(s.app.hasRoute({ method: 'GET', url: '/api/v1/merchant/:merchant_id' })).toBe(true);
   });
@@ -261,7 +285,12 @@ describe('GET /merchant/{merchant_id} (owner call)', () => {
 describe('POST /approve-merchant (sandbox)', () => {
   it('approves a pending merchant, provisions ACH credentials and fires merchant.approval once', async () => {
     const m = await newMerchant(s, { approve: false, business_name: 'To Approve' });
-    const res = await s.http({ method: 'POST', path: '/api/v1/approve-merchant', auth: m.auth, json: { merchant_id: m.merchant_id } });
+    const res = await s.http({
+      method: 'POST',
+      path: '/api/v1/approve-merchant',
+      auth: m.auth,
+      json: { merchant_id: m.merchant_id },
+    });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['message', 'status']);
     expect(res.body.status).toBe(true);
@@ -284,7 +313,12 @@ describe('POST /approve-merchant (sandbox)', () => {
     expect(list.body.data[0].status).toBe('approved');
 
     // A second call answers 200 and changes nothing.
-    const again = await s.http({ method: 'POST', path: '/api/v1/approve-merchant', auth: m.auth, json: { merchant_id: m.merchant_id } });
+    const again = await s.http({
+      method: 'POST',
+      path: '/api/v1/approve-merchant',
+      auth: m.auth,
+      json: { merchant_id: m.merchant_id },
+    });
     expect(again.status).toBe(200);
     expect(again.body).toEqual({ status: true, message: 'Merchant is already approved.' });
     expect(await eventsOf(m.merchant_id, 'merchant.approval')).toHaveLength(1);
@@ -295,7 +329,12 @@ describe('POST /approve-merchant (sandbox)', () => {
     const m = await newMerchant(s, { approve: false });
     const all = await Promise.all(
       Array.from({ length: 5 }, () =>
-        s.http({ method: 'POST', path: '/api/v1/approve-merchant', auth: m.auth, json: { merchant_id: m.merchant_id } }),
+        s.http({
+          method: 'POST',
+          path: '/api/v1/approve-merchant',
+          auth: m.auth,
+          json: { merchant_id: m.merchant_id },
+        }),
       ),
     );
     expect(all.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
@@ -307,7 +346,12 @@ describe('POST /approve-merchant (sandbox)', () => {
     const m = await newMerchant(s, { approve: false });
     const stranger = await s.credentials();
     for (const merchant_id of [m.merchant_id, 'm_unknown']) {
-      const res = await s.http({ method: 'POST', path: '/api/v1/approve-merchant', auth: stranger, json: { merchant_id } });
+      const res = await s.http({
+        method: 'POST',
+        path: '/api/v1/approve-merchant',
+        auth: stranger,
+        json: { merchant_id },
+      });
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({ status: false, code: 'merchant_not_found', message: 'Merchant not found.' });
       expect(res.body).not.toHaveProperty('result');
@@ -316,7 +360,12 @@ describe('POST /approve-merchant (sandbox)', () => {
   });
 
   it('400 status:false naming merchant_id when it is missing; 401 status:false without credentials', async () => {
-    const res = await s.http({ method: 'POST', path: '/api/v1/approve-merchant', auth: await s.credentials(), json: {} });
+    const res = await s.http({
+      method: 'POST',
+      path: '/api/v1/approve-merchant',
+      auth: await s.credentials(),
+      json: {},
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ status: false, code: 'invalid_request' });
     expect(res.body.errors[0].path).toBe('merchant_id');
@@ -330,7 +379,8 @@ describe('OpenAPI', () => {
   it('publishes the onboarding enums', async () => {
     const res = await s.http({ method: 'GET', path: '/api/v1/openapi.json' });
     const doc = JSON.stringify(res.body);
-    for (const v of ['s_corporation', 'digital_goods', 'restaurant', 'percentdelievered7days']) expect(doc).toContain(v);
+    for (const v of ['s_corporation', 'digital_goods', 'restaurant', 'percentdelievered7days'])
+      expect(doc).toContain(v);
   });
 });
 

@@ -27,7 +27,13 @@ export function merchantRoutes(app: App, ctx: Ctx) {
     },
     async (req, reply) => {
       const r = await onboardMerchant(req.ctx, req.client.id, req.body);
-      const data = { businessname: r.businessname, email: r.email, merchant_key: r.merchant_key, public_key: r.public_key, agreement_link: r.agreement_link };
+      const data = {
+        businessname: r.businessname,
+        email: r.email,
+        merchant_key: r.merchant_key,
+        public_key: r.public_key,
+        agreement_link: r.agreement_link,
+      };
       return reply.status(201).send(ok('Merchant onboarded successfully; it is pending approval.', data));
     },
   );
@@ -54,7 +60,8 @@ export function merchantRoutes(app: App, ctx: Ctx) {
         response: { 200: merchantResponseSchema, ...errorResponses, 404: errorEnvelopeSchema },
       },
     },
-    async (req) => ok('Merchant retrieved successfully.', await getMerchantForOwner(ctx, req.client.id, req.params.merchant_id)),
+    async (req) =>
+      ok('Merchant retrieved successfully.', await getMerchantForOwner(ctx, req.client.id, req.params.merchant_id)),
   );
 
   app.post(

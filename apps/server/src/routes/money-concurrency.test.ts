@@ -23,7 +23,9 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 describe(`concurrency (${testDbKind})`, () => {
   it('50 concurrent refunds of 1.00 on 10.00: exactly 10 succeed, the refunds sum to 10.00', async () => {
     const id = await charge(s, m, card, '10.00');
-    const results = await Promise.all(Array.from({ length: 50 }, () => post('/order/sales-return', { transaction_id: id, amount: '1.00' })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => post('/order/sales-return', { transaction_id: id, amount: '1.00' })),
+    );
     const ok = results.filter((r) => r.status === 200);
     const refused = results.filter((r) => r.status !== 200);
     expect(ok).toHaveLength(10);
@@ -36,12 +38,16 @@ describe(`concurrency (${testDbKind})`, () => {
     expect(recs).toHaveLength(10);
     expect(sum(recs.map((r) => r.amount))).toBe(1000);
     expect(await txnRow(s, id)).toMatchObject({ is_status: 5, refunded: 1000 });
-    expect((await eventsOf(s, m.merchant_id, 'payment.refund')).filter((e) => e.parent_transaction_id === id)).toHaveLength(10);
+    expect(
+      (await eventsOf(s, m.merchant_id, 'payment.refund')).filter((e) => e.parent_transaction_id === id),
+    ).toHaveLength(10);
   });
 
   it('50 concurrent refunds of 1.00 on 10.50: exactly 10 succeed, the rest get the remaining-amount message', async () => {
     const id = await charge(s, m, card, '10.50');
-    const results = await Promise.all(Array.from({ length: 50 }, () => post('/order/sales-return', { transaction_id: id, amount: '1.00' })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => post('/order/sales-return', { transaction_id: id, amount: '1.00' })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(10);
     for (const r of results.filter((x) => x.status !== 200)) {
       expect(r.status).toBe(400);
@@ -56,7 +62,12 @@ describe(`concurrency (${testDbKind})`, () => {
     const amounts = Array.from({ length: 20 }, (_, i) => `${11 + i}.00`);
     const results = await Promise.all(
       amounts.map((a) =>
-        post('/preauth/update', { transaction_id: id, last_authorized_amount: '10.00', new_authorized_amount: a, order_id: 'race' }),
+        post('/preauth/update', {
+          transaction_id: id,
+          last_authorized_amount: '10.00',
+          new_authorized_amount: a,
+          order_id: 'race',
+        }),
       ),
     );
     const winners = results.filter((r) => r.status === 200);
@@ -75,8 +86,15 @@ describe(`concurrency (${testDbKind})`, () => {
   it('captures, voids and an update racing on one preauthorization: one capture or void wins, at the amount held last', async () => {
     for (let round = 0; round < 3; round++) {
       const id = await charge(s, m, card, '10.00', { preAuth: true, order_id: 'race-pa' });
-      const update = post('/preauth/update', { transaction_id: id, last_authorized_amount: '10.00', new_authorized_amount: '12.00', order_id: 'race-pa' });
-      const ends = Array.from({ length: 10 }, (_, i) => post(i % 2 ? '/preauth/void' : '/preauth/capture', { transaction_id: id }));
+      const update = post('/preauth/update', {
+        transaction_id: id,
+        last_authorized_amount: '10.00',
+        new_authorized_amount: '12.00',
+        order_id: 'race-pa',
+      });
+      const ends = Array.from({ length: 10 }, (_, i) =>
+        post(i % 2 ? '/preauth/void' : '/preauth/capture', { transaction_id: id }),
+      );
       const [updated, ...results] = await Promise.all([update, ...ends]);
       const winners = results.filter((r) => r.status === 200);
       expect(winners).toHaveLength(1);
@@ -89,7 +107,10 @@ describe(`concurrency (${testDbKind})`, () => {
         // 2.9% + 0.30 of what was held when the capture took the row.
         const fee = Math.round(held * 0.029) + 30;
         expect(orig).toMatchObject({ amount: held, fee, net: held - fee });
-        expect(winners[0]!.body.data).toMatchObject({ amount: (held / 100).toFixed(2), net_amount: (held - fee) / 100 });
+        expect(winners[0]!.body.data).toMatchObject({
+          amount: (held / 100).toFixed(2),
+          net_amount: (held - fee) / 100,
+        });
         expect(charged).toEqual([expect.objectContaining({ amount: held / 100, fee_amount: fee / 100 })]);
         expect(recs).toEqual([]);
         expect(voided).toEqual([]);
@@ -129,7 +150,9 @@ describe(`concurrency (${testDbKind})`, () => {
         expect(orig).toMatchObject({ is_status: 5, refunded: 1000 });
       }
       const voidEvents = (await eventsOf(s, m.merchant_id, 'payment.void')).filter((e) => e.linked_txn_id === id);
-      const refundEvents = (await eventsOf(s, m.merchant_id, 'payment.refund')).filter((e) => e.parent_transaction_id === id);
+      const refundEvents = (await eventsOf(s, m.merchant_id, 'payment.refund')).filter(
+        (e) => e.parent_transaction_id === id,
+      );
       expect(voidEvents).toHaveLength(voids.length);
       expect(refundEvents).toHaveLength(refunds.length);
     }

@@ -15,10 +15,21 @@ afterAll(() => s.close());
 
 const post = (path: string, body: object, as: TestMerchant = m) =>
   s.http({ method: 'POST', path: `/api/v1${path}`, auth: as.auth, json: { merchant_key: as.merchant_key, ...body } });
-const voidTxn = (transaction_id: string) => post('/order/sales-void', { transaction_id, sub_merchant_key: '', amount: '' });
+const voidTxn = (transaction_id: string) =>
+  post('/order/sales-void', { transaction_id, sub_merchant_key: '', amount: '' });
 const refund = (transaction_id: string, amount: string) => post('/order/sales-return', { transaction_id, amount });
 
-const RECORD_KEYS = ['Status', 'amount', 'linked_txn_id', 'order_createdfrom', 'sales_id', 'transaction_id', 'txn_date', 'txn_id', 'type'];
+const RECORD_KEYS = [
+  'Status',
+  'amount',
+  'linked_txn_id',
+  'order_createdfrom',
+  'sales_id',
+  'transaction_id',
+  'txn_date',
+  'txn_id',
+  'type',
+];
 
 describe('POST /order/sales-void', () => {
   it('voids a completed, unsettled transaction: void record, voided original, payment.void', async () => {
@@ -28,7 +39,13 @@ describe('POST /order/sales-void', () => {
     expect(res.body.result).toBe(true);
     const d = res.body.data;
     expect(Object.keys(d).sort()).toEqual(RECORD_KEYS);
-    expect(d).toMatchObject({ amount: 10, linked_txn_id: id, Status: 'Success', type: 'Void', order_createdfrom: 'API' });
+    expect(d).toMatchObject({
+      amount: 10,
+      linked_txn_id: id,
+      Status: 'Success',
+      type: 'Void',
+      order_createdfrom: 'API',
+    });
     expect(d.sales_id).toMatch(/^txn_/);
     expect(d.transaction_id).toBe(d.sales_id);
     expect(d.txn_id).toMatch(/^gw_/);
@@ -69,12 +86,21 @@ describe('POST /order/sales-void', () => {
     const m2 = await newMerchant(s, { auth: m.auth });
     const c2 = await newCustomer(s, m2);
     const id = await charge(s, m2, c2, '10.00');
-    const settle = await s.http({ method: 'POST', path: '/sandbox/settle', auth: m2.auth, json: { merchant_key: m2.merchant_key } });
+    const settle = await s.http({
+      method: 'POST',
+      path: '/sandbox/settle',
+      auth: m2.auth,
+      json: { merchant_key: m2.merchant_key },
+    });
     expect(settle.status).toBe(200);
     expect(settle.body.data.transaction_ids).toEqual([id]);
     const res = await voidTxn2(m2, id);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ result: false, message: 'The transaction has been settled, a void is not allowed.', code: 'transaction_settled' });
+    expect(res.body).toMatchObject({
+      result: false,
+      message: 'The transaction has been settled, a void is not allowed.',
+      code: 'transaction_settled',
+    });
     expect(await txnRow(s, id)).toMatchObject({ is_status: 2, settled: true });
     expect(await linkedRows(s, id)).toEqual([]);
     expect(await eventsOf(s, m2.merchant_id, 'payment.void')).toEqual([]);
@@ -84,7 +110,12 @@ describe('POST /order/sales-void', () => {
     const m2 = await newMerchant(s, { auth: m.auth });
     const c2 = await newCustomer(s, m2);
     const id = await charge(s, m2, c2, '10.00');
-    const adv = await s.http({ method: 'POST', path: '/sandbox/advance-clock', auth: m2.auth, json: { merchant_key: m2.merchant_key, hours: 13 } });
+    const adv = await s.http({
+      method: 'POST',
+      path: '/sandbox/advance-clock',
+      auth: m2.auth,
+      json: { merchant_key: m2.merchant_key, hours: 13 },
+    });
     expect(adv.status).toBe(200);
     const res = await voidTxn2(m2, id);
     expect(res.status).toBe(400);
@@ -163,7 +194,13 @@ describe('POST /order/sales-return', () => {
     expect(res.status).toBe(200);
     const d = res.body.data;
     expect(Object.keys(d).sort()).toEqual(RECORD_KEYS);
-    expect(d).toMatchObject({ amount: 3, linked_txn_id: id, Status: 'Success', type: 'Refund', order_createdfrom: 'API' });
+    expect(d).toMatchObject({
+      amount: 3,
+      linked_txn_id: id,
+      Status: 'Success',
+      type: 'Refund',
+      order_createdfrom: 'API',
+    });
     expect(d.transaction_id).toBe(d.sales_id);
     expect(await txnRow(s, id)).toMatchObject({ is_status: 2, status: 'completed', refunded: 300 });
     const [rec] = await linkedRows(s, id);
@@ -196,7 +233,11 @@ describe('POST /order/sales-return', () => {
     expect((await refund(id, '10.00')).status).toBe(200);
     const res = await refund(id, '1.00');
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ result: false, message: 'Refund already done. No refund allowed.', code: 'already_refunded' });
+    expect(res.body).toMatchObject({
+      result: false,
+      message: 'Refund already done. No refund allowed.',
+      code: 'already_refunded',
+    });
     expect(await linkedRows(s, id)).toHaveLength(1);
   });
 
@@ -206,7 +247,9 @@ describe('POST /order/sales-return', () => {
     expect(res.status).toBe(400);
     expect(res.body.message).toBe('Amount should not be greater than sales charge amount.');
     expect(await txnRow(s, id)).toMatchObject({ is_status: 2, refunded: 0 });
-    expect((await eventsOf(s, m.merchant_id, 'payment.refund')).filter((e) => e.parent_transaction_id === id)).toEqual([]);
+    expect((await eventsOf(s, m.merchant_id, 'payment.refund')).filter((e) => e.parent_transaction_id === id)).toEqual(
+      [],
+    );
   });
 
   it('above the remaining balance: "The amount should not be greater than the remaining amount."', async () => {
@@ -242,7 +285,12 @@ describe('POST /order/sales-return', () => {
     const c2 = await newCustomer(s, m2);
     const id = await charge(s, m2, c2, '10.00');
     const partial = await charge(s, m2, c2, '10.00');
-    await s.http({ method: 'POST', path: '/sandbox/advance-clock', auth: m2.auth, json: { merchant_key: m2.merchant_key, hours: 25 } });
+    await s.http({
+      method: 'POST',
+      path: '/sandbox/advance-clock',
+      auth: m2.auth,
+      json: { merchant_key: m2.merchant_key, hours: 25 },
+    });
     const res = await post('/order/sales-return', { transaction_id: id, amount: '10.00' }, m2);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ type: 'Void', amount: 10, linked_txn_id: id });

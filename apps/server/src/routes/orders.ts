@@ -1,4 +1,10 @@
-import { errorEnvelopeSchema, errorResponses, moneyRecordResponseSchema, refundInput, voidInput } from '@remit/contract';
+import {
+  errorEnvelopeSchema,
+  errorResponses,
+  moneyRecordResponseSchema,
+  refundInput,
+  voidInput,
+} from '@remit/contract';
 import { refundTransaction, voidTransaction, type Ctx } from '@remit/core';
 import { serializeAsBuilt } from '../plugins/as-built.js';
 import { ok } from './envelope.js';
@@ -7,7 +13,7 @@ import type { App } from './types.js';
 const notFound = errorEnvelopeSchema.describe('No transaction with this transaction_id belongs to this merchant');
 
 /** Voids and refunds (spec: `POST /order/sales-void`, `POST /order/sales-return`). JSON or form bodies. */
-export function orderRoutes(app: App, ctx: Ctx) {
+export function orderRoutes(app: App, _ctx: Ctx) {
   app.post(
     '/order/sales-void',
     {

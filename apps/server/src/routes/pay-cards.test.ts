@@ -20,11 +20,24 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const YEAR = new Date().getUTCFullYear() + 2;
-const card = (number = '5555555555554444') => ({ number, exp_month: 11, exp_year: YEAR, cvc: '321', name: 'Rita Levi', zip: '10001' });
-const api = (path: string, json: Record<string, unknown>) => s.http({ method: 'POST', path: `/api/v1${path}`, auth: m.auth, json: { merchant_key: m.merchant_key, ...json } });
+const card = (number = '5555555555554444') => ({
+  number,
+  exp_month: 11,
+  exp_year: YEAR,
+  cvc: '321',
+  name: 'Rita Levi',
+  zip: '10001',
+});
+const api = (path: string, json: Record<string, unknown>) =>
+  s.http({ method: 'POST', path: `/api/v1${path}`, auth: m.auth, json: { merchant_key: m.merchant_key, ...json } });
 const cardView = (token: string) => s.http({ method: 'GET', path: `/pay/api/cards/${token}` });
 const addCard = (token: string, body: Record<string, unknown> = { card: card() }, key: string | null = randomUUID()) =>
-  s.http({ method: 'POST', path: `/pay/api/cards/${token}`, json: body, headers: key ? { 'idempotency-key': key } : {} });
+  s.http({
+    method: 'POST',
+    path: `/pay/api/cards/${token}`,
+    json: body,
+    headers: key ? { 'idempotency-key': key } : {},
+  });
 
 /** A customer (optionally with a card already) and the token of a card request sent to them. */
 async function cardRequest(withCard = false): Promise<{ customerId: number; token: string }> {
@@ -32,11 +45,16 @@ async function cardRequest(withCard = false): Promise<{ customerId: number; toke
     first_name: 'Rita',
     last_name: 'Levi',
     email: 'rita@example.com',
-    ...(withCard ? { card: { number: '4242424242424242', exp_month: 1, exp_year: YEAR, cvc: '111', zip: '94105' } } : {}),
+    ...(withCard
+      ? { card: { number: '4242424242424242', exp_month: 1, exp_year: YEAR, cvc: '111', zip: '94105' } }
+      : {}),
   });
   const customerId = add.body.data.customer_id as number;
   expect((await api(`/customers/request-card/${customerId}`, {})).status).toBe(200);
-  const [link] = await rows(s, sql`select id from pay_links where customer_id = ${customerId} and kind = 'card_request'`);
+  const [link] = await rows(
+    s,
+    sql`select id from pay_links where customer_id = ${customerId} and kind = 'card_request'`,
+  );
   return { customerId, token: link!.id };
 }
 
@@ -49,7 +67,13 @@ describe('GET /pay/api/cards/{token}', () => {
     expect(addCardViewSchema.parse(res.body)).toEqual(res.body);
     expect(res.body).toEqual({
       token,
-      merchant: { name: 'Acme Coffee LLC', logo_url: null, primary_color: null, stylesheet: null, accepts_payments: true },
+      merchant: {
+        name: 'Acme Coffee LLC',
+        logo_url: null,
+        primary_color: null,
+        stylesheet: null,
+        accepts_payments: true,
+      },
       customer_first_name: 'Rita',
       status: 'open',
       saved_card: null,
@@ -89,7 +113,10 @@ describe('POST /pay/api/cards/{token}', () => {
     expect(res.body).toEqual({ status: 'saved', brand: 'Mastercard', last_four: '4444' });
     expect((await tableCounts(s.core)).transactions).toBe(txnsBefore);
 
-    const methods = await rows(s, sql`select type, brand, last4, is_default, number_enc from payment_methods where customer_id = ${customerId} order by created_at`);
+    const methods = await rows(
+      s,
+      sql`select type, brand, last4, is_default, number_enc from payment_methods where customer_id = ${customerId} order by created_at`,
+    );
     expect(methods.map((x) => [x.brand, x.last4, x.is_default])).toEqual([
       ['Visa', '4242', false],
       ['Mastercard', '4444', true],
@@ -98,11 +125,19 @@ describe('POST /pay/api/cards/{token}', () => {
     const all = JSON.stringify(await rows(s, sql`select * from payment_methods where customer_id = ${customerId}`));
     expect(all).not.toContain('321');
 
-    expect((await cardView(token)).body).toMatchObject({ status: 'saved', saved_card: { brand: 'Mastercard', last_four: '4444' } });
+    expect((await cardView(token)).body).toMatchObject({
+      status: 'saved',
+      saved_card: { brand: 'Mastercard', last_four: '4444' },
+    });
 
     const charge = await api(`/customers/charge/${customerId}`, { amount: 19.99, order_id: 'after-add-card' });
     expect(charge.status).toBe(200);
-    expect(charge.body.data).toMatchObject({ card_brand: 'Mastercard', last_four: '4444', is_status: 2, amount: '19.99' });
+    expect(charge.body.data).toMatchObject({
+      card_brand: 'Mastercard',
+      last_four: '4444',
+      is_status: 2,
+      amount: '19.99',
+    });
     expect(await txnRow(s, charge.body.transaction_id)).toMatchObject({ is_status: 2, amount: 1999 });
   });
 
@@ -115,7 +150,10 @@ describe('POST /pay/api/cards/{token}', () => {
     const second = await addCard(token, { card: card('4242424242424242') });
     expect(second.status).toBe(409);
     expect(second.body.code).toBe('card_already_saved');
-    const [n] = await rows(s, sql`select count(*)::int as c from payment_methods pm join pay_links l on l.customer_id = pm.customer_id where l.id = ${token}`);
+    const [n] = await rows(
+      s,
+      sql`select count(*)::int as c from payment_methods pm join pay_links l on l.customer_id = pm.customer_id where l.id = ${token}`,
+    );
     expect(n!.c).toBe(1);
   });
 
@@ -144,7 +182,12 @@ describe('POST /pay/api/cards/{token}', () => {
 
   it('410 after the merchant deletes the card request link', async () => {
     const { token } = await cardRequest();
-    await s.http({ method: 'DELETE', path: `/api/v1/pay-link/${token}`, auth: m.auth, json: { merchant_key: m.merchant_key } });
+    await s.http({
+      method: 'DELETE',
+      path: `/api/v1/pay-link/${token}`,
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key },
+    });
     const v = await cardView(token);
     expect(v.status).toBe(410);
     expect(v.body.code).toBe('card_link_cancelled');
@@ -154,7 +197,12 @@ describe('POST /pay/api/cards/{token}', () => {
   it('409 link_not_deletable once the card was saved through the link; the saved page stays', async () => {
     const { token } = await cardRequest();
     expect((await addCard(token)).status).toBe(200);
-    const res = await s.http({ method: 'DELETE', path: `/api/v1/pay-link/${token}`, auth: m.auth, json: { merchant_key: m.merchant_key } });
+    const res = await s.http({
+      method: 'DELETE',
+      path: `/api/v1/pay-link/${token}`,
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key },
+    });
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ result: false, code: 'link_not_deletable' });
     expect(res.body.message).toContain('card was saved through this link');

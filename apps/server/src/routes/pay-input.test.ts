@@ -17,7 +17,12 @@ beforeAll(async () => {
   s = await startTestServer();
   m = await newMerchant(s);
   const mk = async () => {
-    const res = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '10.00' } });
+    const res = await s.http({
+      method: 'POST',
+      path: '/api/v1/pay-link',
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key, amount: '10.00' },
+    });
     return String(res.body.data.payment_link).split('/').pop()!;
   };
   linkId = await mk();
@@ -32,13 +37,27 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const card = { number: '4242424242424242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 2, cvc: '123', name: 'Ada', zip: '94105' };
-const bank = { holder_name: 'Ada', routing_number: '011000015', account_number: '000123456789', account_type: 'checking' };
+const card = {
+  number: '4242424242424242',
+  exp_month: 12,
+  exp_year: new Date().getUTCFullYear() + 2,
+  cvc: '123',
+  name: 'Ada',
+  zip: '94105',
+};
+const bank = {
+  holder_name: 'Ada',
+  routing_number: '011000015',
+  account_number: '000123456789',
+  account_type: 'checking',
+};
 const HUGE = 'x'.repeat(100_000);
 
 async function counts() {
   const c = await tableCounts(s.core);
-  const r = (await s.core.ctx.db.execute('select (select count(*) from idempotency_keys)::int as k, (select count(*) from pay_challenges)::int as ch' as never)) as unknown as {
+  const r = (await s.core.ctx.db.execute(
+    'select (select count(*) from idempotency_keys)::int as k, (select count(*) from pay_challenges)::int as ch' as never,
+  )) as unknown as {
     rows: Array<{ k: number; ch: number }>;
   };
   return { ...c, ...r.rows[0] };
@@ -77,11 +96,29 @@ const payCases: Case[] = [
   ['ach without bank', { json: { method: 'ach', authorization_accepted: true } }],
   ['ach unaccepted', { json: { method: 'ach', bank, authorization_accepted: false } }],
   ['ach accepted as text', { json: { method: 'ach', bank, authorization_accepted: 'true' } }],
-  ['ach account type', { json: { method: 'ach', bank: { ...bank, account_type: 'brokerage' }, authorization_accepted: true } }],
-  ['ach routing letters', { json: { method: 'ach', bank: { ...bank, routing_number: 'abcdefghi' }, authorization_accepted: true } }],
-  ['ach routing negative', { json: { method: 'ach', bank: { ...bank, routing_number: -11000015 }, authorization_accepted: true } }],
-  ['ach account huge', { json: { method: 'ach', bank: { ...bank, account_number: HUGE }, authorization_accepted: true } }],
-  ['body over 1 MB', { raw: JSON.stringify({ method: 'card', card: { ...card, name: 'x'.repeat(1_100_000) } }), headers: { 'content-type': 'application/json' } }],
+  [
+    'ach account type',
+    { json: { method: 'ach', bank: { ...bank, account_type: 'brokerage' }, authorization_accepted: true } },
+  ],
+  [
+    'ach routing letters',
+    { json: { method: 'ach', bank: { ...bank, routing_number: 'abcdefghi' }, authorization_accepted: true } },
+  ],
+  [
+    'ach routing negative',
+    { json: { method: 'ach', bank: { ...bank, routing_number: -11000015 }, authorization_accepted: true } },
+  ],
+  [
+    'ach account huge',
+    { json: { method: 'ach', bank: { ...bank, account_number: HUGE }, authorization_accepted: true } },
+  ],
+  [
+    'body over 1 MB',
+    {
+      raw: JSON.stringify({ method: 'card', card: { ...card, name: 'x'.repeat(1_100_000) } }),
+      headers: { 'content-type': 'application/json' },
+    },
+  ],
 ];
 
 describe('POST /pay/api/links/{link_id}/pay refuses bad input', () => {
@@ -95,7 +132,12 @@ describe('POST /pay/api/links/{link_id}/pay refuses bad input', () => {
     });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
-    expect(res.body).toMatchObject({ result: false, code: expect.any(String), message: expect.any(String), request_id: expect.any(String) });
+    expect(res.body).toMatchObject({
+      result: false,
+      code: expect.any(String),
+      message: expect.any(String),
+      request_id: expect.any(String),
+    });
     expect(await counts()).toEqual(before);
   });
 
@@ -104,13 +146,23 @@ describe('POST /pay/api/links/{link_id}/pay refuses bad input', () => {
     ['a key over 255 characters', 'k'.repeat(256)],
   ])('Idempotency-Key: %s → 400', async (_what, key) => {
     const before = await counts();
-    const res = await s.http({ method: 'POST', path: `/pay/api/links/${linkId}/pay`, json: { method: 'card', card }, headers: { 'idempotency-key': key } });
+    const res = await s.http({
+      method: 'POST',
+      path: `/pay/api/links/${linkId}/pay`,
+      json: { method: 'card', card },
+      headers: { 'idempotency-key': key },
+    });
     expect(res.status).toBe(400);
     expect(await counts()).toEqual(before);
   });
 
   it('a link id over 100 characters → 4xx', async () => {
-    const res = await s.http({ method: 'POST', path: `/pay/api/links/ord_${'a'.repeat(200)}/pay`, json: { method: 'card', card }, headers: { 'idempotency-key': randomUUID() } });
+    const res = await s.http({
+      method: 'POST',
+      path: `/pay/api/links/ord_${'a'.repeat(200)}/pay`,
+      json: { method: 'card', card },
+      headers: { 'idempotency-key': randomUUID() },
+    });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
   });

@@ -20,7 +20,12 @@ beforeAll(async () => {
 afterAll(() => s.close());
 
 const create = (json: Record<string, unknown>, who: TestMerchant = m) =>
-  s.http({ method: 'POST', path: '/api/v1/pay-link', auth: who.auth, json: { merchant_key: who.merchant_key, ...json } });
+  s.http({
+    method: 'POST',
+    path: '/api/v1/pay-link',
+    auth: who.auth,
+    json: { merchant_key: who.merchant_key, ...json },
+  });
 
 const del = (linkId: string, who: TestMerchant = m, auth = who.auth) =>
   s.http({ method: 'DELETE', path: `/api/v1/pay-link/${linkId}`, auth, json: { merchant_key: who.merchant_key } });
@@ -100,7 +105,11 @@ describe('POST /pay-link', () => {
       form: { merchant_key: m.merchant_key, amount: '4.20', allow_ach: 'false', order_id: 'FORM-1' },
     });
     expect(res.status).toBe(200);
-    expect(await linkRow(linkIdOf(res.body.data.payment_link))).toMatchObject({ amountCents: 420, allowAch: false, orderId: 'FORM-1' });
+    expect(await linkRow(linkIdOf(res.body.data.payment_link))).toMatchObject({
+      amountCents: 420,
+      allowAch: false,
+      orderId: 'FORM-1',
+    });
   });
 
   it('may be created for a merchant not approved yet', async () => {
@@ -219,9 +228,26 @@ describe('DELETE /pay-link/{linkId}', () => {
 
   const YEAR = new Date().getUTCFullYear() + 2;
   const payBy = (linkId: string, body: Record<string, unknown>) =>
-    s.http({ method: 'POST', path: `/pay/api/links/${linkId}/pay`, json: body, headers: { 'idempotency-key': randomUUID() } });
-  const byCard = { method: 'card', card: { number: '4242424242424242', exp_month: 12, exp_year: YEAR, cvc: '123', name: 'Ada Lovelace', zip: '94105' } };
-  const byBank = { method: 'ach', authorization_accepted: true, bank: { holder_name: 'Ada Lovelace', routing_number: '011000015', account_number: '000123456789', account_type: 'checking' } };
+    s.http({
+      method: 'POST',
+      path: `/pay/api/links/${linkId}/pay`,
+      json: body,
+      headers: { 'idempotency-key': randomUUID() },
+    });
+  const byCard = {
+    method: 'card',
+    card: { number: '4242424242424242', exp_month: 12, exp_year: YEAR, cvc: '123', name: 'Ada Lovelace', zip: '94105' },
+  };
+  const byBank = {
+    method: 'ach',
+    authorization_accepted: true,
+    bank: {
+      holder_name: 'Ada Lovelace',
+      routing_number: '011000015',
+      account_number: '000123456789',
+      account_type: 'checking',
+    },
+  };
 
   it('409 link_not_deletable for a link paid by card: the receipt page stays and the sale stays completed', async () => {
     const made = await create({ amount: '15.00' });
@@ -249,7 +275,11 @@ describe('DELETE /pay-link/{linkId}', () => {
     const res = await del(linkId);
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('link_not_deletable');
-    expect(await txnRow(made.body.data.sales_id)).toMatchObject({ status: 'pending', isStatus: 0, paymentMethod: 'ach' });
+    expect(await txnRow(made.body.data.sales_id)).toMatchObject({
+      status: 'pending',
+      isStatus: 0,
+      paymentMethod: 'ach',
+    });
 
     const approved = await s.http({
       method: 'POST',
@@ -296,7 +326,10 @@ describe('DELETE /pay-link/{linkId}', () => {
     const started = await payBy(linkId, byCard);
     expect(started.body.status).toBe('challenge');
     expect((await del(linkId)).status).toBe(200);
-    const [ch] = await s.core.ctx.db.select().from(schema.payChallenges).where(eq(schema.payChallenges.payLinkId, linkId));
+    const [ch] = await s.core.ctx.db
+      .select()
+      .from(schema.payChallenges)
+      .where(eq(schema.payChallenges.payLinkId, linkId));
     expect(ch).toMatchObject({ status: 'failed', cardEnc: '' });
   });
 
@@ -315,7 +348,11 @@ describe('GET /pay/{linkId}', () => {
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     const { page, view } = stateOf(res.text);
     expect(page).toBe('link');
-    expect(view).toMatchObject({ merchant: { name: 'Acme Coffee LLC' }, order_id: 'ORDER-77', invoice_number: 'INV77' });
+    expect(view).toMatchObject({
+      merchant: { name: 'Acme Coffee LLC' },
+      order_id: 'ORDER-77',
+      invoice_number: 'INV77',
+    });
     expect(view.amounts.total.card).toBe(123450);
     expect(res.text).not.toContain(m.merchant_key);
     const csp = String(res.headers['content-security-policy']);

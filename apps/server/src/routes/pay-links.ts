@@ -38,10 +38,16 @@ export function payLinkRoutes(app: App, ctx: Ctx) {
       schema: {
         tags: ['pay links'],
         summary: 'Delete an unpaid pay link; its pending sale is cancelled',
-        description: 'A paid link (card, authorization, or a bank debit even while pending) answers 409 link_not_deletable: void or refund its sale instead.',
+        description:
+          'A paid link (card, authorization, or a bank debit even while pending) answers 409 link_not_deletable: void or refund its sale instead.',
         params: linkIdParams,
         body: deletePayLinkBody,
-        response: { 200: deletePayLinkResponseSchema, ...errorResponses, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema },
+        response: {
+          200: deletePayLinkResponseSchema,
+          ...errorResponses,
+          404: errorEnvelopeSchema,
+          409: errorEnvelopeSchema,
+        },
       },
     },
     async (req) => {

@@ -36,7 +36,12 @@ afterAll(async () => {
 });
 
 async function payLink(body: Record<string, unknown> = {}, who: TestMerchant = m) {
-  const res = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: who.auth, json: { merchant_key: who.merchant_key, amount: '10.00', ...body } });
+  const res = await s.http({
+    method: 'POST',
+    path: '/api/v1/pay-link',
+    auth: who.auth,
+    json: { merchant_key: who.merchant_key, amount: '10.00', ...body },
+  });
   return String(res.body.data.payment_link).split('/').pop()!;
 }
 const page = (path: string) => s.http({ method: 'GET', path });
@@ -66,10 +71,26 @@ describe('GET /pay/{link_id}', () => {
     expect(res.text).toContain(`<title>Pay · ${state.view.merchant.name}</title>`);
     // (the stylesheet written in, so the first paint waits for no second request)
     const [head, tail] = FIXTURE_HTML.split('<!--remit-state-->');
-    expect(res.text.startsWith(head!.replace('<html lang="en">', '<html lang="en" dir="ltr">').replace('<title>Pay</title>', `<title>Pay · ${state.view.merchant.name}</title>`))).toBe(true);
-    const inlined = tail!.replace('<link rel="stylesheet" href="/pay/assets/index-abc123.css">', '<style>body{margin:0}\n</style>');
+    expect(
+      res.text.startsWith(
+        head!
+          .replace('<html lang="en">', '<html lang="en" dir="ltr">')
+          .replace('<title>Pay</title>', `<title>Pay · ${state.view.merchant.name}</title>`),
+      ),
+    ).toBe(true);
+    const inlined = tail!.replace(
+      '<link rel="stylesheet" href="/pay/assets/index-abc123.css">',
+      '<style>body{margin:0}\n</style>',
+    );
     expect(inlined).not.toBe(tail);
-    expect(res.text.endsWith(inlined.replace('<div id="app"><!--remit-app-->', '<div id="app" data-locale="en"><p class="rendered">link</p>'))).toBe(true);
+    expect(
+      res.text.endsWith(
+        inlined.replace(
+          '<div id="app"><!--remit-app-->',
+          '<div id="app" data-locale="en"><p class="rendered">link</p>',
+        ),
+      ),
+    ).toBe(true);
   });
 
   it('renders in the locale ?locale= asks for, on <html lang> and #app', async () => {
@@ -92,18 +113,45 @@ describe('GET /pay/{link_id}', () => {
   it('404 for an unknown link and 410 for a deleted one, with the error state', async () => {
     const unknown = await page('/pay/ord_doesnotexist000000');
     expect(unknown.status).toBe(404);
-    expect(stateOf(unknown.text)).toEqual({ page: 'error', status: 404, code: 'link_not_found', message: 'This payment link does not exist. Check the address you were sent.' });
+    expect(stateOf(unknown.text)).toEqual({
+      page: 'error',
+      status: 404,
+      code: 'link_not_found',
+      message: 'This payment link does not exist. Check the address you were sent.',
+    });
     const id = await payLink();
-    await s.http({ method: 'DELETE', path: `/api/v1/pay-link/${id}`, auth: m.auth, json: { merchant_key: m.merchant_key } });
+    await s.http({
+      method: 'DELETE',
+      path: `/api/v1/pay-link/${id}`,
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key },
+    });
     const gone = await page(`/pay/${id}`);
     expect(gone.status).toBe(410);
-    expect(stateOf(gone.text)).toEqual({ page: 'error', status: 410, code: 'link_cancelled', message: 'The merchant cancelled this payment link; it can no longer be paid.' });
+    expect(stateOf(gone.text)).toEqual({
+      page: 'error',
+      status: 410,
+      code: 'link_cancelled',
+      message: 'The merchant cancelled this payment link; it can no longer be paid.',
+    });
   });
 
   it('a paid link answers 200 with its receipt', async () => {
     const id = await payLink({ amount: '3.00' });
-    const card = { number: '4242424242424242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 1, cvc: '123', name: 'A', zip: '94105' };
-    await s.http({ method: 'POST', path: `/pay/api/links/${id}/pay`, json: { method: 'card', card }, headers: { 'idempotency-key': randomUUID() } });
+    const card = {
+      number: '4242424242424242',
+      exp_month: 12,
+      exp_year: new Date().getUTCFullYear() + 1,
+      cvc: '123',
+      name: 'A',
+      zip: '94105',
+    };
+    await s.http({
+      method: 'POST',
+      path: `/pay/api/links/${id}/pay`,
+      json: { method: 'card', card },
+      headers: { 'idempotency-key': randomUUID() },
+    });
     const res = await page(`/pay/${id}`);
     expect(res.status).toBe(200);
     expect(stateOf(res.text).view).toMatchObject({ status: 'paid', receipt: { status: 'succeeded', amount: 300 } });
@@ -111,7 +159,12 @@ describe('GET /pay/{link_id}', () => {
 
   it('escapes < in the state so no value breaks out of the script element', async () => {
     const evil = '</script><script>alert(1)</script><!--';
-    const res = await s.http({ method: 'POST', path: '/api/v1/requests', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '1.00', order_id: evil, description: `${evil} \u2028 $& $1` } });
+    const res = await s.http({
+      method: 'POST',
+      path: '/api/v1/requests',
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key, amount: '1.00', order_id: evil, description: `${evil} \u2028 $& $1` },
+    });
     const html = (await page(`/pay/${res.body.data.link_id}`)).text;
     expect(html).not.toContain('</script><script>alert(1)');
     expect(html).not.toContain('<!--"');
@@ -128,14 +181,29 @@ describe('GET /pay/{link_id}', () => {
 
 describe('GET /pay/card/{token}', () => {
   it('200 with the add-card state; 404 for an unknown token or a pay link id', async () => {
-    const add = await s.http({ method: 'POST', path: '/api/v1/customers/add', auth: m.auth, json: { merchant_key: m.merchant_key, first_name: 'Rita', email: 'r@example.com' } });
+    const add = await s.http({
+      method: 'POST',
+      path: '/api/v1/customers/add',
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key, first_name: 'Rita', email: 'r@example.com' },
+    });
     const customerId = add.body.data.customer_id;
-    await s.http({ method: 'POST', path: `/api/v1/customers/request-card/${customerId}`, auth: m.auth, json: { merchant_key: m.merchant_key } });
-    const r = (await s.core.ctx.db.execute(`select id from pay_links where customer_id = ${Number(customerId)} and kind = 'card_request'` as never)) as unknown as { rows: Array<{ id: string }> };
+    await s.http({
+      method: 'POST',
+      path: `/api/v1/customers/request-card/${customerId}`,
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key },
+    });
+    const r = (await s.core.ctx.db.execute(
+      `select id from pay_links where customer_id = ${Number(customerId)} and kind = 'card_request'` as never,
+    )) as unknown as { rows: Array<{ id: string }> };
     const token = r.rows[0]!.id;
     const res = await page(`/pay/card/${token}`);
     expect(res.status).toBe(200);
-    expect(stateOf(res.text)).toMatchObject({ page: 'card', view: { token, customer_first_name: 'Rita', status: 'open' } });
+    expect(stateOf(res.text)).toMatchObject({
+      page: 'card',
+      view: { token, customer_first_name: 'Rita', status: 'open' },
+    });
     const unknown = await page('/pay/card/ord_doesnotexist000000');
     expect(unknown.status).toBe(404);
     expect(stateOf(unknown.text)).toMatchObject({ page: 'error', status: 404, code: 'card_link_not_found' });
@@ -174,24 +242,46 @@ describe('security headers', () => {
 
   it("frame-ancestors follows the merchant's allowed origins (and the link's embed_origin)", async () => {
     const other = await newMerchant(s, { auth: m.auth, business_name: 'Framed Shop' });
-    const widget = (await s.http({ method: 'GET', path: '/api/v1/widgets', auth: other.auth, json: { merchant_key: other.merchant_key } })).body.data[0];
+    const widget = (
+      await s.http({
+        method: 'GET',
+        path: '/api/v1/widgets',
+        auth: other.auth,
+        json: { merchant_key: other.merchant_key },
+      })
+    ).body.data[0];
     const set = await s.http({
       method: 'PUT',
       path: `/api/v1/widgets/${widget.id}`,
       auth: other.auth,
-      json: { merchant_key: other.merchant_key, allowed_origins: ['https://shop.example.com', 'http://localhost:5173'], logo_url: 'https://cdn.example.com/l.png', theme: { primary_color: '#112233' } },
+      json: {
+        merchant_key: other.merchant_key,
+        allowed_origins: ['https://shop.example.com', 'http://localhost:5173'],
+        logo_url: 'https://cdn.example.com/l.png',
+        theme: { primary_color: '#112233' },
+      },
     });
     expect(set.status).toBe(200);
     const plain = await page(`/pay/${await payLink({}, other)}`);
     expect(cspOf(plain)['frame-ancestors']).toBe('https://shop.example.com http://localhost:5173');
-    expect(stateOf(plain.text).view.merchant).toEqual({ name: 'Framed Shop', logo_url: 'https://cdn.example.com/l.png', primary_color: '#112233', stylesheet: '/pay/appearance.css?colorPrimary=%23112233', accepts_payments: true });
+    expect(stateOf(plain.text).view.merchant).toEqual({
+      name: 'Framed Shop',
+      logo_url: 'https://cdn.example.com/l.png',
+      primary_color: '#112233',
+      stylesheet: '/pay/appearance.css?colorPrimary=%23112233',
+      accepts_payments: true,
+    });
     const embeddedId = await payLink({ embed_origin: 'https://pos.example.net' }, other);
     const embedded = await page(`/pay/${embeddedId}`);
-    expect(cspOf(embedded)['frame-ancestors']).toBe('https://shop.example.com http://localhost:5173 https://pos.example.net');
+    expect(cspOf(embedded)['frame-ancestors']).toBe(
+      'https://shop.example.com http://localhost:5173 https://pos.example.net',
+    );
     // The link view carries the same list (the warm pay frame renders a link only under one of them).
     const listed = ['https://shop.example.com', 'http://localhost:5173', 'https://pos.example.net'];
     expect(stateOf(embedded.text).view.frame_ancestors).toEqual(listed);
-    expect((await s.http({ method: 'GET', path: `/pay/api/links/${embeddedId}` })).body.frame_ancestors).toEqual(listed);
+    expect((await s.http({ method: 'GET', path: `/pay/api/links/${embeddedId}` })).body.frame_ancestors).toEqual(
+      listed,
+    );
     // The merchant's own list does not reach other merchants' pages.
     const anyId = await payLink();
     expect(cspOf(await page(`/pay/${anyId}`))['frame-ancestors']).toBe('*');
@@ -219,16 +309,20 @@ describe('assets', () => {
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
   });
 
-  it.each(['/pay/assets/missing.js', '/pay/assets/../index.html', '/pay/assets/%2e%2e/index.html', '/pay/assets/..%2Findex.html', '/pay/assets/', '/pay/assets/.hidden'])(
-    '404 for %s, never a file outside assets',
-    async (path) => {
-      const res = await page(path);
-      expect(res.status).toBe(404);
-      // Never the raw build file: at most the 404 page (a client that folds `..` asks for /pay/index.html).
-      expect(res.text).not.toContain('<!--remit-state-->');
-      if (res.text.includes('remit-state')) expect(stateOf(res.text)).toMatchObject({ page: 'error', status: 404 });
-    },
-  );
+  it.each([
+    '/pay/assets/missing.js',
+    '/pay/assets/../index.html',
+    '/pay/assets/%2e%2e/index.html',
+    '/pay/assets/..%2Findex.html',
+    '/pay/assets/',
+    '/pay/assets/.hidden',
+  ])('404 for %s, never a file outside assets', async (path) => {
+    const res = await page(path);
+    expect(res.status).toBe(404);
+    // Never the raw build file: at most the 404 page (a client that folds `..` asks for /pay/index.html).
+    expect(res.text).not.toContain('<!--remit-state-->');
+    if (res.text.includes('remit-state')) expect(stateOf(res.text)).toMatchObject({ page: 'error', status: 404 });
+  });
 });
 
 describe('a server without the built page', () => {
@@ -237,7 +331,12 @@ describe('a server without the built page', () => {
     const t = await startTestServer({ payDir: empty });
     try {
       const tm = await newMerchant(t);
-      const res = await t.http({ method: 'POST', path: '/api/v1/pay-link', auth: tm.auth, json: { merchant_key: tm.merchant_key, amount: '1.00' } });
+      const res = await t.http({
+        method: 'POST',
+        path: '/api/v1/pay-link',
+        auth: tm.auth,
+        json: { merchant_key: tm.merchant_key, amount: '1.00' },
+      });
       const id = String(res.body.data.payment_link).split('/').pop()!;
       for (const path of [`/pay/${id}`, '/pay/ord_unknown', '/pay/card/ord_unknown']) {
         const r = await t.http({ method: 'GET', path });
@@ -264,12 +363,20 @@ describe('production', () => {
       const c = await createCredentials(p.core.ctx);
       const pm = await newMerchant(p, { auth: [c.client_id, c.secret_key], approve: false });
       const mk = async (extra: Record<string, unknown>) => {
-        const res = await p.http({ method: 'POST', path: '/api/v1/pay-link', auth: pm.auth, json: { merchant_key: pm.merchant_key, amount: '1.00', ...extra } });
+        const res = await p.http({
+          method: 'POST',
+          path: '/api/v1/pay-link',
+          auth: pm.auth,
+          json: { merchant_key: pm.merchant_key, amount: '1.00', ...extra },
+        });
         return String(res.body.data.payment_link).split('/').pop()!;
       };
       const none = await p.http({ method: 'GET', path: `/pay/${await mk({})}` });
       expect(cspOf(none)['frame-ancestors']).toBe("'none'");
-      const own = await p.http({ method: 'GET', path: `/pay/${await mk({ embed_origin: 'https://shop.example.com' })}` });
+      const own = await p.http({
+        method: 'GET',
+        path: `/pay/${await mk({ embed_origin: 'https://shop.example.com' })}`,
+      });
       expect(cspOf(own)['frame-ancestors']).toBe('https://shop.example.com');
       expect(cspOf(await p.http({ method: 'GET', path: '/pay/ord_unknown' }))['frame-ancestors']).toBe("'none'");
       // No "Test mode" mark in production.
@@ -290,13 +397,24 @@ describe('logs', () => {
       },
     });
     const db = testDbKind === 'postgres' ? await createTestDatabase() : null;
-    const core = await openCore({ env: 'sandbox', publicUrl: 'http://127.0.0.1', encryptionKey: randomBytes(32), databaseUrl: db?.url, filesDir: mkdtempSync(join(tmpdir(), 'remit-files-')) });
+    const core = await openCore({
+      env: 'sandbox',
+      publicUrl: 'http://127.0.0.1',
+      encryptionKey: randomBytes(32),
+      databaseUrl: db?.url,
+      filesDir: mkdtempSync(join(tmpdir(), 'remit-files-')),
+    });
     const app = await buildApp(core, { logger: { level: 'trace', redact: REDACT, stream }, payDir: dist });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       const c = await createCredentials(core.ctx);
       const auth = `Basic ${Buffer.from(`${c.client_id}:${c.secret_key}`).toString('base64')}`;
-      const http = (method: string, path: string, json?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> =>
+      const http = (
+        method: string,
+        path: string,
+        json?: unknown,
+        headers: Record<string, string> = {},
+      ): Promise<{ status: number; body: any }> =>
         send({ method: method as 'POST', url: `${url}${path}`, json, headers: { authorization: auth, ...headers } });
       const { validOnboarding } = await import('../testing/fixtures.js');
       const onb = await http('POST', '/api/v1/onboarding', validOnboarding());
@@ -308,16 +426,48 @@ describe('logs', () => {
         const pl = await http('POST', '/api/v1/pay-link', { merchant_key: mk, amount: '2.00' });
         ids.push(String(pl.body.data.payment_link).split('/').pop()!);
       }
-      const card = { number: '4242424242424242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 1, cvc: '987', name: 'Log Test', zip: '94105' };
-      const paid = await http('POST', `/pay/api/links/${ids[0]}/pay`, { method: 'card', card }, { 'idempotency-key': randomUUID() });
+      const card = {
+        number: '4242424242424242',
+        exp_month: 12,
+        exp_year: new Date().getUTCFullYear() + 1,
+        cvc: '987',
+        name: 'Log Test',
+        zip: '94105',
+      };
+      const paid = await http(
+        'POST',
+        `/pay/api/links/${ids[0]}/pay`,
+        { method: 'card', card },
+        { 'idempotency-key': randomUUID() },
+      );
       expect(paid.status).toBe(200);
-      const bank = { holder_name: 'Log Test', routing_number: '011000015', account_number: '99887766554433', account_type: 'checking' };
-      expect((await http('POST', `/pay/api/links/${ids[1]}/pay`, { method: 'ach', bank, authorization_accepted: true }, { 'idempotency-key': randomUUID() })).status).toBe(200);
+      const bank = {
+        holder_name: 'Log Test',
+        routing_number: '011000015',
+        account_number: '99887766554433',
+        account_type: 'checking',
+      };
+      expect(
+        (
+          await http(
+            'POST',
+            `/pay/api/links/${ids[1]}/pay`,
+            { method: 'ach', bank, authorization_accepted: true },
+            { 'idempotency-key': randomUUID() },
+          )
+        ).status,
+      ).toBe(200);
       // A refused body too: error logs must not echo it.
-      await http('POST', `/pay/api/links/${ids[1]}/pay`, { method: 'card', card: { ...card, exp_month: 'x' } }, { 'idempotency-key': randomUUID() });
+      await http(
+        'POST',
+        `/pay/api/links/${ids[1]}/pay`,
+        { method: 'card', card: { ...card, exp_month: 'x' } },
+        { 'idempotency-key': randomUUID() },
+      );
       const log = lines.join('');
       expect(log).toContain(`/pay/api/links/${ids[0]}/pay`);
-      for (const secret of ['4242424242424242', '99887766554433', '"987"', c.secret_key]) expect(log).not.toContain(secret);
+      for (const secret of ['4242424242424242', '99887766554433', '"987"', c.secret_key])
+        expect(log).not.toContain(secret);
     } finally {
       await app.close();
       await core.close();
@@ -346,9 +496,18 @@ describe('inlineStylesheets', () => {
 describe('fillPage', () => {
   const state = { page: 'error', status: 404 } as never;
   it("carries the render's money texts as inert JSON for the page to hydrate without Intl; none, no script", () => {
-    const page = fillPage(FIXTURE_HTML, state, { html: '<p>x</p>', locale: 'en', title: 'T', formatted: { 'en-US USD 1000': '$10.00', x: '</script><b>' } });
-    expect(page).toContain('<script id="remit-formatted" type="application/json">{"en-US USD 1000":"$10.00","x":"\\u003c/script>\\u003cb>"}</script></head>');
-    expect(fillPage(FIXTURE_HTML, state, { html: '', locale: 'en', title: 'T', formatted: {} })).not.toContain('remit-formatted');
+    const page = fillPage(FIXTURE_HTML, state, {
+      html: '<p>x</p>',
+      locale: 'en',
+      title: 'T',
+      formatted: { 'en-US USD 1000': '$10.00', x: '</script><b>' },
+    });
+    expect(page).toContain(
+      '<script id="remit-formatted" type="application/json">{"en-US USD 1000":"$10.00","x":"\\u003c/script>\\u003cb>"}</script></head>',
+    );
+    expect(fillPage(FIXTURE_HTML, state, { html: '', locale: 'en', title: 'T', formatted: {} })).not.toContain(
+      'remit-formatted',
+    );
     expect(fillPage(FIXTURE_HTML, state, { html: '', locale: 'en', title: 'T' })).not.toContain('remit-formatted');
   });
 });

@@ -16,7 +16,12 @@ afterAll(() => s.close());
 const post = (path: string, body: object) =>
   s.http({ method: 'POST', path: `/api/v1${path}`, auth: m.auth, json: { merchant_key: m.merchant_key, ...body } });
 const update = (transaction_id: string, last: string, next: string) =>
-  post('/preauth/update', { transaction_id, last_authorized_amount: last, new_authorized_amount: next, order_id: 'order-1' });
+  post('/preauth/update', {
+    transaction_id,
+    last_authorized_amount: last,
+    new_authorized_amount: next,
+    order_id: 'order-1',
+  });
 const preauth = (amount = '10.00') => charge(s, m, card, amount, { preAuth: true, order_id: 'order-1' });
 
 describe('POST /preauth/update', () => {
@@ -26,13 +31,34 @@ describe('POST /preauth/update', () => {
     expect(res.status).toBe(200);
     expect(res.body.result).toBe(true);
     const d = res.body.data;
-    expect(Object.keys(d).sort()).toEqual(['Account', 'AuthCode', 'Authorized', 'Brand', 'Status', 'orderid', 'transaction_id']);
-    expect(d).toMatchObject({ Status: 'Approved', Account: '4242', Brand: 'Visa', Authorized: '15.50', transaction_id: id, orderid: 'order-1' });
+    expect(Object.keys(d).sort()).toEqual([
+      'Account',
+      'AuthCode',
+      'Authorized',
+      'Brand',
+      'Status',
+      'orderid',
+      'transaction_id',
+    ]);
+    expect(d).toMatchObject({
+      Status: 'Approved',
+      Account: '4242',
+      Brand: 'Visa',
+      Authorized: '15.50',
+      transaction_id: id,
+      orderid: 'order-1',
+    });
     expect(typeof d.AuthCode).toBe('string');
     expect(await txnRow(s, id)).toMatchObject({ is_status: 1, authorized: 1550, amount: 1550 });
     const evs = (await eventsOf(s, m.merchant_id, 'preauth.increment')).filter((e) => e.transaction_id === id);
     expect(evs).toEqual([
-      { merchant_id: m.merchant_id, transaction_id: id, order_id: 'order-1', last_authorized_amount: 10, authorized_amount: 15.5 },
+      {
+        merchant_id: m.merchant_id,
+        transaction_id: id,
+        order_id: 'order-1',
+        last_authorized_amount: 10,
+        authorized_amount: 15.5,
+      },
     ]);
   });
 
@@ -44,7 +70,13 @@ describe('POST /preauth/update', () => {
     expect(await txnRow(s, id)).toMatchObject({ authorized: 425 });
     const evs = (await eventsOf(s, m.merchant_id, 'preauth.decrement')).filter((e) => e.transaction_id === id);
     expect(evs).toEqual([
-      { merchant_id: m.merchant_id, transaction_id: id, order_id: 'order-1', last_authorized_amount: 10, authorized_amount: 4.25 },
+      {
+        merchant_id: m.merchant_id,
+        transaction_id: id,
+        order_id: 'order-1',
+        last_authorized_amount: 10,
+        authorized_amount: 4.25,
+      },
     ]);
   });
 
@@ -55,7 +87,9 @@ describe('POST /preauth/update', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ result: false, message: 'Amount mismatch', code: 'amount_mismatch' });
     expect(await txnRow(s, id)).toMatchObject({ authorized: 1200 });
-    expect((await eventsOf(s, m.merchant_id, 'preauth.increment')).filter((e) => e.transaction_id === id)).toHaveLength(1);
+    expect((await eventsOf(s, m.merchant_id, 'preauth.increment')).filter((e) => e.transaction_id === id)).toHaveLength(
+      1,
+    );
   });
 
   it('equal amounts are refused', async () => {
@@ -85,7 +119,10 @@ describe('POST /preauth/update', () => {
     expect((await post('/preauth/capture', { transaction_id: captured })).status).toBe(200);
     const r1 = await update(captured, '10.00', '11.00');
     expect(r1.status).toBe(400);
-    expect(r1.body).toMatchObject({ code: 'preauth_captured', message: 'The preauthorization has already been captured; it can no longer be updated.' });
+    expect(r1.body).toMatchObject({
+      code: 'preauth_captured',
+      message: 'The preauthorization has already been captured; it can no longer be updated.',
+    });
     const r2 = await post('/preauth/capture', { transaction_id: captured });
     expect(r2.status).toBe(400);
     expect(r2.body.code).toBe('preauth_captured');
@@ -94,7 +131,10 @@ describe('POST /preauth/update', () => {
     expect((await post('/preauth/void', { transaction_id: voided })).status).toBe(200);
     const r3 = await update(voided, '10.00', '11.00');
     expect(r3.status).toBe(400);
-    expect(r3.body).toMatchObject({ code: 'preauth_voided', message: 'The preauthorization has been voided; it can no longer be updated.' });
+    expect(r3.body).toMatchObject({
+      code: 'preauth_voided',
+      message: 'The preauthorization has been voided; it can no longer be updated.',
+    });
     const r4 = await post('/preauth/capture', { transaction_id: voided });
     expect(r4.body.message).toBe('The preauthorization has been voided; it can no longer be captured.');
     const r5 = await post('/preauth/void', { transaction_id: voided });
@@ -109,14 +149,49 @@ describe('POST /preauth/capture', () => {
     const res = await post('/preauth/capture', { transaction_id: id });
     expect(res.status).toBe(200);
     const d = res.body.data;
-    expect(Object.keys(d).sort()).toEqual(['Account', 'AuthCode', 'Authorized', 'Brand', 'Status', 'amount', 'net_amount', 'orderid', 'transaction_id']);
+    expect(Object.keys(d).sort()).toEqual([
+      'Account',
+      'AuthCode',
+      'Authorized',
+      'Brand',
+      'Status',
+      'amount',
+      'net_amount',
+      'orderid',
+      'transaction_id',
+    ]);
     // 20.00 × 2.9% + 0.30 = 0.88
-    expect(d).toMatchObject({ Status: 'Approved', Account: '4242', Brand: 'Visa', amount: '20.00', Authorized: 20, orderid: 'order-1', transaction_id: id, net_amount: 19.12 });
+    expect(d).toMatchObject({
+      Status: 'Approved',
+      Account: '4242',
+      Brand: 'Visa',
+      amount: '20.00',
+      Authorized: 20,
+      orderid: 'order-1',
+      transaction_id: id,
+      net_amount: 19.12,
+    });
     expect(await txnRow(s, id)).toMatchObject({ is_status: 2, status: 'completed', amount: 2000, fee: 88, net: 1912 });
     const [charged] = (await eventsOf(s, m.merchant_id, 'preauth.charge')).filter((e) => e.transaction_id === id);
-    expect(charged).toEqual({ merchant_id: m.merchant_id, transaction_id: id, order_id: 'order-1', amount: 20, net_amount: 19.12, fee_amount: 0.88 });
+    expect(charged).toEqual({
+      merchant_id: m.merchant_id,
+      transaction_id: id,
+      order_id: 'order-1',
+      amount: 20,
+      net_amount: 19.12,
+      fee_amount: 0.88,
+    });
     const [success] = (await eventsOf(s, m.merchant_id, 'payment.success')).filter((e) => e.transaction_id === id);
-    expect(success).toMatchObject({ transaction_id: id, merchant_id: m.merchant_id, amount: 20, net_amount: 19.12, fee_amount: 0.88, order_id: 'order-1', last_four: '4242', brand: 'Visa' });
+    expect(success).toMatchObject({
+      transaction_id: id,
+      merchant_id: m.merchant_id,
+      amount: 20,
+      net_amount: 19.12,
+      fee_amount: 0.88,
+      order_id: 'order-1',
+      last_four: '4242',
+      brand: 'Visa',
+    });
   });
 
   it('a captured preauthorization is refundable and voidable like a sale', async () => {

@@ -18,7 +18,7 @@ const refusals =
   'a captured or voided preauthorization is refused with 400.';
 
 /** Preauthorizations: update (compare-and-set on the held amount), capture, void. */
-export function preauthRoutes(app: App, ctx: Ctx) {
+export function preauthRoutes(app: App, _ctx: Ctx) {
   app.post(
     '/preauth/update',
     {

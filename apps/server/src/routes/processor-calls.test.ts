@@ -41,9 +41,19 @@ describe('the processor is called by every money operation', () => {
     const ref = rec.calls[0]!.gatewayRef;
     expect(rec.calls[0]).toMatchObject({ call: 'authorize', amountCents: 1000 });
     rec.calls.length = 0;
-    const up = await post('/preauth/update', { transaction_id: id, last_authorized_amount: '10.00', new_authorized_amount: '15.00', order_id: 'o' });
+    const up = await post('/preauth/update', {
+      transaction_id: id,
+      last_authorized_amount: '10.00',
+      new_authorized_amount: '15.00',
+      order_id: 'o',
+    });
     expect(up.status).toBe(200);
-    const down = await post('/preauth/update', { transaction_id: id, last_authorized_amount: '15.00', new_authorized_amount: '12.00', order_id: 'o' });
+    const down = await post('/preauth/update', {
+      transaction_id: id,
+      last_authorized_amount: '15.00',
+      new_authorized_amount: '12.00',
+      order_id: 'o',
+    });
     expect(down.status).toBe(200);
     expect((await post('/preauth/capture', { transaction_id: id })).status).toBe(200);
     expect(rec.calls.map(({ call, gatewayRef, amountCents }) => ({ call, gatewayRef, amountCents }))).toEqual([
@@ -131,7 +141,11 @@ describe('exactly once with a remote processor: the processor idempotency key', 
 
 describe('POST /stripe/webhooks without the Stripe connector', () => {
   it('is not there: 404, nothing read', async () => {
-    const res = await fetch(`${s.url}/stripe/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${s.url}/stripe/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ result: false, code: 'route_not_found' });
   });

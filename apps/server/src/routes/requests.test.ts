@@ -122,12 +122,29 @@ describe('POST /requests', () => {
   });
 
   it('the pay page itemizes tax, surcharge and discount', async () => {
-    const res = await request({ amount: '100.00', tax: '8.25', surcharge: '3.00', discount: '10.00', description: 'Catering' });
+    const res = await request({
+      amount: '100.00',
+      tax: '8.25',
+      surcharge: '3.00',
+      discount: '10.00',
+      description: 'Catering',
+    });
     const page = await s.http({ method: 'GET', path: `/pay/${res.body.data.link_id}` });
     expect(page.status).toBe(200);
     const { view } = stateOf(page.text);
-    expect(view).toMatchObject({ merchant: { name: 'Acme Coffee LLC' }, description: 'Catering', order_id: res.body.data.order_id });
-    expect(view.amounts).toMatchObject({ amount: 10000, tax: 825, surcharge: 300, discount: 1000, subtotal: 10125, total: { card: 10125, ach: 10125 } });
+    expect(view).toMatchObject({
+      merchant: { name: 'Acme Coffee LLC' },
+      description: 'Catering',
+      order_id: res.body.data.order_id,
+    });
+    expect(view.amounts).toMatchObject({
+      amount: 10000,
+      tax: 825,
+      surcharge: 300,
+      discount: 1000,
+      subtotal: 10125,
+      total: { card: 10125, ach: 10125 },
+    });
     expect(page.text).not.toContain('ada@example.com');
   });
 
@@ -145,7 +162,13 @@ describe('POST /requests', () => {
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('Payment request created and sent by SMS.');
     const [txn] = await txnForLink(res.body.data.link_id);
-    expect(txn).toMatchObject({ type: 'PreAuth', isStatus: 0, status: 'pending', amountCents: 5000, orderCreatedfrom: 'Request' });
+    expect(txn).toMatchObject({
+      type: 'PreAuth',
+      isStatus: 0,
+      status: 'pending',
+      amountCents: 5000,
+      orderCreatedfrom: 'Request',
+    });
     expect((await linkRow(res.body.data.link_id))!.preauth).toBe(true);
     const [sms] = await messagesForLink(res.body.data.link_id);
     expect(sms!.bodyText).toContain('authorization of $50.00');
@@ -300,7 +323,12 @@ describe('POST /requests/{customerId} (authorization request)', () => {
     return res.body.data.customer_id as number;
   };
 
-  const authRequest = (customerId: number | string, json: Record<string, unknown>, who: TestMerchant = m, headers = {}) =>
+  const authRequest = (
+    customerId: number | string,
+    json: Record<string, unknown>,
+    who: TestMerchant = m,
+    headers = {},
+  ) =>
     s.http({
       method: 'POST',
       path: `/api/v1/requests/${customerId}`,
@@ -313,7 +341,12 @@ describe('POST /requests/{customerId} (authorization request)', () => {
   let emailOnly: number;
   let theirs: number; // a customer of the sibling merchant
   beforeAll(async () => {
-    both = await addCustomer({ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', phone_number: '415-555-0142' });
+    both = await addCustomer({
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      email: 'grace@example.com',
+      phone_number: '415-555-0142',
+    });
     emailOnly = await addCustomer({ first_name: 'Alan', email: 'alan@example.com' });
     theirs = await addCustomer({ first_name: 'Other', email: 'other@example.com' }, sibling);
   });

@@ -8,7 +8,14 @@ import {
   paymentRequestBody,
   paymentRequestResponseSchema,
 } from '@remit/contract';
-import { createCustomerRequest, createPaymentRequest, deliveryNote, unsentNote, type Ctx, type RequestOutcome } from '@remit/core';
+import {
+  createCustomerRequest,
+  createPaymentRequest,
+  deliveryNote,
+  unsentNote,
+  type Ctx,
+  type RequestOutcome,
+} from '@remit/core';
 import { ok } from './envelope.js';
 import type { App } from './types.js';
 
@@ -22,7 +29,7 @@ const createdMessage = (what: string, o: RequestOutcome<unknown>) =>
   deliveryNote(o) +
   unsentNote(o.unsent);
 
-export function requestRoutes(app: App, ctx: Ctx) {
+export function requestRoutes(app: App, _ctx: Ctx) {
   app.post(
     '/requests',
     {

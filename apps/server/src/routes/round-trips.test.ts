@@ -75,7 +75,8 @@ const api = (method: 'GET' | 'POST', path: string, body: object) =>
 /** The API's per-client rate limit: one statement (`with clock as …`) counts every authenticated request. */
 const limiter = [expect.stringMatching(/^with clock as/)];
 
-const shape = (statements: string[]) => statements.map((q) => q.trim().split(/\s+/).slice(0, 3).join(' ').toLowerCase());
+const shape = (statements: string[]) =>
+  statements.map((q) => q.trim().split(/\s+/).slice(0, 3).join(' ').toLowerCase());
 
 describe(`round trips per hot route (${testDbKind})`, () => {
   it("POST /pay-link: the rate-limit count (reading the merchants' epoch), then one statement writes the link and its sale", async () => {
@@ -96,7 +97,10 @@ describe(`round trips per hot route (${testDbKind})`, () => {
 
   it('POST /order/sales-return: rate limit, then one statement (its UPDATE takes the row lock) writes balance, record and event', async () => {
     const id = await charge(s, m, card, '50.00');
-    const q = await statementsOf(() => api('POST', '/order/sales-return', { transaction_id: id, amount: '0.01' }), moneyRecordResponseSchema);
+    const q = await statementsOf(
+      () => api('POST', '/order/sales-return', { transaction_id: id, amount: '0.01' }),
+      moneyRecordResponseSchema,
+    );
     expect(shape(q)).toEqual([...limiter, expect.stringMatching(/^with u as/)]);
     expect(q.at(-1)).toMatch(/^with u as \(update transactions set/);
   });
@@ -104,16 +108,27 @@ describe(`round trips per hot route (${testDbKind})`, () => {
   it('POST /order/sales-return refused: the refusal is found under the row lock, in one transaction', async () => {
     const id = await charge(s, m, card, '5.00');
     let r: { status: number; body: any } | undefined;
-    const q = await counted(async () => (r = await api('POST', '/order/sales-return', { transaction_id: id, amount: '6.00' })));
+    const q = await counted(
+      async () => (r = await api('POST', '/order/sales-return', { transaction_id: id, amount: '6.00' })),
+    );
     expect(r!.status).toBe(400);
-    expect(shape(q)).toEqual([...limiter, expect.stringMatching(/^with u as/), 'begin', expect.stringMatching(/^select/), 'rollback']);
+    expect(shape(q)).toEqual([
+      ...limiter,
+      expect.stringMatching(/^with u as/),
+      'begin',
+      expect.stringMatching(/^select/),
+      'rollback',
+    ]);
     expect(q.at(-2)).toMatch(/for update$/);
   });
 
   it('POST /order/sales-void: rate limit, then one statement (its UPDATE takes the row lock) writes state, record and event', async () => {
     // A fresh charge per request (a payment is voided once); warm on one, count the other.
     const ids = [await charge(s, m, card, '7.00'), await charge(s, m, card, '8.00')];
-    const q = await statementsOf(() => api('POST', '/order/sales-void', { transaction_id: ids.shift() }), moneyRecordResponseSchema);
+    const q = await statementsOf(
+      () => api('POST', '/order/sales-void', { transaction_id: ids.shift() }),
+      moneyRecordResponseSchema,
+    );
     expect(shape(q)).toEqual([...limiter, expect.stringMatching(/^with u as/)]);
     expect(q.at(-1)).toMatch(/^with u as \(update transactions set/);
   });
@@ -136,15 +151,27 @@ describe(`round trips per hot route (${testDbKind})`, () => {
   });
 
   it('POST /preauth/capture: rate limit, then one statement (its UPDATE guarded by the state) prices and completes the hold and writes both events', async () => {
-    const ids = [await charge(s, m, card, '9.00', { preAuth: true }), await charge(s, m, card, '9.50', { preAuth: true })];
-    const q = await statementsOf(() => api('POST', '/preauth/capture', { transaction_id: ids.shift() }), preauthCaptureResponseSchema);
+    const ids = [
+      await charge(s, m, card, '9.00', { preAuth: true }),
+      await charge(s, m, card, '9.50', { preAuth: true }),
+    ];
+    const q = await statementsOf(
+      () => api('POST', '/preauth/capture', { transaction_id: ids.shift() }),
+      preauthCaptureResponseSchema,
+    );
     expect(shape(q)).toEqual([...limiter, expect.stringMatching(/^with u as/)]);
     expect(q.at(-1)).toMatch(/^with u as \(update transactions set/);
   });
 
   it('POST /preauth/void: rate limit, then one statement (its UPDATE guarded by the state) voids the hold, writes the record and its event', async () => {
-    const ids = [await charge(s, m, card, '6.00', { preAuth: true }), await charge(s, m, card, '6.50', { preAuth: true })];
-    const q = await statementsOf(() => api('POST', '/preauth/void', { transaction_id: ids.shift() }), moneyRecordResponseSchema);
+    const ids = [
+      await charge(s, m, card, '6.00', { preAuth: true }),
+      await charge(s, m, card, '6.50', { preAuth: true }),
+    ];
+    const q = await statementsOf(
+      () => api('POST', '/preauth/void', { transaction_id: ids.shift() }),
+      moneyRecordResponseSchema,
+    );
     expect(shape(q)).toEqual([...limiter, expect.stringMatching(/^with u as/)]);
     expect(q.at(-1)).toMatch(/^with u as \(update transactions set/);
   });
@@ -156,11 +183,20 @@ describe(`round trips per hot route (${testDbKind})`, () => {
     const q = await counted(async () => (r = await api('POST', '/preauth/void', { transaction_id: id })));
     expect(r!.status).toBe(400);
     expect(r!.body.code).toBe('preauth_captured');
-    expect(shape(q)).toEqual([...limiter, expect.stringMatching(/^with u as/), 'begin', expect.stringMatching(/^select/), 'rollback']);
+    expect(shape(q)).toEqual([
+      ...limiter,
+      expect.stringMatching(/^with u as/),
+      'begin',
+      expect.stringMatching(/^select/),
+      'rollback',
+    ]);
   });
 
   it('GET /merchant/transactions: rate limit, then one statement for the page and its total', async () => {
-    const q = await statementsOf(() => api('GET', '/merchant/transactions', { limit: '20', pageNumber: 0 }), transactionListResponseSchema);
+    const q = await statementsOf(
+      () => api('GET', '/merchant/transactions', { limit: '20', pageNumber: 0 }),
+      transactionListResponseSchema,
+    );
     // One read: the per-day counts (a CTE) give the total and the day the page starts in.
     expect(shape(q)).toEqual([...limiter, expect.stringMatching(/^with days as/)]);
   });
@@ -199,7 +235,12 @@ describe(`round trips per hot route (${testDbKind})`, () => {
     await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
     try {
       const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-      const set = await s.http({ method: 'POST', path: '/api/v1/client/update-webhooks-url', auth: m.auth, json: { webhook_url: url } });
+      const set = await s.http({
+        method: 'POST',
+        path: '/api/v1/client/update-webhooks-url',
+        auth: m.auth,
+        json: { webhook_url: url },
+      });
       expect(set.status).toBe(200);
       // One client here: its share of the slots is all of them.
       const dispatcher = new WebhookDispatcher(s.core.ctx, { concurrency: k, perClient: k });
@@ -213,13 +254,18 @@ describe(`round trips per hot route (${testDbKind})`, () => {
         clearInterval(flush);
       }
       const delivered = async () =>
-        (await s.core.ctx.db.execute(sql`select count(*)::int as n from webhook_deliveries where status = 'delivered'`)) as unknown as { rows: Array<{ n: number }> };
+        (await s.core.ctx.db.execute(
+          sql`select count(*)::int as n from webhook_deliveries where status = 'delivered'`,
+        )) as unknown as { rows: Array<{ n: number }> };
       const before = (await delivered()).rows[0]!.n;
       for (let i = 0; i < k; i++) await charge(s, m, card, '1.00');
       let claimed = 0;
       const q = await counted(async () => (claimed = await dispatcher.runOnce()));
       expect(claimed).toBe(k);
-      expect(shape(q), shape(q).join('\n')).toEqual([expect.stringMatching(/^with due as/), 'update webhook_deliveries d']);
+      expect(shape(q), shape(q).join('\n')).toEqual([
+        expect.stringMatching(/^with due as/),
+        'update webhook_deliveries d',
+      ]);
       expect((await delivered()).rows[0]!.n - before).toBe(k);
       await dispatcher.stop();
     } finally {
@@ -231,7 +277,12 @@ describe(`round trips per hot route (${testDbKind})`, () => {
     const other = await newMerchant(s);
     const customer = await newCustomer(s, other);
     const chargeIt = () =>
-      s.http({ method: 'POST', path: `/api/v1/customers/charge/${customer}`, auth: other.auth, json: { merchant_key: other.merchant_key, amount: 1, order_id: 'stale', preAuth: false } });
+      s.http({
+        method: 'POST',
+        path: `/api/v1/customers/charge/${customer}`,
+        auth: other.auth,
+        json: { merchant_key: other.merchant_key, amount: 1, order_id: 'stale', preAuth: false },
+      });
     expect((await chargeIt()).status).toBe(200);
     await s.core.ctx.db.execute(sql`update merchants set status = 'pending' where id = ${other.merchant_id}`);
     const refused = await chargeIt();

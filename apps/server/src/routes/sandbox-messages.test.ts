@@ -16,12 +16,21 @@ beforeAll(async () => {
   const q = (m: TestMerchant, msg: Omit<OutgoingMessage, 'merchantId'>) =>
     inTransaction(s.core.ctx, (_tx, c) => queueMessage(c, { merchantId: m.merchant_id, ...msg }));
   await q(a, { channel: 'sms', recipient: '+14155550101', bodyText: 'Acme: pay http://x/pay/1', payLinkId: 'ord_1' });
-  await q(a, { channel: 'email', recipient: 'jane@example.com', subject: 'Pay Acme', bodyText: 'Pay http://x/pay/2', bodyHtml: '<p>Pay</p>' });
+  await q(a, {
+    channel: 'email',
+    recipient: 'jane@example.com',
+    subject: 'Pay Acme',
+    bodyText: 'Pay http://x/pay/2',
+    bodyHtml: '<p>Pay</p>',
+  });
   await q(b, { channel: 'sms', recipient: '+14155550101', bodyText: 'Beta: pay http://x/pay/3' });
   await q(stranger, { channel: 'sms', recipient: '+14155550199', bodyText: 'not yours' });
   await eventually(async () => {
     const r = await s.http({ method: 'GET', path: '/sandbox/messages', auth: a.auth });
-    return r.body.data.totalCount === 3 && r.body.data.messages.every((m: { status: string }) => m.status === 'delivered_to_inbox');
+    return (
+      r.body.data.totalCount === 3 &&
+      r.body.data.messages.every((m: { status: string }) => m.status === 'delivered_to_inbox')
+    );
   });
 });
 afterAll(() => s.close());
@@ -53,16 +62,37 @@ describe('GET /sandbox/messages', () => {
   });
 
   it('filters by merchant_key (query or GET body) and recipient', async () => {
-    const byKey = await s.http({ method: 'GET', path: `/sandbox/messages?merchant_key=${b.merchant_key}`, auth: a.auth });
-    expect(byKey.body.data.messages.map((m: { body_text: string }) => m.body_text)).toEqual(['Beta: pay http://x/pay/3']);
-    const byBody = await s.http({ method: 'GET', path: '/sandbox/messages', auth: a.auth, json: { merchant_key: a.merchant_key, recipient: '+14155550101' } });
-    expect(byBody.body.data.messages.map((m: { body_text: string }) => m.body_text)).toEqual(['Acme: pay http://x/pay/1']);
-    const byRecipient = await s.http({ method: 'GET', path: '/sandbox/messages?recipient=%2B14155550101', auth: a.auth });
+    const byKey = await s.http({
+      method: 'GET',
+      path: `/sandbox/messages?merchant_key=${b.merchant_key}`,
+      auth: a.auth,
+    });
+    expect(byKey.body.data.messages.map((m: { body_text: string }) => m.body_text)).toEqual([
+      'Beta: pay http://x/pay/3',
+    ]);
+    const byBody = await s.http({
+      method: 'GET',
+      path: '/sandbox/messages',
+      auth: a.auth,
+      json: { merchant_key: a.merchant_key, recipient: '+14155550101' },
+    });
+    expect(byBody.body.data.messages.map((m: { body_text: string }) => m.body_text)).toEqual([
+      'Acme: pay http://x/pay/1',
+    ]);
+    const byRecipient = await s.http({
+      method: 'GET',
+      path: '/sandbox/messages?recipient=%2B14155550101',
+      auth: a.auth,
+    });
     expect(byRecipient.body.data.totalCount).toBe(2);
   });
 
   it("another client's merchant_key is the usual 401", async () => {
-    const res = await s.http({ method: 'GET', path: `/sandbox/messages?merchant_key=${stranger.merchant_key}`, auth: a.auth });
+    const res = await s.http({
+      method: 'GET',
+      path: `/sandbox/messages?merchant_key=${stranger.merchant_key}`,
+      auth: a.auth,
+    });
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ result: false, code: 'invalid_merchant_key' });
   });

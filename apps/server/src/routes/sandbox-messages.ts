@@ -20,7 +20,8 @@ export function sandboxMessageRoutes(app: App, ctx: Ctx) {
     async (req) => {
       const q = parseListMessages({ ...(req.query as object), ...((req.body as object | null) ?? {}) });
       // merchant_key is optional here (one merchant's messages, else all of the client's).
-      const merchant = q.merchant_key === undefined ? null : await merchantForClientKey(ctx, req.client, q.merchant_key);
+      const merchant =
+        q.merchant_key === undefined ? null : await merchantForClientKey(ctx, req.client, q.merchant_key);
       const data = await listSandboxMessages(ctx, req.client.id, merchant, q);
       return ok('Sandbox messages.', data);
     },

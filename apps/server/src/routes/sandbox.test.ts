@@ -36,10 +36,19 @@ describe('POST /sandbox/advance-clock', () => {
   });
 
   it('needs credentials and a merchant_key of this client', async () => {
-    const res = await s.http({ method: 'POST', path: '/sandbox/advance-clock', json: { merchant_key: m.merchant_key, hours: 1 } });
+    const res = await s.http({
+      method: 'POST',
+      path: '/sandbox/advance-clock',
+      json: { merchant_key: m.merchant_key, hours: 1 },
+    });
     expect(res.status).toBe(401);
     const other = await s.credentials();
-    const r2 = await s.http({ method: 'POST', path: '/sandbox/advance-clock', auth: other, json: { merchant_key: m.merchant_key, hours: 1 } });
+    const r2 = await s.http({
+      method: 'POST',
+      path: '/sandbox/advance-clock',
+      auth: other,
+      json: { merchant_key: m.merchant_key, hours: 1 },
+    });
     expect(r2.status).toBe(401);
   });
 });
@@ -54,7 +63,11 @@ describe('POST /sandbox/settle', () => {
     const ach = await charge(s, m2, bank, '10.00');
     const res = await sandbox('/settle', {}, m2);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ result: true, message: 'Settled 1 transaction.', data: { merchant_id: m2.merchant_id, settled_count: 1, transaction_ids: [sale] } });
+    expect(res.body).toMatchObject({
+      result: true,
+      message: 'Settled 1 transaction.',
+      data: { merchant_id: m2.merchant_id, settled_count: 1, transaction_ids: [sale] },
+    });
     expect(await txnRow(s, sale)).toMatchObject({ settled: true });
     expect(await txnRow(s, pre)).toMatchObject({ settled: false, is_status: 1 });
     expect(await txnRow(s, ach)).toMatchObject({ settled: false, is_status: 0 });

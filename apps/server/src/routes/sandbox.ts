@@ -13,7 +13,7 @@ import type { App } from './types.js';
 const sandboxOnly = errorEnvelopeSchema.describe('Production: sandbox only');
 
 /** The sandbox clock and settlement (docs/concepts.md, the sandbox clock), under `/sandbox`. */
-export function sandboxClockRoutes(app: App, ctx: Ctx) {
+export function sandboxClockRoutes(app: App, _ctx: Ctx) {
   app.post(
     '/advance-clock',
     {
@@ -45,7 +45,8 @@ export function sandboxClockRoutes(app: App, ctx: Ctx) {
       schema: {
         tags: ['sandbox'],
         summary: 'Close a settlement batch now',
-        description: 'Settles every completed, unsettled card payment of the merchant; a settled payment can no longer be voided.',
+        description:
+          'Settles every completed, unsettled card payment of the merchant; a settled payment can no longer be voided.',
         body: settleInput,
         response: {
           200: settleResponseSchema,

@@ -22,7 +22,11 @@ beforeAll(async () => {
   smtp = await startSmtpSink();
   emu = await startStripeEmulator();
   const processor = emulatedStripe(emu);
-  s = await startTestServer({ now: noonClock(), processor, workers: { messages: { pollMs: 10, email: smtpTransport(smtp.url) } } });
+  s = await startTestServer({
+    now: noonClock(),
+    processor,
+    workers: { messages: { pollMs: 10, email: smtpTransport(smtp.url) } },
+  });
   auth = await s.credentials();
 });
 afterAll(async () => {
@@ -37,13 +41,25 @@ interface Onboarded extends TestMerchant {
 }
 
 async function onboard(business_name = `Shop ${Math.random().toString(36).slice(2, 8)}`): Promise<Onboarded> {
-  const res = await s.http({ method: 'POST', path: '/api/v1/onboarding', auth, json: validOnboarding({ business_name }) });
+  const res = await s.http({
+    method: 'POST',
+    path: '/api/v1/onboarding',
+    auth,
+    json: validOnboarding({ business_name }),
+  });
   expect(res.status).toBe(201);
   const [row] = await rows<{ id: string; stripe_account_id: string }>(
     s,
     sql`select id, stripe_account_id from merchants where public_key = ${res.body.data.public_key}`,
   );
-  return { auth, merchant_key: res.body.data.merchant_key, public_key: res.body.data.public_key, merchant_id: row!.id, agreement_link: res.body.data.agreement_link, account: row!.stripe_account_id };
+  return {
+    auth,
+    merchant_key: res.body.data.merchant_key,
+    public_key: res.body.data.public_key,
+    merchant_id: row!.id,
+    agreement_link: res.body.data.agreement_link,
+    account: row!.stripe_account_id,
+  };
 }
 
 const deliver = async (event: object, sign: (payload: string) => string = (p) => emu.sign(p)) => {
@@ -56,7 +72,8 @@ const deliver = async (event: object, sign: (payload: string) => string = (p) =>
   return { status: res.status, body: (await res.json()) as any };
 };
 
-const statusOf = async (id: string) => (await rows<{ status: string }>(s, sql`select status from merchants where id = ${id}`))[0]!.status;
+const statusOf = async (id: string) =>
+  (await rows<{ status: string }>(s, sql`select status from merchants where id = ${id}`))[0]!.status;
 
 /** Onboarded and approved by Stripe's review, as in production. */
 async function approved(): Promise<Onboarded> {
@@ -78,7 +95,11 @@ describe('onboarding makes a Custom connected account', () => {
       business_type: 'company',
       charges_enabled: false,
       metadata: { remit_merchant_id: m.merchant_id },
-      business_profile: { name: form.BusinessInfo.dba || 'Connected Goods LLC', mcc: form.BusinessInfo.business_industry, url: form.BusinessInfo.website },
+      business_profile: {
+        name: form.BusinessInfo.dba || 'Connected Goods LLC',
+        mcc: form.BusinessInfo.business_industry,
+        url: form.BusinessInfo.website,
+      },
       company: { name: 'Connected Goods LLC', tax_id_provided: true, owners_provided: true },
       capabilities: { card_payments: 'pending', transfers: 'pending', us_bank_account_ach_payments: 'pending' },
     });
@@ -95,9 +116,16 @@ describe('onboarding makes a Custom connected account', () => {
       first_name: form.OwnerInfo.first_name,
       last_name: form.OwnerInfo.last_name,
       id_number_provided: true,
-      relationship: { representative: true, owner: true, title: form.OwnerInfo.b_title, percent_ownership: Number(form.OwnerInfo.ownership_percent) },
+      relationship: {
+        representative: true,
+        owner: true,
+        title: form.OwnerInfo.b_title,
+        percent_ownership: Number(form.OwnerInfo.ownership_percent),
+      },
     });
-    const create = emu.requests.find((r) => r.path === '/v1/accounts' && (r.params.metadata as any)?.remit_merchant_id === m.merchant_id)!;
+    const create = emu.requests.find(
+      (r) => r.path === '/v1/accounts' && (r.params.metadata as any)?.remit_merchant_id === m.merchant_id,
+    )!;
     expect(create.idempotencyKey).toMatch(/^remit_account_[0-9a-f]{48}$/);
     expect(await statusOf(m.merchant_id)).toBe('pending');
   });
@@ -120,12 +148,16 @@ describe('approval follows Stripe: account.updated with charges enabled', () => 
     expect(await statusOf(m.merchant_id)).toBe('pending');
     const enabled = emu.reviewAccount(m.account, true);
     // The older event (charges disabled) comes after: what decides is the account as Stripe has it now.
-    expect((await deliver(emu.event('account.updated', { ...enabled.data.object, charges_enabled: false }))).body.handled).toBe('applied');
+    expect(
+      (await deliver(emu.event('account.updated', { ...enabled.data.object, charges_enabled: false }))).body.handled,
+    ).toBe('applied');
     expect(await statusOf(m.merchant_id)).toBe('approved');
     expect(await deliver(enabled)).toMatchObject({ status: 200, body: { handled: 'ignored' } });
     expect((await deliver(enabled)).body.handled).toBe('duplicate');
     const approvals = await eventsOf(s, m.merchant_id, 'merchant.approval');
-    expect(approvals).toEqual([{ merchant_id: m.merchant_id, business_name: expect.any(String), email: expect.any(String), company_id: auth[0] }]);
+    expect(approvals).toEqual([
+      { merchant_id: m.merchant_id, business_name: expect.any(String), email: expect.any(String), company_id: auth[0] },
+    ]);
   });
 
   it('an event whose copy says enabled, when Stripe has since restricted the account, approves nothing', async () => {
@@ -140,7 +172,10 @@ describe('approval follows Stripe: account.updated with charges enabled', () => 
   it('an account that is no merchant of ours, and a badly signed event, change nothing', async () => {
     const m = await onboard();
     const before = await tableCounts(s.core);
-    expect((await deliver(emu.event('account.updated', { id: 'acct_unknown', object: 'account', charges_enabled: true }))).body.handled).toBe('ignored');
+    expect(
+      (await deliver(emu.event('account.updated', { id: 'acct_unknown', object: 'account', charges_enabled: true })))
+        .body.handled,
+    ).toBe('ignored');
     const event = emu.reviewAccount(m.account, true);
     const bad = await deliver(event, (p) => emu.sign(p, { secret: 'whsec_other' }));
     expect(bad.status).toBe(400);
@@ -168,9 +203,19 @@ describe('payments on behalf of the merchant, our fee as the application fee', (
     const id = res.body.data.transaction_id;
     const pi = emu.paymentIntents.get(await gatewayRefOf(s, id))!;
     // Default pricing: 2.9% + 0.30 of 100.00 = 3.20.
-    expect(pi).toMatchObject({ amount: 10_000, application_fee_amount: 320, on_behalf_of: m.account, transfer_data: { destination: m.account } });
+    expect(pi).toMatchObject({
+      amount: 10_000,
+      application_fee_amount: 320,
+      on_behalf_of: m.account,
+      transfer_data: { destination: m.account },
+    });
     expect(await txnRow(s, id)).toMatchObject({ fee: 320, net: 9680 });
-    const one = await s.http({ method: 'GET', path: `/api/v1/merchant/transactions/${id}`, auth, json: { merchant_key: m.merchant_key } });
+    const one = await s.http({
+      method: 'GET',
+      path: `/api/v1/merchant/transactions/${id}`,
+      auth,
+      json: { merchant_key: m.merchant_key },
+    });
     expect(one.body.data[0]).toMatchObject({ fee_percentage: '2.9000000', net_amount: 96.8 });
     // What the merchant receives at Stripe is the amount less the application fee: our net_amount.
     expect(pi.amount - pi.application_fee_amount!).toBe(9680);
@@ -181,7 +226,12 @@ describe('payments on behalf of the merchant, our fee as the application fee', (
     const id = res.body.data.transaction_id;
     const pi = emu.paymentIntents.get(await gatewayRefOf(s, id))!;
     expect(pi).toMatchObject({ capture_method: 'manual', application_fee_amount: 175 });
-    await post('/preauth/update', { transaction_id: id, last_authorized_amount: '50.00', new_authorized_amount: '40.00', order_id: 'o' });
+    await post('/preauth/update', {
+      transaction_id: id,
+      last_authorized_amount: '50.00',
+      new_authorized_amount: '40.00',
+      order_id: 'o',
+    });
     const cap = await post('/preauth/capture', { transaction_id: id });
     expect(cap.status).toBe(200);
     // 2.9% of 40.00 = 1.16, + 0.30.
@@ -193,7 +243,11 @@ describe('payments on behalf of the merchant, our fee as the application fee', (
     const bank = await stripeBankCustomer(s, m, emu);
     const res = await post(`/customers/charge/${bank}`, { amount: '250.00', order_id: order() });
     const pi = emu.paymentIntents.get(await gatewayRefOf(s, res.body.data.transaction_id))!;
-    expect(pi).toMatchObject({ amount: 25_000, application_fee_amount: 250, transfer_data: { destination: m.account } });
+    expect(pi).toMatchObject({
+      amount: 25_000,
+      application_fee_amount: 250,
+      transfer_data: { destination: m.account },
+    });
   });
 
   it('a refund takes the amount back from the merchant and keeps our fee; a void returns the fee too', async () => {
@@ -250,24 +304,40 @@ describe('the merchant agreement page', () => {
     const res = await accept(m.agreement_link, { accept: 'yes' });
     expect(res.status).toBe(303);
     expect(res.headers.location).toBe(path(m.agreement_link));
-    const [row] = await rows<{ agreement_signed_at: Date | string; agreement_ip: string; agreement_user_agent: string }>(
+    const [row] = await rows<{
+      agreement_signed_at: Date | string;
+      agreement_ip: string;
+      agreement_user_agent: string;
+    }>(
       s,
       sql`select agreement_signed_at, agreement_ip, agreement_user_agent from merchants where id = ${m.merchant_id}`,
     );
     expect(row).toMatchObject({ agreement_ip: '127.0.0.1', agreement_user_agent: 'Mozilla/5.0 (Agreement test)' });
     const signedAt = Math.floor(new Date(row!.agreement_signed_at).getTime() / 1000);
-    expect(emu.accounts.get(m.account)!.tos_acceptance).toEqual({ date: signedAt, ip: '127.0.0.1', user_agent: 'Mozilla/5.0 (Agreement test)' });
+    expect(emu.accounts.get(m.account)!.tos_acceptance).toEqual({
+      date: signedAt,
+      ip: '127.0.0.1',
+      user_agent: 'Mozilla/5.0 (Agreement test)',
+    });
     const form = validOnboarding({ business_name: 'Signing Co' });
     const signed = await eventsOf(s, m.merchant_id, 'documents.signed');
     expect(signed).toEqual([
-      { merchant_id: m.merchant_id, business_name: 'Signing Co', website: form.BusinessInfo.website, email: form.BusinessInfo.business_email, company_id: auth[0] },
+      {
+        merchant_id: m.merchant_id,
+        business_name: 'Signing Co',
+        website: form.BusinessInfo.website,
+        email: form.BusinessInfo.business_email,
+        company_id: auth[0],
+      },
     ]);
 
     // Twice, even from another browser: the first acceptance stands, one event.
     const tosCalls = emu.requests.filter((r) => r.path === `/v1/accounts/${m.account}` && r.method === 'POST').length;
     expect((await accept(m.agreement_link, { accept: 'yes' }, 'Other/1.0')).status).toBe(303);
     expect(await eventsOf(s, m.merchant_id, 'documents.signed')).toHaveLength(1);
-    expect(emu.requests.filter((r) => r.path === `/v1/accounts/${m.account}` && r.method === 'POST')).toHaveLength(tosCalls);
+    expect(emu.requests.filter((r) => r.path === `/v1/accounts/${m.account}` && r.method === 'POST')).toHaveLength(
+      tosCalls,
+    );
     const after = await page(m.agreement_link);
     expect(after.status).toBe(200);
     expect(after.text).toContain('Agreement accepted');
@@ -285,7 +355,11 @@ describe('the merchant agreement page', () => {
     expect((await accept(m.agreement_link, { accept: 'no' })).status).toBe(400);
     const json = await s.http({ method: 'POST', path: path(m.agreement_link), json: ['accept'] });
     expect(json.status).toBe(400);
-    for (const p of ['/agreement/agr_00000000000000000000000000000000', '/agreement/nope', `/agreement/${'a'.repeat(90)}`]) {
+    for (const p of [
+      '/agreement/agr_00000000000000000000000000000000',
+      '/agreement/nope',
+      `/agreement/${'a'.repeat(90)}`,
+    ]) {
       const res = await s.http({ method: 'GET', path: p, headers: { accept: 'text/html' } });
       expect(res.status, p).toBe(404);
       expect(res.text).toContain('Agreement not found');
@@ -312,7 +386,12 @@ describe('the agreement in sandbox with the simulator', () => {
     const sim = await startTestServer();
     try {
       const simAuth = await sim.credentials();
-      const res = await sim.http({ method: 'POST', path: '/api/v1/onboarding', auth: simAuth, json: validOnboarding({ business_name: 'Sandbox Shop' }) });
+      const res = await sim.http({
+        method: 'POST',
+        path: '/api/v1/onboarding',
+        auth: simAuth,
+        json: validOnboarding({ business_name: 'Sandbox Shop' }),
+      });
       const link = res.body.data.agreement_link as string;
       expect(link).toMatch(/\/agreement\/agr_/);
       const get = await sim.http({ method: 'GET', path: new URL(link).pathname });
@@ -320,9 +399,14 @@ describe('the agreement in sandbox with the simulator', () => {
       expect(get.text).not.toContain('stripe.com');
       const post = await sim.http({ method: 'POST', path: new URL(link).pathname, form: { accept: 'yes' } });
       expect(post.status).toBe(303);
-      const [m] = await rows<{ id: string; stripe_account_id: string | null }>(sim, sql`select id, stripe_account_id from merchants`);
+      const [m] = await rows<{ id: string; stripe_account_id: string | null }>(
+        sim,
+        sql`select id, stripe_account_id from merchants`,
+      );
       expect(m!.stripe_account_id).toBeNull();
-      expect(await eventsOf(sim, m!.id, 'documents.signed')).toEqual([expect.objectContaining({ merchant_id: m!.id, business_name: 'Sandbox Shop' })]);
+      expect(await eventsOf(sim, m!.id, 'documents.signed')).toEqual([
+        expect.objectContaining({ merchant_id: m!.id, business_name: 'Sandbox Shop' }),
+      ]);
     } finally {
       await sim.close();
     }
@@ -337,18 +421,28 @@ describe('disputes: charge.dispute.* mark the transaction and fire our dispute.*
     card = await stripeCardCustomer(s, m, emu);
   });
   const sale = async () => {
-    const res = await merchantPost(s, m, `/customers/charge/${card}`, { amount: '30.00', order_id: `d-${Math.random().toString(36).slice(2)}` });
+    const res = await merchantPost(s, m, `/customers/charge/${card}`, {
+      amount: '30.00',
+      order_id: `d-${Math.random().toString(36).slice(2)}`,
+    });
     const id = res.body.data.transaction_id as string;
     return { id, pid: await gatewayRefOf(s, id) };
   };
   const disputeOf = async (id: string) =>
-    (await rows<{ dispute_id: string | null; dispute_status: string | null }>(s, sql`select dispute_id, dispute_status from transactions where id = ${id}`))[0];
+    (
+      await rows<{ dispute_id: string | null; dispute_status: string | null }>(
+        s,
+        sql`select dispute_id, dispute_status from transactions where id = ${id}`,
+      )
+    )[0];
   const ours = async (id: string) => {
     const all = await rows<{ event_type: string; payload: any }>(
       s,
       sql`select event_type, payload from events where merchant_id = ${m.merchant_id} and event_type like 'dispute.%' order by created_at, id`,
     );
-    return all.map((e) => ({ type: e.event_type, ...(typeof e.payload === 'string' ? JSON.parse(e.payload) : e.payload) })).filter((e) => e.transaction_id === id);
+    return all
+      .map((e) => ({ type: e.event_type, ...(typeof e.payload === 'string' ? JSON.parse(e.payload) : e.payload) }))
+      .filter((e) => e.transaction_id === id);
   };
 
   it('created, updated, closed: each once, replays and late arrivals ignored', async () => {
@@ -372,12 +466,16 @@ describe('disputes: charge.dispute.* mark the transaction and fire our dispute.*
     const updated = emu.dispute(pid, 'updated', 'under_review');
     expect((await deliver(updated)).body.handled).toBe('applied');
     // A second `created` for the same dispute (a late copy) changes nothing.
-    expect((await deliver(emu.event('charge.dispute.created', { ...created.data.object }))).body.handled).toBe('ignored');
+    expect((await deliver(emu.event('charge.dispute.created', { ...created.data.object }))).body.handled).toBe(
+      'ignored',
+    );
     const closed = emu.dispute(pid, 'closed', 'won');
     expect((await deliver(closed)).body.handled).toBe('applied');
     expect(await disputeOf(id)).toEqual({ dispute_id: dp, dispute_status: 'won' });
     // An update that comes after the close is stale.
-    expect((await deliver(emu.event('charge.dispute.updated', { ...updated.data.object }))).body.handled).toBe('ignored');
+    expect((await deliver(emu.event('charge.dispute.updated', { ...updated.data.object }))).body.handled).toBe(
+      'ignored',
+    );
     expect(await disputeOf(id)).toEqual({ dispute_id: dp, dispute_status: 'won' });
     expect((await ours(id)).map((e) => [e.type, e.status])).toEqual([
       ['dispute.created', 'needs_response'],
@@ -406,7 +504,11 @@ describe('disputes: charge.dispute.* mark the transaction and fire our dispute.*
     expect((await deliver(event, (p) => emu.sign(p, { secret: 'whsec_nope' }))).status).toBe(400);
     expect(await disputeOf(id)).toEqual({ dispute_id: null, dispute_status: null });
     expect(await ours(id)).toEqual([]);
-    const stranger = emu.event('charge.dispute.created', { ...event.data.object, id: 'dp_other', payment_intent: 'pi_not_ours' });
+    const stranger = emu.event('charge.dispute.created', {
+      ...event.data.object,
+      id: 'dp_other',
+      payment_intent: 'pi_not_ours',
+    });
     expect((await deliver(stranger)).body.handled).toBe('ignored');
   });
 });

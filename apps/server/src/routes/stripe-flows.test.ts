@@ -29,7 +29,6 @@ afterAll(async () => {
   await emu?.close();
 });
 
-
 const deliver = async (event: object) => {
   const payload = JSON.stringify(event);
   const res = await fetch(`${s.url}/stripe/webhooks`, {
@@ -39,7 +38,8 @@ const deliver = async (event: object) => {
   });
   return { status: res.status, body: (await res.json()) as { handled: string } };
 };
-const successes = async (id: string) => (await eventsOf(s, m.merchant_id, 'payment.success')).filter((e) => e.transaction_id === id);
+const successes = async (id: string) =>
+  (await eventsOf(s, m.merchant_id, 'payment.success')).filter((e) => e.transaction_id === id);
 
 // 3-D Secure in Stripe's own window, with the Payment Element: stripe-intents.test.ts.
 
@@ -47,13 +47,17 @@ describe('ACH debits of a kept bank account', () => {
   // The mandate is Stripe's now: accepted in the Payment Element when the account is kept (stripe-intents.test.ts).
   const achPay = async () => {
     const customer = await stripeBankCustomer(s, m, emu);
-    const res = await merchantPost(s, m, `/customers/charge/${customer}`, { amount: '10.00', order_id: `o-${randomUUID()}` });
+    const res = await merchantPost(s, m, `/customers/charge/${customer}`, {
+      amount: '10.00',
+      order_id: `o-${randomUUID()}`,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: 'pending', payment_method: 'ach' });
     const id = res.body.data.transaction_id as string;
     return { id, pid: await gatewayRefOf(s, id) };
   };
-  const achUpdates = async (id: string) => (await eventsOf(s, m.merchant_id, 'ach.update')).filter((e) => e.tran_id === id);
+  const achUpdates = async (id: string) =>
+    (await eventsOf(s, m.merchant_id, 'ach.update')).filter((e) => e.tran_id === id);
 
   it('succeeded, then returned by the bank: Approved, then Declined with the return record; replays change nothing', async () => {
     const { id, pid } = await achPay();
@@ -65,13 +69,25 @@ describe('ACH debits of a kept bank account', () => {
     expect((await deliver(returned)).body.handled).toBe('duplicate');
     expect((await deliver(succeeded)).body.handled).toBe('duplicate');
     expect(await txnRow(s, id)).toMatchObject({ status: 'returned' });
-    const [ret] = await rows<{ id: string; type: string; net: number }>(s, sql`select id, type, net_cents::int as net from transactions where linked_txn_id = ${id}`);
+    const [ret] = await rows<{ id: string; type: string; net: number }>(
+      s,
+      sql`select id, type, net_cents::int as net from transactions where linked_txn_id = ${id}`,
+    );
     expect(ret).toMatchObject({ type: 'Return' });
     expect(await achUpdates(id)).toEqual([
       { merchant_id: m.merchant_id, status: 'Approved', tran_id: id, message: 'Approved' },
-      { merchant_id: m.merchant_id, status: 'Declined', tran_id: id, message: 'Insufficient Funds', return_transaction_id: ret!.id },
+      {
+        merchant_id: m.merchant_id,
+        status: 'Declined',
+        tran_id: id,
+        message: 'Insufficient Funds',
+        return_transaction_id: ret!.id,
+      },
     ]);
-    const [row] = await rows<{ decline_reason: string }>(s, sql`select decline_reason from transactions where id = ${id}`);
+    const [row] = await rows<{ decline_reason: string }>(
+      s,
+      sql`select decline_reason from transactions where id = ${id}`,
+    );
     expect(row!.decline_reason).toBe('R01: Insufficient Funds');
   });
 
@@ -106,15 +122,21 @@ describe('unknown outcomes: processing, then reconciliation', () => {
   beforeAll(async () => {
     visa = await stripeCardCustomer(s, m, emu);
   });
-  const charge = (amount: string, key: string) => merchantPost(s, m, `/customers/charge/${visa}`, { amount, order_id: key }, key);
-  const intentsOf = (cents: string) => emu.requests.filter((r) => r.path === '/v1/payment_intents' && r.method === 'POST' && r.params.amount === cents);
+  const charge = (amount: string, key: string) =>
+    merchantPost(s, m, `/customers/charge/${visa}`, { amount, order_id: key }, key);
+  const intentsOf = (cents: string) =>
+    emu.requests.filter((r) => r.path === '/v1/payment_intents' && r.method === 'POST' && r.params.amount === cents);
 
   it('Stripe charged but its answer never came: 202 processing; reconciliation finds the PaymentIntent: exactly one charge', async () => {
     const intents = emu.paymentIntents.size;
     emu.dropAnswers(/^\/v1\/payment_intents$/, 3);
     const first = await charge('9.99', 'lost-answer-1');
     expect(first.status).toBe(202);
-    expect(first.body).toMatchObject({ result: true, message: PROCESSING_MESSAGE, data: { status: 'processing', is_status: 7, amount: '9.99', fee_amount: 0 } });
+    expect(first.body).toMatchObject({
+      result: true,
+      message: PROCESSING_MESSAGE,
+      data: { status: 'processing', is_status: 7, amount: '9.99', fee_amount: 0 },
+    });
     const id = first.body.transaction_id;
     expect(emu.paymentIntents.size).toBe(intents + 1);
     // The client's retry gets the same answer; nothing is sent again.
@@ -144,7 +166,10 @@ describe('unknown outcomes: processing, then reconciliation', () => {
     expect((await reconcilePayments(s.core.ctx)).settled).toBe(0);
     expect((await txnRow(s, id)).status).toBe('processing');
     expect((await reconcilePayments(s.core.ctx, { absentAfterMs: 0 })).settled).toBe(1);
-    const [row] = await rows<{ status: string; decline_reason: string }>(s, sql`select status, decline_reason from transactions where id = ${id}`);
+    const [row] = await rows<{ status: string; decline_reason: string }>(
+      s,
+      sql`select status, decline_reason from transactions where id = ${id}`,
+    );
     expect(row).toEqual({ status: 'declined', decline_reason: PROCESSOR_NEVER_MADE_MESSAGE });
     expect(emu.paymentIntents.size).toBe(intents);
   });
@@ -166,16 +191,27 @@ describe('unknown outcomes: processing, then reconciliation', () => {
 
   it('a preauthorization whose answer was lost becomes authorized, and can be captured', async () => {
     emu.dropAnswers(/^\/v1\/payment_intents$/, 3);
-    const first = await merchantPost(s, m, `/customers/charge/${visa}`, { amount: '6.00', order_id: 'lost-preauth', preAuth: true });
+    const first = await merchantPost(s, m, `/customers/charge/${visa}`, {
+      amount: '6.00',
+      order_id: 'lost-preauth',
+      preAuth: true,
+    });
     expect(first.status).toBe(202);
     const id = first.body.transaction_id;
     await reconcilePayments(s.core.ctx);
     expect(await txnRow(s, id)).toMatchObject({ status: 'authorized', authorized: 600 });
     expect((await merchantPost(s, m, '/preauth/capture', { transaction_id: id })).status).toBe(200);
-    expect(emu.paymentIntents.get(await gatewayRefOf(s, id))).toMatchObject({ status: 'succeeded', amount_received: 600 });
+    expect(emu.paymentIntents.get(await gatewayRefOf(s, id))).toMatchObject({
+      status: 'succeeded',
+      amount_received: 600,
+    });
   });
 
-  const callsOf = (pid: string) => rows<{ kind: string; status: string; attempts: number }>(s, sql`select kind, status, attempts from processor_calls where gateway_ref = ${pid}`);
+  const callsOf = (pid: string) =>
+    rows<{ kind: string; status: string; attempts: number }>(
+      s,
+      sql`select kind, status, attempts from processor_calls where gateway_ref = ${pid}`,
+    );
 
   it('a refund whose answer was lost stands recorded; reconciliation sends it again with its key: one refund at Stripe', async () => {
     const sale = await charge('20.00', 'refund-lost-sale');
@@ -198,7 +234,11 @@ describe('unknown outcomes: processing, then reconciliation', () => {
   });
 
   it('a capture Stripe answered 5xx and never did: recorded; reconciliation captures it, once', async () => {
-    const held = await merchantPost(s, m, `/customers/charge/${visa}`, { amount: '11.00', order_id: 'capture-5xx', preAuth: true });
+    const held = await merchantPost(s, m, `/customers/charge/${visa}`, {
+      amount: '11.00',
+      order_id: 'capture-5xx',
+      preAuth: true,
+    });
     const id = held.body.transaction_id;
     const pid = await gatewayRefOf(s, id);
     emu.failRequests(/\/capture$/, 3, 503);
@@ -217,7 +257,11 @@ describe('unknown outcomes: processing, then reconciliation', () => {
 
 describe('the reconciliation worker', () => {
   it('runs on its schedule in the server: a processing charge is settled without anyone asking', async () => {
-    const processor = createProcessor('stripe', 'sandbox', { STRIPE_SECRET_KEY: emu.secretKey, REMIT_STRIPE_API_URL: emu.url, STRIPE_PUBLISHABLE_KEY: emu.publishableKey });
+    const processor = createProcessor('stripe', 'sandbox', {
+      STRIPE_SECRET_KEY: emu.secretKey,
+      REMIT_STRIPE_API_URL: emu.url,
+      STRIPE_PUBLISHABLE_KEY: emu.publishableKey,
+    });
     const w = await startTestServer({ now: noonClock(), processor, workers: { reconcile: { pollMs: 100 } } });
     try {
       const wm = await newMerchant(w);
@@ -227,7 +271,9 @@ describe('the reconciliation worker', () => {
       expect(res.status).toBe(202);
       const id = res.body.transaction_id;
       await eventually(async () => (await txnRow(w, id)).status === 'completed');
-      expect((await eventsOf(w, wm.merchant_id, 'payment.success')).filter((e) => e.transaction_id === id)).toHaveLength(1);
+      expect(
+        (await eventsOf(w, wm.merchant_id, 'payment.success')).filter((e) => e.transaction_id === id),
+      ).toHaveLength(1);
     } finally {
       await w.close();
     }

@@ -18,7 +18,12 @@ let m: TestMerchant;
 const log: string[] = [];
 beforeAll(async () => {
   emu = await startStripeEmulator();
-  s = await startTestServer({ now: noonClock(), processor: emulatedStripe(emu), logStream: { write: (l) => void log.push(l) }, logLevel: 'warn' });
+  s = await startTestServer({
+    now: noonClock(),
+    processor: emulatedStripe(emu),
+    logStream: { write: (l) => void log.push(l) },
+    logLevel: 'warn',
+  });
   m = await newMerchant(s);
 });
 afterAll(async () => {
@@ -35,12 +40,21 @@ async function deliver(payload: string, timestamp?: number) {
   });
   return { status: res.status, body: (await res.json()) as any };
 }
-const claimedEvents = async () => (await rows<{ n: number }>(s, sql`select count(*)::int as n from idempotency_keys where client_id = 'stripe:events'`))[0]!.n;
-const refusals = () => log.map((l) => JSON.parse(l) as { level: number; msg: string; code?: string }).filter((l) => l.msg.startsWith('Stripe event refused: '));
+const claimedEvents = async () =>
+  (
+    await rows<{ n: number }>(s, sql`select count(*)::int as n from idempotency_keys where client_id = 'stripe:events'`)
+  )[0]!.n;
+const refusals = () =>
+  log
+    .map((l) => JSON.parse(l) as { level: number; msg: string; code?: string })
+    .filter((l) => l.msg.startsWith('Stripe event refused: '));
 
 async function achSale() {
   const customer = await stripeBankCustomer(s, m, emu);
-  const res = await merchantPost(s, m, `/customers/charge/${customer}`, { amount: '25.00', order_id: `o-${Math.random().toString(36).slice(2)}` });
+  const res = await merchantPost(s, m, `/customers/charge/${customer}`, {
+    amount: '25.00',
+    order_id: `o-${Math.random().toString(36).slice(2)}`,
+  });
   expect(res.body.data).toMatchObject({ status: 'pending', payment_method: 'ach' });
   const id = res.body.data.transaction_id as string;
   return { id, pid: await gatewayRefOf(s, id) };
@@ -54,7 +68,11 @@ describe('the signature time', () => {
     const ahead = await deliver(payload, nowS() + 3600);
     expect(ahead).toMatchObject({
       status: 400,
-      body: { result: false, code: 'invalid_request', message: "Stripe-Signature does not verify: its timestamp is more than 300 s ahead of this server's clock" },
+      body: {
+        result: false,
+        code: 'invalid_request',
+        message: "Stripe-Signature does not verify: its timestamp is more than 300 s ahead of this server's clock",
+      },
     });
     expect(await deliver(payload, nowS() + 301 + 5)).toMatchObject({ status: 400 });
     expect({ tables: await tableCounts(s.core), events: await claimedEvents() }).toEqual(before);
@@ -66,27 +84,60 @@ describe('the signature time', () => {
 });
 
 describe('a correctly signed body that is not an event', () => {
-  const event = (type: string, data: unknown) => JSON.stringify({ id: `evt_${Math.random().toString(36).slice(2)}`, object: 'event', created: nowS(), type, data });
+  const event = (type: string, data: unknown) =>
+    JSON.stringify({ id: `evt_${Math.random().toString(36).slice(2)}`, object: 'event', created: nowS(), type, data });
   it.each([
     ['null', 'null', 'it is null, not an object'],
     ['a list', '[]', 'it is a list, not an object'],
     ['a string', '"evt_1"', 'it is a string, not an object'],
     ['a number', '42', 'it is a number, not an object'],
     ['not JSON', '{"id": "evt_1", ', 'it is not JSON'],
-    ['an event without data', JSON.stringify({ id: 'evt_nodata', object: 'event', created: 1, type: 'payment_intent.succeeded' }), 'its data.object is not an object'],
-    ['an account.updated with a null object', event('account.updated', { object: null }), 'its data.object is not an object'],
-    ['an account.updated whose object is a string', event('account.updated', { object: 'acct_1' }), 'its data.object is not an object'],
-    ['an account.updated whose object has no id', event('account.updated', { object: { object: 'account', charges_enabled: true } }), 'its data.object has no id'],
-    ['a payment_intent event carrying a charge', event('payment_intent.succeeded', { object: { id: 'ch_1', object: 'charge' } }), 'a payment_intent.succeeded event carries a payment_intent, not charge'],
+    [
+      'an event without data',
+      JSON.stringify({ id: 'evt_nodata', object: 'event', created: 1, type: 'payment_intent.succeeded' }),
+      'its data.object is not an object',
+    ],
+    [
+      'an account.updated with a null object',
+      event('account.updated', { object: null }),
+      'its data.object is not an object',
+    ],
+    [
+      'an account.updated whose object is a string',
+      event('account.updated', { object: 'acct_1' }),
+      'its data.object is not an object',
+    ],
+    [
+      'an account.updated whose object has no id',
+      event('account.updated', { object: { object: 'account', charges_enabled: true } }),
+      'its data.object has no id',
+    ],
+    [
+      'a payment_intent event carrying a charge',
+      event('payment_intent.succeeded', { object: { id: 'ch_1', object: 'charge' } }),
+      'a payment_intent.succeeded event carries a payment_intent, not charge',
+    ],
     ['an unknown shape', JSON.stringify({ hello: 'world' }), 'it has no id'],
-    ['an event without a type', JSON.stringify({ id: 'evt_notype', created: 1, data: { object: { id: 'x' } } }), 'it has no type'],
+    [
+      'an event without a type',
+      JSON.stringify({ id: 'evt_notype', created: 1, data: { object: { id: 'x' } } }),
+      'it has no type',
+    ],
   ])('%s: 400 naming why, one log line, nothing changes', async (_what, payload, why) => {
     const before = { tables: await tableCounts(s.core), events: await claimedEvents(), logged: refusals().length };
     const res = await deliver(payload);
     const message = `The signed body is not a Stripe event: ${why}.`;
-    expect(res).toEqual({ status: 400, body: { result: false, code: 'invalid_request', message, request_id: expect.any(String) } });
-    expect({ tables: await tableCounts(s.core), events: await claimedEvents() }).toEqual({ tables: before.tables, events: before.events });
-    expect(refusals().slice(before.logged)).toEqual([expect.objectContaining({ level: 40, code: 'invalid_request', msg: `Stripe event refused: ${message}` })]);
+    expect(res).toEqual({
+      status: 400,
+      body: { result: false, code: 'invalid_request', message, request_id: expect.any(String) },
+    });
+    expect({ tables: await tableCounts(s.core), events: await claimedEvents() }).toEqual({
+      tables: before.tables,
+      events: before.events,
+    });
+    expect(refusals().slice(before.logged)).toEqual([
+      expect.objectContaining({ level: 40, code: 'invalid_request', msg: `Stripe event refused: ${message}` }),
+    ]);
   });
 
   it('an event of a type nobody handles, of the right shape, is still received and ignored', async () => {

@@ -7,7 +7,9 @@ import { isRemitError, receiveStripeEvent, type Ctx } from '@remit/core';
  */
 export async function stripeWebhookRoutes(app: FastifyInstance, ctx: Ctx) {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 512 * 1024 }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 512 * 1024 }, (_req, body, done) =>
+    done(null, body),
+  );
   app.post('/stripe/webhooks', { config: { public: true }, schema: { hide: true } }, async (req) => {
     const signature = req.headers['stripe-signature'];
     const raw = typeof req.body === 'string' ? req.body : '';
@@ -16,7 +18,8 @@ export async function stripeWebhookRoutes(app: FastifyInstance, ctx: Ctx) {
       return { received: true, ...outcome };
     } catch (err) {
       // One line for the operator: a refused event is a forgery, a clock apart, or Stripe sending what we cannot read.
-      if (isRemitError(err) && err.status === 400) req.log.warn({ code: err.code }, `Stripe event refused: ${err.message}`);
+      if (isRemitError(err) && err.status === 400)
+        req.log.warn({ code: err.code }, `Stripe event refused: ${err.message}`);
       throw err;
     }
   });

@@ -3,7 +3,12 @@ import { sql } from 'drizzle-orm';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
 import { eventsOf, gatewayRefOf, merchantPost, noonClock, rows, txnRow } from '../testing/payments.js';
-import { emulatedStripe, startStripeEmulator, stripeJsConfirmPayment, type StripeEmulator } from '../testing/stripe-emulator.js';
+import {
+  emulatedStripe,
+  startStripeEmulator,
+  stripeJsConfirmPayment,
+  type StripeEmulator,
+} from '../testing/stripe-emulator.js';
 import { stripeBankCustomer, stripeCardCustomer } from '../testing/stripe-cards.js';
 import { randomUUID } from 'node:crypto';
 import { processorKey } from '@remit/core';
@@ -33,16 +38,35 @@ afterAll(async () => {
 
 const post = (path: string, body: object, key?: string) => merchantPost(s, m, path, body, key);
 const chargeOf = (customer: number, amount: string, extra: object = {}, key?: string) =>
-  post(`/customers/charge/${customer}`, { amount, order_id: `o-${Math.random().toString(36).slice(2)}`, ...extra }, key);
+  post(
+    `/customers/charge/${customer}`,
+    { amount, order_id: `o-${Math.random().toString(36).slice(2)}`, ...extra },
+    key,
+  );
 const refOf = (id: string) => gatewayRefOf(s, id);
 /** A pay link's PaymentIntent confirmed with `number` as Stripe.js would, and the page's report. */
 async function payPageWith(number: string) {
-  const made = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '5.00' } });
+  const made = await s.http({
+    method: 'POST',
+    path: '/api/v1/pay-link',
+    auth: m.auth,
+    json: { merchant_key: m.merchant_key, amount: '5.00' },
+  });
   const linkId = String(made.body.data.payment_link).split('/').pop()!;
-  const opened = await s.http({ method: 'POST', path: `/pay/api/links/${linkId}/intent`, json: {}, headers: { 'idempotency-key': randomUUID() } });
+  const opened = await s.http({
+    method: 'POST',
+    path: `/pay/api/links/${linkId}/intent`,
+    json: {},
+    headers: { 'idempotency-key': randomUUID() },
+  });
   const pid = String(opened.body.client_secret).split('_secret_')[0]!;
   await stripeJsConfirmPayment(emu, opened.body.client_secret, { card: number });
-  const res = await s.http({ method: 'POST', path: `/pay/api/links/${linkId}/intent/report`, json: { payment_intent: pid }, headers: { 'idempotency-key': randomUUID() } });
+  const res = await s.http({
+    method: 'POST',
+    path: `/pay/api/links/${linkId}/intent/report`,
+    json: { payment_intent: pid },
+    headers: { 'idempotency-key': randomUUID() },
+  });
   return { res, pid };
 }
 
@@ -64,10 +88,19 @@ describe('card sales as PaymentIntents', () => {
   it('approved: a succeeded PaymentIntent for the amount in cents, its id the gateway reference', async () => {
     const res = await chargeOf(visa, '12.34');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ result: true, data: { status: 'completed', amount: '12.34', last_four: '4242', card_brand: 'Visa' } });
+    expect(res.body).toMatchObject({
+      result: true,
+      data: { status: 'completed', amount: '12.34', last_four: '4242', card_brand: 'Visa' },
+    });
     expect(res.body.data.auth_code).toMatch(/^\d{6}$/);
     const pi = emu.paymentIntents.get(await refOf(res.body.data.transaction_id))!;
-    expect(pi).toMatchObject({ amount: 1234, amount_received: 1234, currency: 'usd', status: 'succeeded', capture_method: 'automatic' });
+    expect(pi).toMatchObject({
+      amount: 1234,
+      amount_received: 1234,
+      currency: 'usd',
+      status: 'succeeded',
+      capture_method: 'automatic',
+    });
     const create = emu.requests.find((r) => r.path === '/v1/payment_intents' && r.params.amount === '1234')!;
     expect(create.idempotencyKey).toMatch(/^remit_authorize_[0-9a-f]{48}$/);
   });
@@ -95,7 +128,10 @@ describe('card sales as PaymentIntents', () => {
       const { res, pid } = await payPageWith(number);
       expect(res.status).toBe(402);
       expect(res.body).toMatchObject({ result: false, code, message });
-      const [row] = await rows<{ status: string; amount_cents: number }>(s, sql`select status, amount_cents::int as amount_cents from transactions where gateway_ref = ${pid}`);
+      const [row] = await rows<{ status: string; amount_cents: number }>(
+        s,
+        sql`select status, amount_cents::int as amount_cents from transactions where gateway_ref = ${pid}`,
+      );
       expect(row).toMatchObject({ status: 'declined', amount_cents: 500 });
       expect(emu.paymentIntents.get(pid)).toMatchObject({ status: 'requires_payment_method' });
     });
@@ -108,9 +144,19 @@ describe('preauthorizations', () => {
     expect(res.status).toBe(200);
     const id = res.body.data.transaction_id;
     const pi = emu.paymentIntents.get(await refOf(id))!;
-    expect(pi).toMatchObject({ status: 'requires_capture', capture_method: 'manual', amount: 1000, amount_capturable: 1000 });
+    expect(pi).toMatchObject({
+      status: 'requires_capture',
+      capture_method: 'manual',
+      amount: 1000,
+      amount_capturable: 1000,
+    });
     const update = (last: string, next: string) =>
-      post('/preauth/update', { transaction_id: id, last_authorized_amount: last, new_authorized_amount: next, order_id: 'o' });
+      post('/preauth/update', {
+        transaction_id: id,
+        last_authorized_amount: last,
+        new_authorized_amount: next,
+        order_id: 'o',
+      });
     expect((await update('10.00', '15.00')).status).toBe(200);
     expect(pi).toMatchObject({ amount: 1500, amount_capturable: 1500 });
     expect((await update('15.00', '12.00')).status).toBe(200);
@@ -165,7 +211,9 @@ describe('refunds', () => {
     const id = res.body.data.transaction_id;
     expect((await post('/order/sales-void', { transaction_id: id })).status).toBe(200);
     const pid = await refOf(id);
-    expect(emu.refunds.filter((r) => r.payment_intent === pid)).toEqual([expect.objectContaining({ amount: 700, status: 'succeeded' })]);
+    expect(emu.refunds.filter((r) => r.payment_intent === pid)).toEqual([
+      expect.objectContaining({ amount: 700, status: 'succeeded' }),
+    ]);
   });
 });
 
@@ -188,10 +236,15 @@ describe('POST /stripe/webhooks', () => {
     expect(res.body.data).toMatchObject({ status: 'pending', payment_method: 'ach' });
     const id = res.body.data.transaction_id as string;
     const pid = await refOf(id);
-    expect(emu.paymentIntents.get(pid)).toMatchObject({ status: 'processing', amount: 2500, payment_method_types: ['us_bank_account'] });
+    expect(emu.paymentIntents.get(pid)).toMatchObject({
+      status: 'processing',
+      amount: 2500,
+      payment_method_types: ['us_bank_account'],
+    });
     return { id, pid };
   };
-  const achUpdates = async (id: string) => (await eventsOf(s, m.merchant_id, 'ach.update')).filter((e) => e.tran_id === id);
+  const achUpdates = async (id: string) =>
+    (await eventsOf(s, m.merchant_id, 'ach.update')).filter((e) => e.tran_id === id);
 
   it('an ACH debit Stripe reports succeeded: Approved once, however often the event comes', async () => {
     const { id, pid } = await achSale();
@@ -200,7 +253,9 @@ describe('POST /stripe/webhooks', () => {
     expect(first).toEqual({ status: 200, body: { received: true, event_id: event.id, handled: 'applied' } });
     expect(await txnRow(s, id)).toMatchObject({ status: 'completed', settled: true });
     expect((await deliver(event)).body.handled).toBe('duplicate');
-    expect(await achUpdates(id)).toEqual([{ merchant_id: m.merchant_id, status: 'Approved', tran_id: id, message: 'Approved' }]);
+    expect(await achUpdates(id)).toEqual([
+      { merchant_id: m.merchant_id, status: 'Approved', tran_id: id, message: 'Approved' },
+    ]);
   });
 
   it('a failed ACH debit is returned with its return record; a late succeeded event after it changes nothing', async () => {
@@ -208,10 +263,19 @@ describe('POST /stripe/webhooks', () => {
     const failed = emu.settleAch(pid, 'failed');
     expect((await deliver(failed)).body.handled).toBe('applied');
     expect(await txnRow(s, id)).toMatchObject({ status: 'returned' });
-    const [ret] = await rows<{ id: string; type: string }>(s, sql`select id, type from transactions where linked_txn_id = ${id}`);
+    const [ret] = await rows<{ id: string; type: string }>(
+      s,
+      sql`select id, type from transactions where linked_txn_id = ${id}`,
+    );
     expect(ret).toMatchObject({ type: 'Return' });
     expect(await achUpdates(id)).toEqual([
-      { merchant_id: m.merchant_id, status: 'Declined', tran_id: id, message: 'Insufficient Funds', return_transaction_id: ret!.id },
+      {
+        merchant_id: m.merchant_id,
+        status: 'Declined',
+        tran_id: id,
+        message: 'Insufficient Funds',
+        return_transaction_id: ret!.id,
+      },
     ]);
     const stale = emu.event('payment_intent.succeeded', { ...emu.paymentIntents.get(pid), status: 'succeeded' });
     expect((await deliver(stale)).body.handled).toBe('ignored');
@@ -227,11 +291,23 @@ describe('POST /stripe/webhooks', () => {
     expect(wrong.status).toBe(400);
     expect(wrong.body).toMatchObject({ result: false, code: 'invalid_request' });
     // One line saying what is wrong, not the SDK's paragraph of advice and links.
-    expect(wrong.body.message).toBe('Stripe-Signature does not verify: no v1 signature matches this body under the configured STRIPE_WEBHOOK_SECRET');
+    expect(wrong.body.message).toBe(
+      'Stripe-Signature does not verify: no v1 signature matches this body under the configured STRIPE_WEBHOOK_SECRET',
+    );
     const stale = await deliver(event, (p) => emu.sign(p, { timestamp: Math.floor(Date.now() / 1000) - 600 }));
-    expect([stale.status, stale.body.message]).toEqual([400, "Stripe-Signature does not verify: its timestamp is more than 300 s behind this server's clock"]);
-    const unsigned = await fetch(`${s.url}/stripe/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(event) });
-    expect([unsigned.status, ((await unsigned.json()) as { message: string }).message]).toEqual([400, 'Stripe-Signature does not verify: the header is missing']);
+    expect([stale.status, stale.body.message]).toEqual([
+      400,
+      "Stripe-Signature does not verify: its timestamp is more than 300 s behind this server's clock",
+    ]);
+    const unsigned = await fetch(`${s.url}/stripe/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(event),
+    });
+    expect([unsigned.status, ((await unsigned.json()) as { message: string }).message]).toEqual([
+      400,
+      'Stripe-Signature does not verify: the header is missing',
+    ]);
     expect(await tableCounts(s.core)).toEqual(before);
     expect(await txnRow(s, id)).toMatchObject({ status: 'pending' });
     // The same event, signed, still applies: the refusals claimed nothing.

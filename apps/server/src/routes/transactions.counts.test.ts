@@ -23,9 +23,19 @@ it('total equals the rows after 40 concurrent charges, with and without a date r
   expect(rows.rows[0]!.n).toBe(40);
 
   const list = (json: object) =>
-    s.http({ method: 'GET', path: '/api/v1/merchant/transactions', auth: m.auth, json: { merchant_key: m.merchant_key, ...json } });
+    s.http({
+      method: 'GET',
+      path: '/api/v1/merchant/transactions',
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key, ...json },
+    });
   expect((await list({})).body.total).toBe(40);
-  const first = await s.http({ method: 'GET', path: `/api/v1/merchant/transactions/${ids[0]}`, auth: m.auth, json: { merchant_key: m.merchant_key } });
+  const first = await s.http({
+    method: 'GET',
+    path: `/api/v1/merchant/transactions/${ids[0]}`,
+    auth: m.auth,
+    json: { merchant_key: m.merchant_key },
+  });
   const today = String(first.body.data[0].transaction_date).slice(0, 10);
   expect((await list({ from_date: today, to_date: today })).body.total).toBe(40);
   expect((await list({ to_date: '2020-01-01' })).body.total).toBe(0);

@@ -17,12 +17,19 @@ it('a card payment reads as settled once the merchant clock passes the next cuto
     s.http({ method, path: `/api/v1${path}`, auth: m.auth, json: { merchant_key: m.merchant_key, ...json } });
   const id = await charge(s, m, await newCustomer(s, m), '20.00');
   const settledInList = async () =>
-    (await call('GET', '/merchant/transactions', {})).body.data.find((t: { transaction_id: string }) => t.transaction_id === id).settled;
+    (await call('GET', '/merchant/transactions', {})).body.data.find(
+      (t: { transaction_id: string }) => t.transaction_id === id,
+    ).settled;
   const settledSingle = async () => (await call('GET', `/merchant/transactions/${id}`, {})).body.data[0].settled;
 
   expect(await settledInList()).toBe(false);
   expect(await settledSingle()).toBe(false);
-  const advanced = await s.http({ method: 'POST', path: '/sandbox/advance-clock', auth: m.auth, json: { merchant_key: m.merchant_key, hours: 25 } });
+  const advanced = await s.http({
+    method: 'POST',
+    path: '/sandbox/advance-clock',
+    auth: m.auth,
+    json: { merchant_key: m.merchant_key, hours: 25 },
+  });
   expect(advanced.status).toBe(200);
   expect(await settledInList()).toBe(true);
   expect(await settledSingle()).toBe(true);

@@ -11,7 +11,12 @@ const LIST = '/api/v1/merchant/transactions';
 const LIMIT_RULE = 'must be a whole number from 1 to 100 (default 20)';
 
 /** A row with a controlled created_at: the ordering and date tests need exact times. */
-function txn(merchantId: string, id: string, createdAt: string, over: Partial<typeof schema.transactions.$inferInsert> = {}) {
+function txn(
+  merchantId: string,
+  id: string,
+  createdAt: string,
+  over: Partial<typeof schema.transactions.$inferInsert> = {},
+) {
   return {
     id,
     merchantId,
@@ -76,7 +81,12 @@ describe('GET /merchant/transactions', () => {
   });
 
   it('shapes each item exactly as the spec plus the DESIGN extras', async () => {
-    const res = await s.http({ method: 'GET', path: LIST, auth: m.auth, json: { merchant_key: m.merchant_key, limit: '2' } });
+    const res = await s.http({
+      method: 'GET',
+      path: LIST,
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key, limit: '2' },
+    });
     expect(res.body.data).toEqual([
       {
         transaction_id: 'txn_refund',
@@ -133,7 +143,12 @@ describe('GET /merchant/transactions', () => {
 
   it('pages zero-based, and a page past the end is empty with the same total', async () => {
     const page = (n: number) =>
-      s.http({ method: 'GET', path: LIST, auth: m.auth, json: { merchant_key: m.merchant_key, limit: 10, pageNumber: n } });
+      s.http({
+        method: 'GET',
+        path: LIST,
+        auth: m.auth,
+        json: { merchant_key: m.merchant_key, limit: 10, pageNumber: n },
+      });
     const [p0, p1, p2, p3] = await Promise.all([page(0), page(1), page(2), page(3)]);
     const all = [...ids(p0.body), ...ids(p1.body), ...ids(p2.body)];
     expect(all).toHaveLength(27);
@@ -155,7 +170,12 @@ describe('GET /merchant/transactions', () => {
   });
 
   it("never shows another merchant's transactions", async () => {
-    const res = await s.http({ method: 'GET', path: LIST, auth: other.auth, json: { merchant_key: other.merchant_key } });
+    const res = await s.http({
+      method: 'GET',
+      path: LIST,
+      auth: other.auth,
+      json: { merchant_key: other.merchant_key },
+    });
     expect(ids(res.body)).toEqual(['txn_foreign']);
     expect(res.body.total).toBe(1);
   });
@@ -169,7 +189,12 @@ describe('GET /merchant/transactions', () => {
     [{ from_date: '2026-13-01' }, 'from_date', 'must be a date YYYY-MM-DD that exists'],
     [{ from_date: '2026-03-05', to_date: '2026-03-04' }, 'from_date', 'must be on or before to_date'],
   ])('400 for %j naming the rule on %s', async (params, path, message) => {
-    const res = await s.http({ method: 'GET', path: LIST, auth: m.auth, json: { merchant_key: m.merchant_key, ...params } });
+    const res = await s.http({
+      method: 'GET',
+      path: LIST,
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key, ...params },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ result: false, code: 'invalid_request' });
     expect(res.body.errors).toContainEqual({ path, message });
@@ -235,7 +260,11 @@ describe('GET /merchant/transactions/{transaction_id}', () => {
   });
 
   it('takes merchant_key from the query string too', async () => {
-    const res = await s.http({ method: 'GET', path: `/api/v1/merchant/transactions/txn_t03?merchant_key=${m.merchant_key}`, auth: m.auth });
+    const res = await s.http({
+      method: 'GET',
+      path: `/api/v1/merchant/transactions/txn_t03?merchant_key=${m.merchant_key}`,
+      auth: m.auth,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data[0].transaction_id).toBe('txn_t03');
   });

@@ -19,8 +19,14 @@ let localName: string;
 let localAddress: string;
 beforeAll(async () => {
   // Port 9 (discard) is opened, so that the address guard, not the port rule, is what refuses below.
-  prod = await startTestServer({ env: 'production', webhookPorts: [9], workers: { webhooks: { pollMs: 10, retryScale: 1000 }, messages: { pollMs: 1000 } } });
-  sandbox = await startTestServer({ workers: { webhooks: { pollMs: 10, retryScale: 1000 }, messages: { pollMs: 1000 } } });
+  prod = await startTestServer({
+    env: 'production',
+    webhookPorts: [9],
+    workers: { webhooks: { pollMs: 10, retryScale: 1000 }, messages: { pollMs: 1000 } },
+  });
+  sandbox = await startTestServer({
+    workers: { webhooks: { pollMs: 10, retryScale: 1000 }, messages: { pollMs: 1000 } },
+  });
   localName = hostname();
   localAddress = (await lookup(localName)).address;
 });
@@ -51,7 +57,9 @@ describe('registration in production', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ status: false, code: 'invalid_webhook_url', errors: [{ path: 'webhook_url' }] });
     expect(res.body.message).toMatch(/^webhook_url must point at a public host/);
-    expect((await prod.core.ctx.db.select().from(schema.clients).where(eq(schema.clients.id, client_id)))[0]!.webhookUrl).toBeNull();
+    expect(
+      (await prod.core.ctx.db.select().from(schema.clients).where(eq(schema.clients.id, client_id)))[0]!.webhookUrl,
+    ).toBeNull();
   });
 
   it('resolves the host and refuses a name that resolves to a blocked address, without naming the address', async () => {
@@ -92,17 +100,23 @@ async function firstError(s: TestServer, url: string): Promise<{ auth: [string, 
 }
 
 describe('delivery in production (the connect-time guard)', () => {
-  it.each(['https://[::7f00:1]:9/x', 'https://[::ffff:0:7f00:1]:9/x', 'https://[64:ff9b::7f00:1]:9/x', 'https://[2002:7f00:1::1]:9/x'])(
-    'refuses to connect to %s',
-    async (url) => {
-      const { error } = await firstError(prod, url);
-      expect(error).toMatch(/^refused to connect to [0-9a-f:]+: it is or resolves to a loopback, private, link-local, metadata or other special-use address$/);
-    },
-  );
+  it.each([
+    'https://[::7f00:1]:9/x',
+    'https://[::ffff:0:7f00:1]:9/x',
+    'https://[64:ff9b::7f00:1]:9/x',
+    'https://[2002:7f00:1::1]:9/x',
+  ])('refuses to connect to %s', async (url) => {
+    const { error } = await firstError(prod, url);
+    expect(error).toMatch(
+      /^refused to connect to [0-9a-f:]+: it is or resolves to a loopback, private, link-local, metadata or other special-use address$/,
+    );
+  });
 
   it('refuses a name that resolves to a blocked address, and the log does not show the address', async () => {
     const { error } = await firstError(prod, `https://${localName}:9/x`);
-    expect(error).toBe(`EBLOCKEDADDRESS: refused to connect to ${localName}: it is or resolves to a loopback, private, link-local, metadata or other special-use address`);
+    expect(error).toBe(
+      `EBLOCKEDADDRESS: refused to connect to ${localName}: it is or resolves to a loopback, private, link-local, metadata or other special-use address`,
+    );
     expect(error).not.toContain(localAddress);
   });
 });

@@ -43,7 +43,10 @@ const storedUrl = async (s: TestServer, id: string) =>
   (await s.core.ctx.db.select().from(schema.clients).where(eq(schema.clients.id, id)))[0]!.webhookUrl;
 
 /** Stores `url` as a new client's webhook URL directly (as registered before a rule changed), emits one event, returns its first attempt. */
-async function firstAttempt(s: TestServer, url: string): Promise<{ error: string | null; status_code: number | null; response_body?: string | null }> {
+async function firstAttempt(
+  s: TestServer,
+  url: string,
+): Promise<{ error: string | null; status_code: number | null; response_body?: string | null }> {
   const auth = await client(s);
   await s.core.ctx.db
     .update(schema.clients)
@@ -51,13 +54,21 @@ async function firstAttempt(s: TestServer, url: string): Promise<{ error: string
     .where(eq(schema.clients.id, auth[0]));
   const data = { merchant_id: 'm_1', guid: 'txn_1', amount: 1.5, order_id: 'o1', customer_id: 0 };
   await inTransaction(s.core.ctx, (_tx, c) => recordEvent(c, { clientId: auth[0], type: 'preauth', data }));
-  return eventually(async () => (await s.http({ method: 'GET', path: '/api/v1/client/webhook-deliveries', auth })).body.data.deliveries[0]?.attempts[0]);
+  return eventually(
+    async () =>
+      (await s.http({ method: 'GET', path: '/api/v1/client/webhook-deliveries', auth })).body.data.deliveries[0]
+        ?.attempts[0],
+  );
 }
 
 describe('production webhook ports', () => {
   it('refuses a port other than 443 with 400 naming the setting, and stores nothing', async () => {
     const auth = await client(prod);
-    for (const url of ['https://hooks.example.com:22/x', 'https://hooks.example.com:8443/x', 'https://hooks.example.com:80/x']) {
+    for (const url of [
+      'https://hooks.example.com:22/x',
+      'https://hooks.example.com:8443/x',
+      'https://hooks.example.com:80/x',
+    ]) {
       const res = await register(prod, auth, url);
       expect(res.status, url).toBe(400);
       expect(res.body).toMatchObject({
@@ -74,17 +85,26 @@ describe('production webhook ports', () => {
 
   it('accepts the ports REMIT_WEBHOOK_PORTS lists, and 443, and no others', async () => {
     const auth = await client(prodPorts);
-    for (const url of ['https://hooks.example.com:8443/x', 'https://hooks.example.com:9443/x', 'https://hooks.example.com/x']) {
+    for (const url of [
+      'https://hooks.example.com:8443/x',
+      'https://hooks.example.com:9443/x',
+      'https://hooks.example.com/x',
+    ]) {
       expect((await register(prodPorts, auth, url)).status, url).toBe(200);
     }
     const res = await register(prodPorts, auth, 'https://hooks.example.com:6379/x');
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('webhook_url must use port 443, 8443 or 9443 in production (the operator opens others with REMIT_WEBHOOK_PORTS).');
+    expect(res.body.message).toBe(
+      'webhook_url must use port 443, 8443 or 9443 in production (the operator opens others with REMIT_WEBHOOK_PORTS).',
+    );
   });
 
   it('a URL stored on a port no longer allowed is refused at send time, before any connection', async () => {
     const attempt = await firstAttempt(prod, 'https://192.0.2.1:22/x');
-    expect(attempt).toMatchObject({ status_code: null, error: 'refused: port 22 is not open to production webhooks (allowed: 443)' });
+    expect(attempt).toMatchObject({
+      status_code: null,
+      error: 'refused: port 22 is not open to production webhooks (allowed: 443)',
+    });
   });
 });
 
@@ -92,16 +112,25 @@ describe('a sandbox other machines reach (private webhooks off)', () => {
   const NOT_PUBLIC =
     'webhook_url must point at a public host: this sandbox is reachable from other machines, so loopback, private, link-local, metadata and other special-use addresses are refused (the operator can allow them with REMIT_ALLOW_PRIVATE_WEBHOOKS=true).';
 
-  it.each(['http://127.0.0.1:5432/x', 'http://localhost:9/x', 'http://10.1.2.3/x', 'http://169.254.169.254/latest', 'http://[::1]:8080/x', 'http://[::ffff:127.0.0.1]/x'])(
-    'refuses %s with 400 and stores nothing',
-    async (url) => {
-      const auth = await client(exposed);
-      const res = await register(exposed, auth, url);
-      expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ status: false, code: 'invalid_webhook_url', message: NOT_PUBLIC, errors: [{ path: 'webhook_url' }] });
-      expect(await storedUrl(exposed, auth[0])).toBeNull();
-    },
-  );
+  it.each([
+    'http://127.0.0.1:5432/x',
+    'http://localhost:9/x',
+    'http://10.1.2.3/x',
+    'http://169.254.169.254/latest',
+    'http://[::1]:8080/x',
+    'http://[::ffff:127.0.0.1]/x',
+  ])('refuses %s with 400 and stores nothing', async (url) => {
+    const auth = await client(exposed);
+    const res = await register(exposed, auth, url);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      status: false,
+      code: 'invalid_webhook_url',
+      message: NOT_PUBLIC,
+      errors: [{ path: 'webhook_url' }],
+    });
+    expect(await storedUrl(exposed, auth[0])).toBeNull();
+  });
 
   it('refuses a name that resolves to a loopback or private address, without naming the address', async () => {
     const auth = await client(exposed);
@@ -138,7 +167,9 @@ describe('the delivery log shows a short text excerpt of the answer', () => {
     rx.behave((_r, res) =>
       res
         .writeHead(500, { 'content-type': 'text/html' })
-        .end(`<html><head><script>var k="${secret}"</script></head><body><h1>Server\u0000 error</h1>\r\n<p>${'detail '.repeat(100)}${secret}</p></body></html>`),
+        .end(
+          `<html><head><script>var k="${secret}"</script></head><body><h1>Server\u0000 error</h1>\r\n<p>${'detail '.repeat(100)}${secret}</p></body></html>`,
+        ),
     );
     const attempt = await firstAttempt(sandbox, rx.url);
     rx.behave((_r, res) => res.writeHead(200).end('ok'));

@@ -81,7 +81,11 @@ describe('POST /client/update-webhooks-url', () => {
   });
 
   it('401 with status:false without credentials', async () => {
-    const res = await s.http({ method: 'POST', path: '/api/v1/client/update-webhooks-url', json: { webhook_url: rx.url } });
+    const res = await s.http({
+      method: 'POST',
+      path: '/api/v1/client/update-webhooks-url',
+      json: { webhook_url: rx.url },
+    });
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ status: false, code: 'unauthorized' });
   });
@@ -161,7 +165,15 @@ describe('GET /client/webhook-deliveries and retry', () => {
       event_type: expect.any(String),
       url: rx.url,
       status: 'delivered',
-      attempts: [{ at: expect.any(String), status_code: 200, latency_ms: expect.any(Number), error: null, response_body: expect.any(String) }],
+      attempts: [
+        {
+          at: expect.any(String),
+          status_code: 200,
+          latency_ms: expect.any(Number),
+          error: null,
+          response_body: expect.any(String),
+        },
+      ],
       next_attempt_at: null,
       created_at: expect.any(String),
       delivered_at: expect.any(String),
@@ -169,10 +181,19 @@ describe('GET /client/webhook-deliveries and retry', () => {
   });
 
   it('filters by event_type and status, in the query string or a GET JSON body, and pages', async () => {
-    const q = await s.http({ method: 'GET', path: '/api/v1/client/webhook-deliveries?event_type=merchant.approval', auth });
+    const q = await s.http({
+      method: 'GET',
+      path: '/api/v1/client/webhook-deliveries?event_type=merchant.approval',
+      auth,
+    });
     expect(q.body.data.totalCount).toBe(1);
     expect(q.body.data.deliveries[0].event_type).toBe('merchant.approval');
-    const b = await s.http({ method: 'GET', path: '/api/v1/client/webhook-deliveries', auth, json: { event_type: 'preauth', limit: 2, page: 1 } });
+    const b = await s.http({
+      method: 'GET',
+      path: '/api/v1/client/webhook-deliveries',
+      auth,
+      json: { event_type: 'preauth', limit: 2, page: 1 },
+    });
     // Pages count from 0, as everywhere in the API (the spec's pageNumber does).
     expect(b.body.data).toMatchObject({ page: 1, limit: 2, totalCount: 3, totalPage: 2 });
     expect(b.body.data.deliveries).toHaveLength(1);
@@ -194,19 +215,35 @@ describe('GET /client/webhook-deliveries and retry', () => {
   });
 
   it('POST …/{id}/retry sends a delivery again now; another client’s id is 404', async () => {
-    const list = await s.http({ method: 'GET', path: '/api/v1/client/webhook-deliveries?event_type=merchant.approval', auth });
+    const list = await s.http({
+      method: 'GET',
+      path: '/api/v1/client/webhook-deliveries?event_type=merchant.approval',
+      auth,
+    });
     const d = list.body.data.deliveries[0];
     const other = await s.credentials();
-    const foreign = await s.http({ method: 'POST', path: `/api/v1/client/webhook-deliveries/${d.id}/retry`, auth: other });
+    const foreign = await s.http({
+      method: 'POST',
+      path: `/api/v1/client/webhook-deliveries/${d.id}/retry`,
+      auth: other,
+    });
     expect(foreign.status).toBe(404);
-    expect(foreign.body).toMatchObject({ status: false, code: 'delivery_not_found', message: 'Webhook delivery not found.' });
+    expect(foreign.body).toMatchObject({
+      status: false,
+      code: 'delivery_not_found',
+      message: 'Webhook delivery not found.',
+    });
     const before = rx.received.filter((r) => r.headers['webhook-id'] === d.event_id).length;
     const res = await s.http({ method: 'POST', path: `/api/v1/client/webhook-deliveries/${d.id}/retry`, auth });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: true, data: { id: d.id, status: 'pending' } });
     await rx.waitFor((all) => all.filter((r) => r.headers['webhook-id'] === d.event_id).length === before + 1);
     const after = await eventually(async () => {
-      const r = await s.http({ method: 'GET', path: '/api/v1/client/webhook-deliveries?event_type=merchant.approval', auth });
+      const r = await s.http({
+        method: 'GET',
+        path: '/api/v1/client/webhook-deliveries?event_type=merchant.approval',
+        auth,
+      });
       const x = r.body.data.deliveries[0];
       return x.status === 'delivered' && x.attempts.length === 2 ? x : null;
     });
@@ -216,7 +253,10 @@ describe('GET /client/webhook-deliveries and retry', () => {
   it('retry while a 410 keeps the URL disabled holds the delivery until the URL is registered again', async () => {
     const list = await s.http({ method: 'GET', path: '/api/v1/client/webhook-deliveries?limit=1', auth });
     const d = list.body.data.deliveries[0];
-    await s.core.ctx.db.update(schema.clients).set({ webhookDisabledAt: new Date() }).where(eq(schema.clients.id, auth[0]));
+    await s.core.ctx.db
+      .update(schema.clients)
+      .set({ webhookDisabledAt: new Date() })
+      .where(eq(schema.clients.id, auth[0]));
     const res = await s.http({ method: 'POST', path: `/api/v1/client/webhook-deliveries/${d.id}/retry`, auth });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: true, data: { id: d.id, status: 'disabled', next_attempt_at: null } });
@@ -247,6 +287,8 @@ describe('OpenAPI', () => {
       ]),
     );
     const list = res.body.paths['/api/v1/client/webhook-deliveries'].get;
-    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(expect.arrayContaining(['event_type', 'status', 'page', 'limit']));
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['event_type', 'status', 'page', 'limit']),
+    );
   });
 });

@@ -24,17 +24,44 @@ afterAll(() => s.close());
 /** A merchant whose widget answers any origin (sandbox, empty allowed_origins). */
 const merchant = () => newMerchant(s);
 const w = (m: TestMerchant, method: string, path: string, address: string, json?: unknown) =>
-  s.http({ method, path: `/widget/v1${path}${path.includes('?') ? '&' : '?'}public_key=${m.public_key}`, json, headers: { origin: SHOP, 'x-forwarded-for': address } });
-const sms = (m: TestMerchant, phone_number: string, address: string) => w(m, 'POST', '/payment-requests', address, { amount: '1.00', phone_number });
+  s.http({
+    method,
+    path: `/widget/v1${path}${path.includes('?') ? '&' : '?'}public_key=${m.public_key}`,
+    json,
+    headers: { origin: SHOP, 'x-forwarded-for': address },
+  });
+const sms = (m: TestMerchant, phone_number: string, address: string) =>
+  w(m, 'POST', '/payment-requests', address, { amount: '1.00', phone_number });
 const putWidget = async (m: TestMerchant, json: Record<string, unknown>) => {
-  const id = (await s.http({ method: 'GET', path: '/api/v1/widgets', auth: m.auth, json: { merchant_key: m.merchant_key } })).body.data[0].id;
-  const res = await s.http({ method: 'PUT', path: `/api/v1/widgets/${id}`, auth: m.auth, json: { merchant_key: m.merchant_key, ...json } });
+  const id = (
+    await s.http({ method: 'GET', path: '/api/v1/widgets', auth: m.auth, json: { merchant_key: m.merchant_key } })
+  ).body.data[0].id;
+  const res = await s.http({
+    method: 'PUT',
+    path: `/api/v1/widgets/${id}`,
+    auth: m.auth,
+    json: { merchant_key: m.merchant_key, ...json },
+  });
   expect(res.status).toBe(200);
 };
-const texts = async (m: TestMerchant) => (await rows(s, sql`select recipient from messages where merchant_id = ${m.merchant_id} order by created_at`)).map((r) => r.recipient);
-const list = (m: TestMerchant) => s.http({ method: 'GET', path: '/api/v1/merchant/transactions', auth: m.auth, json: { merchant_key: m.merchant_key, limit: '100' } });
+const texts = async (m: TestMerchant) =>
+  (await rows(s, sql`select recipient from messages where merchant_id = ${m.merchant_id} order by created_at`)).map(
+    (r) => r.recipient,
+  );
+const list = (m: TestMerchant) =>
+  s.http({
+    method: 'GET',
+    path: '/api/v1/merchant/transactions',
+    auth: m.auth,
+    json: { merchant_key: m.merchant_key, limit: '100' },
+  });
 const pay = (linkId: string) =>
-  s.http({ method: 'POST', path: `/pay/api/links/${linkId}/pay`, json: { method: 'card', card: { ...TEST_CARD, name: 'Ada Lovelace' } }, headers: { 'idempotency-key': randomUUID() } });
+  s.http({
+    method: 'POST',
+    path: `/pay/api/links/${linkId}/pay`,
+    json: { method: 'card', card: { ...TEST_CARD, name: 'Ada Lovelace' } },
+    headers: { 'idempotency-key': randomUUID() },
+  });
 
 describe('payment-request SMS go only to the countries the merchant allows', () => {
   it('by default US and Canada only: international networks, unassigned codes, Somalia and +1 Caribbean numbers are 400, nothing sent', async () => {
@@ -45,7 +72,9 @@ describe('payment-request SMS go only to the countries the merchant allows', () 
       expect(res.body).toMatchObject({
         result: false,
         code: 'phone_country_not_allowed',
-        errors: [{ path: 'phone_number', message: "must be a phone number in US, CA (the widget settings' sms_countries)" }],
+        errors: [
+          { path: 'phone_number', message: "must be a phone number in US, CA (the widget settings' sms_countries)" },
+        ],
       });
     }
     expect(await texts(m)).toEqual([]);
@@ -60,7 +89,9 @@ describe('payment-request SMS go only to the countries the merchant allows', () 
     expect((await sms(m, '+442071838750', '10.20.1.1')).status).toBe(200);
     const us = await sms(m, '+14155550123', '10.20.1.1');
     expect(us.status).toBe(400);
-    expect(us.body.errors).toEqual([{ path: 'phone_number', message: "must be a phone number in GB (the widget settings' sms_countries)" }]);
+    expect(us.body.errors).toEqual([
+      { path: 'phone_number', message: "must be a phone number in GB (the widget settings' sms_countries)" },
+    ]);
     expect(await texts(m)).toEqual(['+442071838750']);
   });
 
@@ -89,7 +120,8 @@ describe('a flood of pay links from a few addresses', () => {
     const m = await merchant();
     const flood = async (address: string) => {
       const out: number[] = [];
-      for (let i = 0; i < 100; i++) out.push((await w(m, 'POST', '/pay-links', address, { amount: '999999.99' })).status);
+      for (let i = 0; i < 100; i++)
+        out.push((await w(m, 'POST', '/pay-links', address, { amount: '999999.99' })).status);
       return out;
     };
     const statuses = await Promise.all(['10.30.0.1', '10.30.0.2', '10.30.0.3'].map(flood));
@@ -109,11 +141,20 @@ describe('a flood of pay links from a few addresses', () => {
   it('calls an address is refused do not count on the key: the key limit is reached only by many addresses', async () => {
     const t = await startTestServer({
       trustProxy: true,
-      widgetLimits: { ...DEFAULT_WIDGET_LIMITS, perAddress: { ...DEFAULT_WIDGET_LIMITS.perAddress, limit: 10 }, perKey: { ...DEFAULT_WIDGET_LIMITS.perKey, limit: 40 } },
+      widgetLimits: {
+        ...DEFAULT_WIDGET_LIMITS,
+        perAddress: { ...DEFAULT_WIDGET_LIMITS.perAddress, limit: 10 },
+        perKey: { ...DEFAULT_WIDGET_LIMITS.perKey, limit: 40 },
+      },
     });
     try {
       const m = await newMerchant(t);
-      const config = (address: string) => t.http({ method: 'GET', path: `/widget/v1/config?public_key=${m.public_key}`, headers: { origin: SHOP, 'x-forwarded-for': address } });
+      const config = (address: string) =>
+        t.http({
+          method: 'GET',
+          path: `/widget/v1/config?public_key=${m.public_key}`,
+          headers: { origin: SHOP, 'x-forwarded-for': address },
+        });
       const flooded = [];
       for (let i = 0; i < 60; i++) flooded.push((await config('10.31.0.1')).status);
       expect(flooded).toEqual([...Array(10).fill(200), ...Array(50).fill(429)]);
@@ -136,9 +177,17 @@ describe('unpaid widget links expire', () => {
     const m = await merchant();
     const link = (await w(m, 'POST', '/pay-links', '10.40.0.1', { amount: '3.00' })).body.data.link_id;
     const request = (await sms(m, '+14155550161', '10.40.0.1')).body.data.link_id;
-    const api = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '4.00' } });
+    const api = await s.http({
+      method: 'POST',
+      path: '/api/v1/pay-link',
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key, amount: '4.00' },
+    });
     const apiLink = api.body.data.payment_link.split('/').pop();
-    const r = await rows(s, sql`select id, via_widget, extract(epoch from expires_at - created_at)::int as ttl from pay_links where merchant_id = ${m.merchant_id} order by ttl nulls last`);
+    const r = await rows(
+      s,
+      sql`select id, via_widget, extract(epoch from expires_at - created_at)::int as ttl from pay_links where merchant_id = ${m.merchant_id} order by ttl nulls last`,
+    );
     expect(r).toEqual([
       { id: link, via_widget: true, ttl: 24 * 3600 },
       { id: request, via_widget: true, ttl: 7 * 24 * 3600 },
@@ -151,22 +200,43 @@ describe('unpaid widget links expire', () => {
     const stale = (await w(m, 'POST', '/pay-links', '10.41.0.1', { amount: '999999.99' })).body.data.link_id;
     const paid = (await w(m, 'POST', '/pay-links', '10.41.0.1', { amount: '8.00' })).body.data.link_id;
     expect((await pay(paid)).status).toBe(200);
-    const api = (await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '4.00' } })).body.data;
+    const api = (
+      await s.http({
+        method: 'POST',
+        path: '/api/v1/pay-link',
+        auth: m.auth,
+        json: { merchant_key: m.merchant_key, amount: '4.00' },
+      })
+    ).body.data;
     const before = await list(m);
     expect(before.body.total).toBe(3);
     const [staleSale] = await rows(s, sql`select sales_id from pay_links where id = ${stale}`);
     expect(before.body.data.map((t: { transaction_id: string }) => t.transaction_id)).toContain(staleSale!.sales_id);
 
     // Not yet: a minute short of a day it is still payable (and the sweep leaves it).
-    await s.http({ method: 'POST', path: '/sandbox/advance-clock', auth: m.auth, json: { merchant_key: m.merchant_key, hours: 23.9 } });
+    await s.http({
+      method: 'POST',
+      path: '/sandbox/advance-clock',
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key, hours: 23.9 },
+    });
     await expireWidgetLinks(s.core.ctx);
     expect((await s.http({ method: 'GET', path: `/pay/api/links/${stale}` })).status).toBe(200);
 
-    await s.http({ method: 'POST', path: '/sandbox/advance-clock', auth: m.auth, json: { merchant_key: m.merchant_key, hours: 0.2 } });
+    await s.http({
+      method: 'POST',
+      path: '/sandbox/advance-clock',
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key, hours: 0.2 },
+    });
     // Refused at once, before any sweep ran.
     const view = await s.http({ method: 'GET', path: `/pay/api/links/${stale}` });
     expect(view.status).toBe(410);
-    expect(view.body).toMatchObject({ result: false, code: 'link_expired', message: 'This payment link has expired; ask the merchant for a new one.' });
+    expect(view.body).toMatchObject({
+      result: false,
+      code: 'link_expired',
+      message: 'This payment link has expired; ask the merchant for a new one.',
+    });
     const attempt = await pay(stale);
     expect(attempt.status).toBe(410);
     expect(attempt.body.code).toBe('link_expired');
@@ -197,10 +267,18 @@ describe('what a public key can read: GET /widget/v1/transactions', () => {
     const charged = await charge(s, m, customer, '77.00');
     const widgetLink = (await w(m, 'POST', '/pay-links', '10.50.0.1', { amount: '11.00' })).body.data.link_id;
     expect((await pay(widgetLink)).status).toBe(200);
-    const api = (await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '22.00' } })).body.data;
+    const api = (
+      await s.http({
+        method: 'POST',
+        path: '/api/v1/pay-link',
+        auth: m.auth,
+        json: { merchant_key: m.merchant_key, amount: '22.00' },
+      })
+    ).body.data;
     expect((await pay(api.order_id)).status).toBe(200);
 
-    const shown = async () => (await w(m, 'GET', '/transactions', '10.50.0.1')).body.data.data.map((t: { amount: string }) => t.amount);
+    const shown = async () =>
+      (await w(m, 'GET', '/transactions', '10.50.0.1')).body.data.data.map((t: { amount: string }) => t.amount);
     expect(await shown()).toEqual(['11.00']);
     const body = (await w(m, 'GET', '/transactions', '10.50.0.1')).text;
     expect(body).not.toContain(charged);
@@ -213,15 +291,39 @@ describe('what a public key can read: GET /widget/v1/transactions', () => {
     try {
       const c = await createCredentials(p.core.ctx);
       const pm = await newMerchant(p, { auth: [c.client_id, c.secret_key], approve: false });
-      const id = (await p.http({ method: 'GET', path: '/api/v1/widgets', auth: pm.auth, json: { merchant_key: pm.merchant_key } })).body.data[0].id;
-      await p.http({ method: 'PUT', path: `/api/v1/widgets/${id}`, auth: pm.auth, json: { merchant_key: pm.merchant_key, allowed_origins: [SHOP] } });
-      const read = () => p.http({ method: 'GET', path: `/widget/v1/transactions?public_key=${pm.public_key}`, headers: { origin: SHOP } });
+      const id = (
+        await p.http({ method: 'GET', path: '/api/v1/widgets', auth: pm.auth, json: { merchant_key: pm.merchant_key } })
+      ).body.data[0].id;
+      await p.http({
+        method: 'PUT',
+        path: `/api/v1/widgets/${id}`,
+        auth: pm.auth,
+        json: { merchant_key: pm.merchant_key, allowed_origins: [SHOP] },
+      });
+      const read = () =>
+        p.http({
+          method: 'GET',
+          path: `/widget/v1/transactions?public_key=${pm.public_key}`,
+          headers: { origin: SHOP },
+        });
       const off = await read();
       expect(off.status).toBe(403);
-      expect(off.body).toMatchObject({ code: 'widget_disabled', message: expect.stringContaining('completed_transactions_enabled') });
-      const config = await p.http({ method: 'GET', path: `/widget/v1/config?public_key=${pm.public_key}`, headers: { origin: SHOP } });
+      expect(off.body).toMatchObject({
+        code: 'widget_disabled',
+        message: expect.stringContaining('completed_transactions_enabled'),
+      });
+      const config = await p.http({
+        method: 'GET',
+        path: `/widget/v1/config?public_key=${pm.public_key}`,
+        headers: { origin: SHOP },
+      });
       expect(config.body.data.completed_transactions_enabled).toBe(false);
-      await p.http({ method: 'PUT', path: `/api/v1/widgets/${id}`, auth: pm.auth, json: { merchant_key: pm.merchant_key, completed_transactions_enabled: true } });
+      await p.http({
+        method: 'PUT',
+        path: `/api/v1/widgets/${id}`,
+        auth: pm.auth,
+        json: { merchant_key: pm.merchant_key, completed_transactions_enabled: true },
+      });
       const on = await read();
       expect(on.status).toBe(200);
       expect(on.body.data.data).toEqual([]);

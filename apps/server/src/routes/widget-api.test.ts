@@ -18,13 +18,27 @@ beforeAll(async () => {
   s = await startTestServer({ trustProxy: true });
   m = await newMerchant(s);
   open = await newMerchant(s, { business_name: 'Open Shop' });
-  const id = (await s.http({ method: 'GET', path: '/api/v1/widgets', auth: m.auth, json: { merchant_key: m.merchant_key } })).body.data[0].id;
-  const put = await s.http({ method: 'PUT', path: `/api/v1/widgets/${id}`, auth: m.auth, json: { merchant_key: m.merchant_key, allowed_origins: [SHOP], max_amount: '500.00' } });
+  const id = (
+    await s.http({ method: 'GET', path: '/api/v1/widgets', auth: m.auth, json: { merchant_key: m.merchant_key } })
+  ).body.data[0].id;
+  const put = await s.http({
+    method: 'PUT',
+    path: `/api/v1/widgets/${id}`,
+    auth: m.auth,
+    json: { merchant_key: m.merchant_key, allowed_origins: [SHOP], max_amount: '500.00' },
+  });
   expect(put.status).toBe(200);
 });
 afterAll(() => s.close());
 
-type Call = { method?: string; path: string; key?: string; origin?: string | null; json?: unknown; headers?: Record<string, string> };
+type Call = {
+  method?: string;
+  path: string;
+  key?: string;
+  origin?: string | null;
+  json?: unknown;
+  headers?: Record<string, string>;
+};
 const w = ({ method = 'GET', path, key = m.public_key, origin = SHOP, json, headers = {} }: Call) =>
   s.http({
     method,
@@ -59,7 +73,11 @@ describe('auth: public key + Origin', () => {
     for (const origin of ['https://evil.example', null, 'null']) {
       const res = await w({ path: '/config', origin });
       expect(res.status).toBe(403);
-      expect(res.body).toMatchObject({ result: false, code: 'origin_not_allowed', message: expect.stringContaining('allowed_origins') });
+      expect(res.body).toMatchObject({
+        result: false,
+        code: 'origin_not_allowed',
+        message: expect.stringContaining('allowed_origins'),
+      });
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
     }
   });
@@ -94,11 +112,25 @@ describe('auth: public key + Origin', () => {
   });
 
   it('a public key opens nothing else: the merchant API refuses it', async () => {
-    const asMerchantKey = await s.http({ method: 'GET', path: '/api/v1/widgets', auth: m.auth, json: { merchant_key: m.public_key } });
+    const asMerchantKey = await s.http({
+      method: 'GET',
+      path: '/api/v1/widgets',
+      auth: m.auth,
+      json: { merchant_key: m.public_key },
+    });
     expect(asMerchantKey.status).toBe(401);
-    const noBasic = await s.http({ method: 'GET', path: `/api/v1/widgets?merchant_key=${m.public_key}`, headers: { origin: SHOP } });
+    const noBasic = await s.http({
+      method: 'GET',
+      path: `/api/v1/widgets?merchant_key=${m.public_key}`,
+      headers: { origin: SHOP },
+    });
     expect(noBasic.status).toBe(401);
-    const asBasic = await s.http({ method: 'GET', path: '/api/v1/widgets', auth: [m.public_key, m.public_key], json: { merchant_key: m.public_key } });
+    const asBasic = await s.http({
+      method: 'GET',
+      path: '/api/v1/widgets',
+      auth: [m.public_key, m.public_key],
+      json: { merchant_key: m.public_key },
+    });
     expect(asBasic.status).toBe(401);
     const other = await w({ path: '/../api/v1/transactions' });
     expect([401, 404]).toContain(other.status);
@@ -144,7 +176,15 @@ describe('auth: public key + Origin', () => {
     expect(put, 'PUT /widgets/{id}').toBeDefined();
     const body = put.requestBody.content['application/json'].schema;
     expect(Object.keys(body.properties)).toEqual(
-      expect.arrayContaining(['merchant_key', 'allowed_origins', 'button_text', 'theme', 'request_payment_enabled', 'completed_transactions_enabled', 'max_amount']),
+      expect.arrayContaining([
+        'merchant_key',
+        'allowed_origins',
+        'button_text',
+        'theme',
+        'request_payment_enabled',
+        'completed_transactions_enabled',
+        'max_amount',
+      ]),
     );
     expect(put.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: 'path', name: 'id' })]));
     for (const [method, path] of [
@@ -177,7 +217,11 @@ describe('POST /widget/v1/pay-links', () => {
       method: 'POST',
       path: `/widget/v1/payment-requests?public_key=${m.public_key}`,
       raw: new URLSearchParams({ amount: '3', phone_number: '(415) 555-0177' }).toString(),
-      headers: { origin: SHOP, 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8', 'x-forwarded-for': '10.3.3.3' },
+      headers: {
+        origin: SHOP,
+        'content-type': 'application/x-www-form-urlencoded;charset=UTF-8',
+        'x-forwarded-for': '10.3.3.3',
+      },
     });
     expect(sms.status).toBe(200);
     expect(sms.body.data.phone_last_four).toBe('0177');
@@ -190,7 +234,9 @@ describe('POST /widget/v1/pay-links', () => {
       headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
     });
     expect(evil.status).toBe(403);
-    expect(await rows(s, sql`select count(*)::int as c from pay_links where merchant_id = ${m.merchant_id}`)).toEqual(before);
+    expect(await rows(s, sql`select count(*)::int as c from pay_links where merchant_id = ${m.merchant_id}`)).toEqual(
+      before,
+    );
   });
 
   it("opens a link for the amount and records the page's origin on it", async () => {
@@ -199,9 +245,16 @@ describe('POST /widget/v1/pay-links', () => {
     expect(res.body).toEqual({
       result: true,
       message: 'Pay link created.',
-      data: { link_id: expect.stringMatching(/^ord_/), pay_link: `${s.url}/pay/${res.body.data.link_id}`, amount: '12.50' },
+      data: {
+        link_id: expect.stringMatching(/^ord_/),
+        pay_link: `${s.url}/pay/${res.body.data.link_id}`,
+        amount: '12.50',
+      },
     });
-    const [link] = await rows(s, sql`select embed_origin, amount_cents, merchant_id from pay_links where id = ${res.body.data.link_id}`);
+    const [link] = await rows(
+      s,
+      sql`select embed_origin, amount_cents, merchant_id from pay_links where id = ${res.body.data.link_id}`,
+    );
     expect(link).toMatchObject({ embed_origin: SHOP, merchant_id: m.merchant_id });
     expect(Number(link!.amount_cents)).toBe(1250);
   });
@@ -210,7 +263,10 @@ describe('POST /widget/v1/pay-links', () => {
     const [before] = await rows(s, sql`select count(*)::int as c from pay_links`);
     const over = await w({ method: 'POST', path: '/pay-links', json: { amount: '500.01' } });
     expect(over.status).toBe(400);
-    expect(over.body).toMatchObject({ code: 'amount_over_limit', errors: [{ path: 'amount', message: "must be at most 500.00, the widget's max_amount" }] });
+    expect(over.body).toMatchObject({
+      code: 'amount_over_limit',
+      errors: [{ path: 'amount', message: "must be at most 500.00, the widget's max_amount" }],
+    });
     for (const amount of [0, -1, 'ten', 1.234, null]) {
       const res = await w({ method: 'POST', path: '/pay-links', json: { amount } });
       expect(res.status).toBe(400);
@@ -230,7 +286,17 @@ describe('GET /widget/v1/transactions', () => {
     const paid = await s.http({
       method: 'POST',
       path: `/pay/api/links/${link}/pay`,
-      json: { method: 'card', card: { number: '4242424242424242', exp_month: 12, exp_year: YEAR, cvc: '123', name: 'Ada Lovelace', zip: '94105' } },
+      json: {
+        method: 'card',
+        card: {
+          number: '4242424242424242',
+          exp_month: 12,
+          exp_year: YEAR,
+          cvc: '123',
+          name: 'Ada Lovelace',
+          zip: '94105',
+        },
+      },
       headers: { 'idempotency-key': randomUUID() },
     });
     expect(paid.status).toBe(200);
@@ -253,21 +319,37 @@ describe('GET /widget/v1/transactions', () => {
 
 describe('POST /widget/v1/payment-requests', () => {
   it('sends the SMS to a US phone (as E.164) with the pay link', async () => {
-    const res = await w({ method: 'POST', path: '/payment-requests', json: { amount: '15', phone_number: '(415) 555-0123' } });
+    const res = await w({
+      method: 'POST',
+      path: '/payment-requests',
+      json: { amount: '15', phone_number: '(415) 555-0123' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       result: true,
       message: 'Payment request sent.',
       data: { status: 'sent', link_id: expect.stringMatching(/^ord_/), amount: '15.00', phone_last_four: '0123' },
     });
-    const msgs = await rows(s, sql`select channel, recipient, body_text, pay_link_id from messages where pay_link_id = ${res.body.data.link_id}`);
-    expect(msgs).toEqual([{ channel: 'sms', recipient: '+14155550123', body_text: expect.stringContaining(`/pay/${res.body.data.link_id}`), pay_link_id: res.body.data.link_id }]);
+    const msgs = await rows(
+      s,
+      sql`select channel, recipient, body_text, pay_link_id from messages where pay_link_id = ${res.body.data.link_id}`,
+    );
+    expect(msgs).toEqual([
+      {
+        channel: 'sms',
+        recipient: '+14155550123',
+        body_text: expect.stringContaining(`/pay/${res.body.data.link_id}`),
+        pay_link_id: res.body.data.link_id,
+      },
+    ]);
   });
 
   it('refuses a bad phone with the field and the rule', async () => {
     const res = await w({ method: 'POST', path: '/payment-requests', json: { amount: '15', phone_number: '12345' } });
     expect(res.status).toBe(400);
-    expect(res.body.errors).toEqual([{ path: 'phone_number', message: 'must be a 10-digit US phone number or E.164 (for example +14155550100)' }]);
+    expect(res.body.errors).toEqual([
+      { path: 'phone_number', message: 'must be a 10-digit US phone number or E.164 (for example +14155550100)' },
+    ]);
   });
 
   it('at most 3 per phone an hour: the 4th is 429 with Retry-After', async () => {
@@ -275,11 +357,20 @@ describe('POST /widget/v1/payment-requests', () => {
     const statuses = [];
     let last;
     for (let i = 0; i < 4; i++) {
-      last = await w({ method: 'POST', path: '/payment-requests', json: { amount: '1', phone_number: phone }, headers: { 'x-forwarded-for': `10.0.1.${i}` } });
+      last = await w({
+        method: 'POST',
+        path: '/payment-requests',
+        json: { amount: '1', phone_number: phone },
+        headers: { 'x-forwarded-for': `10.0.1.${i}` },
+      });
       statuses.push(last.status);
     }
     expect(statuses).toEqual([200, 200, 200, 429]);
-    expect(last!.body).toMatchObject({ result: false, code: 'rate_limited', message: expect.stringContaining('widget_sms_phone') });
+    expect(last!.body).toMatchObject({
+      result: false,
+      code: 'rate_limited',
+      message: expect.stringContaining('widget_sms_phone'),
+    });
     expect(Number(last!.headers['retry-after'])).toBeGreaterThan(3000);
     expect(last!.headers['access-control-expose-headers']).toBe('retry-after');
     const [n] = await rows(s, sql`select count(*)::int as c from messages where recipient = ${phone}`);
@@ -320,9 +411,26 @@ describe('POST /widget/v1/payment-requests', () => {
   });
 
   it('is refused when the merchant turned the widget off', async () => {
-    const id = (await s.http({ method: 'GET', path: '/api/v1/widgets', auth: open.auth, json: { merchant_key: open.merchant_key } })).body.data[0].id;
-    await s.http({ method: 'PUT', path: `/api/v1/widgets/${id}`, auth: open.auth, json: { merchant_key: open.merchant_key, request_payment_enabled: false } });
-    const res = await w({ method: 'POST', path: '/payment-requests', key: open.public_key, json: { amount: '1', phone_number: '+14155550100' } });
+    const id = (
+      await s.http({
+        method: 'GET',
+        path: '/api/v1/widgets',
+        auth: open.auth,
+        json: { merchant_key: open.merchant_key },
+      })
+    ).body.data[0].id;
+    await s.http({
+      method: 'PUT',
+      path: `/api/v1/widgets/${id}`,
+      auth: open.auth,
+      json: { merchant_key: open.merchant_key, request_payment_enabled: false },
+    });
+    const res = await w({
+      method: 'POST',
+      path: '/payment-requests',
+      key: open.public_key,
+      json: { amount: '1', phone_number: '+14155550100' },
+    });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ code: 'widget_disabled' });
   });
@@ -334,12 +442,20 @@ describe('production', () => {
     try {
       const c = await createCredentials(p.core.ctx);
       const pm = await newMerchant(p, { auth: [c.client_id, c.secret_key], approve: false });
-      const config = () => p.http({ method: 'GET', path: `/widget/v1/config?public_key=${pm.public_key}`, headers: { origin: SHOP } });
+      const config = () =>
+        p.http({ method: 'GET', path: `/widget/v1/config?public_key=${pm.public_key}`, headers: { origin: SHOP } });
       const res = await config();
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('origin_not_allowed');
-      const id = (await p.http({ method: 'GET', path: '/api/v1/widgets', auth: pm.auth, json: { merchant_key: pm.merchant_key } })).body.data[0].id;
-      await p.http({ method: 'PUT', path: `/api/v1/widgets/${id}`, auth: pm.auth, json: { merchant_key: pm.merchant_key, allowed_origins: [SHOP] } });
+      const id = (
+        await p.http({ method: 'GET', path: '/api/v1/widgets', auth: pm.auth, json: { merchant_key: pm.merchant_key } })
+      ).body.data[0].id;
+      await p.http({
+        method: 'PUT',
+        path: `/api/v1/widgets/${id}`,
+        auth: pm.auth,
+        json: { merchant_key: pm.merchant_key, allowed_origins: [SHOP] },
+      });
       const allowed = await config();
       expect(allowed.status).toBe(200);
       expect(allowed.body.data.environment).toBe('production');

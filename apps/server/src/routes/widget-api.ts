@@ -24,7 +24,14 @@ import {
 } from '@remit/contract';
 import * as z from 'zod';
 import { registerMerchant } from '../plugins/merchant.js';
-import { databaseLimiter, DEFAULT_WIDGET_LIMITS, describeRule, enforce, type WidgetLimiter, type WidgetLimits } from '../plugins/widget-limits.js';
+import {
+  databaseLimiter,
+  DEFAULT_WIDGET_LIMITS,
+  describeRule,
+  enforce,
+  type WidgetLimiter,
+  type WidgetLimits,
+} from '../plugins/widget-limits.js';
 import { ok } from './envelope.js';
 import type { App } from './types.js';
 
@@ -37,8 +44,15 @@ import type { App } from './types.js';
 
 export const WIDGET_PREFIX = '/widget/v1';
 
-const keyQuery = z.object({ public_key: z.string().max(200).optional() }).describe('public_key: the merchant public key (pk_…)');
-const errors = { 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 403: errorEnvelopeSchema, 429: errorEnvelopeSchema };
+const keyQuery = z
+  .object({ public_key: z.string().max(200).optional() })
+  .describe('public_key: the merchant public key (pk_…)');
+const errors = {
+  400: errorEnvelopeSchema,
+  401: errorEnvelopeSchema,
+  403: errorEnvelopeSchema,
+  429: errorEnvelopeSchema,
+};
 
 /** The allowed origin a preflight or call may be answered to, else false (no CORS headers: the browser keeps the answer from the page). */
 async function corsOrigin(ctx: Ctx, req: FastifyRequest): Promise<string | false> {
@@ -66,7 +80,14 @@ export async function widgetApiRoutes(app: App, ctx: Ctx, opts: WidgetApiOptions
   await app.register(cors, {
     delegator: (req, cb) => {
       corsOrigin(ctx, req as FastifyRequest).then(
-        (origin) => cb(null, { origin, methods: ['GET', 'POST'], allowedHeaders: ['content-type'], exposedHeaders: ['retry-after'], maxAge: 600 }),
+        (origin) =>
+          cb(null, {
+            origin,
+            methods: ['GET', 'POST'],
+            allowedHeaders: ['content-type'],
+            exposedHeaders: ['retry-after'],
+            maxAge: 600,
+          }),
         (err) => cb(err as Error),
       );
     },
@@ -108,7 +129,8 @@ export async function widgetApiRoutes(app: App, ctx: Ctx, opts: WidgetApiOptions
       schema: {
         tags: ['widget backend'],
         summary: 'Open a pay link for an amount (the pay button)',
-        description: "The calling page's Origin is recorded on the link: the pay page posts its outcome there. Amount within the merchant's limit and the widget's max_amount.",
+        description:
+          "The calling page's Origin is recorded on the link: the pay page posts its outcome there. Amount within the merchant's limit and the widget's max_amount.",
         querystring: keyQuery,
         body: widgetPayLinkBody,
         response: { 200: envelope(widgetPayLinkSchema), ...errors },
@@ -118,7 +140,17 @@ export async function widgetApiRoutes(app: App, ctx: Ctx, opts: WidgetApiOptions
       await enforce(limiter, reply, [[limits.payLinksPerAddress, addressKey(req.ip)]]);
       await everyCall(req, reply);
       noStore(reply);
-      return ok('Pay link created.', await createWidgetPayLink(ctx, req.merchant, req.widgetOrigin, req.body.amount, limits.maxAmountCents, req.body.order_id));
+      return ok(
+        'Pay link created.',
+        await createWidgetPayLink(
+          ctx,
+          req.merchant,
+          req.widgetOrigin,
+          req.body.amount,
+          limits.maxAmountCents,
+          req.body.order_id,
+        ),
+      );
     },
   );
 
@@ -145,8 +177,14 @@ export async function widgetApiRoutes(app: App, ctx: Ctx, opts: WidgetApiOptions
           [limits.smsPerAddress, addressKey(req.ip)],
           [limits.smsPerKey, req.merchant.publicKey],
         ]);
-      const sent = await sendWidgetPaymentRequest(ctx, req.merchant, req.body.amount, req.body.phone_number, { serverMax: limits.maxAmountCents, admit });
-      return ok(sent.status === 'sent' ? 'Payment request sent.' : 'Payment request queued: the SMS will be tried again.', sent);
+      const sent = await sendWidgetPaymentRequest(ctx, req.merchant, req.body.amount, req.body.phone_number, {
+        serverMax: limits.maxAmountCents,
+        admit,
+      });
+      return ok(
+        sent.status === 'sent' ? 'Payment request sent.' : 'Payment request queued: the SMS will be tried again.',
+        sent,
+      );
     },
   );
 

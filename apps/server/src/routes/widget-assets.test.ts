@@ -69,7 +69,13 @@ describe('widget scripts', () => {
   });
 
   it('nothing but chunk names: other files of the directory, traversal and unknown chunks are 404', async () => {
-    for (const url of ['/js/manifest.json', '/js/widgets.nope0000.js', '/js/..%2Fpackage.json', '/js/widgets.Ab12Cd34Ef.js.map', '/js/%2e%2e%2fdynamic-launch.js']) {
+    for (const url of [
+      '/js/manifest.json',
+      '/js/widgets.nope0000.js',
+      '/js/..%2Fpackage.json',
+      '/js/widgets.Ab12Cd34Ef.js.map',
+      '/js/%2e%2e%2fdynamic-launch.js',
+    ]) {
       const res = await app.inject({ url });
       expect(res.statusCode, url).toBe(404);
       expect(res.json(), url).toMatchObject({ result: false, code: 'asset_not_found' });
@@ -78,10 +84,16 @@ describe('widget scripts', () => {
 
   it('not built: the loader is 503 with what to do', async () => {
     const empty = Fastify();
-    widgetAssetRoutes({ loaderDir: mkdtempSync(join(tmpdir(), 'remit-none-')), widgetsDir })(empty as unknown as App, {} as Ctx);
+    widgetAssetRoutes({ loaderDir: mkdtempSync(join(tmpdir(), 'remit-none-')), widgetsDir })(
+      empty as unknown as App,
+      {} as Ctx,
+    );
     const res = await empty.inject({ url: '/js/dynamic-launch.js' });
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toMatchObject({ code: 'unavailable', message: 'The widget loader is not built: run npm run build.' });
+    expect(res.json()).toMatchObject({
+      code: 'unavailable',
+      message: 'The widget loader is not built: run npm run build.',
+    });
     await empty.close();
   });
 });
@@ -90,7 +102,12 @@ describe('widget messages', () => {
   it('the language a tag asks for, its Intl tag and direction, cacheable and readable from any origin', async () => {
     const res = await app.inject({ url: '/js/widget-messages/fr-CA' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ locale: 'fr', intl: 'fr-FR', dir: 'ltr', messages: { pay: 'Payer {0}', close: 'Fermer le paiement' } });
+    expect(res.json()).toMatchObject({
+      locale: 'fr',
+      intl: 'fr-FR',
+      dir: 'ltr',
+      messages: { pay: 'Payer {0}', close: 'Fermer le paiement' },
+    });
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.headers['cache-control']).toBe(LOADER_CACHE);
     expect(res.headers.vary).toContain('accept-language');
@@ -98,7 +115,10 @@ describe('widget messages', () => {
     expect(ar).toMatchObject({ locale: 'ar', dir: 'rtl', messages: { sent: 'أُرسل طلب الدفع' } });
   });
   it('an unknown or malformed tag: the Accept-Language, else English', async () => {
-    const byHeader = await app.inject({ url: '/js/widget-messages/ko', headers: { 'accept-language': 'ko-KR, zh-CN;q=0.8' } });
+    const byHeader = await app.inject({
+      url: '/js/widget-messages/ko',
+      headers: { 'accept-language': 'ko-KR, zh-CN;q=0.8' },
+    });
     expect(byHeader.json()).toMatchObject({ locale: 'zh-Hans', messages: { done: '完成' } });
     const junk = await app.inject({ url: `/js/widget-messages/${encodeURIComponent('<x>')}` });
     expect(junk.statusCode).toBe(200);

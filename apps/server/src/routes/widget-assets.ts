@@ -61,8 +61,10 @@ function sendScript(req: FastifyRequest, reply: FastifyReply, script: Script, ca
     .header('x-content-type-options', 'nosniff')
     .header('cross-origin-resource-policy', 'cross-origin');
   const match = req.headers['if-none-match'];
-  if (match && match.split(/\s*,\s*/).some((t) => t.replace(/^W\//, '') === script.etag)) return reply.status(304).send();
-  if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(script.gz);
+  if (match && match.split(/\s*,\s*/).some((t) => t.replace(/^W\//, '') === script.etag))
+    return reply.status(304).send();
+  if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? '')))
+    return reply.header('content-encoding', 'gzip').send(script.gz);
   return reply.send(script.body);
 }
 
@@ -97,14 +99,18 @@ export const widgetAssetRoutes =
 
     // The widgets' messages in the language a tag asks for (else the browser's Accept-Language, else
     // English): fetched by the widget chunk only for a language other than English.
-    app.get<{ Params: { tag: string } }>('/js/widget-messages/:tag', { config, schema: { hide: true } }, async (req, reply) => {
-      const locale = pickLocale(req.params.tag.slice(0, 100), acceptedLanguages(req.headers['accept-language']));
-      const body: WidgetLanguage = { locale, intl: intlTag(locale), dir: dirOf(locale), messages: WIDGETS[locale] };
-      return reply
-        .header('cache-control', LOADER_CACHE)
-        .header('vary', 'accept-language')
-        .header('access-control-allow-origin', '*')
-        .header('cross-origin-resource-policy', 'cross-origin')
-        .send(body);
-    });
+    app.get<{ Params: { tag: string } }>(
+      '/js/widget-messages/:tag',
+      { config, schema: { hide: true } },
+      async (req, reply) => {
+        const locale = pickLocale(req.params.tag.slice(0, 100), acceptedLanguages(req.headers['accept-language']));
+        const body: WidgetLanguage = { locale, intl: intlTag(locale), dir: dirOf(locale), messages: WIDGETS[locale] };
+        return reply
+          .header('cache-control', LOADER_CACHE)
+          .header('vary', 'accept-language')
+          .header('access-control-allow-origin', '*')
+          .header('cross-origin-resource-policy', 'cross-origin')
+          .send(body);
+      },
+    );
   };

@@ -20,15 +20,23 @@ beforeAll(async () => {
   dist = writePayFixture();
   s = await startTestServer({ payDir: dist });
   m = await newMerchant(s);
-  id = (await s.http({ method: 'GET', path: '/api/v1/widgets', auth: m.auth, json: { merchant_key: m.merchant_key } })).body.data[0].id;
+  id = (await s.http({ method: 'GET', path: '/api/v1/widgets', auth: m.auth, json: { merchant_key: m.merchant_key } }))
+    .body.data[0].id;
 });
 afterAll(async () => {
   await s.close();
   rmSync(dist, { recursive: true, force: true });
 });
 
-const put = (json: Record<string, unknown>) => s.http({ method: 'PUT', path: `/api/v1/widgets/${id}`, auth: m.auth, json: { merchant_key: m.merchant_key, ...json } });
-const stored = async () => (await rows(s, sql`select appearance, primary_color, updated_at from widgets where id = ${id}`))[0];
+const put = (json: Record<string, unknown>) =>
+  s.http({
+    method: 'PUT',
+    path: `/api/v1/widgets/${id}`,
+    auth: m.auth,
+    json: { merchant_key: m.merchant_key, ...json },
+  });
+const stored = async () =>
+  (await rows(s, sql`select appearance, primary_color, updated_at from widgets where id = ${id}`))[0];
 const config = (appearance?: string) =>
   s.http({
     method: 'GET',
@@ -36,19 +44,35 @@ const config = (appearance?: string) =>
     headers: { origin: SHOP },
   });
 async function payPage(query = '') {
-  const res = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: { merchant_key: m.merchant_key, amount: '10.00' } });
+  const res = await s.http({
+    method: 'POST',
+    path: '/api/v1/pay-link',
+    auth: m.auth,
+    json: { merchant_key: m.merchant_key, amount: '10.00' },
+  });
   return s.http({ method: 'GET', path: `/pay/${String(res.body.data.payment_link).split('/').pop()}${query}` });
 }
 
 describe('PUT /widgets/{id} appearance', () => {
   it('stores a readable appearance, answers it, and GET /widgets returns it', async () => {
-    const appearance = { theme: 'night', variables: { colorPrimary: '#A78BFA', fontFamily: 'Inter, system-ui, sans-serif', borderRadius: '4px' } };
+    const appearance = {
+      theme: 'night',
+      variables: { colorPrimary: '#A78BFA', fontFamily: 'Inter, system-ui, sans-serif', borderRadius: '4px' },
+    };
     const res = await put({ appearance });
     expect(res.status).toBe(200);
-    const want = { theme: 'night', variables: { colorPrimary: '#a78bfa', fontFamily: 'Inter, system-ui, sans-serif', borderRadius: '4px' } };
+    const want = {
+      theme: 'night',
+      variables: { colorPrimary: '#a78bfa', fontFamily: 'Inter, system-ui, sans-serif', borderRadius: '4px' },
+    };
     expect(res.body.data.appearance).toEqual(want);
     expect((await stored())!.appearance).toEqual(want);
-    const list = await s.http({ method: 'GET', path: '/api/v1/widgets', auth: m.auth, json: { merchant_key: m.merchant_key } });
+    const list = await s.http({
+      method: 'GET',
+      path: '/api/v1/widgets',
+      auth: m.auth,
+      json: { merchant_key: m.merchant_key },
+    });
     expect(list.body.data[0].appearance).toEqual(want);
     // Other fields leave it as it is; null goes back to the default.
     expect((await put({ button_text: 'Pay' })).body.data.appearance).toEqual(want);
@@ -57,19 +81,52 @@ describe('PUT /widgets/{id} appearance', () => {
   });
 
   it.each([
-    ['text on the background', { variables: { colorText: '#9ca3af' } }, 'appearance.variables.colorText', 'colorText on colorBackground has contrast 2.5:1; at least 4.5:1 is required'],
-    ['button text on the primary colour', { variables: { colorPrimary: '#808080' } }, 'appearance.variables.colorPrimary', 'text on colorPrimary (#111827) has contrast 4.4:1; at least 4.5:1 is required'],
-    ['danger text on the background', { theme: 'night', variables: { colorDanger: '#b91c1c' } }, 'appearance.variables.colorDanger', 'colorDanger on colorBackground has contrast 2.2:1; at least 4.5:1 is required'],
-    ['the focus ring on the background', { variables: { colorBackground: '#1e3a8a', colorText: '#ffffff', colorDanger: '#fecaca' } }, 'appearance.variables.colorBackground', 'focus ring (#2563eb) on colorBackground has contrast 2.0:1; at least 3:1 is required'],
-    ['text in the dark half of auto', { theme: 'auto', variables: { colorText: '#374151' } }, 'appearance.variables.colorText', 'colorText on colorBackground has contrast 1.4:1 (dark mode); at least 4.5:1 is required'],
+    [
+      'text on the background',
+      { variables: { colorText: '#9ca3af' } },
+      'appearance.variables.colorText',
+      'colorText on colorBackground has contrast 2.5:1; at least 4.5:1 is required',
+    ],
+    [
+      'button text on the primary colour',
+      { variables: { colorPrimary: '#808080' } },
+      'appearance.variables.colorPrimary',
+      'text on colorPrimary (#111827) has contrast 4.4:1; at least 4.5:1 is required',
+    ],
+    [
+      'danger text on the background',
+      { theme: 'night', variables: { colorDanger: '#b91c1c' } },
+      'appearance.variables.colorDanger',
+      'colorDanger on colorBackground has contrast 2.2:1; at least 4.5:1 is required',
+    ],
+    [
+      'the focus ring on the background',
+      { variables: { colorBackground: '#1e3a8a', colorText: '#ffffff', colorDanger: '#fecaca' } },
+      'appearance.variables.colorBackground',
+      'focus ring (#2563eb) on colorBackground has contrast 2.0:1; at least 3:1 is required',
+    ],
+    [
+      'text in the dark half of auto',
+      { theme: 'auto', variables: { colorText: '#374151' } },
+      'appearance.variables.colorText',
+      'colorText on colorBackground has contrast 1.4:1 (dark mode); at least 4.5:1 is required',
+    ],
   ])('400 for %s, naming the pair and its ratio; nothing stored', async (_what, appearance, path, message) => {
     await put({ appearance: { theme: 'flat' } });
     const before = await stored();
     const res = await put({ appearance, button_text: 'Not stored' });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ result: false, code: 'invalid_request', message: `Invalid request. ${path}: ${message}`, errors: [{ path, message }] });
+    expect(res.body).toMatchObject({
+      result: false,
+      code: 'invalid_request',
+      message: `Invalid request. ${path}: ${message}`,
+      errors: [{ path, message }],
+    });
     expect(await stored()).toEqual(before);
-    expect((await s.http({ method: 'GET', path: '/api/v1/widgets', auth: m.auth, json: { merchant_key: m.merchant_key } })).body.data[0].button_text).not.toBe('Not stored');
+    expect(
+      (await s.http({ method: 'GET', path: '/api/v1/widgets', auth: m.auth, json: { merchant_key: m.merchant_key } }))
+        .body.data[0].button_text,
+    ).not.toBe('Not stored');
   });
 
   it.each([
@@ -78,12 +135,28 @@ describe('PUT /widgets/{id} appearance', () => {
     ['a number for a length', { variables: { borderRadius: 4 } }, 'appearance.variables.borderRadius'],
     ['a length in em', { variables: { fontSizeBase: '1em' } }, 'appearance.variables.fontSizeBase'],
     ['a font size too large', { variables: { fontSizeBase: '40px' } }, 'appearance.variables.fontSizeBase'],
-    ['CSS in a font name', { variables: { fontFamily: 'x;}body{background:url(//evil)' } }, 'appearance.variables.fontFamily'],
+    [
+      'CSS in a font name',
+      { variables: { fontFamily: 'x;}body{background:url(//evil)' } },
+      'appearance.variables.fontFamily',
+    ],
     ['a font name with its quote left open', { variables: { fontFamily: '"x' } }, 'appearance.variables.fontFamily'],
-    ['a font list with a single quote left open', { variables: { fontFamily: "'Inter, sans-serif" } }, 'appearance.variables.fontFamily'],
-    ['quotes that do not pair', { variables: { fontFamily: `"Inter', sans-serif` } }, 'appearance.variables.fontFamily'],
+    [
+      'a font list with a single quote left open',
+      { variables: { fontFamily: "'Inter, sans-serif" } },
+      'appearance.variables.fontFamily',
+    ],
+    [
+      'quotes that do not pair',
+      { variables: { fontFamily: `"Inter', sans-serif` } },
+      'appearance.variables.fontFamily',
+    ],
     ['a quote inside a font name', { variables: { fontFamily: 'Ar"ial"' } }, 'appearance.variables.fontFamily'],
-    ['a backslash in a font name', { variables: { fontFamily: 'Inter\\22 , serif' } }, 'appearance.variables.fontFamily'],
+    [
+      'a backslash in a font name',
+      { variables: { fontFamily: 'Inter\\22 , serif' } },
+      'appearance.variables.fontFamily',
+    ],
     ['a line break in a font list', { variables: { fontFamily: 'Inter,\nserif' } }, 'appearance.variables.fontFamily'],
     ['markup in a font name', { variables: { fontFamily: '</style><script>' } }, 'appearance.variables.fontFamily'],
     ['a string for the appearance', 'night', 'appearance'],
@@ -92,7 +165,10 @@ describe('PUT /widgets/{id} appearance', () => {
     const before = await stored();
     const res = await put({ appearance });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ result: false, errors: expect.arrayContaining([expect.objectContaining({ path })]) });
+    expect(res.body).toMatchObject({
+      result: false,
+      errors: expect.arrayContaining([expect.objectContaining({ path })]),
+    });
     expect(await stored()).toEqual(before);
   });
 
@@ -103,7 +179,12 @@ describe('PUT /widgets/{id} appearance', () => {
     expect((await config()).body.data.appearance_css).toContain('--brand:#ffd400;--brand-ink:#111827;');
     const grey = await put({ theme: { primary_color: '#808080' } });
     expect(grey.status).toBe(400);
-    expect(grey.body.errors).toEqual([{ path: 'appearance.variables.colorPrimary', message: 'text on colorPrimary (#111827) has contrast 4.4:1; at least 4.5:1 is required' }]);
+    expect(grey.body.errors).toEqual([
+      {
+        path: 'appearance.variables.colorPrimary',
+        message: 'text on colorPrimary (#111827) has contrast 4.4:1; at least 4.5:1 is required',
+      },
+    ]);
     expect((await stored())!.primary_color).toBe('#ffd400');
     await put({ theme: { primary_color: null } });
   });
@@ -126,10 +207,15 @@ describe('where the appearance shows', () => {
     const grey = (await config(JSON.stringify({ variables: { colorText: '#cccccc' } }))).body.data;
     expect(grey).toMatchObject({
       appearance_css: settings,
-      appearance_warning: 'the appearance option is ignored: colorText on colorBackground has contrast 1.6:1; at least 4.5:1 is required',
+      appearance_warning:
+        'the appearance option is ignored: colorText on colorBackground has contrast 1.6:1; at least 4.5:1 is required',
     });
-    expect((await config('{"theme":"dark"}')).body.data.appearance_warning).toBe('the appearance option is ignored: theme: must be one of default, night, flat, auto');
-    expect((await config('night')).body.data.appearance_warning).toBe('the appearance option is ignored: it is not JSON');
+    expect((await config('{"theme":"dark"}')).body.data.appearance_warning).toBe(
+      'the appearance option is ignored: theme: must be one of default, night, flat, auto',
+    );
+    expect((await config('night')).body.data.appearance_warning).toBe(
+      'the appearance option is ignored: it is not JSON',
+    );
   });
 
   it('the pay page links its stylesheet (after the built styles) and the stylesheet is served from its query', async () => {
@@ -141,7 +227,9 @@ describe('where the appearance shows', () => {
     const css = await s.http({ method: 'GET', path: sheet });
     expect(css.status).toBe(200);
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
-    expect(css.text).toMatch(/^:root,body\{--brand:#a78bfa;--brand-ink:#111827;--ink:#f9fafb;.*color-scheme:dark;font-family:system-ui.*;font-size:16px\}$/);
+    expect(css.text).toMatch(
+      /^:root,body\{--brand:#a78bfa;--brand-ink:#111827;--ink:#f9fafb;.*color-scheme:dark;font-family:system-ui.*;font-size:16px\}$/,
+    );
     const refused = await s.http({ method: 'GET', path: '/pay/appearance.css?colorText=%23222222&theme=night' });
     expect(refused.status).toBe(400);
     expect(refused.text).not.toContain('--brand');
@@ -150,7 +238,9 @@ describe('where the appearance shows', () => {
   it("a pay page's ?appearance= goes over the settings when it reads, and is ignored when it does not", async () => {
     const over = await payPage(`?appearance=${encodeURIComponent(JSON.stringify({ theme: 'flat' }))}`);
     expect(stateOf(over.text).view.merchant.stylesheet).toBe('/pay/appearance.css?theme=flat&colorPrimary=%23a78bfa');
-    const bad = await payPage(`?appearance=${encodeURIComponent(JSON.stringify({ theme: 'default', variables: { colorText: '#eeeeee' } }))}`);
+    const bad = await payPage(
+      `?appearance=${encodeURIComponent(JSON.stringify({ theme: 'default', variables: { colorText: '#eeeeee' } }))}`,
+    );
     expect(bad.status).toBe(200);
     expect(stateOf(bad.text).view.merchant.stylesheet).toBe('/pay/appearance.css?theme=night&colorPrimary=%23a78bfa');
     await put({ appearance: null });
@@ -168,31 +258,53 @@ describe('a font list with a quote left open', () => {
     const before = await stored();
     const open = await put({ appearance: { variables: { fontFamily: '"x', fontSizeBase: '20px' } } });
     expect(open.status).toBe(400);
-    expect(open.body).toMatchObject({ result: false, code: 'invalid_request', errors: [{ path: 'appearance.variables.fontFamily', message: FONT_RULE }] });
+    expect(open.body).toMatchObject({
+      result: false,
+      code: 'invalid_request',
+      errors: [{ path: 'appearance.variables.fontFamily', message: FONT_RULE }],
+    });
     expect(await stored()).toEqual(before);
-    const quoted = await put({ appearance: { variables: { fontFamily: `"Segoe UI", 'Helvetica Neue', sans-serif`, fontSizeBase: '20px' } } });
+    const quoted = await put({
+      appearance: { variables: { fontFamily: `"Segoe UI", 'Helvetica Neue', sans-serif`, fontSizeBase: '20px' } },
+    });
     expect(quoted.status).toBe(200);
-    expect((await config()).body.data.appearance_css).toContain(`font-family:"Segoe UI", 'Helvetica Neue', sans-serif;font-size:20px}`);
+    expect((await config()).body.data.appearance_css).toContain(
+      `font-family:"Segoe UI", 'Helvetica Neue', sans-serif;font-size:20px}`,
+    );
   });
 
   it('per page (data-appearance, ?appearance=): ignored with the reason, the settings shown as they are', async () => {
     await put({ appearance: { variables: { fontSizeBase: '18px' } } });
     const settings = (await config()).body.data.appearance_css as string;
     const open = (await config(JSON.stringify({ variables: { fontFamily: '"x' } }))).body.data;
-    expect(open).toEqual(expect.objectContaining({ appearance_css: settings, appearance_warning: `the appearance option is ignored: variables.fontFamily: ${FONT_RULE}` }));
-    const page = await payPage(`?appearance=${encodeURIComponent(JSON.stringify({ variables: { fontFamily: "'x" } }))}`);
+    expect(open).toEqual(
+      expect.objectContaining({
+        appearance_css: settings,
+        appearance_warning: `the appearance option is ignored: variables.fontFamily: ${FONT_RULE}`,
+      }),
+    );
+    const page = await payPage(
+      `?appearance=${encodeURIComponent(JSON.stringify({ variables: { fontFamily: "'x" } }))}`,
+    );
     expect(stateOf(page.text).view.merchant.stylesheet).toBe('/pay/appearance.css?fontSizeBase=18px');
-    const sheet = await s.http({ method: 'GET', path: `/pay/appearance.css?fontFamily=${encodeURIComponent('"x')}&fontSizeBase=18px` });
+    const sheet = await s.http({
+      method: 'GET',
+      path: `/pay/appearance.css?fontFamily=${encodeURIComponent('"x')}&fontSizeBase=18px`,
+    });
     expect(sheet.status).toBe(400);
     expect(sheet.text).not.toContain('"x');
   });
 
   it('one stored before the rule never reaches a sheet: the other values still do', async () => {
-    await s.core.ctx.db.execute(sql`update widgets set appearance = ${JSON.stringify({ theme: 'auto', variables: { fontFamily: '"x', fontSizeBase: '18px' } })}::jsonb where id = ${id}`);
+    await s.core.ctx.db.execute(
+      sql`update widgets set appearance = ${JSON.stringify({ theme: 'auto', variables: { fontFamily: '"x', fontSizeBase: '18px' } })}::jsonb where id = ${id}`,
+    );
     const css = (await config()).body.data.appearance_css as string;
     expect(css).not.toContain('"x');
     expect(css).toMatch(/^:host\{.*font-size:18px\}@media \(prefers-color-scheme:dark\)\{:host\{.*font-size:18px\}\}$/);
-    expect(stateOf((await payPage()).text).view.merchant.stylesheet).toBe('/pay/appearance.css?theme=auto&fontSizeBase=18px');
+    expect(stateOf((await payPage()).text).view.merchant.stylesheet).toBe(
+      '/pay/appearance.css?theme=auto&fontSizeBase=18px',
+    );
     await put({ appearance: null });
   });
 });

@@ -19,7 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => s.close());
 
-const list = (who: TestMerchant = m, auth = who.auth) => s.http({ method: 'GET', path: '/api/v1/widgets', auth, json: { merchant_key: who.merchant_key } });
+const list = (who: TestMerchant = m, auth = who.auth) =>
+  s.http({ method: 'GET', path: '/api/v1/widgets', auth, json: { merchant_key: who.merchant_key } });
 const put = (id: string, json: Record<string, unknown>, who: TestMerchant = m, auth = who.auth) =>
   s.http({ method: 'PUT', path: `/api/v1/widgets/${id}`, auth, json: { merchant_key: who.merchant_key, ...json } });
 const widgetId = async (who: TestMerchant = m) => (await list(who)).body.data[0].id as string;
@@ -75,7 +76,12 @@ describe('PUT /widgets/{id}', () => {
   it('sets every field; absent fields stay; null clears', async () => {
     const id = await widgetId();
     const res = await put(id, {
-      allowed_origins: ['https://shop.example.com', 'https://Shop.Example.com', 'http://localhost:5173', 'https://www.example.org:8443'],
+      allowed_origins: [
+        'https://shop.example.com',
+        'https://Shop.Example.com',
+        'http://localhost:5173',
+        'https://www.example.org:8443',
+      ],
       button_text: 'Buy now',
       theme: { primary_color: '#1A56DB' },
       logo_url: 'https://cdn.example.com/logo.png',
@@ -95,19 +101,42 @@ describe('PUT /widgets/{id}', () => {
       max_amount: '500.00',
     });
     const partial = await put(id, { button_text: 'Pay' });
-    expect(partial.body.data).toMatchObject({ button_text: 'Pay', logo_url: 'https://cdn.example.com/logo.png', max_amount: '500.00' });
-    const cleared = await put(id, { logo_url: null, theme: { primary_color: null }, max_amount: null, allowed_origins: [] });
-    expect(cleared.body.data).toMatchObject({ logo_url: null, theme: { primary_color: null }, max_amount: null, allowed_origins: [], button_text: 'Pay' });
+    expect(partial.body.data).toMatchObject({
+      button_text: 'Pay',
+      logo_url: 'https://cdn.example.com/logo.png',
+      max_amount: '500.00',
+    });
+    const cleared = await put(id, {
+      logo_url: null,
+      theme: { primary_color: null },
+      max_amount: null,
+      allowed_origins: [],
+    });
+    expect(cleared.body.data).toMatchObject({
+      logo_url: null,
+      theme: { primary_color: null },
+      max_amount: null,
+      allowed_origins: [],
+      button_text: 'Pay',
+    });
     expect((await list()).body.data[0]).toEqual(cleared.body.data);
   });
 
   it.each([
     ['an origin with a path', { allowed_origins: ['https://shop.example.com/pay'] }, 'allowed_origins.0'],
     ['an origin with a trailing slash', { allowed_origins: ['https://shop.example.com/'] }, 'allowed_origins.0'],
-    ['plain http to a public host', { allowed_origins: ['https://ok.example.com', 'http://shop.example.com'] }, 'allowed_origins.1'],
+    [
+      'plain http to a public host',
+      { allowed_origins: ['https://ok.example.com', 'http://shop.example.com'] },
+      'allowed_origins.1',
+    ],
     ['a wildcard', { allowed_origins: ['*'] }, 'allowed_origins.0'],
     ['a string instead of a list', { allowed_origins: 'https://shop.example.com' }, 'allowed_origins'],
-    ['21 origins', { allowed_origins: Array.from({ length: 21 }, (_, i) => `https://s${i}.example.com`) }, 'allowed_origins'],
+    [
+      '21 origins',
+      { allowed_origins: Array.from({ length: 21 }, (_, i) => `https://s${i}.example.com`) },
+      'allowed_origins',
+    ],
     ['a colour name', { theme: { primary_color: 'blue' } }, 'theme.primary_color'],
     ['a short colour', { theme: { primary_color: '#fff' } }, 'theme.primary_color'],
     ['an http logo', { logo_url: 'http://cdn.example.com/logo.png' }, 'logo_url'],
@@ -127,7 +156,11 @@ describe('PUT /widgets/{id}', () => {
     const before = await widgetRow(id);
     const res = await put(id, body);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ result: false, code: expect.any(String), errors: expect.arrayContaining([expect.objectContaining({ path })]) });
+    expect(res.body).toMatchObject({
+      result: false,
+      code: expect.any(String),
+      errors: expect.arrayContaining([expect.objectContaining({ path })]),
+    });
     expect(await widgetRow(id)).toEqual(before);
   });
 
@@ -135,12 +168,20 @@ describe('PUT /widgets/{id}', () => {
     const id = await widgetId();
     const res = await put(id, { sms_countries: ['us', 'GB', 'US', 'mx'], completed_transactions_scope: 'pay_links' });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ sms_countries: ['US', 'GB', 'MX'], completed_transactions_scope: 'pay_links' });
+    expect(res.body.data).toMatchObject({
+      sms_countries: ['US', 'GB', 'MX'],
+      completed_transactions_scope: 'pay_links',
+    });
     expect((await widgetRow(id))!.sms_countries).toEqual(['US', 'GB', 'MX']);
     const bad = await put(id, { sms_countries: ['ZZ'] });
     expect(bad.body).toMatchObject({
       code: 'invalid_request',
-      errors: [{ path: 'sms_countries.0', message: 'is not a country code phones can be placed in (ISO 3166 alpha-2, for example US), not "ZZ"' }],
+      errors: [
+        {
+          path: 'sms_countries.0',
+          message: 'is not a country code phones can be placed in (ISO 3166 alpha-2, for example US), not "ZZ"',
+        },
+      ],
     });
     const back = await put(id, { sms_countries: ['US', 'CA'], completed_transactions_scope: 'widget' });
     expect(back.body.data).toMatchObject({ sms_countries: ['US', 'CA'], completed_transactions_scope: 'widget' });
@@ -148,9 +189,21 @@ describe('PUT /widgets/{id}', () => {
 
   it('400 for malformed JSON and a text body', async () => {
     const id = await widgetId();
-    const bad = await s.http({ method: 'PUT', path: `/api/v1/widgets/${id}`, auth: m.auth, raw: '{"merchant_key":', headers: { 'content-type': 'application/json' } });
+    const bad = await s.http({
+      method: 'PUT',
+      path: `/api/v1/widgets/${id}`,
+      auth: m.auth,
+      raw: '{"merchant_key":',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
-    const text = await s.http({ method: 'PUT', path: `/api/v1/widgets/${id}`, auth: m.auth, raw: 'x', headers: { 'content-type': 'text/plain' } });
+    const text = await s.http({
+      method: 'PUT',
+      path: `/api/v1/widgets/${id}`,
+      auth: m.auth,
+      raw: 'x',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
   });
 
@@ -176,16 +229,40 @@ describe('PUT /widgets/{id}', () => {
     try {
       const c = await createCredentials(prod.core.ctx);
       const pm = await newMerchant(prod, { auth: [c.client_id, c.secret_key], approve: false });
-      const id = (await prod.http({ method: 'GET', path: '/api/v1/widgets', auth: pm.auth, json: { merchant_key: pm.merchant_key } })).body.data[0].id;
+      const id = (
+        await prod.http({
+          method: 'GET',
+          path: '/api/v1/widgets',
+          auth: pm.auth,
+          json: { merchant_key: pm.merchant_key },
+        })
+      ).body.data[0].id;
       const putProd = (allowed_origins: string[]) =>
-        prod.http({ method: 'PUT', path: `/api/v1/widgets/${id}`, auth: pm.auth, json: { merchant_key: pm.merchant_key, allowed_origins } });
+        prod.http({
+          method: 'PUT',
+          path: `/api/v1/widgets/${id}`,
+          auth: pm.auth,
+          json: { merchant_key: pm.merchant_key, allowed_origins },
+        });
       const local = await putProd(['http://localhost:5173']);
       expect(local.status).toBe(400);
       expect(local.body.errors).toEqual([{ path: 'allowed_origins.0', message: 'must be https://… in production' }]);
       expect((await putProd(['https://shop.example.com'])).status).toBe(200);
       // What a public key can read starts off in production: the merchant turns it on.
-      const [w] = (await prod.http({ method: 'GET', path: '/api/v1/widgets', auth: pm.auth, json: { merchant_key: pm.merchant_key } })).body.data;
-      expect(w).toMatchObject({ completed_transactions_enabled: false, completed_transactions_scope: 'widget', sms_countries: ['US', 'CA'], request_payment_enabled: true });
+      const [w] = (
+        await prod.http({
+          method: 'GET',
+          path: '/api/v1/widgets',
+          auth: pm.auth,
+          json: { merchant_key: pm.merchant_key },
+        })
+      ).body.data;
+      expect(w).toMatchObject({
+        completed_transactions_enabled: false,
+        completed_transactions_scope: 'widget',
+        sms_countries: ['US', 'CA'],
+        request_payment_enabled: true,
+      });
     } finally {
       await prod.close();
     }
@@ -198,7 +275,16 @@ describe('OpenAPI', () => {
     expect(doc.paths['/api/v1/widgets'].get.responses['200']).toBeDefined();
     const op = doc.paths['/api/v1/widgets/{id}'].put;
     expect(Object.keys(op.requestBody.content['application/json'].schema.properties)).toEqual(
-      expect.arrayContaining(['merchant_key', 'allowed_origins', 'button_text', 'theme', 'logo_url', 'request_payment_enabled', 'completed_transactions_enabled', 'max_amount']),
+      expect.arrayContaining([
+        'merchant_key',
+        'allowed_origins',
+        'button_text',
+        'theme',
+        'logo_url',
+        'request_payment_enabled',
+        'completed_transactions_enabled',
+        'max_amount',
+      ]),
     );
   });
 });

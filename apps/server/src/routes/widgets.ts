@@ -1,7 +1,14 @@
 import * as z from 'zod';
 import { listWidgets, updateWidget, type Ctx } from '@remit/core';
 import { mergeGetBodyIntoQuery } from '../plugins/get-body.js';
-import { envelope, errorEnvelopeSchema, listWidgetsInput, updateWidgetInput, widgetIdParams, widgetSchema } from '@remit/contract';
+import {
+  envelope,
+  errorEnvelopeSchema,
+  listWidgetsInput,
+  updateWidgetInput,
+  widgetIdParams,
+  widgetSchema,
+} from '@remit/contract';
 import { ok } from './envelope.js';
 import type { App } from './types.js';
 
@@ -14,7 +21,8 @@ export function widgetRoutes(app: App, ctx: Ctx) {
       schema: {
         tags: ['widgets'],
         summary: "The merchant's widget settings",
-        description: 'merchant_key in the JSON body or the query string. One widget per merchant, made with defaults on first read.',
+        description:
+          'merchant_key in the JSON body or the query string. One widget per merchant, made with defaults on first read.',
         querystring: listWidgetsInput,
         response: { 200: envelope(z.array(widgetSchema)), 400: errorEnvelopeSchema, 401: errorEnvelopeSchema },
       },
@@ -36,7 +44,12 @@ export function widgetRoutes(app: App, ctx: Ctx) {
           'null goes back to the default; refused with 400 naming the pair and its ratio when text, button text, danger text or the focus ring would not read (WCAG 2.2 AA).',
         params: widgetIdParams,
         body: updateWidgetInput,
-        response: { 200: envelope(widgetSchema), 400: errorEnvelopeSchema, 401: errorEnvelopeSchema, 404: errorEnvelopeSchema },
+        response: {
+          200: envelope(widgetSchema),
+          400: errorEnvelopeSchema,
+          401: errorEnvelopeSchema,
+          404: errorEnvelopeSchema,
+        },
       },
     },
     async (req) => {

@@ -46,7 +46,27 @@ const structural = [{}, [], [1, 2], { nested: { deep: true } }];
 /** Values a field of each kind must refuse (never a value some lenient parser could accept). */
 const wrongValues: Record<FieldKind, unknown[]> = {
   text: [...structural, true, false, HUGE, 'a\u0000b'],
-  amount: [...structural, true, '-1', '-0.01', '0', 0, -5, 'NaN', 'Infinity', '1e5', '0.001', 1.234, '12,50', '$5', ' ', '1 000', 1e21, '１２', HUGE],
+  amount: [
+    ...structural,
+    true,
+    '-1',
+    '-0.01',
+    '0',
+    0,
+    -5,
+    'NaN',
+    'Infinity',
+    '1e5',
+    '0.001',
+    1.234,
+    '12,50',
+    '$5',
+    ' ',
+    '1 000',
+    1e21,
+    '１２',
+    HUGE,
+  ],
   flag: [...structural, 'yes', 'TRUE', 2, -1, 'null'],
   int: [...structural, true, -1, '-1', 'abc', '1e3', 1e12, '1e12', HUGE],
   date: [...structural, true, 20260101, '2026-02-30', '2026/01/01', 'yesterday', '2026-1-1', HUGE],
@@ -55,7 +75,8 @@ const wrongValues: Record<FieldKind, unknown[]> = {
 /** Optional amounts that may be zero (discount, surcharge, tax): 0 is valid there. */
 const zeroAllowed = new Set(['discount', 'surcharge', 'tax']);
 
-const omit = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
+const omit = (o: Record<string, unknown>, keys: string[]) =>
+  Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
 
 /** A copy of `o` with the (possibly dotted) field set to `v`. */
 function withField(o: Record<string, unknown>, path: string, v: unknown): Record<string, unknown> {
@@ -67,7 +88,22 @@ function withField(o: Record<string, unknown>, path: string, v: unknown): Record
 
 /** Path parameter values that can never name a resource of the tenant. */
 const badPathValue = fc.oneof(
-  fc.constantFrom('0', '-1', '99999999999', '%00', 'a%00b', '..%2F..', 'x'.repeat(500), '1.5', '1e3', 'null', '%20', 'txn_', 'm_', 'ord_'),
+  fc.constantFrom(
+    '0',
+    '-1',
+    '99999999999',
+    '%00',
+    'a%00b',
+    '..%2F..',
+    'x'.repeat(500),
+    '1.5',
+    '1e3',
+    'null',
+    '%20',
+    'txn_',
+    'm_',
+    'ord_',
+  ),
   fc
     .string({ minLength: 1, maxLength: 40 })
     .filter((v) => !/^\s*\+?\d{1,9}\s*$/.test(v))
@@ -89,30 +125,56 @@ function faultsFor(rc: RouteCase): fc.Arbitrary<Fault> {
         // Optional fields may read "" or blank text as "not given" (a documented leniency); null only breaks required ones.
         if (rc.required.includes(f)) values = [...values, null];
         else values = values.filter((v) => !(typeof v === 'string' && v.trim() === ''));
-        return fc.constantFrom(...values).map((v) => ({ what: `${f} = ${JSON.stringify(v)?.slice(0, 40)}`, json: withField(valid, f, v) }));
+        return fc
+          .constantFrom(...values)
+          .map((v) => ({ what: `${f} = ${JSON.stringify(v)?.slice(0, 40)}`, json: withField(valid, f, v) }));
       }),
     );
   }
   if (rc.required.length) {
-    arbs.push(fc.subarray(rc.required, { minLength: 1 }).map((drop) => ({ what: `missing ${drop.join(', ')}`, json: omit(valid, drop) })));
+    arbs.push(
+      fc
+        .subarray(rc.required, { minLength: 1 })
+        .map((drop) => ({ what: `missing ${drop.join(', ')}`, json: omit(valid, drop) })),
+    );
   }
   if (rc.required.length || rc.method !== 'GET') {
     // Arrays and scalars where an object belongs.
     arbs.push(
-      fc.constantFrom<unknown>([valid], [], [[valid]], 42, 'text', true, null).map((v) => ({ what: `body ${JSON.stringify(v).slice(0, 30)}`, json: v })),
+      fc
+        .constantFrom<unknown>([valid], [], [[valid]], 42, 'text', true, null)
+        .map((v) => ({ what: `body ${JSON.stringify(v).slice(0, 30)}`, json: v })),
     );
   }
   // Malformed JSON: every strict prefix of a JSON object is invalid, and so are these.
   arbs.push(
-    fc.oneof(
-      fc.integer({ min: 1, max: Math.max(1, text.length - 1) }).map((k) => text.slice(0, k)),
-      fc.constantFrom('{', '{"a":}', "{'merchant_key': 'x'}", '{"amount": NaN}', '{"merchant_key": undefined}', '{,}', 'nul', '{"a":1,}', '\u0000'),
-    ).map((raw) => ({ what: `malformed ${raw.slice(0, 30)}`, raw, headers: { 'content-type': 'application/json' } })),
+    fc
+      .oneof(
+        fc.integer({ min: 1, max: Math.max(1, text.length - 1) }).map((k) => text.slice(0, k)),
+        fc.constantFrom(
+          '{',
+          '{"a":}',
+          "{'merchant_key': 'x'}",
+          '{"amount": NaN}',
+          '{"merchant_key": undefined}',
+          '{,}',
+          'nul',
+          '{"a":1,}',
+          '\u0000',
+        ),
+      )
+      .map((raw) => ({ what: `malformed ${raw.slice(0, 30)}`, raw, headers: { 'content-type': 'application/json' } })),
   );
   // A valid JSON text under a content type the route does not take.
   arbs.push(
     fc
-      .constantFrom('text/plain', 'application/xml', 'multipart/form-data; boundary=zzz', 'application/octet-stream', 'image/png')
+      .constantFrom(
+        'text/plain',
+        'application/xml',
+        'multipart/form-data; boundary=zzz',
+        'application/octet-stream',
+        'image/png',
+      )
       .map((type) => ({ what: `content-type ${type}`, raw: text, headers: { 'content-type': type } })),
   );
   if (rc.pathParam) {
@@ -128,17 +190,26 @@ function depositFaults(rc: RouteCase): fc.Arbitrary<Fault> {
     ['front_file', PNG, 'image/png'],
     ['back_file', PNG, 'image/png'],
   ];
-  const mp = (f: Record<string, string>, fl: Array<[string, Buffer, string]>, what: string): Fault => ({ what, ...multipartBody(f, fl) });
+  const mp = (f: Record<string, string>, fl: Array<[string, Buffer, string]>, what: string): Fault => ({
+    what,
+    ...multipartBody(f, fl),
+  });
   return fc.oneof(
     fc.subarray(['amount', 'merchant_key', 'device', 'front_file', 'back_file'], { minLength: 1 }).map((drop) =>
-      mp(omit(fields, drop) as Record<string, string>, files.filter(([n]) => !drop.includes(n)), `missing ${drop.join(', ')}`),
+      mp(
+        omit(fields, drop) as Record<string, string>,
+        files.filter(([n]) => !drop.includes(n)),
+        `missing ${drop.join(', ')}`,
+      ),
     ),
     fc
       .constantFrom('-1', '0', 'NaN', 'Infinity', '1e5', '0.001', '12,50', '', 'abc', HUGE)
       .map((a) => mp({ ...fields, amount: a }, files, `amount ${a.slice(0, 20)}`)),
     fc
       .string({ maxLength: 200 })
-      .map((junk) => mp(fields, [['front_file', Buffer.from(`hello ${junk}`), 'image/png'], files[1]!], 'front_file not an image')),
+      .map((junk) =>
+        mp(fields, [['front_file', Buffer.from(`hello ${junk}`), 'image/png'], files[1]!], 'front_file not an image'),
+      ),
     fc.constantFrom('application/json', 'text/plain').map((type) => ({
       what: `content-type ${type}`,
       raw: JSON.stringify(rc.body(t)),
@@ -187,22 +258,33 @@ describe.each(allRoutes.map((r) => [r.name, r] as const))('%s', (_name, rc) => {
   });
 
   // Multipart fields are fuzzed by depositFaults above; this one sends JSON bodies.
-  if (!rc.multipart) it('refuses a NUL character in every field and in the path, and an overlong path parameter', async () => {
-    const before = await tableCounts(s.core);
-    const valid = rc.body(t);
-    for (const f of Object.keys(rc.fields)) {
-      const res = await s.http({ method: rc.method, path: rc.path(t), auth: t.auth, json: withField(valid, f, 'a\u0000b') });
-      expectErrorEnvelope(res, `${f} with NUL`);
-    }
-    if (rc.pathParam) {
-      const res = await s.http({ method: rc.method, path: rc.pathParam(t, 'a%00b'), auth: t.auth, json: valid });
-      expectErrorEnvelope(res, 'path with NUL');
-      // Over Fastify's maxParamLength: the router's own error must still be the envelope.
-      const long = await s.http({ method: rc.method, path: rc.pathParam(t, 'x'.repeat(500)), auth: t.auth, json: valid });
-      expectErrorEnvelope(long, 'path parameter of 500 characters');
-    }
-    expect(await tableCounts(s.core)).toEqual(before);
-  });
+  if (!rc.multipart)
+    it('refuses a NUL character in every field and in the path, and an overlong path parameter', async () => {
+      const before = await tableCounts(s.core);
+      const valid = rc.body(t);
+      for (const f of Object.keys(rc.fields)) {
+        const res = await s.http({
+          method: rc.method,
+          path: rc.path(t),
+          auth: t.auth,
+          json: withField(valid, f, 'a\u0000b'),
+        });
+        expectErrorEnvelope(res, `${f} with NUL`);
+      }
+      if (rc.pathParam) {
+        const res = await s.http({ method: rc.method, path: rc.pathParam(t, 'a%00b'), auth: t.auth, json: valid });
+        expectErrorEnvelope(res, 'path with NUL');
+        // Over Fastify's maxParamLength: the router's own error must still be the envelope.
+        const long = await s.http({
+          method: rc.method,
+          path: rc.pathParam(t, 'x'.repeat(500)),
+          auth: t.auth,
+          json: valid,
+        });
+        expectErrorEnvelope(long, 'path parameter of 500 characters');
+      }
+      expect(await tableCounts(s.core)).toEqual(before);
+    });
 
   it('refuses a body over the size limit with 413 (or 400)', async () => {
     const before = await tableCounts(s.core);
@@ -231,14 +313,24 @@ describe('credentials of any shape', () => {
     ascii(80),
     ascii(60).map((v) => `Basic ${v}`),
     fc.tuple(ascii(40), ascii(60)).map(([id, secret]) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`),
-    fc.constantFrom('Basic', 'Basic ', 'Basic ====', 'Bearer x', `Basic ${'A'.repeat(8_000)}`, `Basic ${Buffer.from(':').toString('base64')}`),
+    fc.constantFrom(
+      'Basic',
+      'Basic ',
+      'Basic ====',
+      'Bearer x',
+      `Basic ${'A'.repeat(8_000)}`,
+      `Basic ${Buffer.from(':').toString('base64')}`,
+    ),
   );
 
   it(`answers ${RUNS} malformed Authorization headers with the 401 envelope`, async () => {
     const before = await tableCounts(s.core);
     await fc.assert(
       fc.asyncProperty(header, fc.constantFrom(...allRoutes.filter((r) => !r.multipart)), async (authorization, rc) => {
-        const res = await s.http({ ...{ method: rc.method, path: rc.path(t), json: rc.body(t) }, headers: { authorization } });
+        const res = await s.http({
+          ...{ method: rc.method, path: rc.path(t), json: rc.body(t) },
+          headers: { authorization },
+        });
         expectErrorEnvelope(res, `${rc.name} with authorization ${JSON.stringify(authorization.slice(0, 40))}`);
         expect(res.status).toBe(401);
       }),
@@ -260,7 +352,9 @@ describe('what the server printed during all of the above', () => {
     const text = log.text();
     expect(text.length).toBeGreaterThan(1000);
     // The request line with them was logged (the scan below reads it), redacted.
-    expect(text).toContain('merchant_key=[Redacted]&card_number=[Redacted]&ssn=[Redacted]&account_number=[Redacted]&secret_key=[Redacted]');
+    expect(text).toContain(
+      'merchant_key=[Redacted]&card_number=[Redacted]&ssn=[Redacted]&account_number=[Redacted]&secret_key=[Redacted]',
+    );
     expect(secretsIn(text, [t.merchant_key, t.auth[1], '000123456789'])).toEqual([]);
   });
 });

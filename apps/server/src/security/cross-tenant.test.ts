@@ -35,24 +35,27 @@ describe.each([
   ['B uses A', () => [b, a] as const],
   ['A uses B', () => [a, b] as const],
 ])('%s’s merchant_key', (_name, pair) => {
-  it.each(merchantKeyRoutes.map((r) => [r.name, r] as const))('%s → the unknown-key 401, nothing written', async (_n, rc) => {
-    const [caller, victim] = pair();
-    const before = await tableCounts(s.core);
-    const victimRows = await snapshot(victim);
+  it.each(merchantKeyRoutes.map((r) => [r.name, r] as const))(
+    '%s → the unknown-key 401, nothing written',
+    async (_n, rc) => {
+      const [caller, victim] = pair();
+      const before = await tableCounts(s.core);
+      const victimRows = await snapshot(victim);
 
-    // The victim's merchant_key, aimed at the victim's own resources: the strongest probe.
-    const foreign = await s.http({ ...requestFor(rc, victim), auth: caller.auth });
-    const unknownBody = { ...rc.body(victim), merchant_key: `mk_test_${'Z'.repeat(32)}` };
-    const unknown = await s.http({ ...requestFor(rc, victim, unknownBody), auth: caller.auth });
+      // The victim's merchant_key, aimed at the victim's own resources: the strongest probe.
+      const foreign = await s.http({ ...requestFor(rc, victim), auth: caller.auth });
+      const unknownBody = { ...rc.body(victim), merchant_key: `mk_test_${'Z'.repeat(32)}` };
+      const unknown = await s.http({ ...requestFor(rc, victim, unknownBody), auth: caller.auth });
 
-    expect(foreign.status, foreign.text).toBe(401);
-    expect(unknown.status, unknown.text).toBe(401);
-    expect(withoutRequestId(foreign.body)).toEqual(withoutRequestId(unknown.body));
-    expect(foreign.body.message).toBe(UNAUTHORIZED_MERCHANT_MESSAGE);
-    expect(foreign.body.code).toBe('invalid_merchant_key');
-    expect(await tableCounts(s.core)).toEqual(before);
-    expect(await snapshot(victim)).toEqual(victimRows);
-  });
+      expect(foreign.status, foreign.text).toBe(401);
+      expect(unknown.status, unknown.text).toBe(401);
+      expect(withoutRequestId(foreign.body)).toEqual(withoutRequestId(unknown.body));
+      expect(foreign.body.message).toBe(UNAUTHORIZED_MERCHANT_MESSAGE);
+      expect(foreign.body.code).toBe('invalid_merchant_key');
+      expect(await tableCounts(s.core)).toEqual(before);
+      expect(await snapshot(victim)).toEqual(victimRows);
+    },
+  );
 });
 
 describe("own merchant_key, the other tenant's resources", () => {
@@ -86,14 +89,24 @@ describe('merchants of another client', () => {
 
   it("POST /approve-merchant with another client's merchant_id is refused like an unknown id", async () => {
     const before = await tableCounts(s.core);
-    const foreign = await s.http({ method: 'POST', path: '/api/v1/approve-merchant', auth: b.auth, json: { merchant_id: a.merchant_id } });
-    const unknown = await s.http({ method: 'POST', path: '/api/v1/approve-merchant', auth: b.auth, json: { merchant_id: 'm_doesnotexist' } });
+    const foreign = await s.http({
+      method: 'POST',
+      path: '/api/v1/approve-merchant',
+      auth: b.auth,
+      json: { merchant_id: a.merchant_id },
+    });
+    const unknown = await s.http({
+      method: 'POST',
+      path: '/api/v1/approve-merchant',
+      auth: b.auth,
+      json: { merchant_id: 'm_doesnotexist' },
+    });
     expect(foreign.status).toBe(404);
     expect(withoutRequestId(foreign.body)).toEqual(withoutRequestId(unknown.body));
     expect(await tableCounts(s.core)).toEqual(before);
   });
 
-  it("webhook deliveries of another client are neither listed nor retried", async () => {
+  it('webhook deliveries of another client are neither listed nor retried', async () => {
     const mine = await s.http({ method: 'GET', path: '/api/v1/client/webhook-deliveries', auth: a.auth });
     const theirs = await s.http({ method: 'GET', path: '/api/v1/client/webhook-deliveries', auth: b.auth });
     expect(mine.status).toBe(200);
@@ -101,7 +114,11 @@ describe('merchants of another client', () => {
     const bIds: string[] = theirs.body.data.deliveries.map((d: { id: string }) => d.id);
     expect(aIds.filter((id) => bIds.includes(id))).toEqual([]);
     for (const id of aIds.slice(0, 3)) {
-      const retry = await s.http({ method: 'POST', path: `/api/v1/client/webhook-deliveries/${id}/retry`, auth: b.auth });
+      const retry = await s.http({
+        method: 'POST',
+        path: `/api/v1/client/webhook-deliveries/${id}/retry`,
+        auth: b.auth,
+      });
       expect(retry.status).toBe(404);
     }
   });

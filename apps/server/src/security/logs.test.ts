@@ -24,9 +24,17 @@ const PERSONAL = [owner.date_of_birth, owner.b_dl_number, owner.address, owner.s
 describe('secrets in logs', () => {
   it('a merchant_key (or any key-like parameter) in the query string is redacted in every line, the request URL included', async () => {
     const from = log.text().length;
-    const ok = await s.http({ method: 'GET', path: `/api/v1/merchant/transactions?merchant_key=${m.merchant_key}&limit=5`, auth: m.auth });
+    const ok = await s.http({
+      method: 'GET',
+      path: `/api/v1/merchant/transactions?merchant_key=${m.merchant_key}&limit=5`,
+      auth: m.auth,
+    });
     expect(ok.status).toBe(200);
-    const bad = await s.http({ method: 'GET', path: `/api/v1/merchant?secret_key=${m.auth[1]}&api_key=abc123secret&access_token=tok_987654321`, auth: ['cl_nobody', 'sk_test_wrong'] });
+    const bad = await s.http({
+      method: 'GET',
+      path: `/api/v1/merchant?secret_key=${m.auth[1]}&api_key=abc123secret&access_token=tok_987654321`,
+      auth: ['cl_nobody', 'sk_test_wrong'],
+    });
     expect(bad.status).toBe(401);
     const text = log.text().slice(from);
     expect(text).toContain('merchant_key=[Redacted]&limit=5');
@@ -36,7 +44,11 @@ describe('secrets in logs', () => {
 
   it('a secret-shaped value is redacted whatever its parameter is called, and as a path segment', async () => {
     const from = log.text().length;
-    const q = await s.http({ method: 'GET', path: `/api/v1/merchant?q=4242%204242%204242%204242&n=123-45-6789&x=${m.merchant_key}&limit=5`, auth: m.auth });
+    const q = await s.http({
+      method: 'GET',
+      path: `/api/v1/merchant?q=4242%204242%204242%204242&n=123-45-6789&x=${m.merchant_key}&limit=5`,
+      auth: m.auth,
+    });
     expect(q.status).toBe(200);
     // A careless client puts the merchant key where the merchant id goes.
     const p = await s.http({ method: 'GET', path: `/api/v1/merchant/${m.merchant_key}`, auth: m.auth });
@@ -48,18 +60,38 @@ describe('secrets in logs', () => {
   });
 
   it("a failed database write logs the statement, never its parameters (owner's date of birth, licence, address, SSN)", async () => {
-    await s.core.ctx.db.execute(sql.raw(`create function remit_test_fail() returns trigger language plpgsql as $$ begin raise exception 'disk full (test)'; end $$`));
-    await s.core.ctx.db.execute(sql.raw(`create trigger remit_test_fail before insert on merchants for each row execute function remit_test_fail()`));
+    await s.core.ctx.db.execute(
+      sql.raw(
+        `create function remit_test_fail() returns trigger language plpgsql as $$ begin raise exception 'disk full (test)'; end $$`,
+      ),
+    );
+    await s.core.ctx.db.execute(
+      sql.raw(
+        `create trigger remit_test_fail before insert on merchants for each row execute function remit_test_fail()`,
+      ),
+    );
     const from = log.text().length;
     try {
-      const res = await s.http({ method: 'POST', path: '/api/v1/onboarding', auth: m.auth, json: validOnboarding({ business_name: 'Failing Write LLC' }) });
+      const res = await s.http({
+        method: 'POST',
+        path: '/api/v1/onboarding',
+        auth: m.auth,
+        json: validOnboarding({ business_name: 'Failing Write LLC' }),
+      });
       expect(res.status).toBe(500);
     } finally {
       await s.core.ctx.db.execute(sql.raw(`drop trigger remit_test_fail on merchants`));
       await s.core.ctx.db.execute(sql.raw(`drop function remit_test_fail()`));
     }
     const text = log.text().slice(from);
-    const failure = log.entries().find((e) => e.level === 50 && JSON.stringify(e).includes('Failed Write LLC') === false && JSON.stringify(e).includes('P0001'));
+    const failure = log
+      .entries()
+      .find(
+        (e) =>
+          e.level === 50 &&
+          JSON.stringify(e).includes('Failed Write LLC') === false &&
+          JSON.stringify(e).includes('P0001'),
+      );
     expect(failure).toBeDefined();
     expect((failure!.err as { message: string }).message).toMatch(/^Failed query: insert into "merchants"/);
     expect(secretsIn(text, PERSONAL)).toEqual([]);

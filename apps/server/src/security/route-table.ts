@@ -51,13 +51,31 @@ export async function makeTenant(s: TestServer, name: string): Promise<Tenant> {
     return res.body;
   };
   const mk = m.merchant_key;
-  const customer = await post('/customers/add', { merchant_key: mk, first_name: 'Card', email: 'card@example.test', card });
+  const customer = await post('/customers/add', {
+    merchant_key: mk,
+    first_name: 'Card',
+    email: 'card@example.test',
+    card,
+  });
   const achCustomer = await post('/customers/add', { merchant_key: mk, first_name: 'Bank', bank_account: bankAccount });
   const customer_id = customer.data.customer_id as number;
   const ach_customer_id = achCustomer.data.customer_id as number;
-  const sale = await post(`/customers/charge/${customer_id}`, { merchant_key: mk, amount: '10.00', order_id: `${name}-sale` });
-  const pre = await post(`/customers/charge/${customer_id}`, { merchant_key: mk, amount: '20.00', order_id: `${name}-pre`, preAuth: true });
-  const ach = await post(`/customers/charge/${ach_customer_id}`, { merchant_key: mk, amount: '30.00', order_id: `${name}-ach` });
+  const sale = await post(`/customers/charge/${customer_id}`, {
+    merchant_key: mk,
+    amount: '10.00',
+    order_id: `${name}-sale`,
+  });
+  const pre = await post(`/customers/charge/${customer_id}`, {
+    merchant_key: mk,
+    amount: '20.00',
+    order_id: `${name}-pre`,
+    preAuth: true,
+  });
+  const ach = await post(`/customers/charge/${ach_customer_id}`, {
+    merchant_key: mk,
+    amount: '30.00',
+    order_id: `${name}-ach`,
+  });
   const link = await post('/pay-link', { merchant_key: mk, amount: '5.00', order_id: `${name}-link` });
   return {
     ...m,
@@ -78,8 +96,22 @@ export const merchantKeyRoutes: RouteCase[] = [
     name: 'POST /pay-link',
     method: 'POST',
     path: () => api('/pay-link'),
-    body: (t) => ({ merchant_key: t.merchant_key, amount: '5.00', order_id: 'sec-link', invoice_number: 'INV1', allow_card: true, allow_ach: true }),
-    fields: { merchant_key: 'text', amount: 'amount', order_id: 'text', invoice_number: 'text', allow_card: 'flag', allow_ach: 'flag' },
+    body: (t) => ({
+      merchant_key: t.merchant_key,
+      amount: '5.00',
+      order_id: 'sec-link',
+      invoice_number: 'INV1',
+      allow_card: true,
+      allow_ach: true,
+    }),
+    fields: {
+      merchant_key: 'text',
+      amount: 'amount',
+      order_id: 'text',
+      invoice_number: 'text',
+      allow_card: 'flag',
+      allow_ach: 'flag',
+    },
     required: ['merchant_key', 'amount'],
   },
   {
@@ -138,16 +170,47 @@ export const merchantKeyRoutes: RouteCase[] = [
     method: 'POST',
     path: (t) => api(`/requests/${t.customer_id}`),
     pathParam: (_t, v) => api(`/requests/${v}`),
-    body: (t) => ({ merchant_key: t.merchant_key, amount: '8.00', order_id: 'sec-auth-req', isRequestCard: false, preauth: false, allow_card: true, allow_ach: true }),
-    fields: { merchant_key: 'text', amount: 'amount', order_id: 'text', isRequestCard: 'flag', preauth: 'flag', allow_card: 'flag', allow_ach: 'flag' },
+    body: (t) => ({
+      merchant_key: t.merchant_key,
+      amount: '8.00',
+      order_id: 'sec-auth-req',
+      isRequestCard: false,
+      preauth: false,
+      allow_card: true,
+      allow_ach: true,
+    }),
+    fields: {
+      merchant_key: 'text',
+      amount: 'amount',
+      order_id: 'text',
+      isRequestCard: 'flag',
+      preauth: 'flag',
+      allow_card: 'flag',
+      allow_ach: 'flag',
+    },
     required: ['merchant_key', 'amount', 'order_id'],
   },
   {
     name: 'POST /customers/add',
     method: 'POST',
     path: () => api('/customers/add'),
-    body: (t) => ({ merchant_key: t.merchant_key, first_name: 'Eve', last_name: 'Tester', email: 'eve@example.test', phone_number: '4155550199', card }),
-    fields: { merchant_key: 'text', first_name: 'text', last_name: 'text', email: 'text', phone_number: 'text', card: 'object', bank_account: 'object' },
+    body: (t) => ({
+      merchant_key: t.merchant_key,
+      first_name: 'Eve',
+      last_name: 'Tester',
+      email: 'eve@example.test',
+      phone_number: '4155550199',
+      card,
+    }),
+    fields: {
+      merchant_key: 'text',
+      first_name: 'text',
+      last_name: 'text',
+      email: 'text',
+      phone_number: 'text',
+      card: 'object',
+      bank_account: 'object',
+    },
     required: ['merchant_key', 'first_name'],
   },
   {
@@ -189,7 +252,13 @@ export const merchantKeyRoutes: RouteCase[] = [
     name: 'GET /merchant/transactions',
     method: 'GET',
     path: () => api('/merchant/transactions'),
-    body: (t) => ({ merchant_key: t.merchant_key, from_date: '2020-01-01', to_date: '2099-12-31', limit: '10', pageNumber: 0 }),
+    body: (t) => ({
+      merchant_key: t.merchant_key,
+      from_date: '2020-01-01',
+      to_date: '2099-12-31',
+      limit: '10',
+      pageNumber: 0,
+    }),
     fields: { merchant_key: 'text', from_date: 'date', to_date: 'date', limit: 'int', pageNumber: 'int' },
     required: ['merchant_key'],
   },
@@ -238,7 +307,13 @@ export const merchantKeyRoutes: RouteCase[] = [
       new_authorized_amount: '25.00',
       order_id: 'sec-pre',
     }),
-    fields: { merchant_key: 'text', transaction_id: 'text', last_authorized_amount: 'amount', new_authorized_amount: 'amount', order_id: 'text' },
+    fields: {
+      merchant_key: 'text',
+      transaction_id: 'text',
+      last_authorized_amount: 'amount',
+      new_authorized_amount: 'amount',
+      order_id: 'text',
+    },
     required: ['merchant_key', 'transaction_id', 'last_authorized_amount', 'new_authorized_amount'],
   },
   {
@@ -394,7 +469,11 @@ export function multipartBody(fields: Record<string, string>, files: Array<[stri
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   }
   for (const [k, data, type] of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"; filename="${k}.png"\r\nContent-Type: ${type}\r\n\r\n`));
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${k}"; filename="${k}.png"\r\nContent-Type: ${type}\r\n\r\n`,
+      ),
+    );
     parts.push(data, Buffer.from('\r\n'));
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));

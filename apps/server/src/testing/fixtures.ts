@@ -24,9 +24,16 @@ export async function newMerchant(
   if (res.status !== 201) throw new Error(`onboarding failed: ${res.status} ${res.text}`);
   const { merchant_key, public_key } = res.body.data;
   const list = await s.http({ method: 'GET', path: '/api/v1/merchant', auth });
-  const merchant = list.body.data.find((m: { public_data: { public_key: string } }) => m.public_data.public_key === public_key);
+  const merchant = list.body.data.find(
+    (m: { public_data: { public_key: string } }) => m.public_data.public_key === public_key,
+  );
   if (opts.approve !== false) {
-    const ap = await s.http({ method: 'POST', path: '/api/v1/approve-merchant', auth, json: { merchant_id: merchant.merchant_id } });
+    const ap = await s.http({
+      method: 'POST',
+      path: '/api/v1/approve-merchant',
+      auth,
+      json: { merchant_id: merchant.merchant_id },
+    });
     if (ap.status !== 200) throw new Error(`approve failed: ${ap.status} ${ap.text}`);
   }
   return { auth, merchant_key, merchant_id: merchant.merchant_id, public_key };

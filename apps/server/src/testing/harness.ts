@@ -3,7 +3,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { messagingOf, openCore, startWorkers, type CheckDepositProvider, type CheckImageStore, type Core, type Env, type Messaging, type Now, type Processor, type WorkerOptions, type Workers } from '@remit/core';
+import {
+  messagingOf,
+  openCore,
+  startWorkers,
+  type CheckDepositProvider,
+  type CheckImageStore,
+  type Core,
+  type Env,
+  type Messaging,
+  type Now,
+  type Processor,
+  type WorkerOptions,
+  type Workers,
+} from '@remit/core';
 import { createTestDatabase, testDbKind } from '@remit/core/testing';
 import { basicAuth, send, type HttpRequest, type HttpResponse } from './http.js';
 import { buildApp, loggerOptions, type RemitApp } from '../app.js';
@@ -115,7 +128,12 @@ export async function startTestServer(
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   core.ctx.publicUrl = address;
   // With a log stream, the workers log there too (send failures, purges).
-  const workers = opts.workers ? startWorkers(core.ctx, { ...(opts.logStream ? { logger: app.log } : {}), ...(metrics ? metrics.workerOptions(workerOptions) : workerOptions) }) : null;
+  const workers = opts.workers
+    ? startWorkers(core.ctx, {
+        ...(opts.logStream ? { logger: app.log } : {}),
+        ...(metrics ? metrics.workerOptions(workerOptions) : workerOptions),
+      })
+    : null;
   const http: TestServer['http'] = ({ path, auth, headers, ...rest }) =>
     send({
       ...rest,
@@ -129,7 +147,10 @@ export async function startTestServer(
     app,
     http,
     async credentials() {
-      const res = await http<{ client_id: string; secret_key: string }>({ method: 'POST', path: '/portal/api/credentials' });
+      const res = await http<{ client_id: string; secret_key: string }>({
+        method: 'POST',
+        path: '/portal/api/credentials',
+      });
       return [res.body.client_id, res.body.secret_key];
     },
     workers,
@@ -146,7 +167,17 @@ export async function startTestServer(
 
 /** Row counts of every table: "nothing written" means these do not change. */
 export async function tableCounts(core: Core): Promise<Record<string, number>> {
-  const names = ['clients', 'merchants', 'pay_links', 'customers', 'payment_methods', 'transactions', 'check_images', 'events', 'messages'];
+  const names = [
+    'clients',
+    'merchants',
+    'pay_links',
+    'customers',
+    'payment_methods',
+    'transactions',
+    'check_images',
+    'events',
+    'messages',
+  ];
   const out: Record<string, number> = {};
   for (const n of names) {
     const r = await core.ctx.db.execute(sql.raw(`select count(*)::int as c from ${n}`));

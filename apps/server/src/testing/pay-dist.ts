@@ -28,8 +28,16 @@ export const FIXTURE_RENDERER = `export function renderPage(state, search) {
 
 /** Vite's manifest of the fixture: the entry and the Spanish chunk it imports when used. */
 export const FIXTURE_MANIFEST = {
-  'index.html': { file: 'assets/index-abc123.js', isEntry: true, dynamicImports: ['../../packages/contract/translations/es/pay.json'] },
-  '../../packages/contract/translations/es/pay.json': { file: 'assets/messages-es-def456.js', isDynamicEntry: true, imports: ['index.html'] },
+  'index.html': {
+    file: 'assets/index-abc123.js',
+    isEntry: true,
+    dynamicImports: ['../../packages/contract/translations/es/pay.json'],
+  },
+  '../../packages/contract/translations/es/pay.json': {
+    file: 'assets/messages-es-def456.js',
+    isDynamicEntry: true,
+    imports: ['index.html'],
+  },
 };
 
 /**

@@ -16,7 +16,13 @@ export function noonClock(): () => Date {
   return () => new Date(noon + (Date.now() - start));
 }
 
-export const TEST_CARD = { number: '4242424242424242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: '123', zip: '94105' };
+export const TEST_CARD = {
+  number: '4242424242424242',
+  exp_month: 12,
+  exp_year: new Date().getUTCFullYear() + 3,
+  cvc: '123',
+  zip: '94105',
+};
 export const bankAccount = (account_number = '000123456789') => ({
   routing_number: '011000015',
   account_number,
@@ -52,7 +58,12 @@ export async function charge(
     method: 'POST',
     path: `/api/v1/customers/charge/${customerId}`,
     auth: m.auth,
-    json: { merchant_key: m.merchant_key, amount, order_id: opts.order_id ?? `ord-${Math.random().toString(36).slice(2)}`, preAuth: opts.preAuth ?? false },
+    json: {
+      merchant_key: m.merchant_key,
+      amount,
+      order_id: opts.order_id ?? `ord-${Math.random().toString(36).slice(2)}`,
+      preAuth: opts.preAuth ?? false,
+    },
   });
   if (res.status !== 200) throw new Error(`charge failed: ${res.status} ${res.text}`);
   return res.body.transaction_id;
@@ -76,7 +87,8 @@ export function merchantPost(s: TestServer, m: TestMerchant, path: string, body:
 
 /** The processor's reference of a stored transaction. */
 export async function gatewayRefOf(s: TestServer, id: string): Promise<string> {
-  return (await rows<{ gateway_ref: string }>(s, sql`select gateway_ref from transactions where id = ${id}`))[0]!.gateway_ref;
+  return (await rows<{ gateway_ref: string }>(s, sql`select gateway_ref from transactions where id = ${id}`))[0]!
+    .gateway_ref;
 }
 
 /** The stored transaction row, money as numbers of cents. */

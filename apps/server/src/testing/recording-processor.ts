@@ -17,7 +17,12 @@ export function recordingProcessor() {
   const calls: ProcessorCall[] = [];
   const failing = new Set<string>();
   const record = (call: string, input: { idempotencyKey: string; gatewayRef?: string; amountCents?: number }) => {
-    calls.push({ call, idempotencyKey: input.idempotencyKey, gatewayRef: input.gatewayRef, amountCents: input.amountCents });
+    calls.push({
+      call,
+      idempotencyKey: input.idempotencyKey,
+      gatewayRef: input.gatewayRef,
+      amountCents: input.amountCents,
+    });
     if (failing.delete(call)) throw new Error(`simulated failure after ${call}`);
   };
   const processor: Processor = {

@@ -37,7 +37,10 @@ const ERRORS: Record<string, { status: number; message: string }> = {
   NoSuchBucket: { status: 404, message: 'The specified bucket does not exist.' },
   AccessDenied: { status: 403, message: 'Access Denied' },
   InvalidAccessKeyId: { status: 403, message: 'The AWS Access Key Id you provided does not exist in our records.' },
-  XAmzContentSHA256Mismatch: { status: 400, message: "The provided 'x-amz-content-sha256' header does not match what was computed." },
+  XAmzContentSHA256Mismatch: {
+    status: 400,
+    message: "The provided 'x-amz-content-sha256' header does not match what was computed.",
+  },
   NotImplemented: { status: 501, message: 'A header you provided implies functionality that is not implemented.' },
   MethodNotAllowed: { status: 405, message: 'The specified method is not allowed against this resource.' },
   InternalError: { status: 500, message: 'We encountered an internal error. Please try again.' },
@@ -62,7 +65,9 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export async function startS3Emulator(opts: { buckets?: string[]; accessKeyId?: string; secretAccessKey?: string } = {}): Promise<S3Emulator> {
+export async function startS3Emulator(
+  opts: { buckets?: string[]; accessKeyId?: string; secretAccessKey?: string } = {},
+): Promise<S3Emulator> {
   const emu: Omit<S3Emulator, 'url' | 'close'> = {
     accessKeyId: opts.accessKeyId ?? 'AKIAREMITTEST0000001',
     secretAccessKey: opts.secretAccessKey ?? randomBytes(20).toString('base64'),
@@ -77,9 +82,10 @@ export async function startS3Emulator(opts: { buckets?: string[]; accessKeyId?: 
     const body = await bodyOf(req);
     if (emu.failing) return sendError(req, res, 'InternalError', url.pathname);
     // SigV4: `AWS4-HMAC-SHA256 Credential=<key id>/<date>/<region>/s3/aws4_request, SignedHeaders=…, Signature=…`.
-    const auth = /^AWS4-HMAC-SHA256 Credential=([^/,\s]+)\/\d{8}\/[^/]+\/s3\/aws4_request, ?SignedHeaders=[^,]+, ?Signature=[0-9a-f]{64}$/.exec(
-      req.headers.authorization ?? '',
-    );
+    const auth =
+      /^AWS4-HMAC-SHA256 Credential=([^/,\s]+)\/\d{8}\/[^/]+\/s3\/aws4_request, ?SignedHeaders=[^,]+, ?Signature=[0-9a-f]{64}$/.exec(
+        req.headers.authorization ?? '',
+      );
     if (!auth || !req.headers['x-amz-date']) return sendError(req, res, 'AccessDenied', url.pathname);
     if (auth[1] !== emu.accessKeyId) return sendError(req, res, 'InvalidAccessKeyId', url.pathname);
     const declared = String(req.headers['x-amz-content-sha256'] ?? '');
@@ -97,7 +103,12 @@ export async function startS3Emulator(opts: { buckets?: string[]; accessKeyId?: 
     switch (req.method) {
       case 'PUT': {
         const etag = `"${createHash('md5').update(body).digest('hex')}"`;
-        bucket.set(key, { body, contentType: req.headers['content-type'] ?? 'binary/octet-stream', etag, lastModified: new Date() });
+        bucket.set(key, {
+          body,
+          contentType: req.headers['content-type'] ?? 'binary/octet-stream',
+          etag,
+          lastModified: new Date(),
+        });
         res.writeHead(200, { etag });
         return void res.end();
       }

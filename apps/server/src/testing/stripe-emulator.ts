@@ -151,7 +151,6 @@ export interface StripeEmulator {
   close(): Promise<void>;
 }
 
-
 export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Promise<StripeEmulator> {
   const mode = opts.live ? 'live' : 'test';
   const secretKey = `sk_${mode}_${randomBytes(12).toString('hex')}`;
@@ -180,7 +179,9 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
 
   const sign = (payload: string, o: { timestamp?: number; secret?: string } = {}) => {
     const t = o.timestamp ?? now();
-    const v1 = createHmac('sha256', o.secret ?? webhookSecret).update(`${t}.${payload}`).digest('hex');
+    const v1 = createHmac('sha256', o.secret ?? webhookSecret)
+      .update(`${t}.${payload}`)
+      .digest('hex');
     return `t=${t},v1=${v1}`;
   };
   const event = (type: string, object: object): Stripe.Event =>
@@ -206,22 +207,48 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     fail(404, 'invalid_request_error', `No such ${what}: '${value}'`, { code: 'resource_missing', param: 'id' });
   const int = (v: unknown, param: string): number => {
     const n = Number(v);
-    if (typeof v !== 'string' || !/^\d+$/.test(v)) return fail(400, 'invalid_request_error', `Invalid integer: ${String(v)}`, { param });
+    if (typeof v !== 'string' || !/^\d+$/.test(v))
+      return fail(400, 'invalid_request_error', `Invalid integer: ${String(v)}`, { param });
     return n;
   };
 
   const createMethod = (p: Params, auth: 'secret' | 'publishable'): PaymentMethod & { number?: string } => {
     const type = String(p.type);
-    const base = { id: id('pm'), object: 'payment_method' as const, customer: null, created: now(), livemode: false, metadata: {} };
+    const base = {
+      id: id('pm'),
+      object: 'payment_method' as const,
+      customer: null,
+      created: now(),
+      livemode: false,
+      metadata: {},
+    };
     if (type === 'card') {
       const c = (p.card ?? {}) as Record<string, string>;
-      if (!c.number) fail(400, 'invalid_request_error', 'Missing required param: card[number].', { param: 'card[number]', code: 'parameter_missing' });
+      if (!c.number)
+        fail(400, 'invalid_request_error', 'Missing required param: card[number].', {
+          param: 'card[number]',
+          code: 'parameter_missing',
+        });
       if (auth === 'secret' && opts.refuseRawCardData) fail(400, 'invalid_request_error', RAW_CARD_MESSAGE);
-      const brand = c.number!.startsWith('4') ? 'visa' : c.number!.startsWith('5') ? 'mastercard' : c.number!.startsWith('3') ? 'amex' : 'discover';
+      const brand = c.number!.startsWith('4')
+        ? 'visa'
+        : c.number!.startsWith('5')
+          ? 'mastercard'
+          : c.number!.startsWith('3')
+            ? 'amex'
+            : 'discover';
       const m = {
         ...base,
         type: 'card' as const,
-        card: { brand, last4: c.number!.slice(-4), exp_month: Number(c.exp_month), exp_year: Number(c.exp_year), fingerprint: c.number!.slice(-8), funding: 'credit', country: 'US' },
+        card: {
+          brand,
+          last4: c.number!.slice(-4),
+          exp_month: Number(c.exp_month),
+          exp_year: Number(c.exp_year),
+          fingerprint: c.number!.slice(-8),
+          funding: 'credit',
+          country: 'US',
+        },
         us_bank_account: null,
         number: c.number,
       };
@@ -230,7 +257,10 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     }
     if (type === 'us_bank_account') {
       const b = (p.us_bank_account ?? {}) as Record<string, string>;
-      const fca = b.financial_connections_account ? linked.get(b.financial_connections_account) ?? missing('financial_connections.account', b.financial_connections_account) : null;
+      const fca = b.financial_connections_account
+        ? (linked.get(b.financial_connections_account) ??
+          missing('financial_connections.account', b.financial_connections_account))
+        : null;
       if (!fca && (!b.routing_number || !b.account_number)) {
         const param = b.routing_number ? 'us_bank_account[account_number]' : 'us_bank_account[routing_number]';
         fail(400, 'invalid_request_error', `Missing required param: ${param}.`, { param, code: 'parameter_missing' });
@@ -241,7 +271,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
         card: null,
         us_bank_account: {
           last4: fca ? fca.last4 : String(b.account_number).slice(-4),
-          routing_number: fca ? '110000000' : b.routing_number ?? null,
+          routing_number: fca ? '110000000' : (b.routing_number ?? null),
           account_type: (b.account_type ?? 'checking') as 'checking',
           account_holder_type: (b.account_holder_type ?? 'individual') as 'individual',
           bank_name: 'STRIPE TEST BANK',
@@ -266,12 +296,21 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     return {
       ...pi,
       ...(e.includes('latest_charge') && pi.latest_charge ? { latest_charge: charges.get(pi.latest_charge) } : {}),
-      ...(e.includes('payment_method') && pi.payment_method ? { payment_method: methodView(methodOf(pi.payment_method as string)) } : {}),
+      ...(e.includes('payment_method') && pi.payment_method
+        ? { payment_method: methodView(methodOf(pi.payment_method as string)) }
+        : {}),
     };
   };
   /** What a publishable key sees of an intent: no metadata, customer or money flows. */
   const publicView = <T extends object>(it: T) => {
-    const { metadata: _m, customer: _c, application_fee_amount: _f, transfer_data: _t, on_behalf_of: _o, ...shown } = it as T & Record<string, unknown>;
+    const {
+      metadata: _m,
+      customer: _c,
+      application_fee_amount: _f,
+      transfer_data: _t,
+      on_behalf_of: _o,
+      ...shown
+    } = it as T & Record<string, unknown>;
     return shown;
   };
 
@@ -279,25 +318,52 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     const given = (p.payment_method_types ?? p.allowed_payment_method_types) as string[] | undefined;
     const auto = (p.automatic_payment_methods as Params | undefined)?.enabled === 'true';
     const types = given ?? (auto ? PM_TYPES : ['card']);
-    if (!Array.isArray(types) || types.length === 0) fail(400, 'invalid_request_error', 'Invalid array', { param: 'payment_method_types' });
+    if (!Array.isArray(types) || types.length === 0)
+      fail(400, 'invalid_request_error', 'Invalid array', { param: 'payment_method_types' });
     for (const t of types) {
-      if (!PM_TYPES.includes(t)) fail(400, 'invalid_request_error', `The payment method type "${t}" is invalid. Please ensure the provided type is activated in your dashboard (https://dashboard.stripe.com/account/payments/settings) and your account is enabled for any preview features that you are trying to use.`, { param: 'payment_method_types' });
+      if (!PM_TYPES.includes(t))
+        fail(
+          400,
+          'invalid_request_error',
+          `The payment method type "${t}" is invalid. Please ensure the provided type is activated in your dashboard (https://dashboard.stripe.com/account/payments/settings) and your account is enabled for any preview features that you are trying to use.`,
+          { param: 'payment_method_types' },
+        );
     }
     return types;
   };
 
   const createIntent = (p: Params, auth: 'secret' | 'publishable'): PaymentIntent => {
     const amount = int(p.amount, 'amount');
-    if (amount < 50) fail(400, 'invalid_request_error', 'Amount must be at least $0.50 usd', { code: 'amount_too_small', param: 'amount' });
-    const method = p.payment_method ? methodOf(String(p.payment_method)) : p.payment_method_data ? createMethod(p.payment_method_data as Params, auth) : null;
+    if (amount < 50)
+      fail(400, 'invalid_request_error', 'Amount must be at least $0.50 usd', {
+        code: 'amount_too_small',
+        param: 'amount',
+      });
+    const method = p.payment_method
+      ? methodOf(String(p.payment_method))
+      : p.payment_method_data
+        ? createMethod(p.payment_method_data as Params, auth)
+        : null;
     const capture = p.capture_method === 'manual' ? 'manual' : 'automatic';
     const destination = (p.transfer_data as Params | undefined)?.destination as string | undefined;
     if (destination !== undefined && !accounts.has(destination)) missing('account', destination);
     const fee = p.application_fee_amount === undefined ? null : int(p.application_fee_amount, 'application_fee_amount');
-    if (fee !== null && !destination) fail(400, 'invalid_request_error', 'Can only apply an application_fee_amount when the PaymentIntent is attempting a direct payment (using an OAuth key or Stripe-Account header) or destination payment (using `transfer_data[destination]`).', { param: 'application_fee_amount' });
-    if (fee !== null && fee > amount) fail(400, 'invalid_request_error', 'The application fee cannot be greater than the amount.', { param: 'application_fee_amount' });
+    if (fee !== null && !destination)
+      fail(
+        400,
+        'invalid_request_error',
+        'Can only apply an application_fee_amount when the PaymentIntent is attempting a direct payment (using an OAuth key or Stripe-Account header) or destination payment (using `transfer_data[destination]`).',
+        { param: 'application_fee_amount' },
+      );
+    if (fee !== null && fee > amount)
+      fail(400, 'invalid_request_error', 'The application fee cannot be greater than the amount.', {
+        param: 'application_fee_amount',
+      });
     const future = p.setup_future_usage as string | undefined;
-    if (future !== undefined && future !== 'on_session' && future !== 'off_session') fail(400, 'invalid_request_error', `Invalid setup_future_usage: must be one of on_session or off_session`, { param: 'setup_future_usage' });
+    if (future !== undefined && future !== 'on_session' && future !== 'off_session')
+      fail(400, 'invalid_request_error', `Invalid setup_future_usage: must be one of on_session or off_session`, {
+        param: 'setup_future_usage',
+      });
     if (p.customer !== undefined && !customers.has(String(p.customer))) missing('customer', String(p.customer));
     const pid = id('pi');
     const pi: PaymentIntent = {
@@ -313,7 +379,8 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       customer: (p.customer as string) ?? null,
       payment_method: method?.id ?? null,
       payment_method_types: paymentMethodTypes(p),
-      allowed_payment_method_types: (p.allowed_payment_method_types as Stripe.PaymentIntent.AllowedPaymentMethodType[]) ?? null,
+      allowed_payment_method_types:
+        (p.allowed_payment_method_types as Stripe.PaymentIntent.AllowedPaymentMethodType[]) ?? null,
       setup_future_usage: (future as Stripe.PaymentIntent.SetupFutureUsage) ?? null,
       metadata: (p.metadata as Record<string, string>) ?? {},
       created: now(),
@@ -356,27 +423,64 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     challenges.set(it.id, { returnUrl: String(p.return_url ?? ''), number, frame });
     const url = `${baseUrl()}/3ds/${it.id}`;
     return (frame
-      ? { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect', stripe_js: url, source: id('src') } }
-      : { type: 'redirect_to_url', redirect_to_url: { url, return_url: String(p.return_url) } }) as unknown as Stripe.PaymentIntent.NextAction;
+      ? {
+          type: 'use_stripe_sdk',
+          use_stripe_sdk: { type: 'three_d_secure_redirect', stripe_js: url, source: id('src') },
+        }
+      : {
+          type: 'redirect_to_url',
+          redirect_to_url: { url, return_url: String(p.return_url) },
+        }) as unknown as Stripe.PaymentIntent.NextAction;
   };
   /** Only an intent still waiting for its customer can be confirmed (a paid or canceled one: Stripe's unexpected_state). */
   const confirmable = (it: AnyIntent) => {
     if (!['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(it.status)) {
       const name = it.object === 'payment_intent' ? 'PaymentIntent' : 'SetupIntent';
-      fail(400, 'invalid_request_error', `You cannot confirm this ${name} because it has a status of ${it.status}.`, { code: `${it.object}_unexpected_state`, [it.object]: it });
+      fail(400, 'invalid_request_error', `You cannot confirm this ${name} because it has a status of ${it.status}.`, {
+        code: `${it.object}_unexpected_state`,
+        [it.object]: it,
+      });
     }
   };
   /** The PaymentMethod a confirm names: an existing one, one made from payment_method_data, or the intent's own. */
   const methodForConfirm = (it: AnyIntent, p: Params, auth: 'secret' | 'publishable') => {
-    const m = p.payment_method ? methodOf(String(p.payment_method)) : p.payment_method_data ? createMethod(p.payment_method_data as Params, auth) : it.payment_method ? methodOf(it.payment_method as string) : null;
+    const m = p.payment_method
+      ? methodOf(String(p.payment_method))
+      : p.payment_method_data
+        ? createMethod(p.payment_method_data as Params, auth)
+        : it.payment_method
+          ? methodOf(it.payment_method as string)
+          : null;
     const name = it.object === 'payment_intent' ? 'PaymentIntent' : 'SetupIntent';
-    if (!m) return fail(400, 'invalid_request_error', `You cannot confirm this ${name} because it's missing a payment method. To confirm the ${name} with ${it.customer ?? 'a customer'}, specify a payment method attached to this customer along with the customer ID.`, { code: `${it.object}_unexpected_state` });
+    if (!m)
+      return fail(
+        400,
+        'invalid_request_error',
+        `You cannot confirm this ${name} because it's missing a payment method. To confirm the ${name} with ${it.customer ?? 'a customer'}, specify a payment method attached to this customer along with the customer ID.`,
+        { code: `${it.object}_unexpected_state` },
+      );
     if (!it.payment_method_types.includes(m.type)) {
-      fail(400, 'invalid_request_error', `The PaymentMethod provided (${m.type}) is not allowed for this ${name}. Please attach a PaymentMethod of one of the following types: ${it.payment_method_types.join(', ')}.`, { code: 'payment_intent_incompatible_payment_method', param: 'payment_method' });
+      fail(
+        400,
+        'invalid_request_error',
+        `The PaymentMethod provided (${m.type}) is not allowed for this ${name}. Please attach a PaymentMethod of one of the following types: ${it.payment_method_types.join(', ')}.`,
+        { code: 'payment_intent_incompatible_payment_method', param: 'payment_method' },
+      );
     }
-    if (m.customer && it.customer && m.customer !== it.customer) fail(400, 'invalid_request_error', 'The provided PaymentMethod belongs to another customer.', { param: 'payment_method' });
-    if (m.type === 'us_bank_account' && !m.us_bank_account?.financial_connections_account && p.mandate_data === undefined && auth === 'publishable') {
-      fail(400, 'invalid_request_error', 'mandate_data is required to confirm with a us_bank_account PaymentMethod.', { param: 'mandate_data', code: 'parameter_missing' });
+    if (m.customer && it.customer && m.customer !== it.customer)
+      fail(400, 'invalid_request_error', 'The provided PaymentMethod belongs to another customer.', {
+        param: 'payment_method',
+      });
+    if (
+      m.type === 'us_bank_account' &&
+      !m.us_bank_account?.financial_connections_account &&
+      p.mandate_data === undefined &&
+      auth === 'publishable'
+    ) {
+      fail(400, 'invalid_request_error', 'mandate_data is required to confirm with a us_bank_account PaymentMethod.', {
+        param: 'mandate_data',
+        code: 'parameter_missing',
+      });
     }
     return m;
   };
@@ -387,13 +491,19 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
    * `use_stripe_sdk`, else a redirect to return_url); then the network answers.
    * `via: 'create'` is `confirm=true` on create: Remit's older server-side bank debit goes straight to processing.
    */
-  const confirmPayment = (pi: PaymentIntent, p: Params, via: 'create' | 'confirm', auth: 'secret' | 'publishable'): PaymentIntent => {
+  const confirmPayment = (
+    pi: PaymentIntent,
+    p: Params,
+    via: 'create' | 'confirm',
+    auth: 'secret' | 'publishable',
+  ): PaymentIntent => {
     confirmable(pi);
     const method = methodForConfirm(pi, p, auth);
     pi.payment_method = method.id;
     pi.last_payment_error = null;
     pi.next_action = null;
-    if (p.setup_future_usage === 'off_session' || p.setup_future_usage === 'on_session') pi.setup_future_usage = p.setup_future_usage;
+    if (p.setup_future_usage === 'off_session' || p.setup_future_usage === 'on_session')
+      pi.setup_future_usage = p.setup_future_usage;
     if (method.type === 'us_bank_account') {
       if (via === 'create' || method.us_bank_account?.financial_connections_account) {
         pi.status = 'processing';
@@ -410,7 +520,12 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     if ((THREE_DS.has(method.number ?? '') || card.request_three_d_secure === 'challenge') && !challenged.has(pi.id)) {
       // Stripe's redirect: its page, then back to return_url (off-session: no one to ask, a decline).
       if (p.off_session === 'true' || (!p.return_url && p.use_stripe_sdk !== 'true')) {
-        pi.last_payment_error = { type: 'card_error', code: 'authentication_required', decline_code: 'authentication_required', message: 'Your card was declined. This transaction requires authentication.' } as unknown as Stripe.PaymentIntent.LastPaymentError;
+        pi.last_payment_error = {
+          type: 'card_error',
+          code: 'authentication_required',
+          decline_code: 'authentication_required',
+          message: 'Your card was declined. This transaction requires authentication.',
+        } as unknown as Stripe.PaymentIntent.LastPaymentError;
         emit('payment_intent.payment_failed', pi);
         return fail(402, 'card_error', 'Your card was declined. This transaction requires authentication.', {
           code: 'authentication_required',
@@ -462,7 +577,12 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     charges.set(charge.id, charge);
     pi.latest_charge = charge.id;
     if (decline) {
-      const error = { type: 'card_error', ...decline, charge: charge.id, doc_url: `https://docs.stripe.com/error-codes/${decline.code}` };
+      const error = {
+        type: 'card_error',
+        ...decline,
+        charge: charge.id,
+        doc_url: `https://docs.stripe.com/error-codes/${decline.code}`,
+      };
       pi.status = 'requires_payment_method';
       pi.next_action = null;
       pi.last_payment_error = error as unknown as Stripe.PaymentIntent.LastPaymentError;
@@ -490,15 +610,21 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
   const intent = (pid: string) => paymentIntents.get(pid) ?? missing('payment_intent', pid);
   const setupIntent = (sid: string) => setupIntents.get(sid) ?? missing('setup_intent', sid);
   const unexpected = (pi: PaymentIntent, action: string): never =>
-    fail(400, 'invalid_request_error', `This PaymentIntent could not be ${action} because it has a status of ${pi.status}.`, {
-      code: 'payment_intent_unexpected_state',
-      payment_intent: pi,
-    });
+    fail(
+      400,
+      'invalid_request_error',
+      `This PaymentIntent could not be ${action} because it has a status of ${pi.status}.`,
+      {
+        code: 'payment_intent_unexpected_state',
+        payment_intent: pi,
+      },
+    );
 
   const createSetupIntent = (p: Params, auth: 'secret' | 'publishable'): SetupIntent => {
     if (p.customer !== undefined && !customers.has(String(p.customer))) missing('customer', String(p.customer));
     const usage = (p.usage as string | undefined) ?? 'off_session';
-    if (usage !== 'on_session' && usage !== 'off_session') fail(400, 'invalid_request_error', 'Invalid usage: must be one of on_session or off_session', { param: 'usage' });
+    if (usage !== 'on_session' && usage !== 'off_session')
+      fail(400, 'invalid_request_error', 'Invalid usage: must be one of on_session or off_session', { param: 'usage' });
     const sid = id('seti');
     const si: SetupIntent = {
       id: sid,
@@ -507,7 +633,8 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       customer: (p.customer as string) ?? null,
       payment_method: null,
       payment_method_types: paymentMethodTypes(p),
-      allowed_payment_method_types: (p.allowed_payment_method_types as Stripe.SetupIntent.AllowedPaymentMethodType[]) ?? null,
+      allowed_payment_method_types:
+        (p.allowed_payment_method_types as Stripe.SetupIntent.AllowedPaymentMethodType[]) ?? null,
       status: 'requires_payment_method',
       usage,
       metadata: (p.metadata as Record<string, string>) ?? {},
@@ -557,8 +684,17 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     }
     if (THREE_DS.has(method.number ?? '') && !challenged.has(si.id)) {
       if (!p.return_url && p.use_stripe_sdk !== 'true') {
-        failSetup(si, { type: 'card_error', code: 'authentication_required', decline_code: 'authentication_required', message: 'Your card was declined. This transaction requires authentication.' });
-        return fail(402, 'card_error', 'Your card was declined. This transaction requires authentication.', { code: 'authentication_required', decline_code: 'authentication_required', setup_intent: si });
+        failSetup(si, {
+          type: 'card_error',
+          code: 'authentication_required',
+          decline_code: 'authentication_required',
+          message: 'Your card was declined. This transaction requires authentication.',
+        });
+        return fail(402, 'card_error', 'Your card was declined. This transaction requires authentication.', {
+          code: 'authentication_required',
+          decline_code: 'authentication_required',
+          setup_intent: si,
+        });
       }
       si.status = 'requires_action';
       si.next_action = challengeAction(si, p, method.number ?? '') as unknown as Stripe.SetupIntent.NextAction;
@@ -579,17 +715,33 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
   const verifyMicrodeposits = (it: AnyIntent, p: Params): AnyIntent => {
     const name = it.object === 'payment_intent' ? 'PaymentIntent' : 'SetupIntent';
     if (it.status !== 'requires_action' || it.next_action?.type !== 'verify_with_microdeposits') {
-      return fail(400, 'invalid_request_error', `This ${name} does not have microdeposits to verify (status ${it.status}).`, { code: `${it.object}_unexpected_state` });
+      return fail(
+        400,
+        'invalid_request_error',
+        `This ${name} does not have microdeposits to verify (status ${it.status}).`,
+        { code: `${it.object}_unexpected_state` },
+      );
     }
     const code = p.descriptor_code as string | undefined;
     const amounts = p.amounts as string[] | undefined;
-    if (code === undefined && amounts === undefined) fail(400, 'invalid_request_error', 'Missing required param: descriptor_code.', { param: 'descriptor_code', code: 'parameter_missing' });
-    const ok = code !== undefined ? code.trim().toUpperCase() === MICRODEPOSIT_CODE : Array.isArray(amounts) && [...amounts].sort().join() === MICRODEPOSIT_AMOUNTS.join();
+    if (code === undefined && amounts === undefined)
+      fail(400, 'invalid_request_error', 'Missing required param: descriptor_code.', {
+        param: 'descriptor_code',
+        code: 'parameter_missing',
+      });
+    const ok =
+      code !== undefined
+        ? code.trim().toUpperCase() === MICRODEPOSIT_CODE
+        : Array.isArray(amounts) && [...amounts].sort().join() === MICRODEPOSIT_AMOUNTS.join();
     if (!ok) {
       const tries = (verifyAttempts.get(it.id) ?? 0) + 1;
       verifyAttempts.set(it.id, tries);
       if (tries >= 3) {
-        const error = { type: 'invalid_request_error', code: 'payment_method_microdeposit_verification_attempts_exceeded', message: 'You have exceeded the number of allowed verification attempts.' };
+        const error = {
+          type: 'invalid_request_error',
+          code: 'payment_method_microdeposit_verification_attempts_exceeded',
+          message: 'You have exceeded the number of allowed verification attempts.',
+        };
         if (it.object === 'setup_intent') failSetup(it, error);
         else {
           Object.assign(it, { status: 'requires_payment_method', next_action: null, last_payment_error: error });
@@ -599,8 +751,18 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       }
       const left = `You have ${3 - tries} verification attempts remaining.`;
       return code !== undefined
-        ? fail(400, 'invalid_request_error', `The verification code provided does not match the code that was sent to the bank account. ${left}`, { code: 'payment_method_microdeposit_verification_descriptor_code_mismatch', param: 'descriptor_code' })
-        : fail(400, 'invalid_request_error', `The amounts provided do not match the amounts that were sent to the bank account. ${left}`, { code: 'payment_method_microdeposit_verification_amounts_mismatch', param: 'amounts' });
+        ? fail(
+            400,
+            'invalid_request_error',
+            `The verification code provided does not match the code that was sent to the bank account. ${left}`,
+            { code: 'payment_method_microdeposit_verification_descriptor_code_mismatch', param: 'descriptor_code' },
+          )
+        : fail(
+            400,
+            'invalid_request_error',
+            `The amounts provided do not match the amounts that were sent to the bank account. ${left}`,
+            { code: 'payment_method_microdeposit_verification_amounts_mismatch', param: 'amounts' },
+          );
     }
     if (it.object === 'setup_intent') return succeedSetup(it);
     it.status = 'processing';
@@ -612,17 +774,36 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
 
   /** Stripe.js's Financial Connections step: the customer links Test Institution's account (instant verification). */
   const linkAccountSession = () => {
-    const fca = { id: id('fca'), object: 'financial_connections.account', institution_name: 'Test Institution', last4: '6789', category: 'cash', subcategory: 'checking', status: 'active' };
+    const fca = {
+      id: id('fca'),
+      object: 'financial_connections.account',
+      institution_name: 'Test Institution',
+      last4: '6789',
+      category: 'cash',
+      subcategory: 'checking',
+      status: 'active',
+    };
     linked.set(fca.id, { last4: fca.last4, institution: fca.institution_name });
-    return { id: id('fcsess'), object: 'financial_connections.session', client_secret: secretFor('fcsess'), livemode: false, accounts: { object: 'list', data: [fca], has_more: false, url: '/v1/financial_connections/accounts' } };
+    return {
+      id: id('fcsess'),
+      object: 'financial_connections.session',
+      client_secret: secretFor('fcsess'),
+      livemode: false,
+      accounts: { object: 'list', data: [fca], has_more: false, url: '/v1/financial_connections/accounts' },
+    };
   };
 
   /** Stripe's search query language, the part reconciliation uses: clauses joined by AND (or OR). */
   const searchIntents = (query: string): PaymentIntent[] => {
     const joiner = / OR /i.test(query) ? / OR /i : / AND /i;
-    const clauses = query.trim().split(joiner).map((c) => c.trim());
+    const clauses = query
+      .trim()
+      .split(joiner)
+      .map((c) => c.trim());
     const tests = clauses.map((c) => {
-      const m = c.match(/^(-?)(?:metadata\[['"]([\w.-]+)['"]\]|(status|currency|customer|amount|created))\s*(:|>=|<=|>|<)\s*(?:['"]([^'"]*)['"]|(null)|(\d+))$/);
+      const m = c.match(
+        /^(-?)(?:metadata\[['"]([\w.-]+)['"]\]|(status|currency|customer|amount|created))\s*(:|>=|<=|>|<)\s*(?:['"]([^'"]*)['"]|(null)|(\d+))$/,
+      );
       if (!m) return fail(400, 'invalid_request_error', `Unsupported search query: ${query}`, { param: 'query' });
       const [, neg, key, field, op, str, nul, num] = m;
       const value = num ?? str;
@@ -641,11 +822,17 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
   };
   const limitOf = (p: Params) => {
     const l = p.limit === undefined ? 10 : int(p.limit, 'limit');
-    if (l < 1 || l > 100) fail(400, 'invalid_request_error', 'Invalid limit: must be between 1 and 100', { param: 'limit' });
+    if (l < 1 || l > 100)
+      fail(400, 'invalid_request_error', 'Invalid limit: must be between 1 and 100', { param: 'limit' });
     return l;
   };
   /** A list page as Stripe shows it: newest first, `starting_after` / `ending_before` by id. */
-  const listPage = <T extends { id: string; created: number }>(all: T[], p: Params, url: string, shape: (x: T) => unknown = (x) => x) => {
+  const listPage = <T extends { id: string; created: number }>(
+    all: T[],
+    p: Params,
+    url: string,
+    shape: (x: T) => unknown = (x) => x,
+  ) => {
     const created = (p.created ?? {}) as Record<string, string>;
     let rows = all.filter(
       (x) =>
@@ -655,7 +842,14 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
         (created.lt === undefined || x.created < Number(created.lt)),
     );
     if (p.starting_after) rows = rows.slice(rows.findIndex((x) => x.id === p.starting_after) + 1);
-    if (p.ending_before) rows = rows.slice(0, Math.max(0, rows.findIndex((x) => x.id === p.ending_before)));
+    if (p.ending_before)
+      rows = rows.slice(
+        0,
+        Math.max(
+          0,
+          rows.findIndex((x) => x.id === p.ending_before),
+        ),
+      );
     const limit = limitOf(p);
     return { object: 'list', data: rows.slice(0, limit).map(shape), has_more: rows.length > limit, url };
   };
@@ -669,20 +863,29 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
   const byClientSecret = <T extends AnyIntent>(it: T, p: Params, auth: 'secret' | 'publishable'): T => {
     if (auth === 'publishable' && p.client_secret !== it.client_secret) {
       const name = it.object === 'payment_intent' ? 'PaymentIntent' : 'SetupIntent';
-      fail(400, 'invalid_request_error', `The client_secret provided does not match the client_secret associated with the ${name}.`, { code: `${it.object}_invalid_parameter`, param: 'client_secret' });
+      fail(
+        400,
+        'invalid_request_error',
+        `The client_secret provided does not match the client_secret associated with the ${name}.`,
+        { code: `${it.object}_invalid_parameter`, param: 'client_secret' },
+      );
     }
     return it;
   };
 
-  const expandedData = (expand: unknown) => (Array.isArray(expand) ? (expand as string[]).map((x) => x.replace(/^data\./, '')) : []);
+  const expandedData = (expand: unknown) =>
+    Array.isArray(expand) ? (expand as string[]).map((x) => x.replace(/^data\./, '')) : [];
 
   const route = (method: string, path: string, p: Params, auth: 'secret' | 'publishable'): unknown => {
     let m: RegExpMatchArray | null;
-    if (auth === 'publishable' && !PUBLISHABLE.some((r) => r.test(`${method} ${path}`))) return fail(401, 'invalid_request_error', PUBLISHABLE_MESSAGE);
+    if (auth === 'publishable' && !PUBLISHABLE.some((r) => r.test(`${method} ${path}`)))
+      return fail(401, 'invalid_request_error', PUBLISHABLE_MESSAGE);
     const shown = (x: object) => (auth === 'publishable' ? publicView(x) : x);
     if (method === 'POST' && path === '/v1/payment_methods') return methodView(createMethod(p, auth));
     if (method === 'GET' && path === '/v1/payment_methods') {
-      const rows = [...methods.values()].reverse().filter((x) => x.customer === p.customer && (p.type === undefined || x.type === p.type));
+      const rows = [...methods.values()]
+        .reverse()
+        .filter((x) => x.customer === p.customer && (p.type === undefined || x.type === p.type));
       return listPage(rows, p, '/v1/payment_methods', methodView);
     }
     if ((m = path.match(/^\/v1\/payment_methods\/([^/]+)$/)) && method === 'GET') return methodView(methodOf(m[1]!));
@@ -691,49 +894,95 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       if (m[2] === 'attach') {
         const c = String(p.customer ?? '');
         if (!customers.has(c)) missing('customer', c);
-        if (pm.customer && pm.customer !== c) fail(400, 'invalid_request_error', 'The payment method you provided has already been attached to a customer.', { code: 'payment_method_unexpected_state' });
+        if (pm.customer && pm.customer !== c)
+          fail(
+            400,
+            'invalid_request_error',
+            'The payment method you provided has already been attached to a customer.',
+            { code: 'payment_method_unexpected_state' },
+          );
         pm.customer = c;
       } else pm.customer = null;
       return methodView(pm);
     }
     if (method === 'POST' && path === '/v1/customers') {
-      const c: Customer = { id: id('cus'), object: 'customer', created: now(), livemode: false, metadata: (p.metadata as Record<string, string>) ?? {}, email: (p.email as string) ?? null, name: (p.name as string) ?? null };
+      const c: Customer = {
+        id: id('cus'),
+        object: 'customer',
+        created: now(),
+        livemode: false,
+        metadata: (p.metadata as Record<string, string>) ?? {},
+        email: (p.email as string) ?? null,
+        name: (p.name as string) ?? null,
+      };
       customers.set(c.id, c);
       if (p.payment_method) methodOf(String(p.payment_method)).customer = c.id;
       return c;
     }
-    if ((m = path.match(/^\/v1\/customers\/([^/]+)$/)) && method === 'GET') return customers.get(m[1]!) ?? missing('customer', m[1]!);
+    if ((m = path.match(/^\/v1\/customers\/([^/]+)$/)) && method === 'GET')
+      return customers.get(m[1]!) ?? missing('customer', m[1]!);
     if ((m = path.match(/^\/v1\/customers\/([^/]+)\/payment_methods$/)) && method === 'GET') {
-      const rows = [...methods.values()].reverse().filter((x) => x.customer === m![1] && (p.type === undefined || x.type === p.type));
+      const rows = [...methods.values()]
+        .reverse()
+        .filter((x) => x.customer === m![1] && (p.type === undefined || x.type === p.type));
       return listPage(rows, p, `/v1/customers/${m[1]}/payment_methods`, methodView);
     }
     if (method === 'POST' && path === '/v1/payment_intents') return view(createIntent(p, auth), p.expand);
     if (method === 'GET' && path === '/v1/payment_intents') {
-      const rows = [...paymentIntents.values()].reverse().filter((x) => p.customer === undefined || x.customer === p.customer);
+      const rows = [...paymentIntents.values()]
+        .reverse()
+        .filter((x) => p.customer === undefined || x.customer === p.customer);
       return listPage(rows, p, '/v1/payment_intents', (pi) => view(pi, expandedData(p.expand)));
     }
     if (method === 'GET' && path === '/v1/payment_intents/search') {
       const all = searchIntents(String(p.query ?? ''));
       const offset = p.page ? Number(String(p.page).replace(/^page_/, '')) || 0 : 0;
       const limit = limitOf(p);
-      const data = all.slice(offset, offset + limit).map((pi) => view(pi, ['latest_charge', ...expandedData(p.expand)]));
+      const data = all
+        .slice(offset, offset + limit)
+        .map((pi) => view(pi, ['latest_charge', ...expandedData(p.expand)]));
       const more = all.length > offset + limit;
-      return { object: 'search_result', data, has_more: more, next_page: more ? `page_${offset + limit}` : null, url: '/v1/payment_intents/search' };
+      return {
+        object: 'search_result',
+        data,
+        has_more: more,
+        next_page: more ? `page_${offset + limit}` : null,
+        url: '/v1/payment_intents/search',
+      };
     }
-    if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)$/)) && method === 'GET') return shown(view(byClientSecret(intent(m[1]!), p, auth), p.expand));
+    if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)$/)) && method === 'GET')
+      return shown(view(byClientSecret(intent(m[1]!), p, auth), p.expand));
     if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)$/)) && method === 'POST') {
       const pi = intent(m[1]!);
-      const changesMoney = ['amount', 'application_fee_amount', 'capture_method', 'setup_future_usage', 'allowed_payment_method_types', 'payment_method_types'].some((k) => p[k] !== undefined);
-      if (changesMoney && !['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(pi.status)) {
-        fail(400, 'invalid_request_error', `This PaymentIntent's amount could not be updated because it has a status of ${pi.status}. You may only update the amount of a PaymentIntent with one of the following statuses: requires_payment_method, requires_confirmation, requires_action.`, { code: 'payment_intent_unexpected_state', payment_intent: pi });
+      const changesMoney = [
+        'amount',
+        'application_fee_amount',
+        'capture_method',
+        'setup_future_usage',
+        'allowed_payment_method_types',
+        'payment_method_types',
+      ].some((k) => p[k] !== undefined);
+      if (
+        changesMoney &&
+        !['requires_payment_method', 'requires_confirmation', 'requires_action'].includes(pi.status)
+      ) {
+        fail(
+          400,
+          'invalid_request_error',
+          `This PaymentIntent's amount could not be updated because it has a status of ${pi.status}. You may only update the amount of a PaymentIntent with one of the following statuses: requires_payment_method, requires_confirmation, requires_action.`,
+          { code: 'payment_intent_unexpected_state', payment_intent: pi },
+        );
       }
       if (p.amount !== undefined) pi.amount = int(p.amount, 'amount');
-      if (p.application_fee_amount !== undefined) pi.application_fee_amount = int(p.application_fee_amount, 'application_fee_amount');
+      if (p.application_fee_amount !== undefined)
+        pi.application_fee_amount = int(p.application_fee_amount, 'application_fee_amount');
       if (p.capture_method !== undefined) pi.capture_method = p.capture_method === 'manual' ? 'manual' : 'automatic';
-      if (p.setup_future_usage !== undefined) pi.setup_future_usage = (p.setup_future_usage || null) as Stripe.PaymentIntent.SetupFutureUsage | null;
+      if (p.setup_future_usage !== undefined)
+        pi.setup_future_usage = (p.setup_future_usage || null) as Stripe.PaymentIntent.SetupFutureUsage | null;
       if (p.allowed_payment_method_types !== undefined || p.payment_method_types !== undefined) {
         pi.payment_method_types = paymentMethodTypes(p);
-        pi.allowed_payment_method_types = (p.allowed_payment_method_types as Stripe.PaymentIntent.AllowedPaymentMethodType[]) ?? null;
+        pi.allowed_payment_method_types =
+          (p.allowed_payment_method_types as Stripe.PaymentIntent.AllowedPaymentMethodType[]) ?? null;
       }
       if (p.metadata) pi.metadata = { ...pi.metadata, ...(p.metadata as Record<string, string>) };
       if (p.description !== undefined) pi.description = String(p.description);
@@ -744,7 +993,8 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       try {
         return shown(view(confirmPayment(pi, p, 'confirm', auth), p.expand));
       } catch (e) {
-        if (e instanceof StripeFailure && auth === 'publishable' && e.error.payment_intent) e.error.payment_intent = publicView(e.error.payment_intent as object);
+        if (e instanceof StripeFailure && auth === 'publishable' && e.error.payment_intent)
+          e.error.payment_intent = publicView(e.error.payment_intent as object);
         throw e;
       }
     }
@@ -760,14 +1010,19 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     if ((m = path.match(/^\/v1\/setup_intents\/([^/]+)$/)) && method === 'GET') {
       const si = byClientSecret(setupIntent(m[1]!), p, auth);
       const e = Array.isArray(p.expand) ? (p.expand as string[]) : [];
-      return shown(e.includes('payment_method') && si.payment_method ? { ...si, payment_method: methodView(methodOf(si.payment_method as string)) } : si);
+      return shown(
+        e.includes('payment_method') && si.payment_method
+          ? { ...si, payment_method: methodView(methodOf(si.payment_method as string)) }
+          : si,
+      );
     }
     if ((m = path.match(/^\/v1\/setup_intents\/([^/]+)\/confirm$/)) && method === 'POST') {
       const si = byClientSecret(setupIntent(m[1]!), p, auth);
       try {
         return shown(confirmSetup(si, p, auth));
       } catch (e) {
-        if (e instanceof StripeFailure && auth === 'publishable' && e.error.setup_intent) e.error.setup_intent = publicView(e.error.setup_intent as object);
+        if (e instanceof StripeFailure && auth === 'publishable' && e.error.setup_intent)
+          e.error.setup_intent = publicView(e.error.setup_intent as object);
         throw e;
       }
     }
@@ -777,7 +1032,12 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     if ((m = path.match(/^\/v1\/setup_intents\/([^/]+)\/cancel$/)) && method === 'POST') {
       const si = setupIntent(m[1]!);
       if (si.status === 'succeeded' || si.status === 'canceled' || si.status === 'processing') {
-        fail(400, 'invalid_request_error', `You cannot cancel this SetupIntent because it has a status of ${si.status}.`, { code: 'setup_intent_unexpected_state', setup_intent: si });
+        fail(
+          400,
+          'invalid_request_error',
+          `You cannot cancel this SetupIntent because it has a status of ${si.status}.`,
+          { code: 'setup_intent_unexpected_state', setup_intent: si },
+        );
       }
       si.status = 'canceled';
       si.next_action = null;
@@ -792,14 +1052,29 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)\/capture$/)) && method === 'POST') {
       const pi = intent(m[1]!);
       if (pi.status !== 'requires_capture') return unexpected(pi, 'captured');
-      const amount = p.amount_to_capture === undefined ? pi.amount_capturable : int(p.amount_to_capture, 'amount_to_capture');
+      const amount =
+        p.amount_to_capture === undefined ? pi.amount_capturable : int(p.amount_to_capture, 'amount_to_capture');
       if (amount > pi.amount_capturable) {
-        fail(400, 'invalid_request_error', 'The amount to capture must be less than or equal to the amount capturable.', { param: 'amount_to_capture' });
+        fail(
+          400,
+          'invalid_request_error',
+          'The amount to capture must be less than or equal to the amount capturable.',
+          { param: 'amount_to_capture' },
+        );
       }
       if (p.application_fee_amount !== undefined) {
-        if (!pi.transfer_data) fail(400, 'invalid_request_error', 'Cannot apply an application fee to a PaymentIntent without a destination.', { param: 'application_fee_amount' });
+        if (!pi.transfer_data)
+          fail(
+            400,
+            'invalid_request_error',
+            'Cannot apply an application fee to a PaymentIntent without a destination.',
+            { param: 'application_fee_amount' },
+          );
         const fee = int(p.application_fee_amount, 'application_fee_amount');
-        if (fee > amount) fail(400, 'invalid_request_error', 'The application fee cannot be greater than the amount to capture.', { param: 'application_fee_amount' });
+        if (fee > amount)
+          fail(400, 'invalid_request_error', 'The application fee cannot be greater than the amount to capture.', {
+            param: 'application_fee_amount',
+          });
         pi.application_fee_amount = fee;
       }
       pi.status = 'succeeded';
@@ -814,7 +1089,8 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     }
     if ((m = path.match(/^\/v1\/payment_intents\/([^/]+)\/cancel$/)) && method === 'POST') {
       const pi = intent(m[1]!);
-      if (pi.status === 'succeeded' || pi.status === 'canceled' || pi.status === 'processing') return unexpected(pi, 'canceled');
+      if (pi.status === 'succeeded' || pi.status === 'canceled' || pi.status === 'processing')
+        return unexpected(pi, 'canceled');
       pi.status = 'canceled';
       pi.amount_capturable = 0;
       pi.canceled_at = now();
@@ -828,7 +1104,8 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       const pi = intent(m[1]!);
       if (pi.status !== 'requires_capture') return unexpected(pi, 'incremented');
       const amount = int(p.amount, 'amount');
-      if (amount <= pi.amount) fail(400, 'invalid_request_error', 'The amount must be greater than the current amount.', { param: 'amount' });
+      if (amount <= pi.amount)
+        fail(400, 'invalid_request_error', 'The amount must be greater than the current amount.', { param: 'amount' });
       pi.amount = amount;
       pi.amount_capturable = amount;
       return pi;
@@ -840,10 +1117,15 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       const refunded = refunds.filter((r) => r.payment_intent === pi.id).reduce((a, r) => a + r.amount, 0);
       const amount = p.amount === undefined ? pi.amount_received - refunded : int(p.amount, 'amount');
       if (amount + refunded > pi.amount_received) {
-        fail(400, 'invalid_request_error', `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${((pi.amount_received - refunded) / 100).toFixed(2)})`, {
-          code: 'amount_too_large',
-          param: 'amount',
-        });
+        fail(
+          400,
+          'invalid_request_error',
+          `Refund amount ($${(amount / 100).toFixed(2)}) is greater than unrefunded amount on charge ($${((pi.amount_received - refunded) / 100).toFixed(2)})`,
+          {
+            code: 'amount_too_large',
+            param: 'amount',
+          },
+        );
       }
       const r: Refund = {
         id: id('re'),
@@ -859,7 +1141,9 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
         refund_application_fee: p.refund_application_fee === 'true',
       };
       if ((r.reverse_transfer || r.refund_application_fee) && !pi.transfer_data) {
-        fail(400, 'invalid_request_error', 'This charge has no transfer to reverse and no application fee to refund.', { param: 'reverse_transfer' });
+        fail(400, 'invalid_request_error', 'This charge has no transfer to reverse and no application fee to refund.', {
+          param: 'reverse_transfer',
+        });
       }
       refunds.push(r);
       if (ch) {
@@ -877,8 +1161,13 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       if (method === 'POST') {
         const tos = p.tos_acceptance as Record<string, string> | undefined;
         if (tos) {
-          if (!tos.date || !tos.ip) fail(400, 'invalid_request_error', 'tos_acceptance needs date and ip.', { param: 'tos_acceptance' });
-          a.tos_acceptance = { date: int(tos.date, 'tos_acceptance[date]'), ip: tos.ip!, user_agent: tos.user_agent ?? null };
+          if (!tos.date || !tos.ip)
+            fail(400, 'invalid_request_error', 'tos_acceptance needs date and ip.', { param: 'tos_acceptance' });
+          a.tos_acceptance = {
+            date: int(tos.date, 'tos_acceptance[date]'),
+            ip: tos.ip!,
+            user_agent: tos.user_agent ?? null,
+          };
         }
         return a;
       }
@@ -918,7 +1207,8 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     const company = p.company as (Record<string, string> & { address?: Record<string, string> }) | undefined;
     const individual = p.individual as Record<string, string> | undefined;
     const bank = p.external_account as Record<string, string> | undefined;
-    if (!bank?.routing_number || !bank.account_number) fail(400, 'invalid_request_error', 'Missing external_account.', { param: 'external_account' });
+    if (!bank?.routing_number || !bank.account_number)
+      fail(400, 'invalid_request_error', 'Missing external_account.', { param: 'external_account' });
     const caps = Object.keys((p.capabilities ?? {}) as object);
     const a: Account = {
       id: id('acct'),
@@ -932,7 +1222,13 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       payouts_enabled: false,
       details_submitted: true,
       metadata: (p.metadata as Record<string, string>) ?? {},
-      business_profile: { name: profile.name ?? null, mcc: profile.mcc ?? null, url: profile.url ?? null, support_phone: profile.support_phone ?? null, support_email: profile.support_email ?? null },
+      business_profile: {
+        name: profile.name ?? null,
+        mcc: profile.mcc ?? null,
+        url: profile.url ?? null,
+        support_phone: profile.support_phone ?? null,
+        support_email: profile.support_email ?? null,
+      },
       company: company
         ? {
             name: company.name ?? null,
@@ -940,10 +1236,23 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
             tax_id_provided: !!company.tax_id,
             owners_provided: company.owners_provided === 'true',
             structure: (company.structure as Stripe.Account.Company.Structure) ?? undefined,
-            address: { line1: company.address?.line1 ?? null, line2: null, city: company.address?.city ?? null, state: company.address?.state ?? null, postal_code: company.address?.postal_code ?? null, country: company.address?.country ?? null },
+            address: {
+              line1: company.address?.line1 ?? null,
+              line2: null,
+              city: company.address?.city ?? null,
+              state: company.address?.state ?? null,
+              postal_code: company.address?.postal_code ?? null,
+              country: company.address?.country ?? null,
+            },
           }
         : null,
-      individual: individual ? { first_name: individual.first_name!, last_name: individual.last_name!, id_number_provided: !!individual.id_number } : null,
+      individual: individual
+        ? {
+            first_name: individual.first_name!,
+            last_name: individual.last_name!,
+            id_number_provided: !!individual.id_number,
+          }
+        : null,
       capabilities: Object.fromEntries(caps.map((c) => [c, 'pending' as const])),
       tos_acceptance: { date: null, ip: null, user_agent: null },
       external_accounts: {
@@ -998,9 +1307,23 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     const bearer = req.headers.authorization?.replace(/^Bearer /, '');
     const key = params.key;
     delete params.key;
-    const auth = bearer === secretKey ? 'secret' : bearer === publishableKey || (bearer === undefined && key === publishableKey) ? 'publishable' : null;
+    const auth =
+      bearer === secretKey
+        ? 'secret'
+        : bearer === publishableKey || (bearer === undefined && key === publishableKey)
+          ? 'publishable'
+          : null;
     if (!auth) {
-      return answer(res, 401, JSON.stringify({ error: { type: 'invalid_request_error', message: `Invalid API Key provided: ${String(bearer ?? key ?? '').slice(0, 12)}****` } }));
+      return answer(
+        res,
+        401,
+        JSON.stringify({
+          error: {
+            type: 'invalid_request_error',
+            message: `Invalid API Key provided: ${String(bearer ?? key ?? '').slice(0, 12)}****`,
+          },
+        }),
+      );
     }
     const idemKey = req.headers['idempotency-key'] as string | undefined;
     const fingerprint = `${method} ${path}\n${raw}`;
@@ -1021,7 +1344,11 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     const failing = failures.find((f) => f.count > 0 && f.pattern.test(path));
     if (failing) {
       failing.count--;
-      return answer(res, failing.status, JSON.stringify({ error: { type: 'api_error', message: 'An unknown error occurred' } }));
+      return answer(
+        res,
+        failing.status,
+        JSON.stringify({ error: { type: 'api_error', message: 'An unknown error occurred' } }),
+      );
     }
     let status = 200;
     let body: string;
@@ -1045,9 +1372,12 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
   const frameData = (q: URLSearchParams): FrameData | null => {
     const secret = q.get('client_secret') ?? '';
     if (q.get('key') !== publishableKey) return null;
-    const it = secret.startsWith('seti_') ? setupIntents.get(secret.split('_secret_')[0]!) : paymentIntents.get(secret.split('_secret_')[0]!);
+    const it = secret.startsWith('seti_')
+      ? setupIntents.get(secret.split('_secret_')[0]!)
+      : paymentIntents.get(secret.split('_secret_')[0]!);
     if (!it || it.client_secret !== secret) return null;
-    const destination = it.object === 'payment_intent' && it.transfer_data ? accounts.get(it.transfer_data.destination) : undefined;
+    const destination =
+      it.object === 'payment_intent' && it.transfer_data ? accounts.get(it.transfer_data.destination) : undefined;
     return {
       kind: it.object,
       amount: it.object === 'payment_intent' ? it.amount : null,
@@ -1078,7 +1408,8 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     const it = anyIntent(iid ?? '');
     if (!waiting || !it) return html(res, 404, pages.missing('3D Secure', 'No such authentication.'));
     if (!answerWord || req.method !== 'POST') {
-      const amount = it.object === 'payment_intent' ? `${(it.amount / 100).toFixed(2)} ${it.currency.toUpperCase()}` : null;
+      const amount =
+        it.object === 'payment_intent' ? `${(it.amount / 100).toFixed(2)} ${it.currency.toUpperCase()}` : null;
       return html(res, 200, pages.challenge(iid!, amount, waiting.frame));
     }
     challenges.delete(iid!);
@@ -1124,15 +1455,26 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     const iid = path.split('/')[2] ?? '';
     const it = anyIntent(iid);
     if (!it) return html(res, 404, pages.missing('Verify your bank account', 'No such verification.'));
-    const business = it.object === 'payment_intent' && it.transfer_data ? accounts.get(it.transfer_data.destination)?.business_profile.name ?? 'Remit' : 'Remit';
+    const business =
+      it.object === 'payment_intent' && it.transfer_data
+        ? (accounts.get(it.transfer_data.destination)?.business_profile.name ?? 'Remit')
+        : 'Remit';
     if (req.method !== 'POST') {
       const waiting = it.status === 'requires_action' && it.next_action?.type === 'verify_with_microdeposits';
-      return html(res, 200, pages.microdeposits(iid, business, waiting ? null : 'This bank account is already verified.'));
+      return html(
+        res,
+        200,
+        pages.microdeposits(iid, business, waiting ? null : 'This bank account is already verified.'),
+      );
     }
     const code = String(parseForm(raw).descriptor_code ?? '');
     try {
       verifyMicrodeposits(it, { descriptor_code: code });
-      return html(res, 200, pages.microdeposits(iid, business, 'Thank you. Your bank account is verified; the payment is on its way.'));
+      return html(
+        res,
+        200,
+        pages.microdeposits(iid, business, 'Thank you. Your bank account is verified; the payment is on its way.'),
+      );
     } catch (e) {
       if (!(e instanceof StripeFailure)) throw e;
       return html(res, 400, pages.microdeposits(iid, business, null, String(e.error.message)));
@@ -1222,7 +1564,12 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       if (pi.status !== 'succeeded') throw new Error(`${pid} is ${pi.status}, not succeeded`);
       const charge = charges.get(pi.latest_charge ?? '');
       if (!charge) throw new Error(`${pid} has no charge`);
-      Object.assign(charge, { status: 'failed', paid: false, failure_code: 'insufficient_funds', failure_message: reason });
+      Object.assign(charge, {
+        status: 'failed',
+        paid: false,
+        failure_code: 'insufficient_funds',
+        failure_message: reason,
+      });
       return emit('charge.failed', charge);
     },
     settleAch(pid, outcome) {
@@ -1255,7 +1602,11 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
         pi.latest_charge = charge.id;
       } else {
         pi.status = 'requires_payment_method';
-        pi.last_payment_error = { type: 'invalid_request_error', code: 'payment_method_microdeposit_failed', message: 'R01: Insufficient Funds' } as unknown as Stripe.PaymentIntent.LastPaymentError;
+        pi.last_payment_error = {
+          type: 'invalid_request_error',
+          code: 'payment_method_microdeposit_failed',
+          message: 'R01: Insufficient Funds',
+        } as unknown as Stripe.PaymentIntent.LastPaymentError;
         pi.next_action = null;
       }
       if (outcome === 'succeeded') emit('charge.succeeded', charges.get(pi.latest_charge!)!);
@@ -1279,4 +1630,9 @@ export const emulatedStripeEnv = (emu: StripeEmulator) => ({
 /** The Stripe connector (sandbox) pointed at this emulator, as a test server takes it. */
 export const emulatedStripe = (emu: StripeEmulator) => createProcessor('stripe', 'sandbox', emulatedStripeEnv(emu));
 
-export { stripeJsConfirmPayment, stripeJsConfirmSetup, type StripeJsPayWith, type StripeJsResult } from './stripe-emulator/stripe-js-node.js';
+export {
+  stripeJsConfirmPayment,
+  stripeJsConfirmSetup,
+  type StripeJsPayWith,
+  type StripeJsResult,
+} from './stripe-emulator/stripe-js-node.js';

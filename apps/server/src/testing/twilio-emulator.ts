@@ -36,7 +36,11 @@ export interface TwilioEmulator {
    * Posts `MessageStatus` for a message to its StatusCallback, signed as Twilio signs (with
    * `signWith`, default the account's auth token). Answers the server's response.
    */
-  report(sid: string, status: string, opts?: { errorCode?: string; signWith?: string; signature?: string }): Promise<HttpResponse>;
+  report(
+    sid: string,
+    status: string,
+    opts?: { errorCode?: string; signWith?: string; signature?: string },
+  ): Promise<HttpResponse>;
   close(): Promise<void>;
 }
 
@@ -72,7 +76,13 @@ export async function startTwilioEmulator(): Promise<TwilioEmulator> {
     if (!m || req.method !== 'POST') return twilioError(res, 404, 20404, 'The requested resource was not found');
     const expected = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`;
     if (req.headers.authorization !== expected) return twilioError(res, 401, 20003, 'Authenticate');
-    if (m[1] !== accountSid) return twilioError(res, 404, 20404, `The requested resource /2010-04-01/Accounts/${m[1]}/Messages.json was not found`);
+    if (m[1] !== accountSid)
+      return twilioError(
+        res,
+        404,
+        20404,
+        `The requested resource /2010-04-01/Accounts/${m[1]}/Messages.json was not found`,
+      );
     if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded')) {
       return twilioError(res, 400, 20001, 'Unsupported content type');
     }
@@ -86,7 +96,14 @@ export async function startTwilioEmulator(): Promise<TwilioEmulator> {
       return twilioError(res, 400, 21211, `The 'To' number ${to} is not a valid phone number.`);
     }
     const sid = `SM${hex(16)}`;
-    messages.push({ sid, to, from: from ?? null, messagingServiceSid: service ?? null, body, statusCallback: statusCallback ?? null });
+    messages.push({
+      sid,
+      to,
+      from: from ?? null,
+      messagingServiceSid: service ?? null,
+      body,
+      statusCallback: statusCallback ?? null,
+    });
     const now = new Date().toUTCString().replace('GMT', '+0000');
     res.writeHead(201, { 'content-type': 'application/json' });
     res.end(

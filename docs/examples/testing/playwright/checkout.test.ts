@@ -16,7 +16,10 @@ let shop: Server;
 beforeAll(async () => {
   sandbox = await startSandbox();
   merchant = await sandbox.createMerchant();
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox'],
+  });
   // The shop's page with Remit's script tag, on an origin of its own.
   shop = createServer((_req, res) => {
     res.setHeader('content-type', 'text/html');

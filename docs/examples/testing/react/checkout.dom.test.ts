@@ -10,9 +10,29 @@ import { installFakeRemit, type FakeRemit } from '@remit/testing/dom';
 /** The shop's own component under test (JSX works the same; createElement keeps this file plain TypeScript). */
 function Checkout({ total, phone }: { total: number; phone: string }) {
   const [note, setNote] = useState('');
-  return h('section', null,
-    h(GetPaymentPage, { clientKey: 'pk_test_shop', amount: total, onSuccess: (r) => setNote(`Paid: ${r.transaction_id}`), onError: (e) => setNote(`Failed: ${e.message}`) }, `Pay $${total.toFixed(2)}`),
-    h(RequestPaymentonClick, { clientKey: 'pk_test_shop', amount: total, phone_number: phone, onSuccess: (r) => setNote(`Link sent to •••${r.phone_last_four}`) }, 'Text me a pay link'),
+  return h(
+    'section',
+    null,
+    h(
+      GetPaymentPage,
+      {
+        clientKey: 'pk_test_shop',
+        amount: total,
+        onSuccess: (r) => setNote(`Paid: ${r.transaction_id}`),
+        onError: (e) => setNote(`Failed: ${e.message}`),
+      },
+      `Pay $${total.toFixed(2)}`,
+    ),
+    h(
+      RequestPaymentonClick,
+      {
+        clientKey: 'pk_test_shop',
+        amount: total,
+        phone_number: phone,
+        onSuccess: (r) => setNote(`Link sent to •••${r.phone_last_four}`),
+      },
+      'Text me a pay link',
+    ),
     h('p', { role: 'status' }, note),
     h(CompletedTransactions, { clientKey: 'pk_test_shop' }),
   );
@@ -52,7 +72,16 @@ it('the request button sends the amount to the phone', async () => {
 });
 
 it('the completed-transactions table shows the rows the fake holds', async () => {
-  remit.setTransactions([{ transaction_id: 'txn_1', date: '2026-11-28T10:00:00Z', amount: '12.50', brand: 'Visa', last_four: '4242', status: 'completed' }]);
+  remit.setTransactions([
+    {
+      transaction_id: 'txn_1',
+      date: '2026-11-28T10:00:00Z',
+      amount: '12.50',
+      brand: 'Visa',
+      last_four: '4242',
+      status: 'completed',
+    },
+  ]);
   render(h(Checkout, { total: 1, phone: '4155550123' }));
   await settle();
   expect(remit.mountedTables()).toBe(1);

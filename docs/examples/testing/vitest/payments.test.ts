@@ -26,7 +26,13 @@ async function api(method: string, path: string, body?: object) {
   return { status: res.status, body: await res.json() };
 }
 
-const card = { number: '4242424242424242', exp_month: 12, exp_year: new Date().getFullYear() + 3, cvc: '123', zip: '94105' };
+const card = {
+  number: '4242424242424242',
+  exp_month: 12,
+  exp_year: new Date().getFullYear() + 3,
+  cvc: '123',
+  zip: '94105',
+};
 
 async function chargeNewCustomer(amount: number, order_id: string) {
   const customer = await api('POST', '/customers/add', { first_name: 'Ada', last_name: 'Lovelace', card });
@@ -39,11 +45,19 @@ describe('checkout', () => {
     expect(charge.status).toBe(200);
 
     const event = await sandbox.webhooks.next('payment.success', { where: { order_id: 'order-1' } });
-    expect(event.data).toMatchObject({ transaction_id: charge.body.transaction_id, amount: 25, merchant_id: merchant.merchantId });
+    expect(event.data).toMatchObject({
+      transaction_id: charge.body.transaction_id,
+      amount: 25,
+      merchant_id: merchant.merchantId,
+    });
   });
 
   it('a payment request reaches the customer by SMS with its pay link', async () => {
-    const request = await api('POST', '/requests', { amount: '40.00', order_id: 'order-2', phone_number: '(415) 555-0123' });
+    const request = await api('POST', '/requests', {
+      amount: '40.00',
+      order_id: 'order-2',
+      phone_number: '(415) 555-0123',
+    });
     expect(request.status).toBe(200);
 
     const sms = await sandbox.messages.next({ to: '+14155550123' });
@@ -57,14 +71,20 @@ describe('checkout', () => {
     const voided = await api('POST', '/order/sales-void', { transaction_id: charge.body.transaction_id });
     expect(voided.body.message).toBe('The transaction has been settled, a void is not allowed.');
 
-    const refund = await api('POST', '/order/sales-return', { transaction_id: charge.body.transaction_id, amount: '30.00' });
+    const refund = await api('POST', '/order/sales-return', {
+      transaction_id: charge.body.transaction_id,
+      amount: '30.00',
+    });
     expect(refund.body.data.type).toBe('Void');
     await sandbox.webhooks.next('payment.void', { where: { linked_txn_id: charge.body.transaction_id } });
   });
 
   it('a partial refund the same day is a refund', async () => {
     const charge = await chargeNewCustomer(30, 'order-4');
-    const refund = await api('POST', '/order/sales-return', { transaction_id: charge.body.transaction_id, amount: '10.00' });
+    const refund = await api('POST', '/order/sales-return', {
+      transaction_id: charge.body.transaction_id,
+      amount: '10.00',
+    });
     expect(refund.body.data).toMatchObject({ type: 'Refund', amount: 10 });
     await sandbox.webhooks.next('payment.refund', { where: { parent_transaction_id: charge.body.transaction_id } });
   });

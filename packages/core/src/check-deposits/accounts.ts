@@ -36,7 +36,10 @@ export async function recordCheckDepositAccount(
     );
   }
   if (!ACCOUNT.test(account)) {
-    throw new RemitError('invalid_request', 'The account must be the provider\'s account id: 1 to 200 printable characters, no spaces.');
+    throw new RemitError(
+      'invalid_request',
+      "The account must be the provider's account id: 1 to 200 printable characters, no spaces.",
+    );
   }
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx
@@ -45,7 +48,10 @@ export async function recordCheckDepositAccount(
       .where(eq(merchants.id, merchantId))
       .for('update');
     if (!row) throw new RemitError('merchant_not_found', `No merchant has the id ${merchantId}.`);
-    await tx.update(merchants).set({ achProviderId: account, checkDepositProvider: provider.name }).where(eq(merchants.id, merchantId));
+    await tx
+      .update(merchants)
+      .set({ achProviderId: account, checkDepositProvider: provider.name })
+      .where(eq(merchants.id, merchantId));
     const previous = row.account && row.provider ? `${row.provider}:${row.account}` : null;
     return { merchant_id: merchantId, provider: provider.name, account, previous };
   });

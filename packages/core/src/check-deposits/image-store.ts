@@ -32,7 +32,9 @@ export const databaseCheckImageStore: CheckImageStore = {
   async stage(transactionId, images) {
     return {
       record: async (tx) => {
-        await tx.insert(checkImages).values(images.map((i) => ({ transactionId, side: i.side, contentType: i.contentType, data: i.data })));
+        await tx
+          .insert(checkImages)
+          .values(images.map((i) => ({ transactionId, side: i.side, contentType: i.contentType, data: i.data })));
       },
       discard: async () => undefined,
     };

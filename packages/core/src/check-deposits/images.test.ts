@@ -46,7 +46,13 @@ async function legacySetup() {
   const f = await addTestMerchant(core);
   const ids: string[] = [];
   for (const amount of ['10.00', '20.00']) {
-    const parsed = parseDepositUpload({ amount, merchant_key: f.merchantKey, device: 'iOS', front_file: JPEG, back_file: PNG });
+    const parsed = parseDepositUpload({
+      amount,
+      merchant_key: f.merchantKey,
+      device: 'iOS',
+      front_file: JPEG,
+      back_file: PNG,
+    });
     ids.push((await submitDeposit(core.ctx, await f.merchant(), parsed)).data.transactionId);
   }
   // As the earlier version stored them: files, and their paths in deposit_info.
@@ -56,7 +62,9 @@ async function legacySetup() {
     writeFileSync(join(dir, `${id}-front.jpg`), JPEG);
     writeFileSync(join(dir, `${id}-back.png`), PNG);
     await core.ctx.db.execute(sql`delete from check_images where transaction_id = ${id}`);
-    await core.ctx.db.execute(sql`update transactions set deposit_info = ${JSON.stringify({ device: 'iOS', front: `deposits/${f.merchantId}/${id}-front.jpg`, back: `deposits/${f.merchantId}/${id}-back.png` })}::jsonb where id = ${id}`);
+    await core.ctx.db.execute(
+      sql`update transactions set deposit_info = ${JSON.stringify({ device: 'iOS', front: `deposits/${f.merchantId}/${id}-front.jpg`, back: `deposits/${f.merchantId}/${id}-back.png` })}::jsonb where id = ${id}`,
+    );
   }
   writeFileSync(join(dir, 'txn_unknown-front.jpg'), JPEG);
   await core.close();
@@ -69,27 +77,40 @@ async function expectMoved(core: Core, ids: string[], dir: string) {
     sql`select transaction_id, side, content_type, data from check_images order by transaction_id, side desc`,
   );
   expect(stored.map((r) => [r.transaction_id, r.side, r.content_type])).toEqual(
-    [...ids].sort().flatMap((id) => [[id, 'front', 'image/jpeg'], [id, 'back', 'image/png']]),
+    [...ids].sort().flatMap((id) => [
+      [id, 'front', 'image/jpeg'],
+      [id, 'back', 'image/png'],
+    ]),
   );
   for (const r of stored) expect(Buffer.from(r.data)).toEqual(r.side === 'front' ? JPEG : PNG);
-  const info = await rowsOf<{ deposit_info: unknown }>(core, sql`select deposit_info from transactions where payment_method = 'ach' order by id`);
+  const info = await rowsOf<{ deposit_info: unknown }>(
+    core,
+    sql`select deposit_info from transactions where payment_method = 'ach' order by id`,
+  );
   expect(info.map((r) => r.deposit_info)).toEqual([{ device: 'iOS' }, { device: 'iOS' }]);
   // Moved files are gone; the file of no known deposit is left where it was.
   expect(readdirSync(dir)).toEqual(['txn_unknown-front.jpg']);
 }
 
 describe('check images move from the data directory into the database at start', () => {
-  it.runIf(testDbKind === 'postgres')('two servers starting together on one Postgres and one directory move each image once', async () => {
-    const { opts, ids, dir } = await legacySetup();
-    const [a, b] = await Promise.all([openCore(opts), openCore(opts)]);
-    cleanup.push(() => a.close(), () => b.close());
-    expect([a.movedCheckImages.moved, b.movedCheckImages.moved].sort()).toEqual([0, 4]);
-    await expectMoved(a, ids, dir);
-    // A later start finds nothing more to move.
-    const c = await openCore(opts);
-    cleanup.push(() => c.close());
-    expect(c.movedCheckImages).toEqual({ moved: 0, left: [join(dir, 'txn_unknown-front.jpg')] });
-  }, 60_000);
+  it.runIf(testDbKind === 'postgres')(
+    'two servers starting together on one Postgres and one directory move each image once',
+    async () => {
+      const { opts, ids, dir } = await legacySetup();
+      const [a, b] = await Promise.all([openCore(opts), openCore(opts)]);
+      cleanup.push(
+        () => a.close(),
+        () => b.close(),
+      );
+      expect([a.movedCheckImages.moved, b.movedCheckImages.moved].sort()).toEqual([0, 4]);
+      await expectMoved(a, ids, dir);
+      // A later start finds nothing more to move.
+      const c = await openCore(opts);
+      cleanup.push(() => c.close());
+      expect(c.movedCheckImages).toEqual({ moved: 0, left: [join(dir, 'txn_unknown-front.jpg')] });
+    },
+    60_000,
+  );
 
   it('on the embedded database: the first start moves them, the next moves none', async () => {
     const { opts, ids, dir } = await legacySetup();

@@ -55,17 +55,22 @@ async function legacyFiles(filesDir: string): Promise<LegacyFile[]> {
  * them; a file of no known deposit (or above the size cap) stays where it is. Answers how many
  * images this call moved and the files it left.
  */
-export async function moveCheckImageFiles(ctx: Pick<Ctx, 'db' | 'filesDir'>): Promise<{ moved: number; left: string[] }> {
+export async function moveCheckImageFiles(
+  ctx: Pick<Ctx, 'db' | 'filesDir'>,
+): Promise<{ moved: number; left: string[] }> {
   if ((await legacyFiles(ctx.filesDir)).length === 0) return { moved: 0, left: [] };
   const { moved, done, left } = await ctx.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${MOVE_LOCK})`);
     // Listed again under the lock: another server may have moved them meanwhile.
     const files = await legacyFiles(ctx.filesDir);
     const ids = [...new Set(files.map((f) => f.transactionId))];
-    const known = ids.length === 0 ? [] : await tx
-      .select({ id: transactions.id, merchantId: transactions.merchantId })
-      .from(transactions)
-      .where(and(inArray(transactions.id, ids), sql`${transactions.paymentMethod} = 'ach'`));
+    const known =
+      ids.length === 0
+        ? []
+        : await tx
+            .select({ id: transactions.id, merchantId: transactions.merchantId })
+            .from(transactions)
+            .where(and(inArray(transactions.id, ids), sql`${transactions.paymentMethod} = 'ach'`));
     const owner = new Map(known.map((k) => [k.id, k.merchantId]));
     const done: LegacyFile[] = [];
     const left: string[] = [];
@@ -96,7 +101,8 @@ export async function moveCheckImageFiles(ctx: Pick<Ctx, 'db' | 'filesDir'>): Pr
   });
   // Removed only once the database holds them (committed above).
   for (const f of done) await rm(f.path, { force: true });
-  for (const dir of new Set(done.map((f) => join(ctx.filesDir, 'deposits', f.merchantId)))) await rmdir(dir).catch(() => undefined);
+  for (const dir of new Set(done.map((f) => join(ctx.filesDir, 'deposits', f.merchantId))))
+    await rmdir(dir).catch(() => undefined);
   await rmdir(join(ctx.filesDir, 'deposits')).catch(() => undefined);
   return { moved, left };
 }

@@ -66,7 +66,9 @@ export function createCheckDepositProvider(name: string | undefined, env: Env): 
     throw new Error(`REMIT_CHECK_DEPOSITS must be one of ${CHECK_DEPOSIT_PROVIDERS.join(', ')}, not ${chosen}`);
   }
   if (chosen === 'simulator' && env === 'production') {
-    throw new Error('REMIT_CHECK_DEPOSITS=simulator is the sandbox simulator and clears no real checks; production needs a remote-deposit provider or none');
+    throw new Error(
+      'REMIT_CHECK_DEPOSITS=simulator is the sandbox simulator and clears no real checks; production needs a remote-deposit provider or none',
+    );
   }
   return chosen === 'simulator' ? createCheckDepositSimulator() : null;
 }

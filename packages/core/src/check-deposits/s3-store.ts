@@ -38,14 +38,25 @@ export function createS3CheckImageStore(settings: S3CheckImageSettings): CheckIm
   });
   const key = (transactionId: string, side: string) => `${settings.prefix}${transactionId}/${side}`;
   const remove = (transactionId: string) =>
-    Promise.allSettled(SIDES.map((side) => client.send(new DeleteObjectCommand({ Bucket: settings.bucket, Key: key(transactionId, side) }))));
+    Promise.allSettled(
+      SIDES.map((side) =>
+        client.send(new DeleteObjectCommand({ Bucket: settings.bucket, Key: key(transactionId, side) })),
+      ),
+    );
 
   return {
     name: `s3:${settings.bucket}`,
     async stage(transactionId, images) {
       const put = await Promise.allSettled(
         images.map((i) =>
-          client.send(new PutObjectCommand({ Bucket: settings.bucket, Key: key(transactionId, i.side), Body: i.data, ContentType: i.contentType })),
+          client.send(
+            new PutObjectCommand({
+              Bucket: settings.bucket,
+              Key: key(transactionId, i.side),
+              Body: i.data,
+              ContentType: i.contentType,
+            }),
+          ),
         ),
       );
       const failed = put.find((p): p is PromiseRejectedResult => p.status === 'rejected');
@@ -60,7 +71,11 @@ export function createS3CheckImageStore(settings: S3CheckImageSettings): CheckIm
       for (const side of SIDES) {
         try {
           const o = await client.send(new GetObjectCommand({ Bucket: settings.bucket, Key: key(transactionId, side) }));
-          found.push({ side, contentType: o.ContentType ?? 'application/octet-stream', data: Buffer.from(await o.Body!.transformToByteArray()) });
+          found.push({
+            side,
+            contentType: o.ContentType ?? 'application/octet-stream',
+            data: Buffer.from(await o.Body!.transformToByteArray()),
+          });
         } catch (e) {
           if (!(e instanceof NoSuchKey)) throw new RemitError('check_images_unavailable', undefined, { cause: e });
         }

@@ -1,5 +1,11 @@
 /** A client's secret digest as last read; `epoch`: the merchants' epoch read with it (`confirmClient` checks it). */
-export type AuthRow = { secretHash: string; previousSecretHash: string | null; previousSecretUntil: Date | null; env: string; epoch?: number };
+export type AuthRow = {
+  secretHash: string;
+  previousSecretHash: string | null;
+  previousSecretUntil: Date | null;
+  env: string;
+  epoch?: number;
+};
 
 const MAX_ENTRIES = 10_000;
 

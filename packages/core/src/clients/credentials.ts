@@ -50,7 +50,11 @@ export async function rotateClientSecret(
       .where(eq(clients.id, clientId))
       .returning({ env: clients.env });
     if (!row) throw new RemitError('client_not_found', `No client has the id ${clientId}.`);
-    if (row.env !== ctx.env) throw new RemitError('client_not_found', `The client ${clientId} belongs to the ${row.env} environment; this configuration is ${ctx.env}.`);
+    if (row.env !== ctx.env)
+      throw new RemitError(
+        'client_not_found',
+        `The client ${clientId} belongs to the ${row.env} environment; this configuration is ${ctx.env}.`,
+      );
     await tx.execute(sql`update merchant_epoch set epoch = epoch + 1`);
   });
   ctx.authCache.delete(clientId);
@@ -60,7 +64,13 @@ export async function rotateClientSecret(
 /** `withEpoch`: read the merchants' epoch with the row, for `confirmClient` to check the entry against. */
 async function loadAuthRow(ctx: Pick<Ctx, 'db' | 'authCache'>, clientId: string, withEpoch = true) {
   const [row] = await ctx.db
-    .select({ secretHash: clients.secretHash, previousSecretHash: clients.previousSecretHash, previousSecretUntil: clients.previousSecretUntil, env: clients.env, ...(withEpoch ? { epoch: MERCHANT_EPOCH } : {}) })
+    .select({
+      secretHash: clients.secretHash,
+      previousSecretHash: clients.previousSecretHash,
+      previousSecretUntil: clients.previousSecretUntil,
+      env: clients.env,
+      ...(withEpoch ? { epoch: MERCHANT_EPOCH } : {}),
+    })
     .from(clients)
     .where(eq(clients.id, clientId))
     .limit(1);
@@ -71,8 +81,7 @@ async function loadAuthRow(ctx: Pick<Ctx, 'db' | 'authCache'>, clientId: string,
 
 const unauthorized = (message: string) => new RemitError('unauthorized', message);
 
-const MISSING =
-  'Authentication required: send HTTP Basic credentials (username client_id, password secret_key).';
+const MISSING = 'Authentication required: send HTTP Basic credentials (username client_id, password secret_key).';
 const WRONG = 'Invalid client credentials.';
 /** Compared against when the client id is unknown; no secret has this digest. */
 const DUMMY_DIGEST = digest('remit: no client has this secret');
@@ -80,7 +89,10 @@ const DUMMY_DIGEST = digest('remit: no client has this secret');
 /** The current secret, or the one a rotation replaced while its overlap lasts. */
 function secretMatches(secret: string, row: AuthRow): boolean {
   const current = digestEquals(secret, row.secretHash);
-  const overlapping = row.previousSecretHash !== null && row.previousSecretUntil !== null && row.previousSecretUntil.getTime() > Date.now();
+  const overlapping =
+    row.previousSecretHash !== null &&
+    row.previousSecretUntil !== null &&
+    row.previousSecretUntil.getTime() > Date.now();
   // Both comparisons always run: the time of an answer does not tell which secret matched.
   const previous = digestEquals(secret, overlapping ? row.previousSecretHash! : DUMMY_DIGEST);
   return current || (overlapping && previous);
@@ -105,7 +117,10 @@ export function claimedClientId(header: string | undefined): string | null {
 export const clientAddressKey = (clientId: string, address: string) => `${address} ${clientId}`;
 
 /** Checks an `Authorization: Basic …` header against the stored client. */
-export async function authenticateClient(ctx: Pick<Ctx, 'db' | 'env' | 'authCache'>, header: string | undefined): Promise<Client> {
+export async function authenticateClient(
+  ctx: Pick<Ctx, 'db' | 'env' | 'authCache'>,
+  header: string | undefined,
+): Promise<Client> {
   const m = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
   if (!m) throw unauthorized(MISSING);
   const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
@@ -115,7 +130,11 @@ export async function authenticateClient(ctx: Pick<Ctx, 'db' | 'env' | 'authCach
 }
 
 /** Checks a client id and secret key (the Basic header's two halves, or the portal's sign-in form). */
-export async function verifyCredentials(ctx: Pick<Ctx, 'db' | 'env' | 'authCache'>, clientId: string, secret: string): Promise<Client> {
+export async function verifyCredentials(
+  ctx: Pick<Ctx, 'db' | 'env' | 'authCache'>,
+  clientId: string,
+  secret: string,
+): Promise<Client> {
   const secretEnv = keyEnv(secret);
   if (secretEnv && secretEnv !== ctx.env) {
     throw unauthorized(
@@ -143,7 +162,11 @@ export async function verifyCredentials(ctx: Pick<Ctx, 'db' | 'env' | 'authCache
  * was read): a client whose cached digest was read at another epoch is looked up again, so a secret
  * rotated by another process stops working at once (the same check on PGlite and Postgres).
  */
-export async function confirmClient(ctx: Pick<Ctx, 'db' | 'env' | 'authCache'>, header: string | undefined, seenEpoch: number | undefined): Promise<void> {
+export async function confirmClient(
+  ctx: Pick<Ctx, 'db' | 'env' | 'authCache'>,
+  header: string | undefined,
+  seenEpoch: number | undefined,
+): Promise<void> {
   const m = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
   const decoded = m ? Buffer.from(m[1]!, 'base64').toString('utf8') : '';
   const colon = decoded.indexOf(':');

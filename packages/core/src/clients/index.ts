@@ -1,4 +1,14 @@
-export { createCredentials, rotateClientSecret, confirmClient, authenticateClient, verifyCredentials, claimedClientId, clientAddressKey, type Client, type Credentials } from './credentials.js';
+export {
+  createCredentials,
+  rotateClientSecret,
+  confirmClient,
+  authenticateClient,
+  verifyCredentials,
+  claimedClientId,
+  clientAddressKey,
+  type Client,
+  type Credentials,
+} from './credentials.js';
 export {
   updateWebhookUrl,
   checkWebhookUrl,

@@ -39,12 +39,15 @@ export function checkWebhookUrl(raw: string, ctx: Pick<Ctx, 'env' | 'privateWebh
   if (production && url.protocol !== 'https:') throw urlError('webhook_url must use https in production.');
   if (!ctx.privateWebhooks && isBlockedHostName(url.hostname)) throw urlError(notPublic(ctx.env));
   if (production && !ctx.webhookPorts.includes(webhookPort(url))) {
-    throw urlError(`webhook_url must use port ${orList(ctx.webhookPorts)} in production (the operator opens others with REMIT_WEBHOOK_PORTS).`);
+    throw urlError(
+      `webhook_url must use port ${orList(ctx.webhookPorts)} in production (the operator opens others with REMIT_WEBHOOK_PORTS).`,
+    );
   }
   return url.toString();
 }
 
-const orList = (ports: readonly number[]) => (ports.length < 2 ? String(ports[0]) : `${ports.slice(0, -1).join(', ')} or ${ports.at(-1)}`);
+const orList = (ports: readonly number[]) =>
+  ports.length < 2 ? String(ports[0]) : `${ports.slice(0, -1).join(', ')} or ${ports.at(-1)}`;
 
 /**
  * Where private webhooks are off the host is resolved now and refused if any answer is a blocked
@@ -66,7 +69,11 @@ async function checkResolvedHost(host: string, env: Ctx['env']): Promise<void> {
  * registration and kept afterwards, so receivers keep verifying across URL changes. A new
  * registration re-enables a URL a 410 disabled and resumes the deliveries held meanwhile.
  */
-export async function updateWebhookUrl(ctx: Ctx, clientId: string, input: UpdateWebhookUrlInput): Promise<WebhookRegistration> {
+export async function updateWebhookUrl(
+  ctx: Ctx,
+  clientId: string,
+  input: UpdateWebhookUrlInput,
+): Promise<WebhookRegistration> {
   const url = checkWebhookUrl(input.webhook_url, ctx);
   if (!ctx.privateWebhooks) await checkResolvedHost(new URL(url).hostname, ctx.env);
   return ctx.db.transaction(async (tx) => {
@@ -94,7 +101,12 @@ export async function updateWebhookUrl(ctx: Ctx, clientId: string, input: Update
     await tx
       .update(webhookDeliveries)
       .set({ url })
-      .where(and(eq(webhookDeliveries.clientId, clientId), sql`${webhookDeliveries.status} in ('pending', 'retrying', 'disabled')`));
+      .where(
+        and(
+          eq(webhookDeliveries.clientId, clientId),
+          sql`${webhookDeliveries.status} in ('pending', 'retrying', 'disabled')`,
+        ),
+      );
     await tx
       .update(webhookDeliveries)
       .set({ status: 'pending', tries: 0, nextAttemptAt: sql`now()` })

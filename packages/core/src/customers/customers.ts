@@ -7,7 +7,16 @@ import { customers, paymentMethods } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import type { AddCustomerInput, Customer, ListCustomersInput } from '@remit/contract';
-import { checkCard, methodsOf, refuseBankNumbers, refuseCardNumbers, methodSummary, storeBankAccount, storeCard, type PaymentMethodRow } from './vault.js';
+import {
+  checkCard,
+  methodsOf,
+  refuseBankNumbers,
+  refuseCardNumbers,
+  methodSummary,
+  storeBankAccount,
+  storeCard,
+  type PaymentMethodRow,
+} from './vault.js';
 
 export type CustomerRow = typeof customers.$inferSelect;
 
@@ -59,7 +68,11 @@ function customerRowId(customerId: string | number): number {
  * The merchant's customer named by a path parameter. Unknown ids, other merchants' customers and
  * ids that are not positive integers all answer the same 404.
  */
-export async function findCustomer(db: Queryable, merchantId: string, customerId: string | number): Promise<CustomerRow> {
+export async function findCustomer(
+  db: Queryable,
+  merchantId: string,
+  customerId: string | number,
+): Promise<CustomerRow> {
   const id = customerRowId(customerId);
   const [row] =
     id > 0
@@ -126,7 +139,11 @@ export async function listCustomers(ctx: Ctx, merchant: Merchant, input: ListCus
       .offset(input.page * input.perPage),
     ctx.db.select({ n: count() }).from(customers).where(eq(customers.merchantId, merchant.id)),
   ]);
-  const methods = await methodsOf(ctx.db, merchant.id, rows.map((r) => r.id));
+  const methods = await methodsOf(
+    ctx.db,
+    merchant.id,
+    rows.map((r) => r.id),
+  );
   const totalCount = Number(total?.n ?? 0);
   return {
     allList: rows.map((r) => customerView(r, methods)),

@@ -5,7 +5,14 @@ import { invalid } from '../errors.js';
 import { newId } from '../ids.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { queueMessage } from '../messages/outbox.js';
-import { channelName, deliverable, deliveryNote, nothingSendable, unsentNote, type Channel } from '../messages/channels.js';
+import {
+  channelName,
+  deliverable,
+  deliveryNote,
+  nothingSendable,
+  unsentNote,
+  type Channel,
+} from '../messages/channels.js';
 import { firstTries, type QueuedMessage } from '../messages/first-try.js';
 import type { Locale } from '@remit/contract/locales';
 import { htmlLang, mailMessages } from '../messages/locales/index.js';
@@ -51,7 +58,10 @@ export async function requestCard(ctx: Ctx, merchant: Merchant, customerId: stri
       'The customer has no email or phone number to send the card request to; add one to the customer first.',
     );
   }
-  const wanted: Channel[] = [...(customer.phoneNumber ? ['sms' as const] : []), ...(customer.email ? ['email' as const] : [])];
+  const wanted: Channel[] = [
+    ...(customer.phoneNumber ? ['sms' as const] : []),
+    ...(customer.email ? ['email' as const] : []),
+  ];
   const { send, unsent } = deliverable(ctx, wanted);
   if (send.length === 0) throw nothingSendable('card request', wanted);
   const at = merchantNow(ctx.now, merchant);
@@ -78,23 +88,38 @@ export async function requestCard(ctx: Ctx, merchant: Merchant, customerId: stri
       createdAt: at,
     });
     if (send.includes('sms')) {
-      const id = await queueMessage({ ...ctx, db: tx }, { merchantId: merchant.id, channel: 'sms', recipient: customer.phoneNumber!, bodyText: texts.sms, payLinkId: token });
+      const id = await queueMessage(
+        { ...ctx, db: tx },
+        {
+          merchantId: merchant.id,
+          channel: 'sms',
+          recipient: customer.phoneNumber!,
+          bodyText: texts.sms,
+          payLinkId: token,
+        },
+      );
       queued.push({ id, channel: 'sms' });
     }
     if (send.includes('email')) {
-      const id = await queueMessage({ ...ctx, db: tx }, {
-        merchantId: merchant.id,
-        channel: 'email',
-        recipient: customer.email!,
-        subject: texts.email.subject,
-        bodyText: texts.email.text,
-        bodyHtml: texts.email.html,
-        payLinkId: token,
-      });
+      const id = await queueMessage(
+        { ...ctx, db: tx },
+        {
+          merchantId: merchant.id,
+          channel: 'email',
+          recipient: customer.email!,
+          subject: texts.email.subject,
+          bodyText: texts.email.text,
+          bodyHtml: texts.email.html,
+          payLinkId: token,
+        },
+      );
       queued.push({ id, channel: 'email' });
     }
   });
   const d = await firstTries(ctx, queued);
-  const head = d.sent.length > 0 ? `Card request sent to the customer by ${d.sent.map(channelName).join(' and ')}.` : 'Card request created.';
+  const head =
+    d.sent.length > 0
+      ? `Card request sent to the customer by ${d.sent.map(channelName).join(' and ')}.`
+      : 'Card request created.';
   return { message: `${head}${deliveryNote(d)}${unsentNote(unsent)}`, channels: d.sent };
 }

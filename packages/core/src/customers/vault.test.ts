@@ -5,7 +5,14 @@ import { checkCard } from './vault.js';
 /** A live processor takes any Luhn-valid number (the simulator only its test cards), so the brand rule decides. */
 const ctx = { processor: { checkCardNumber: () => null } as unknown as Processor };
 const now = new Date('2026-11-26T12:00:00Z');
-const card = (number: string) => ({ number, exp_month: 12, exp_year: 2030, cvc: '123', name: 'A Customer', zip: '94107' });
+const card = (number: string) => ({
+  number,
+  exp_month: 12,
+  exp_year: 2030,
+  cvc: '123',
+  name: 'A Customer',
+  zip: '94107',
+});
 const refusal = (number: string) => {
   try {
     checkCard(ctx, card(number), now);

@@ -69,7 +69,13 @@ const TOKEN_PREFIX = 'token:';
  * processor that keeps cards tokenizes it, and only its token is stored (encrypted) with the last
  * four; the simulator keeps none, so in sandbox the number is stored encrypted.
  */
-export async function storeCard(tx: Queryable, ctx: Pick<Ctx, 'vault' | 'processor' | 'op'>, owner: Owner, card: CardInput, brand: string) {
+export async function storeCard(
+  tx: Queryable,
+  ctx: Pick<Ctx, 'vault' | 'processor' | 'op'>,
+  owner: Owner,
+  card: CardInput,
+  brand: string,
+) {
   const id = newId.paymentMethod();
   const token = await ctx.processor.tokenizeCard(
     { number: card.number, expMonth: card.exp_month, expYear: card.exp_year, cvc: card.cvc || undefined },
@@ -144,7 +150,9 @@ export async function storeBankAccount(
 async function insertMethod(
   tx: Queryable,
   owner: Owner,
-  values: Omit<typeof paymentMethods.$inferInsert, 'id' | 'customerId' | 'merchantId' | 'isDefault' | 'createdAt'> & { id?: string },
+  values: Omit<typeof paymentMethods.$inferInsert, 'id' | 'customerId' | 'merchantId' | 'isDefault' | 'createdAt'> & {
+    id?: string;
+  },
 ): Promise<PaymentMethodRow> {
   // The customer row lock serializes concurrent adds, so exactly one method becomes the default.
   await tx.select({ id: customers.id }).from(customers).where(eq(customers.id, owner.customerId)).for('update');
@@ -189,7 +197,10 @@ export function revealAccountNumber(ctx: Pick<Ctx, 'vault'>, row: PaymentMethodR
 }
 
 /** A stored bank account as the processor debits it: its token (Stripe), or the numbers (the simulator). */
-export function revealBankAccount(ctx: Pick<Ctx, 'vault'>, row: PaymentMethodRow): { token: string } | { routingNumber: string; accountNumber: string } {
+export function revealBankAccount(
+  ctx: Pick<Ctx, 'vault'>,
+  row: PaymentMethodRow,
+): { token: string } | { routingNumber: string; accountNumber: string } {
   const kept = ctx.vault.decrypt(row.numberEnc);
   if (kept.startsWith(TOKEN_PREFIX)) return { token: kept.slice(TOKEN_PREFIX.length) };
   return { routingNumber: row.routingNumber ?? '', accountNumber: kept };

@@ -7,7 +7,10 @@ import { connectDatabase } from './connect.js';
 describe.each([true, false])('connectDatabase on PGlite, pgliteThread %s', (pgliteThread) => {
   it('migrates, commits, rolls back and reports errors and statements the same way', async () => {
     const seen: string[] = [];
-    const database = await connectDatabase({ pgliteThread, onStatement: (text) => void seen.push(text.split(' ')[0]!) });
+    const database = await connectDatabase({
+      pgliteThread,
+      onStatement: (text) => void seen.push(text.split(' ')[0]!),
+    });
     try {
       const { db } = database;
       await db.execute(sql`create table probe (id int primary key, at timestamptz)`);

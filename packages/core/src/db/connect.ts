@@ -7,7 +7,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema.js';
-import type { Db, Tx } from './queryable.js';
+import type { Db } from './queryable.js';
 import { PGliteThread } from './pglite-thread.js';
 import { DRIZZLE_TEXT_TYPES, textParsers } from './date-types.js';
 
@@ -84,9 +84,12 @@ function parsersOnceOnly(client: PGliteLike, onStatement: ConnectOptions['onStat
   const strip = (q: PGliteLike | Transaction) => {
     const query = q.query.bind(q) as PGlite['query'];
     q.query = ((text: string, params?: unknown[], options?: Parameters<PGlite['query']>[2]) =>
-      sent(text, () => query(text, params, options?.parsers ? { ...options, parsers: undefined } : options))) as PGlite['query'];
+      sent(text, () =>
+        query(text, params, options?.parsers ? { ...options, parsers: undefined } : options),
+      )) as PGlite['query'];
     const exec = q.exec.bind(q) as PGlite['exec'];
-    q.exec = ((text: string, options?: Parameters<PGlite['exec']>[1]) => sent(text, () => exec(text, options))) as PGlite['exec'];
+    q.exec = ((text: string, options?: Parameters<PGlite['exec']>[1]) =>
+      sent(text, () => exec(text, options))) as PGlite['exec'];
   };
   strip(client);
   const transaction = client.transaction.bind(client);
@@ -145,7 +148,12 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
     }
     const db = drizzlePg(pool, { schema, logger: opts.logger });
     await migratePg(db, { migrationsFolder });
-    const poolStats = () => ({ max: pool.options.max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+    const poolStats = () => ({
+      max: pool.options.max,
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    });
     return { db: db as unknown as Db, kind: 'postgres', poolStats, close: () => pool.end() };
   }
   const release = opts.dataDir ? claimDataDir(opts.dataDir) : () => {};

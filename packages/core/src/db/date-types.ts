@@ -9,4 +9,5 @@ export const DRIZZLE_TEXT_TYPES: readonly number[] = [1114, 1184, 1186, 1082, 12
 export const asText = (value: string) => value;
 
 /** Result parsers by type OID (PGlite's `parsers` option) that leave each of `types` as text. */
-export const textParsers = (types: readonly number[]): Record<number, typeof asText> => Object.fromEntries(types.map((t) => [t, asText]));
+export const textParsers = (types: readonly number[]): Record<number, typeof asText> =>
+  Object.fromEntries(types.map((t) => [t, asText]));

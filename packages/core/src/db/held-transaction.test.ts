@@ -22,7 +22,11 @@ afterAll(async () => {
 });
 
 const notes = async () =>
-  ((await database.db.execute(sql`select id from held_notes order by id`)) as unknown as { rows: Array<{ id: number }> }).rows.map((r) => r.id);
+  (
+    (await database.db.execute(sql`select id from held_notes order by id`)) as unknown as {
+      rows: Array<{ id: number }>;
+    }
+  ).rows.map((r) => r.id);
 
 it('work run in a held transaction, savepoints included, commits with its last step or not at all', async () => {
   const held = await holdTransaction(base, null);

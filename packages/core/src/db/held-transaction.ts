@@ -25,7 +25,10 @@ class Rollback extends Error {}
  * BEGINs a transaction on `ctx.db` (the database) and holds it until `commit` or `rollback`.
  * `operationKey` names the client's operation (its scope and Idempotency-Key), or null.
  */
-export async function holdTransaction<C extends Scoped>(ctx: C, operationKey: string | null): Promise<HeldTransaction<C>> {
+export async function holdTransaction<C extends Scoped>(
+  ctx: C,
+  operationKey: string | null,
+): Promise<HeldTransaction<C>> {
   let end!: (how: { last?: (ctx: C) => Promise<void> } | null) => void;
   const ended = new Promise<{ last?: (ctx: C) => Promise<void> } | null>((r) => (end = r));
   let begun!: (tx: Tx) => void;
@@ -39,7 +42,9 @@ export async function holdTransaction<C extends Scoped>(ctx: C, operationKey: st
     await how.last?.(held);
   });
   const settled = finished.then(
-    () => outboxes.forEach((kind) => ctx.outbox.fire(kind)),
+    () => {
+      for (const kind of outboxes) ctx.outbox.fire(kind);
+    },
     (e: unknown) => {
       if (!(e instanceof Rollback)) throw e;
     },

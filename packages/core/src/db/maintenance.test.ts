@@ -16,7 +16,9 @@ const stats = async () => {
   await flushStats();
   const answer = (await database.db.execute(sql`
     select n_mod_since_analyze::int as mod, n_dead_tup::int as dead, last_analyze is not null as analyzed
-    from pg_stat_user_tables where relname = 'grow'`)) as unknown as { rows: Array<{ mod: number; dead: number; analyzed: boolean }> };
+    from pg_stat_user_tables where relname = 'grow'`)) as unknown as {
+    rows: Array<{ mod: number; dead: number; analyzed: boolean }>;
+  };
   return answer.rows[0]!;
 };
 const flushStats = async () => {
@@ -25,7 +27,8 @@ const flushStats = async () => {
 };
 
 it('analyzes a table once 50 + 10% of its rows changed and vacuums it once 50 + 20% are dead, as autovacuum would', async () => {
-  const insert = (from: number, to: number) => database.db.execute(sql`insert into grow select g, 'x' from generate_series(${from}::int, ${to}::int) g`);
+  const insert = (from: number, to: number) =>
+    database.db.execute(sql`insert into grow select g, 'x' from generate_series(${from}::int, ${to}::int) g`);
   await insert(1, 40);
   await flushStats();
   expect(await maintainTables(database.db)).toMatchObject({ analyzed: [], vacuumed: [] });

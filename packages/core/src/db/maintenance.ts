@@ -52,11 +52,16 @@ export async function maintainTables(db: Db): Promise<{ analyzed: string[]; vacu
  * that runs, so it happens once after the first big purge, not every hour); any other table is
  * vacuumed, its free space reused by the rows that come next.
  */
-export async function reclaimSpace(db: Db, purged: Array<{ table: string; deleted: number }>): Promise<{ rewritten: string[]; vacuumed: string[] }> {
+export async function reclaimSpace(
+  db: Db,
+  purged: Array<{ table: string; deleted: number }>,
+): Promise<{ rewritten: string[]; vacuumed: string[] }> {
   const done = { rewritten: [] as string[], vacuumed: [] as string[] };
   for (const { table, deleted } of purged) {
     // Counted, not read from the statistics: those may not have seen the purge yet.
-    const { rows } = (await db.execute(sql`select count(*)::float8 as live from ${sql.identifier(table)}`)) as unknown as {
+    const { rows } = (await db.execute(
+      sql`select count(*)::float8 as live from ${sql.identifier(table)}`,
+    )) as unknown as {
       rows: Array<{ live: number }>;
     };
     if (deleted >= Number(rows[0]?.live ?? 0)) {

@@ -21,25 +21,46 @@ afterAll(() => db.close());
 beforeEach(() => db.exec('delete from d; delete from t'));
 
 const count = async () => Number((await db.query<{ c: number }>('select count(*)::int as c from t')).rows[0]!.c);
-const rejection = (p: Promise<unknown>) => p.then(() => expect.unreachable('resolved'), (e: unknown) => e as Error & Record<string, unknown>);
+const rejection = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable('resolved'),
+    (e: unknown) => e as Error & Record<string, unknown>,
+  );
 
 describe('PGliteThread', () => {
   it('answers rows, fields and affectedRows with their values intact across the thread', async () => {
-    const inserted = await db.query(
-      'insert into t values ($1, $2, $3, $4, $5, $6), (2, $7, null, null, null, null)',
-      [1, 'one', 9_007_199_254_740_993n, JSON.stringify({ a: [1, 'x'] }), new Uint8Array([0, 255]), '2026-01-02T03:04:05Z', 'two'],
-    );
+    const inserted = await db.query('insert into t values ($1, $2, $3, $4, $5, $6), (2, $7, null, null, null, null)', [
+      1,
+      'one',
+      9_007_199_254_740_993n,
+      JSON.stringify({ a: [1, 'x'] }),
+      new Uint8Array([0, 255]),
+      '2026-01-02T03:04:05Z',
+      'two',
+    ]);
     expect(inserted.affectedRows).toBe(2);
     const r = await db.query<Record<string, unknown>>('select * from t where id = $1', [1]);
     expect(r.fields.map((f) => f.name)).toEqual(['id', 'name', 'n', 'doc', 'bin', 'at']);
     expect(r.rows).toEqual([
       // int8 beyond 2^53 as bigint, jsonb parsed, bytea as bytes, timestamptz left as text (the textTypes).
-      { id: 1, name: 'one', n: 9_007_199_254_740_993n, doc: { a: [1, 'x'] }, bin: new Uint8Array([0, 255]), at: '2026-01-02 03:04:05+00' },
+      {
+        id: 1,
+        name: 'one',
+        n: 9_007_199_254_740_993n,
+        doc: { a: [1, 'x'] },
+        bin: new Uint8Array([0, 255]),
+        at: '2026-01-02 03:04:05+00',
+      },
     ]);
     const arrays = await db.query('select id, name from t order by id', [], { rowMode: 'array' });
-    expect(arrays.rows).toEqual([[1, 'one'], [2, 'two']]);
+    expect(arrays.rows).toEqual([
+      [1, 'one'],
+      [2, 'two'],
+    ]);
     // Arrays parsed over their elements' parsers, as PGlite's own instance does (timestamps kept as text).
-    const arrays2 = await db.query("select array['a', 'b,c'] as texts, array[1, 2]::int8[] as ns, array['2026-01-02T03:04:05Z'::timestamptz] as ats");
+    const arrays2 = await db.query(
+      "select array['a', 'b,c'] as texts, array[1, 2]::int8[] as ns, array['2026-01-02T03:04:05Z'::timestamptz] as ats",
+    );
     expect(arrays2.rows).toEqual([{ texts: ['a', 'b,c'], ns: [1, 2], ats: ['2026-01-02 03:04:05+00'] }]);
     const results = await db.exec('select 1 as a; select 2 as b');
     expect(results.map((x) => x.rows)).toEqual([[{ a: 1 }], [{ b: 2 }]]);
@@ -49,7 +70,13 @@ describe('PGliteThread', () => {
     await db.query("insert into t (id, name) values (1, 'a')");
     const dup = await rejection(db.query("insert into t (id, name) values (1, 'b')"));
     expect(dup).toBeInstanceOf(messages.DatabaseError);
-    expect(dup).toMatchObject({ code: '23505', constraint: 't_pkey', table: 't', severity: 'ERROR', detail: 'Key (id)=(1) already exists.' });
+    expect(dup).toMatchObject({
+      code: '23505',
+      constraint: 't_pkey',
+      table: 't',
+      severity: 'ERROR',
+      detail: 'Key (id)=(1) already exists.',
+    });
     expect(dup.message).toContain('duplicate key');
     expect(dup.query).toBe("insert into t (id, name) values (1, 'b')");
     const missing = await rejection(db.query('insert into t (id) values (2)'));
@@ -133,7 +160,9 @@ describe('PGliteThread', () => {
 
   it('calls made in one turn cross together and each gets its own answer, in the order sent', async () => {
     const order: number[] = [];
-    const calls = Array.from({ length: 200 }, (_, i) => db.query<{ i: number }>('select $1::int as i', [i]).then((r) => (order.push(i), r.rows[0]!.i)));
+    const calls = Array.from({ length: 200 }, (_, i) =>
+      db.query<{ i: number }>('select $1::int as i', [i]).then((r) => (order.push(i), r.rows[0]!.i)),
+    );
     expect(await Promise.all(calls)).toEqual(Array.from({ length: 200 }, (_, i) => i));
     expect(order).toEqual(Array.from({ length: 200 }, (_, i) => i));
   });
@@ -149,7 +178,11 @@ describe('PGliteThread', () => {
   });
 
   it('an error among answers sent together reaches its own call only', async () => {
-    const [ok, failed] = await Promise.allSettled([db.query('select 1 as one'), db.query('select * from no_such_table'), db.query('select 2 as two')]);
+    const [ok, failed] = await Promise.allSettled([
+      db.query('select 1 as one'),
+      db.query('select * from no_such_table'),
+      db.query('select 2 as two'),
+    ]);
     expect(ok).toMatchObject({ status: 'fulfilled', value: { rows: [{ one: 1 }] } });
     expect(failed).toMatchObject({ status: 'rejected', reason: { code: '42P01' } });
   });
@@ -160,7 +193,10 @@ async function withWorkerScript(source: string, run: (workerUrl: URL) => Promise
   const dir = mkdtempSync(join(tmpdir(), 'remit-thread-'));
   try {
     const script = join(dir, 'worker.mjs');
-    writeFileSync(script, `import { parentPort } from 'node:worker_threads';\nparentPort.postMessage({ ready: true });\n${source}`);
+    writeFileSync(
+      script,
+      `import { parentPort } from 'node:worker_threads';\nparentPort.postMessage({ ready: true });\n${source}`,
+    );
     await run(new URL(`file://${script}`));
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -185,7 +221,9 @@ describe('PGliteThread messages', () => {
     await withWorkerScript(source, async (workerUrl) => {
       const counting = new PGliteThread({ textTypes: [], workerUrl });
       await counting.waitReady;
-      const first = (await Promise.all(Array.from({ length: 10 }, () => counting.query<{ n: number }>('select 1')))).map((r) => r.rows[0]!.n);
+      const first = (
+        await Promise.all(Array.from({ length: 10 }, () => counting.query<{ n: number }>('select 1')))
+      ).map((r) => r.rows[0]!.n);
       // The lone first call went at once; the nine after it went together, but for a flush when this
       // thread had worked 0.2 ms since it last sent (framing nine statements cold can take that long).
       expect(first[0]).toBe(1);

@@ -111,8 +111,12 @@ export class PGliteThread {
     };
     // The transaction's calls go here, not through `query`/`exec`, which the caller may have wrapped.
     const tx = {
-      query: async <R>(text: string, params?: unknown[], options?: QueryOptions) => (check(), this.#wire.query<R>(inside, text, params, supported(options))),
-      exec: async (text: string, options?: QueryOptions) => (check(), this.#wire.exec(inside, text, supported(options))),
+      query: async <R>(text: string, params?: unknown[], options?: QueryOptions) => (
+        check(), this.#wire.query<R>(inside, text, params, supported(options))
+      ),
+      exec: async (text: string, options?: QueryOptions) => (
+        check(), this.#wire.exec(inside, text, supported(options))
+      ),
       rollback: async () => {
         check();
         await this.#wire.exec(inside, 'ROLLBACK');
@@ -162,11 +166,15 @@ interface SentError {
   fields: Record<string, unknown>;
 }
 type Answer = { id: number; result?: unknown; error?: SentError };
-type Reply = { ready: boolean; arrayTypes?: Array<{ oid: number; typarray: number }>; error?: SentError } | Answer | { batch: Answer[] };
+type Reply =
+  | { ready: boolean; arrayTypes?: Array<{ oid: number; typarray: number }>; error?: SentError }
+  | Answer
+  | { batch: Answer[] };
 
 /** The options the wire path reads (rowMode, paramTypes, parsers); parameters are sent as text, types left to the database. */
 function supported(options: QueryOptions | undefined): QueryOptions | undefined {
-  if (options?.serializers || options?.onNotice || options?.blob) throw new Error('PGliteThread: serializers, onNotice and blob are not supported');
+  if (options?.serializers || options?.onNotice || options?.blob)
+    throw new Error('PGliteThread: serializers, onNotice and blob are not supported');
   return options;
 }
 

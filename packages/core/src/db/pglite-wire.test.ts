@@ -1,6 +1,13 @@
 import { PGlite, messages } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addArrayParsers, ARRAY_TYPES, paramText, StatementNames, wireQueries, type RunMessage } from './pglite-wire.js';
+import {
+  addArrayParsers,
+  ARRAY_TYPES,
+  paramText,
+  StatementNames,
+  wireQueries,
+  type RunMessage,
+} from './pglite-wire.js';
 import type { Parsers } from './wire-codec.js';
 
 // Runs on both test databases: the wire path is PGlite's whatever REMIT_TEST_DB says.
@@ -13,14 +20,18 @@ const run: RunMessage = async (bytes) => {
 /** How many Parse messages ('P') the calls since the last look sent. */
 const parsesSent = () => {
   let n = 0;
-  for (const m of sent) for (let at = 0; at < m.length; at += 1 + new DataView(m.buffer, m.byteOffset + at + 1, 4).getUint32(0)) if (m[at] === 0x50) n++;
+  for (const m of sent)
+    for (let at = 0; at < m.length; at += 1 + new DataView(m.buffer, m.byteOffset + at + 1, 4).getUint32(0))
+      if (m[at] === 0x50) n++;
   sent = [];
   return n;
 };
 
 beforeAll(async () => {
   db = new PGlite();
-  await db.exec('create table t (id int primary key, name text, ok bool, doc jsonb, tags text[], bin bytea, at timestamptz)');
+  await db.exec(
+    'create table t (id int primary key, name text, ok bool, doc jsonb, tags text[], bin bytea, at timestamptz)',
+  );
 });
 afterAll(() => db.close());
 
@@ -43,10 +54,26 @@ describe('paramText', () => {
     const parsers: Parsers = {};
     addArrayParsers(parsers, (await db.query<{ oid: number; typarray: number }>(ARRAY_TYPES)).rows);
     const q = wireQueries(new StatementNames(), parsers);
-    await q.query(run, 'insert into t values ($1, $2, $3, $4, $5, $6, $7)', [1, 'it\'s "quoted"', true, JSON.stringify({ a: 1 }), ['x', 'y,z', null], new Uint8Array([1, 2]), '2026-01-02T03:04:05Z']);
+    await q.query(run, 'insert into t values ($1, $2, $3, $4, $5, $6, $7)', [
+      1,
+      'it\'s "quoted"',
+      true,
+      JSON.stringify({ a: 1 }),
+      ['x', 'y,z', null],
+      new Uint8Array([1, 2]),
+      '2026-01-02T03:04:05Z',
+    ]);
     const r = await q.query<Record<string, unknown>>(run, 'select * from t where id = $1', [1]);
     expect(r.rows).toEqual([
-      { id: 1, name: 'it\'s "quoted"', ok: true, doc: { a: 1 }, tags: ['x', 'y,z', null], bin: new Uint8Array([1, 2]), at: new Date('2026-01-02T03:04:05Z') },
+      {
+        id: 1,
+        name: 'it\'s "quoted"',
+        ok: true,
+        doc: { a: 1 },
+        tags: ['x', 'y,z', null],
+        bin: new Uint8Array([1, 2]),
+        at: new Date('2026-01-02T03:04:05Z'),
+      },
     ]);
     await q.query(run, 'delete from t');
   });
@@ -56,9 +83,12 @@ describe('wireQueries', () => {
   it('parses a statement once: later calls bind to its name', async () => {
     const q = wireQueries(new StatementNames(), {});
     parsesSent();
-    for (let i = 0; i < 3; i++) expect((await q.query<{ i: number }>(run, 'select $1::int + 1 as i', [i])).rows).toEqual([{ i: i + 1 }]);
+    for (let i = 0; i < 3; i++)
+      expect((await q.query<{ i: number }>(run, 'select $1::int + 1 as i', [i])).rows).toEqual([{ i: i + 1 }]);
     expect(parsesSent()).toBe(1);
-    const named = await db.query<{ name: string; statement: string }>('select name, statement from pg_prepared_statements');
+    const named = await db.query<{ name: string; statement: string }>(
+      'select name, statement from pg_prepared_statements',
+    );
     expect(named.rows.filter((r) => r.statement === 'select $1::int + 1 as i')).toHaveLength(1);
   });
 

@@ -18,9 +18,11 @@ export function paramText(value: unknown): string | null {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
   if (value instanceof Date) return value.toISOString();
-  if (value instanceof Uint8Array) return `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
+  if (value instanceof Uint8Array)
+    return `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
   if (Array.isArray(value)) return arrayLiteral(value);
-  if (typeof value === 'function' || typeof value === 'symbol') throw new TypeError(`A ${typeof value} cannot be sent as a query parameter`);
+  if (typeof value === 'function' || typeof value === 'symbol')
+    throw new TypeError(`A ${typeof value} cannot be sent as a query parameter`);
   return JSON.stringify(value);
 }
 
@@ -98,12 +100,22 @@ export function wireQueries(names: StatementNames, parsers: Parsers) {
     return answer.results;
   };
   return {
-    async query<T>(run: RunMessage, text: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
+    async query<T>(
+      run: RunMessage,
+      text: string,
+      params: readonly unknown[] = [],
+      options?: QueryOptions,
+    ): Promise<Results<T>> {
       const statement = names.take(text, options?.paramTypes);
-      const answer = readAnswer(await run(queryMessage(text, params.map(paramText), statement, options?.paramTypes)), parsers, options);
+      const answer = readAnswer(
+        await run(queryMessage(text, params.map(paramText), statement, options?.paramTypes)),
+        parsers,
+        options,
+      );
       if (statement.name && statement.parse) names.settle(statement.key, statement.name, answer.parsed);
       // A name the database no longer knows (26000) is forgotten, so the next call parses it again.
-      if (statement.name && !statement.parse && answer.error?.code === '26000') names.settle(statement.key, statement.name, false);
+      if (statement.name && !statement.parse && answer.error?.code === '26000')
+        names.settle(statement.key, statement.name, false);
       return resultsOf(answer, options, text, params)[0] as Results<T>;
     },
     async exec(run: RunMessage, text: string, options?: QueryOptions): Promise<Results[]> {

@@ -40,7 +40,13 @@ function describe(e) {
     if (v === undefined || typeof v === 'function') continue;
     fields[k] = v;
   }
-  return { kind: e instanceof protocol.messages.DatabaseError ? 'DatabaseError' : undefined, name: e.name, message: e.message, stack: e.stack, fields };
+  return {
+    kind: e instanceof protocol.messages.DatabaseError ? 'DatabaseError' : undefined,
+    name: e.name,
+    message: e.message,
+    stack: e.stack,
+    fields,
+  };
 }
 
 function inTransaction(tx) {
@@ -114,7 +120,10 @@ function take(m) {
 db.waitReady.then(
   async () => {
     // The array types, for the main thread's parsers (PGlite's query reads them when it opens).
-    const arrayTypes = (await db.query(workerData.arrayTypesQuery)).rows.map((r) => ({ oid: Number(r.oid), typarray: Number(r.typarray) }));
+    const arrayTypes = (await db.query(workerData.arrayTypesQuery)).rows.map((r) => ({
+      oid: Number(r.oid),
+      typarray: Number(r.typarray),
+    }));
     parentPort.postMessage({ ready: true, arrayTypes });
     const early = unopened;
     unopened = undefined;

@@ -24,7 +24,8 @@ interface Session {
 /** Dates, times and intervals stay text (as Drizzle's node-postgres queries ask); others parse as pg's defaults. One object, not one per query. */
 const DATE_TEXT_TYPES = new Set(DRIZZLE_TEXT_TYPES);
 const pgTypes = {
-  getTypeParser: (oid: number, format?: string) => (DATE_TEXT_TYPES.has(oid) ? asText : pg.types.getTypeParser(oid, format as 'text')),
+  getTypeParser: (oid: number, format?: string) =>
+    DATE_TEXT_TYPES.has(oid) ? asText : pg.types.getTypeParser(oid, format as 'text'),
 };
 
 /**
@@ -71,7 +72,11 @@ export function preparedSql(name: string, statement: SQL | (() => SQL)): Prepare
 function build(name: string, statement: SQL): { text: string; fills: Fill[]; config: object } {
   const query = dialect.sqlToQuery(statement);
   const fills = query.params.map((p): Fill => {
-    const placeholder = is(p, Placeholder) ? p : is(p, Param) && is(p.value, Placeholder) ? (p.value as Placeholder) : null;
+    const placeholder = is(p, Placeholder)
+      ? p
+      : is(p, Param) && is(p.value, Placeholder)
+        ? (p.value as Placeholder)
+        : null;
     if (!placeholder) return () => p;
     const key = placeholder.name;
     const encode = is(p, Param) ? (v: unknown) => p.encoder.mapToDriverValue(v) : (v: unknown) => v;

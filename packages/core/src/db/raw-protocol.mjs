@@ -14,7 +14,10 @@
 export function rawRunner(db) {
   let chunks = [];
   const onRawData = (data) => void chunks.push(data.slice()); // a view into the engine's memory
-  const fatal = (e) => queueMicrotask(() => { throw e; });
+  const fatal = (e) =>
+    queueMicrotask(() => {
+      throw e;
+    });
   return (bytes) => {
     chunks = [];
     db.execProtocolRawStream(bytes, { syncToFs: false, onRawData }).catch(fatal);

@@ -21,13 +21,20 @@ function expectedMigration(): number {
 export async function readiness(db: Db, timeoutMs = 2_000): Promise<Readiness> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<Readiness>((resolve) => {
-    timer = setTimeout(() => resolve({ ready: false, reason: `the database did not answer within ${timeoutMs} ms` }), timeoutMs);
+    timer = setTimeout(
+      () => resolve({ ready: false, reason: `the database did not answer within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
   });
   const check = (async (): Promise<Readiness> => {
     try {
-      const r = await db.execute(sql`select coalesce(max(created_at), 0)::text as latest from drizzle.__drizzle_migrations`);
+      const r = await db.execute(
+        sql`select coalesce(max(created_at), 0)::text as latest from drizzle.__drizzle_migrations`,
+      );
       const latest = Number((r as unknown as { rows: Array<{ latest: string }> }).rows[0]?.latest ?? 0);
-      return latest >= expectedMigration() ? { ready: true } : { ready: false, reason: 'database migrations are not all applied' };
+      return latest >= expectedMigration()
+        ? { ready: true }
+        : { ready: false, reason: 'database migrations are not all applied' };
     } catch (err) {
       return { ready: false, reason: 'the database did not answer', detail: (err as Error).message };
     }

@@ -44,7 +44,9 @@ export const merchants = pgTable(
   'merchants',
   {
     id: text('id').primaryKey(),
-    clientId: text('client_id').notNull().references(() => clients.id),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => clients.id),
     status: text('status').notNull(),
     businessname: text('businessname').notNull(),
     email: text('email').notNull(),
@@ -130,7 +132,9 @@ export const payLinks = pgTable(
   'pay_links',
   {
     id: text('id').primaryKey(),
-    merchantId: text('merchant_id').notNull().references(() => merchants.id),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     kind: text('kind').notNull(),
     status: text('status').notNull(),
     orderId: text('order_id').notNull(),
@@ -173,9 +177,7 @@ export const payLinks = pgTable(
   (t) => [
     index('pay_links_merchant_idx').on(t.merchantId, t.createdAt),
     index('pay_links_stripe_intent_idx').on(t.stripeIntentId).where(sql`stripe_intent_id is not null`),
-    uniqueIndex('pay_links_request_order_idx')
-      .on(t.merchantId, t.orderId)
-      .where(sql`kind = 'request'`),
+    uniqueIndex('pay_links_request_order_idx').on(t.merchantId, t.orderId).where(sql`kind = 'request'`),
     index('pay_links_expiry_idx').on(t.expiresAt).where(sql`status = 'open' and expires_at is not null`),
   ],
 );
@@ -184,7 +186,9 @@ export const customers = pgTable(
   'customers',
   {
     id: serial('id').primaryKey(),
-    merchantId: text('merchant_id').notNull().references(() => merchants.id),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     firstName: text('first_name').notNull(),
     lastName: text('last_name'),
     email: text('email'),
@@ -199,8 +203,12 @@ export const paymentMethods = pgTable(
   'payment_methods',
   {
     id: text('id').primaryKey(),
-    customerId: integer('customer_id').notNull().references(() => customers.id),
-    merchantId: text('merchant_id').notNull().references(() => merchants.id),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     type: text('type').notNull(),
     isDefault: boolean('is_default').notNull(),
     brand: text('brand'),
@@ -220,7 +228,9 @@ export const transactions = pgTable(
   'transactions',
   {
     id: text('id').primaryKey(),
-    merchantId: text('merchant_id').notNull().references(() => merchants.id),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     /** Sale, PreAuth, Void, Refund, Return (ACH reversal). */
     type: text('type').notNull(),
     paymentMethod: text('payment_method').notNull(),
@@ -263,7 +273,9 @@ export const transactions = pgTable(
     index('transactions_linked_idx').on(t.linkedTxnId),
     /** What reconciliation asks the processor about: processing payments, and ACH debits waiting on the bank. */
     index('transactions_processing_idx').on(t.createdAt).where(sql`is_status = 7`),
-    index('transactions_ach_pending_idx').on(t.updatedAt).where(sql`is_status = 0 and payment_method = 'ach' and gateway_ref is not null`),
+    index('transactions_ach_pending_idx')
+      .on(t.updatedAt)
+      .where(sql`is_status = 0 and payment_method = 'ach' and gateway_ref is not null`),
   ],
 );
 
@@ -272,7 +284,9 @@ export const events = pgTable(
   'events',
   {
     id: text('id').primaryKey(),
-    clientId: text('client_id').notNull().references(() => clients.id),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => clients.id),
     merchantId: text('merchant_id'),
     eventType: text('event_type').notNull(),
     payload: jsonb('payload').notNull(),
@@ -293,8 +307,12 @@ export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
     id: text('id').primaryKey(),
-    clientId: text('client_id').notNull().references(() => clients.id),
-    eventId: text('event_id').notNull().references(() => events.id),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => clients.id),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => events.id),
     eventType: text('event_type').notNull(),
     /** The URL of the latest attempt (the client's URL at creation until then). */
     url: text('url').notNull(),
@@ -314,7 +332,9 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_client_idx').on(t.clientId, t.createdAt),
     index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status in ('pending', 'retrying')`),
     /** The claim's shares: each client's oldest due first, and the clients with any to send (claimDueQuery). */
-    index('webhook_deliveries_client_due_idx').on(t.clientId, t.nextAttemptAt, t.id).where(sql`status in ('pending', 'retrying')`),
+    index('webhook_deliveries_client_due_idx')
+      .on(t.clientId, t.nextAttemptAt, t.id)
+      .where(sql`status in ('pending', 'retrying')`),
   ],
 );
 
@@ -323,7 +343,9 @@ export const messages = pgTable(
   'messages',
   {
     id: text('id').primaryKey(),
-    merchantId: text('merchant_id').notNull().references(() => merchants.id),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     channel: text('channel').notNull(),
     recipient: text('recipient').notNull(),
     subject: text('subject'),
@@ -353,7 +375,9 @@ export const widgets = pgTable(
   'widgets',
   {
     id: text('id').primaryKey(),
-    merchantId: text('merchant_id').notNull().references(() => merchants.id),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
     /** Exact origins (`scheme://host[:port]`) allowed to embed the widgets and the pay page. */
     allowedOrigins: jsonb('allowed_origins').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     buttonText: text('button_text').notNull(),
@@ -385,7 +409,9 @@ export const payChallenges = pgTable(
   'pay_challenges',
   {
     id: text('id').primaryKey(),
-    payLinkId: text('pay_link_id').notNull().references(() => payLinks.id),
+    payLinkId: text('pay_link_id')
+      .notNull()
+      .references(() => payLinks.id),
     /** open, completed, failed. */
     status: text('status').notNull(),
     /** Encrypted JSON of the card (number, expiry, name, zip). */

@@ -6,7 +6,9 @@ import { execMessage, queryMessage, readAnswer } from './wire-codec.js';
 let db: PGlite;
 beforeAll(async () => {
   db = new PGlite();
-  await db.exec("create table t (id int primary key, name text, n int8, doc jsonb); insert into t values (1, 'é ü ☃', 9007199254740993, '{\"a\":[1]}'), (2, null, null, null)");
+  await db.exec(
+    "create table t (id int primary key, name text, n int8, doc jsonb); insert into t values (1, 'é ü ☃', 9007199254740993, '{\"a\":[1]}'), (2, null, null, null)",
+  );
 });
 afterAll(() => db.close());
 
@@ -28,7 +30,11 @@ it('reads rows, fields, command tags and counts as PGlite does, in both row mode
   ] as const) {
     const bytes = db.execProtocolRawSync(queryMessage(text, values, unnamed)).slice();
     for (const options of [undefined, { rowMode: 'array' as const }]) {
-      expect(readAnswer(bytes, {}, options)).toEqual({ results: reference(bytes, options), error: undefined, parsed: true });
+      expect(readAnswer(bytes, {}, options)).toEqual({
+        results: reference(bytes, options),
+        error: undefined,
+        parsed: true,
+      });
     }
   }
   const many = db.execProtocolRawSync(execMessage('select 1 as a; create temp table x (y int); select 2 as b')).slice();
@@ -38,18 +44,29 @@ it('reads rows, fields, command tags and counts as PGlite does, in both row mode
 
 it('binds to a named statement without parsing it again', () => {
   const named = { name: 'codec_test_1', parse: true };
-  expect(readAnswer(db.execProtocolRawSync(queryMessage('select $1::int + 1 as n', ['1'], named)).slice()).results[0]!.rows).toEqual([{ n: 2 }]);
-  const again = readAnswer(db.execProtocolRawSync(queryMessage('ignored: not sent', ['41'], { ...named, parse: false })).slice());
+  expect(
+    readAnswer(db.execProtocolRawSync(queryMessage('select $1::int + 1 as n', ['1'], named)).slice()).results[0]!.rows,
+  ).toEqual([{ n: 2 }]);
+  const again = readAnswer(
+    db.execProtocolRawSync(queryMessage('ignored: not sent', ['41'], { ...named, parse: false })).slice(),
+  );
   expect(again).toMatchObject({ parsed: false, results: [{ rows: [{ n: 42 }] }] });
 });
 
 it('reads an error as PGlite does: a DatabaseError with every field', () => {
-  const bytes = db.execProtocolRawSync(queryMessage('insert into t (id, name) values ($1, $2)', ['1', 'again'], unnamed)).slice();
+  const bytes = db
+    .execProtocolRawSync(queryMessage('insert into t (id, name) values ($1, $2)', ['1', 'again'], unnamed))
+    .slice();
   const { error } = readAnswer(bytes);
   const messages: unknown[] = [];
   new protocol.Parser().parse(bytes, (m) => messages.push(m));
   const theirs = messages.find((m) => m instanceof protocol.messages.DatabaseError) as Error;
   expect(error).toBeInstanceOf(protocol.messages.DatabaseError);
   expect({ ...error, message: error!.message }).toEqual({ ...theirs, message: theirs.message });
-  expect(error).toMatchObject({ code: '23505', constraint: 't_pkey', detail: 'Key (id)=(1) already exists.', severity: 'ERROR' });
+  expect(error).toMatchObject({
+    code: '23505',
+    constraint: 't_pkey',
+    detail: 'Key (id)=(1) already exists.',
+    severity: 'ERROR',
+  });
 });

@@ -12,7 +12,12 @@ type DatabaseError = InstanceType<typeof protocol.messages.DatabaseError>;
 export type Parsers = NonNullable<QueryOptions['parsers']>;
 
 /** One extended-protocol query: [Parse], Bind, Describe (portal), Execute, Sync. `values` as text (null for NULL). */
-export function queryMessage(text: string, values: ReadonlyArray<string | null>, statement: { name: string; parse: boolean }, types: readonly number[] = []): Uint8Array {
+export function queryMessage(
+  text: string,
+  values: ReadonlyArray<string | null>,
+  statement: { name: string; parse: boolean },
+  types: readonly number[] = [],
+): Uint8Array {
   const name = statement.name;
   const nameLength = Buffer.byteLength(name);
   // Parse's length field counts itself and its body: the name, the text, the parameter types.
@@ -54,7 +59,9 @@ export function queryMessage(text: string, values: ReadonlyArray<string | null>,
 }
 
 /** Describe portal "", Execute portal "" (all rows), Sync. */
-const DESCRIBE_EXECUTE_SYNC = Buffer.from([0x44, 0, 0, 0, 6, 0x50, 0, 0x45, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0x53, 0, 0, 0, 4]);
+const DESCRIBE_EXECUTE_SYNC = Buffer.from([
+  0x44, 0, 0, 0, 6, 0x50, 0, 0x45, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0x53, 0, 0, 0, 4,
+]);
 
 /** One simple-protocol query (any number of statements, no parameters). */
 export function execMessage(text: string): Uint8Array {
@@ -78,8 +85,22 @@ export interface Answer {
 
 /** An ErrorResponse's field codes and the DatabaseError properties they fill (as pg-protocol's parser). */
 const ERROR_FIELDS: Record<string, keyof DatabaseError> = {
-  S: 'severity', C: 'code', D: 'detail', H: 'hint', P: 'position', p: 'internalPosition', q: 'internalQuery', W: 'where',
-  s: 'schema', t: 'table', c: 'column', d: 'dataType', n: 'constraint', F: 'file', L: 'line', R: 'routine',
+  S: 'severity',
+  C: 'code',
+  D: 'detail',
+  H: 'hint',
+  P: 'position',
+  p: 'internalPosition',
+  q: 'internalQuery',
+  W: 'where',
+  s: 'schema',
+  t: 'table',
+  c: 'column',
+  d: 'dataType',
+  n: 'constraint',
+  F: 'file',
+  L: 'line',
+  R: 'routine',
 };
 
 const COUNTED = new Set(['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE']);
@@ -168,7 +189,8 @@ export function readAnswer(bytes: Uint8Array, parsers: Parsers = {}, options?: Q
           p = zero + 1;
         }
         error = new protocol.messages.DatabaseError(values.M!, end - at - 1, 'error');
-        for (const [k, prop] of Object.entries(ERROR_FIELDS)) (error as unknown as Record<string, unknown>)[prop] = values[k];
+        for (const [k, prop] of Object.entries(ERROR_FIELDS))
+          (error as unknown as Record<string, unknown>)[prop] = values[k];
         break;
       }
       // Everything else (BindComplete, NoData, ReadyForQuery, notices…) carries nothing a result needs.

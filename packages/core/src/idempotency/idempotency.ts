@@ -17,8 +17,7 @@ const IN_PROGRESS = 0;
 
 export type IdempotencyClaim =
   /** `claimedAt` identifies this claim: completing it after another request took the key over does nothing. */
-  | { kind: 'new'; claimedAt: Date }
-  | { kind: 'replay'; statusCode: number; body: string };
+  { kind: 'new'; claimedAt: Date } | { kind: 'replay'; statusCode: number; body: string };
 
 /**
  * Claims an `Idempotency-Key` for a request. The first request stores a placeholder and runs;
@@ -53,7 +52,10 @@ export async function claimIdempotencyKey(
       and(
         eq(idempotencyKeys.clientId, clientId),
         eq(idempotencyKeys.key, key),
-        or(lt(idempotencyKeys.createdAt, expired), and(eq(idempotencyKeys.statusCode, IN_PROGRESS), lt(idempotencyKeys.createdAt, leaseOver))),
+        or(
+          lt(idempotencyKeys.createdAt, expired),
+          and(eq(idempotencyKeys.statusCode, IN_PROGRESS), lt(idempotencyKeys.createdAt, leaseOver)),
+        ),
       ),
     )
     .returning({ key: idempotencyKeys.key });
@@ -67,11 +69,15 @@ export async function claimIdempotencyKey(
     throw new RemitError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');
   }
   if (row.statusCode === IN_PROGRESS) {
-    throw new RemitError('idempotency_key_in_progress', 'A request with this Idempotency-Key is still being processed; retry shortly.');
+    throw new RemitError(
+      'idempotency_key_in_progress',
+      'A request with this Idempotency-Key is still being processed; retry shortly.',
+    );
   }
   const body = await readAnswer(ctx.db, ctx.vault, row.responseBody);
   // Stored by reference only to records that are never removed (storeAnswer): this is a bug, not a retry.
-  if (body === null) throw new Error(`The record the stored answer of Idempotency-Key ${JSON.stringify(key)} refers to is gone.`);
+  if (body === null)
+    throw new Error(`The record the stored answer of Idempotency-Key ${JSON.stringify(key)} refers to is gone.`);
   return { kind: 'replay', statusCode: row.statusCode, body };
 }
 
@@ -96,12 +102,20 @@ export async function completeIdempotencyKey(
     .where(ownClaim(clientId, key, claimedAt))
     .returning({ key: idempotencyKeys.key });
   if (!stored.length) {
-    throw new RemitError('idempotency_key_in_progress', 'A retry with this Idempotency-Key took it over; its answer is the one kept.');
+    throw new RemitError(
+      'idempotency_key_in_progress',
+      'A retry with this Idempotency-Key took it over; its answer is the one kept.',
+    );
   }
 }
 
 /** Forgets a claimed key: the request it guarded changed nothing worth replaying (invalid input). */
-export async function releaseIdempotencyKey(ctx: Pick<Ctx, 'db'>, clientId: string, key: string, claimedAt?: Date): Promise<void> {
+export async function releaseIdempotencyKey(
+  ctx: Pick<Ctx, 'db'>,
+  clientId: string,
+  key: string,
+  claimedAt?: Date,
+): Promise<void> {
   await ctx.db.delete(idempotencyKeys).where(ownClaim(clientId, key, claimedAt));
 }
 

@@ -1,1 +1,8 @@
-export { claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey, IDEMPOTENCY_TTL_MS, IDEMPOTENCY_LEASE_MS, type IdempotencyClaim } from './idempotency.js';
+export {
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  IDEMPOTENCY_TTL_MS,
+  IDEMPOTENCY_LEASE_MS,
+  type IdempotencyClaim,
+} from './idempotency.js';

@@ -39,7 +39,13 @@ const RECORD_ID = /"(?:transaction_id|sales_id)":"(txn_[A-Za-z0-9_]{1,64})"/;
 
 async function recordValues(db: Queryable, id: string): Promise<RecordValues | null> {
   const [row] = await db
-    .select({ id: transactions.id, createdAt: transactions.createdAt, orderId: transactions.orderId, linked: transactions.linkedTxnId, status: transactions.status })
+    .select({
+      id: transactions.id,
+      createdAt: transactions.createdAt,
+      orderId: transactions.orderId,
+      linked: transactions.linkedTxnId,
+      status: transactions.status,
+    })
     .from(transactions)
     .where(eq(transactions.id, id))
     .limit(1);

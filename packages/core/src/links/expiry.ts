@@ -54,7 +54,10 @@ export async function expireWidgetLinks(ctx: Pick<Ctx, 'db' | 'now'>, batch = SW
 }
 
 /** The sweep in the background, every `pollMs` (default a minute), at once again while a pass was full. */
-export function startLinkExpiry(ctx: Pick<Ctx, 'db' | 'now'>, opts: { pollMs?: number; logger?: DispatcherLogger } = {}) {
+export function startLinkExpiry(
+  ctx: Pick<Ctx, 'db' | 'now'>,
+  opts: { pollMs?: number; logger?: DispatcherLogger } = {},
+) {
   const loop = new PollLoop(async () => (await expireWidgetLinks(ctx)) === SWEEP_BATCH, {
     pollMs: opts.pollMs ?? 60_000,
     failureMessage: 'widget link expiry pass failed',

@@ -86,7 +86,8 @@ export async function openLink(
   }
   const inserted = await tx.insert(payLinks).values(linkRow).onConflictDoNothing().returning({ id: payLinks.id });
   if (inserted.length === 0) {
-    throw new RemitError('order_id_exists',
+    throw new RemitError(
+      'order_id_exists',
       `A payment request with order_id "${link.orderId}" already exists for this merchant; use a new order_id.`,
       { errors: [{ path: 'order_id', message: 'is already used by another payment request of this merchant' }] },
     );
@@ -109,7 +110,9 @@ async function insertPair(tx: Queryable, linkRow: LinkRow, saleRow: SaleRow): Pr
   const linkKeys = givenKeys(linkRow);
   const saleKeys = givenKeys(saleRow);
   const shape = `${linkKeys.join(',')}|${saleKeys.join(',')}`;
-  const p = pairs(shape, () => pairSql(tx, placeholders(linkKeys, linkNames) as LinkRow, placeholders(saleKeys, saleNames) as SaleRow));
+  const p = pairs(shape, () =>
+    pairSql(tx, placeholders(linkKeys, linkNames) as LinkRow, placeholders(saleKeys, saleNames) as SaleRow),
+  );
   if (!p) {
     await tx.execute(pairSql(tx, linkRow, saleRow));
     return;

@@ -66,26 +66,31 @@ export interface DeletedPayLink {
  * pending) is refused with 409: deleting never changes a payment. The link row is locked first, as
  * a payment attempt locks it, so a delete during a payment waits for it and then sees it paid.
  */
-const LINK_PROCESSING_DELETE_MESSAGE = 'A payment on this link is being confirmed with the processor; the link can be deleted once it is declined.';
+const LINK_PROCESSING_DELETE_MESSAGE =
+  'A payment on this link is being confirmed with the processor; the link can be deleted once it is declined.';
 
-export async function deletePayLink(
-  ctx: Ctx,
-  merchant: Merchant,
-  linkId: string,
-): Promise<DeletedPayLink> {
+export async function deletePayLink(ctx: Ctx, merchant: Merchant, linkId: string): Promise<DeletedPayLink> {
   const at = merchantNow(ctx.now, merchant);
   const done = await inTransaction(ctx, async (tx, ctx) => {
     const [link] = await tx
-      .select({ id: payLinks.id, status: payLinks.status, salesId: payLinks.salesId, stripeIntentId: payLinks.stripeIntentId })
+      .select({
+        id: payLinks.id,
+        status: payLinks.status,
+        salesId: payLinks.salesId,
+        stripeIntentId: payLinks.stripeIntentId,
+      })
       .from(payLinks)
       .where(and(eq(payLinks.id, linkId), eq(payLinks.merchantId, merchant.id), isNull(payLinks.deletedAt)))
       .for('update');
     if (!link) throw new RemitError('link_not_found', LINK_NOT_FOUND);
     if (link.status === 'paid') throw new RemitError('link_not_deletable', LINK_PAID_MESSAGE);
     if (link.status === 'saved') throw new RemitError('link_not_deletable', CARD_SAVED_MESSAGE);
-    const [sale] = link.salesId ? await tx.select({ isStatus: transactions.isStatus }).from(transactions).where(eq(transactions.id, link.salesId)) : [];
+    const [sale] = link.salesId
+      ? await tx.select({ isStatus: transactions.isStatus }).from(transactions).where(eq(transactions.id, link.salesId))
+      : [];
     // A payment being confirmed with the processor may have charged: the link stays until it is settled.
-    if (sale?.isStatus === IS_STATUS.processing) throw new RemitError('link_not_deletable', LINK_PROCESSING_DELETE_MESSAGE);
+    if (sale?.isStatus === IS_STATUS.processing)
+      throw new RemitError('link_not_deletable', LINK_PROCESSING_DELETE_MESSAGE);
     // Stripe: the link's PaymentIntent is canceled first; one taking money is recorded, and the delete refused.
     const refused = await releaseLinkIntent(ctx, tx, link.stripeIntentId);
     if (refused) return { refused };
@@ -99,7 +104,13 @@ export async function deletePayLink(
       await tx
         .update(transactions)
         .set({ status: 'cancelled', updatedAt: at })
-        .where(and(eq(transactions.id, link.salesId), eq(transactions.isStatus, IS_STATUS.pending), eq(transactions.status, 'pending')));
+        .where(
+          and(
+            eq(transactions.id, link.salesId),
+            eq(transactions.isStatus, IS_STATUS.pending),
+            eq(transactions.status, 'pending'),
+          ),
+        );
     }
     return { deleted: { link_id: link.id } };
   });

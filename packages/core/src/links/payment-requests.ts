@@ -12,7 +12,12 @@ import { firstTries, type Delivery, type QueuedMessage } from '../messages/first
 import { openLink, type OpenedLink } from './open-link.js';
 import { widgetLinkFields } from './expiry.js';
 import { matchLocale, type Locale } from '@remit/contract/locales';
-import type { CustomerRequestInput, CustomerRequestResult, PaymentRequestInput, PaymentRequestResult } from '@remit/contract';
+import type {
+  CustomerRequestInput,
+  CustomerRequestResult,
+  PaymentRequestInput,
+  PaymentRequestResult,
+} from '@remit/contract';
 import { assertPayable, linkTotals } from './totals.js';
 import { inTransaction } from '../operation.js';
 
@@ -33,7 +38,8 @@ interface Recipients {
 }
 
 /** The language a request's `locale` tag asks for: English for one Remit does not speak; none when not given. */
-export const customerLocale = (tag: string | undefined): Locale | undefined => (tag ? (matchLocale(tag) ?? 'en') : undefined);
+export const customerLocale = (tag: string | undefined): Locale | undefined =>
+  tag ? (matchLocale(tag) ?? 'en') : undefined;
 
 /** Queues the SMS and/or email that carry the link, in the transaction that made it. */
 async function sendLink(
@@ -54,29 +60,38 @@ async function sendLink(
     description: to.description ?? undefined,
     preauth,
   };
-  const { send, unsent } = deliverable(ctx, [...(to.phone ? ['sms' as const] : []), ...(to.email ? ['email' as const] : [])]);
+  const { send, unsent } = deliverable(ctx, [
+    ...(to.phone ? ['sms' as const] : []),
+    ...(to.email ? ['email' as const] : []),
+  ]);
   const queued: QueuedMessage[] = [];
   if (to.phone && send.includes('sms')) {
-    const id = await queueMessage({ ...ctx, db: tx }, {
-      merchantId: merchant.id,
-      channel: 'sms',
-      recipient: to.phone,
-      bodyText: paymentRequestSms(content),
-      payLinkId: opened.linkId,
-    });
+    const id = await queueMessage(
+      { ...ctx, db: tx },
+      {
+        merchantId: merchant.id,
+        channel: 'sms',
+        recipient: to.phone,
+        bodyText: paymentRequestSms(content),
+        payLinkId: opened.linkId,
+      },
+    );
     queued.push({ id, channel: 'sms' });
   }
   if (to.email && send.includes('email')) {
     const email = paymentRequestEmail(content);
-    const id = await queueMessage({ ...ctx, db: tx }, {
-      merchantId: merchant.id,
-      channel: 'email',
-      recipient: to.email,
-      subject: email.subject,
-      bodyText: email.text,
-      bodyHtml: email.html,
-      payLinkId: opened.linkId,
-    });
+    const id = await queueMessage(
+      { ...ctx, db: tx },
+      {
+        merchantId: merchant.id,
+        channel: 'email',
+        recipient: to.email,
+        subject: email.subject,
+        bodyText: email.text,
+        bodyHtml: email.html,
+        payLinkId: opened.linkId,
+      },
+    );
     queued.push({ id, channel: 'email' });
   }
   return { queued, unsent };
@@ -141,7 +156,13 @@ export async function createPaymentRequest(
       tx,
       merchant,
       opened,
-      { phone: input.phone_number, email: input.email, name: input.name, description: input.description, locale: customerLocale(input.locale) },
+      {
+        phone: input.phone_number,
+        email: input.email,
+        name: input.name,
+        description: input.description,
+        locale: customerLocale(input.locale),
+      },
       input.preauth,
     );
     return { data: { order_id: opened.orderId, link_id: opened.linkId, pay_link: opened.payLink }, ...messages };
@@ -174,7 +195,8 @@ export async function createCustomerRequest(
       throw new RemitError('customer_not_found', `No customer ${customerId} belongs to this merchant.`);
     }
     if (!customer.email && !customer.phoneNumber) {
-      throw new RemitError('customer_has_no_contact',
+      throw new RemitError(
+        'customer_has_no_contact',
         'This customer has no email or phone number to send the request to; add one to the customer first.',
       );
     }
@@ -204,7 +226,12 @@ export async function createCustomerRequest(
       tx,
       merchant,
       opened,
-      { phone: customer.phoneNumber, email: customer.email, name: customer.firstName, locale: customerLocale(input.locale) },
+      {
+        phone: customer.phoneNumber,
+        email: customer.email,
+        name: customer.firstName,
+        locale: customerLocale(input.locale),
+      },
       input.preauth,
     );
     // Its one purpose is the message: with none sendable, nothing is kept (the transaction rolls back).

@@ -17,7 +17,13 @@ const link = (o: Partial<Parameters<typeof linkTotals>[0]> = {}) => ({
 describe('linkTotals', () => {
   it('is the amount alone by default', () => {
     expect(linkTotals(link(), pricing)).toEqual({
-      amount: 1000, tax: 0, surcharge: 0, discount: 0, subtotal: 1000, passedFee: 0, total: 1000,
+      amount: 1000,
+      tax: 0,
+      surcharge: 0,
+      discount: 0,
+      subtotal: 1000,
+      passedFee: 0,
+      total: 1000,
     });
   });
 
@@ -37,15 +43,21 @@ describe('linkTotals', () => {
   });
 
   it('uses the merchant pricing columns', () => {
-    expect(linkTotals(link({ passFee: true }), { ...pricing, cardFeeRateE7: 35_000_000, cardFeeFixedCents: 0 }).passedFee).toBe(35);
+    expect(
+      linkTotals(link({ passFee: true }), { ...pricing, cardFeeRateE7: 35_000_000, cardFeeFixedCents: 0 }).passedFee,
+    ).toBe(35);
   });
 
   it('the passed fee is the fee the charge is priced at (feeFor), by card and by bank account (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 99_999_999 }), fc.constantFrom('card' as const, 'ach' as const), (amount, method) => {
-        const t = linkTotals(link({ amountCents: amount, passFee: true }), pricing, method);
-        expect(t.passedFee).toBe(feeFor(pricing, method, amount).feeCents);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 99_999_999 }),
+        fc.constantFrom('card' as const, 'ach' as const),
+        (amount, method) => {
+          const t = linkTotals(link({ amountCents: amount, passFee: true }), pricing, method);
+          expect(t.passedFee).toBe(feeFor(pricing, method, amount).feeCents);
+        },
+      ),
     );
   });
 
@@ -76,13 +88,17 @@ describe('assertPayable', () => {
     }
   };
   it('refuses nothing or less to pay', () => {
-    expect(code(() => assertPayable(linkTotals(link({ discountCents: 1000 }), pricing), 99_999_999))).toBe('amount_not_positive');
-    expect(code(() => assertPayable(linkTotals(link({ discountCents: 5000 }), pricing), 99_999_999))).toBe('amount_not_positive');
+    expect(code(() => assertPayable(linkTotals(link({ discountCents: 1000 }), pricing), 99_999_999))).toBe(
+      'amount_not_positive',
+    );
+    expect(code(() => assertPayable(linkTotals(link({ discountCents: 5000 }), pricing), 99_999_999))).toBe(
+      'amount_not_positive',
+    );
   });
   it('refuses a total above the merchant limit', () => {
-    expect(code(() => assertPayable(linkTotals(link({ amountCents: 99_999_999, taxCents: 1 }), pricing), 99_999_999))).toBe(
-      'amount_over_limit',
-    );
+    expect(
+      code(() => assertPayable(linkTotals(link({ amountCents: 99_999_999, taxCents: 1 }), pricing), 99_999_999)),
+    ).toBe('amount_over_limit');
   });
   it('accepts a positive total within the limit', () => {
     expect(code(() => assertPayable(linkTotals(link({ discountCents: 999 }), pricing), 99_999_999))).toBeNull();

@@ -46,13 +46,15 @@ export function linkTotals(link: LinkAmounts, pricing: Pricing, method: 'card' |
 /** Refuses totals a customer could not pay: nothing to pay, or above the merchant's limit. */
 export function assertPayable(totals: LinkTotals, maxAmountCents: Cents): void {
   if (totals.subtotal <= 0) {
-    throw new RemitError('amount_not_positive',
+    throw new RemitError(
+      'amount_not_positive',
       'The amount to pay (amount + tax + surcharge - discount) must be more than 0; lower the discount.',
       { errors: [{ path: 'discount', message: 'must be less than amount + tax + surcharge' }] },
     );
   }
   if (totals.total > maxAmountCents) {
-    throw new RemitError('amount_over_limit',
+    throw new RemitError(
+      'amount_over_limit',
       `The amount to pay (${formatAmount(totals.total)}) is above this merchant's limit of ${formatAmount(maxAmountCents)}.`,
       { errors: [{ path: 'amount', message: `the amount to pay must be at most ${formatAmount(maxAmountCents)}` }] },
     );

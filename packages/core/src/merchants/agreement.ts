@@ -63,7 +63,11 @@ export async function agreementFor(ctx: Pick<Ctx, 'db' | 'processor'>, token: st
  * merchant row is locked, so a failure there rolls it back and a retry asks again with the same
  * key) and fires `documents.signed`; a second one changes nothing and answers the first.
  */
-export async function signAgreement(ctx: Ctx, token: string, acceptance: Acceptance): Promise<AgreementView & { already_signed: boolean }> {
+export async function signAgreement(
+  ctx: Ctx,
+  token: string,
+  acceptance: Acceptance,
+): Promise<AgreementView & { already_signed: boolean }> {
   const where = byToken(token);
   if (!where) throw notFound();
   return inTransaction(ctx, async (tx, ctx) => {
@@ -71,7 +75,9 @@ export async function signAgreement(ctx: Ctx, token: string, acceptance: Accepta
     if (!row) throw notFound();
     if (row.agreementSignedAt) return { ...viewOf(ctx, row), already_signed: true };
     if (!acceptance.accepted) {
-      throw new RemitError('agreement_not_accepted', undefined, { errors: [{ path: 'accept', message: 'must be ticked to accept the agreement' }] });
+      throw new RemitError('agreement_not_accepted', undefined, {
+        errors: [{ path: 'accept', message: 'must be ticked to accept the agreement' }],
+      });
     }
     const at = ctx.now();
     // Stripe keeps what a browser sends in a header; a very long one is cut, not refused.
@@ -84,12 +90,21 @@ export async function signAgreement(ctx: Ctx, token: string, acceptance: Accepta
       .set({ agreementSignedAt: at, agreementIp: acceptance.ip, agreementUserAgent: userAgent })
       .where(eq(merchants.id, row.id))
       .returning();
-    await recordEvent({ ...ctx, db: tx }, {
-      clientId: row.clientId,
-      merchantId: row.id,
-      type: 'documents.signed',
-      data: { merchant_id: row.id, business_name: row.businessname, website: row.website, email: row.email, company_id: row.clientId },
-    });
+    await recordEvent(
+      { ...ctx, db: tx },
+      {
+        clientId: row.clientId,
+        merchantId: row.id,
+        type: 'documents.signed',
+        data: {
+          merchant_id: row.id,
+          business_name: row.businessname,
+          website: row.website,
+          email: row.email,
+          company_id: row.clientId,
+        },
+      },
+    );
     return { ...viewOf(ctx, signed!), already_signed: false };
   });
 }

@@ -11,6 +11,12 @@ export {
   type MerchantStatus,
   type ApprovalResult,
 } from './merchants.js';
-export { operatorMerchants, operatorMerchant, suspendMerchant, reinstateMerchant, type OperatorMerchant } from './operator.js';
+export {
+  operatorMerchants,
+  operatorMerchant,
+  suspendMerchant,
+  reinstateMerchant,
+  type OperatorMerchant,
+} from './operator.js';
 export { sealOwnerInfo, openOwnerInfo, sealLegacyOwnerInfo, SEALED_OWNER_FIELDS } from './owner-info.js';
 export { agreementFor, signAgreement, agreementLink, type AgreementView, type Acceptance } from './agreement.js';

@@ -85,41 +85,46 @@ describe('the cache, one rule on both databases', () => {
     expect((await statements(() => merchantForKey(core.ctx, f.clientId, f.merchantKey)))[1]).toBe(1);
   });
 
-  it.runIf(testDbKind === 'postgres')('a change committed by another connection (another process, psql) is seen by the next request, and a lookup that raced it is never served after', async () => {
-    const other = new pg.Client({ connectionString: testDb!.url });
-    await other.connect();
-    try {
-      await setStatus('approved');
-      const warm = await readEpoch();
-      expect((await merchantForKey(core.ctx, f.clientId, f.merchantKey, warm)).status).toBe('approved');
+  it.runIf(testDbKind === 'postgres')(
+    'a change committed by another connection (another process, psql) is seen by the next request, and a lookup that raced it is never served after',
+    async () => {
+      const other = new pg.Client({ connectionString: testDb!.url });
+      await other.connect();
+      try {
+        await setStatus('approved');
+        const warm = await readEpoch();
+        expect((await merchantForKey(core.ctx, f.clientId, f.merchantKey, warm)).status).toBe('approved');
 
-      // Another writer's change, not yet committed: a lookup now reads the old row, at the old epoch.
-      await other.query('begin');
-      await other.query(`update merchants set status = 'suspended' where id = $1`, [f.merchantId]);
-      const during = await readEpoch();
-      expect(during).toBe(warm);
-      expect((await merchantForKey(core.ctx, f.clientId, f.merchantKey, during)).status).toBe('approved');
-      await other.query('commit');
+        // Another writer's change, not yet committed: a lookup now reads the old row, at the old epoch.
+        await other.query('begin');
+        await other.query(`update merchants set status = 'suspended' where id = $1`, [f.merchantId]);
+        const during = await readEpoch();
+        expect(during).toBe(warm);
+        expect((await merchantForKey(core.ctx, f.clientId, f.merchantKey, during)).status).toBe('approved');
+        await other.query('commit');
 
-      // The next request's statement reads the new epoch: the entry cached during the change is not served.
-      const after = await readEpoch();
-      expect(after).toBe(warm + 1);
-      const [m, n] = await statements(() => merchantForKey(core.ctx, f.clientId, f.merchantKey, after));
-      expect([m.status, n]).toEqual(['suspended', 1]);
-      expect((await statements(() => merchantForKey(core.ctx, f.clientId, f.merchantKey, after)))[1]).toBe(0);
+        // The next request's statement reads the new epoch: the entry cached during the change is not served.
+        const after = await readEpoch();
+        expect(after).toBe(warm + 1);
+        const [m, n] = await statements(() => merchantForKey(core.ctx, f.clientId, f.merchantKey, after));
+        expect([m.status, n]).toEqual(['suspended', 1]);
+        expect((await statements(() => merchantForKey(core.ctx, f.clientId, f.merchantKey, after)))[1]).toBe(0);
 
-      // A changed key: the old one is refused at once, though it was cached.
-      await other.query(`update merchants set merchant_key_hash = encode(sha256(convert_to($2, 'UTF8')), 'hex') where id = $1`, [
-        f.merchantId,
-        'mk_test_rotated',
-      ]);
-      const rotated = await readEpoch();
-      await expect(merchantForKey(core.ctx, f.clientId, f.merchantKey, rotated)).rejects.toMatchObject({ code: 'invalid_merchant_key' });
-      expect((await merchantForKey(core.ctx, f.clientId, 'mk_test_rotated', rotated)).id).toBe(f.merchantId);
-    } finally {
-      await other.end();
-    }
-  });
+        // A changed key: the old one is refused at once, though it was cached.
+        await other.query(
+          `update merchants set merchant_key_hash = encode(sha256(convert_to($2, 'UTF8')), 'hex') where id = $1`,
+          [f.merchantId, 'mk_test_rotated'],
+        );
+        const rotated = await readEpoch();
+        await expect(merchantForKey(core.ctx, f.clientId, f.merchantKey, rotated)).rejects.toMatchObject({
+          code: 'invalid_merchant_key',
+        });
+        expect((await merchantForKey(core.ctx, f.clientId, 'mk_test_rotated', rotated)).id).toBe(f.merchantId);
+      } finally {
+        await other.end();
+      }
+    },
+  );
 });
 
 describe('coherence through the epoch alone', () => {

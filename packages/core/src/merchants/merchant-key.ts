@@ -49,7 +49,9 @@ const byKeyQuery = perHandle((db: Db) =>
   db
     .select({ ...merchantColumns, epoch: MERCHANT_EPOCH })
     .from(merchants)
-    .where(and(eq(merchants.merchantKeyHash, sql.placeholder('hash')), eq(merchants.clientId, sql.placeholder('clientId'))))
+    .where(
+      and(eq(merchants.merchantKeyHash, sql.placeholder('hash')), eq(merchants.clientId, sql.placeholder('clientId'))),
+    )
     .limit(1)
     .prepare('merchant_for_key'),
 );
@@ -67,12 +69,15 @@ export async function merchantForPublicKey(
   origin: unknown,
   allowedOrigins: (merchant: Merchant) => Promise<readonly string[] | 'any'> | readonly string[] | 'any',
 ): Promise<Merchant> {
-  if (typeof publicKey !== 'string' || !publicKey.startsWith('pk_') || publicKey.length > 200) throw unauthorizedPublicKey();
+  if (typeof publicKey !== 'string' || !publicKey.startsWith('pk_') || publicKey.length > 200)
+    throw unauthorizedPublicKey();
   const [row] = await db.select(merchantColumns).from(merchants).where(eq(merchants.publicKey, publicKey)).limit(1);
   if (!row) throw unauthorizedPublicKey();
-  if (typeof origin !== 'string' || origin.length === 0 || origin.length > 300) throw new RemitError('origin_not_allowed');
+  if (typeof origin !== 'string' || origin.length === 0 || origin.length > 300)
+    throw new RemitError('origin_not_allowed');
   const allowed = await allowedOrigins(row);
-  if (allowed !== 'any' && !allowed.some((o) => o.toLowerCase() === origin.toLowerCase())) throw new RemitError('origin_not_allowed');
+  if (allowed !== 'any' && !allowed.some((o) => o.toLowerCase() === origin.toLowerCase()))
+    throw new RemitError('origin_not_allowed');
   return row;
 }
 

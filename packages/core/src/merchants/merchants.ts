@@ -67,7 +67,8 @@ export interface ApprovalResult {
  */
 export async function approveMerchant(ctx: Ctx, clientId: string, merchantId: string): Promise<ApprovalResult> {
   if (ctx.env === 'production') {
-    throw new RemitError('sandbox_only',
+    throw new RemitError(
+      'sandbox_only',
       'approve-merchant is a sandbox-only mock endpoint; in production merchants are approved by the acquirer.',
     );
   }
@@ -92,23 +93,32 @@ export async function approveMerchantIn(
   const [row] = await tx
     .select()
     .from(merchants)
-    .where(who.clientId === undefined ? eq(merchants.id, who.merchantId) : and(eq(merchants.id, who.merchantId), eq(merchants.clientId, who.clientId)))
+    .where(
+      who.clientId === undefined
+        ? eq(merchants.id, who.merchantId)
+        : and(eq(merchants.id, who.merchantId), eq(merchants.clientId, who.clientId)),
+    )
     .for('update');
   if (!row) return null;
   if (row.status === 'approved') return { merchant_id: row.id, already_approved: true };
   // Approval would lift the suspension; only the operator does that (`remit merchants reinstate`).
   if (row.status === 'suspended') throw new RemitError('merchant_suspended', errorMessage('merchant_suspended'));
   const opener = row.achProviderId ? undefined : ctx.checkDeposits;
-  const account = opener?.openAccount ? { achProviderId: await opener.openAccount(row.id), checkDepositProvider: opener.name } : {};
+  const account = opener?.openAccount
+    ? { achProviderId: await opener.openAccount(row.id), checkDepositProvider: opener.name }
+    : {};
   await tx
     .update(merchants)
     .set({ status: 'approved', approvedAt: ctx.now(), ...account })
     .where(eq(merchants.id, row.id));
-  await recordEvent({ ...ctx, db: tx }, {
-    clientId: row.clientId,
-    merchantId: row.id,
-    type: 'merchant.approval',
-    data: { merchant_id: row.id, business_name: row.businessname, email: row.email, company_id: row.clientId },
-  });
+  await recordEvent(
+    { ...ctx, db: tx },
+    {
+      clientId: row.clientId,
+      merchantId: row.id,
+      type: 'merchant.approval',
+      data: { merchant_id: row.id, business_name: row.businessname, email: row.email, company_id: row.clientId },
+    },
+  );
   return { merchant_id: row.id, already_approved: false };
 }

@@ -74,7 +74,12 @@ describe('onboardingSchema: each field class fails with its path', () => {
     ['bad owner email', 'OwnerInfo', { email: 'a@' }, 'OwnerInfo.email'],
     ['date shape', 'BusinessInfo', { established_date: '06/01/2015' }, 'BusinessInfo.established_date'],
     ['date that does not exist', 'BusinessInfo', { established_date: '2015-02-30' }, 'BusinessInfo.established_date'],
-    ['established in the future', 'BusinessInfo', { established_date: daysFromNow(2) }, 'BusinessInfo.established_date'],
+    [
+      'established in the future',
+      'BusinessInfo',
+      { established_date: daysFromNow(2) },
+      'BusinessInfo.established_date',
+    ],
     ['owner a minor', 'OwnerInfo', { date_of_birth: daysFromNow(-365 * 17) }, 'OwnerInfo.date_of_birth'],
     ['owner born before 1900', 'OwnerInfo', { date_of_birth: '1899-12-31' }, 'OwnerInfo.date_of_birth'],
     ['non-existent birth date', 'OwnerInfo', { date_of_birth: '1981-02-29' }, 'OwnerInfo.date_of_birth'],
@@ -97,10 +102,30 @@ describe('onboardingSchema: each field class fails with its path', () => {
     ['account not digits', 'BankingInfo', { account_number: '12345A' }, 'BankingInfo.account_number'],
     ['ownership above 100', 'OwnerInfo', { ownership_percent: '100.01' }, 'OwnerInfo.ownership_percent'],
     ['ownership negative', 'OwnerInfo', { ownership_percent: '-1' }, 'OwnerInfo.ownership_percent'],
-    ['percentage three decimals', 'ProcessingInfo', { legal_percentdeliveredsameday: '10.125' }, 'ProcessingInfo.legal_percentdeliveredsameday'],
-    ['misspelled 7-day field bad', 'ProcessingInfo', { percentdelievered7days: '101' }, 'ProcessingInfo.percentdelievered7days'],
-    ['14-day field missing', 'ProcessingInfo', { percentdelivered14days: undefined }, 'ProcessingInfo.percentdelivered14days'],
-    ['over-30-days not a number', 'ProcessingInfo', { legal_percentdeliveredover30days: 'ten' }, 'ProcessingInfo.legal_percentdeliveredover30days'],
+    [
+      'percentage three decimals',
+      'ProcessingInfo',
+      { legal_percentdeliveredsameday: '10.125' },
+      'ProcessingInfo.legal_percentdeliveredsameday',
+    ],
+    [
+      'misspelled 7-day field bad',
+      'ProcessingInfo',
+      { percentdelievered7days: '101' },
+      'ProcessingInfo.percentdelievered7days',
+    ],
+    [
+      '14-day field missing',
+      'ProcessingInfo',
+      { percentdelivered14days: undefined },
+      'ProcessingInfo.percentdelivered14days',
+    ],
+    [
+      'over-30-days not a number',
+      'ProcessingInfo',
+      { legal_percentdeliveredover30days: 'ten' },
+      'ProcessingInfo.legal_percentdeliveredover30days',
+    ],
     ['b2b + b2c not 100', 'ProcessingInfo', { legal_b2b: '20' }, 'ProcessingInfo.legal_b2b'],
     ['cp + cnp not 100', 'ProcessingInfo', { legal_cp: '50' }, 'ProcessingInfo.legal_cp'],
     ['annual sales with separators', 'ProcessingInfo', { annualCCSales: '250,000' }, 'ProcessingInfo.annualCCSales'],
@@ -117,7 +142,12 @@ describe('onboardingSchema: each field class fails with its path', () => {
     ['owner US ZIP shape', 'OwnerInfo', { zip: 'ABCDE' }, 'OwnerInfo.zip'],
     ['ownershiptype', 'BusinessInfo', { ownershiptype: 'LLC Inc' }, 'BusinessInfo.ownershiptype'],
     ['legal_productssold', 'ProcessingInfo', { legal_productssold: 'stuff' }, 'ProcessingInfo.legal_productssold'],
-    ['processing_environment', 'ProcessingInfo', { processing_environment: 'online' }, 'ProcessingInfo.processing_environment'],
+    [
+      'processing_environment',
+      'ProcessingInfo',
+      { processing_environment: 'online' },
+      'ProcessingInfo.processing_environment',
+    ],
   ])('%s', (_name, section, patch, path) => {
     const issues =
       Object.keys(patch).length === 0

@@ -32,7 +32,8 @@ async function connectedAccount(ctx: Ctx, merchantId: string, input: OnboardingI
   const { BankingInfo: bank, BusinessInfo: business, OwnerInfo: owner } = input;
   const { ein, ...businessRest } = business;
   const { ssn, ...ownerRest } = owner;
-  const text = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v === undefined || v === null ? '' : String(v)]));
+  const text = (o: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(o).map(([k, v]) => [k, v === undefined || v === null ? '' : String(v)]));
   const { account } = await ctx.processor.accounts.create(
     {
       merchantId,
@@ -98,21 +99,39 @@ export async function onboardMerchant(ctx: Ctx, clientId: string, input: Onboard
     // Only through a real transport (SMTP): the sandbox inbox is the merchant's customers' messages,
     // and without SMTP the answer's agreement_link is how the link is handed on.
     if (ctx.messaging.providers?.includes('email')) {
-      const email = agreementEmail({ businessName: business.business_name, ownerName: `${owner.first_name} ${owner.last_name}`, link });
-      await queueMessage({ ...ctx, db: tx }, { merchantId: id, channel: 'email', recipient: owner.email, subject: email.subject, bodyText: email.text, bodyHtml: email.html });
+      const email = agreementEmail({
+        businessName: business.business_name,
+        ownerName: `${owner.first_name} ${owner.last_name}`,
+        link,
+      });
+      await queueMessage(
+        { ...ctx, db: tx },
+        {
+          merchantId: id,
+          channel: 'email',
+          recipient: owner.email,
+          subject: email.subject,
+          bodyText: email.text,
+          bodyHtml: email.html,
+        },
+      );
     }
-    await recordEvent({ ...ctx, db: tx }, {
-      clientId,
-      merchantId: id,
-      type: 'merchant.onboarding',
-      data: {
-        merchant_key: merchantKey,
-        merchant_id: id,
-        business_name: business.business_name,
-        email: business.business_email,
-        public_key: publicKey,
+    await recordEvent(
+      { ...ctx, db: tx },
+      {
+        clientId,
+        merchantId: id,
+        type: 'merchant.onboarding',
+        data: {
+          merchant_key: merchantKey,
+          merchant_id: id,
+          business_name: business.business_name,
+          email: business.business_email,
+          public_key: publicKey,
+        },
       },
-    }, ctx.vault);
+      ctx.vault,
+    );
   });
 
   return {

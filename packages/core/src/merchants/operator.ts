@@ -40,7 +40,10 @@ const view = (r: Row): OperatorMerchant => ({
 const notFound = (id: string) => new RemitError('merchant_not_found', `No merchant has the id ${id}.`);
 
 /** Every client's merchants, newest first; `status` keeps only those in it. */
-export async function operatorMerchants(ctx: Pick<Ctx, 'db'>, opts: { status?: string; limit?: number } = {}): Promise<OperatorMerchant[]> {
+export async function operatorMerchants(
+  ctx: Pick<Ctx, 'db'>,
+  opts: { status?: string; limit?: number } = {},
+): Promise<OperatorMerchant[]> {
   const rows = await ctx.db
     .select(columns)
     .from(merchants)
@@ -61,7 +64,11 @@ export async function operatorMerchant(
     .select({ n: sql<number>`count(*)::int`, last: sql<string | null>`max(${transactions.createdAt})` })
     .from(transactions)
     .where(eq(transactions.merchantId, merchantId));
-  return { ...view(row), transactions: Number(t?.n ?? 0), last_transaction_at: t?.last ? new Date(t.last).toISOString() : null };
+  return {
+    ...view(row),
+    transactions: Number(t?.n ?? 0),
+    last_transaction_at: t?.last ? new Date(t.last).toISOString() : null,
+  };
 }
 
 /**
@@ -69,18 +76,28 @@ export async function operatorMerchant(
  * is refused with `merchant_suspended` until it is reinstated. Refunds, voids and captures of what
  * was already authorized still work. Answers whether anything changed.
  */
-export async function suspendMerchant(ctx: Pick<Ctx, 'db'>, merchantId: string): Promise<{ merchant: OperatorMerchant; changed: boolean }> {
+export async function suspendMerchant(
+  ctx: Pick<Ctx, 'db'>,
+  merchantId: string,
+): Promise<{ merchant: OperatorMerchant; changed: boolean }> {
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx.select(columns).from(merchants).where(eq(merchants.id, merchantId)).for('update');
     if (!row) throw notFound(merchantId);
     if (row.status === 'suspended') return { merchant: view(row), changed: false };
-    const [after] = await tx.update(merchants).set({ status: 'suspended' }).where(eq(merchants.id, merchantId)).returning(columns);
+    const [after] = await tx
+      .update(merchants)
+      .set({ status: 'suspended' })
+      .where(eq(merchants.id, merchantId))
+      .returning(columns);
     return { merchant: view(after!), changed: true };
   });
 }
 
 /** Lifts a suspension: back to `approved` if it was approved before, else `pending`. */
-export async function reinstateMerchant(ctx: Pick<Ctx, 'db'>, merchantId: string): Promise<{ merchant: OperatorMerchant; changed: boolean }> {
+export async function reinstateMerchant(
+  ctx: Pick<Ctx, 'db'>,
+  merchantId: string,
+): Promise<{ merchant: OperatorMerchant; changed: boolean }> {
   return ctx.db.transaction(async (tx) => {
     const [row] = await tx.select(columns).from(merchants).where(eq(merchants.id, merchantId)).for('update');
     if (!row) throw notFound(merchantId);

@@ -4,7 +4,15 @@ import { merchants } from '../db/schema.js';
 import type { Vault } from '../encryption.js';
 
 /** The owner's fields that identify a person: kept only encrypted, like the SSN. */
-export const SEALED_OWNER_FIELDS = ['date_of_birth', 'b_dl_number', 'address', 'city', 'state', 'zip', 'country'] as const;
+export const SEALED_OWNER_FIELDS = [
+  'date_of_birth',
+  'b_dl_number',
+  'address',
+  'city',
+  'state',
+  'zip',
+  'country',
+] as const;
 
 /**
  * The `owner_info` column as stored: the owner's date of birth, driver's licence number and home
@@ -35,7 +43,9 @@ export async function sealLegacyOwnerInfo(ctx: Pick<Ctx, 'db' | 'vault'>): Promi
   const legacy = await ctx.db
     .select({ id: merchants.id, ownerInfo: merchants.ownerInfo })
     .from(merchants)
-    .where(sql`not (${merchants.ownerInfo} ? 'personal_enc') and ${merchants.ownerInfo} ?| array['date_of_birth','b_dl_number','address']`);
+    .where(
+      sql`not (${merchants.ownerInfo} ? 'personal_enc') and ${merchants.ownerInfo} ?| array['date_of_birth','b_dl_number','address']`,
+    );
   for (const row of legacy) {
     const owner = row.ownerInfo as Record<string, unknown>;
     await ctx.db

@@ -30,5 +30,8 @@ export function deliveryNote(d: Pick<Delivery, 'queued' | 'failed'>): string {
 
 /** `what` cannot go out at all: 503 before anything is written. */
 export function nothingSendable(what: string, wanted: Channel[]): RemitError {
-  return new RemitError('messaging_unavailable', `This server has no ${names(wanted)} transport configured: the ${what} could not be sent, and nothing was created.`);
+  return new RemitError(
+    'messaging_unavailable',
+    `This server has no ${names(wanted)} transport configured: the ${what} could not be sent, and nothing was created.`,
+  );
 }

@@ -56,8 +56,15 @@ const queue = (m: Partial<OutgoingMessage> & Pick<OutgoingMessage, 'channel' | '
   inTransaction(core.ctx, (_tx, c) => queueMessage(c, { merchantId, bodyText: 'hello', ...m }));
 const row = async (id: string) => (await core.ctx.db.select().from(messages).where(eq(messages.id, id)))[0]!;
 
-async function drain(opts: MessageDispatcherOptions, until: () => Promise<boolean>, env: 'sandbox' | 'production' = 'sandbox') {
-  const d = new MessageDispatcher({ ...core.ctx, env }, { pollMs: 10, retryScale: 0.001, random: () => 0.5, ...opts }).start();
+async function drain(
+  opts: MessageDispatcherOptions,
+  until: () => Promise<boolean>,
+  env: 'sandbox' | 'production' = 'sandbox',
+) {
+  const d = new MessageDispatcher(
+    { ...core.ctx, env },
+    { pollMs: 10, retryScale: 0.001, random: () => 0.5, ...opts },
+  ).start();
   try {
     await eventually(until);
   } finally {
@@ -80,7 +87,10 @@ describe('message dispatcher', () => {
       bodyHtml: `<p>Hi Jane,</p><p>Acme Coffee LLC requests <b>$12.30</b>. <a href="${link}">Pay now</a></p>`,
       payLinkId: 'ord_abcdefghijklmnopqrstu',
     });
-    await drain({ email: smtpTransport(`smtp://127.0.0.1:${smtpPort}`, 'Acme via Remit <pay@remit.test>') }, async () => (await row(id)).status === 'sent');
+    await drain(
+      { email: smtpTransport(`smtp://127.0.0.1:${smtpPort}`, 'Acme via Remit <pay@remit.test>') },
+      async () => (await row(id)).status === 'sent',
+    );
     const r = await row(id);
     expect(r).toMatchObject({ status: 'sent', attempts: 1, lastError: null });
     expect(r.sentAt).toBeInstanceOf(Date);
@@ -107,7 +117,11 @@ describe('message dispatcher', () => {
   it('with no transport in sandbox, messages land in the sandbox inbox', async () => {
     const sms = await queue({ channel: 'sms', recipient: '+14155550123', bodyText: 'Pay: http://x/pay/1' });
     const email = await queue({ channel: 'email', recipient: 'a@b.co', subject: 's' });
-    await drain({}, async () => (await row(sms)).status === 'delivered_to_inbox' && (await row(email)).status === 'delivered_to_inbox');
+    await drain(
+      {},
+      async () =>
+        (await row(sms)).status === 'delivered_to_inbox' && (await row(email)).status === 'delivered_to_inbox',
+    );
     expect((await row(sms)).sentAt).toBeInstanceOf(Date);
   });
 
@@ -146,16 +160,22 @@ describe('message dispatcher', () => {
     };
     const bad = await queue({ channel: 'sms', recipient: '+15005550001' });
     const good = await queue({ channel: 'sms', recipient: '+14155550126' });
-    await drain({ sms: connector }, async () => (await row(bad)).status === 'failed' && (await row(good)).status === 'sent');
+    await drain(
+      { sms: connector },
+      async () => (await row(bad)).status === 'failed' && (await row(good)).status === 'sent',
+    );
     expect(await row(bad)).toMatchObject({ attempts: 1, lastError: 'invalid number', providerId: null });
     expect(await row(good)).toMatchObject({ attempts: 1, providerId: 'SM123' });
     expect(tries).toBe(2);
   });
 
-    it('an SMTP server that refuses: retried, then failed after the 8th try with the error kept', async () => {
+  it('an SMTP server that refuses: retried, then failed after the 8th try with the error kept', async () => {
     const id = await queue({ channel: 'email', recipient: 'b@b.co', subject: 's' });
     // Nothing listens on port 9 (discard): every try fails to connect.
-    await drain({ email: smtpTransport('smtp://127.0.0.1:9'), retryScale: 0.000005 }, async () => (await row(id)).status === 'failed');
+    await drain(
+      { email: smtpTransport('smtp://127.0.0.1:9'), retryScale: 0.000005 },
+      async () => (await row(id)).status === 'failed',
+    );
     const r = await row(id);
     expect(r.attempts).toBe(8);
     expect(r.lastError).toMatch(/ECONNREFUSED|connect/);

@@ -59,13 +59,23 @@ export function htmlFromText(text: string): string {
 export class MessageDispatcher {
   readonly #db: Db;
   readonly #ctx: Pick<Ctx, 'publicUrl'>;
-  readonly #o: MessageDispatcherOptions & { inbox: boolean; retryScale: number; pollMs: number; wakeGapMs: number; batchSize: number; leaseMs: number };
+  readonly #o: MessageDispatcherOptions & {
+    inbox: boolean;
+    retryScale: number;
+    pollMs: number;
+    wakeGapMs: number;
+    batchSize: number;
+    leaseMs: number;
+  };
   readonly #loop: ClaimLoop<ClaimedMessage>;
   #unsubscribe: (() => void) | null = null;
   /** The commits this dispatcher wakes on (the context's signal); none: it only polls. */
   readonly #outbox: OutboxSignal | undefined;
 
-  constructor(ctx: Pick<Ctx, 'db' | 'env' | 'publicUrl'> & Partial<Pick<Ctx, 'outbox'>>, opts: MessageDispatcherOptions = {}) {
+  constructor(
+    ctx: Pick<Ctx, 'db' | 'env' | 'publicUrl'> & Partial<Pick<Ctx, 'outbox'>>,
+    opts: MessageDispatcherOptions = {},
+  ) {
     this.#db = ctx.db;
     this.#outbox = ctx.outbox;
     // Read at each send: a test server learns its address after the dispatcher is made.
@@ -92,7 +102,8 @@ export class MessageDispatcher {
 
   start(): this {
     this.#loop.start();
-    if (this.#o.wakeOnCommit !== false) this.#unsubscribe ??= this.#outbox?.listen((kind) => kind === 'messages' && this.nudge()) ?? null;
+    if (this.#o.wakeOnCommit !== false)
+      this.#unsubscribe ??= this.#outbox?.listen((kind) => kind === 'messages' && this.nudge()) ?? null;
     return this;
   }
 
@@ -138,7 +149,8 @@ export class MessageDispatcher {
             html: m.body_html ?? htmlFromText(m.body_text),
           });
         } else {
-          providerId = (await this.#o.sms!.send(m.recipient, m.body_text, { publicUrl: this.#ctx.publicUrl })).id ?? null;
+          providerId =
+            (await this.#o.sms!.send(m.recipient, m.body_text, { publicUrl: this.#ctx.publicUrl })).id ?? null;
         }
         status = 'sent';
       } else if (this.#o.inbox) {
@@ -183,6 +195,9 @@ function sendFailureCause(err: unknown): string {
   return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
-export function startMessageDispatcher(ctx: Pick<Ctx, 'db' | 'env' | 'publicUrl'> & Partial<Pick<Ctx, 'outbox'>>, opts: MessageDispatcherOptions = {}) {
+export function startMessageDispatcher(
+  ctx: Pick<Ctx, 'db' | 'env' | 'publicUrl'> & Partial<Pick<Ctx, 'outbox'>>,
+  opts: MessageDispatcherOptions = {},
+) {
   return new MessageDispatcher(ctx, opts).start();
 }

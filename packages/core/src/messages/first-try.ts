@@ -21,10 +21,18 @@ export type { Delivery } from './delivery.js';
  * provider, so that an answer never says "sent" of a message that was not. Messages the sandbox
  * inbox keeps count as sent without waiting. Reads the rows, so the sender may be another process.
  */
-export async function firstTries(ctx: Pick<Ctx, 'db' | 'messaging' | 'op'>, queued: QueuedMessage[], waitMs = FIRST_TRY_WAIT_MS): Promise<Delivery> {
+export async function firstTries(
+  ctx: Pick<Ctx, 'db' | 'messaging' | 'op'>,
+  queued: QueuedMessage[],
+  waitMs = FIRST_TRY_WAIT_MS,
+): Promise<Delivery> {
   const providers = ctx.messaging.providers ?? [];
   const watched = queued.filter((m) => providers.includes(m.channel));
-  const out: Delivery = { sent: queued.filter((m) => !providers.includes(m.channel)).map((m) => m.channel), queued: [], failed: [] };
+  const out: Delivery = {
+    sent: queued.filter((m) => !providers.includes(m.channel)).map((m) => m.channel),
+    queued: [],
+    failed: [],
+  };
   // In an operation whose transaction is still open (a keyed request's, held until its answer is
   // stored), the messages are not committed yet: no sender can see them, so they are reported queued at once.
   if (watched.length === 0) return out;
@@ -37,7 +45,12 @@ export async function firstTries(ctx: Pick<Ctx, 'db' | 'messaging' | 'op'>, queu
     const rows = await ctx.db
       .select({ id: messages.id, status: messages.status, lastError: messages.lastError })
       .from(messages)
-      .where(inArray(messages.id, watched.map((m) => m.id)));
+      .where(
+        inArray(
+          messages.id,
+          watched.map((m) => m.id),
+        ),
+      );
     const tried = rows.every((r) => r.status !== 'pending');
     if (tried || Date.now() >= deadline) {
       for (const m of watched) {

@@ -5,12 +5,15 @@ import { merchants, messages } from '../db/schema.js';
 import { invalid, RemitError } from '../errors.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 
-
 export function parseListMessages(input: unknown): ListMessagesQuery {
   const r = listMessagesQuery.safeParse(input ?? {});
   if (r.success) return r.data;
   const errors = r.error.issues.map((i) => ({ path: i.path.join('.') || 'body', message: i.message }));
-  throw invalid('invalid_request', `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+  throw invalid(
+    'invalid_request',
+    `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+    errors,
+  );
 }
 
 /**
@@ -37,7 +40,11 @@ export async function listSandboxMessages(ctx: Ctx, clientId: string, merchant: 
       .orderBy(desc(messages.createdAt), desc(messages.id))
       .limit(limit)
       .offset(page * limit),
-    ctx.db.select({ n: count() }).from(messages).innerJoin(merchants, eq(merchants.id, messages.merchantId)).where(cond),
+    ctx.db
+      .select({ n: count() })
+      .from(messages)
+      .innerJoin(merchants, eq(merchants.id, messages.merchantId))
+      .where(cond),
   ]);
   const totalCount = Number(total?.n ?? 0);
   const list: MessageView[] = rows.map(({ m }) => ({
@@ -56,5 +63,11 @@ export async function listSandboxMessages(ctx: Ctx, clientId: string, merchant: 
     created_at: m.createdAt.toISOString(),
     sent_at: m.sentAt ? m.sentAt.toISOString() : null,
   }));
-  return { messages: list, page, limit, totalCount, totalPage: Math.ceil(totalCount / limit) } satisfies SandboxMessagePage;
+  return {
+    messages: list,
+    page,
+    limit,
+    totalCount,
+    totalPage: Math.ceil(totalCount / limit),
+  } satisfies SandboxMessagePage;
 }

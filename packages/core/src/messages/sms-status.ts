@@ -20,8 +20,15 @@ const FINAL = new Set(['delivered', 'failed', 'undelivered']);
  * verify is refused (403) before anything is read or written. Intermediate statuses (sending,
  * sent) change nothing; a final one is recorded once, on a message that was sent.
  */
-export async function recordSmsStatus(ctx: Pick<Ctx, 'db' | 'publicUrl' | 'twilioAuthToken'>, cb: SmsStatusCallback): Promise<{ updated: boolean }> {
-  if (!ctx.twilioAuthToken) throw new RemitError('route_not_found', 'Twilio is not configured on this server (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN).');
+export async function recordSmsStatus(
+  ctx: Pick<Ctx, 'db' | 'publicUrl' | 'twilioAuthToken'>,
+  cb: SmsStatusCallback,
+): Promise<{ updated: boolean }> {
+  if (!ctx.twilioAuthToken)
+    throw new RemitError(
+      'route_not_found',
+      'Twilio is not configured on this server (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN).',
+    );
   if (!validTwilioSignature(ctx.twilioAuthToken, cb.signature, `${ctx.publicUrl}${TWILIO_STATUS_PATH}`, cb.params)) {
     throw new RemitError('invalid_signature');
   }
@@ -29,7 +36,10 @@ export async function recordSmsStatus(ctx: Pick<Ctx, 'db' | 'publicUrl' | 'twili
   const status = cb.params.MessageStatus ?? cb.params.SmsStatus;
   if (!sid || !status || !FINAL.has(status)) return { updated: false };
   const code = cb.params.ErrorCode;
-  const error = status === 'delivered' ? null : `Twilio ${status}${code ? `: error ${code}` : ''}${cb.params.ErrorMessage ? ` (${cb.params.ErrorMessage})` : ''}`;
+  const error =
+    status === 'delivered'
+      ? null
+      : `Twilio ${status}${code ? `: error ${code}` : ''}${cb.params.ErrorMessage ? ` (${cb.params.ErrorMessage})` : ''}`;
   const rows = await ctx.db
     .update(messages)
     .set({ status, lastError: error })

@@ -41,7 +41,9 @@ describe('paymentRequestSms', () => {
   });
 
   it('asks to authorize for a preauthorization', () => {
-    expect(paymentRequestSms({ ...base, preauth: true })).toContain('requests an authorization of $12.50. Authorize securely:');
+    expect(paymentRequestSms({ ...base, preauth: true })).toContain(
+      'requests an authorization of $12.50. Authorize securely:',
+    );
   });
 });
 
@@ -92,5 +94,6 @@ describe('paymentRequestEmail', () => {
 });
 
 describe('escapeHtml', () => {
-  it('escapes the five characters', () => expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;'));
+  it('escapes the five characters', () =>
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;'));
 });

@@ -76,7 +76,19 @@ export function paymentRequestEmail(m: PaymentRequestMessage): EmailContent {
   if (m.orderId) details.push([t.order, m.orderId]);
   const requested = t.requested(business, amount, preauth);
 
-  const text = [greeting, '', requested, '', ...details.map(([k, v]) => `${k}: ${v}`), '', t.secureHere(preauth), m.link, '', t.notExpecting, ''].join('\n');
+  const text = [
+    greeting,
+    '',
+    requested,
+    '',
+    ...details.map(([k, v]) => `${k}: ${v}`),
+    '',
+    t.secureHere(preauth),
+    m.link,
+    '',
+    t.notExpecting,
+    '',
+  ].join('\n');
 
   const e = escapeHtml;
   const html = `<!doctype html>

@@ -31,11 +31,20 @@ export async function addCardFromLink(ctx: Ctx, token: string, input: AddCardReq
 }
 
 /** The card the customer just gave becomes the one future charges use, and the add-card link is done. */
-export async function savedThroughLink(tx: Queryable, linkId: string, customerId: number, methodId: string, now: Date): Promise<void> {
+export async function savedThroughLink(
+  tx: Queryable,
+  linkId: string,
+  customerId: number,
+  methodId: string,
+  now: Date,
+): Promise<void> {
   await tx
     .update(paymentMethods)
     .set({ isDefault: false })
     .where(and(eq(paymentMethods.customerId, customerId), eq(paymentMethods.isDefault, true)));
   await tx.update(paymentMethods).set({ isDefault: true }).where(eq(paymentMethods.id, methodId));
-  await tx.update(payLinks).set({ status: 'saved', paymentMethodId: methodId, paidAt: now }).where(eq(payLinks.id, linkId));
+  await tx
+    .update(payLinks)
+    .set({ status: 'saved', paymentMethodId: methodId, paidAt: now })
+    .where(eq(payLinks.id, linkId));
 }

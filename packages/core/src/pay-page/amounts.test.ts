@@ -10,7 +10,9 @@ const link = (o: Partial<LinkRow> = {}) =>
 
 describe('payAmounts', () => {
   it('itemizes what the customer pays by card and by bank account', () => {
-    expect(payAmounts(link({ taxCents: 825, surchargeCents: 300, discountCents: 1000, passFee: true }), pricing)).toEqual({
+    expect(
+      payAmounts(link({ taxCents: 825, surchargeCents: 300, discountCents: 1000, passFee: true }), pricing),
+    ).toEqual({
       currency: 'USD',
       amount: 10_000,
       tax: 825,
@@ -23,7 +25,10 @@ describe('payAmounts', () => {
   });
 
   it('no fee by either method unless it is passed on', () => {
-    expect(payAmounts(link({ taxCents: 5 }), pricing)).toMatchObject({ fee: { card: 0, ach: 0 }, total: { card: 10_005, ach: 10_005 } });
+    expect(payAmounts(link({ taxCents: 5 }), pricing)).toMatchObject({
+      fee: { card: 0, ach: 0 },
+      total: { card: 10_005, ach: 10_005 },
+    });
   });
 
   it('the ACH fee is capped (10.00 by default)', () => {
@@ -32,17 +37,22 @@ describe('payAmounts', () => {
 
   it('card total is linkTotals exactly; ACH total is subtotal + min(1%, cap) (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 99_999_999 }), fc.integer({ min: 0, max: 100_000 }), fc.boolean(), (amount, tax, passFee) => {
-        const l = link({ amountCents: amount, taxCents: tax, passFee });
-        const a = payAmounts(l, pricing);
-        const t = linkTotals(l, pricing);
-        expect(a.total.card).toBe(t.total);
-        expect(a.subtotal).toBe(t.subtotal);
-        const achFee = passFee ? Math.min(Math.round(a.subtotal / 100 + 1e-9), 1000) : 0;
-        expect(a.fee.ach).toBe(achFee);
-        expect(a.total.ach).toBe(a.subtotal + achFee);
-        for (const v of [a.fee.card, a.fee.ach, a.total.card, a.total.ach]) expect(Number.isInteger(v)).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 99_999_999 }),
+        fc.integer({ min: 0, max: 100_000 }),
+        fc.boolean(),
+        (amount, tax, passFee) => {
+          const l = link({ amountCents: amount, taxCents: tax, passFee });
+          const a = payAmounts(l, pricing);
+          const t = linkTotals(l, pricing);
+          expect(a.total.card).toBe(t.total);
+          expect(a.subtotal).toBe(t.subtotal);
+          const achFee = passFee ? Math.min(Math.round(a.subtotal / 100 + 1e-9), 1000) : 0;
+          expect(a.fee.ach).toBe(achFee);
+          expect(a.total.ach).toBe(a.subtotal + achFee);
+          for (const v of [a.fee.card, a.fee.ach, a.total.card, a.total.ach]) expect(Number.isInteger(v)).toBe(true);
+        },
+      ),
     );
   });
 });

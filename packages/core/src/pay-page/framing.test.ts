@@ -5,7 +5,10 @@ describe('framingOrigins', () => {
   it("any origin in sandbox when the merchant set none; else the merchant's origins and the link's", () => {
     expect(framingOrigins('sandbox', [], null)).toEqual(['*']);
     expect(framingOrigins('sandbox', [], 'https://a.example')).toEqual(['*']);
-    expect(framingOrigins('sandbox', ['https://a.example'], 'https://b.example')).toEqual(['https://a.example', 'https://b.example']);
+    expect(framingOrigins('sandbox', ['https://a.example'], 'https://b.example')).toEqual([
+      'https://a.example',
+      'https://b.example',
+    ]);
     expect(framingOrigins('sandbox', ['https://a.example'], 'https://a.example')).toEqual(['https://a.example']);
   });
 

@@ -1,5 +1,12 @@
 import type * as z from 'zod';
-import { payBankInput, payCardInput, type BankInput, type CardInput, type PayBank, type PayCard } from '@remit/contract';
+import {
+  payBankInput,
+  payCardInput,
+  type BankInput,
+  type CardInput,
+  type PayBank,
+  type PayCard,
+} from '@remit/contract';
 import { invalid, type FieldError } from '../errors.js';
 
 /**
@@ -15,7 +22,11 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, prefix: string): T {
     path: [prefix, ...i.path.map(String)].join('.'),
     message: i.message,
   }));
-  throw invalid('invalid_request', `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+  throw invalid(
+    'invalid_request',
+    `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+    errors,
+  );
 }
 
 export type { PayBank, PayCard };

@@ -9,7 +9,14 @@ import { RemitError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { PaymentLookup } from '../processor/connector.js';
 import { payAmounts } from './amounts.js';
-import { lockPayable, recordApproval, recordDecline, THREE_DS_FAILED_MESSAGE, type Outcome, type Payable } from './payable.js';
+import {
+  lockPayable,
+  recordApproval,
+  recordDecline,
+  THREE_DS_FAILED_MESSAGE,
+  type Outcome,
+  type Payable,
+} from './payable.js';
 import { inTransaction } from '../operation.js';
 
 /**
@@ -49,7 +56,13 @@ export async function issuerChallenge(
     lastFour: c.lastFour,
     createdAt: p.now,
   });
-  return { kind: 'done', result: { status: 'challenge', challenge: { id, brand: c.brand, last_four: c.lastFour, redirect_url: c.redirectUrl } } };
+  return {
+    kind: 'done',
+    result: {
+      status: 'challenge',
+      challenge: { id, brand: c.brand, last_four: c.lastFour, redirect_url: c.redirectUrl },
+    },
+  };
 }
 
 /** What became of the challenge: `waiting` while the processor has no outcome yet, `none` when nothing was open. */
@@ -60,7 +73,12 @@ export type IssuerOutcome = 'paid' | 'waiting' | 'none' | { declined: string };
  * (`lookup`, or asked now): approved pays the link, declined records the declined attempt
  * (`three_ds_failed` when the challenge failed) and leaves the link open.
  */
-export async function finishIssuerChallenge(ctx: Ctx, gatewayRef: string, lookup?: PaymentLookup, tx?: Tx): Promise<IssuerOutcome> {
+export async function finishIssuerChallenge(
+  ctx: Ctx,
+  gatewayRef: string,
+  lookup?: PaymentLookup,
+  tx?: Tx,
+): Promise<IssuerOutcome> {
   /**
    * The earlier flow made a PaymentIntent per attempt: one completed for a link it can no longer
    * pay (paid by another attempt, deleted, expired) took money nothing records. Refunded at once.
@@ -74,11 +92,15 @@ export async function finishIssuerChallenge(ctx: Ctx, gatewayRef: string, lookup
       .where(and(eq(transactions.gatewayRef, gatewayRef), ne(transactions.isStatus, IS_STATUS.declined)));
     if (recorded) return 'none';
     const pi = await stripe.paymentIntents.retrieve(gatewayRef);
-    if (pi.status === 'succeeded' || pi.status === 'requires_capture') await refundOrphan(ctx, t, pi, { linkId, reason: 'a replaced or late 3-D Secure attempt' });
+    if (pi.status === 'succeeded' || pi.status === 'requires_capture')
+      await refundOrphan(ctx, t, pi, { linkId, reason: 'a replaced or late 3-D Secure attempt' });
     return 'none';
   };
   const run = async (t: Tx, ctx: Ctx): Promise<IssuerOutcome> => {
-    const [found] = await t.select({ linkId: payChallenges.payLinkId }).from(payChallenges).where(eq(payChallenges.gatewayRef, gatewayRef));
+    const [found] = await t
+      .select({ linkId: payChallenges.payLinkId })
+      .from(payChallenges)
+      .where(eq(payChallenges.gatewayRef, gatewayRef));
     if (!found) return 'none';
     let p: Payable;
     try {
@@ -98,7 +120,10 @@ export async function finishIssuerChallenge(ctx: Ctx, gatewayRef: string, lookup
     const said = lookup ?? (await ctx.processor.lookupPayment!({ gatewayRef }));
     if (said.state === 'pending' || said.state === 'absent') return 'waiting';
     const approved = said.state === 'approved';
-    await t.update(payChallenges).set({ status: approved ? 'completed' : 'failed', answeredAt: p.now }).where(eq(payChallenges.id, ch.id));
+    await t
+      .update(payChallenges)
+      .set({ status: approved ? 'completed' : 'failed', answeredAt: p.now })
+      .where(eq(payChallenges.id, ch.id));
     const amount = payAmounts(p.link, p.merchant).total.card;
     const card = { amount, brand: ch.brand, lastFour: ch.lastFour, gatewayRef };
     if (approved) {
@@ -122,7 +147,9 @@ export async function returnFromIssuer(ctx: Ctx, linkId: string): Promise<Issuer
   const [open] = await ctx.db
     .select({ ref: payChallenges.gatewayRef })
     .from(payChallenges)
-    .where(and(eq(payChallenges.payLinkId, linkId), eq(payChallenges.status, 'open'), isNotNull(payChallenges.gatewayRef)))
+    .where(
+      and(eq(payChallenges.payLinkId, linkId), eq(payChallenges.status, 'open'), isNotNull(payChallenges.gatewayRef)),
+    )
     .orderBy(desc(payChallenges.createdAt))
     .limit(1);
   return open?.ref ? finishIssuerChallenge(ctx, open.ref) : 'none';

@@ -62,7 +62,10 @@ export async function loadLink(
   now: Now,
   id: string,
   purpose: LinkPurpose,
-  opts: { lock?: boolean; /** Settling money already moved: a cancelled or expired link is still settled. */ anyState?: boolean } = {},
+  opts: {
+    lock?: boolean /** Settling money already moved: a cancelled or expired link is still settled. */;
+    anyState?: boolean;
+  } = {},
 ): Promise<LoadedLink> {
   if (!LINK_ID.test(id)) throw missing(purpose);
   const query = db

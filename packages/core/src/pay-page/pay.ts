@@ -16,7 +16,15 @@ import { payAmounts } from './amounts.js';
 import { parsePayBank, parsePayCard, type PayBank, type PayCard } from './inputs.js';
 import { markAttemptProcessing } from './processing-attempts.js';
 import { clientChosenChallenge, issuerChallenge, issuerReturnUrl } from './issuer-challenge.js';
-import { lockPayable, recordApproval, recordBankDebit, recordDecline, THREE_DS_FAILED_MESSAGE, type Outcome, type Payable } from './payable.js';
+import {
+  lockPayable,
+  recordApproval,
+  recordBankDebit,
+  recordDecline,
+  THREE_DS_FAILED_MESSAGE,
+  type Outcome,
+  type Payable,
+} from './payable.js';
 
 /**
  * Paying a link on the hosted pay page. Every attempt runs in one database transaction that
@@ -68,7 +76,9 @@ export async function payLink(
   }
   refuseBankNumbers(ctx);
   const bank = parsePayBank(request.bank);
-  return attempt(ctx, async (tx, ctx) => debitBank(ctx, tx, await lockPayable(ctx, tx, linkId, 'ach', locale), bank, client));
+  return attempt(ctx, async (tx, ctx) =>
+    debitBank(ctx, tx, await lockPayable(ctx, tx, linkId, 'ach', locale), bank, client),
+  );
 }
 
 /** Keeps the card (encrypted, no CVC) until the customer answers the challenge. */
@@ -113,13 +123,23 @@ export async function answerChallenge(
           .where(and(eq(payChallenges.id, challengeId), eq(payChallenges.payLinkId, p.link.id)))
           .for('update')
       : [];
-    if (!ch) throw new RemitError('challenge_not_found', 'This 3-D Secure challenge does not exist; pay again to start a new one.');
+    if (!ch)
+      throw new RemitError(
+        'challenge_not_found',
+        'This 3-D Secure challenge does not exist; pay again to start a new one.',
+      );
     // The outcome a page may choose is the simulator's only; any other is read from the processor.
     if (ch.gatewayRef || !clientChosenChallenge(ctx)) {
-      throw new RemitError('challenge_not_found', "This 3-D Secure challenge is answered on the card issuer's page, not here.");
+      throw new RemitError(
+        'challenge_not_found',
+        "This 3-D Secure challenge is answered on the card issuer's page, not here.",
+      );
     }
     if (ch.status !== 'open') {
-      throw new RemitError('challenge_answered', 'This 3-D Secure challenge was already answered; pay again to start a new one.');
+      throw new RemitError(
+        'challenge_answered',
+        'This 3-D Secure challenge was already answered; pay again to start a new one.',
+      );
     }
     const expired = p.now.getTime() - ch.createdAt.getTime() > CHALLENGE_TTL_MS;
     const passed = outcome === 'complete' && !expired;
@@ -129,7 +149,11 @@ export async function answerChallenge(
       .set({ status: passed ? 'completed' : 'failed', answeredAt: p.now, cardEnc: '' })
       .where(eq(payChallenges.id, ch.id));
     if (expired) {
-      return { kind: 'declined', code: 'challenge_expired', message: 'The 3-D Secure challenge expired. Pay again to start a new one.' };
+      return {
+        kind: 'declined',
+        code: 'challenge_expired',
+        message: 'The 3-D Secure challenge expired. Pay again to start a new one.',
+      };
     }
     if (!passed) return { kind: 'declined', code: 'three_ds_failed', message: THREE_DS_FAILED_MESSAGE };
     const kept = JSON.parse(ctx.vault.decrypt(ch.cardEnc)) as Omit<PayCard, 'cvc'>;
@@ -137,7 +161,14 @@ export async function answerChallenge(
   });
 }
 
-async function chargeCard(ctx: Ctx, tx: Tx, p: Payable, card: PayCard, brand: string, authenticated: boolean): Promise<Outcome> {
+async function chargeCard(
+  ctx: Ctx,
+  tx: Tx,
+  p: Payable,
+  card: PayCard,
+  brand: string,
+  authenticated: boolean,
+): Promise<Outcome> {
   const { link, merchant } = p;
   const amount = payAmounts(link, merchant).total.card;
   // Each attempt is a processor operation of its own (a declined card, then another card).
@@ -166,16 +197,38 @@ async function chargeCard(ctx: Ctx, tx: Tx, p: Payable, card: PayCard, brand: st
     throw e;
   }
   if (!result.approved) {
-    if (result.redirectUrl) return issuerChallenge(tx, p, { gatewayRef: result.gatewayRef, redirectUrl: result.redirectUrl, brand, lastFour });
-    if (result.code === AUTHENTICATION_REQUIRED && !authenticated && clientChosenChallenge(ctx)) return challenge(ctx, tx, p, card, brand);
-    return recordDecline(tx, p, { id: attemptId, amount, brand, lastFour, gatewayRef: result.gatewayRef, code: result.code, message: result.message });
+    if (result.redirectUrl)
+      return issuerChallenge(tx, p, {
+        gatewayRef: result.gatewayRef,
+        redirectUrl: result.redirectUrl,
+        brand,
+        lastFour,
+      });
+    if (result.code === AUTHENTICATION_REQUIRED && !authenticated && clientChosenChallenge(ctx))
+      return challenge(ctx, tx, p, card, brand);
+    return recordDecline(tx, p, {
+      id: attemptId,
+      amount,
+      brand,
+      lastFour,
+      gatewayRef: result.gatewayRef,
+      code: result.code,
+      message: result.message,
+    });
   }
   // "isRequestCard" on an authorization request: the card paid with is also kept for the customer.
   const method =
     link.isRequestCard && link.customerId
       ? await storeCard(tx, ctx, { merchantId: merchant.id, customerId: link.customerId, now: p.now }, card, brand)
       : null;
-  return recordApproval(ctx, tx, p, { amount, brand, lastFour, authCode: result.authCode, gatewayRef: result.gatewayRef, paymentMethodId: method?.id ?? null });
+  return recordApproval(ctx, tx, p, {
+    amount,
+    brand,
+    lastFour,
+    authCode: result.authCode,
+    gatewayRef: result.gatewayRef,
+    paymentMethodId: method?.id ?? null,
+  });
 }
 
 /** A pending ACH debit for the link's bank total; `/update-ach` approves or returns it later. */
@@ -184,7 +237,13 @@ async function debitBank(ctx: Ctx, tx: Tx, p: Payable, bank: PayBank, client: Pa
   const amount = payAmounts(link, merchant).total.ach;
   // The debit authorization the customer accepted on this page (the request requires it).
   const mandate = { acceptedAt: ctx.now(), ip: client.ip, userAgent: client.userAgent };
-  await tx.insert(achMandates).values({ transactionId: sale.id, payLinkId: link.id, acceptedAt: mandate.acceptedAt, ipAddress: mandate.ip, userAgent: mandate.userAgent });
+  await tx.insert(achMandates).values({
+    transactionId: sale.id,
+    payLinkId: link.id,
+    acceptedAt: mandate.acceptedAt,
+    ipAddress: mandate.ip,
+    userAgent: mandate.userAgent,
+  });
   const { gatewayRef } = await ctx.processor.startAchDebit({
     routingNumber: bank.routing_number,
     accountNumber: bank.account_number,

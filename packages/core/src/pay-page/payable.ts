@@ -24,7 +24,8 @@ import { receiptOf } from './view.js';
  * challenge, a processing attempt's settling and Stripe's PaymentIntents all record through these.
  */
 
-export const MERCHANT_CANNOT_PAY_MESSAGE = 'This merchant cannot take payments yet. Try again later or contact the merchant.';
+export const MERCHANT_CANNOT_PAY_MESSAGE =
+  'This merchant cannot take payments yet. Try again later or contact the merchant.';
 export const ALREADY_PAID_MESSAGE = 'This link has already been paid.';
 export const THREE_DS_FAILED_MESSAGE = '3-D Secure authentication failed. Try again, or use another card.';
 export const LINK_PROCESSING_MESSAGE =
@@ -42,7 +43,13 @@ export interface Payable {
 }
 
 /** Locks the link and its sale and checks it can be paid now by `method`. */
-export async function lockPayable(ctx: Ctx, tx: Tx, linkId: string, method: Method, locale: Locale = 'en'): Promise<Payable> {
+export async function lockPayable(
+  ctx: Ctx,
+  tx: Tx,
+  linkId: string,
+  method: Method,
+  locale: Locale = 'en',
+): Promise<Payable> {
   const { link, merchant } = await loadLink(tx, ctx.now, linkId, 'pay', { lock: true });
   const sale = await saleOf(tx, link, { lock: true });
   if (sale && link.status !== 'paid' && stateOf(sale.isStatus) === 'processing') {
@@ -53,15 +60,19 @@ export async function lockPayable(ctx: Ctx, tx: Tx, linkId: string, method: Meth
   }
   requireApproved(merchant, MERCHANT_CANNOT_PAY_MESSAGE);
   if (method === 'ach' && link.preauth) {
-    throw invalid('method_not_allowed', 'An authorization is placed on a card; this link cannot be paid by bank account.', [
-      { path: 'method', message: 'must be card for an authorization' },
-    ]);
+    throw invalid(
+      'method_not_allowed',
+      'An authorization is placed on a card; this link cannot be paid by bank account.',
+      [{ path: 'method', message: 'must be card for an authorization' }],
+    );
   }
   if ((method === 'card' && !link.allowCard) || (method === 'ach' && !link.allowAch)) {
     const other = method === 'card' ? 'bank account' : 'card';
-    throw invalid('method_not_allowed', `This link cannot be paid by ${method === 'card' ? 'card' : 'bank account'}; pay by ${other}.`, [
-      { path: 'method', message: `must be ${method === 'card' ? 'ach' : 'card'} for this link` },
-    ]);
+    throw invalid(
+      'method_not_allowed',
+      `This link cannot be paid by ${method === 'card' ? 'card' : 'bank account'}; pay by ${other}.`,
+      [{ path: 'method', message: `must be ${method === 'card' ? 'ach' : 'card'} for this link` }],
+    );
   }
   return { link, merchant, sale, now: merchantNow(ctx.now, merchant), locale };
 }
@@ -72,7 +83,15 @@ export type Outcome = { kind: 'done'; result: PayResult } | { kind: 'declined'; 
 export async function recordDecline(
   tx: Tx,
   p: Payable,
-  d: { id: string; amount: number; brand: string; lastFour: string; gatewayRef: string | null; code: string; message: string },
+  d: {
+    id: string;
+    amount: number;
+    brand: string;
+    lastFour: string;
+    gatewayRef: string | null;
+    code: string;
+    message: string;
+  },
 ): Promise<Outcome> {
   const { link, merchant, sale, now } = p;
   await tx.insert(transactions).values({
@@ -105,7 +124,14 @@ export async function recordApproval(
   ctx: Ctx,
   tx: Tx,
   p: Payable,
-  a: { amount: number; brand: string; lastFour: string; authCode: string; gatewayRef: string; paymentMethodId: string | null },
+  a: {
+    amount: number;
+    brand: string;
+    lastFour: string;
+    authCode: string;
+    gatewayRef: string;
+    paymentMethodId: string | null;
+  },
 ): Promise<Outcome> {
   const { link, merchant, sale, now } = p;
   const amount = a.amount;
@@ -127,17 +153,20 @@ export async function recordApproval(
     .returning();
   const base = { clientId: merchant.clientId, merchantId: merchant.id };
   if (link.preauth) {
-    await recordEvent({ ...ctx, db: tx }, {
-      ...base,
-      type: 'preauth',
-      data: {
-        merchant_id: merchant.id,
-        guid: row!.id,
-        amount: amountNumber(amount),
-        order_id: link.orderId,
-        customer_id: link.customerId ?? 0,
+    await recordEvent(
+      { ...ctx, db: tx },
+      {
+        ...base,
+        type: 'preauth',
+        data: {
+          merchant_id: merchant.id,
+          guid: row!.id,
+          amount: amountNumber(amount),
+          order_id: link.orderId,
+          customer_id: link.customerId ?? 0,
+        },
       },
-    });
+    );
   } else {
     await recordEvent({ ...ctx, db: tx }, { ...base, type: 'payment.success', data: paymentSuccessData(row!) });
   }
@@ -145,7 +174,12 @@ export async function recordApproval(
 }
 
 /** A bank debit the processor started: the link's sale is a pending ACH payment, and the link is paid. */
-export async function recordBankDebit(ctx: Ctx, tx: Tx, p: Payable, d: { amount: number; lastFour: string; gatewayRef: string }): Promise<Outcome> {
+export async function recordBankDebit(
+  ctx: Ctx,
+  tx: Tx,
+  p: Payable,
+  d: { amount: number; lastFour: string; gatewayRef: string },
+): Promise<Outcome> {
   const { link, merchant, sale, now } = p;
   const fee = feeFor(merchant, 'ach', d.amount);
   const [row] = await tx
@@ -169,8 +203,17 @@ export async function recordBankDebit(ctx: Ctx, tx: Tx, p: Payable, d: { amount:
 }
 
 /** The link becomes paid; a payment request with an email gets its receipt by email, in the same transaction. */
-async function markPaid(ctx: Pick<Ctx, 'messaging' | 'op' | 'outbox'>, tx: Tx, p: Payable, sale: SaleRow): Promise<Receipt> {
-  const [link] = await tx.update(payLinks).set({ status: 'paid', paidAt: p.now }).where(eq(payLinks.id, p.link.id)).returning();
+async function markPaid(
+  ctx: Pick<Ctx, 'messaging' | 'op' | 'outbox'>,
+  tx: Tx,
+  p: Payable,
+  sale: SaleRow,
+): Promise<Receipt> {
+  const [link] = await tx
+    .update(payLinks)
+    .set({ status: 'paid', paidAt: p.now })
+    .where(eq(payLinks.id, p.link.id))
+    .returning();
   const receipt = receiptOf(link!, sale, p.merchant.businessname);
   // No email transport (production without SMTP_URL): no receipt is queued to fail.
   if (link!.email && ctx.messaging.email) {
@@ -188,15 +231,18 @@ async function markPaid(ctx: Pick<Ctx, 'messaging' | 'op' | 'outbox'>, tx: Tx, p
       customerName: link!.customerName,
       locale: p.locale,
     });
-    await queueMessage({ ...ctx, db: tx }, {
-      merchantId: p.merchant.id,
-      channel: 'email',
-      recipient: link!.email,
-      subject: email.subject,
-      bodyText: email.text,
-      bodyHtml: email.html,
-      payLinkId: link!.id,
-    });
+    await queueMessage(
+      { ...ctx, db: tx },
+      {
+        merchantId: p.merchant.id,
+        channel: 'email',
+        recipient: link!.email,
+        subject: email.subject,
+        bodyText: email.text,
+        bodyHtml: email.html,
+        payLinkId: link!.id,
+      },
+    );
   }
   return receipt;
 }

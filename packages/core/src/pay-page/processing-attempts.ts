@@ -20,10 +20,20 @@ import { merchantNow } from '../clock.js';
  * link is open again.
  */
 
-export async function markAttemptProcessing(tx: Tx, p: Payable, a: { key: string; brand: string; lastFour: string }): Promise<Outcome> {
+export async function markAttemptProcessing(
+  tx: Tx,
+  p: Payable,
+  a: { key: string; brand: string; lastFour: string },
+): Promise<Outcome> {
   await tx
     .update(transactions)
-    .set({ ...stateColumns('processing'), gatewayRef: a.key, cardBrand: a.brand, lastFour: a.lastFour, updatedAt: p.now })
+    .set({
+      ...stateColumns('processing'),
+      gatewayRef: a.key,
+      cardBrand: a.brand,
+      lastFour: a.lastFour,
+      updatedAt: p.now,
+    })
     .where(eq(transactions.id, p.sale.id));
   return { kind: 'done', result: { status: 'processing', message: LINK_PROCESSING_MESSAGE } };
 }
@@ -33,7 +43,13 @@ export async function markAttemptProcessing(tx: Tx, p: Payable, a: { key: string
  * its sale, as every attempt locks them, so a webhook and a reconciliation pass wait in turn and
  * the second finds nothing to do. Answers whether anything changed.
  */
-export async function settleLinkAttempt(ctx: Ctx, tx: Tx, linkId: string, lookup: PaymentLookup, absentIsFinal: boolean): Promise<boolean> {
+export async function settleLinkAttempt(
+  ctx: Ctx,
+  tx: Tx,
+  linkId: string,
+  lookup: PaymentLookup,
+  absentIsFinal: boolean,
+): Promise<boolean> {
   // A link cancelled or expired while its payment was unknown is still settled: money may have moved.
   const { link, merchant } = await loadLink(tx, ctx.now, linkId, 'pay', { lock: true, anyState: true });
   const sale = await saleOf(tx, link, { lock: true });
@@ -41,9 +57,18 @@ export async function settleLinkAttempt(ctx: Ctx, tx: Tx, linkId: string, lookup
   if (lookup.state === 'pending' || (lookup.state === 'absent' && !absentIsFinal)) return false;
   // No customer's page is at hand here: the receipt is in English, as after a 3-D Secure return.
   const p: Payable = { link, merchant, sale, now: merchantNow(ctx.now, merchant), locale: 'en' };
-  const card = { amount: payAmounts(link, merchant).total.card, brand: sale.cardBrand ?? '', lastFour: sale.lastFour ?? '' };
+  const card = {
+    amount: payAmounts(link, merchant).total.card,
+    brand: sale.cardBrand ?? '',
+    lastFour: sale.lastFour ?? '',
+  };
   if (lookup.state === 'approved') {
-    await recordApproval(ctx, tx, p, { ...card, authCode: lookup.authCode, gatewayRef: lookup.gatewayRef, paymentMethodId: null });
+    await recordApproval(ctx, tx, p, {
+      ...card,
+      authCode: lookup.authCode,
+      gatewayRef: lookup.gatewayRef,
+      paymentMethodId: null,
+    });
     return true;
   }
   // The sale is open again, as before the attempt; the attempt is a declined transaction of its own.

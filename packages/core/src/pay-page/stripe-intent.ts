@@ -17,8 +17,24 @@ import { intentOutcome, type StripeProcessor } from '../processor/stripe.js';
 import { refundOrphan } from '../payments/stripe-orphans.js';
 import { payAmounts } from './amounts.js';
 import { returnFromIssuer, type IssuerOutcome } from './issuer-challenge.js';
-import { LINK_CANCELLED_MESSAGE, LINK_EXPIRED_MESSAGE, loadLink, saleOf, type LinkRow, type PayMerchantRow } from './lookup.js';
-import { ALREADY_PAID_MESSAGE, lockPayable, recordApproval, recordBankDebit, recordDecline, THREE_DS_FAILED_MESSAGE, LINK_PROCESSING_MESSAGE, type Payable } from './payable.js';
+import {
+  LINK_CANCELLED_MESSAGE,
+  LINK_EXPIRED_MESSAGE,
+  loadLink,
+  saleOf,
+  type LinkRow,
+  type PayMerchantRow,
+} from './lookup.js';
+import {
+  ALREADY_PAID_MESSAGE,
+  lockPayable,
+  recordApproval,
+  recordBankDebit,
+  recordDecline,
+  THREE_DS_FAILED_MESSAGE,
+  LINK_PROCESSING_MESSAGE,
+  type Payable,
+} from './payable.js';
 import { receiptOf } from './view.js';
 import { inTransaction } from '../operation.js';
 
@@ -35,7 +51,8 @@ import { inTransaction } from '../operation.js';
 /** The Stripe connector, or 404 when another processor runs (these calls exist with Stripe only). */
 export function stripeOf(ctx: Pick<Ctx, 'processor'>): StripeProcessor {
   const p = ctx.processor as Partial<StripeProcessor>;
-  if (ctx.processor.name !== 'stripe' || !p.stripe) throw notFound('route_not_found', 'Stripe intents exist only when REMIT_PROCESSOR=stripe.');
+  if (ctx.processor.name !== 'stripe' || !p.stripe)
+    throw notFound('route_not_found', 'Stripe intents exist only when REMIT_PROCESSOR=stripe.');
   return ctx.processor as StripeProcessor;
 }
 
@@ -43,7 +60,10 @@ const INTENT_ID = /^pi_[0-9A-Za-z_]{1,200}$/;
 
 /** Stripe's key for the link's PaymentIntent: the same for every call until the one before is canceled. */
 const intentKey = (linkId: string, previous: string | null) =>
-  `remit_intent_${createHash('sha256').update(`${linkId}\n${previous ?? ''}`).digest('hex').slice(0, 48)}`;
+  `remit_intent_${createHash('sha256')
+    .update(`${linkId}\n${previous ?? ''}`)
+    .digest('hex')
+    .slice(0, 48)}`;
 
 /**
  * What the link is paid with in one PaymentIntent: card and/or bank, as the link allows. Its
@@ -60,13 +80,18 @@ export function intentTerms(link: LinkRow, merchant: PayMerchantRow, picked?: 'c
 }
 
 /** Stripe may change a PaymentIntent's amount only before it is confirmed. */
-const amendable = (pi: Stripe.PaymentIntent) => pi.status === 'requires_payment_method' || pi.status === 'requires_confirmation';
+const amendable = (pi: Stripe.PaymentIntent) =>
+  pi.status === 'requires_payment_method' || pi.status === 'requires_confirmation';
 
 /** Statuses in which a PaymentIntent holds, moves or has taken money (or will, once verified). */
 const inProgress = (pi: Stripe.PaymentIntent) =>
-  pi.status === 'processing' || pi.status === 'requires_capture' || pi.status === 'succeeded' || waitsForMicrodeposits(pi);
+  pi.status === 'processing' ||
+  pi.status === 'requires_capture' ||
+  pi.status === 'succeeded' ||
+  waitsForMicrodeposits(pi);
 
-const waitsForMicrodeposits = (pi: Stripe.PaymentIntent) => pi.status === 'requires_action' && pi.next_action?.type === 'verify_with_microdeposits';
+const waitsForMicrodeposits = (pi: Stripe.PaymentIntent) =>
+  pi.status === 'requires_action' && pi.next_action?.type === 'verify_with_microdeposits';
 
 const retrieve = (s: StripeProcessor, id: string) =>
   stripeCall(() => s.stripe.paymentIntents.retrieve(id, { expand: ['payment_method', 'latest_charge'] }));
@@ -93,7 +118,11 @@ const unwrap = <T>(c: Committed<T>): T => {
  * the link and its sale) and reused by every page load, tab and retry after it. A PaymentIntent
  * that already holds or moves money is recorded now and answered as the link's state.
  */
-export async function linkIntent(ctx: Ctx, linkId: string, picked?: 'card' | 'ach'): Promise<{ client_secret: string }> {
+export async function linkIntent(
+  ctx: Ctx,
+  linkId: string,
+  picked?: 'card' | 'ach',
+): Promise<{ client_secret: string }> {
   const s = stripeOf(ctx);
   const done = await inTransaction(ctx, async (tx, ctx): Promise<Committed<string>> => {
     const { link, merchant } = await loadLink(tx, ctx.now, linkId, 'pay', { lock: true });
@@ -105,7 +134,12 @@ export async function linkIntent(ctx: Ctx, linkId: string, picked?: 'card' | 'ac
         const recorded = await recordLinkIntent(ctx, tx, pi, { from: 'intent' });
         // Refunded for an amount that was not the link's (the next PaymentIntent takes its place).
         if (recorded.kind !== 'mismatch') {
-          return { error: recorded.kind === 'paid' ? new RemitError('link_already_paid', ALREADY_PAID_MESSAGE) : new RemitError('payment_processing', LINK_PROCESSING_MESSAGE) };
+          return {
+            error:
+              recorded.kind === 'paid'
+                ? new RemitError('link_already_paid', ALREADY_PAID_MESSAGE)
+                : new RemitError('payment_processing', LINK_PROCESSING_MESSAGE),
+          };
         }
       } else if (pi.status !== 'canceled' && pi.client_secret) {
         // Without `method`, the page starts on the first tab (card): a reload puts the amount back to its total.
@@ -115,14 +149,24 @@ export async function linkIntent(ctx: Ctx, linkId: string, picked?: 'card' | 'ac
         const payee = payeeOf(p.merchant, terms.method, terms.amount);
         // Setting the same values twice is harmless: no idempotency key (a key would replay a switch back).
         await stripeCall(() =>
-          s.stripe.paymentIntents.update(pi.id, { amount: terms.amount, ...(payee ? { application_fee_amount: Math.min(payee.applicationFeeCents, terms.amount) } : {}) }),
+          s.stripe.paymentIntents.update(pi.id, {
+            amount: terms.amount,
+            ...(payee ? { application_fee_amount: Math.min(payee.applicationFeeCents, terms.amount) } : {}),
+          }),
         );
         return { ok: pi.client_secret };
       }
     }
     const { link: l, merchant: m, sale } = p;
     const keep = l.isRequestCard && l.customerId !== null;
-    const customer = keep ? await stripeCall(() => s.stripe.customers.create({ metadata: { remit_link: l.id } }, { idempotencyKey: `${intentKey(l.id, l.stripeIntentId)}_cus` })) : null;
+    const customer = keep
+      ? await stripeCall(() =>
+          s.stripe.customers.create(
+            { metadata: { remit_link: l.id } },
+            { idempotencyKey: `${intentKey(l.id, l.stripeIntentId)}_cus` },
+          ),
+        )
+      : null;
     const payee = payeeOf(m, terms.method, terms.amount);
     const pi = await stripeCall(() =>
       s.stripe.paymentIntents.create(
@@ -134,9 +178,18 @@ export async function linkIntent(ctx: Ctx, linkId: string, picked?: 'card' | 'ac
           ...(l.require3ds ? { payment_method_options: { card: { request_three_d_secure: 'challenge' } } } : {}),
           ...(customer ? { customer: customer.id, setup_future_usage: 'off_session' as const } : {}),
           ...(payee
-            ? { on_behalf_of: payee.account, transfer_data: { destination: payee.account }, application_fee_amount: Math.min(payee.applicationFeeCents, terms.amount) }
+            ? {
+                on_behalf_of: payee.account,
+                transfer_data: { destination: payee.account },
+                application_fee_amount: Math.min(payee.applicationFeeCents, terms.amount),
+              }
             : {}),
-          metadata: { remit_link: l.id, remit_sale: sale.id, remit_merchant: m.id, remit_key: intentKey(l.id, l.stripeIntentId) },
+          metadata: {
+            remit_link: l.id,
+            remit_sale: sale.id,
+            remit_merchant: m.id,
+            remit_key: intentKey(l.id, l.stripeIntentId),
+          },
           description: `${m.businessname}: order ${l.orderId}`,
         },
         { idempotencyKey: intentKey(l.id, l.stripeIntentId) },
@@ -172,11 +225,22 @@ const BANK_VERIFICATION_MESSAGE =
 
 /** Stripe's brand (`visa`) as ours (`Visa`). */
 export const stripeBrand = (b: string | undefined) =>
-  b === 'visa' ? 'Visa' : b === 'mastercard' ? 'Mastercard' : b === 'amex' ? 'Amex' : b === 'discover' ? 'Discover' : b ? b[0]!.toUpperCase() + b.slice(1) : '';
+  b === 'visa'
+    ? 'Visa'
+    : b === 'mastercard'
+      ? 'Mastercard'
+      : b === 'amex'
+        ? 'Amex'
+        : b === 'discover'
+          ? 'Discover'
+          : b
+            ? b[0]!.toUpperCase() + b.slice(1)
+            : '';
 
 function methodOf(pi: Stripe.PaymentIntent) {
   const pm = typeof pi.payment_method === 'object' ? pi.payment_method : null;
-  if (pm?.type === 'us_bank_account') return { bank: true, brand: 'ACH', lastFour: pm.us_bank_account?.last4 ?? '', pm };
+  if (pm?.type === 'us_bank_account')
+    return { bank: true, brand: 'ACH', lastFour: pm.us_bank_account?.last4 ?? '', pm };
   const bank = pi.payment_method_types.length === 1 && pi.payment_method_types[0] === 'us_bank_account';
   return { bank, brand: stripeBrand(pm?.card?.brand), lastFour: pm?.card?.last4 ?? '', pm };
 }
@@ -186,7 +250,12 @@ function methodOf(pi: Stripe.PaymentIntent) {
  * transaction. `from: 'report'` also records a decline (the page saw it; events and returns do
  * not add a second row for it).
  */
-export async function recordLinkIntent(ctx: Ctx, tx: Tx, pi: Stripe.PaymentIntent, opts: { from: 'report' | 'event' | 'return' | 'reconcile' | 'intent' | 'delete' }): Promise<IntentRecord> {
+export async function recordLinkIntent(
+  ctx: Ctx,
+  tx: Tx,
+  pi: Stripe.PaymentIntent,
+  opts: { from: 'report' | 'event' | 'return' | 'reconcile' | 'intent' | 'delete' },
+): Promise<IntentRecord> {
   const linkId = pi.metadata?.remit_link;
   if (!linkId) return { kind: 'none' };
   let loaded;
@@ -205,8 +274,13 @@ export async function recordLinkIntent(ctx: Ctx, tx: Tx, pi: Stripe.PaymentInten
   // Already recorded by whichever came first.
   if (sale && sale.gatewayRef === pi.id && link.status === 'paid') {
     if (method.bank && opts.from === 'event') await settleBank(ctx, tx, pi);
-    const result: PayResult = { status: 'paid', receipt: receiptOf(link, (await saleOf(tx, link))!, merchant.businessname) };
-    return waitsForMicrodeposits(pi) ? { kind: 'bank_verification', result: verification(pi) } : { kind: 'paid', result };
+    const result: PayResult = {
+      status: 'paid',
+      receipt: receiptOf(link, (await saleOf(tx, link))!, merchant.businessname),
+    };
+    return waitsForMicrodeposits(pi)
+      ? { kind: 'bank_verification', result: verification(pi) }
+      : { kind: 'paid', result };
   }
   const closed: RemitError | null = link.deletedAt
     ? new RemitError('link_cancelled', LINK_CANCELLED_MESSAGE)
@@ -225,15 +299,25 @@ export async function recordLinkIntent(ctx: Ctx, tx: Tx, pi: Stripe.PaymentInten
   // The amount is the server's (set for the tab picked); a page that paid by card at the bank's total is refunded.
   const due = payAmounts(link, merchant).total[method.bank ? 'ach' : 'card'];
   if (inProgress(pi) && pi.amount !== due) {
-    await refundOrphan(ctx, tx, pi, { linkId: link.id, reason: `amount ${pi.amount} is not the link's ${method.bank ? 'bank' : 'card'} total ${due} (${opts.from})` });
+    await refundOrphan(ctx, tx, pi, {
+      linkId: link.id,
+      reason: `amount ${pi.amount} is not the link's ${method.bank ? 'bank' : 'card'} total ${due} (${opts.from})`,
+    });
     return { kind: 'mismatch', error: new RemitError('payment_amount_mismatch', AMOUNT_MISMATCH_MESSAGE) };
   }
 
   if (method.bank && inProgress(pi)) {
-    const outcome = await recordBankDebit(ctx, tx, p, { amount: pi.amount, lastFour: method.lastFour, gatewayRef: pi.id });
+    const outcome = await recordBankDebit(ctx, tx, p, {
+      amount: pi.amount,
+      lastFour: method.lastFour,
+      gatewayRef: pi.id,
+    });
     if (pi.status === 'succeeded') await achResult(tx, ctx, pi.id, { approved: true });
     if (waitsForMicrodeposits(pi)) return { kind: 'bank_verification', result: verification(pi) };
-    return { kind: 'paid', result: outcome.kind === 'done' ? outcome.result : { status: 'processing', message: LINK_PROCESSING_MESSAGE } };
+    return {
+      kind: 'paid',
+      result: outcome.kind === 'done' ? outcome.result : { status: 'processing', message: LINK_PROCESSING_MESSAGE },
+    };
   }
   if (pi.status === 'succeeded' || pi.status === 'requires_capture') {
     const said = intentOutcome(pi);
@@ -241,13 +325,18 @@ export async function recordLinkIntent(ctx: Ctx, tx: Tx, pi: Stripe.PaymentInten
     // isRequestCard: Stripe attached the card to the link's customer (setup_future_usage); we keep its token.
     const kept =
       link.isRequestCard && link.customerId !== null && method.pm && typeof pi.customer === 'string'
-        ? await storeProcessorCard(tx, ctx, { merchantId: merchant.id, customerId: link.customerId, now }, {
-            token: `${pi.customer}/${method.pm.id}`,
-            brand: method.brand,
-            last4: method.lastFour,
-            expMonth: method.pm.card?.exp_month ?? null,
-            expYear: method.pm.card?.exp_year ?? null,
-          })
+        ? await storeProcessorCard(
+            tx,
+            ctx,
+            { merchantId: merchant.id, customerId: link.customerId, now },
+            {
+              token: `${pi.customer}/${method.pm.id}`,
+              brand: method.brand,
+              last4: method.lastFour,
+              expMonth: method.pm.card?.exp_month ?? null,
+              expYear: method.pm.card?.exp_year ?? null,
+            },
+          )
         : null;
     const outcome = await recordApproval(ctx, tx, p, {
       amount: pi.amount,
@@ -257,14 +346,25 @@ export async function recordLinkIntent(ctx: Ctx, tx: Tx, pi: Stripe.PaymentInten
       gatewayRef: pi.id,
       paymentMethodId: kept?.id ?? null,
     });
-    return { kind: 'paid', result: outcome.kind === 'done' ? outcome.result : { status: 'processing', message: LINK_PROCESSING_MESSAGE } };
+    return {
+      kind: 'paid',
+      result: outcome.kind === 'done' ? outcome.result : { status: 'processing', message: LINK_PROCESSING_MESSAGE },
+    };
   }
   if (pi.status === 'processing') return { kind: 'processing' };
   const said = intentOutcome(pi);
   if (said.state === 'declined' && pi.status === 'requires_payment_method') {
     const message = said.code === 'three_ds_failed' ? THREE_DS_FAILED_MESSAGE : said.message;
     if (opts.from === 'report') {
-      await recordDecline(tx, p, { id: newId.transaction(), amount: pi.amount, brand: method.brand, lastFour: method.lastFour, gatewayRef: pi.id, code: said.code, message });
+      await recordDecline(tx, p, {
+        id: newId.transaction(),
+        amount: pi.amount,
+        brand: method.brand,
+        lastFour: method.lastFour,
+        gatewayRef: pi.id,
+        code: said.code,
+        message,
+      });
     }
     return { kind: 'declined', code: said.code, message };
   }
@@ -281,7 +381,10 @@ const verification = (pi: Stripe.PaymentIntent): PayResult => ({
 async function settleBank(ctx: Ctx, tx: Tx, pi: Stripe.PaymentIntent): Promise<void> {
   if (pi.status === 'succeeded') await achResult(tx, ctx, pi.id, { approved: true });
   else if (pi.status === 'requires_payment_method' || pi.status === 'canceled') {
-    await achResult(tx, ctx, pi.id, { approved: false, message: pi.last_payment_error?.message ?? 'Returned by the bank' });
+    await achResult(tx, ctx, pi.id, {
+      approved: false,
+      message: pi.last_payment_error?.message ?? 'Returned by the bank',
+    });
   }
 }
 
@@ -292,10 +395,15 @@ async function settleBank(ctx: Ctx, tx: Tx, pi: Stripe.PaymentIntent): Promise<v
 export async function reportLinkIntent(ctx: Ctx, linkId: string, intentId: string): Promise<PayResult> {
   const s = stripeOf(ctx);
   const { link } = await loadLink(ctx.db, ctx.now, linkId, 'pay', { anyState: true });
-  if (!INTENT_ID.test(intentId)) throw invalid('invalid_request', 'payment_intent must be the id of this link\'s PaymentIntent (pi_…).', [{ path: 'payment_intent', message: 'is not a PaymentIntent id' }]);
+  if (!INTENT_ID.test(intentId))
+    throw invalid('invalid_request', "payment_intent must be the id of this link's PaymentIntent (pi_…).", [
+      { path: 'payment_intent', message: 'is not a PaymentIntent id' },
+    ]);
   const pi = await retrieve(s, intentId);
   if (pi.metadata?.remit_link !== link.id) {
-    throw invalid('invalid_request', "payment_intent is not this link's PaymentIntent.", [{ path: 'payment_intent', message: 'belongs to no payment of this link' }]);
+    throw invalid('invalid_request', "payment_intent is not this link's PaymentIntent.", [
+      { path: 'payment_intent', message: 'belongs to no payment of this link' },
+    ]);
   }
   const recorded = await inTransaction(ctx, (tx, ctx) => recordLinkIntent(ctx, tx, pi, { from: 'report' }));
   switch (recorded.kind) {
@@ -305,14 +413,25 @@ export async function reportLinkIntent(ctx: Ctx, linkId: string, intentId: strin
     case 'processing':
       return { status: 'processing', message: LINK_PROCESSING_MESSAGE };
     case 'declined':
-      throw new RemitError(recorded.code === 'three_ds_failed' || recorded.code === 'insufficient_funds' || recorded.code === 'expired_card' || recorded.code === 'incorrect_cvc' ? recorded.code : 'card_declined', recorded.message);
+      throw new RemitError(
+        recorded.code === 'three_ds_failed' ||
+          recorded.code === 'insufficient_funds' ||
+          recorded.code === 'expired_card' ||
+          recorded.code === 'incorrect_cvc'
+          ? recorded.code
+          : 'card_declined',
+        recorded.message,
+      );
     case 'orphan':
     case 'mismatch':
     case 'closed':
       throw recorded.error;
     default:
       // Not confirmed yet (3-D Secure still open, or nothing entered): nothing to record.
-      throw new RemitError('payment_processing', 'This payment is not confirmed yet: complete it in the payment form, then try again.');
+      throw new RemitError(
+        'payment_processing',
+        'This payment is not confirmed yet: complete it in the payment form, then try again.',
+      );
   }
 }
 
@@ -331,7 +450,10 @@ export async function linkIntentEvent(tx: Tx, ctx: Ctx, intentId: string): Promi
  * `GET /pay/{link_id}/return` for a link with a PaymentIntent (a redirect after 3-D Secure or a
  * bank's page): read and recorded. Null when the link has none.
  */
-export async function returnToLinkIntent(ctx: Ctx, linkId: string): Promise<'paid' | 'open' | { declined: string } | null> {
+export async function returnToLinkIntent(
+  ctx: Ctx,
+  linkId: string,
+): Promise<'paid' | 'open' | { declined: string } | null> {
   if (ctx.processor.name !== 'stripe') return null;
   let link: LinkRow;
   try {

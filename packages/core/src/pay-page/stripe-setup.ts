@@ -20,7 +20,10 @@ import { stripeBrand, stripeCall, stripeOf } from './stripe-intent.js';
 
 const SETUP_ID = /^seti_[0-9A-Za-z_]{1,200}$/;
 const setupKey = (token: string, previous: string | null) =>
-  `remit_setup_${createHash('sha256').update(`${token}\n${previous ?? ''}`).digest('hex').slice(0, 48)}`;
+  `remit_setup_${createHash('sha256')
+    .update(`${token}\n${previous ?? ''}`)
+    .digest('hex')
+    .slice(0, 48)}`;
 
 const ALREADY_SAVED = 'A card was already added through this link.';
 
@@ -37,11 +40,18 @@ export async function cardIntent(ctx: Ctx, token: string): Promise<{ client_secr
       if (si.status !== 'canceled' && si.client_secret) return { client_secret: si.client_secret };
     }
     const key = setupKey(link.id, link.stripeIntentId);
-    const customer = await stripeCall(() => s.stripe.customers.create({ metadata: { remit_link: link.id } }, { idempotencyKey: `${key}_cus` }));
+    const customer = await stripeCall(() =>
+      s.stripe.customers.create({ metadata: { remit_link: link.id } }, { idempotencyKey: `${key}_cus` }),
+    );
     const si = await stripeCall(() =>
       s.stripe.setupIntents.create(
         // A bank account too: verified at once (Financial Connections) or by microdeposits, with Stripe's mandate.
-        { customer: customer.id, usage: 'off_session', allowed_payment_method_types: ['card', 'us_bank_account'], metadata: { remit_link: link.id } },
+        {
+          customer: customer.id,
+          usage: 'off_session',
+          allowed_payment_method_types: ['card', 'us_bank_account'],
+          metadata: { remit_link: link.id },
+        },
         { idempotencyKey: key },
       ),
     );
@@ -57,13 +67,17 @@ export async function cardIntent(ctx: Ctx, token: string): Promise<{ client_secr
 export async function reportCardIntent(ctx: Ctx, token: string, setupId: string): Promise<AddCardResult> {
   const s = stripeOf(ctx);
   if (!SETUP_ID.test(setupId)) {
-    throw invalid('invalid_request', 'setup_intent must be the id of this link\'s SetupIntent (seti_…).', [{ path: 'setup_intent', message: 'is not a SetupIntent id' }]);
+    throw invalid('invalid_request', "setup_intent must be the id of this link's SetupIntent (seti_…).", [
+      { path: 'setup_intent', message: 'is not a SetupIntent id' },
+    ]);
   }
   const si = await stripeCall(() => s.stripe.setupIntents.retrieve(setupId, { expand: ['payment_method'] }));
   return ctx.db.transaction(async (tx) => {
     const { link, merchant } = await loadLink(tx, ctx.now, token, 'card', { lock: true });
     if (si.metadata?.remit_link !== link.id || link.stripeIntentId !== si.id) {
-      throw invalid('invalid_request', "setup_intent is not this link's SetupIntent.", [{ path: 'setup_intent', message: 'belongs to another link' }]);
+      throw invalid('invalid_request', "setup_intent is not this link's SetupIntent.", [
+        { path: 'setup_intent', message: 'belongs to another link' },
+      ]);
     }
     const pm = typeof si.payment_method === 'object' ? si.payment_method : null;
     if (link.paymentMethodId) {
@@ -103,8 +117,9 @@ export async function reportCardIntent(ctx: Ctx, token: string, setupId: string)
   });
 }
 
-const brandOf = (pm: Stripe.PaymentMethod | null) => (pm?.type === 'us_bank_account' ? pm.us_bank_account?.bank_name ?? '' : stripeBrand(pm?.card?.brand));
+const brandOf = (pm: Stripe.PaymentMethod | null) =>
+  pm?.type === 'us_bank_account' ? (pm.us_bank_account?.bank_name ?? '') : stripeBrand(pm?.card?.brand);
 const lastFourOf = (pm: Stripe.PaymentMethod | null) => pm?.card?.last4 ?? pm?.us_bank_account?.last4 ?? '';
 
 const BANK_PENDING_MESSAGE =
-  'Stripe is sending a small deposit to this bank account (1–2 business days). Enter its code or amounts on Stripe\'s page, then open this page again:';
+  "Stripe is sending a small deposit to this bank account (1–2 business days). Enter its code or amounts on Stripe's page, then open this page again:";

@@ -39,7 +39,12 @@ function payMerchant(merchant: PayMerchantRow, widget: Branding): PayMerchant {
 /** The receipt of a paid link, from its sale. */
 export function receiptOf(link: LinkRow, sale: SaleRow, merchantName: string): Receipt {
   const method = sale.paymentMethod === 'ach' ? 'ach' : 'card';
-  const status = sale.type === 'PreAuth' ? 'authorized' : method === 'ach' && allowsStatus(sale.isStatus, 'ach_approve') ? 'pending' : 'succeeded';
+  const status =
+    sale.type === 'PreAuth'
+      ? 'authorized'
+      : method === 'ach' && allowsStatus(sale.isStatus, 'ach_approve')
+        ? 'pending'
+        : 'succeeded';
   return {
     transaction_id: sale.id,
     status,
@@ -96,24 +101,40 @@ export function viewOf(
 }
 
 /** `GET /pay/api/links/{link_id}`. */
-export async function payLinkView(ctx: Pick<Ctx, 'db' | 'env' | 'now' | 'processor'>, linkId: string): Promise<PayLinkView> {
+export async function payLinkView(
+  ctx: Pick<Ctx, 'db' | 'env' | 'now' | 'processor'>,
+  linkId: string,
+): Promise<PayLinkView> {
   const { link, merchant } = await loadLink(ctx.db, ctx.now, linkId, 'pay');
   const [sale, widget] = await Promise.all([saleOf(ctx.db, link), findWidget(ctx.db, merchant.id)]);
   return viewOf(link, merchant, sale, widget, ctx, await pendingVerificationUrl(ctx, link, sale));
 }
 
 /** `GET /pay/api/cards/{token}`. */
-export async function addCardView(ctx: Pick<Ctx, 'db' | 'env' | 'now' | 'processor'>, token: string): Promise<AddCardView> {
+export async function addCardView(
+  ctx: Pick<Ctx, 'db' | 'env' | 'now' | 'processor'>,
+  token: string,
+): Promise<AddCardView> {
   const { link, merchant } = await loadLink(ctx.db, ctx.now, token, 'card');
   return cardViewOf(ctx, link, merchant, await findWidget(ctx.db, merchant.id));
 }
 
-async function cardViewOf(ctx: Pick<Ctx, 'db' | 'env' | 'processor'>, link: LinkRow, merchant: PayMerchantRow, widget: Branding): Promise<AddCardView> {
+async function cardViewOf(
+  ctx: Pick<Ctx, 'db' | 'env' | 'processor'>,
+  link: LinkRow,
+  merchant: PayMerchantRow,
+  widget: Branding,
+): Promise<AddCardView> {
   const db = ctx.db;
   const [[customer], [saved]] = await Promise.all([
-    link.customerId ? db.select({ firstName: customers.firstName }).from(customers).where(eq(customers.id, link.customerId)) : [],
+    link.customerId
+      ? db.select({ firstName: customers.firstName }).from(customers).where(eq(customers.id, link.customerId))
+      : [],
     link.paymentMethodId
-      ? db.select({ brand: paymentMethods.brand, last4: paymentMethods.last4 }).from(paymentMethods).where(eq(paymentMethods.id, link.paymentMethodId))
+      ? db
+          .select({ brand: paymentMethods.brand, last4: paymentMethods.last4 })
+          .from(paymentMethods)
+          .where(eq(paymentMethods.id, link.paymentMethodId))
       : [],
   ]);
   return {
@@ -140,22 +161,39 @@ export interface PayPage {
  * The initial state of the HTML page at `/pay/{link_id}` (`link`) or `/pay/card/{token}` (`card`):
  * the view, or the error page's status, code and message. `appearance`: a page's override (JSON).
  */
-export async function payPage(ctx: Pick<Ctx, 'db' | 'env' | 'now' | 'processor'>, id: string, purpose: LinkPurpose, appearance?: string): Promise<PayPage> {
+export async function payPage(
+  ctx: Pick<Ctx, 'db' | 'env' | 'now' | 'processor'>,
+  id: string,
+  purpose: LinkPurpose,
+  appearance?: string,
+): Promise<PayPage> {
   try {
     const { link, merchant } = await loadLink(ctx.db, ctx.now, id, purpose);
-    const [widget, sale] = await Promise.all([findWidget(ctx.db, merchant.id), purpose === 'pay' ? saleOf(ctx.db, link) : null]);
+    const [widget, sale] = await Promise.all([
+      findWidget(ctx.db, merchant.id),
+      purpose === 'pay' ? saleOf(ctx.db, link) : null,
+    ]);
     const frame = { allowedOrigins: widget?.allowedOrigins ?? [], embedOrigin: link.embedOrigin };
     const state: PayPageState =
       purpose === 'card'
         ? { page: 'card', view: await cardViewOf(ctx, link, merchant, widget) }
-        : { page: 'link', view: viewOf(link, merchant, sale, widget, ctx, await pendingVerificationUrl(ctx, link, sale)) };
+        : {
+            page: 'link',
+            view: viewOf(link, merchant, sale, widget, ctx, await pendingVerificationUrl(ctx, link, sale)),
+          };
     // The embedding page's override (`?appearance=`, as the widgets pass theirs on), when it reads.
-    if (appearance) state.view.merchant.stylesheet = stylesheetPath(withOverride(widgetAppearance(widget), appearance).appearance);
+    if (appearance)
+      state.view.merchant.stylesheet = stylesheetPath(withOverride(widgetAppearance(widget), appearance).appearance);
     return { status: 200, state, ...frame };
   } catch (e) {
     if (isRemitError(e) && (e.status === 404 || e.status === 410)) {
       const status = e.status;
-      return { status, state: { page: 'error', status, code: e.code, message: e.message }, allowedOrigins: [], embedOrigin: null };
+      return {
+        status,
+        state: { page: 'error', status, code: e.code, message: e.message },
+        allowedOrigins: [],
+        embedOrigin: null,
+      };
     }
     throw e;
   }

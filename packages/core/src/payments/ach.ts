@@ -23,14 +23,17 @@ import type { Writer } from '../operation.js';
  * `returned` and a reversal record (type `Return`) takes its net back.
  */
 
-
 export const ACH_NOT_FOUND_MESSAGE =
   'ACH transaction not found: no ACH transaction with this transaction_id belongs to this merchant.';
 
 const DEFAULT_RETURN_MESSAGE = 'Insufficient Funds';
 
 /** What the simulated bank answers for an approval: a stored account may be returned. */
-async function bankOutcome(ctx: Ctx, tx: Queryable, row: TxnRow): Promise<{ approved: true } | { approved: false; message: string }> {
+async function bankOutcome(
+  ctx: Ctx,
+  tx: Queryable,
+  row: TxnRow,
+): Promise<{ approved: true } | { approved: false; message: string }> {
   const [method] = row.paymentMethodId
     ? await tx.select().from(paymentMethods).where(eq(paymentMethods.id, row.paymentMethodId))
     : [];
@@ -46,15 +49,26 @@ export async function updateAch(ctx: Ctx, merchant: Merchant, input: UpdateAchIn
     const row = await lockTransaction(tx, merchant.id, input.transaction_id);
     if (!row) throw notFound('ach_transaction_not_found', ACH_NOT_FOUND_MESSAGE);
     if (row.paymentMethod !== 'ach' || row.type !== 'Sale') {
-      throw invalid('not_ach', `transaction_id must name an ACH payment; ${row.id} is a ${row.paymentMethod} ${row.type} transaction.`);
+      throw invalid(
+        'not_ach',
+        `transaction_id must name an ACH payment; ${row.id} is a ${row.paymentMethod} ${row.type} transaction.`,
+      );
     }
     if (!allowsStatus(row.isStatus, 'ach_approve')) {
-      throw invalid('ach_already_resolved', `The ACH transaction is already ${stateOf(row.isStatus)}; its status can no longer change.`);
+      throw invalid(
+        'ach_already_resolved',
+        `The ACH transaction is already ${stateOf(row.isStatus)}; its status can no longer change.`,
+      );
     }
     const at = merchantNow(ctx.now, merchant);
-    const outcome = input.new_status === 'approved' ? await bankOutcome(ctx, tx, row) : { approved: false as const, message: DEFAULT_RETURN_MESSAGE };
+    const outcome =
+      input.new_status === 'approved'
+        ? await bankOutcome(ctx, tx, row)
+        : { approved: false as const, message: DEFAULT_RETURN_MESSAGE };
     await resolveAch({ ...ctx, db: tx }, merchant, row, outcome, at);
-    return { message: outcome.approved ? 'ACH transaction approved.' : `ACH transaction declined: ${outcome.message}.` };
+    return {
+      message: outcome.approved ? 'ACH transaction approved.' : `ACH transaction declined: ${outcome.message}.`,
+    };
   });
 }
 
@@ -91,7 +105,12 @@ export async function resolveAch(
   }
   // Pending: the bank declined it; completed: returned after it succeeded (a Stripe return).
   const next = (nextState(state, 'ach_decline') ?? nextState(state, 'ach_return'))!;
-  const reversal = await insertRecord(tx, row, { type: 'Return', amountCents: row.amountCents, netCents: -row.netCents, at });
+  const reversal = await insertRecord(tx, row, {
+    type: 'Return',
+    amountCents: row.amountCents,
+    netCents: -row.netCents,
+    at,
+  });
   await tx
     .update(transactions)
     .set({ ...stateColumns(next), declineReason: outcome.message, updatedAt: at })

@@ -2,7 +2,6 @@ import { errorMessage, type ChargeData, type ChargeInput } from '@remit/contract
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import { sql } from 'drizzle-orm';
-import type { Queryable } from '../db/connect.js';
 import { givenKeys, placeholderNames, preparedByShape } from '../db/prepared-sql.js';
 import { events, transactions } from '../db/schema.js';
 import { outboxWritten, type Writer } from '../operation.js';
@@ -35,7 +34,10 @@ export const MERCHANT_SUSPENDED_MESSAGE = errorMessage('merchant_suspended');
 export function requireApproved(merchant: Pick<Merchant, 'status'>, customerMessage?: string) {
   if (merchant.status === 'approved') return;
   const code = merchant.status === 'suspended' ? 'merchant_suspended' : 'merchant_not_approved';
-  throw invalid(code, customerMessage ?? (code === 'merchant_suspended' ? MERCHANT_SUSPENDED_MESSAGE : MERCHANT_NOT_APPROVED_MESSAGE));
+  throw invalid(
+    code,
+    customerMessage ?? (code === 'merchant_suspended' ? MERCHANT_SUSPENDED_MESSAGE : MERCHANT_NOT_APPROVED_MESSAGE),
+  );
 }
 
 /** Card brand recorded for ACH transactions, so lists and events show what was used. */
@@ -86,17 +88,42 @@ export async function chargeCustomer(ctx: Ctx, merchant: Merchant, customerId: s
   return chargeView(row);
 }
 
-type Base = Pick<NewTxn, 'id' | 'merchantId' | 'amountCents' | 'customerId' | 'paymentMethodId' | 'orderId' | 'orderCreatedfrom' | 'lastFour' | 'createdAt' | 'updatedAt'>;
+type Base = Pick<
+  NewTxn,
+  | 'id'
+  | 'merchantId'
+  | 'amountCents'
+  | 'customerId'
+  | 'paymentMethodId'
+  | 'orderId'
+  | 'orderCreatedfrom'
+  | 'lastFour'
+  | 'createdAt'
+  | 'updatedAt'
+>;
 
-async function chargeCard(ctx: Ctx, merchant: Merchant, method: PaymentMethodRow, input: ChargeInput, base: Base, now: Date) {
+async function chargeCard(
+  ctx: Ctx,
+  merchant: Merchant,
+  method: PaymentMethodRow,
+  input: ChargeInput,
+  base: Base,
+  now: Date,
+) {
   const key = processorKey(ctx.op.key, 'authorize', base.id);
   const type = input.preAuth ? 'PreAuth' : 'Sale';
   let result: Awaited<ReturnType<Ctx['processor']['authorizeCard']>>;
   try {
-    result = await ctx.processor.authorizeCard(revealCard(ctx, method), input.amount, { capture: !input.preAuth, now, idempotencyKey: key, payee: payeeOf(merchant, 'card', input.amount) });
+    result = await ctx.processor.authorizeCard(revealCard(ctx, method), input.amount, {
+      capture: !input.preAuth,
+      now,
+      idempotencyKey: key,
+      payee: payeeOf(merchant, 'card', input.amount),
+    });
   } catch (e) {
     // The processor may have charged: recorded `processing` and settled by asking it (payments/processing-charges.ts).
-    if (e instanceof OutcomeUnknown) return recordProcessing(ctx.db, { ...base, type, paymentMethod: 'card', cardBrand: method.brand ?? '' }, key);
+    if (e instanceof OutcomeUnknown)
+      return recordProcessing(ctx.db, { ...base, type, paymentMethod: 'card', cardBrand: method.brand ?? '' }, key);
     throw e;
   }
   const card = { ...base, paymentMethod: 'card', cardBrand: method.brand ?? '', gatewayRef: result.gatewayRef };
@@ -150,7 +177,9 @@ async function writeSale(
   const p = sales(shape, () => {
     const ph = sql.placeholder;
     // A null stays a null parameter (a column encoder is not given nulls).
-    const row = Object.fromEntries(keys.map((k) => [k, values[k] === null ? null : ph(saleNames(k))])) as unknown as NewTxn;
+    const row = Object.fromEntries(
+      keys.map((k) => [k, values[k] === null ? null : ph(saleNames(k))]),
+    ) as unknown as NewTxn;
     const event = db.insert(events).values({
       id: ph('e_id') as unknown as string,
       clientId: ph('e_client') as unknown as string,
@@ -164,7 +193,12 @@ async function writeSale(
     await writeWithEvent(w, [db.insert(transactions).values(values)], { ...e, type: 'payment.success' });
     return;
   }
-  const bound: Record<string, unknown> = { e_id: newId.event(), e_client: e.clientId, e_merchant: e.merchantId, e_payload: e.data };
+  const bound: Record<string, unknown> = {
+    e_id: newId.event(),
+    e_client: e.clientId,
+    e_merchant: e.merchantId,
+    e_payload: e.data,
+  };
   for (const k of keys) if (values[k] !== null) bound[saleNames(k)] = values[k];
   await p.run(db, bound);
   outboxWritten(w, 'webhooks');
@@ -178,7 +212,13 @@ function transactionRow(values: NewTxn): TxnRow {
   return { refundedCents: 0, settled: false, settledAt: null, linkedTxnId: null, payLinkId: null, ...values } as TxnRow;
 }
 
-async function chargeBankAccount(ctx: Ctx, merchant: Merchant, method: PaymentMethodRow, input: ChargeInput, base: Base) {
+async function chargeBankAccount(
+  ctx: Ctx,
+  merchant: Merchant,
+  method: PaymentMethodRow,
+  input: ChargeInput,
+  base: Base,
+) {
   if (input.preAuth) {
     throw invalid(
       'preauth_needs_card',
@@ -242,8 +282,8 @@ export type ChargeView = ChargeData;
 /** The success message of each outcome. */
 export function chargeMessage(view: ChargeView): string {
   if (allowsStatus(view.is_status, 'preauth_capture')) return 'Preauthorization approved.';
-  if (allowsStatus(view.is_status, 'ach_approve')) return 'ACH payment submitted; it stays pending until the bank approves it.';
+  if (allowsStatus(view.is_status, 'ach_approve'))
+    return 'ACH payment submitted; it stays pending until the bank approves it.';
   if (view.status === 'processing') return PROCESSING_MESSAGE;
   return 'Payment approved.';
 }
-

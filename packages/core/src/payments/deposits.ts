@@ -43,7 +43,10 @@ export function imageType(data: Buffer): string | null {
 }
 
 export const tooLarge = (part: string) =>
-  new RemitError('payload_too_large', `${part} is larger than ${MAX_CHECK_IMAGE_BYTES / 1024 / 1024} MB; send a smaller image.`);
+  new RemitError(
+    'payload_too_large',
+    `${part} is larger than ${MAX_CHECK_IMAGE_BYTES / 1024 / 1024} MB; send a smaller image.`,
+  );
 
 /** A deposit whose parts are all present and whose fields are valid; the merchant is not yet known. */
 export interface ParsedDeposit {
@@ -64,7 +67,11 @@ export function parseDepositUpload(upload: DepositUpload): ParsedDeposit {
   const parsed = depositFields.safeParse(upload);
   if (!parsed.success) {
     const errors: FieldError[] = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-    throw invalid('invalid_request', `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+    throw invalid(
+      'invalid_request',
+      `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+      errors,
+    );
   }
   return { fields: parsed.data, upload };
 }

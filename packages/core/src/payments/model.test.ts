@@ -41,7 +41,14 @@ const pick = fc.nat(50);
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ op: fc.constant('charge' as const), amount: cents }), weight: 2 },
   { arbitrary: fc.record({ op: fc.constant('preauth' as const), amount: cents }), weight: 2 },
-  { arbitrary: fc.record({ op: fc.constant('refund' as const), pick, amount: fc.oneof(cents, fc.integer({ min: 1, max: 400 })) }), weight: 4 },
+  {
+    arbitrary: fc.record({
+      op: fc.constant('refund' as const),
+      pick,
+      amount: fc.oneof(cents, fc.integer({ min: 1, max: 400 })),
+    }),
+    weight: 4,
+  },
   { arbitrary: fc.record({ op: fc.constant('void' as const), pick }), weight: 1 },
   { arbitrary: fc.record({ op: fc.constant('update' as const), pick, stale: fc.boolean(), amount: cents }), weight: 3 },
   { arbitrary: fc.record({ op: fc.constant('capture' as const), pick }), weight: 2 },
@@ -57,7 +64,14 @@ function modelStep(txns: ModelTxn[], o: Op, newId?: string): string {
     return 'ok';
   }
   if (o.op === 'preauth') {
-    txns.push({ id: newId!, kind: 'PreAuth', state: 'authorized', amount: o.amount, refunded: 0, authorized: o.amount });
+    txns.push({
+      id: newId!,
+      kind: 'PreAuth',
+      state: 'authorized',
+      amount: o.amount,
+      refunded: 0,
+      authorized: o.amount,
+    });
     return 'ok';
   }
   const t = txns[o.pick % txns.length]!;
@@ -101,7 +115,12 @@ let core: Core;
 beforeAll(async () => {
   // Noon, and the clock stands still: nothing settles and nothing turns 24 hours old mid-run.
   const noon = Date.parse('2026-05-01T12:00:00.000Z');
-  core = await openCore({ env: 'sandbox', publicUrl: 'http://127.0.0.1', encryptionKey: randomBytes(32), now: () => new Date(noon) });
+  core = await openCore({
+    env: 'sandbox',
+    publicUrl: 'http://127.0.0.1',
+    encryptionKey: randomBytes(32),
+    now: () => new Date(noon),
+  });
 });
 afterAll(() => core.close());
 
@@ -109,16 +128,27 @@ async function serviceStep(f: CoreFixture, txns: ModelTxn[], o: Op): Promise<{ c
   const { ctx } = core;
   const base = { merchant_key: f.merchantKey };
   try {
-    if (o.op === 'charge' || o.op === 'preauth') return { code: 'ok', id: await coreCharge(f, text(o.amount), o.op === 'preauth') };
+    if (o.op === 'charge' || o.op === 'preauth')
+      return { code: 'ok', id: await coreCharge(f, text(o.amount), o.op === 'preauth') };
     const t = txns[o.pick % txns.length]!;
     const id = { ...base, transaction_id: t.id };
-    if (o.op === 'refund') await refundTransaction(ctx, await f.merchant(), refundInput.parse({ ...id, amount: text(o.amount) }));
+    if (o.op === 'refund')
+      await refundTransaction(ctx, await f.merchant(), refundInput.parse({ ...id, amount: text(o.amount) }));
     if (o.op === 'void') await voidTransaction(ctx, await f.merchant(), voidInput.parse(id));
     if (o.op === 'capture') await capturePreauth(ctx, await f.merchant(), preauthIdInput.parse(id));
     if (o.op === 'preauthVoid') await voidPreauth(ctx, await f.merchant(), preauthIdInput.parse(id));
     if (o.op === 'update') {
       const last = (t.authorized ?? t.amount) + (o.stale ? 1 : 0);
-      await updatePreauth(ctx, await f.merchant(), updatePreauthInput.parse({ ...id, last_authorized_amount: text(last), new_authorized_amount: text(o.amount), order_id: 'model' }));
+      await updatePreauth(
+        ctx,
+        await f.merchant(),
+        updatePreauthInput.parse({
+          ...id,
+          last_authorized_amount: text(last),
+          new_authorized_amount: text(o.amount),
+          order_id: 'model',
+        }),
+      );
     }
     return { code: 'ok' };
   } catch (e) {
@@ -142,7 +172,12 @@ describe('money movement against a reference model', () => {
         const rows = await core.ctx.db.select().from(transactions).where(eq(transactions.merchantId, f.merchantId));
         for (const t of model) {
           const row = rows.find((r) => r.id === t.id)!;
-          expect({ state: stateOf(row.isStatus), amount: row.amountCents, refunded: row.refundedCents, authorized: row.authorizedCents }).toEqual({
+          expect({
+            state: stateOf(row.isStatus),
+            amount: row.amountCents,
+            refunded: row.refundedCents,
+            authorized: row.authorizedCents,
+          }).toEqual({
             state: t.state,
             amount: t.amount,
             refunded: t.refunded,

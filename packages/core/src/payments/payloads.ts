@@ -37,7 +37,8 @@ const voidFields = new WeakMap<Expr<number>, VoidFields>();
 /** (One list per `take`, so `payloadOf` compiles it once.) */
 export const voidFromOriginal = (take: Expr<number>): VoidFields => {
   let fields = voidFields.get(take);
-  if (!fields) voidFields.set(take, (fields = { order_createdfrom: col.text('orderCreatedfrom'), amount: money(take) }));
+  if (!fields)
+    voidFields.set(take, (fields = { order_createdfrom: col.text('orderCreatedfrom'), amount: money(take) }));
   return fields;
 };
 

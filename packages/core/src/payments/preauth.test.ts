@@ -35,13 +35,24 @@ it('captures at feeFor of the held amount, card and ACH, to the cent', async () 
     for (const method of ['card', 'ach'] as const) {
       for (const amount of amounts) {
         const id = await coreCharge(f, amount, true);
-        if (method === 'ach') await f.core.ctx.db.update(transactions).set({ paymentMethod: 'ach' }).where(eq(transactions.id, id));
+        if (method === 'ach')
+          await f.core.ctx.db.update(transactions).set({ paymentMethod: 'ach' }).where(eq(transactions.id, id));
         const merchant = { ...(await f.merchant()), ...pricing };
         const held = (await row(id)).amountCents;
         const fee = feeFor(pricing, method, held);
-        const r = await capturePreauth(f.core.ctx, merchant, preauthIdInput.parse({ merchant_key: f.merchantKey, transaction_id: id }));
+        const r = await capturePreauth(
+          f.core.ctx,
+          merchant,
+          preauthIdInput.parse({ merchant_key: f.merchantKey, transaction_id: id }),
+        );
         expect(r.net_amount, `${method} ${amount} ${JSON.stringify(pricing)}`).toBe(amountNumber(fee.netCents));
-        expect(await row(id)).toMatchObject({ amountCents: held, feeCents: fee.feeCents, feeRateE7: fee.rateE7, netCents: fee.netCents, isStatus: 2 });
+        expect(await row(id)).toMatchObject({
+          amountCents: held,
+          feeCents: fee.feeCents,
+          feeRateE7: fee.rateE7,
+          netCents: fee.netCents,
+          isStatus: 2,
+        });
       }
     }
   }

@@ -1,5 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { EventData, PreauthCaptureResult, PreauthIdInput, PreauthUpdateResult, UpdatePreauthInput } from '@remit/contract';
+import type {
+  EventData,
+  PreauthCaptureResult,
+  PreauthIdInput,
+  PreauthUpdateResult,
+  UpdatePreauthInput,
+} from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
@@ -28,15 +34,24 @@ export { AMOUNT_MISMATCH_MESSAGE } from './rules.js';
 export const PREAUTH_NOT_FOUND_MESSAGE =
   'Preauthorization not found: no preauthorization with this transaction_id belongs to this merchant.';
 
-
-const GUARDS = { preauth_update: preauthUpdateGuard, preauth_capture: preauthCaptureGuard, preauth_void: preauthVoidGuard };
+const GUARDS = {
+  preauth_update: preauthUpdateGuard,
+  preauth_capture: preauthCaptureGuard,
+  preauth_void: preauthVoidGuard,
+};
 
 /**
  * The original preauthorization, locked, or the refusal of its guard (rules.ts): void, refund and
  * capture records are refused by type, only the original preauthorization ID is accepted, and the
  * state must allow `event`. `last`: the amount an update expects held.
  */
-async function lockPreauth(tx: Queryable, merchantId: string, id: string, event: keyof typeof GUARDS, last?: number): Promise<TxnRow> {
+async function lockPreauth(
+  tx: Queryable,
+  merchantId: string,
+  id: string,
+  event: keyof typeof GUARDS,
+  last?: number,
+): Promise<TxnRow> {
   const row = await lockTransaction(tx, merchantId, id);
   if (!row) throw notFound('preauth_not_found', PREAUTH_NOT_FOUND_MESSAGE);
   const refusal = GUARDS[event].refusal(row, { last });
@@ -50,15 +65,28 @@ async function lockPreauth(tx: Queryable, merchantId: string, id: string, event:
  * rechecks the guard against the latest row), writes the new amount and the event. Otherwise, in
  * one transaction under the row lock, the refusal that applies, or the update after all.
  */
-export async function updatePreauth(ctx: Ctx, merchant: Merchant, input: UpdatePreauthInput): Promise<PreauthUpdateResult> {
+export async function updatePreauth(
+  ctx: Ctx,
+  merchant: Merchant,
+  input: UpdatePreauthInput,
+): Promise<PreauthUpdateResult> {
   if (input.new_authorized_amount === input.last_authorized_amount) {
-    throw invalid('amount_unchanged', 'new_authorized_amount equals last_authorized_amount; there is nothing to change.');
+    throw invalid(
+      'amount_unchanged',
+      'new_authorized_amount equals last_authorized_amount; there is nothing to change.',
+    );
   }
   const done = await withProcessor(ctx, (q, ctx) => writePreauthUpdate(q, ctx, merchant, input));
   if (done) return done;
   return inTransaction(ctx, async (tx, ctx) => {
     // Compare-and-set: the row is locked, so the amount read here is the one this update replaces.
-    const row = await lockPreauth(tx, merchant.id, input.transaction_id, 'preauth_update', input.last_authorized_amount);
+    const row = await lockPreauth(
+      tx,
+      merchant.id,
+      input.transaction_id,
+      'preauth_update',
+      input.last_authorized_amount,
+    );
     const updated = await writePreauthUpdate(tx, ctx, merchant, input);
     if (!updated) throw new Error(`preauth update of ${row.id} refused by its guard although the locked row allows it`);
     return updated;
@@ -82,7 +110,13 @@ async function writePreauthUpdate(
   // The hold shows the fee of its current amount, as at creation; capture prices it again.
   const fee = feeFor(merchant, 'card', cents);
   const eventId = newId.event();
-  const [row] = rowsOf<{ last_four: string; card_brand: string; auth_code: string; order_id: string; gateway_ref: string | null }>(
+  const [row] = rowsOf<{
+    last_four: string;
+    card_brand: string;
+    auth_code: string;
+    order_id: string;
+    gateway_ref: string | null;
+  }>(
     await preauthUpdateStatement(q).run(q, {
       cents,
       feeCents: fee.feeCents,
@@ -147,7 +181,9 @@ function preauthUpdateStatement(q: Queryable): PreparedSql {
         ...stateColumns(targetOf('preauth_update')),
         updatedAt: ph('at') as unknown as Date,
       })
-      .where(sql`${transactions.id} = ${ph('txnId')} and ${transactions.merchantId} = ${ph('merchantId')} and ${preauthUpdateGuard.allows.sql()}`)
+      .where(
+        sql`${transactions.id} = ${ph('txnId')} and ${transactions.merchantId} = ${ph('merchantId')} and ${preauthUpdateGuard.allows.sql()}`,
+      )
       .returning({
         id: transactions.id,
         lastFour: transactions.lastFour,
@@ -159,7 +195,13 @@ function preauthUpdateStatement(q: Queryable): PreparedSql {
     const orderId = sql`coalesce(u.order_id, ${ph('orderId')}::text)`;
     const event = eventInsertSql(
       sql`u`,
-      { id: ph('eventId'), clientId: ph('clientId'), merchantId: ph('merchantId'), type: ph('eventType'), data: ph('data') },
+      {
+        id: ph('eventId'),
+        clientId: ph('clientId'),
+        merchantId: ph('merchantId'),
+        type: ph('eventType'),
+        data: ph('data'),
+      },
       { order_id: orderId },
     );
     return sql`with u as (${update.getSQL()}), e as (${event}) select last_four, card_brand, auth_code, ${orderId} as order_id, gateway_ref from u`;
@@ -173,7 +215,11 @@ function preauthUpdateStatement(q: Queryable): PreparedSql {
  * and writes `preauth.charge` and `payment.success`. Otherwise, in one transaction under the row
  * lock, the refusal that applies, or the capture after all.
  */
-export async function capturePreauth(ctx: Ctx, merchant: Merchant, input: PreauthIdInput): Promise<PreauthCaptureResult> {
+export async function capturePreauth(
+  ctx: Ctx,
+  merchant: Merchant,
+  input: PreauthIdInput,
+): Promise<PreauthCaptureResult> {
   const done = await withProcessor(ctx, (q, ctx) => writeCapture(q, ctx, merchant, input.transaction_id));
   if (done) return done;
   return inTransaction(ctx, async (tx, ctx) => {
@@ -185,7 +231,12 @@ export async function capturePreauth(ctx: Ctx, merchant: Merchant, input: Preaut
 }
 
 /** The capture of an open preauthorization and its two events, then at the processor; null when the guard refused. */
-async function writeCapture(q: Queryable, ctx: Pick<Ctx, 'now' | 'processor' | 'op' | 'outbox'>, merchant: Merchant, txnId: string): Promise<PreauthCaptureResult | null> {
+async function writeCapture(
+  q: Queryable,
+  ctx: Pick<Ctx, 'now' | 'processor' | 'op' | 'outbox'>,
+  merchant: Merchant,
+  txnId: string,
+): Promise<PreauthCaptureResult | null> {
   const [row] = rowsOf<{
     last_four: string;
     card_brand: string;
@@ -213,7 +264,13 @@ async function writeCapture(q: Queryable, ctx: Pick<Ctx, 'now' | 'processor' | '
   // A preauthorization is captured once: its own id keys the capture.
   // With a payee, Stripe keeps back the fee the statement just priced: amount − net.
   const applicationFeeCents = merchant.stripeAccountId ? cents - Number(row.net_cents) : undefined;
-  await ctx.processor.capture({ gatewayRef: row.gateway_ref ?? '', amountCents: cents, applicationFeeCents, idempotencyKey: processorKey(ctx.op.key, 'capture', txnId), deferTo: ctx.op.deferred });
+  await ctx.processor.capture({
+    gatewayRef: row.gateway_ref ?? '',
+    amountCents: cents,
+    applicationFeeCents,
+    idempotencyKey: processorKey(ctx.op.key, 'capture', txnId),
+    deferTo: ctx.op.deferred,
+  });
   outboxWritten(ctx, 'webhooks');
   return {
     Status: 'Approved',
@@ -247,7 +304,11 @@ function captureStatement(): PreparedSql {
     where id = ${ph('txnId')} and merchant_id = ${ph('merchantId')} and ${preauthCaptureGuard.allows.sql()}
     returning *`;
     const event = (id: string, type: 'preauth.charge' | 'payment.success', fromRow: Record<string, SQL>) =>
-      eventInsertSql(sql`u`, { id: ph(id), clientId: ph('clientId'), merchantId: ph('merchantId'), type, data: NO_GIVEN_FIELDS }, fromRow);
+      eventInsertSql(
+        sql`u`,
+        { id: ph(id), clientId: ph('clientId'), merchantId: ph('merchantId'), type, data: NO_GIVEN_FIELDS },
+        fromRow,
+      );
     const charged = event('chargeId', 'preauth.charge', payloadSql(PREAUTH_CHARGE, 'u'));
     const success = event('successId', 'payment.success', payloadSql(PAYMENT_SUCCESS, 'u'));
     return sql`with u as (${update}), c as (${charged}), s as (${success})
@@ -263,12 +324,28 @@ function captureStatement(): PreparedSql {
  */
 export async function voidPreauth(ctx: Ctx, merchant: Merchant, input: PreauthIdInput): Promise<MoneyRecord> {
   const done = await withProcessor(ctx, (q, ctx) =>
-    writeGuardedVoid(q, ctx, preauthVoidStatement(), merchant, input.transaction_id, merchantNow(ctx.now, merchant), true),
+    writeGuardedVoid(
+      q,
+      ctx,
+      preauthVoidStatement(),
+      merchant,
+      input.transaction_id,
+      merchantNow(ctx.now, merchant),
+      true,
+    ),
   );
   if (done) return done;
   return inTransaction(ctx, async (tx, ctx) => {
     const row = await lockPreauth(tx, merchant.id, input.transaction_id, 'preauth_void');
-    const voided = await writeGuardedVoid(tx, ctx, preauthVoidStatement(), merchant, row.id, merchantNow(ctx.now, merchant), true);
+    const voided = await writeGuardedVoid(
+      tx,
+      ctx,
+      preauthVoidStatement(),
+      merchant,
+      row.id,
+      merchantNow(ctx.now, merchant),
+      true,
+    );
     if (!voided) throw new Error(`void of ${row.id} refused by its guard although the locked row allows it`);
     return voided;
   });

@@ -35,7 +35,14 @@ export async function recordProcessing(
 ): Promise<TxnRow> {
   const [row] = await db
     .insert(transactions)
-    .values({ ...values, ...stateColumns('processing'), feeCents: 0, feeRateE7: 0, netCents: 0, gatewayRef: processorKey })
+    .values({
+      ...values,
+      ...stateColumns('processing'),
+      feeCents: 0,
+      feeRateE7: 0,
+      netCents: 0,
+      gatewayRef: processorKey,
+    })
     .returning();
   return row!;
 }
@@ -82,7 +89,15 @@ export async function settleProcessing(
     .returning();
   // As the charge itself: a sale reports payment.success, a preauthorization nothing until capture.
   if (!preauth) {
-    await recordEvent({ ...ctx, db: tx }, { clientId: merchant!.clientId, merchantId: merchant!.id, type: 'payment.success', data: paymentSuccessData(done!) });
+    await recordEvent(
+      { ...ctx, db: tx },
+      {
+        clientId: merchant!.clientId,
+        merchantId: merchant!.id,
+        type: 'payment.success',
+        data: paymentSuccessData(done!),
+      },
+    );
   }
   return true;
 }

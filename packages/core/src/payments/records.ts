@@ -26,7 +26,10 @@ export async function lockTransaction(tx: Queryable, merchantId: string, id: str
 export type RecordType = 'Void' | 'Refund' | 'Return';
 
 /** What a record's answer and events show of it (`toMoneyRecord`). */
-export type RecordShown = Pick<TxnRow, 'id' | 'orderCreatedfrom' | 'amountCents' | 'gatewayRef' | 'createdAt' | 'linkedTxnId' | 'type'>;
+export type RecordShown = Pick<
+  TxnRow,
+  'id' | 'orderCreatedfrom' | 'amountCents' | 'gatewayRef' | 'createdAt' | 'linkedTxnId' | 'type'
+>;
 
 export interface NewRecord {
   type: RecordType;
@@ -97,10 +100,18 @@ export function recordShown(
 }
 
 /** Inserts a record against `original` (locked by the caller); returns what its answer shows. */
-export async function insertRecord(tx: Queryable, original: TxnRow, r: NewRecord & { amountCents: number; netCents: number }): Promise<RecordShown> {
+export async function insertRecord(
+  tx: Queryable,
+  original: TxnRow,
+  r: NewRecord & { amountCents: number; netCents: number },
+): Promise<RecordShown> {
   const made = recordInsert(originalRow(original.id), r);
   await tx.execute(made.query);
-  return recordShown(made, { order_createdfrom: original.orderCreatedfrom, amount_cents: r.amountCents }, { ...r, originalId: original.id });
+  return recordShown(
+    made,
+    { order_createdfrom: original.orderCreatedfrom, amount_cents: r.amountCents },
+    { ...r, originalId: original.id },
+  );
 }
 
 /** A time as a statement parameter. */

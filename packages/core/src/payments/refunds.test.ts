@@ -14,7 +14,11 @@ beforeAll(async () => {
 afterAll(() => f.core.close());
 
 const refund = async (transaction_id: string, amount: string) =>
-  refundTransaction(f.core.ctx, await f.merchant(), refundInput.parse({ merchant_key: f.merchantKey, transaction_id, amount }));
+  refundTransaction(
+    f.core.ctx,
+    await f.merchant(),
+    refundInput.parse({ merchant_key: f.merchantKey, transaction_id, amount }),
+  );
 const row = async (id: string) => (await f.core.ctx.db.select().from(transactions).where(eq(transactions.id, id)))[0]!;
 
 describe('the 24-hour rule (DESIGN.md), measured on the merchant clock', () => {
@@ -43,13 +47,19 @@ describe('the 24-hour rule (DESIGN.md), measured on the merchant clock', () => {
     t += 48 * H;
     const r = await refund(id, '9.00');
     expect(r.data.type).toBe('Refund');
-    expect((await row(id))).toMatchObject({ isStatus: 5, refundedCents: 1000 });
+    expect(await row(id)).toMatchObject({ isStatus: 5, refundedCents: 1000 });
   });
 
   it('refund records carry a negative net and the refunded amount', async () => {
     t = Date.parse('2026-04-20T08:00:00.000Z');
     const id = await coreCharge(f, '10.00');
     const r = await refund(id, '2.50');
-    expect(await row(r.data.sales_id)).toMatchObject({ type: 'Refund', amountCents: 250, netCents: -250, linkedTxnId: id, isStatus: 2 });
+    expect(await row(r.data.sales_id)).toMatchObject({
+      type: 'Refund',
+      amountCents: 250,
+      netCents: -250,
+      linkedTxnId: id,
+      isStatus: 2,
+    });
   });
 });

@@ -47,7 +47,13 @@ async function writeRefund(
 ): Promise<{ message: string; data: MoneyRecord } | null> {
   const r = { type: 'Refund' as const, amountCents: input.amount, netCents: -input.amount, at };
   const made = { id: newId.transaction(), gatewayRef: newId.gatewayRef() };
-  const shown = toMoneyRecord(recordShown(made, { order_createdfrom: '', amount_cents: input.amount }, { ...r, originalId: input.transaction_id }));
+  const shown = toMoneyRecord(
+    recordShown(
+      made,
+      { order_createdfrom: '', amount_cents: input.amount },
+      { ...r, originalId: input.transaction_id },
+    ),
+  );
   const data = {
     merchant_id: merchant.id,
     transaction_id: made.id,
@@ -119,7 +125,13 @@ function refundStatement(): PreparedSql {
     );
     const event = eventInsertSql(
       sql`u`,
-      { id: ph('eventId'), clientId: ph('clientId'), merchantId: ph('merchantId'), type: 'payment.refund', data: ph('data') },
+      {
+        id: ph('eventId'),
+        clientId: ph('clientId'),
+        merchantId: ph('merchantId'),
+        type: 'payment.refund',
+        data: ph('data'),
+      },
       { order_createdfrom: sql`u.order_createdfrom` },
     );
     return sql`with u as (${update}), r as (${made}), e as (${event}) select r.order_createdfrom, u.gateway_ref as original_ref from r, u`;
@@ -136,7 +148,9 @@ export async function refundTransaction(
   merchant: Merchant,
   input: RefundInput,
 ): Promise<{ message: string; data: MoneyRecord }> {
-  const done = await withProcessor(ctx, (q, ctx) => writeRefund(q, ctx, merchant, input, merchantNow(ctx.now, merchant)));
+  const done = await withProcessor(ctx, (q, ctx) =>
+    writeRefund(q, ctx, merchant, input, merchantNow(ctx.now, merchant)),
+  );
   if (done) return done;
   return inTransaction(ctx, async (tx, ctx) => {
     const locked = await lockTransaction(tx, merchant.id, input.transaction_id);
@@ -148,8 +162,14 @@ export async function refundTransaction(
     if (refundIsVoid.eval(locked, values)) {
       // Refunds are allowed settled or not; the flag is brought up to date so lists show it.
       const row = await settleIfDue(tx, locked, at, ctx.settlementCutoffMs);
-      const record = await performVoid(tx, ctx, merchant, row, at, { event: 'refund_as_void', eventType: 'payment.void' });
-      return { message: 'Transaction voided successfully (a full refund after 24 hours is performed as a void).', data: toMoneyRecord(record) };
+      const record = await performVoid(tx, ctx, merchant, row, at, {
+        event: 'refund_as_void',
+        eventType: 'payment.void',
+      });
+      return {
+        message: 'Transaction voided successfully (a full refund after 24 hours is performed as a void).',
+        data: toMoneyRecord(record),
+      };
     }
     const refunded = await writeRefund(tx, ctx, merchant, input, at);
     if (!refunded) throw new Error(`refund of ${locked.id} refused by its guard although the locked row allows it`);

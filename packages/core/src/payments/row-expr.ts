@@ -63,7 +63,11 @@ function given(v: Values, name: string): unknown {
 }
 
 /** The source of a function of the row and then `args` (the named parameters, in order) or else `v`. */
-function compileSource(roots: Expr<unknown>[], result: (parts: string[]) => string, args?: readonly string[]): (row: TxnRow, ...rest: never[]) => unknown {
+function compileSource(
+  roots: Expr<unknown>[],
+  result: (parts: string[]) => string,
+  args?: readonly string[],
+): (row: TxnRow, ...rest: never[]) => unknown {
   const uses = new Map<Expr<unknown>, number>();
   const counting: Env = {
     of(e) {
@@ -107,7 +111,10 @@ function compileSource(roots: Expr<unknown>[], result: (parts: string[]) => stri
   const names = refs.map((_, i) => `$${i}`);
   // The source is made of this module's own nodes; column names, parameter names and constants
   // are written as JSON literals, so no text from a request reaches it.
-  const make = new Function(...names, `"use strict"; return function rule(row, ${args ? args.map((_, i) => `a${i}`).join(', ') : 'v'}) { ${lines.join(' ')} return ${body}; };`);
+  const make = new Function(
+    ...names,
+    `"use strict"; return function rule(row, ${args ? args.map((_, i) => `a${i}`).join(', ') : 'v'}) { ${lines.join(' ')} return ${body}; };`,
+  );
   return make(...refs) as (row: TxnRow, ...rest: never[]) => unknown;
 }
 
@@ -124,7 +131,10 @@ export const compileWith = <T, A extends unknown[]>(rule: Expr<T>, args: readonl
 
 /** Several rules over the same row as one function returning the object of their values (a payload). */
 export function compileFields<T>(fields: { readonly [K in keyof T]: Expr<T[K]> }): Compiled<T>;
-export function compileFields<T, A extends unknown[]>(fields: { readonly [K in keyof T]: Expr<T[K]> }, args: readonly string[]): (row: TxnRow, ...a: A) => T;
+export function compileFields<T, A extends unknown[]>(
+  fields: { readonly [K in keyof T]: Expr<T[K]> },
+  args: readonly string[],
+): (row: TxnRow, ...a: A) => T;
 export function compileFields<T>(fields: { readonly [K in keyof T]: Expr<T[K]> }, args?: readonly string[]) {
   const keys = Object.keys(fields) as (keyof T & string)[];
   return compileSource(
@@ -144,7 +154,10 @@ const expr = <T>(js: Expr<T>['js'], sqlFn: Expr<T>['sql']): Expr<T> => {
   return e;
 };
 
-const FALSE = expr<boolean>(() => 'false', () => sql`false`);
+const FALSE = expr<boolean>(
+  () => 'false',
+  () => sql`false`,
+);
 
 type Columns = typeof transactions._.columns;
 type KeyOf<T> = { [K in keyof TxnRow]: TxnRow[K] extends T ? K : never }[keyof TxnRow];
@@ -167,7 +180,8 @@ export const col = {
   textOrNull: <K extends KeyOf<string | null>>(key: K) => column<string | null>(key),
   bool: <K extends KeyOf<boolean>>(key: K) => column<boolean>(key),
   at: <K extends KeyOf<Date>>(key: K) => column<number>(key, (a) => `${a}.getTime()`),
-  atOrNull: <K extends KeyOf<Date | null>>(key: K) => column<number | null>(key, (a) => `(${a} === null ? null : ${a}.getTime())`),
+  atOrNull: <K extends KeyOf<Date | null>>(key: K) =>
+    column<number | null>(key, (a) => `(${a} === null ? null : ${a}.getTime())`),
 };
 
 const placeholderOr = (name: string, cast: string, values?: Values) =>
@@ -198,7 +212,10 @@ const literal = (value: string | number, cast: string) => {
 };
 
 const constant = <T extends string | number>(value: T, cast: string): Expr<T> =>
-  expr(() => JSON.stringify(value), () => literal(value, cast));
+  expr(
+    () => JSON.stringify(value),
+    () => literal(value, cast),
+  );
 
 /** Constants of a rule. */
 export const lit = {
@@ -208,8 +225,13 @@ export const lit = {
 };
 
 /** A binary operator: `op` in SQL, `jsOp` in JS. */
-const binary = <A, B, T>(op: string, jsOp: string) => (a: Expr<A>, b: Expr<B>): Expr<T> =>
-  expr((env) => `(${env.of(a)} ${jsOp} ${env.of(b)})`, (al, vs) => sql`(${a.sql(al, vs)} ${sql.raw(op)} ${b.sql(al, vs)})`);
+const binary =
+  <A, B, T>(op: string, jsOp: string) =>
+  (a: Expr<A>, b: Expr<B>): Expr<T> =>
+    expr(
+      (env) => `(${env.of(a)} ${jsOp} ${env.of(b)})`,
+      (al, vs) => sql`(${a.sql(al, vs)} ${sql.raw(op)} ${b.sql(al, vs)})`,
+    );
 
 export const eq = binary<unknown, unknown, boolean>('=', '===');
 export const ne = binary<unknown, unknown, boolean>('<>', '!==');
@@ -219,13 +241,24 @@ export const gt = binary<number, number, boolean>('>', '>');
 export const add = binary<number, number, number>('+', '+');
 export const sub = binary<number, number, number>('-', '-');
 
-export const neg = (a: Expr<number>): Expr<number> => expr((env) => `(-${env.of(a)})`, (al, vs) => sql`(-${a.sql(al, vs)})`);
+export const neg = (a: Expr<number>): Expr<number> =>
+  expr(
+    (env) => `(-${env.of(a)})`,
+    (al, vs) => sql`(-${a.sql(al, vs)})`,
+  );
 
 const many = (op: 'and' | 'or', items: Expr<boolean>[]): Expr<boolean> => {
   if (items.length === 1) return items[0]!;
   return expr(
-    (env) => (items.length === 0 ? String(op === 'and') : `(${items.map((e) => env.of(e)).join(op === 'and' ? ' && ' : ' || ')})`),
-    (al, vs) => sql`(${sql.join(items.map((e) => e.sql(al, vs)), sql.raw(` ${op} `))})`,
+    (env) =>
+      items.length === 0
+        ? String(op === 'and')
+        : `(${items.map((e) => env.of(e)).join(op === 'and' ? ' && ' : ' || ')})`,
+    (al, vs) =>
+      sql`(${sql.join(
+        items.map((e) => e.sql(al, vs)),
+        sql.raw(` ${op} `),
+      )})`,
   );
 };
 export const and = (...items: Expr<boolean>[]) => many('and', items);
@@ -235,14 +268,20 @@ const negated = new WeakMap<Expr<boolean>, Expr<boolean>>();
 export const not = (a: Expr<boolean>): Expr<boolean> => {
   const inner = negated.get(a);
   if (inner) return inner;
-  const n = expr<boolean>((env) => `(!${env.of(a)})`, (al, vs) => sql`(not ${a.sql(al, vs)})`);
+  const n = expr<boolean>(
+    (env) => `(!${env.of(a)})`,
+    (al, vs) => sql`(not ${a.sql(al, vs)})`,
+  );
   negated.set(n, a);
   return n;
 };
 
 /** `a` unless it is null, then `b`. */
 export const coalesce = <T>(a: Expr<T | null>, b: Expr<T>): Expr<T> =>
-  expr((env) => `(${env.of(a)} ?? ${env.of(b)})`, (al, vs) => sql`coalesce(${a.sql(al, vs)}, ${b.sql(al, vs)})`);
+  expr(
+    (env) => `(${env.of(a)} ?? ${env.of(b)})`,
+    (al, vs) => sql`coalesce(${a.sql(al, vs)}, ${b.sql(al, vs)})`,
+  );
 
 /** `then` when `cond` holds, else `otherwise`. */
 export const when = <T>(cond: Expr<boolean>, then: Expr<T>, otherwise: Expr<T>): Expr<T> =>
@@ -252,17 +291,27 @@ export const when = <T>(cond: Expr<boolean>, then: Expr<T>, otherwise: Expr<T>):
   );
 
 export const least = (a: Expr<number>, b: Expr<number>): Expr<number> =>
-  expr((env) => `Math.min(${env.of(a)}, ${env.of(b)})`, (al, vs) => sql`least(${a.sql(al, vs)}, ${b.sql(al, vs)})`);
+  expr(
+    (env) => `Math.min(${env.of(a)}, ${env.of(b)})`,
+    (al, vs) => sql`least(${a.sql(al, vs)}, ${b.sql(al, vs)})`,
+  );
 
 /** Whether `a` is one of `values` (`a = v` for one value). */
-export const oneOf = <T extends string | number>(a: Expr<T>, values: readonly T[], cast: 'text' | 'smallint'): Expr<boolean> => {
+export const oneOf = <T extends string | number>(
+  a: Expr<T>,
+  values: readonly T[],
+  cast: 'text' | 'smallint',
+): Expr<boolean> => {
   if (values.length === 0) return FALSE;
   const set = new Set<unknown>(values);
   return expr(
-    (env) => (values.length === 1 ? `(${env.of(a)} === ${JSON.stringify(values[0])})` : `${env.ref(set)}.has(${env.of(a)})`),
+    (env) =>
+      values.length === 1 ? `(${env.of(a)} === ${JSON.stringify(values[0])})` : `${env.ref(set)}.has(${env.of(a)})`,
     (al, vs) => {
       const items = values.map((x) => literal(x, cast));
-      return values.length === 1 ? sql`(${a.sql(al, vs)} = ${items[0]})` : sql`(${a.sql(al, vs)} in (${sql.join(items, sql`, `)}))`;
+      return values.length === 1
+        ? sql`(${a.sql(al, vs)} = ${items[0]})`
+        : sql`(${a.sql(al, vs)} in (${sql.join(items, sql`, `)}))`;
     },
   );
 };
@@ -276,4 +325,7 @@ export const rated = (cents: Expr<number>, rateE7: Expr<number>): Expr<number> =
 
 /** Cents as the JSON number a payload shows (`amountNumber`): 1230 → 12.3. */
 export const money = (cents: Expr<number>): Expr<number> =>
-  expr((env) => `${env.ref(amountNumber)}(${env.of(cents)})`, (al, vs) => sql`((${cents.sql(al, vs)}) / 100.0)::float8`);
+  expr(
+    (env) => `${env.ref(amountNumber)}(${env.of(cents)})`,
+    (al, vs) => sql`((${cents.sql(al, vs)}) / 100.0)::float8`,
+  );

@@ -115,7 +115,8 @@ const pricingArb = fc.record<Pricing>({
 
 const asJsonRow = (row: TxnRow) => {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = v instanceof Date ? v.toISOString() : v;
+  for (const [k, v] of Object.entries(row))
+    out[k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = v instanceof Date ? v.toISOString() : v;
   return JSON.stringify(out);
 };
 
@@ -123,7 +124,9 @@ const asJsonRow = (row: TxnRow) => {
 async function inSql(row: TxnRow, v: Values, rules: Record<string, Expr<unknown>>): Promise<Record<string, unknown>> {
   const cols = Object.entries(rules).map(([k, e]) => sql`${e.sql('o', v)} as ${sql.identifier(k)}`);
   const [r] = rowsOf<Record<string, unknown>>(
-    await core.ctx.db.execute(sql`select ${sql.join(cols, sql`, `)} from jsonb_populate_record(null::transactions, ${asJsonRow(row)}::jsonb) o`),
+    await core.ctx.db.execute(
+      sql`select ${sql.join(cols, sql`, `)} from jsonb_populate_record(null::transactions, ${asJsonRow(row)}::jsonb) o`,
+    ),
   );
   return r!;
 }
@@ -133,7 +136,12 @@ const inTs = (row: TxnRow, v: Values, rules: Record<string, Expr<unknown>>) =>
 
 /** bigint columns come back as text from one driver and numbers from the other; -0 is 0 once stored. */
 const normal = (r: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(r).map(([k, x]) => [k, typeof x === 'string' || typeof x === 'bigint' || typeof x === 'number' ? Number(x) + 0 : x]));
+  Object.fromEntries(
+    Object.entries(r).map(([k, x]) => [
+      k,
+      typeof x === 'string' || typeof x === 'bigint' || typeof x === 'number' ? Number(x) + 0 : x,
+    ]),
+  );
 
 const guards: Record<string, Guard> = {
   refund: refundGuard,
@@ -172,9 +180,12 @@ describe('each rule decides the same in TypeScript and in SQL', () => {
 
   it('property: a guard allows exactly when it finds no refusal on the locked row', async () => {
     await fc.assert(
-      fc.property(rowArb.chain((row) => fc.tuple(fc.constant(row), valuesArb(row))), ([row, v]) => {
-        for (const g of Object.values(guards)) expect(g.allows.eval(row, v)).toBe(g.refusal(row, v) === null);
-      }),
+      fc.property(
+        rowArb.chain((row) => fc.tuple(fc.constant(row), valuesArb(row))),
+        ([row, v]) => {
+          for (const g of Object.values(guards)) expect(g.allows.eval(row, v)).toBe(g.refusal(row, v) === null);
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -185,7 +196,9 @@ describe('each rule decides the same in TypeScript and in SQL', () => {
     await fc.assert(
       fc.asyncProperty(rowArb, pricingArb, async (row, pricing) => {
         const method = row.paymentMethod as 'card' | 'ach';
-        expect(normal(await inSql(row, pricing, fee))).toEqual(normal({ ...feeFor(pricing, method, row.authorizedCents ?? row.amountCents) }));
+        expect(normal(await inSql(row, pricing, fee))).toEqual(
+          normal({ ...feeFor(pricing, method, row.authorizedCents ?? row.amountCents) }),
+        );
       }),
       { numRuns: 200 },
     );
@@ -193,16 +206,27 @@ describe('each rule decides the same in TypeScript and in SQL', () => {
 
   it('property: payment.success, preauth.charge and a void event carry the same payload from either side', async () => {
     const payloadJson = (fields: Record<string, SQL>) =>
-      sql`jsonb_build_object(${sql.join(Object.entries(fields).map(([k, f]) => sql`${k}::text, ${f}`), sql`, `)})`;
-    const asExpr = (fields: Record<string, SQL>): Expr<unknown> => ({ eval: () => null, sql: () => payloadJson(fields), js: () => 'null' });
+      sql`jsonb_build_object(${sql.join(
+        Object.entries(fields).map(([k, f]) => sql`${k}::text, ${f}`),
+        sql`, `,
+      )})`;
+    const asExpr = (fields: Record<string, SQL>): Expr<unknown> => ({
+      eval: () => null,
+      sql: () => payloadJson(fields),
+      js: () => 'null',
+    });
     const take = voidTakes('completed')!;
     await fc.assert(
       fc.asyncProperty(rowArb, async (row) => {
-        const r = await inSql(row, {}, {
-          success: asExpr(payloadSql(PAYMENT_SUCCESS, 'o')),
-          charge: asExpr(payloadSql(PREAUTH_CHARGE, 'o')),
-          void: asExpr(payloadSql(voidFromOriginal(take), 'o')),
-        });
+        const r = await inSql(
+          row,
+          {},
+          {
+            success: asExpr(payloadSql(PAYMENT_SUCCESS, 'o')),
+            charge: asExpr(payloadSql(PREAUTH_CHARGE, 'o')),
+            void: asExpr(payloadSql(voidFromOriginal(take), 'o')),
+          },
+        );
         const parsed = (x: unknown) => (typeof x === 'string' ? JSON.parse(x) : x);
         expect(parsed(r.success)).toEqual(payloadOf(PAYMENT_SUCCESS, row));
         expect(parsed(r.charge)).toEqual(payloadOf(PREAUTH_CHARGE, row));
@@ -215,17 +239,39 @@ describe('each rule decides the same in TypeScript and in SQL', () => {
 
 describe('the refusals, in the order of the spec', () => {
   const base = fc.sample(rowArb, { numRuns: 1, seed: 7 })[0]!;
-  const row = (over: Partial<TxnRow>): TxnRow => ({ ...base, type: 'Sale', paymentMethod: 'card', settled: false, refundedCents: 0, ...over });
+  const row = (over: Partial<TxnRow>): TxnRow => ({
+    ...base,
+    type: 'Sale',
+    paymentMethod: 'card',
+    settled: false,
+    refundedCents: 0,
+    ...over,
+  });
   const code = (g: Guard, r: TxnRow, v: Values) => g.refusal(r, v)?.code ?? 'ok';
   const at = (iso: string) => new Date(iso);
   const v = { cents: 500, last: 1000, cutoff: '2026-06-01T00:00:00.000Z', voidAge: '2026-05-31T00:00:00.000Z' };
-  const completed = { isStatus: IS_STATUS.completed, amountCents: 1000, completedAt: at('2026-06-01T01:00:00.000Z'), createdAt: at('2026-06-01T01:00:00.000Z') };
+  const completed = {
+    isStatus: IS_STATUS.completed,
+    amountCents: 1000,
+    completedAt: at('2026-06-01T01:00:00.000Z'),
+    createdAt: at('2026-06-01T01:00:00.000Z'),
+  };
 
   it.each<[string, Partial<TxnRow>, Values, string]>([
     ['a completed payment', completed, v, 'ok'],
-    ['a fully refunded payment', { ...completed, isStatus: IS_STATUS.refunded, refundedCents: 1000 }, v, 'already_refunded'],
+    [
+      'a fully refunded payment',
+      { ...completed, isStatus: IS_STATUS.refunded, refundedCents: 1000 },
+      v,
+      'already_refunded',
+    ],
     ['a refund record', { ...completed, type: 'Refund' }, v, 'not_refundable'],
-    ['an open preauthorization', { ...completed, type: 'PreAuth', isStatus: IS_STATUS.authorized }, v, 'not_refundable'],
+    [
+      'an open preauthorization',
+      { ...completed, type: 'PreAuth', isStatus: IS_STATUS.authorized },
+      v,
+      'not_refundable',
+    ],
     ['more than the original', completed, { ...v, cents: 1001 }, 'amount_over_original'],
     ['more than is left', { ...completed, refundedCents: 600 }, v, 'amount_over_remaining'],
     ['all that is left', { ...completed, refundedCents: 500 }, v, 'ok'],
@@ -237,8 +283,16 @@ describe('the refusals, in the order of the spec', () => {
     ['a completed payment after the cutoff', completed, 'ok'],
     ['a void record', { ...completed, type: 'Void' }, 'not_voidable'],
     ['a flagged settled payment', { ...completed, settled: true }, 'transaction_settled'],
-    ['a card payment completed before the cutoff', { ...completed, completedAt: at('2026-05-31T23:59:59.999Z') }, 'transaction_settled'],
-    ['an ACH payment completed before the cutoff', { ...completed, paymentMethod: 'ach', completedAt: at('2026-05-31T23:00:00.000Z') }, 'ok'],
+    [
+      'a card payment completed before the cutoff',
+      { ...completed, completedAt: at('2026-05-31T23:59:59.999Z') },
+      'transaction_settled',
+    ],
+    [
+      'an ACH payment completed before the cutoff',
+      { ...completed, paymentMethod: 'ach', completedAt: at('2026-05-31T23:00:00.000Z') },
+      'ok',
+    ],
     ['a voided payment', { ...completed, isStatus: IS_STATUS.voided }, 'already_voided'],
     ['a refunded payment', { ...completed, isStatus: IS_STATUS.refunded }, 'already_refunded'],
     ['an open preauthorization', { ...completed, type: 'PreAuth', isStatus: IS_STATUS.authorized }, 'not_voidable'],
@@ -248,12 +302,20 @@ describe('the refusals, in the order of the spec', () => {
   });
 
   it.each<[string, Partial<TxnRow>, string]>([
-    ['an open preauthorization holding last', { type: 'PreAuth', isStatus: IS_STATUS.authorized, amountCents: 1000, authorizedCents: 1000 }, 'ok'],
+    [
+      'an open preauthorization holding last',
+      { type: 'PreAuth', isStatus: IS_STATUS.authorized, amountCents: 1000, authorizedCents: 1000 },
+      'ok',
+    ],
     ['a sale', { type: 'Sale', isStatus: IS_STATUS.authorized }, 'not_original_preauth'],
     ['a voided preauthorization', { type: 'PreAuth', isStatus: IS_STATUS.voided }, 'preauth_voided'],
     ['a captured preauthorization', { type: 'PreAuth', isStatus: IS_STATUS.completed }, 'preauth_captured'],
     ['a declined preauthorization', { type: 'PreAuth', isStatus: IS_STATUS.declined }, 'preauth_not_open'],
-    ['an open preauthorization holding another amount', { type: 'PreAuth', isStatus: IS_STATUS.authorized, authorizedCents: 999 }, 'amount_mismatch'],
+    [
+      'an open preauthorization holding another amount',
+      { type: 'PreAuth', isStatus: IS_STATUS.authorized, authorizedCents: 999 },
+      'amount_mismatch',
+    ],
   ])('preauth update: %s → %s', (_name, over, expected) => {
     expect(code(preauthUpdateGuard, row(over), v)).toBe(expected);
   });
@@ -262,7 +324,9 @@ describe('the refusals, in the order of the spec', () => {
     const old = row({ ...completed, completedAt: at('2026-05-30T23:59:59.999Z') });
     expect(refundIsVoid.eval(old, { ...v, cents: 1000 })).toBe(true);
     expect(refundIsVoid.eval(old, { ...v, cents: 999 })).toBe(false);
-    expect(refundIsVoid.eval(row({ ...completed, completedAt: at('2026-05-31T00:00:00.000Z') }), { ...v, cents: 1000 })).toBe(false);
+    expect(
+      refundIsVoid.eval(row({ ...completed, completedAt: at('2026-05-31T00:00:00.000Z') }), { ...v, cents: 1000 }),
+    ).toBe(false);
     expect(refundIsVoid.eval(row({ ...old, refundedCents: 1 }), { ...v, cents: 1000 })).toBe(false);
   });
 });

@@ -87,7 +87,11 @@ export const voidGuard: Guard = guard([
   },
   {
     when: not(allows('void')),
-    error: (row) => invalid('not_voidable', `Only a completed transaction can be voided; this transaction is ${stateOf(row.isStatus)}.`),
+    error: (row) =>
+      invalid(
+        'not_voidable',
+        `Only a completed transaction can be voided; this transaction is ${stateOf(row.isStatus)}.`,
+      ),
   },
 ]);
 

@@ -34,7 +34,12 @@ describe('settlement decides voids (merchant clock)', () => {
   });
   afterAll(() => f.core.close());
 
-  const voidIt = async (id: string) => voidTransaction(f.core.ctx, await f.merchant(), voidInput.parse({ merchant_key: f.merchantKey, transaction_id: id }));
+  const voidIt = async (id: string) =>
+    voidTransaction(
+      f.core.ctx,
+      await f.merchant(),
+      voidInput.parse({ merchant_key: f.merchantKey, transaction_id: id }),
+    );
 
   it('a card payment completed before midnight is settled after it; one completed after is not', async () => {
     t = Date.parse('2026-03-10T23:59:00.000Z');
@@ -43,7 +48,10 @@ describe('settlement decides voids (merchant clock)', () => {
     const after = await coreCharge(f, '5.00');
     const [row] = await f.core.ctx.db.select().from(transactions).where(eq(transactions.id, before));
     expect(isSettled(row!, new Date(t), 0)).toBe(true);
-    await expect(voidIt(before)).rejects.toMatchObject({ code: 'transaction_settled', message: 'The transaction has been settled, a void is not allowed.' });
+    await expect(voidIt(before)).rejects.toMatchObject({
+      code: 'transaction_settled',
+      message: 'The transaction has been settled, a void is not allowed.',
+    });
     await expect(voidIt(after)).resolves.toMatchObject({ data: { type: 'Void' } });
   });
 

@@ -1,12 +1,12 @@
 import { eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { SettleInput, SettleResult } from '@remit/contract';
+import type { SettleResult } from '@remit/contract';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { RemitError } from '../errors.js';
 import { lockMerchant, type Merchant } from '../merchants/merchant-key.js';
-import { and, coalesce, col, compile, compileWith, eq as same, lit, lt, not, or, param } from './row-expr.js';
+import { and, coalesce, col, compileWith, eq as same, lit, lt, not, or, param } from './row-expr.js';
 import { inState, isPayment } from './state.js';
 
 /**
@@ -43,7 +43,10 @@ type Row = typeof transactions.$inferSelect;
 const settlesAtCutoff = and(same(col.text('paymentMethod'), lit.text('card')), inState('completed'));
 
 /** Due at the cutoff `cutoff` (a parameter): completed, or if never, created, before it. */
-export const dueToSettle = and(settlesAtCutoff, lt(coalesce(col.atOrNull('completedAt'), col.at('createdAt')), param.at('cutoff')));
+export const dueToSettle = and(
+  settlesAtCutoff,
+  lt(coalesce(col.atOrNull('completedAt'), col.at('createdAt')), param.at('cutoff')),
+);
 
 /** Settled at the cutoff `cutoff`: flagged, or due. */
 export const settledBy = or(col.bool('settled'), dueToSettle);
@@ -64,8 +67,10 @@ export function isSettled(
 }
 
 /** `isSettled` for a cutoff already worked out: a list's rows share one. */
-export const settledByCutoff = (row: Pick<Row, 'settled' | 'paymentMethod' | 'isStatus' | 'completedAt' | 'createdAt'>, cutoff: Date): boolean =>
-  settledByJs(row as Row, cutoff);
+export const settledByCutoff = (
+  row: Pick<Row, 'settled' | 'paymentMethod' | 'isStatus' | 'completedAt' | 'createdAt'>,
+  cutoff: Date,
+): boolean => settledByJs(row as Row, cutoff);
 
 /** Flags one locked row settled when the cutoff rule says so; returns the row as it now stands. */
 export async function settleIfDue(tx: Queryable, row: Row, at: Date, cutoffMs: number): Promise<Row> {
@@ -115,11 +120,13 @@ export async function settleNow(
       .for('update');
     const list = ids.map((r) => r.id);
     if (list.length > 0) {
-      await tx
-        .update(transactions)
-        .set({ settled: true, settledAt: at })
-        .where(inArray(transactions.id, list));
+      await tx.update(transactions).set({ settled: true, settledAt: at }).where(inArray(transactions.id, list));
     }
-    return { merchant_id: merchant.id, settled_count: list.length, transaction_ids: list, settled_at: at.toISOString() } satisfies SettleResult;
+    return {
+      merchant_id: merchant.id,
+      settled_count: list.length,
+      transaction_ids: list,
+      settled_at: at.toISOString(),
+    } satisfies SettleResult;
   });
 }

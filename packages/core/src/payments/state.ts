@@ -59,7 +59,13 @@ export type PaymentEvent =
 export const TRANSITIONS: Readonly<Record<TxnState, Partial<Record<PaymentEvent, TxnState>>>> = {
   pending: { ach_approve: 'completed', ach_decline: 'returned' },
   authorized: { preauth_update: 'authorized', preauth_capture: 'completed', preauth_void: 'voided' },
-  completed: { void: 'voided', refund: 'completed', refund_rest: 'refunded', refund_as_void: 'voided', ach_return: 'returned' },
+  completed: {
+    void: 'voided',
+    refund: 'completed',
+    refund_rest: 'refunded',
+    refund_as_void: 'voided',
+    ach_return: 'returned',
+  },
   declined: {},
   voided: {},
   refunded: {},
@@ -75,7 +81,8 @@ export function statesAllowing(event: PaymentEvent): TxnState[] {
 /** The one state `event` leads to from every state that allows it (a statement sets it unconditionally). */
 export function targetOf(event: PaymentEvent): TxnState {
   const targets = new Set(statesAllowing(event).map((s) => TRANSITIONS[s][event]!));
-  if (targets.size !== 1) throw new Error(`${event} leads to ${targets.size} states; a statement must choose by the row`);
+  if (targets.size !== 1)
+    throw new Error(`${event} leads to ${targets.size} states; a statement must choose by the row`);
   return [...targets][0]!;
 }
 
@@ -102,7 +109,12 @@ export const PAYMENT_TYPES = ['Sale', 'PreAuth'] as const;
 export const isPaymentType = (type: string) => (PAYMENT_TYPES as readonly string[]).includes(type);
 
 /** The row is in one of `states` (as a rule: TypeScript and SQL). */
-export const inState = (...states: TxnState[]) => oneOf(col.int('isStatus'), states.map((s) => IS_STATUS[s]), 'smallint');
+export const inState = (...states: TxnState[]) =>
+  oneOf(
+    col.int('isStatus'),
+    states.map((s) => IS_STATUS[s]),
+    'smallint',
+  );
 
 /** The table allows `event` from the row's state (as a rule). */
 export const allows = (event: PaymentEvent) => inState(...statesAllowing(event));

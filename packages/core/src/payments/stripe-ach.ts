@@ -20,13 +20,21 @@ export async function achResult(
   const [row] = await tx
     .select()
     .from(transactions)
-    .where(and(eq(transactions.gatewayRef, intentId), eq(transactions.paymentMethod, 'ach'), eq(transactions.type, 'Sale')))
+    .where(
+      and(eq(transactions.gatewayRef, intentId), eq(transactions.paymentMethod, 'ach'), eq(transactions.type, 'Sale')),
+    )
     .for('update');
   if (!row) return false;
   // A return after success is taken back only from a completed debit nothing was refunded from yet.
   const returnable = opts.afterSuccess && allowsStatus(row.isStatus, 'ach_return') && row.refundedCents === 0;
   if (!allowsStatus(row.isStatus, 'ach_approve') && !returnable) return false;
   const [merchant] = await tx.select().from(merchants).where(eq(merchants.id, row.merchantId));
-  await resolveAch({ ...ctx, db: tx }, { id: merchant!.id, clientId: merchant!.clientId }, row, outcome, merchantNow(ctx.now, merchant!));
+  await resolveAch(
+    { ...ctx, db: tx },
+    { id: merchant!.id, clientId: merchant!.clientId },
+    row,
+    outcome,
+    merchantNow(ctx.now, merchant!),
+  );
   return true;
 }

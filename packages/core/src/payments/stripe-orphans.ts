@@ -15,7 +15,12 @@ import type { StripeProcessor } from '../processor/stripe.js';
 
 export type OrphanAction = 'refunded' | 'canceled' | 'pending' | 'failed';
 
-export async function refundOrphan(ctx: Pick<Ctx, 'processor' | 'now'>, q: Queryable, pi: Stripe.PaymentIntent, o: { linkId: string | null; reason: string }): Promise<OrphanAction> {
+export async function refundOrphan(
+  ctx: Pick<Ctx, 'processor' | 'now'>,
+  q: Queryable,
+  pi: Stripe.PaymentIntent,
+  o: { linkId: string | null; reason: string },
+): Promise<OrphanAction> {
   const [known] = await q.select().from(processorOrphans).where(eq(processorOrphans.gatewayRef, pi.id)).for('update');
   if (known && (known.action === 'refunded' || known.action === 'canceled')) return known.action;
   const stripe = (ctx.processor as StripeProcessor).stripe;
@@ -44,10 +49,18 @@ export async function refundOrphan(ctx: Pick<Ctx, 'processor' | 'now'>, q: Query
     detail = `: ${(e as Error).message}`;
   }
   const amount = pi.amount_received || pi.amount_capturable || pi.amount;
-  const row = { payLinkId: o.linkId, amountCents: amount, action, reason: `${o.reason}${detail}`.slice(0, 500), createdAt: ctx.now() };
+  const row = {
+    payLinkId: o.linkId,
+    amountCents: amount,
+    action,
+    reason: `${o.reason}${detail}`.slice(0, 500),
+    createdAt: ctx.now(),
+  };
   if (known) await q.update(processorOrphans).set(row).where(eq(processorOrphans.gatewayRef, pi.id));
   else await q.insert(processorOrphans).values({ gatewayRef: pi.id, ...row });
   // An operator sees it at once in the log, and in `payments reconcile` after.
-  console.warn(`remit: PaymentIntent ${pi.id} took ${amount} cents for link ${o.linkId ?? '?'} that cannot be paid (${o.reason}): ${action}${detail}`);
+  console.warn(
+    `remit: PaymentIntent ${pi.id} took ${amount} cents for link ${o.linkId ?? '?'} that cannot be paid (${o.reason}): ${action}${detail}`,
+  );
   return action;
 }

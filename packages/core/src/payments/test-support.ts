@@ -70,9 +70,19 @@ export async function addTestMerchant(core: Core): Promise<CoreFixture> {
     joinDate: ctx.now(),
     approvedAt: ctx.now(),
   });
-  const card = { number: '4242424242424242', exp_month: 12, exp_year: new Date().getUTCFullYear() + 3, cvc: '123', zip: '94105' };
+  const card = {
+    number: '4242424242424242',
+    exp_month: 12,
+    exp_year: new Date().getUTCFullYear() + 3,
+    cvc: '123',
+    zip: '94105',
+  };
   const merchant = () => merchantForKey(ctx, clientId, merchantKey);
-  const { customer_id } = await addCustomer(ctx, await merchant(), addCustomerInput.parse({ merchant_key: merchantKey, first_name: 'Ada', card }));
+  const { customer_id } = await addCustomer(
+    ctx,
+    await merchant(),
+    addCustomerInput.parse({ merchant_key: merchantKey, first_name: 'Ada', card }),
+  );
   return { core, clientId, merchantKey, merchantId, merchant, cardCustomer: customer_id };
 }
 

@@ -9,13 +9,7 @@ import { digest, newKey } from '../secret-keys.js';
 import { newId } from '../ids.js';
 import { RemitError } from '../errors.js';
 import { listTransactionsInput } from '@remit/contract';
-import {
-  getTransaction,
-  listTransactions,
-  toDetail,
-  toListItem,
-  type TransactionRow,
-} from './transactions.js';
+import { getTransaction, listTransactions, toDetail, toListItem, type TransactionRow } from './transactions.js';
 import { merchantForKey } from '../merchants/merchant-key.js';
 import type { ListTransactionsInput } from '@remit/contract';
 
@@ -61,7 +55,11 @@ async function insertMerchant(client: string, key: string): Promise<string> {
   return id;
 }
 
-function row(merchant: string, createdAt: string, over: Partial<TransactionRow> = {}): typeof transactions.$inferInsert {
+function row(
+  merchant: string,
+  createdAt: string,
+  over: Partial<TransactionRow> = {},
+): typeof transactions.$inferInsert {
   return {
     id: newId.transaction(),
     merchantId: merchant,
@@ -110,7 +108,13 @@ beforeAll(async () => {
     row(merchantId, '2026-03-01T23:59:59.999Z', { id: 'txn_b' }),
     row(merchantId, '2026-03-02T12:00:00.000Z', { id: 'txn_c' }),
     row(merchantId, '2026-03-02T12:00:00.000Z', { id: 'txn_d' }),
-    row(merchantId, '2026-03-03T00:00:00.000Z', { id: 'txn_e', type: 'Refund', amountCents: 500, netCents: -500, feeCents: 0 }),
+    row(merchantId, '2026-03-03T00:00:00.000Z', {
+      id: 'txn_e',
+      type: 'Refund',
+      amountCents: 500,
+      netCents: -500,
+      feeCents: 0,
+    }),
     row(otherMerchantId, '2026-03-02T00:00:00.000Z', { id: 'txn_other' }),
   ]);
 });
@@ -121,7 +125,8 @@ afterAll(async () => {
 
 const parse = (v: object) => listTransactionsInput.parse({ merchant_key: mk, ...v });
 /** The list as a request gets it: the key resolved to a merchant first (the server does it at the edge). */
-const list = async (input: ListTransactionsInput) => listTransactions(core.ctx, await merchantForKey(core.ctx, clientId, input.merchant_key), input);
+const list = async (input: ListTransactionsInput) =>
+  listTransactions(core.ctx, await merchantForKey(core.ctx, clientId, input.merchant_key), input);
 
 describe('listTransactions', () => {
   it('is newest first, ties broken by id (descending), with the full count', async () => {
@@ -173,7 +178,11 @@ describe('listTransactions', () => {
   });
 
   it("another client's merchant_key is the same 401 as an unknown key", async () => {
-    const err = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as RemitError);
+    const err = (p: Promise<unknown>) =>
+      p.then(
+        () => null,
+        (e: unknown) => e as RemitError,
+      );
     const foreign = await err(list(parse({ merchant_key: otherMk })));
     const unknown = await err(list(parse({ merchant_key: 'mk_test_nope' })));
     expect(foreign).toBeInstanceOf(RemitError);
@@ -199,7 +208,9 @@ describe('listTransactionsInput', () => {
   });
 
   it('accepts numbers as text and treats empty values as absent', () => {
-    expect(listTransactionsInput.parse({ merchant_key: mk, limit: ' 100 ', pageNumber: '0', from_date: '', to_date: null })).toEqual({
+    expect(
+      listTransactionsInput.parse({ merchant_key: mk, limit: ' 100 ', pageNumber: '0', from_date: '', to_date: null }),
+    ).toEqual({
       merchant_key: mk,
       limit: 100,
       pageNumber: 0,
@@ -215,9 +226,11 @@ describe('keyset paging (starting_after) and deep pages in one day', () => {
     const m = await insertMerchant(clientId, key);
     // 240 rows in one day: many in the same minute, some at the same instant.
     const base = Date.parse('2026-06-10T09:00:00.000Z');
-    const made = Array.from({ length: 240 }, (_, i) => row(m, new Date(base + (i % 60) * 7_000 + (i % 3) * 1_000).toISOString(), {
-      id: `txn_k${m.slice(2, 8).toLowerCase()}${String(i).padStart(3, '0')}`,
-    }));
+    const made = Array.from({ length: 240 }, (_, i) =>
+      row(m, new Date(base + (i % 60) * 7_000 + (i % 3) * 1_000).toISOString(), {
+        id: `txn_k${m.slice(2, 8).toLowerCase()}${String(i).padStart(3, '0')}`,
+      }),
+    );
     await core.ctx.db.insert(transactions).values(made);
     const input = (v: object) => listTransactionsInput.parse({ merchant_key: key, limit: 25, ...v });
     const expected = made
@@ -225,7 +238,8 @@ describe('keyset paging (starting_after) and deep pages in one day', () => {
       .map((r) => r.id);
 
     const byOffset: string[] = [];
-    for (let page = 0; page * 25 < 240; page++) byOffset.push(...(await list(input({ pageNumber: page }))).data.map((d) => d.transaction_id));
+    for (let page = 0; page * 25 < 240; page++)
+      byOffset.push(...(await list(input({ pageNumber: page }))).data.map((d) => d.transaction_id));
     expect(byOffset).toEqual(expected);
 
     const byKey: string[] = [];
@@ -249,11 +263,14 @@ describe('keyset paging (starting_after) and deep pages in one day', () => {
     }
     const both = listTransactionsInput.safeParse({ merchant_key: mk, starting_after: 'txn_c', pageNumber: 1 });
     expect(both.success).toBe(false);
-    expect(both.error?.issues[0]).toMatchObject({ path: ['starting_after'], message: 'cannot be combined with pageNumber: give one or the other' });
+    expect(both.error?.issues[0]).toMatchObject({
+      path: ['starting_after'],
+      message: 'cannot be combined with pageNumber: give one or the other',
+    });
     expect(listTransactionsInput.safeParse({ merchant_key: mk, starting_after: 'x'.repeat(101) }).success).toBe(false);
   });
 
-  it('pages after a transaction within the date filter, and answers the filter\'s total', async () => {
+  it("pages after a transaction within the date filter, and answers the filter's total", async () => {
     const got = await list(parse({ starting_after: 'txn_d', from_date: '2026-03-01', to_date: '2026-03-02' }));
     expect(got.data.map((t) => t.transaction_id)).toEqual(['txn_c', 'txn_b', 'txn_a']);
     expect(got.total).toBe(4);
@@ -333,26 +350,43 @@ describe('listTransactions against a model (property)', () => {
           const key = newKey.merchant('sandbox');
           const m = await insertMerchant(clientId, key);
           // Lower-case ids: text order is then the same in every collation and in JS.
-          const all = made.map(({ at }, i) => row(m, at, { id: `txn_p${m.slice(2, 8).toLowerCase()}${String(i).padStart(3, '0')}` }));
+          const all = made.map(({ at }, i) =>
+            row(m, at, { id: `txn_p${m.slice(2, 8).toLowerCase()}${String(i).padStart(3, '0')}` }),
+          );
           if (all.length) await core.ctx.db.insert(transactions).values(all);
           const removed = all.filter((_, i) => made[i]!.removed).map((r) => r.id!);
           if (removed.length) await core.ctx.db.delete(transactions).where(inArray(transactions.id, removed));
           const rows = all.filter((r) => !removed.includes(r.id!));
 
           const inRange = (at: string) =>
-            (!from || at >= `${from}T00:00:00.000Z`) && (!to || at < new Date(Date.parse(`${to}T00:00:00.000Z`) + 86_400_000).toISOString());
+            (!from || at >= `${from}T00:00:00.000Z`) &&
+            (!to || at < new Date(Date.parse(`${to}T00:00:00.000Z`) + 86_400_000).toISOString());
           const expected = rows
             .filter((r) => inRange((r.createdAt as Date).toISOString()))
-            .sort((a, b) => (b.createdAt as Date).getTime() - (a.createdAt as Date).getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+            .sort(
+              (a, b) =>
+                (b.createdAt as Date).getTime() - (a.createdAt as Date).getTime() ||
+                (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+            )
             .map((r) => r.id);
 
-          const got = await list(listTransactionsInput.parse({ merchant_key: key, from_date: from, to_date: to, limit, pageNumber: page }));
+          const got = await list(
+            listTransactionsInput.parse({ merchant_key: key, from_date: from, to_date: to, limit, pageNumber: page }),
+          );
           expect(got.total).toBe(expected.length);
           expect(got.data.map((d) => d.transaction_id)).toEqual(expected.slice(page * limit, page * limit + limit));
 
           if (expected.length) {
             const k = anchorPick % expected.length;
-            const after = await list(listTransactionsInput.parse({ merchant_key: key, from_date: from, to_date: to, limit, starting_after: expected[k] }));
+            const after = await list(
+              listTransactionsInput.parse({
+                merchant_key: key,
+                from_date: from,
+                to_date: to,
+                limit,
+                starting_after: expected[k],
+              }),
+            );
             expect(after.total).toBe(expected.length);
             expect(after.data.map((d) => d.transaction_id)).toEqual(expected.slice(k + 1, k + 1 + limit));
           }

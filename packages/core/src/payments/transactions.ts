@@ -1,6 +1,12 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { QueryBuilder } from 'drizzle-orm/pg-core';
-import { DEFAULT_LIMIT, type GetTransactionInput, type ListTransactionsInput, type TransactionDetail, type TransactionExtras, type TransactionListItem } from '@remit/contract';
+import {
+  DEFAULT_LIMIT,
+  type ListTransactionsInput,
+  type TransactionDetail,
+  type TransactionExtras,
+  type TransactionListItem,
+} from '@remit/contract';
 import type { Ctx } from '../context.js';
 import { preparedSql } from '../db/prepared-sql.js';
 import { transactionCounts, transactionMinuteCounts, transactions } from '../db/schema.js';
@@ -82,7 +88,12 @@ const ph = sql.placeholder;
 const qb = new QueryBuilder();
 
 /** The view's columns of `transactions` aliased `t`, for statements written as SQL text. */
-const viewColumnsOf = (alias: string) => sql.raw(Object.values(viewColumns).map((c) => `${alias}.${c.name}`).join(', '));
+const viewColumnsOf = (alias: string) =>
+  sql.raw(
+    Object.values(viewColumns)
+      .map((c) => `${alias}.${c.name}`)
+      .join(', '),
+  );
 
 /**
  * The page and the total in one statement, from the per-day counts the database keeps (dates
@@ -105,7 +116,8 @@ const pageStatement = (name: string, kind: PageKind) =>
   preparedSql(name, () => {
     const merchantId = ph('merchantId');
     const offset = sql`${ph('offset')}::bigint`;
-    const inRange = (end: SQL) => sql`merchant_id = ${merchantId} and created_at >= ${ph('from')}::timestamptz and created_at < ${end}`;
+    const inRange = (end: SQL) =>
+      sql`merchant_id = ${merchantId} and created_at >= ${ph('from')}::timestamptz and created_at < ${end}`;
     const order = sql`order by created_at desc, id desc`;
     const to = sql`${ph('to')}::timestamptz`;
     const dayStart = sql`(select day::timestamp at time zone 'UTC' from start)`;
@@ -213,17 +225,19 @@ export async function listTransactions(
   // Postgres text cannot hold NUL; such an id names nothing (and must not reach the driver).
   if (after !== undefined && after.includes('\u0000')) throw unknownStartingAfter();
   const statement = after !== undefined ? keysetPageStatement : offset === 0 ? firstPageStatement : laterPageStatement;
-  const rows = await rowsOf(statement.run(ctx.db, {
-    merchantId: merchant.id,
-    from: input.from_date ? `${input.from_date}T00:00:00.000Z` : '-infinity',
-    // Inclusive end day: everything before the next midnight UTC.
-    to: input.to_date ? new Date(Date.parse(`${input.to_date}T00:00:00.000Z`) + DAY_MS).toISOString() : 'infinity',
-    fromDay: input.from_date ?? '-infinity',
-    toDay: input.to_date ?? 'infinity',
-    limit,
-    offset,
-    after,
-  }));
+  const rows = await rowsOf(
+    statement.run(ctx.db, {
+      merchantId: merchant.id,
+      from: input.from_date ? `${input.from_date}T00:00:00.000Z` : '-infinity',
+      // Inclusive end day: everything before the next midnight UTC.
+      to: input.to_date ? new Date(Date.parse(`${input.to_date}T00:00:00.000Z`) + DAY_MS).toISOString() : 'infinity',
+      fromDay: input.from_date ?? '-infinity',
+      toDay: input.to_date ?? 'infinity',
+      limit,
+      offset,
+      after,
+    }),
+  );
   if (after !== undefined && !rows[0]?.anchored) throw unknownStartingAfter();
   const cutoff = lastCutoff(merchantNow(ctx.now, merchant), ctx.settlementCutoffMs);
   // The left join's empty page: one row with the total and no transaction.
@@ -237,7 +251,8 @@ const unknownStartingAfter = () =>
     { path: 'starting_after', message: 'must be a transaction_id of this merchant' },
   ]);
 
-export const TRANSACTION_NOT_FOUND = 'Transaction not found: no transaction with this transaction_id belongs to this merchant.';
+export const TRANSACTION_NOT_FOUND =
+  'Transaction not found: no transaction with this transaction_id belongs to this merchant.';
 
 /** One transaction of the merchant the key names; another merchant's id is "not found" too. */
 export async function getTransaction(
@@ -253,4 +268,5 @@ export async function getTransaction(
 }
 
 /** `settled` as the daily cutoff makes it, even before a void, refund or settle flags the row. */
-const withSettlement = (row: ViewRow, cutoff: Date): ViewRow => (row.settled ? row : { ...row, settled: settledByCutoff(row, cutoff) });
+const withSettlement = (row: ViewRow, cutoff: Date): ViewRow =>
+  row.settled ? row : { ...row, settled: settledByCutoff(row, cutoff) };

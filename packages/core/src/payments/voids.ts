@@ -12,7 +12,18 @@ import { outboxWritten } from '../operation.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import type { Guard } from './guard.js';
 import { payloadOf, payloadSql, voidFromOriginal } from './payloads.js';
-import { lockTransaction, originalRow, recordInsert, recordInsertSql, recordShown, rowsOf, toMoneyRecord, type MoneyRecord, type RecordShown, type TxnRow } from './records.js';
+import {
+  lockTransaction,
+  originalRow,
+  recordInsert,
+  recordInsertSql,
+  recordShown,
+  rowsOf,
+  toMoneyRecord,
+  type MoneyRecord,
+  type RecordShown,
+  type TxnRow,
+} from './records.js';
 import { voidGuard, voidNetCents, voidTakes } from './rules.js';
 import { lastCutoff } from './settlement.js';
 import { processorKey } from '../processor/keys.js';
@@ -25,8 +36,6 @@ import { inTransaction } from '../operation.js';
 export { SETTLED_VOID_MESSAGE } from './rules.js';
 export const VOID_NOT_FOUND_MESSAGE =
   'Transaction not found: no transaction with this transaction_id belongs to this merchant.';
-
-
 
 /**
  * Voids `original` (locked by the caller): the void record takes the amount not yet refunded
@@ -49,7 +58,11 @@ export async function performVoid(
   const amountCents = take.eval(original, {});
   const r = { type: 'Void' as const, amountCents, netCents: voidNetCents.eval(original, {}), at };
   const made = recordInsert(originalRow(original.id), r);
-  const record = recordShown(made, { order_createdfrom: original.orderCreatedfrom, amount_cents: amountCents }, { ...r, originalId: original.id });
+  const record = recordShown(
+    made,
+    { order_createdfrom: original.orderCreatedfrom, amount_cents: amountCents },
+    { ...r, originalId: original.id },
+  );
   const shown = toMoneyRecord(record);
   const update = tx
     .update(transactions)
@@ -76,10 +89,21 @@ async function voidAtProcessor(
 ): Promise<void> {
   const gatewayRef = v.originalRef ?? '';
   if (v.hold) {
-    await ctx.processor.cancel({ gatewayRef, idempotencyKey: processorKey(ctx.op.key, 'cancel', v.recordId), deferTo: ctx.op.deferred });
+    await ctx.processor.cancel({
+      gatewayRef,
+      idempotencyKey: processorKey(ctx.op.key, 'cancel', v.recordId),
+      deferTo: ctx.op.deferred,
+    });
   } else if (v.amountCents > 0) {
     // A void gives the merchant our fee back (its record's fee is the original's, negated).
-    await ctx.processor.refund({ gatewayRef, amountCents: v.amountCents, reference: v.recordId, returnFee: true, idempotencyKey: processorKey(ctx.op.key, 'void', v.recordId), deferTo: ctx.op.deferred });
+    await ctx.processor.refund({
+      gatewayRef,
+      amountCents: v.amountCents,
+      reference: v.recordId,
+      returnFee: true,
+      idempotencyKey: processorKey(ctx.op.key, 'void', v.recordId),
+      deferTo: ctx.op.deferred,
+    });
   }
 }
 
@@ -148,7 +172,12 @@ export async function writeGuardedVoid(
     }),
   );
   if (!row) return null;
-  await voidAtProcessor(ctx, { originalRef: row.original_ref, recordId: made.id, hold, amountCents: Number(row.amount_cents) });
+  await voidAtProcessor(ctx, {
+    originalRef: row.original_ref,
+    recordId: made.id,
+    hold,
+    amountCents: Number(row.amount_cents),
+  });
   outboxWritten(ctx, 'webhooks');
   return toMoneyRecord(recordShown(made, row, { ...r, originalId: txnId }));
 }
@@ -161,7 +190,11 @@ export async function writeGuardedVoid(
  * `order_createdfrom` and `amount_cents`, and the original's `gateway_ref` as `original_ref`; no
  * row when the guard refused.
  */
-export function guardedVoidSql(guard: Guard, event: 'void' | 'preauth_void', eventType: 'payment.void' | 'preauth.void'): SQL {
+export function guardedVoidSql(
+  guard: Guard,
+  event: 'void' | 'preauth_void',
+  eventType: 'payment.void' | 'preauth.void',
+): SQL {
   const from = statesAllowing(event);
   const take = from.length === 1 ? voidTakes(from[0]!) : null;
   if (!take || targetOf(event) !== 'voided') throw new Error(`${event} no longer voids from one state`);

@@ -17,7 +17,8 @@ export async function portalMessages(ctx: Ctx, clientId: string, merchant: Merch
  * that allows no script). Another client's message is the same 404 as an unknown one.
  */
 export async function portalMessageHtml(ctx: Ctx, clientId: string, messageId: string): Promise<string> {
-  if (ctx.env !== 'sandbox') throw new RemitError('sandbox_only', 'The sandbox inbox exists only in the sandbox environment.');
+  if (ctx.env !== 'sandbox')
+    throw new RemitError('sandbox_only', 'The sandbox inbox exists only in the sandbox environment.');
   const [row] = await ctx.db
     .select({ html: messages.bodyHtml, text: messages.bodyText })
     .from(messages)
@@ -25,5 +26,7 @@ export async function portalMessageHtml(ctx: Ctx, clientId: string, messageId: s
     .where(and(eq(messages.id, messageId), eq(merchants.clientId, clientId)))
     .limit(1);
   if (!row) throw new RemitError('message_not_found');
-  return row.html ?? `<pre>${row.text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)}</pre>`;
+  return (
+    row.html ?? `<pre>${row.text.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)}</pre>`
+  );
 }

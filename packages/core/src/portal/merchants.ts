@@ -3,7 +3,12 @@ import type { MerchantWithKey, OnboardingInput } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import { merchants } from '../db/schema.js';
 import { RemitError } from '../errors.js';
-import { approveMerchant, getMerchantForOwner, MERCHANT_NOT_FOUND_MESSAGE, merchantView } from '../merchants/merchants.js';
+import {
+  approveMerchant,
+  getMerchantForOwner,
+  MERCHANT_NOT_FOUND_MESSAGE,
+  merchantView,
+} from '../merchants/merchants.js';
 import { onboardMerchant } from '../merchants/onboarding.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 

@@ -1,8 +1,4 @@
-import type {
-  PortalPayLink,
-  PortalTransactionAction,
-  PortalTransactions,
-} from '@remit/contract';
+import type { PortalPayLink, PortalTransactionAction, PortalTransactions } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import { randomToken } from '../ids.js';
 import { createPayLink } from '../links/pay-links.js';
@@ -35,7 +31,11 @@ export async function portalTransactions(ctx: Ctx, merchant: Merchant): Promise<
  * A pay link for an amount in cents. With an email it is a payment request: the customer is sent
  * the link, and the receipt by email once paid.
  */
-export async function portalPayLink(ctx: Ctx, merchant: Merchant, input: { amount: number; email?: string }): Promise<PortalPayLink> {
+export async function portalPayLink(
+  ctx: Ctx,
+  merchant: Merchant,
+  input: { amount: number; email?: string },
+): Promise<PortalPayLink> {
   if (input.email) {
     const { data } = await createPaymentRequest(ctx, merchant, {
       amount: input.amount,
@@ -65,8 +65,14 @@ export async function portalTransactionAction(
   const transaction_id = transactionId;
   switch (action) {
     case 'refund': {
-      if (amountCents === undefined) throw new RemitError('invalid_request', 'amount is required to refund.', { errors: [{ path: 'amount', message: 'is required' }] });
-      return { message: (await refundTransaction(ctx, merchant, { merchant_key, transaction_id, amount: amountCents })).message };
+      if (amountCents === undefined)
+        throw new RemitError('invalid_request', 'amount is required to refund.', {
+          errors: [{ path: 'amount', message: 'is required' }],
+        });
+      return {
+        message: (await refundTransaction(ctx, merchant, { merchant_key, transaction_id, amount: amountCents }))
+          .message,
+      };
     }
     case 'void': {
       // An open preauthorization is released; a completed sale is voided.
@@ -82,11 +88,19 @@ export async function portalTransactionAction(
       return { message: 'Preauthorization captured.' };
     case 'ach-approve':
     case 'ach-decline':
-      return updateAch(ctx, merchant, { merchant_key, transaction_id, new_status: action === 'ach-approve' ? 'approved' : 'declined' });
+      return updateAch(ctx, merchant, {
+        merchant_key,
+        transaction_id,
+        new_status: action === 'ach-approve' ? 'approved' : 'declined',
+      });
   }
 }
 
-export async function portalAdvanceClock(ctx: Ctx, merchant: Merchant, input: { hours: number }): Promise<{ message: string }> {
+export async function portalAdvanceClock(
+  ctx: Ctx,
+  merchant: Merchant,
+  input: { hours: number },
+): Promise<{ message: string }> {
   const r = await advanceClock(ctx, merchant, { merchant_key: keyOf(ctx, merchant), hours: input.hours });
   return { message: `Sandbox clock advanced by ${input.hours} hours; it now reads ${r.clock}.` };
 }

@@ -55,7 +55,12 @@ const expiry = (created: Date, now: Date) =>
  * (per client id and caller address together, and per caller address) before the secret is even compared once the limit is
  * reached, so guessing stops at the limit. Sandbox only.
  */
-export async function signIn(ctx: Ctx, input: SignInInput, from: { address: string }, limit: SignInLimit): Promise<SignedIn> {
+export async function signIn(
+  ctx: Ctx,
+  input: SignInInput,
+  from: { address: string },
+  limit: SignInLimit,
+): Promise<SignedIn> {
   if (ctx.env !== 'sandbox') throw new RemitError('sandbox_only', 'The portal exists only in the sandbox environment.');
   const keys = [`client_address:${clientAddressKey(input.client_id, from.address)}`, `address:${from.address}`];
   await limit.check(keys);
@@ -73,7 +78,9 @@ export async function signIn(ctx: Ctx, input: SignInInput, from: { address: stri
   await ctx.db.transaction(async (tx) => {
     // Sessions that ran out are removed here, a few at a time, rather than by a timer.
     await tx.delete(portalSessions).where(lt(portalSessions.expiresAt, now));
-    await tx.insert(portalSessions).values({ tokenHash: digest(token), clientId, createdAt: now, lastSeenAt: now, expiresAt });
+    await tx
+      .insert(portalSessions)
+      .values({ tokenHash: digest(token), clientId, createdAt: now, lastSeenAt: now, expiresAt });
   });
   return { token, session: view(clientId, token, expiresAt) };
 }

@@ -27,7 +27,11 @@ export async function portalWebhook(ctx: Pick<Ctx, 'db' | 'vault'>, clientId: st
  * The newest deliveries (at most `limit`) with the body as the receiver gets it: the same JSON the
  * dispatcher signs and POSTs (sealed fields opened: the client is reading its own events).
  */
-export async function portalDeliveries(ctx: Pick<Ctx, 'db' | 'vault'>, clientId: string, limit = 50): Promise<PortalDeliveries> {
+export async function portalDeliveries(
+  ctx: Pick<Ctx, 'db' | 'vault'>,
+  clientId: string,
+  limit = 50,
+): Promise<PortalDeliveries> {
   const rows = await ctx.db
     .select({ d: webhookDeliveries, payload: events.payload, eventCreatedAt: events.createdAt })
     .from(webhookDeliveries)
@@ -40,7 +44,12 @@ export async function portalDeliveries(ctx: Pick<Ctx, 'db' | 'vault'>, clientId:
     deliveries: rows.map(({ d, payload, eventCreatedAt }) => ({
       ...deliveryView(d),
       request_body: JSON.stringify(
-        { event_type: d.eventType, data: openPayload(payload, ctx.vault), id: d.eventId, created_at: eventCreatedAt.toISOString() },
+        {
+          event_type: d.eventType,
+          data: openPayload(payload, ctx.vault),
+          id: d.eventId,
+          created_at: eventCreatedAt.toISOString(),
+        },
         null,
         2,
       ),
@@ -50,15 +59,21 @@ export async function portalDeliveries(ctx: Pick<Ctx, 'db' | 'vault'>, clientId:
 }
 
 /** Records a `webhook.test` event; the dispatcher delivers it like any other. Needs a webhook URL. */
-export async function sendTestEvent(ctx: Pick<Ctx, 'db' | 'op' | 'outbox'>, clientId: string): Promise<{ event_id: string }> {
+export async function sendTestEvent(
+  ctx: Pick<Ctx, 'db' | 'op' | 'outbox'>,
+  clientId: string,
+): Promise<{ event_id: string }> {
   return inTransaction(ctx, async (tx, ctx) => {
     const [row] = await tx.select({ url: clients.webhookUrl }).from(clients).where(eq(clients.id, clientId)).limit(1);
     if (!row?.url) throw new RemitError('webhook_url_not_set');
-    const event_id = await recordEvent({ ...ctx, db: tx }, {
-      clientId,
-      type: 'webhook.test',
-      data: { client_id: clientId, message: 'A test event from the Remit sandbox portal.' },
-    });
+    const event_id = await recordEvent(
+      { ...ctx, db: tx },
+      {
+        clientId,
+        type: 'webhook.test',
+        data: { client_id: clientId, message: 'A test event from the Remit sandbox portal.' },
+      },
+    );
     return { event_id };
   });
 }

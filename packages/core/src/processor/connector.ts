@@ -161,7 +161,9 @@ export interface Processor {
    * Capture up to the authorized amount of an authorization; the rest is released.
    * `applicationFeeCents`: the fee of the captured amount, for a payment made with a payee.
    */
-  capture(input: Keyed & Deferrable & { gatewayRef: string; amountCents: number; applicationFeeCents?: number | null }): Promise<void>;
+  capture(
+    input: Keyed & Deferrable & { gatewayRef: string; amountCents: number; applicationFeeCents?: number | null },
+  ): Promise<void>;
   /** Release an authorization that was never captured. */
   cancel(input: Keyed & Deferrable & { gatewayRef: string }): Promise<void>;
   /**
@@ -169,9 +171,13 @@ export interface Processor {
    * is our refund or void record, which the processor keeps with its refund. `returnFee`: a void
    * gives the merchant our fee back (a refund does not); with a payee the processor returns it.
    */
-  refund(input: Keyed & Deferrable & { gatewayRef: string; amountCents: number; reference: string; returnFee?: boolean }): Promise<void>;
+  refund(
+    input: Keyed & Deferrable & { gatewayRef: string; amountCents: number; reference: string; returnFee?: boolean },
+  ): Promise<void>;
   /** Raise an open authorization to `amountCents` in all; a decline leaves it as it was. */
-  incrementAuthorization(input: Keyed & { gatewayRef: string; amountCents: number }): Promise<{ approved: true } | Decline>;
+  incrementAuthorization(
+    input: Keyed & { gatewayRef: string; amountCents: number },
+  ): Promise<{ approved: true } | Decline>;
   /** Start an ACH debit; it stays pending until the bank approves or returns it. `mandate`: the customer's acceptance online (the pay page); without it the merchant holds the authorization. */
   startAchDebit(input: Keyed & BankDebitInput & { payee?: Payee }): Promise<{ gatewayRef: string }>;
   /**

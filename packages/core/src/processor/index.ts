@@ -6,5 +6,11 @@ export { PROCESSOR_NAMES, createProcessor, defaultProcessorName, type ProcessorN
 export type { Keyed, CardToken, Decline, BankDebitInput, MandateAcceptance, PaymentLookup } from './connector.js';
 export { OutcomeUnknown } from './connector.js';
 export { processorKey } from './keys.js';
-export { createStripeProcessor, stripeClient, stripeDecline, type StripeProcessor, type StripeSettings } from './stripe.js';
+export {
+  createStripeProcessor,
+  stripeClient,
+  stripeDecline,
+  type StripeProcessor,
+  type StripeSettings,
+} from './stripe.js';
 export type { ProcessorEnv } from './select.js';

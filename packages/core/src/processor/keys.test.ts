@@ -26,7 +26,13 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the operation scope a
   });
 
   it('deferCall: kept only in the list it is given; with none, the caller fails the call', () => {
-    const call: DeferredCall = { kind: 'refund', gatewayRef: 'pi_1', amountCents: 100, reference: 'txn_r', idempotencyKey: 'remit_refund_x' };
+    const call: DeferredCall = {
+      kind: 'refund',
+      gatewayRef: 'pi_1',
+      amountCents: 100,
+      reference: 'txn_r',
+      idempotencyKey: 'remit_refund_x',
+    };
     const list: DeferredCall[] = [];
     expect(deferCall(list, call)).toBe(true);
     expect(list).toEqual([call]);

@@ -13,7 +13,14 @@ export const defaultProcessorName = (env: Env): ProcessorName => (env === 'sandb
 
 /** The processors' settings from the environment (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET, REMIT_STRIPE_API_URL). */
 export type ProcessorEnv = Partial<
-  Record<'STRIPE_SECRET_KEY' | 'STRIPE_WEBHOOK_SECRET' | 'REMIT_STRIPE_API_URL' | 'STRIPE_PUBLISHABLE_KEY' | 'REMIT_STRIPE_JS_URL', string>
+  Record<
+    | 'STRIPE_SECRET_KEY'
+    | 'STRIPE_WEBHOOK_SECRET'
+    | 'REMIT_STRIPE_API_URL'
+    | 'STRIPE_PUBLISHABLE_KEY'
+    | 'REMIT_STRIPE_JS_URL',
+    string
+  >
 >;
 
 /**
@@ -27,16 +34,23 @@ export function createProcessor(name: string | undefined, env: Env, settings: Pr
     throw new Error(`REMIT_PROCESSOR must be one of ${PROCESSOR_NAMES.join(', ')}, not ${chosen}`);
   }
   if (chosen === 'simulator' && env === 'production') {
-    throw new Error('REMIT_PROCESSOR=simulator is the sandbox simulator and cannot process live payments; production needs a real connector');
+    throw new Error(
+      'REMIT_PROCESSOR=simulator is the sandbox simulator and cannot process live payments; production needs a real connector',
+    );
   }
   if (chosen === 'stripe') {
     const secretKey = settings.STRIPE_SECRET_KEY ?? '';
     const publishableKey = settings.STRIPE_PUBLISHABLE_KEY ?? '';
     // Every missing setting at once, one per line: the operator fixes them in one go.
     const missing = [
-      !/^(sk|rk)_(live|test)_\S+$/.test(secretKey) && 'REMIT_PROCESSOR=stripe needs STRIPE_SECRET_KEY, a Stripe secret key (sk_live_… or sk_test_…)',
-      env === 'production' && !settings.STRIPE_WEBHOOK_SECRET && 'REMIT_PROCESSOR=stripe in production needs STRIPE_WEBHOOK_SECRET (whsec_…): ACH results and approvals arrive as Stripe events',
-      env === 'production' && !/^pk_(live|test)_\S+$/.test(publishableKey) && 'REMIT_PROCESSOR=stripe in production needs STRIPE_PUBLISHABLE_KEY (pk_live_…): card details are entered in Stripe.js on the pay page',
+      !/^(sk|rk)_(live|test)_\S+$/.test(secretKey) &&
+        'REMIT_PROCESSOR=stripe needs STRIPE_SECRET_KEY, a Stripe secret key (sk_live_… or sk_test_…)',
+      env === 'production' &&
+        !settings.STRIPE_WEBHOOK_SECRET &&
+        'REMIT_PROCESSOR=stripe in production needs STRIPE_WEBHOOK_SECRET (whsec_…): ACH results and approvals arrive as Stripe events',
+      env === 'production' &&
+        !/^pk_(live|test)_\S+$/.test(publishableKey) &&
+        'REMIT_PROCESSOR=stripe in production needs STRIPE_PUBLISHABLE_KEY (pk_live_…): card details are entered in Stripe.js on the pay page',
     ].filter(Boolean);
     if (missing.length > 0) throw new Error(missing.join('\n'));
     return createStripeProcessor({

@@ -4,7 +4,10 @@ import { EXPIRY_PAST, expiryProblem, luhnValid } from '@remit/contract';
 import type { AuthorizeResult, Processor } from './connector.js';
 
 /** The sandbox test cards of DESIGN.md and what the simulated network answers for each. */
-export const TEST_CARDS: Record<string, { outcome: 'approve' } | { outcome: 'decline'; code: string; message: string }> = {
+export const TEST_CARDS: Record<
+  string,
+  { outcome: 'approve' } | { outcome: 'decline'; code: string; message: string }
+> = {
   '4242424242424242': { outcome: 'approve' },
   '5555555555554444': { outcome: 'approve' },
   '378282246310005': { outcome: 'approve' },
@@ -43,12 +46,15 @@ export function createSimulator(): Processor {
     async authorizeCard(card, _amount, { now, authenticated }): Promise<AuthorizeResult> {
       const gatewayRef = newId.gatewayRef();
       // The simulator keeps no cards (tokenizeCard answers null), so it is always given a number.
-      if (!('number' in card)) return { approved: false, code: 'card_declined', message: 'Your card was declined.', gatewayRef };
+      if (!('number' in card))
+        return { approved: false, code: 'card_declined', message: 'Your card was declined.', gatewayRef };
       const rule = TEST_CARDS[card.number];
       if (!rule) return { approved: false, code: 'card_declined', message: 'Your card was declined.', gatewayRef };
       const passed3ds = authenticated && rule.outcome === 'decline' && rule.code === AUTHENTICATION_REQUIRED;
-      if (rule.outcome === 'decline' && !passed3ds) return { approved: false, code: rule.code, message: rule.message, gatewayRef };
-      if (expiryProblem(card.expMonth, card.expYear, now) === EXPIRY_PAST) return { approved: false, code: 'expired_card', message: 'Your card has expired.', gatewayRef };
+      if (rule.outcome === 'decline' && !passed3ds)
+        return { approved: false, code: rule.code, message: rule.message, gatewayRef };
+      if (expiryProblem(card.expMonth, card.expYear, now) === EXPIRY_PAST)
+        return { approved: false, code: 'expired_card', message: 'Your card has expired.', gatewayRef };
       return { approved: true, authCode: authCode(), gatewayRef };
     },
     async capture() {},

@@ -48,9 +48,25 @@ export function accountParams(input: MerchantAccountInput): Stripe.AccountCreate
     type: 'custom',
     country,
     email: input.email,
-    business_type: soleProprietor ? 'individual' : b.ownershiptype === 'non_profit' ? 'non_profit' : b.ownershiptype === 'government' ? 'government_entity' : 'company',
-    capabilities: { card_payments: { requested: true }, transfers: { requested: true }, us_bank_account_ach_payments: { requested: true } },
-    business_profile: { name: b.dba || b.business_name, mcc: b.business_industry, url: b.website, support_phone: b.business_phone, support_email: input.email },
+    business_type: soleProprietor
+      ? 'individual'
+      : b.ownershiptype === 'non_profit'
+        ? 'non_profit'
+        : b.ownershiptype === 'government'
+          ? 'government_entity'
+          : 'company',
+    capabilities: {
+      card_payments: { requested: true },
+      transfers: { requested: true },
+      us_bank_account_ach_payments: { requested: true },
+    },
+    business_profile: {
+      name: b.dba || b.business_name,
+      mcc: b.business_industry,
+      url: b.website,
+      support_phone: b.business_phone,
+      support_email: input.email,
+    },
     ...(soleProprietor
       ? { individual: person }
       : {
@@ -59,7 +75,13 @@ export function accountParams(input: MerchantAccountInput): Stripe.AccountCreate
             tax_id: input.ein,
             phone: b.business_phone,
             structure: STRUCTURES[b.ownershiptype ?? ''],
-            address: { line1: b.business_address, city: b.business_city, state: b.business_state, postal_code: b.business_zip, country },
+            address: {
+              line1: b.business_address,
+              city: b.business_city,
+              state: b.business_state,
+              postal_code: b.business_zip,
+              country,
+            },
             owners_provided: true,
             directors_provided: true,
             executives_provided: true,
@@ -84,7 +106,13 @@ export function representativeParams(input: MerchantAccountInput): Stripe.Accoun
   const o = input.owner;
   return {
     ...ownerPerson(input),
-    relationship: { representative: true, owner: true, executive: true, title: o.b_title, percent_ownership: Number(o.ownership_percent) },
+    relationship: {
+      representative: true,
+      owner: true,
+      executive: true,
+      title: o.b_title,
+      percent_ownership: Number(o.ownership_percent),
+    },
   };
 }
 
@@ -94,12 +122,20 @@ export function stripeAccounts(stripe: Stripe, call: <T>(run: () => Promise<T>) 
       const params = accountParams(input);
       const account = await call(() => stripe.accounts.create(params, { idempotencyKey }));
       if (params.business_type !== 'individual') {
-        await call(() => stripe.accounts.createPerson(account.id, representativeParams(input), { idempotencyKey: `${idempotencyKey}_rep` }));
+        await call(() =>
+          stripe.accounts.createPerson(account.id, representativeParams(input), {
+            idempotencyKey: `${idempotencyKey}_rep`,
+          }),
+        );
       }
       return { account: account.id };
     },
     async acceptTerms(account, { at, ip, userAgent }) {
-      await call(() => stripe.accounts.update(account, { tos_acceptance: { date: Math.floor(at.getTime() / 1000), ip, user_agent: userAgent } }));
+      await call(() =>
+        stripe.accounts.update(account, {
+          tos_acceptance: { date: Math.floor(at.getTime() / 1000), ip, user_agent: userAgent },
+        }),
+      );
     },
     async chargesEnabled(account) {
       return (await call(() => stripe.accounts.retrieve(account))).charges_enabled;

@@ -2,7 +2,15 @@ import Stripe from 'stripe';
 import { errorMessage, luhnValid } from '@remit/contract';
 import { RemitError } from '../errors.js';
 import { deferCall, type DeferredCall } from './deferred.js';
-import { OutcomeUnknown, type AuthorizeResult, type CardInput, type CardToken, type Decline, type Keyed, type PaymentLookup, type Payee, type Processor } from './connector.js';
+import {
+  OutcomeUnknown,
+  type AuthorizeResult,
+  type CardToken,
+  type Decline,
+  type PaymentLookup,
+  type Payee,
+  type Processor,
+} from './connector.js';
 import { stripeAccounts } from './stripe-accounts.js';
 
 /**
@@ -44,7 +52,8 @@ export function stripeClient(settings: StripeSettings): Stripe {
   const config: Stripe.StripeConfig = { maxNetworkRetries: 2, timeout: 30_000, appInfo: { name: 'Remit' } };
   if (settings.apiUrl) {
     const url = new URL(settings.apiUrl);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`REMIT_STRIPE_API_URL must be an http or https URL, not ${settings.apiUrl}`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new Error(`REMIT_STRIPE_API_URL must be an http or https URL, not ${settings.apiUrl}`);
     config.host = url.hostname;
     config.protocol = url.protocol === 'http:' ? 'http' : 'https';
     config.port = url.port || (url.protocol === 'http:' ? 80 : 443);
@@ -76,7 +85,11 @@ export function stripeDecline(e: { code?: string; decline_code?: string }, gatew
  */
 const onBehalfOf = (payee: Payee | undefined, amountCents: number) =>
   payee
-    ? { on_behalf_of: payee.account, transfer_data: { destination: payee.account }, application_fee_amount: feeWithin(payee.applicationFeeCents, amountCents) }
+    ? {
+        on_behalf_of: payee.account,
+        transfer_data: { destination: payee.account },
+        application_fee_amount: feeWithin(payee.applicationFeeCents, amountCents),
+      }
     : {};
 
 const feeWithin = (feeCents: number, amountCents: number) => Math.min(Math.max(feeCents, 0), amountCents);
@@ -88,7 +101,8 @@ const isCardError = (e: unknown): e is Stripe.errors.StripeCardError => e instan
  * answered 5xx: it may have done the call. Anything else is a definite answer.
  */
 export const outcomeUnknown = (e: unknown): boolean =>
-  e instanceof Stripe.errors.StripeConnectionError || (e instanceof Stripe.errors.StripeAPIError && (e.statusCode ?? 500) >= 500);
+  e instanceof Stripe.errors.StripeConnectionError ||
+  (e instanceof Stripe.errors.StripeAPIError && (e.statusCode ?? 500) >= 500);
 
 /**
  * Anything but a decline is no decision about the payment: 502 processor_error, the write rolled
@@ -97,7 +111,8 @@ export const outcomeUnknown = (e: unknown): boolean =>
  */
 function processorError(e: unknown): never {
   if (e instanceof RemitError) throw e;
-  const detail = e instanceof Stripe.errors.StripeError ? `${e.type}${e.code ? ` ${e.code}` : ''}: ${e.message}` : String(e);
+  const detail =
+    e instanceof Stripe.errors.StripeError ? `${e.type}${e.code ? ` ${e.code}` : ''}: ${e.message}` : String(e);
   const cause = new Error(`Stripe: ${detail}`);
   if (outcomeUnknown(e)) throw new OutcomeUnknown(cause);
   throw new RemitError('processor_error', undefined, { cause });
@@ -112,17 +127,27 @@ export function intentOutcome(intent: Stripe.PaymentIntent): PaymentLookup {
   switch (intent.status) {
     case 'succeeded':
     case 'requires_capture':
-      return { state: 'approved', gatewayRef: intent.id, authCode: charge?.authorization_code ?? intent.id.slice(-6).toUpperCase() };
+      return {
+        state: 'approved',
+        gatewayRef: intent.id,
+        authCode: charge?.authorization_code ?? intent.id.slice(-6).toUpperCase(),
+      };
     case 'requires_payment_method':
     case 'canceled': {
       const error = intent.last_payment_error;
       if (!error && intent.status === 'requires_payment_method') return { state: 'pending', gatewayRef: intent.id };
       if (error?.code === AUTHENTICATION_FAILED) {
-        return { state: 'declined', gatewayRef: intent.id, code: 'three_ds_failed', message: error.message ?? 'The cardholder failed 3-D Secure authentication.' };
+        return {
+          state: 'declined',
+          gatewayRef: intent.id,
+          code: 'three_ds_failed',
+          message: error.message ?? 'The cardholder failed 3-D Secure authentication.',
+        };
       }
       const d = stripeDecline({ code: error?.code, decline_code: error?.decline_code }, intent.id);
       // A bank debit's failure keeps the bank's own words (its return reason).
-      const message = intent.payment_method_types.includes('us_bank_account') && error?.message ? error.message : d.message;
+      const message =
+        intent.payment_method_types.includes('us_bank_account') && error?.message ? error.message : d.message;
       return { state: 'declined', gatewayRef: intent.id, code: d.code, message };
     }
     default:
@@ -192,12 +217,19 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
       // 3-D Secure: nothing is held until the customer passes Stripe's challenge. Without a page to
       // send them to (a stored card charged by the API, or Stripe asking for Stripe.js), a decline.
       const redirect = intent.next_action?.type === 'redirect_to_url' ? intent.next_action.redirect_to_url?.url : null;
-      return { ...stripeDecline({ code: 'authentication_required' }, intent.id), ...(redirect && opts.returnUrl ? { redirectUrl: redirect } : {}) };
+      return {
+        ...stripeDecline({ code: 'authentication_required' }, intent.id),
+        ...(redirect && opts.returnUrl ? { redirectUrl: redirect } : {}),
+      };
     }
     const wanted = opts.capture ? 'succeeded' : 'requires_capture';
     if (intent.status !== wanted) return stripeDecline({}, intent.id);
     const charge = typeof intent.latest_charge === 'object' ? intent.latest_charge : null;
-    return { approved: true, authCode: charge?.authorization_code ?? intent.id.slice(-6).toUpperCase(), gatewayRef: intent.id };
+    return {
+      approved: true,
+      authCode: charge?.authorization_code ?? intent.id.slice(-6).toUpperCase(),
+      gatewayRef: intent.id,
+    };
   };
 
   const call = async <T>(run: () => Promise<T>): Promise<T> => {
@@ -209,7 +241,11 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
   };
 
   /** A call an unknown outcome defers (processor/deferred.ts) when the operation can be recorded without its answer. */
-  const resendable = async (deferTo: DeferredCall[] | null | undefined, deferred: DeferredCall, run: () => Promise<unknown>): Promise<void> => {
+  const resendable = async (
+    deferTo: DeferredCall[] | null | undefined,
+    deferred: DeferredCall,
+    run: () => Promise<unknown>,
+  ): Promise<void> => {
     try {
       await run();
     } catch (e) {
@@ -231,24 +267,38 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
     authorizeCard,
     async capture({ gatewayRef, amountCents, applicationFeeCents, idempotencyKey, deferTo }) {
       // A payment with a payee keeps back the fee of what is captured, not of what was held.
-      const fee = applicationFeeCents == null ? {} : { application_fee_amount: feeWithin(applicationFeeCents, amountCents) };
-      await resendable(deferTo, { kind: 'capture', gatewayRef, amountCents, reference: null, applicationFeeCents, idempotencyKey }, () =>
-        stripe.paymentIntents.capture(gatewayRef, { amount_to_capture: amountCents, ...fee }, { idempotencyKey }),
+      const fee =
+        applicationFeeCents == null ? {} : { application_fee_amount: feeWithin(applicationFeeCents, amountCents) };
+      await resendable(
+        deferTo,
+        { kind: 'capture', gatewayRef, amountCents, reference: null, applicationFeeCents, idempotencyKey },
+        () => stripe.paymentIntents.capture(gatewayRef, { amount_to_capture: amountCents, ...fee }, { idempotencyKey }),
       );
     },
     async cancel({ gatewayRef, idempotencyKey, deferTo }) {
-      await resendable(deferTo, { kind: 'cancel', gatewayRef, amountCents: null, reference: null, idempotencyKey }, () =>
-        stripe.paymentIntents.cancel(gatewayRef, {}, { idempotencyKey }),
+      await resendable(
+        deferTo,
+        { kind: 'cancel', gatewayRef, amountCents: null, reference: null, idempotencyKey },
+        () => stripe.paymentIntents.cancel(gatewayRef, {}, { idempotencyKey }),
       );
     },
     async refund({ gatewayRef, amountCents, reference, returnFee, idempotencyKey, deferTo }) {
       // A destination charge: the refund is taken back from the merchant's account (reverse_transfer);
       // our fee is returned only by a void, as the ledger records it (docs/going-live-stripe.md).
-      await resendable(deferTo, { kind: 'refund', gatewayRef, amountCents, reference, returnFee, idempotencyKey }, async () => {
-        const intent = await stripe.paymentIntents.retrieve(gatewayRef);
-        const connected = intent.transfer_data ? { reverse_transfer: true, refund_application_fee: returnFee === true } : {};
-        return stripe.refunds.create({ payment_intent: gatewayRef, amount: amountCents, metadata: { remit_record: reference }, ...connected }, { idempotencyKey });
-      });
+      await resendable(
+        deferTo,
+        { kind: 'refund', gatewayRef, amountCents, reference, returnFee, idempotencyKey },
+        async () => {
+          const intent = await stripe.paymentIntents.retrieve(gatewayRef);
+          const connected = intent.transfer_data
+            ? { reverse_transfer: true, refund_application_fee: returnFee === true }
+            : {};
+          return stripe.refunds.create(
+            { payment_intent: gatewayRef, amount: amountCents, metadata: { remit_record: reference }, ...connected },
+            { idempotencyKey },
+          );
+        },
+      );
     },
     async incrementAuthorization({ gatewayRef, amountCents, idempotencyKey }) {
       // A decrease earlier lowered only what will be captured: Stripe may already hold this much.
@@ -287,12 +337,18 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
     },
     async lookupPayment(by) {
       if ('gatewayRef' in by) {
-        return intentOutcome(await call(() => stripe.paymentIntents.retrieve(by.gatewayRef, { expand: ['latest_charge'] })));
+        return intentOutcome(
+          await call(() => stripe.paymentIntents.retrieve(by.gatewayRef, { expand: ['latest_charge'] })),
+        );
       }
       // Keys are ours (remit_<call>_<hex>): nothing to quote in Stripe's search query.
       if (!/^[\w]+$/.test(by.idempotencyKey)) throw new Error(`not a processor key: ${by.idempotencyKey}`);
       const found = await call(() =>
-        stripe.paymentIntents.search({ query: `metadata['remit_key']:'${by.idempotencyKey}'`, limit: 1, expand: ['data.latest_charge'] }),
+        stripe.paymentIntents.search({
+          query: `metadata['remit_key']:'${by.idempotencyKey}'`,
+          limit: 1,
+          expand: ['data.latest_charge'],
+        }),
       );
       const intent = found.data[0];
       return intent ? intentOutcome(intent) : { state: 'absent' };

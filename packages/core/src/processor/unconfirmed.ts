@@ -9,7 +9,9 @@ import { OutcomeUnknown } from './connector.js';
 /** Keeps the calls an operation deferred, in its transaction (processor/deferred.ts). */
 export async function recordDeferred(q: Queryable, calls: DeferredCall[]): Promise<void> {
   const now = new Date();
-  await q.insert(processorCalls).values(calls.map((c) => ({ id: `pcall_${randomUUID()}`, ...c, status: 'unconfirmed', createdAt: now })));
+  await q
+    .insert(processorCalls)
+    .values(calls.map((c) => ({ id: `pcall_${randomUUID()}`, ...c, status: 'unconfirmed', createdAt: now })));
 }
 
 /**
@@ -19,15 +21,31 @@ export async function recordDeferred(q: Queryable, calls: DeferredCall[]): Promi
  */
 export async function confirmDeferred(ctx: Pick<Ctx, 'db' | 'processor'>, batch = 100) {
   const out = { confirmed: 0, refused: 0, left: 0 };
-  const due = await ctx.db.select().from(processorCalls).where(eq(processorCalls.status, 'unconfirmed')).orderBy(asc(processorCalls.createdAt)).limit(batch);
+  const due = await ctx.db
+    .select()
+    .from(processorCalls)
+    .where(eq(processorCalls.status, 'unconfirmed'))
+    .orderBy(asc(processorCalls.createdAt))
+    .limit(batch);
   for (const c of due) {
     const key = { gatewayRef: c.gatewayRef, idempotencyKey: c.idempotencyKey };
     let status: 'confirmed' | 'refused' | null = 'confirmed';
     let error: string | null = null;
     try {
-      if (c.kind === 'capture') await ctx.processor.capture({ ...key, amountCents: c.amountCents ?? 0, applicationFeeCents: c.applicationFeeCents });
+      if (c.kind === 'capture')
+        await ctx.processor.capture({
+          ...key,
+          amountCents: c.amountCents ?? 0,
+          applicationFeeCents: c.applicationFeeCents,
+        });
       else if (c.kind === 'cancel') await ctx.processor.cancel(key);
-      else await ctx.processor.refund({ ...key, amountCents: c.amountCents ?? 0, reference: c.reference ?? '', returnFee: c.returnFee });
+      else
+        await ctx.processor.refund({
+          ...key,
+          amountCents: c.amountCents ?? 0,
+          reference: c.reference ?? '',
+          returnFee: c.returnFee,
+        });
     } catch (e) {
       status = e instanceof OutcomeUnknown ? null : 'refused';
       error = String((e as Error).cause ?? e);
@@ -36,7 +54,11 @@ export async function confirmDeferred(ctx: Pick<Ctx, 'db' | 'processor'>, batch 
     else out[status]++;
     await ctx.db
       .update(processorCalls)
-      .set({ attempts: sql`${processorCalls.attempts} + 1`, lastError: error, ...(status ? { status, settledAt: new Date() } : {}) })
+      .set({
+        attempts: sql`${processorCalls.attempts} + 1`,
+        lastError: error,
+        ...(status ? { status, settledAt: new Date() } : {}),
+      })
       .where(and(eq(processorCalls.id, c.id), eq(processorCalls.status, 'unconfirmed')));
   }
   return out;

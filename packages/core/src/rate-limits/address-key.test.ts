@@ -10,7 +10,13 @@ describe('addressKey: the client an address stands for in per-address limits', (
   it('every IPv6 address of one /64 is one client, however it is written', () => {
     const key = addressKey('2001:db8:1:2::1');
     expect(key).toBe('2001:db8:1:2::/64');
-    for (const a of ['2001:db8:1:2:ffff:ffff:ffff:ffff', '2001:0DB8:0001:0002:0:0:0:abcd', '2001:db8:1:2:a:b:c:d', '2001:db8:1:2::1.2.3.4', '2001:db8:1:2::9%eth0']) {
+    for (const a of [
+      '2001:db8:1:2:ffff:ffff:ffff:ffff',
+      '2001:0DB8:0001:0002:0:0:0:abcd',
+      '2001:db8:1:2:a:b:c:d',
+      '2001:db8:1:2::1.2.3.4',
+      '2001:db8:1:2::9%eth0',
+    ]) {
       expect(addressKey(a)).toBe(key);
     }
   });

@@ -8,7 +8,9 @@ let core: TestCore;
 /** The limiter's statements (`with clock as …`) sent since the test began counting. */
 let counts: number | null = null;
 beforeAll(async () => {
-  core = await openTestCore('sandbox', { onStatement: (text) => void (counts !== null && /^\s*with clock as/i.test(text) && counts++) });
+  core = await openTestCore('sandbox', {
+    onStatement: (text) => void (counts !== null && /^\s*with clock as/i.test(text) && counts++),
+  });
 });
 afterAll(() => core.close());
 
@@ -18,7 +20,13 @@ it('allows `limit` hits per key, then refuses with the seconds left in the windo
   const r = rule(3);
   const got = [];
   for (let i = 0; i < 5; i++) got.push(await core.ctx.rateLimiter.consume(r, 'k'));
-  expect(got.map((d) => [d.allowed, d.remaining])).toEqual([[true, 2], [true, 1], [true, 0], [false, 0], [false, 0]]);
+  expect(got.map((d) => [d.allowed, d.remaining])).toEqual([
+    [true, 2],
+    [true, 1],
+    [true, 0],
+    [false, 0],
+    [false, 0],
+  ]);
   expect(got[3]!.retryAfterSeconds).toBeGreaterThan(3590);
   expect(got[3]!.retryAfterSeconds).toBeLessThanOrEqual(3600);
   expect((await core.ctx.rateLimiter.consume(r, 'other key')).allowed).toBe(true);
@@ -60,7 +68,10 @@ it('a limit of 0 switches the rule off', async () => {
 
 it('consumeUnless counts only while no lock is at its limit, in one statement', async () => {
   const [lockA, lockB, api] = [rule(2), rule(5), rule(3)];
-  const locks = [{ rule: lockA, key: 'id' }, { rule: lockB, key: 'addr' }];
+  const locks = [
+    { rule: lockA, key: 'id' },
+    { rule: lockB, key: 'addr' },
+  ];
   const first = await core.ctx.rateLimiter.consumeUnless(api, 'id', locks);
   expect(first).toEqual({ lockedBy: -1, decision: { allowed: true, retryAfterSeconds: 0, remaining: 2 } });
   await core.ctx.rateLimiter.consume(lockA, 'id');
@@ -81,15 +92,21 @@ it('consumeUnless also selects what `read` asks in the same statement (the merch
   const off: RateRule = { name: 'off', limit: 0, windowMs: 0 };
   const withLock = await core.ctx.rateLimiter.consumeUnless(rule(3), 'id', [{ rule: rule(2), key: 'id' }], read);
   expect(withLock).toMatchObject({ lockedBy: -1, read: 42 });
-  expect(await core.ctx.rateLimiter.consumeUnless(rule(3), 'id', [{ rule: off, key: 'id' }], read)).toMatchObject({ read: 42 });
-  expect(await core.ctx.rateLimiter.consumeUnless(off, 'id', [{ rule: rule(2), key: 'id' }], read)).toMatchObject({ read: 42 });
+  expect(await core.ctx.rateLimiter.consumeUnless(rule(3), 'id', [{ rule: off, key: 'id' }], read)).toMatchObject({
+    read: 42,
+  });
+  expect(await core.ctx.rateLimiter.consumeUnless(off, 'id', [{ rule: rule(2), key: 'id' }], read)).toMatchObject({
+    read: 42,
+  });
   expect((await core.ctx.rateLimiter.consumeUnless(off, 'id', [{ rule: off, key: 'id' }], read)).read).toBeUndefined();
 });
 
 it('concurrent consumeUnless calls of one client are joined into fewer statements and still counted exactly: 40 at once against a limit of 15 let 15 through', async () => {
   const [api, lock] = [rule(15), rule(10)];
   counts = 0;
-  const all = await Promise.all(Array.from({ length: 40 }, () => core.ctx.rateLimiter.consumeUnless(api, 'id', [{ rule: lock, key: 'addr' }])));
+  const all = await Promise.all(
+    Array.from({ length: 40 }, () => core.ctx.rateLimiter.consumeUnless(api, 'id', [{ rule: lock, key: 'addr' }])),
+  );
   const statements = counts;
   counts = null;
   expect(all.filter((d) => d.decision.allowed)).toHaveLength(15);
@@ -100,13 +117,18 @@ it('concurrent consumeUnless calls of one client are joined into fewer statement
   expect(statements).toBe(2);
   // All 40 were counted, as 40 separate calls would have been.
   expect(await core.ctx.rateLimiter.peek(api, 'id')).toMatchObject({ allowed: false, remaining: 0 });
-  expect(await core.ctx.rateLimiter.consumeUnless(rule(15), 'id', [{ rule: lock, key: 'addr' }])).toMatchObject({ lockedBy: -1, decision: { remaining: 14 } });
+  expect(await core.ctx.rateLimiter.consumeUnless(rule(15), 'id', [{ rule: lock, key: 'addr' }])).toMatchObject({
+    lockedBy: -1,
+    decision: { remaining: 14 },
+  });
 });
 
 it('joined calls share a lock-out: when a lock is at its limit, none of them is counted', async () => {
   const [api, lock] = [rule(5), rule(1)];
   await core.ctx.rateLimiter.consume(lock, 'addr');
-  const all = await Promise.all(Array.from({ length: 6 }, () => core.ctx.rateLimiter.consumeUnless(api, 'id', [{ rule: lock, key: 'addr' }])));
+  const all = await Promise.all(
+    Array.from({ length: 6 }, () => core.ctx.rateLimiter.consumeUnless(api, 'id', [{ rule: lock, key: 'addr' }])),
+  );
   expect(all.map((d) => d.lockedBy)).toEqual([0, 0, 0, 0, 0, 0]);
   expect(all.every((d) => !d.decision.allowed)).toBe(true);
   expect(await core.ctx.rateLimiter.peek(api, 'id')).toMatchObject({ allowed: true, remaining: 5 });

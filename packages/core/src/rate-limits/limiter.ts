@@ -77,7 +77,12 @@ export function createRateLimiter(db: Db): RateLimiter {
     });
   };
   /** `n` hits of `key` counted against `rule` (a decision for each, in order), and `read` selected beside them. */
-  const count = async (rule: RateRule, key: string, read?: SQL, n = 1): Promise<{ decisions: RateDecision[]; read?: unknown }> => {
+  const count = async (
+    rule: RateRule,
+    key: string,
+    read?: SQL,
+    n = 1,
+  ): Promise<{ decisions: RateDecision[]; read?: unknown }> => {
     if (unlimited(rule)) return { decisions: Array<RateDecision>(n).fill(UNLIMITED) };
     const id = counterId(rule, key);
     const w = Math.round(rule.windowMs);
@@ -91,8 +96,13 @@ export function createRateLimiter(db: Db): RateLimiter {
         expires_at = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.expires_at else excluded.expires_at end
       returning hits, window_start_ms::float8 as window_start_ms, (select now_ms from clock)::float8 as now_ms${readAs(read)}`);
     sweep();
-    const row = (result as unknown as { rows: Array<{ hits: number; window_start_ms: number; now_ms: number; read?: unknown }> }).rows[0]!;
-    return { decisions: eachHit(rule, n, Number(row.hits), Number(row.window_start_ms) + w - Number(row.now_ms)), read: row.read };
+    const row = (
+      result as unknown as { rows: Array<{ hits: number; window_start_ms: number; now_ms: number; read?: unknown }> }
+    ).rows[0]!;
+    return {
+      decisions: eachHit(rule, n, Number(row.hits), Number(row.window_start_ms) + w - Number(row.now_ms)),
+      read: row.read,
+    };
   };
 
   const limiter: RateLimiter = {
@@ -151,11 +161,19 @@ export function createRateLimiter(db: Db): RateLimiter {
     const row = (result as unknown as { rows: Array<Record<string, number | null>> }).rows[0]!;
     if (row.locked_idx !== null && row.locked_idx !== undefined) {
       const lock = locks[Number(row.locked_idx)]!;
-      const locked: LockedCount = { lockedBy: Number(row.locked_idx), decision: decide(lock.rule, lock.rule.limit, Number(row.locked_ends_in_ms), 1), read: row.read };
+      const locked: LockedCount = {
+        lockedBy: Number(row.locked_idx),
+        decision: decide(lock.rule, lock.rule.limit, Number(row.locked_ends_in_ms), 1),
+        read: row.read,
+      };
       return Array<LockedCount>(n).fill(locked);
     }
     if (!counted) return Array<LockedCount>(n).fill({ lockedBy: -1, decision: UNLIMITED, read: row.read });
-    return eachHit(rule, n, Number(row.hits), Number(row.window_start_ms) + w - Number(row.now_ms)).map((decision) => ({ lockedBy: -1, decision, read: row.read }));
+    return eachHit(rule, n, Number(row.hits), Number(row.window_start_ms) + w - Number(row.now_ms)).map((decision) => ({
+      lockedBy: -1,
+      decision,
+      read: row.read,
+    }));
   };
   return limiter;
 }
@@ -182,7 +200,9 @@ function lockedCount(locks: number, read: SQL | undefined): PreparedSql {
       sql`, `,
     );
     const w = ph('w');
-    p = preparedSql(`remit_rate_locked_${lockedCountNames++}`, sql`
+    p = preparedSql(
+      `remit_rate_locked_${lockedCountNames++}`,
+      sql`
         with clock as (select floor(extract(epoch from clock_timestamp()) * 1000)::bigint as now_ms),
         locks (key, w, lim, idx) as (values ${values}),
         locked as (
@@ -200,7 +220,8 @@ function lockedCount(locks: number, read: SQL | undefined): PreparedSql {
             expires_at = case when r.window_start_ms + ${w} > excluded.window_start_ms then r.expires_at else excluded.expires_at end
           returning hits, window_start_ms)
         select (select idx from locked) as locked_idx, (select ends_in_ms from locked) as locked_ends_in_ms,
-          (select hits from up) as hits, (select window_start_ms::float8 from up) as window_start_ms, (select now_ms::float8 from clock) as now_ms${readAs(read)}`);
+          (select hits from up) as hits, (select window_start_ms::float8 from up) as window_start_ms, (select now_ms::float8 from clock) as now_ms${readAs(read)}`,
+    );
     byLocks.set(locks, p);
   }
   return p;

@@ -48,7 +48,11 @@ export const INTENT_WINDOW_MS = 2 * 86_400_000;
 const keepsMoney = (pi: Stripe.PaymentIntent) => {
   const charge = typeof pi.latest_charge === 'object' ? pi.latest_charge : null;
   const refunded = charge?.amount_refunded ?? 0;
-  return (pi.status === 'succeeded' && pi.amount_received - refunded > 0) || pi.status === 'requires_capture' || pi.status === 'processing';
+  return (
+    (pi.status === 'succeeded' && pi.amount_received - refunded > 0) ||
+    pi.status === 'requires_capture' ||
+    pi.status === 'processing'
+  );
 };
 
 const OPEN = new Set(['requires_payment_method', 'requires_confirmation', 'requires_action']);
@@ -59,11 +63,19 @@ export async function reconcileIntents(ctx: Ctx, opts: { windowMs?: number } = {
   if (ctx.processor.name !== 'stripe' || !s.stripe) return report;
   const stripe = s.stripe;
   // No link ever had a PaymentIntent: nothing to list (an operator who takes no pay page payments asks Stripe nothing).
-  const [any] = await ctx.db.select({ id: payLinks.id }).from(payLinks).where(like(payLinks.stripeIntentId, 'pi_%')).limit(1);
+  const [any] = await ctx.db
+    .select({ id: payLinks.id })
+    .from(payLinks)
+    .where(like(payLinks.stripeIntentId, 'pi_%'))
+    .limit(1);
   if (!any) return report;
   const since = new Date(ctx.now().getTime() - (opts.windowMs ?? INTENT_WINDOW_MS));
   const intents: Stripe.PaymentIntent[] = [];
-  for await (const pi of stripe.paymentIntents.list({ created: { gte: Math.floor(since.getTime() / 1000) }, limit: 100, expand: ['data.latest_charge', 'data.payment_method'] })) {
+  for await (const pi of stripe.paymentIntents.list({
+    created: { gte: Math.floor(since.getTime() / 1000) },
+    limit: 100,
+    expand: ['data.latest_charge', 'data.payment_method'],
+  })) {
     if (pi.metadata?.remit_link) intents.push(pi);
   }
   report.listed = intents.length;
@@ -73,12 +85,27 @@ export async function reconcileIntents(ctx: Ctx, opts: { windowMs?: number } = {
         ctx.db
           .select({ gatewayRef: transactions.gatewayRef, isStatus: transactions.isStatus })
           .from(transactions)
-          .where(and(inArray(transactions.gatewayRef, ids), or(eq(transactions.type, 'Sale'), eq(transactions.type, 'PreAuth')))),
+          .where(
+            and(
+              inArray(transactions.gatewayRef, ids),
+              or(eq(transactions.type, 'Sale'), eq(transactions.type, 'PreAuth')),
+            ),
+          ),
         ctx.db.select().from(processorOrphans).where(inArray(processorOrphans.gatewayRef, ids)),
         ctx.db
-          .select({ id: payLinks.id, stripeIntentId: payLinks.stripeIntentId, status: payLinks.status, deletedAt: payLinks.deletedAt })
+          .select({
+            id: payLinks.id,
+            stripeIntentId: payLinks.stripeIntentId,
+            status: payLinks.status,
+            deletedAt: payLinks.deletedAt,
+          })
           .from(payLinks)
-          .where(inArray(payLinks.id, intents.map((pi) => pi.metadata.remit_link!))),
+          .where(
+            inArray(
+              payLinks.id,
+              intents.map((pi) => pi.metadata.remit_link!),
+            ),
+          ),
       ])
     : [[], [], []];
   // Any record of the PaymentIntent but a declined attempt; of them, those that say money is kept now.
@@ -91,21 +118,38 @@ export async function reconcileIntents(ctx: Ctx, opts: { windowMs?: number } = {
   for (const pi of intents) {
     const linkId = pi.metadata.remit_link!;
     const entry = (problem: IntentProblem, action: string) =>
-      report.mismatches.push({ payment_intent: pi.id, link_id: linkId, amount: pi.amount, status: pi.status, problem, action });
+      report.mismatches.push({
+        payment_intent: pi.id,
+        link_id: linkId,
+        amount: pi.amount,
+        status: pi.status,
+        problem,
+        action,
+      });
     const orphan = orphaned.get(pi.id);
     if (orphan) {
       // Given back already; one whose refund failed or waited on a bank debit is tried again.
-      const action = orphan.action === 'refunded' || orphan.action === 'canceled' ? orphan.action : await inTransaction(ctx, (tx, ctx) => refundOrphan(ctx, tx, pi, { linkId, reason: orphan.reason }));
+      const action =
+        orphan.action === 'refunded' || orphan.action === 'canceled'
+          ? orphan.action
+          : await inTransaction(ctx, (tx, ctx) => refundOrphan(ctx, tx, pi, { linkId, reason: orphan.reason }));
       entry('orphan', action);
       continue;
     }
     if (keepsMoney(pi) && !recorded.has(pi.id)) {
       const r = await inTransaction(ctx, (tx, ctx) => recordLinkIntent(ctx, tx, pi, { from: 'reconcile' }));
       const given = r.kind === 'orphan' || r.kind === 'mismatch';
-      entry(given ? 'orphan' : 'money_without_record', given ? 'refunded' : r.kind === 'paid' || r.kind === 'bank_verification' ? 'recorded' : 'none');
+      entry(
+        given ? 'orphan' : 'money_without_record',
+        given ? 'refunded' : r.kind === 'paid' || r.kind === 'bank_verification' ? 'recorded' : 'none',
+      );
       continue;
     }
-    if (!keepsMoney(pi) && claimsMoney.has(pi.id) && !(pi.status === 'requires_action' && pi.next_action?.type === 'verify_with_microdeposits')) {
+    if (
+      !keepsMoney(pi) &&
+      claimsMoney.has(pi.id) &&
+      !(pi.status === 'requires_action' && pi.next_action?.type === 'verify_with_microdeposits')
+    ) {
       entry('record_without_money', 'none');
       continue;
     }
@@ -129,8 +173,17 @@ export async function reconcileIntents(ctx: Ctx, opts: { windowMs?: number } = {
   for (const o of left) {
     if (orphaned.has(o.gatewayRef) || ids.includes(o.gatewayRef)) continue;
     const pi = await stripe.paymentIntents.retrieve(o.gatewayRef);
-    const action = await inTransaction(ctx, (tx, ctx) => refundOrphan(ctx, tx, pi, { linkId: o.payLinkId, reason: o.reason }));
-    report.mismatches.push({ payment_intent: o.gatewayRef, link_id: o.payLinkId, amount: o.amountCents, status: pi.status, problem: 'orphan', action });
+    const action = await inTransaction(ctx, (tx, ctx) =>
+      refundOrphan(ctx, tx, pi, { linkId: o.payLinkId, reason: o.reason }),
+    );
+    report.mismatches.push({
+      payment_intent: o.gatewayRef,
+      link_id: o.payLinkId,
+      amount: o.amountCents,
+      status: pi.status,
+      problem: 'orphan',
+      action,
+    });
   }
   return report;
 }

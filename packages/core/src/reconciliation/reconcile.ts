@@ -46,7 +46,13 @@ export interface ReconcileReport {
 const BATCH = 100;
 
 export async function reconcilePayments(ctx: Ctx, opts: ReconcileOptions = {}): Promise<ReconcileReport> {
-  const report: ReconcileReport = { checked: 0, settled: 0, failed: 0, calls: { confirmed: 0, refused: 0, left: 0 }, intents: { listed: 0, mismatches: [] } };
+  const report: ReconcileReport = {
+    checked: 0,
+    settled: 0,
+    failed: 0,
+    calls: { confirmed: 0, refused: 0, left: 0 },
+    intents: { listed: 0, mismatches: [] },
+  };
   const lookup = ctx.processor.lookupPayment?.bind(ctx.processor);
   if (!lookup) return report;
   report.calls = await confirmDeferred(ctx);
@@ -97,14 +103,23 @@ export async function reconcilePayments(ctx: Ctx, opts: ReconcileOptions = {}): 
   for (const d of debits) {
     const found = await ask({ gatewayRef: d.ref! });
     if (!found || (found.state !== 'approved' && found.state !== 'declined')) continue;
-    const outcome = found.state === 'approved' ? ({ approved: true } as const) : ({ approved: false, message: found.message } as const);
+    const outcome =
+      found.state === 'approved'
+        ? ({ approved: true } as const)
+        : ({ approved: false, message: found.message } as const);
     if (await inTransaction(ctx, (tx, ctx) => achResult(tx, ctx, d.ref!, outcome))) report.settled++;
   }
 
   const challenges = await ctx.db
     .select({ ref: payChallenges.gatewayRef })
     .from(payChallenges)
-    .where(and(eq(payChallenges.status, 'open'), isNotNull(payChallenges.gatewayRef), lt(payChallenges.createdAt, waitedSince)))
+    .where(
+      and(
+        eq(payChallenges.status, 'open'),
+        isNotNull(payChallenges.gatewayRef),
+        lt(payChallenges.createdAt, waitedSince),
+      ),
+    )
     .limit(BATCH);
   for (const c of challenges) {
     const found = await ask({ gatewayRef: c.ref! });
@@ -115,7 +130,10 @@ export async function reconcilePayments(ctx: Ctx, opts: ReconcileOptions = {}): 
 }
 
 /** Every `pollMs` (default 5 minutes) and at start, with a processor that can be asked. */
-export function startReconciler(ctx: Ctx, opts: ReconcileOptions & { pollMs?: number; logger?: DispatcherLogger } = {}) {
+export function startReconciler(
+  ctx: Ctx,
+  opts: ReconcileOptions & { pollMs?: number; logger?: DispatcherLogger } = {},
+) {
   const loop = new PollLoop(
     async () => {
       await reconcilePayments(ctx, opts);

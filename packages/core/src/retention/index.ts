@@ -1,1 +1,11 @@
-export { purgeBatch, purgeNow, startPurge, DEFAULT_RETENTION, PURGE_BATCH, PURGED_TABLES, type Retention, type PurgeCounts, type PurgedTable } from './purge.js';
+export {
+  purgeBatch,
+  purgeNow,
+  startPurge,
+  DEFAULT_RETENTION,
+  PURGE_BATCH,
+  PURGED_TABLES,
+  type Retention,
+  type PurgeCounts,
+  type PurgedTable,
+} from './purge.js';

@@ -23,7 +23,12 @@ export interface Retention {
   intervalMs: number;
 }
 
-export const DEFAULT_RETENTION: Retention = { eventsDays: 30, messagesDays: 30, sessionsDays: 7, intervalMs: 60 * 60 * 1000 };
+export const DEFAULT_RETENTION: Retention = {
+  eventsDays: 30,
+  messagesDays: 30,
+  sessionsDays: 7,
+  intervalMs: 60 * 60 * 1000,
+};
 
 /** Rows one statement deletes at most: a big purge is many short statements, never one long lock. */
 export const PURGE_BATCH = 1000;
@@ -31,20 +36,34 @@ export const PURGE_BATCH = 1000;
 /** Rows deleted, per table. */
 export type PurgeCounts = Record<PurgedTable, number>;
 export type PurgedTable = (typeof PURGED_TABLES)[number];
-export const PURGED_TABLES = ['idempotency_keys', 'webhook_deliveries', 'events', 'messages', 'portal_sessions', 'pay_challenges', 'rate_limits'] as const;
+export const PURGED_TABLES = [
+  'idempotency_keys',
+  'webhook_deliveries',
+  'events',
+  'messages',
+  'portal_sessions',
+  'pay_challenges',
+  'rate_limits',
+] as const;
 
 const zero = (): PurgeCounts => Object.fromEntries(PURGED_TABLES.map((t) => [t, 0])) as PurgeCounts;
 
-const cutoff = (now: Date, days: number | null) => (days === null ? null : new Date(now.getTime() - days * DAY_MS).toISOString());
+const cutoff = (now: Date, days: number | null) =>
+  days === null ? null : new Date(now.getTime() - days * DAY_MS).toISOString();
 
 /**
  * One statement per kind of row, each deleting up to `batch` of them (oldest first, rows locked by
  * someone else skipped). A table whose count equals `batch` may have more to delete.
  */
-export async function purgeBatch(ctx: Pick<Ctx, 'db' | 'now'>, retention: Retention, batch = PURGE_BATCH): Promise<PurgeCounts> {
+export async function purgeBatch(
+  ctx: Pick<Ctx, 'db' | 'now'>,
+  retention: Retention,
+  batch = PURGE_BATCH,
+): Promise<PurgeCounts> {
   const now = ctx.now();
   const counts = zero();
-  const run = async (q: SQL) => ((await ctx.db.execute(q)) as unknown as { rows: Array<Record<string, number>> }).rows[0] ?? {};
+  const run = async (q: SQL) =>
+    ((await ctx.db.execute(q)) as unknown as { rows: Array<Record<string, number>> }).rows[0] ?? {};
 
   /** Deletes up to `batch` rows of `table` matching `where`, oldest by `age` first (locked rows skipped); returns how many. */
   const deleteOldest = async (table: string, keys: string[], where: SQL, age: string) => {
@@ -60,7 +79,12 @@ export async function purgeBatch(ctx: Pick<Ctx, 'db' | 'now'>, retention: Retent
 
   // Idempotent answers are replayed for 24 hours; an unfinished claim that old is long dead too.
   const idem = new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString();
-  counts.idempotency_keys = await deleteOldest('idempotency_keys', ['client_id', 'key'], sql`created_at < ${idem}::timestamptz`, 'created_at');
+  counts.idempotency_keys = await deleteOldest(
+    'idempotency_keys',
+    ['client_id', 'key'],
+    sql`created_at < ${idem}::timestamptz`,
+    'created_at',
+  );
 
   const events = cutoff(now, retention.eventsDays);
   if (events) {
@@ -103,10 +127,20 @@ export async function purgeBatch(ctx: Pick<Ctx, 'db' | 'now'>, retention: Retent
 
   const sessions = cutoff(now, retention.sessionsDays);
   if (sessions) {
-    counts.portal_sessions = await deleteOldest('portal_sessions', ['token_hash'], sql`expires_at < ${sessions}::timestamptz`, 'expires_at');
+    counts.portal_sessions = await deleteOldest(
+      'portal_sessions',
+      ['token_hash'],
+      sql`expires_at < ${sessions}::timestamptz`,
+      'expires_at',
+    );
     // A challenge can be answered for CHALLENGE_TTL_MS; one still open past the retention was abandoned.
     const challenges = new Date(Math.min(Date.parse(sessions), now.getTime() - CHALLENGE_TTL_MS)).toISOString();
-    counts.pay_challenges = await deleteOldest('pay_challenges', ['id'], sql`created_at < ${challenges}::timestamptz`, 'created_at');
+    counts.pay_challenges = await deleteOldest(
+      'pay_challenges',
+      ['id'],
+      sql`created_at < ${challenges}::timestamptz`,
+      'created_at',
+    );
   }
 
   // Rate-limit windows that ended (the limiter also sweeps them now and then).
@@ -125,7 +159,11 @@ function add(into: PurgeCounts, c: PurgeCounts) {
  * Runs batches until nothing more is due, then (PGlite) gives the space back. `remit purge` and
  * tests call it; the worker runs the same batches in the background (`startPurge`).
  */
-export async function purgeNow(ctx: Pick<Ctx, 'db' | 'now' | 'storage'>, retention: Retention, batch = PURGE_BATCH): Promise<PurgeCounts> {
+export async function purgeNow(
+  ctx: Pick<Ctx, 'db' | 'now' | 'storage'>,
+  retention: Retention,
+  batch = PURGE_BATCH,
+): Promise<PurgeCounts> {
   const total = zero();
   for (;;) {
     const c = await purgeBatch(ctx, retention, batch);
@@ -138,7 +176,10 @@ export async function purgeNow(ctx: Pick<Ctx, 'db' | 'now' | 'storage'>, retenti
 
 async function afterPurge(ctx: Pick<Ctx, 'db' | 'storage'>, total: PurgeCounts) {
   if (ctx.storage !== 'pglite') return; // Postgres: autovacuum does it.
-  await reclaimSpace(ctx.db, PURGED_TABLES.filter((t) => total[t] > 0).map((t) => ({ table: t, deleted: total[t] })));
+  await reclaimSpace(
+    ctx.db,
+    PURGED_TABLES.filter((t) => total[t] > 0).map((t) => ({ table: t, deleted: total[t] })),
+  );
 }
 
 export interface PurgeLogger {
@@ -151,7 +192,11 @@ export interface PurgeLogger {
  * batch per table, run again at once while a batch was full, so stopping waits for one batch at most.
  * When a purge is over, its counts are logged and (PGlite) the space it freed is given back.
  */
-export function startPurge(ctx: Pick<Ctx, 'db' | 'now' | 'storage'>, retention: Retention, opts: { logger?: PurgeLogger; batch?: number } = {}) {
+export function startPurge(
+  ctx: Pick<Ctx, 'db' | 'now' | 'storage'>,
+  retention: Retention,
+  opts: { logger?: PurgeLogger; batch?: number } = {},
+) {
   const batch = opts.batch ?? PURGE_BATCH;
   let total = zero();
   const loop = new PollLoop(

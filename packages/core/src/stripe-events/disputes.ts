@@ -1,7 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type Stripe from 'stripe';
 import type { EventType } from '@remit/contract';
-import type { Queryable } from '../db/connect.js';
 import { merchants, transactions } from '../db/schema.js';
 import { recordEvent } from '../webhooks/outbox.js';
 import { amountNumber } from '../money.js';
@@ -28,11 +27,17 @@ const MOVES: Record<DisputeEvent, Record<Stage, EventType | null>> = {
   closed: { none: 'dispute.closed', open: 'dispute.closed', closed: null },
 };
 
-const stageOf = (status: string | null): Stage => (status === null ? 'none' : CLOSED_STATUSES.has(status) ? 'closed' : 'open');
+const stageOf = (status: string | null): Stage =>
+  status === null ? 'none' : CLOSED_STATUSES.has(status) ? 'closed' : 'open';
 
 const idOf = (v: string | { id: string } | null) => (v === null ? null : typeof v === 'string' ? v : v.id);
 
-export async function applyDispute(w: Writer, type: string, dispute: Stripe.Dispute, eventCreated: number): Promise<boolean> {
+export async function applyDispute(
+  w: Writer,
+  type: string,
+  dispute: Stripe.Dispute,
+  eventCreated: number,
+): Promise<boolean> {
   const tx = w.db;
   const kind = type.slice('charge.dispute.'.length) as DisputeEvent;
   if (!(kind in MOVES)) return false;
@@ -58,7 +63,10 @@ export async function applyDispute(w: Writer, type: string, dispute: Stripe.Disp
     .update(transactions)
     .set({ disputeId: dispute.id, disputeStatus: dispute.status, disputeChangedAt: at })
     .where(eq(transactions.id, row.id));
-  const [merchant] = await tx.select({ clientId: merchants.clientId }).from(merchants).where(eq(merchants.id, row.merchantId));
+  const [merchant] = await tx
+    .select({ clientId: merchants.clientId })
+    .from(merchants)
+    .where(eq(merchants.id, row.merchantId));
   const due = dispute.evidence_details?.due_by;
   await recordEvent(w, {
     clientId: merchant!.clientId,

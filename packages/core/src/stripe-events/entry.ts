@@ -31,7 +31,14 @@ export function verifiedStripeEvent(
 ): Stripe.Event {
   let parsed: unknown;
   try {
-    parsed = stripe.webhooks.constructEvent(rawBody, signature ?? '', secret, STRIPE_SIGNATURE_TOLERANCE_S, undefined, nowMs);
+    parsed = stripe.webhooks.constructEvent(
+      rawBody,
+      signature ?? '',
+      secret,
+      STRIPE_SIGNATURE_TOLERANCE_S,
+      undefined,
+      nowMs,
+    );
   } catch (e) {
     // The SDK verifies, then parses: a signed body that is not JSON fails here too.
     if (e instanceof SyntaxError) throw notAnEvent('it is not JSON');
@@ -39,7 +46,10 @@ export function verifiedStripeEvent(
   }
   // The SDK bounds only the past: a signature dated ahead of our clock would be good until then.
   if (signedAt(signature ?? '') - Math.floor(nowMs / 1000) > STRIPE_SIGNATURE_TOLERANCE_S) {
-    throw invalid('invalid_request', `Stripe-Signature does not verify: its timestamp is more than ${STRIPE_SIGNATURE_TOLERANCE_S} s ahead of this server's clock`);
+    throw invalid(
+      'invalid_request',
+      `Stripe-Signature does not verify: its timestamp is more than ${STRIPE_SIGNATURE_TOLERANCE_S} s ahead of this server's clock`,
+    );
   }
   const why = shapeProblem(parsed);
   if (why) throw notAnEvent(why);
@@ -51,10 +61,13 @@ export function verifiedStripeEvent(
  * guides, links), which is for the integrator of a webhook endpoint, not for Stripe or the operator.
  */
 function signatureProblem(sdkMessage: string): string {
-  if (sdkMessage.startsWith('No signatures found matching')) return 'no v1 signature matches this body under the configured STRIPE_WEBHOOK_SECRET';
-  if (sdkMessage.startsWith('Timestamp outside the tolerance zone')) return `its timestamp is more than ${STRIPE_SIGNATURE_TOLERANCE_S} s behind this server's clock`;
+  if (sdkMessage.startsWith('No signatures found matching'))
+    return 'no v1 signature matches this body under the configured STRIPE_WEBHOOK_SECRET';
+  if (sdkMessage.startsWith('Timestamp outside the tolerance zone'))
+    return `its timestamp is more than ${STRIPE_SIGNATURE_TOLERANCE_S} s behind this server's clock`;
   if (sdkMessage.startsWith('No stripe-signature header')) return 'the header is missing';
-  if (sdkMessage.startsWith('Unable to extract') || sdkMessage.startsWith('No signatures found with expected scheme')) return "the header is not Stripe's t=…,v1=… form";
+  if (sdkMessage.startsWith('Unable to extract') || sdkMessage.startsWith('No signatures found with expected scheme'))
+    return "the header is not Stripe's t=…,v1=… form";
   return sdkMessage.split(/\n|(?<=\.)\s/)[0]!.replace(/\.$/, '');
 }
 
@@ -75,7 +88,8 @@ const text = (v: unknown) => typeof v === 'string' && v !== '';
 
 /** What is wrong with an event's shape, in a few words; null when the handlers can read it. */
 function shapeProblem(e: unknown): string | null {
-  if (!isRecord(e)) return `it is ${e === null ? 'null' : Array.isArray(e) ? 'a list' : `a ${typeof e}`}, not an object`;
+  if (!isRecord(e))
+    return `it is ${e === null ? 'null' : Array.isArray(e) ? 'a list' : `a ${typeof e}`}, not an object`;
   if (!text(e.id)) return 'it has no id';
   if (!text(e.type)) return 'it has no type';
   if (typeof e.created !== 'number') return 'it has no created time';
@@ -83,6 +97,7 @@ function shapeProblem(e: unknown): string | null {
   const object = e.data.object;
   if (!text(object.id)) return 'its data.object has no id';
   const want = OBJECT_OF[e.type as string];
-  if (want && object.object !== want) return `a ${e.type as string} event carries a ${want}, not ${text(object.object) ? String(object.object) : 'this object'}`;
+  if (want && object.object !== want)
+    return `a ${e.type as string} event carries a ${want}, not ${text(object.object) ? String(object.object) : 'this object'}`;
   return null;
 }

@@ -28,19 +28,26 @@ const EVENTS_SCOPE = 'stripe:events';
 
 export type StripeEventOutcome = { event_id: string; handled: 'applied' | 'duplicate' | 'ignored' };
 
-export async function receiveStripeEvent(ctx: Ctx, rawBody: string, signature: string | undefined): Promise<StripeEventOutcome> {
+export async function receiveStripeEvent(
+  ctx: Ctx,
+  rawBody: string,
+  signature: string | undefined,
+): Promise<StripeEventOutcome> {
   const processor = ctx.processor as Partial<StripeProcessor>;
   if (ctx.processor.name !== 'stripe' || !processor.stripe) {
     throw notFound('route_not_found', 'Stripe events are received only when REMIT_PROCESSOR=stripe.');
   }
-  if (!processor.webhookSecret) throw invalid('invalid_request', 'STRIPE_WEBHOOK_SECRET is not set: Stripe events cannot be verified.');
+  if (!processor.webhookSecret)
+    throw invalid('invalid_request', 'STRIPE_WEBHOOK_SECRET is not set: Stripe events cannot be verified.');
   // Signatures are dated by Stripe's clock, not the business clock (ctx.now).
   const event = verifiedStripeEvent(processor.stripe, processor.webhookSecret, rawBody, signature, Date.now());
   return inTransaction(ctx, async (tx, ctx) => {
     // Claimed with the changes it makes: a duplicate waits on this row, then finds it.
-    const claimed = await tx.execute(sql`insert into idempotency_keys (client_id, key, request_hash, status_code, response_body)
+    const claimed =
+      await tx.execute(sql`insert into idempotency_keys (client_id, key, request_hash, status_code, response_body)
       values (${EVENTS_SCOPE}, ${event.id}, ${event.type}, 200, '') on conflict do nothing returning key`);
-    if ((claimed as unknown as { rows: unknown[] }).rows.length === 0) return { event_id: event.id, handled: 'duplicate' as const };
+    if ((claimed as unknown as { rows: unknown[] }).rows.length === 0)
+      return { event_id: event.id, handled: 'duplicate' as const };
     const applied = await applyEvent(tx, ctx, event);
     return { event_id: event.id, handled: applied ? ('applied' as const) : ('ignored' as const) };
   });
@@ -68,8 +75,15 @@ async function applyEvent(tx: Queryable, ctx: Ctx, event: Stripe.Event): Promise
     case 'charge.failed': {
       // An ACH debit returned after it succeeded: Stripe fails its charge (failure_message: the return reason).
       const charge = event.data.object;
-      if (charge.payment_method_details?.type !== 'us_bank_account' || typeof charge.payment_intent !== 'string') return false;
-      return achResult(tx, ctx, charge.payment_intent, { approved: false, message: charge.failure_message ?? 'Returned by the bank' }, { afterSuccess: true });
+      if (charge.payment_method_details?.type !== 'us_bank_account' || typeof charge.payment_intent !== 'string')
+        return false;
+      return achResult(
+        tx,
+        ctx,
+        charge.payment_intent,
+        { approved: false, message: charge.failure_message ?? 'Returned by the bank' },
+        { afterSuccess: true },
+      );
     }
     case 'account.updated':
       return accountUpdated(tx, ctx, event.data.object.id);
@@ -89,7 +103,10 @@ async function applyEvent(tx: Queryable, ctx: Ctx, event: Stripe.Event): Promise
  * A later restriction is not mirrored: Stripe itself refuses charges then.
  */
 async function accountUpdated(tx: Queryable, ctx: Ctx, account: string): Promise<boolean> {
-  const [merchant] = await tx.select({ id: merchants.id, status: merchants.status }).from(merchants).where(eq(merchants.stripeAccountId, account));
+  const [merchant] = await tx
+    .select({ id: merchants.id, status: merchants.status })
+    .from(merchants)
+    .where(eq(merchants.stripeAccountId, account));
   if (!merchant || merchant.status !== 'pending' || !ctx.processor.accounts) return false;
   if (!(await ctx.processor.accounts.chargesEnabled(account))) return false;
   const done = await approveMerchantIn(tx, ctx, { merchantId: merchant.id });

@@ -61,7 +61,8 @@ export function canonicalHost(host: string): string {
 const LOOPBACK_NAMES = /^(localhost|.*\.localhost|localhost\.localdomain|ip6-localhost|ip6-loopback)\.?$/i;
 
 /** Names that mean this machine, its local network (mDNS `.local`, `home.arpa`) or a metadata service. */
-const BLOCKED_NAMES = /^(metadata|metadata\.google\.internal|instance-data|.*\.internal|.*\.local|home\.arpa|.*\.home\.arpa)\.?$/i;
+const BLOCKED_NAMES =
+  /^(metadata|metadata\.google\.internal|instance-data|.*\.internal|.*\.local|home\.arpa|.*\.home\.arpa)\.?$/i;
 
 /**
  * Whether `host` (a name or an IP literal in any spelling, bracketed or not) is not a public
@@ -97,7 +98,9 @@ export function isLoopbackHost(host: string): boolean {
 export class BlockedAddressError extends Error {
   readonly code = 'EBLOCKEDADDRESS';
   constructor(host: string) {
-    super(`refused to connect to ${host}: it is or resolves to a loopback, private, link-local, metadata or other special-use address`);
+    super(
+      `refused to connect to ${host}: it is or resolves to a loopback, private, link-local, metadata or other special-use address`,
+    );
   }
 }
 

@@ -81,7 +81,13 @@ export class Circuits {
   /** A 2xx answered within the slow threshold: close, if anyone saw the client failing. */
   answered(row: CircuitColumns): void {
     const client = row.client_id;
-    if (!this.#open.has(client) && !this.#failing.has(client) && row.webhook_failures === 0 && row.webhook_slow_since === null) return;
+    if (
+      !this.#open.has(client) &&
+      !this.#failing.has(client) &&
+      row.webhook_failures === 0 &&
+      row.webhook_slow_since === null
+    )
+      return;
     this.#open.delete(client);
     this.#failing.delete(client);
     this.#write(sql`update clients set webhook_failures = 0, webhook_slow_since = null where id = ${client}`, () => {});
@@ -89,6 +95,10 @@ export class Circuits {
 
   #write(statement: SQL, then: (rows: Array<{ webhook_slow_since?: unknown }>) => unknown): void {
     // Not written (logged by `track`): the mark stays local, and the next try's outcome writes again.
-    this.track(this.db.execute(statement).then((r) => then((r as unknown as { rows: Array<{ webhook_slow_since?: unknown }> }).rows)));
+    this.track(
+      this.db
+        .execute(statement)
+        .then((r) => then((r as unknown as { rows: Array<{ webhook_slow_since?: unknown }> }).rows)),
+    );
   }
 }

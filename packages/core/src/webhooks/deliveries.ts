@@ -1,5 +1,11 @@
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { listDeliveriesQuery, type DeliveryAttempt, type DeliveryPage, type DeliveryView, type ListDeliveriesQuery } from '@remit/contract';
+import {
+  listDeliveriesQuery,
+  type DeliveryAttempt,
+  type DeliveryPage,
+  type DeliveryView,
+  type ListDeliveriesQuery,
+} from '@remit/contract';
 import type { Queryable } from '../db/connect.js';
 import { clients, webhookDeliveries } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
@@ -26,7 +32,11 @@ export function parseListDeliveries(input: unknown): ListDeliveriesQuery {
   const r = listDeliveriesQuery.safeParse(input ?? {});
   if (r.success) return r.data;
   const errors = r.error.issues.map((i) => ({ path: i.path.join('.') || 'body', message: i.message }));
-  throw invalid('invalid_request', `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+  throw invalid(
+    'invalid_request',
+    `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+    errors,
+  );
 }
 
 /** The dispatcher records attempts in the contract's shape. */
@@ -43,7 +53,9 @@ export function deliveryView(r: DeliveryRow): DeliveryView {
     url: r.url,
     status: r.status as DeliveryView['status'],
     // Attempts recorded before excerpts were kept may hold more of an answer than the log shows.
-    attempts: (r.attempts as DeliveryAttempt[]).map((a) => (a.response_body ? { ...a, response_body: responseExcerpt(a.response_body) } : a)),
+    attempts: (r.attempts as DeliveryAttempt[]).map((a) =>
+      a.response_body ? { ...a, response_body: responseExcerpt(a.response_body) } : a,
+    ),
     next_attempt_at: waiting ? r.nextAttemptAt.toISOString() : null,
     created_at: r.createdAt.toISOString(),
     delivered_at: r.deliveredAt ? r.deliveredAt.toISOString() : null,
@@ -77,10 +89,18 @@ export async function listDeliveries(db: Queryable, clientId: string, q: ListDel
  * The retry schedule starts over. Another client's id is the same 404 as an unknown one. While
  * a 410 keeps the URL disabled the delivery is held (`disabled`) until the URL is registered again.
  */
-export async function retryDelivery(ctx: Pick<Ctx, 'db' | 'op' | 'outbox'>, clientId: string, deliveryId: string): Promise<DeliveryView> {
+export async function retryDelivery(
+  ctx: Pick<Ctx, 'db' | 'op' | 'outbox'>,
+  clientId: string,
+  deliveryId: string,
+): Promise<DeliveryView> {
   // The client row lock orders this against a re-registration, which releases held deliveries.
   return inTransaction(ctx, async (tx, ctx) => {
-    const [client] = await tx.select({ disabledAt: clients.webhookDisabledAt }).from(clients).where(eq(clients.id, clientId)).for('update');
+    const [client] = await tx
+      .select({ disabledAt: clients.webhookDisabledAt })
+      .from(clients)
+      .where(eq(clients.id, clientId))
+      .for('update');
     const [row] = await tx
       .update(webhookDeliveries)
       .set({ status: client?.disabledAt ? 'disabled' : 'pending', tries: 0, nextAttemptAt: sql`now()` })

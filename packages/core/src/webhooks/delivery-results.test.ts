@@ -42,15 +42,27 @@ async function leasedDeliveries(n: number, lease: string): Promise<string[]> {
   const data = { merchant_id: 'm_1', guid: 'txn_1', amount: 1, order_id: 'o', customer_id: 0 };
   for (let i = 0; i < n; i++) await recordEvent(core.ctx, { clientId: client_id, type: 'preauth', data });
   await new WebhookDispatcher(core.ctx).createDeliveries();
-  const r = await core.ctx.db.execute(sql`update webhook_deliveries set lease_id = ${lease}, locked_until = now() + interval '1 minute'
+  const r =
+    await core.ctx.db.execute(sql`update webhook_deliveries set lease_id = ${lease}, locked_until = now() + interval '1 minute'
     where client_id = ${client_id} returning id`);
   return (r as unknown as { rows: Array<{ id: string }> }).rows.map((x) => x.id);
 }
 
-const attempt = (code: number) => [{ at: new Date().toISOString(), status_code: code, latency_ms: 1, error: null, response_body: 'ok' }];
-const rowsOf = (ids: string[]) => core.ctx.db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, ids));
+const attempt = (code: number) => [
+  { at: new Date().toISOString(), status_code: code, latency_ms: 1, error: null, response_body: 'ok' },
+];
+const rowsOf = (ids: string[]) =>
+  core.ctx.db.select().from(webhookDeliveries).where(inArray(webhookDeliveries.id, ids));
 const results = (ids: string[], status: DeliveryResult['status'], lease = 'lease_a'): DeliveryResult[] =>
-  ids.map((id) => ({ id, lease_id: lease, status, tries: 1, url: 'http://127.0.0.1:9/new', attempt: attempt(status === 'delivered' ? 200 : 500), delay_ms: status === 'retrying' ? 60_000 : null }));
+  ids.map((id) => ({
+    id,
+    lease_id: lease,
+    status,
+    tries: 1,
+    url: 'http://127.0.0.1:9/new',
+    attempt: attempt(status === 'delivered' ? 200 : 500),
+    delay_ms: status === 'retrying' ? 60_000 : null,
+  }));
 
 it('the results in hand go in one statement; those that come while it is written, all in the next', async () => {
   const ids = await leasedDeliveries(7, 'lease_a');
@@ -65,7 +77,10 @@ it('the results in hand go in one statement; those that come while it is written
     }),
   );
   await Promise.all(done);
-  expect(sent.map((q) => q.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual(['update webhook_deliveries', 'update webhook_deliveries']);
+  expect(sent.map((q) => q.trim().split(/\s+/).slice(0, 2).join(' '))).toEqual([
+    'update webhook_deliveries',
+    'update webhook_deliveries',
+  ]);
   const rows = await rowsOf(ids);
   for (const r of rows) {
     expect(r).toMatchObject({ leaseId: null, lockedUntil: null, tries: 1, url: 'http://127.0.0.1:9/new' });
@@ -86,10 +101,26 @@ it('a row whose lease is not the one named is left as it is; a disabled one chan
   const [before] = await rowsOf([other!]);
   await Promise.all([
     writer.record(results([other!], 'delivered', 'lease_stale')[0]!),
-    writer.record({ id: disabled!, lease_id: 'lease_b', status: 'disabled', tries: null, url: null, attempt: null, delay_ms: null }),
+    writer.record({
+      id: disabled!,
+      lease_id: 'lease_b',
+      status: 'disabled',
+      tries: null,
+      url: null,
+      attempt: null,
+      delay_ms: null,
+    }),
   ]);
   const [after] = await rowsOf([other!]);
   expect(after).toEqual(before);
   const [d] = await rowsOf([disabled!]);
-  expect(d).toMatchObject({ status: 'disabled', leaseId: null, lockedUntil: null, tries: 0, url: 'http://127.0.0.1:9/hooks', attempts: [], deliveredAt: null });
+  expect(d).toMatchObject({
+    status: 'disabled',
+    leaseId: null,
+    lockedUntil: null,
+    tries: 0,
+    url: 'http://127.0.0.1:9/hooks',
+    attempts: [],
+    deliveredAt: null,
+  });
 });

@@ -41,7 +41,9 @@ it('two dispatchers on one database: 1,000 events, each delivered exactly once, 
   const ids = await recordThousandEvents(core, client_id);
   await rx.waitFor((all) => all.length >= 1000, 60_000);
   await eventually(async () => {
-    const r = await core.ctx.db.execute(sql`select count(*)::int as n from webhook_deliveries where client_id = ${client_id} and status = 'delivered'`);
+    const r = await core.ctx.db.execute(
+      sql`select count(*)::int as n from webhook_deliveries where client_id = ${client_id} and status = 'delivered'`,
+    );
     return (r as unknown as { rows: Array<{ n: number }> }).rows[0]!.n === 1000;
   }, 30_000);
   await Promise.all([a.stop(), b.stop()]);

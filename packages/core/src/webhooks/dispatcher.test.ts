@@ -45,16 +45,53 @@ const SAMPLES: { [K in EventType]: EventData[K] } = {
     brand: 'Visa',
     link_id: 'ord_1',
   },
-  'merchant.onboarding': { merchant_key: 'mk_test_x', merchant_id: 'm_1', business_name: 'Acme', email: 'a@b.co', public_key: 'pk_test_x' },
+  'merchant.onboarding': {
+    merchant_key: 'mk_test_x',
+    merchant_id: 'm_1',
+    business_name: 'Acme',
+    email: 'a@b.co',
+    public_key: 'pk_test_x',
+  },
   'merchant.approval': { merchant_id: 'm_1', business_name: 'Acme', email: 'a@b.co', company_id: 'c1' },
-  'documents.signed': { merchant_id: 'm_1', business_name: 'Acme', website: 'https://acme.example', email: 'a@b.co', company_id: 'c1' },
-  'ach.update': { merchant_id: 'm_1', status: 'Declined', tran_id: 'txn_ach', message: 'Insufficient Funds', return_transaction_id: 'txn_ret' },
+  'documents.signed': {
+    merchant_id: 'm_1',
+    business_name: 'Acme',
+    website: 'https://acme.example',
+    email: 'a@b.co',
+    company_id: 'c1',
+  },
+  'ach.update': {
+    merchant_id: 'm_1',
+    status: 'Declined',
+    tran_id: 'txn_ach',
+    message: 'Insufficient Funds',
+    return_transaction_id: 'txn_ret',
+  },
   'payment.void': { ...voidRecord, type: 'Void', Status: 'Success' },
   'payment.refund': { ...voidRecord, type: 'Refund', Status: 'Success', parent_transaction_id: 'txn_orig' },
   preauth: { merchant_id: 'm_1', guid: 'txn_pa', amount: 20, order_id: 'o2', customer_id: 0 },
-  'preauth.increment': { merchant_id: 'm_1', transaction_id: 'txn_pa', order_id: 'o2', last_authorized_amount: 20, authorized_amount: 25 },
-  'preauth.decrement': { merchant_id: 'm_1', transaction_id: 'txn_pa', order_id: 'o2', last_authorized_amount: 25, authorized_amount: 15 },
-  'preauth.charge': { merchant_id: 'm_1', transaction_id: 'txn_pa', order_id: 'o2', amount: 15, net_amount: 14.27, fee_amount: 0.73 },
+  'preauth.increment': {
+    merchant_id: 'm_1',
+    transaction_id: 'txn_pa',
+    order_id: 'o2',
+    last_authorized_amount: 20,
+    authorized_amount: 25,
+  },
+  'preauth.decrement': {
+    merchant_id: 'm_1',
+    transaction_id: 'txn_pa',
+    order_id: 'o2',
+    last_authorized_amount: 25,
+    authorized_amount: 15,
+  },
+  'preauth.charge': {
+    merchant_id: 'm_1',
+    transaction_id: 'txn_pa',
+    order_id: 'o2',
+    amount: 15,
+    net_amount: 14.27,
+    fee_amount: 0.73,
+  },
   'preauth.void': { ...voidRecord, type: 'Void', Status: 'Success' },
   'dispute.created': dispute('needs_response'),
   'dispute.updated': dispute('under_review'),
@@ -115,7 +152,12 @@ describe('webhook dispatcher', () => {
       expect(Math.abs(Number(r.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(30);
       const body = JSON.parse(r.body);
       expect(Object.keys(body)).toEqual(['event_type', 'data', 'id', 'created_at']);
-      expect(body).toEqual({ event_type: type, data: SAMPLES[type], id: ids[type], created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+      expect(body).toEqual({
+        event_type: type,
+        data: SAMPLES[type],
+        id: ids[type],
+        created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      });
       // Both verifiers accept the exact bytes received.
       expect(wh.verify(r.body, r.headers as Record<string, string>)).toEqual(body);
       expect(verifyWebhook(secret, r.headers, r.body)).toEqual(body);
@@ -127,7 +169,15 @@ describe('webhook dispatcher', () => {
     });
     expect(d.id).toBe(`dlv_${ids['payment.success']!.slice(4)}`);
     expect(d.url).toBe(rx.url);
-    expect(d.attempts).toEqual([{ at: expect.any(String), status_code: 200, latency_ms: expect.any(Number), error: null, response_body: expect.any(String) }]);
+    expect(d.attempts).toEqual([
+      {
+        at: expect.any(String),
+        status_code: 200,
+        latency_ms: expect.any(Number),
+        error: null,
+        response_body: expect.any(String),
+      },
+    ]);
     expect(d.deliveredAt).toBeInstanceOf(Date);
   });
 
@@ -195,7 +245,9 @@ describe('webhook dispatcher', () => {
   it('a 3xx is a failure and the redirect is not followed', async () => {
     const { clientId } = await newClient();
     let n = 0;
-    rx.behave((_r, res) => (n++ === 0 ? res.writeHead(302, { location: `${rx.url}/elsewhere` }).end() : res.writeHead(200).end()));
+    rx.behave((_r, res) =>
+      n++ === 0 ? res.writeHead(302, { location: `${rx.url}/elsewhere` }).end() : res.writeHead(200).end(),
+    );
     const id = await emit(clientId, 'payment.refund', SAMPLES['payment.refund']);
     start();
     await eventually(async () => (await delivery(id))?.status === 'delivered');
@@ -219,7 +271,9 @@ describe('webhook dispatcher', () => {
     expect(forEvent(second)).toHaveLength(0);
 
     await updateWebhookUrl(core.ctx, clientId, { webhook_url: `${rx.url}/v2` });
-    await eventually(async () => (await delivery(first))?.status === 'delivered' && (await delivery(second))?.status === 'delivered');
+    await eventually(
+      async () => (await delivery(first))?.status === 'delivered' && (await delivery(second))?.status === 'delivered',
+    );
     expect(forEvent(second).map((r) => r.path)).toEqual(['/hooks/v2']);
     expect((await delivery(second))!.url).toBe(`${rx.url}/v2`);
     const [c2] = await core.ctx.db.select().from(clients).where(eq(clients.id, clientId));
@@ -262,7 +316,10 @@ describe('webhook dispatcher', () => {
     rx.behave((_r, res) => res.writeHead(200).end());
     await updateWebhookUrl(core.ctx, clientId, { webhook_url: `${rx.url}/new` });
     // Then the retry's time comes (the clock moved on, in effect).
-    await core.ctx.db.update(webhookDeliveries).set({ nextAttemptAt: sql`now()` }).where(eq(webhookDeliveries.eventId, id));
+    await core.ctx.db
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: sql`now()` })
+      .where(eq(webhookDeliveries.eventId, id));
     await eventually(async () => (await delivery(id))?.status === 'delivered');
     expect(forEvent(id).map((r) => r.path)).toEqual(['/hooks', '/hooks/new']);
   });
@@ -285,30 +342,42 @@ describe('webhook dispatcher', () => {
       return all.every((a) => a.length === 1) ? all.map((a) => a[0]!.error) : null;
     });
     expect(errors[0]).toBe('refused: production webhooks use https only');
-    expect(errors[1]).toBe('refused to connect to 127.0.0.1: it is or resolves to a loopback, private, link-local, metadata or other special-use address');
+    expect(errors[1]).toBe(
+      'refused to connect to 127.0.0.1: it is or resolves to a loopback, private, link-local, metadata or other special-use address',
+    );
     expect(errors[2]).toMatch(/^refused to connect to ::1: it is or resolves to a loopback/);
     // The name, never the address it resolved to.
-    expect(errors[3]).toBe('EBLOCKEDADDRESS: refused to connect to localhost: it is or resolves to a loopback, private, link-local, metadata or other special-use address');
+    expect(errors[3]).toBe(
+      'EBLOCKEDADDRESS: refused to connect to localhost: it is or resolves to a loopback, private, link-local, metadata or other special-use address',
+    );
   });
 
-  it('decrypts a client\'s secret once per claim, and each claim signs with the secret registered then', async () => {
+  it("decrypts a client's secret once per claim, and each claim signs with the secret registered then", async () => {
     const { clientId, secret } = await newClient();
-    const sealedSecret = async () => (await core.ctx.db.select().from(clients).where(eq(clients.id, clientId)))[0]!.webhookSecretEnc!;
+    const sealedSecret = async () =>
+      (await core.ctx.db.select().from(clients).where(eq(clients.id, clientId)))[0]!.webhookSecretEnc!;
     const opened: string[] = [];
     const vault = Object.create(core.ctx.vault, {
       decrypt: { value: (sealed: string) => (opened.push(sealed), core.ctx.vault.decrypt(sealed)) },
     }) as typeof core.ctx.vault;
-    const d = new WebhookDispatcher({ db: core.ctx.db, env: core.ctx.env, vault }, { concurrency: 32, perClient: 32, wakeOnCommit: false });
+    const d = new WebhookDispatcher(
+      { db: core.ctx.db, env: core.ctx.env, vault },
+      { concurrency: 32, perClient: 32, wakeOnCommit: false },
+    );
     try {
       const first = await Promise.all(Array.from({ length: 10 }, () => emit(clientId, 'preauth', SAMPLES.preauth)));
       const firstSealed = await sealedSecret();
       expect(await d.runOnce()).toBe(10);
       expect(opened.filter((s) => s === firstSealed)).toHaveLength(1);
-      for (const id of first) expect(verifyWebhook(secret, forEvent(id)[0]!.headers, forEvent(id)[0]!.body)).toBeTruthy();
+      for (const id of first)
+        expect(verifyWebhook(secret, forEvent(id)[0]!.headers, forEvent(id)[0]!.body)).toBeTruthy();
 
       // A secret replaced between claims (stored directly: registration keeps the one it has).
       const rotated = newKey.webhookSecret();
-      await core.ctx.db.update(clients).set({ webhookSecretEnc: core.ctx.vault.encrypt(rotated) }).where(eq(clients.id, clientId));
+      await core.ctx.db
+        .update(clients)
+        .set({ webhookSecretEnc: core.ctx.vault.encrypt(rotated) })
+        .where(eq(clients.id, clientId));
       const second = await Promise.all(Array.from({ length: 3 }, () => emit(clientId, 'preauth', SAMPLES.preauth)));
       expect(await d.runOnce()).toBe(3);
       expect(opened.filter((s) => s === firstSealed)).toHaveLength(1);
@@ -348,7 +417,8 @@ describe('webhook dispatcher', () => {
 });
 
 describe('shares of the slots between clients', () => {
-  const many = (clientId: string, n: number) => Promise.all(Array.from({ length: n }, () => emit(clientId, 'preauth', SAMPLES.preauth)));
+  const many = (clientId: string, n: number) =>
+    Promise.all(Array.from({ length: n }, () => emit(clientId, 'preauth', SAMPLES.preauth)));
   const sent = (ids: string[]) => ids.filter((id) => forEvent(id).length > 0).length;
 
   it('one client’s due retries fill at most 4 of 16 slots; another client’s new event goes in the same pass', async () => {
@@ -368,7 +438,9 @@ describe('shares of the slots between clients', () => {
       expect(sent(retries)).toBe(4);
     } finally {
       await d.stop();
-      await core.ctx.db.execute(sql`update webhook_deliveries set status = 'failed' where client_id = ${a.clientId} and status = 'retrying'`);
+      await core.ctx.db.execute(
+        sql`update webhook_deliveries set status = 'failed' where client_id = ${a.clientId} and status = 'retrying'`,
+      );
     }
   });
 
@@ -396,7 +468,9 @@ describe('shares of the slots between clients', () => {
       expect(backlog.filter((id) => forEvent(id).length > 0)).toEqual(backlog.slice(2, 6));
     } finally {
       await d.stop();
-      await core.ctx.db.execute(sql`update webhook_deliveries set status = 'failed' where client_id = ${a.clientId} and status = 'pending'`);
+      await core.ctx.db.execute(
+        sql`update webhook_deliveries set status = 'failed' where client_id = ${a.clientId} and status = 'pending'`,
+      );
     }
   });
 
@@ -416,9 +490,9 @@ describe('shares of the slots between clients', () => {
       await eventually(async () => open === 4);
       // Claimed ahead: four waiting behind the four it sends.
       const leased = async () =>
-        (await core.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.clientId, slow.clientId))).filter(
-          (r) => r.lockedUntil && r.lockedUntil > new Date(),
-        ).length;
+        (
+          await core.ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.clientId, slow.clientId))
+        ).filter((r) => r.lockedUntil && r.lockedUntil > new Date()).length;
       expect(await leased()).toBe(8);
       const t0 = performance.now();
       const other = await emit(fast.clientId, 'preauth', SAMPLES.preauth);
@@ -427,7 +501,9 @@ describe('shares of the slots between clients', () => {
       expect(most).toBe(4);
     } finally {
       await d.stop();
-      await core.ctx.db.execute(sql`update webhook_deliveries set status = 'failed' where client_id = ${slow.clientId} and status in ('pending', 'retrying')`);
+      await core.ctx.db.execute(
+        sql`update webhook_deliveries set status = 'failed' where client_id = ${slow.clientId} and status in ('pending', 'retrying')`,
+      );
     }
   });
 
@@ -456,10 +532,16 @@ describe('shares of the slots between clients', () => {
 });
 
 describe('the circuit and the slow lane', () => {
-  const many = (clientId: string, n: number) => Promise.all(Array.from({ length: n }, () => emit(clientId, 'preauth', SAMPLES.preauth)));
+  const many = (clientId: string, n: number) =>
+    Promise.all(Array.from({ length: n }, () => emit(clientId, 'preauth', SAMPLES.preauth)));
   const sent = (ids: string[]) => ids.filter((id) => forEvent(id).length > 0).length;
   const circuit = async (clientId: string) =>
-    (await core.ctx.db.select({ failures: clients.webhookFailures, slowSince: clients.webhookSlowSince }).from(clients).where(eq(clients.id, clientId)))[0]!;
+    (
+      await core.ctx.db
+        .select({ failures: clients.webhookFailures, slowSince: clients.webhookSlowSince })
+        .from(clients)
+        .where(eq(clients.id, clientId))
+    )[0]!;
 
   it('a try unanswered after the slow threshold opens the circuit in the database; another dispatcher then sends the client one try at a time, and a fast 2xx closes it', async () => {
     const { clientId } = await newClient(`${rx.url}/slow`);
@@ -510,7 +592,9 @@ describe('the circuit and the slow lane', () => {
       expect(await circuit(clientId)).toEqual({ failures: 0, slowSince: null });
     } finally {
       await d.stop();
-      await core.ctx.db.execute(sql`update webhook_deliveries set status = 'failed' where client_id = ${clientId} and status = 'retrying'`);
+      await core.ctx.db.execute(
+        sql`update webhook_deliveries set status = 'failed' where client_id = ${clientId} and status = 'retrying'`,
+      );
     }
   });
 });

@@ -128,7 +128,12 @@ function parseTarget(raw: string): Target['url'] {
   } catch {
     return null;
   }
-  return { https: url.protocol === 'https:', hostname: url.hostname, port: webhookPort(url), options: urlToHttpOptions(url) };
+  return {
+    https: url.protocol === 'https:',
+    hostname: url.hostname,
+    port: webhookPort(url),
+    options: urlToHttpOptions(url),
+  };
 }
 
 interface Outcome {
@@ -150,7 +155,8 @@ export const RESPONSE_BODY_KEPT = 2000;
 export class WebhookDispatcher {
   readonly #db: Db;
   readonly #ctx: Pick<Ctx, 'vault' | 'env'>;
-  readonly #o: Required<Omit<WebhookDispatcherOptions, 'logger' | 'onOutcome'>> & Pick<WebhookDispatcherOptions, 'logger' | 'onOutcome'>;
+  readonly #o: Required<Omit<WebhookDispatcherOptions, 'logger' | 'onOutcome'>> &
+    Pick<WebhookDispatcherOptions, 'logger' | 'onOutcome'>;
   readonly #httpAgent: HttpAgent;
   readonly #httpsAgent: HttpsAgent;
   readonly #loop: ClaimLoop<Claimed>;
@@ -172,7 +178,10 @@ export class WebhookDispatcher {
   /** The commits this dispatcher wakes on (the context's signal); none: it only polls. */
   readonly #outbox: OutboxSignal | undefined;
 
-  constructor(ctx: Pick<Ctx, 'db' | 'vault' | 'env'> & Partial<Pick<Ctx, 'outbox'>>, opts: WebhookDispatcherOptions = {}) {
+  constructor(
+    ctx: Pick<Ctx, 'db' | 'vault' | 'env'> & Partial<Pick<Ctx, 'outbox'>>,
+    opts: WebhookDispatcherOptions = {},
+  ) {
     this.#db = ctx.db;
     this.#outbox = ctx.outbox;
     this.#ctx = ctx;
@@ -201,7 +210,9 @@ export class WebhookDispatcher {
     };
     const { perClient, concurrency } = this.#o;
     this.#shares = new ClientShares(perClient, Math.max(perClient, concurrency - perClient));
-    this.#circuits = new Circuits(ctx.db, this.#o.failuresToOpen, (write) => this.#track(write, 'webhook circuit could not be written'));
+    this.#circuits = new Circuits(ctx.db, this.#o.failuresToOpen, (write) =>
+      this.#track(write, 'webhook circuit could not be written'),
+    );
     // The guarded lookup makes the checked address the one the socket connects to.
     const agentOpts = { keepAlive: true, ...(this.#o.allowPrivateAddresses ? {} : { lookup: guardedLookup }) };
     this.#httpAgent = new HttpAgent(agentOpts);
@@ -225,7 +236,8 @@ export class WebhookDispatcher {
     this.#stopping = false;
     this.#loop.start();
     // An operation of this process that committed an event wakes the loop; the poll covers the rest.
-    if (this.#o.wakeOnCommit) this.#unsubscribe ??= this.#outbox?.listen((kind) => kind === 'webhooks' && this.nudge()) ?? null;
+    if (this.#o.wakeOnCommit)
+      this.#unsubscribe ??= this.#outbox?.listen((kind) => kind === 'webhooks' && this.nudge()) ?? null;
     return this;
   }
 
@@ -337,7 +349,10 @@ export class WebhookDispatcher {
       if (this.#circuits.isOpen(row.client_id)) this.#slowQueue.push(row);
       else fast.push(row);
     }
-    this.#shares.took(fast.map((row) => row.client_id), ahead);
+    this.#shares.took(
+      fast.map((row) => row.client_id),
+      ahead,
+    );
     if (fast.length < rows.length) this.#pumpSlow();
     return fast;
   }
@@ -412,7 +427,10 @@ export class WebhookDispatcher {
     });
     await Promise.race([sent, left]);
     // Failures of a try in overtime are the claim loop's no longer: logged here.
-    if (overtime) void sent.catch((err) => this.#o.logger?.warn({ err, delivery_id: c.id }, 'webhook dispatcher: a delivery in overtime failed'));
+    if (overtime)
+      void sent.catch((err) =>
+        this.#o.logger?.warn({ err, delivery_id: c.id }, 'webhook dispatcher: a delivery in overtime failed'),
+      );
   }
 
   /** `onSlow`: called if the receiver has not answered after the slow threshold (fast lane only). */
@@ -428,12 +446,25 @@ export class WebhookDispatcher {
     let recorded: Promise<void>;
     try {
       if (!c.webhook_url || !c.webhook_secret_enc || c.webhook_disabled_at) {
-        recorded = this.#results.record({ id: c.id, lease_id: c.lease_id, status: 'disabled', tries: null, url: null, attempt: null, delay_ms: null });
+        recorded = this.#results.record({
+          id: c.id,
+          lease_id: c.lease_id,
+          status: 'disabled',
+          tries: null,
+          url: null,
+          attempt: null,
+          delay_ms: null,
+        });
         this.#o.onOutcome?.('disabled');
       } else {
         const target = c.batch.target(c.webhook_url, c.webhook_secret_enc);
         const createdAt = new Date(c.event_created_at).toISOString();
-        const body = JSON.stringify({ event_type: c.event_type, data: openPayload(c.payload, this.#ctx.vault), id: c.event_id, created_at: createdAt });
+        const body = JSON.stringify({
+          event_type: c.event_type,
+          data: openPayload(c.payload, this.#ctx.vault),
+          id: c.event_id,
+          created_at: createdAt,
+        });
         const at = new Date();
         const outcome = await this.#post(target.url, target.sign(c.event_id, body, at), body, onSlow);
         this.#shares.answered(c.client_id, succeeded(outcome), outcome.latencyMs);
@@ -444,7 +475,9 @@ export class WebhookDispatcher {
       recorded = Promise.reject(err);
     }
     // The lease runs out and the delivery is tried again; nothing is lost.
-    const tracked = recorded.catch((err) => this.#o.logger?.warn({ err, delivery_id: c.id }, 'webhook delivery could not be recorded'));
+    const tracked = recorded.catch((err) =>
+      this.#o.logger?.warn({ err, delivery_id: c.id }, 'webhook delivery could not be recorded'),
+    );
     this.#recording.add(tracked);
     void tracked.finally(() => this.#recording.delete(tracked));
     if (this.#recording.size > this.#o.concurrency) await tracked;
@@ -604,7 +637,10 @@ function describe(e: Error & { code?: string }, host: string): string {
  * pending ones, each client's within its room and the clients taking turns (oldest first), are
  * made already leased to this pass.
  */
-function newDeliveries(limit: number, leased: { id: unknown; seconds: unknown; slots: SQL; room: (client: SQL) => SQL } | null): SQL {
+function newDeliveries(
+  limit: number,
+  leased: { id: unknown; seconds: unknown; slots: SQL; room: (client: SQL) => SQL } | null,
+): SQL {
   const take = leased ? sql`(n.fits and n.rn <= ${leased.slots})` : sql`false`;
   // Within its client's room; those that fit are ranked round-robin between clients.
   const fits = leased ? sql`(not k.disabled and k.crn <= ${leased.room(sql`k.client_id`)})` : sql`false`;
@@ -671,6 +707,9 @@ const claimStatement = preparedSql('remit_webhook_claim', () => {
     where d.lease_id is not null`;
 });
 
-export function startWebhookDispatcher(ctx: Pick<Ctx, 'db' | 'vault' | 'env'> & Partial<Pick<Ctx, 'outbox'>>, opts: WebhookDispatcherOptions = {}) {
+export function startWebhookDispatcher(
+  ctx: Pick<Ctx, 'db' | 'vault' | 'env'> & Partial<Pick<Ctx, 'outbox'>>,
+  opts: WebhookDispatcherOptions = {},
+) {
   return new WebhookDispatcher(ctx, opts).start();
 }

@@ -72,7 +72,11 @@ export function eventInsertFrom<T extends EventType, K extends keyof EventData[T
   fromRow: Record<K, SQL>,
 ): SQL {
   if (SEALED_FIELDS[e.type]) throw new Error(`${e.type} carries secret fields: write it with recordEvent`);
-  return eventInsertSql(source, { id: newId.event(), clientId: e.clientId, merchantId: e.merchantId, type: e.type, data: JSON.stringify(e.data) }, fromRow);
+  return eventInsertSql(
+    source,
+    { id: newId.event(), clientId: e.clientId, merchantId: e.merchantId, type: e.type, data: JSON.stringify(e.data) },
+    fromRow,
+  );
 }
 
 /**

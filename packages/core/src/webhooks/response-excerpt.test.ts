@@ -10,7 +10,8 @@ describe('responseExcerpt', () => {
   });
 
   it('removes markup, scripts, styles and comments, leaving the text', () => {
-    const html = '<!doctype html><html><head><style>b{color:red}</style><script>steal()</script></head><body><!-- x --><h1>Forbidden</h1><p>No&nbsp;access</p></body></html>';
+    const html =
+      '<!doctype html><html><head><style>b{color:red}</style><script>steal()</script></head><body><!-- x --><h1>Forbidden</h1><p>No&nbsp;access</p></body></html>';
     expect(responseExcerpt(html)).toBe('Forbidden No&nbsp;access');
   });
 

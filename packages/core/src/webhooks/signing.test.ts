@@ -8,7 +8,9 @@ describe('Standard Webhooks signing', () => {
     const secret = newKey.webhookSecret();
     const at = new Date('2026-03-04T05:06:07.000Z');
     const body = '{"event_type":"preauth","data":{"amount":1}}';
-    expect(signWebhook(secret, 'evt_x', Math.floor(at.getTime() / 1000), body)).toBe(new Webhook(secret).sign('evt_x', at, body));
+    expect(signWebhook(secret, 'evt_x', Math.floor(at.getTime() / 1000), body)).toBe(
+      new Webhook(secret).sign('evt_x', at, body),
+    );
   });
 
   it('makes headers the library verifies', () => {
@@ -27,6 +29,8 @@ describe('Standard Webhooks signing', () => {
       expect(sign('evt_z', body, at)).toEqual(webhookHeaders(secret, 'evt_z', body, at));
       expect(new Webhook(secret).verify(body, sign('evt_z', body, new Date()))).toEqual(JSON.parse(body));
     }
-    expect(sign('evt_z', '{"a":1}', at)['webhook-signature']).not.toBe(webhookSigner(newKey.webhookSecret())('evt_z', '{"a":1}', at)['webhook-signature']);
+    expect(sign('evt_z', '{"a":1}', at)['webhook-signature']).not.toBe(
+      webhookSigner(newKey.webhookSecret())('evt_z', '{"a":1}', at)['webhook-signature'],
+    );
   });
 });

@@ -17,9 +17,18 @@ export interface TestCore extends Core {
   databaseUrl?: string;
 }
 
-export async function openTestCore(env: Env = 'sandbox', opts: Pick<OpenOptions, 'onStatement'> = {}): Promise<TestCore> {
+export async function openTestCore(
+  env: Env = 'sandbox',
+  opts: Pick<OpenOptions, 'onStatement'> = {},
+): Promise<TestCore> {
   const db = onPostgres ? await createTestDatabase() : null;
-  const core = await openCore({ env, publicUrl: 'http://127.0.0.1', encryptionKey: randomBytes(32), databaseUrl: db?.url, ...opts });
+  const core = await openCore({
+    env,
+    publicUrl: 'http://127.0.0.1',
+    encryptionKey: randomBytes(32),
+    databaseUrl: db?.url,
+    ...opts,
+  });
   return {
     ...core,
     databaseUrl: db?.url,
@@ -70,7 +79,8 @@ export async function startReceiver(): Promise<Receiver> {
     async waitFor(pred, timeoutMs = 10_000) {
       const until = Date.now() + timeoutMs;
       while (!pred(received)) {
-        if (Date.now() > until) throw new Error(`receiver: condition not met in ${timeoutMs} ms (got ${received.length})`);
+        if (Date.now() > until)
+          throw new Error(`receiver: condition not met in ${timeoutMs} ms (got ${received.length})`);
         await new Promise((r) => setTimeout(r, 10));
       }
     },
@@ -155,7 +165,13 @@ export async function recordThousandEvents(core: Core, clientId: string): Promis
   for (let batch = 0; batch < 20; batch++) {
     await inTransaction(core.ctx, async (tx, ctx) => {
       for (let i = 0; i < 50; i++) {
-        const data = { merchant_id: 'm_1', guid: `txn_${batch}_${i}`, amount: 1, order_id: `o${batch}_${i}`, customer_id: 0 };
+        const data = {
+          merchant_id: 'm_1',
+          guid: `txn_${batch}_${i}`,
+          amount: 1,
+          order_id: `o${batch}_${i}`,
+          customer_id: 0,
+        };
         ids.push(await recordEvent({ ...ctx, db: tx }, { clientId, type: 'preauth', data }));
       }
     });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { appearanceSchema, contrast, THEMES } from '@remit/contract';
-import { appearanceCss, appearanceProblems, cssVariables, overAppearance, palettesOf, THEME_PALETTES, withPrimaryColor } from './appearance.js';
+import {
+  appearanceCss,
+  appearanceProblems,
+  cssVariables,
+  overAppearance,
+  palettesOf,
+  THEME_PALETTES,
+  withPrimaryColor,
+} from './appearance.js';
 
 describe('appearance themes', () => {
   it.each(THEMES)('%s passes every contrast check, and so does each of its derived colours', (theme) => {
@@ -19,13 +27,18 @@ describe('appearance themes', () => {
 
   it('auto is the default palette and the night one under prefers-color-scheme: dark', () => {
     const css = appearanceCss({ theme: 'auto' }, ':host');
-    expect(css).toMatch(/^:host\{--brand:#1d4ed8;.*\}@media \(prefers-color-scheme:dark\)\{:host\{--brand:#60a5fa;.*color-scheme:dark.*\}\}$/);
+    expect(css).toMatch(
+      /^:host\{--brand:#1d4ed8;.*\}@media \(prefers-color-scheme:dark\)\{:host\{--brand:#60a5fa;.*color-scheme:dark.*\}\}$/,
+    );
   });
 
   it('the default appearance needs no stylesheet; anything else writes every property', () => {
     expect(appearanceCss({}, ':root,body')).toBe('');
     expect(appearanceCss({ theme: 'default', variables: {} }, ':root,body')).toBe('');
-    const css = appearanceCss({ theme: 'flat', variables: { colorPrimary: '#7c3aed', fontFamily: 'Georgia, serif', fontSizeBase: '18px' } }, ':root,body');
+    const css = appearanceCss(
+      { theme: 'flat', variables: { colorPrimary: '#7c3aed', fontFamily: 'Georgia, serif', fontSizeBase: '18px' } },
+      ':root,body',
+    );
     expect(css).toContain('--brand:#7c3aed;--brand-ink:#ffffff;');
     expect(css).toContain('--radius:2px;');
     expect(css).toContain('font-family:Georgia, serif;font-size:18px}');
@@ -33,14 +46,21 @@ describe('appearance themes', () => {
 
   it('the older primary colour is colorPrimary unless the appearance sets one', () => {
     expect(withPrimaryColor(null, '#ffd400')).toEqual({ variables: { colorPrimary: '#ffd400' } });
-    expect(withPrimaryColor({ variables: { colorPrimary: '#111111' } }, '#ffd400').variables?.colorPrimary).toBe('#111111');
+    expect(withPrimaryColor({ variables: { colorPrimary: '#111111' } }, '#ffd400').variables?.colorPrimary).toBe(
+      '#111111',
+    );
     expect(withPrimaryColor({ theme: 'night' }, null)).toEqual({ theme: 'night' });
     // A light brand colour gets dark text on it.
     expect(cssVariables(palettesOf(withPrimaryColor(null, '#ffd400'))[0]!.palette)['--brand-ink']).toBe('#111827');
   });
 
   it("a page's override goes over the settings", () => {
-    expect(overAppearance({ theme: 'flat', variables: { colorPrimary: '#7c3aed' } }, { variables: { fontSizeBase: '18px' } })).toEqual({
+    expect(
+      overAppearance(
+        { theme: 'flat', variables: { colorPrimary: '#7c3aed' } },
+        { variables: { fontSizeBase: '18px' } },
+      ),
+    ).toEqual({
       theme: 'flat',
       variables: { colorPrimary: '#7c3aed', fontSizeBase: '18px' },
     });
@@ -54,30 +74,46 @@ describe('appearanceProblems', () => {
       { path: 'colorText', message: 'colorText on colorBackground has contrast 2.8:1; at least 4.5:1 is required' },
     ]);
     expect(appearanceProblems({ variables: { colorPrimary: '#808080' } })).toEqual([
-      { path: 'colorPrimary', message: 'text on colorPrimary (#111827) has contrast 4.4:1; at least 4.5:1 is required' },
+      {
+        path: 'colorPrimary',
+        message: 'text on colorPrimary (#111827) has contrast 4.4:1; at least 4.5:1 is required',
+      },
     ]);
     expect(appearanceProblems({ variables: { colorDanger: '#ff8080' } })).toEqual([
       { path: 'colorDanger', message: 'colorDanger on colorBackground has contrast 2.4:1; at least 4.5:1 is required' },
     ]);
     expect(appearanceProblems({ variables: { colorBackground: '#2563eb', colorText: '#ffffff' } })).toEqual([
       { path: 'colorDanger', message: 'colorDanger on colorBackground has contrast 1.2:1; at least 4.5:1 is required' },
-      { path: 'colorBackground', message: 'focus ring (#2563eb) on colorBackground has contrast 1.0:1; at least 3:1 is required' },
+      {
+        path: 'colorBackground',
+        message: 'focus ring (#2563eb) on colorBackground has contrast 1.0:1; at least 3:1 is required',
+      },
     ]);
   });
 
   it('checks both palettes of auto', () => {
     const [problem] = appearanceProblems({ theme: 'auto', variables: { colorText: '#111827' } });
-    expect(problem?.message).toMatch(/^colorText on colorBackground has contrast 1\.\d:1 \(dark mode\); at least 4\.5:1 is required$/);
+    expect(problem?.message).toMatch(
+      /^colorText on colorBackground has contrast 1\.\d:1 \(dark mode\); at least 4\.5:1 is required$/,
+    );
   });
 });
 
 describe('appearanceSchema', () => {
   it('takes Stripe-named variables and refuses wrong shapes', () => {
-    expect(appearanceSchema.parse({ theme: 'night', variables: { colorPrimary: '#7C3AED', borderRadius: '4px' } })).toEqual({
+    expect(
+      appearanceSchema.parse({ theme: 'night', variables: { colorPrimary: '#7C3AED', borderRadius: '4px' } }),
+    ).toEqual({
       theme: 'night',
       variables: { colorPrimary: '#7c3aed', borderRadius: '4px' },
     });
-    for (const bad of [{ theme: 'dark' }, { variables: { colorPrimary: 'red' } }, { variables: { fontSizeBase: '40px' } }, { variables: { fontFamily: 'x;}body{color:red' } }, { variables: { spacingUnit: 4 } }])
+    for (const bad of [
+      { theme: 'dark' },
+      { variables: { colorPrimary: 'red' } },
+      { variables: { fontSizeBase: '40px' } },
+      { variables: { fontFamily: 'x;}body{color:red' } },
+      { variables: { spacingUnit: 4 } },
+    ])
       expect(appearanceSchema.safeParse(bad).success).toBe(false);
   });
   it('every theme palette has every variable', () => {

@@ -72,13 +72,18 @@ export function underCurrentRules(a: Appearance | null | undefined): Appearance 
   if (!a || appearanceSchema.safeParse(a).success) return a;
   const shape = appearanceVariablesSchema.shape;
   const variables = Object.fromEntries(
-    Object.entries(a.variables ?? {}).filter(([k, v]) => k in shape && shape[k as keyof typeof shape].safeParse(v).success),
+    Object.entries(a.variables ?? {}).filter(
+      ([k, v]) => k in shape && shape[k as keyof typeof shape].safeParse(v).success,
+    ),
   );
   return { ...(appearanceSchema.shape.theme.safeParse(a.theme).success ? { theme: a.theme } : {}), variables };
 }
 
 /** The stored settings' appearance with the older `theme.primary_color` as its colorPrimary when it sets none. */
-export function withPrimaryColor(appearance: Appearance | null | undefined, primaryColor: string | null | undefined): Appearance {
+export function withPrimaryColor(
+  appearance: Appearance | null | undefined,
+  primaryColor: string | null | undefined,
+): Appearance {
   const a = appearance ?? {};
   if (!primaryColor || a.variables?.colorPrimary) return a;
   return { ...a, variables: { ...a.variables, colorPrimary: primaryColor } };
@@ -95,7 +100,8 @@ export function palettesOf(a: Appearance): Array<{ dark: boolean; palette: Palet
   const themes = a.theme === 'auto' ? (['default', 'night'] as const) : ([a.theme ?? 'default'] as const);
   return themes.map((t) => {
     const palette: Palette = { ...THEME_PALETTES[t] };
-    for (const [k, v] of Object.entries(a.variables ?? {})) if (v !== undefined) (palette as Record<string, string>)[k] = v;
+    for (const [k, v] of Object.entries(a.variables ?? {}))
+      if (v !== undefined) (palette as Record<string, string>)[k] = v;
     return { dark: t === 'night' && a.theme === 'auto', palette };
   });
 }
@@ -119,12 +125,22 @@ export function appearanceProblems(a: Appearance): AppearanceProblem[] {
     const when = dark ? ' (dark mode)' : '';
     const check = (path: string, pair: string, fg: string, bg: string, least: number) => {
       const ratio = contrast(fg, bg);
-      if (ratio < least) problems.push({ path, message: `${pair} has contrast ${formatRatio(ratio)}${when}; at least ${least}:1 is required` });
+      if (ratio < least)
+        problems.push({
+          path,
+          message: `${pair} has contrast ${formatRatio(ratio)}${when}; at least ${least}:1 is required`,
+        });
     };
     check('colorText', 'colorText on colorBackground', p.colorText, p.colorBackground, TEXT_CONTRAST);
     check('colorPrimary', `text on colorPrimary (${onPrimary(p)})`, onPrimary(p), p.colorPrimary, TEXT_CONTRAST);
     check('colorDanger', 'colorDanger on colorBackground', p.colorDanger, p.colorBackground, TEXT_CONTRAST);
-    check('colorBackground', `focus ring (${p.focus}) on colorBackground`, p.focus, p.colorBackground, NON_TEXT_CONTRAST);
+    check(
+      'colorBackground',
+      `focus ring (${p.focus}) on colorBackground`,
+      p.focus,
+      p.colorBackground,
+      NON_TEXT_CONTRAST,
+    );
   }
   return problems;
 }
@@ -195,7 +211,10 @@ const ignored = (why: string) => `the appearance option is ignored: ${why}`;
  * over the settings. One of the wrong shape, or whose colours would not read, leaves the settings
  * as they are and says why.
  */
-export function withOverride(settings: Appearance, json: string | undefined): { appearance: Appearance; warning: string | null } {
+export function withOverride(
+  settings: Appearance,
+  json: string | undefined,
+): { appearance: Appearance; warning: string | null } {
   if (!json) return { appearance: settings, warning: null };
   let value: unknown;
   try {
@@ -204,13 +223,16 @@ export function withOverride(settings: Appearance, json: string | undefined): { 
     return { appearance: settings, warning: ignored('it is not JSON') };
   }
   const parsed = appearanceSchema.safeParse(value);
-  if (!parsed.success) return { appearance: settings, warning: ignored(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')) };
+  if (!parsed.success)
+    return {
+      appearance: settings,
+      warning: ignored(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')),
+    };
   const merged = overAppearance(settings, parsed.data);
   const problems = appearanceProblems(merged);
   if (problems.length) return { appearance: settings, warning: ignored(problems.map((p) => p.message).join('; ')) };
   return { appearance: merged, warning: null };
 }
-
 
 /** The pay page's stylesheet of an appearance (its values in the query: cacheable, no lookup); null for the default. */
 export function stylesheetPath(a: Appearance): string | null {

@@ -79,7 +79,10 @@ export const widgetAppearance = (w: Pick<WidgetRow, 'appearance' | 'primaryColor
 
 /** An appearance whose colours would not read is refused, each failing pair named with its ratio. */
 function checkAppearance(appearance: Appearance): void {
-  const errors: FieldError[] = appearanceProblems(appearance).map((p) => ({ path: `appearance.variables.${p.path}`, message: p.message }));
+  const errors: FieldError[] = appearanceProblems(appearance).map((p) => ({
+    path: `appearance.variables.${p.path}`,
+    message: p.message,
+  }));
   if (errors.length) refuse(errors);
 }
 
@@ -90,7 +93,11 @@ export async function listWidgets(ctx: Ctx, merchant: Merchant): Promise<WidgetV
 
 /** A 400 naming each field and what it must be. */
 function refuse(errors: FieldError[]): never {
-  throw invalid('invalid_request', `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+  throw invalid(
+    'invalid_request',
+    `Invalid request. ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+    errors,
+  );
 }
 
 /** Production pages are served over https; plain http only for localhost, and only in sandbox. */
@@ -101,7 +108,8 @@ function checkOrigins(env: Env, origins: string[]): void {
     if (env === 'sandbox' && isLocalOrigin(o)) return;
     errors.push({
       path: `allowed_origins.${i}`,
-      message: env === 'sandbox' ? 'must be https://…, or http://localhost… in sandbox' : 'must be https://… in production',
+      message:
+        env === 'sandbox' ? 'must be https://…, or http://localhost… in sandbox' : 'must be https://… in production',
     });
   });
   if (errors.length) refuse(errors);
@@ -111,13 +119,22 @@ function checkOrigins(env: Env, origins: string[]): void {
 function checkCountries(countries: string[]): void {
   const errors: FieldError[] = [];
   countries.forEach((c, i) => {
-    if (!isPhoneCountry(c)) errors.push({ path: `sms_countries.${i}`, message: `is not a country code phones can be placed in (ISO 3166 alpha-2, for example US), not "${c}"` });
+    if (!isPhoneCountry(c))
+      errors.push({
+        path: `sms_countries.${i}`,
+        message: `is not a country code phones can be placed in (ISO 3166 alpha-2, for example US), not "${c}"`,
+      });
   });
   if (errors.length) refuse(errors);
 }
 
 /** `PUT /widgets/{id}`: sets what the body gives; the row is locked so concurrent updates apply one after the other. */
-export async function updateWidget(ctx: Ctx, merchant: Merchant, id: string, input: Omit<UpdateWidgetInput, 'merchant_key'>): Promise<WidgetView> {
+export async function updateWidget(
+  ctx: Ctx,
+  merchant: Merchant,
+  id: string,
+  input: Omit<UpdateWidgetInput, 'merchant_key'>,
+): Promise<WidgetView> {
   if (input.allowed_origins) checkOrigins(ctx.env, input.allowed_origins);
   if (input.sms_countries) checkCountries(input.sms_countries);
   if (input.max_amount != null && input.max_amount > merchant.maxAmountCents) {
@@ -149,8 +166,12 @@ export async function updateWidget(ctx: Ctx, merchant: Merchant, id: string, inp
         ...(input.logo_url !== undefined && { logoUrl: input.logo_url }),
         ...(input.appearance !== undefined && { appearance: input.appearance }),
         ...(input.request_payment_enabled !== undefined && { requestPaymentEnabled: input.request_payment_enabled }),
-        ...(input.completed_transactions_enabled !== undefined && { completedTransactionsEnabled: input.completed_transactions_enabled }),
-        ...(input.completed_transactions_scope !== undefined && { completedTransactionsScope: input.completed_transactions_scope }),
+        ...(input.completed_transactions_enabled !== undefined && {
+          completedTransactionsEnabled: input.completed_transactions_enabled,
+        }),
+        ...(input.completed_transactions_scope !== undefined && {
+          completedTransactionsScope: input.completed_transactions_scope,
+        }),
         ...(input.sms_countries !== undefined && { smsCountries: input.sms_countries }),
         ...(input.max_amount !== undefined && { maxAmountCents: input.max_amount }),
         updatedAt: at,

@@ -76,7 +76,12 @@ export async function createWidgetPayLink(
 ): Promise<WidgetPayLink> {
   const w = await widgetFor(ctx, merchant);
   assertWidgetAmount(w, amountCents, serverMax);
-  const link = await createPayLink(ctx, merchant, { amount: amountCents, order_id: orderId, allow_card: true, allow_ach: true, embed_origin: origin }, { widget: true });
+  const link = await createPayLink(
+    ctx,
+    merchant,
+    { amount: amountCents, order_id: orderId, allow_card: true, allow_ach: true, embed_origin: origin },
+    { widget: true },
+  );
   return { link_id: link.link_id, pay_link: link.payment_link, amount: formatAmount(amountCents) };
 }
 
@@ -100,26 +105,40 @@ export async function sendWidgetPaymentRequest(
   opts: { serverMax?: number | null; admit?: () => Promise<void> } = {},
 ): Promise<WidgetRequestResult> {
   const w = await widgetFor(ctx, merchant);
-  if (!w.requestPaymentEnabled) throw new RemitError('widget_disabled', 'The request payment widget is turned off in the widget settings (request_payment_enabled).');
+  if (!w.requestPaymentEnabled)
+    throw new RemitError(
+      'widget_disabled',
+      'The request payment widget is turned off in the widget settings (request_payment_enabled).',
+    );
   assertSmsCountry(w, phone);
   assertWidgetAmount(w, amountCents, opts.serverMax ?? null);
   // The answer says `sent` (or `queued`): it must be true.
   if (!ctx.messaging.sms) throw nothingSendable('payment request', ['sms']);
   // The caller's rate limits count only requests that pass the checks above.
   await opts.admit?.();
-  const { data, failed, queued } = await createPaymentRequest(ctx, merchant, {
-    amount: amountCents,
-    order_id: newId.widgetRequest(),
-    phone_number: phone,
-    preauth: false,
-    pass_fee: false,
-    require_3ds: false,
-    allow_card: true,
-    allow_ach: true,
-  }, { widget: true });
+  const { data, failed, queued } = await createPaymentRequest(
+    ctx,
+    merchant,
+    {
+      amount: amountCents,
+      order_id: newId.widgetRequest(),
+      phone_number: phone,
+      preauth: false,
+      pass_fee: false,
+      require_3ds: false,
+      allow_card: true,
+      allow_ach: true,
+    },
+    { widget: true },
+  );
   // The link stays (it expires unpaid); the answer says the SMS did not go, with the provider's reason.
   if (failed[0]) throw new RemitError('sms_not_sent', `The SMS could not be sent: ${failed[0].error}`);
-  return { status: queued.length > 0 ? 'queued' : 'sent', link_id: data.link_id, amount: formatAmount(amountCents), phone_last_four: phone.slice(-4) };
+  return {
+    status: queued.length > 0 ? 'queued' : 'sent',
+    link_id: data.link_id,
+    amount: formatAmount(amountCents),
+    phone_last_four: phone.slice(-4),
+  };
 }
 
 const SHOWN_STATES = ['completed', 'refunded'];
@@ -133,7 +152,10 @@ const SHOWN_TYPES = ['Sale', 'PreAuth'];
 export async function listWidgetTransactions(ctx: Ctx, merchant: Merchant, page: number): Promise<WidgetTransactions> {
   const w = await widgetFor(ctx, merchant);
   if (!w.completedTransactionsEnabled) {
-    throw new RemitError('widget_disabled', 'The completed transactions widget is turned off in the widget settings (completed_transactions_enabled).');
+    throw new RemitError(
+      'widget_disabled',
+      'The completed transactions widget is turned off in the widget settings (completed_transactions_enabled).',
+    );
   }
   const size = WIDGET_TRANSACTIONS_PAGE_SIZE;
   const rows = await ctx.db

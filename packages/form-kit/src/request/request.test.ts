@@ -7,19 +7,29 @@ function answer(make: () => Response | Promise<Response>) {
   vi.stubGlobal('fetch', fetch);
   return fetch;
 }
-const json = (status: number, body: unknown) => () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) => () =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe('request', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('sends JSON with the given headers, uncached, and gives the data back', async () => {
     const fetch = answer(json(200, { status: 'paid' }));
-    const r = await request<{ status: string }>('POST', '/pay/api/links/pl_1/pay', { method: 'card' }, { 'idempotency-key': 'k1' });
+    const r = await request<{ status: string }>(
+      'POST',
+      '/pay/api/links/pl_1/pay',
+      { method: 'card' },
+      { 'idempotency-key': 'k1' },
+    );
     expect(r).toEqual({ ok: true, data: { status: 'paid' } });
     const [url, init] = fetch.mock.calls[0]!;
     expect(url).toBe('/pay/api/links/pl_1/pay');
     expect(init).toMatchObject({ method: 'POST', body: '{"method":"card"}', cache: 'no-store' });
-    expect(init.headers).toEqual({ accept: 'application/json', 'content-type': 'application/json', 'idempotency-key': 'k1' });
+    expect(init.headers).toEqual({
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'idempotency-key': 'k1',
+    });
   });
 
   it('sends no body and no content type on a GET', async () => {

@@ -15,12 +15,21 @@ export type ApiResult<T> =
  *
  * @example const r = await request<PayResult>('POST', '/pay/api/links/pl_1/pay', body, { 'idempotency-key': key });
  */
-export async function request<T>(method: string, url: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResult<T>> {
+export async function request<T>(
+  method: string,
+  url: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+): Promise<ApiResult<T>> {
   let res: Response;
   try {
     res = await fetch(url, {
       method,
-      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       cache: 'no-store',
     });
@@ -28,7 +37,17 @@ export async function request<T>(method: string, url: string, body?: unknown, he
     return { ok: false, status: 0, code: 'network_error', message: '' };
   }
   // An empty body (204) or a proxy's HTML page reads as null.
-  const json = (await res.json().catch(() => null)) as { code?: string; message?: string; errors?: FieldError[] } | null;
+  const json = (await res.json().catch(() => null)) as {
+    code?: string;
+    message?: string;
+    errors?: FieldError[];
+  } | null;
   if (res.ok) return { ok: true, data: json as T };
-  return { ok: false, status: res.status, code: json?.code ?? 'error', message: json?.message ?? res.statusText, errors: json?.errors };
+  return {
+    ok: false,
+    status: res.status,
+    code: json?.code ?? 'error',
+    message: json?.message ?? res.statusText,
+    errors: json?.errors,
+  };
 }

@@ -6,7 +6,14 @@ import axe from 'axe-core';
  * Chromium (e2e/pay-*.test.ts, e2e/portal-views.test.ts) check it on the real pages, and the rules
  * about a whole page (title, language, landmarks, one h1), which a component alone cannot meet.
  */
-const PAGE_RULES = ['color-contrast', 'document-title', 'html-has-lang', 'landmark-one-main', 'page-has-heading-one', 'region'];
+const PAGE_RULES = [
+  'color-contrast',
+  'document-title',
+  'html-has-lang',
+  'landmark-one-main',
+  'page-has-heading-one',
+  'region',
+];
 
 export async function axeFindings(): Promise<string[]> {
   const result = await axe.run(document, {

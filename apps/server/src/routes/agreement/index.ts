@@ -58,17 +58,29 @@ export function agreementRoutes(app: App, ctx: Ctx) {
     }
   });
 
-  app.post('/agreement/:token', { config: { public: true }, onRequest: limit, schema: { ...schema, body: form } }, async (req, reply) => {
-    const accepted = req.body?.accept === 'yes';
-    try {
-      await signAgreement(ctx, req.params.token, { accepted, ip: req.ip, userAgent: req.headers['user-agent'] ?? '' });
-      return reply.status(303).header('location', `/agreement/${req.params.token}`).header('cache-control', 'no-store').send();
-    } catch (e) {
-      if (isRemitError(e) && e.code === 'agreement_not_accepted') {
-        const view = await agreementFor(ctx, req.params.token);
-        return html(reply, 400, agreementPage({ view, action: `/agreement/${req.params.token}`, error: e.message }));
+  app.post(
+    '/agreement/:token',
+    { config: { public: true }, onRequest: limit, schema: { ...schema, body: form } },
+    async (req, reply) => {
+      const accepted = req.body?.accept === 'yes';
+      try {
+        await signAgreement(ctx, req.params.token, {
+          accepted,
+          ip: req.ip,
+          userAgent: req.headers['user-agent'] ?? '',
+        });
+        return reply
+          .status(303)
+          .header('location', `/agreement/${req.params.token}`)
+          .header('cache-control', 'no-store')
+          .send();
+      } catch (e) {
+        if (isRemitError(e) && e.code === 'agreement_not_accepted') {
+          const view = await agreementFor(ctx, req.params.token);
+          return html(reply, 400, agreementPage({ view, action: `/agreement/${req.params.token}`, error: e.message }));
+        }
+        return problem(req, reply, e, ctx.processor.name);
       }
-      return problem(req, reply, e, ctx.processor.name);
-    }
-  });
+    },
+  );
 }

@@ -114,7 +114,9 @@ ${terms}`,
 </div>`
     : '';
   const described = error ? ' aria-invalid="true" aria-describedby="accept-error"' : '';
-  const what = view.stripe ? 'the merchant agreement and the Stripe Connected Account Agreement' : 'the merchant agreement';
+  const what = view.stripe
+    ? 'the merchant agreement and the Stripe Connected Account Agreement'
+    : 'the merchant agreement';
   return page(
     `${error ? 'Error: ' : ''}Merchant agreement – ${view.business_name}`,
     `<h1>Merchant agreement</h1>

@@ -12,9 +12,17 @@ import { DEFAULT_RATE_LIMITS } from '../../rate-limits.js';
 let s: TestServer;
 let link: string;
 beforeAll(async () => {
-  s = await startTestServer({ trustProxy: true, rateLimits: { agreementPerAddress: DEFAULT_RATE_LIMITS.agreementPerAddress } });
+  s = await startTestServer({
+    trustProxy: true,
+    rateLimits: { agreementPerAddress: DEFAULT_RATE_LIMITS.agreementPerAddress },
+  });
   const auth = await s.credentials();
-  const res = await s.http({ method: 'POST', path: '/api/v1/onboarding', auth, json: validOnboarding({ business_name: 'Guarded Shop' }) });
+  const res = await s.http({
+    method: 'POST',
+    path: '/api/v1/onboarding',
+    auth,
+    json: validOnboarding({ business_name: 'Guarded Shop' }),
+  });
   link = new URL(res.body.data.agreement_link as string).pathname;
 });
 afterAll(() => s?.close());
@@ -27,7 +35,9 @@ describe('the agreement page per address', () => {
     const statuses: number[] = [];
     const started = Date.now();
     for (let batch = 0; batch < 300; batch += 25) {
-      const answers = await Promise.all(Array.from({ length: 25 }, () => s.http({ method: 'GET', path: guess(), headers: from('203.0.113.50') })));
+      const answers = await Promise.all(
+        Array.from({ length: 25 }, () => s.http({ method: 'GET', path: guess(), headers: from('203.0.113.50') })),
+      );
       statuses.push(...answers.map((a) => a.status));
     }
     const elapsed = Date.now() - started;
@@ -59,7 +69,11 @@ describe('the agreement page per address', () => {
   it('an IPv6 client counts by its /64', async () => {
     const statuses: number[] = [];
     for (let batch = 0; batch < 130; batch += 26) {
-      const answers = await Promise.all(Array.from({ length: 26 }, (_, i) => s.http({ method: 'GET', path: guess(), headers: from(`2001:db8:77:1:${(batch + i).toString(16)}::1`) })));
+      const answers = await Promise.all(
+        Array.from({ length: 26 }, (_, i) =>
+          s.http({ method: 'GET', path: guess(), headers: from(`2001:db8:77:1:${(batch + i).toString(16)}::1`) }),
+        ),
+      );
       statuses.push(...answers.map((a) => a.status));
     }
     expect(statuses.filter((c) => c === 404)).toHaveLength(120);

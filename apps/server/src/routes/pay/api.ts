@@ -16,7 +16,19 @@ import {
   setupIntentReportSchema,
   stripeIntentSchema,
 } from '@remit/contract';
-import { addCardFromLink, addCardView, addressKey, answerChallenge, cardIntent, linkIntent, payLink, payLinkView, reportCardIntent, reportLinkIntent, type Ctx } from '@remit/core';
+import {
+  addCardFromLink,
+  addCardView,
+  addressKey,
+  answerChallenge,
+  cardIntent,
+  linkIntent,
+  payLink,
+  payLinkView,
+  reportCardIntent,
+  reportLinkIntent,
+  type Ctx,
+} from '@remit/core';
 import { registerIdempotency } from '../../plugins/idempotency.js';
 import { enforceRateLimit } from '../../plugins/rate-limit.js';
 import type { App } from '../types.js';
@@ -33,10 +45,21 @@ const challengeParams = linkParams.extend({ challengeId: z.string().max(100) });
 const tokenParams = z.object({ token: z.string().max(100) });
 const KEY_RULE = 'is required: 1 to 255 characters, one key per payment attempt';
 const idempotencyHeader = z.object({
-  'idempotency-key': z.string({ error: KEY_RULE }).min(1, KEY_RULE).max(255, KEY_RULE).describe('one key per payment attempt, made by the page'),
+  'idempotency-key': z
+    .string({ error: KEY_RULE })
+    .min(1, KEY_RULE)
+    .max(255, KEY_RULE)
+    .describe('one key per payment attempt, made by the page'),
 });
 
-const errors = { 400: errorEnvelopeSchema, 402: errorEnvelopeSchema, 404: errorEnvelopeSchema, 409: errorEnvelopeSchema, 410: errorEnvelopeSchema, 429: errorEnvelopeSchema };
+const errors = {
+  400: errorEnvelopeSchema,
+  402: errorEnvelopeSchema,
+  404: errorEnvelopeSchema,
+  409: errorEnvelopeSchema,
+  410: errorEnvelopeSchema,
+  429: errorEnvelopeSchema,
+};
 const config = { public: true } as const;
 const tags = ['pay page'];
 /** No credentials: the link id in the path is the authorization. */
@@ -54,7 +77,8 @@ function sendsCard(req: FastifyRequest): boolean {
 const WAIT_FOR_FIRST_MS = 10_000;
 
 /** The pay page's language, which its calls send as their Accept-Language (any browser's own otherwise). */
-const customerLocale = (req: { headers: { 'accept-language'?: string } }) => pickLocale(null, acceptedLanguages(req.headers['accept-language']));
+const customerLocale = (req: { headers: { 'accept-language'?: string } }) =>
+  pickLocale(null, acceptedLanguages(req.headers['accept-language']));
 
 /**
  * 202 for a payment accepted but not done (the processor's answer never came, or the bank account
@@ -70,18 +94,36 @@ export function payApiRoutes(app: App, ctx: Ctx) {
       api.addHook('onRequest', async (req, reply) => {
         setApiHeaders(reply);
         // Card testing: every call counts per address, every write per link (or card token).
-        await enforceRateLimit(ctx, reply, app.rateLimits.payPerAddress, addressKey(req.ip), 'Too many payment page requests from this address');
+        await enforceRateLimit(
+          ctx,
+          reply,
+          app.rateLimits.payPerAddress,
+          addressKey(req.ip),
+          'Too many payment page requests from this address',
+        );
         const p = req.params as { linkId?: string; token?: string };
         const link = p.linkId ? `pay:${p.linkId}` : p.token ? `card:${p.token}` : null;
         if (req.method === 'POST' && link) {
-          await enforceRateLimit(ctx, reply, app.rateLimits.payWritesPerLink, link, 'Too many payment attempts on this link');
+          await enforceRateLimit(
+            ctx,
+            reply,
+            app.rateLimits.payWritesPerLink,
+            link,
+            'Too many payment attempts on this link',
+          );
         }
       });
       // A card tester spreads numbers over many links: every card sent counts per address, across
       // links, before the idempotency claim and before the network sees it. Bank payments are not counted.
       api.addHook('preValidation', async (req, reply) => {
         if (req.method === 'POST' && sendsCard(req)) {
-          await enforceRateLimit(ctx, reply, app.rateLimits.payCardsPerAddress, addressKey(req.ip), 'Too many card payment attempts from this address');
+          await enforceRateLimit(
+            ctx,
+            reply,
+            app.rateLimits.payCardsPerAddress,
+            addressKey(req.ip),
+            'Too many card payment attempts from this address',
+          );
         }
       });
       registerIdempotency(api, ctx, {
@@ -97,7 +139,16 @@ export function payApiRoutes(app: App, ctx: Ctx) {
 
       api.get(
         '/links/:linkId',
-        { config, schema: { tags, security, summary: 'The link as the pay page shows it', params: linkParams, response: { 200: payLinkViewSchema, ...errors } } },
+        {
+          config,
+          schema: {
+            tags,
+            security,
+            summary: 'The link as the pay page shows it',
+            params: linkParams,
+            response: { 200: payLinkViewSchema, ...errors },
+          },
+        },
         async (req) => payLinkView(ctx, req.params.linkId),
       );
 
@@ -109,7 +160,8 @@ export function payApiRoutes(app: App, ctx: Ctx) {
             tags,
             security,
             summary: 'Pay the link by card or bank account',
-            description: 'A card that needs 3-D Secure (or any card on a require_3ds link) answers {status:"challenge"}; nothing is charged until the challenge is completed.',
+            description:
+              'A card that needs 3-D Secure (or any card on a require_3ds link) answers {status:"challenge"}; nothing is charged until the challenge is completed.',
             params: linkParams,
             headers: idempotencyHeader,
             body: payRequestSchema,
@@ -117,7 +169,13 @@ export function payApiRoutes(app: App, ctx: Ctx) {
           },
         },
         async (req, reply) => {
-          const result = await payLink(req.ctx, req.params.linkId, req.body, { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') }, customerLocale(req));
+          const result = await payLink(
+            req.ctx,
+            req.params.linkId,
+            req.body,
+            { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? '') },
+            customerLocale(req),
+          );
           return reply.code(payResultCode(result)).send(result);
         },
       );
@@ -136,7 +194,8 @@ export function payApiRoutes(app: App, ctx: Ctx) {
             response: { 200: payResultSchema, ...errors },
           },
         },
-        async (req) => answerChallenge(req.ctx, req.params.linkId, req.params.challengeId, req.body.outcome, customerLocale(req)),
+        async (req) =>
+          answerChallenge(req.ctx, req.params.linkId, req.params.challengeId, req.body.outcome, customerLocale(req)),
       );
 
       api.post(
@@ -166,7 +225,8 @@ export function payApiRoutes(app: App, ctx: Ctx) {
             tags,
             security,
             summary: 'The page confirmed the PaymentIntent: read it from Stripe and record it',
-            description: 'Answers paid (200), processing or bank_verification (202); a declined payment answers 402 and the link stays open.',
+            description:
+              'Answers paid (200), processing or bank_verification (202); a declined payment answers 402 and the link stays open.',
             params: linkParams,
             headers: idempotencyHeader,
             body: paymentIntentReportSchema,
@@ -215,7 +275,16 @@ export function payApiRoutes(app: App, ctx: Ctx) {
 
       api.get(
         '/cards/:token',
-        { config, schema: { tags, security, summary: 'The add-card page of a card request', params: tokenParams, response: { 200: addCardViewSchema, ...errors } } },
+        {
+          config,
+          schema: {
+            tags,
+            security,
+            summary: 'The add-card page of a card request',
+            params: tokenParams,
+            response: { 200: addCardViewSchema, ...errors },
+          },
+        },
         async (req) => addCardView(ctx, req.params.token),
       );
 

@@ -10,9 +10,15 @@ describe('frameAncestors', () => {
     expect(frameAncestors({ env: 'production', allowedOrigins: [], embedOrigin: null })).toBe("'none'");
   });
   it("the merchant's allowed origins, plus the link's own", () => {
-    expect(frameAncestors({ env: 'production', allowedOrigins: ['https://a.example'], embedOrigin: 'https://b.example' })).toBe('https://a.example https://b.example');
-    expect(frameAncestors({ env: 'sandbox', allowedOrigins: ['https://a.example'], embedOrigin: 'https://a.example' })).toBe('https://a.example');
-    expect(frameAncestors({ env: 'production', allowedOrigins: [], embedOrigin: 'https://b.example' })).toBe('https://b.example');
+    expect(
+      frameAncestors({ env: 'production', allowedOrigins: ['https://a.example'], embedOrigin: 'https://b.example' }),
+    ).toBe('https://a.example https://b.example');
+    expect(
+      frameAncestors({ env: 'sandbox', allowedOrigins: ['https://a.example'], embedOrigin: 'https://a.example' }),
+    ).toBe('https://a.example');
+    expect(frameAncestors({ env: 'production', allowedOrigins: [], embedOrigin: 'https://b.example' })).toBe(
+      'https://b.example',
+    );
   });
 });
 
@@ -28,7 +34,12 @@ describe('payPageCsp', () => {
 });
 
 describe("with Stripe's fields", () => {
-  const framing = { env: 'production' as const, allowedOrigins: ['https://shop.example.com'], embedOrigin: null, styleHashes: ['sha256-abc='] };
+  const framing = {
+    env: 'production' as const,
+    allowedOrigins: ['https://shop.example.com'],
+    embedOrigin: null,
+    styleHashes: ['sha256-abc='],
+  };
   it("allows exactly Stripe.js's origin for scripts, frames and calls beside the page's own, nothing else", () => {
     expect(payPageCsp({ ...framing, stripeJsUrl: 'http://127.0.0.1:45123/v3/' })).toBe(
       [

@@ -27,7 +27,11 @@ export interface Framing {
  * 3-D Secure from its hooks host, as Stripe's CSP guide lists; a stand-in (tests) serves all from
  * its one origin. An address that does not parse adds nothing (the fields then do not load).
  */
-export function stripeSources(jsUrl: string | null | undefined): { script: string[]; frame: string[]; connect: string[] } {
+export function stripeSources(jsUrl: string | null | undefined): {
+  script: string[];
+  frame: string[];
+  connect: string[];
+} {
   let origin: string;
   try {
     origin = new URL(jsUrl ?? '').origin;
@@ -93,7 +97,10 @@ export function setPageHeaders(reply: FastifyReply, framing: Framing): FastifyRe
 
 /** `/pay/api/*` answers: never cached, never sniffed, never leaking the link id in a Referer. */
 export function setApiHeaders(reply: FastifyReply): FastifyReply {
-  return reply.header('cache-control', 'no-store').header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer');
+  return reply
+    .header('cache-control', 'no-store')
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'no-referrer');
 }
 
 /** Built assets have content hashes in their names: cache them for a year. */

@@ -35,7 +35,10 @@ export function stateScript(state: PayPageState): string {
 }
 
 function jsonScript(id: string, value: unknown): string {
-  const json = JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   return `<script id="${id}" type="application/json">${json}</script>`;
 }
 
@@ -64,16 +67,23 @@ interface RenderedPage {
   formatted?: Record<string, string>;
 }
 
-const escapeText = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeText = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * The built template with the state, the rendered markup, its language and title filled in; and,
  * for a language the page's script fetches as a chunk of its own, that chunk preloaded (the page
  * waits for it before it starts), so the browser fetches it beside the script, not after it.
  */
-export function fillPage(template: string, state: PayPageState, page: RenderedPage, ...chunks: Array<string | undefined>): string {
+export function fillPage(
+  template: string,
+  state: PayPageState,
+  page: RenderedPage,
+  ...chunks: Array<string | undefined>
+): string {
   const [before, after] = template.split(APP_MARKER) as [string, string | undefined];
-  const formatted = page.formatted && Object.keys(page.formatted).length ? jsonScript('remit-formatted', page.formatted) : '';
+  const formatted =
+    page.formatted && Object.keys(page.formatted).length ? jsonScript('remit-formatted', page.formatted) : '';
   const preload = chunks.map((c) => (c ? `<link rel="modulepreload" href="/pay/assets/${c}">` : '')).join('');
   // The merchant's appearance, after the built styles it overrides: in the first paint, no flash of the default look.
   const sheet = state.page !== 'error' && state.view.merchant.stylesheet;
@@ -125,7 +135,10 @@ const STYLESHEET_LINK = /<link rel="stylesheet"[^>]*? href="\/pay\/assets\/([A-Z
  * trip). The files stay in `assets/` (the bundle budget counts them). A stylesheet that could
  * close its own element stays a link.
  */
-export async function inlineStylesheets(template: string, assetsDir: string): Promise<{ template: string; styleHashes: string[] }> {
+export async function inlineStylesheets(
+  template: string,
+  assetsDir: string,
+): Promise<{ template: string; styleHashes: string[] }> {
   const styleHashes: string[] = [];
   const links = [...template.matchAll(STYLESHEET_LINK)];
   const css = await Promise.all(links.map((l) => readFile(join(assetsDir, l[1]!), 'utf8')));
@@ -150,7 +163,11 @@ export function payPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_PAY_
       import(pathToFileURL(join(dist, 'ssr', 'ssr.js')).href) as Promise<PayRenderer>,
       readLocaleChunks(dist),
     ])
-      .then(async ([template, renderer, localeChunks]) => ({ renderer, localeChunks, ...(await inlineStylesheets(template, assets)) }))
+      .then(async ([template, renderer, localeChunks]) => ({
+        renderer,
+        localeChunks,
+        ...(await inlineStylesheets(template, assets)),
+      }))
       .catch((e: unknown) => {
         built = null;
         throw e;
@@ -181,7 +198,11 @@ export function payPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_PAY_
         .send(`${refusal.message}\n`);
     }
     const q = req.url.indexOf('?');
-    const rendered = page.renderer.renderPage(found.state, q < 0 ? '' : req.url.slice(q), req.headers['accept-language']);
+    const rendered = page.renderer.renderPage(
+      found.state,
+      q < 0 ? '' : req.url.slice(q),
+      req.headers['accept-language'],
+    );
     const entry = found.state.page === 'error' ? null : found.state.view.card_entry;
     setPageHeaders(reply, {
       env: ctx.env,
@@ -192,7 +213,9 @@ export function payPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_PAY_
     });
     // A card page's script fetches its page's chunk (app.tsx): preloaded beside it too.
     const pageChunk = found.state.page === 'card' ? page.localeChunks['add-card'] : undefined;
-    return reply.status(found.status).send(fillPage(page.template, found.state, rendered, page.localeChunks[rendered.locale], pageChunk));
+    return reply
+      .status(found.status)
+      .send(fillPage(page.template, found.state, rendered, page.localeChunks[rendered.locale], pageChunk));
   }
 
   const config = { public: true } as const;
@@ -218,7 +241,8 @@ export function payPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_PAY_
   app.get(APPEARANCE_STYLESHEET, { config, schema: { hide: true } }, async (req, reply) => {
     const appearance = appearanceFromQuery(req.query as Record<string, string>);
     reply.header('content-type', 'text/css; charset=utf-8').header('x-content-type-options', 'nosniff');
-    if (!appearance) return reply.status(400).send('/* not an appearance that reads: see PUT /widgets/{id} appearance */\n');
+    if (!appearance)
+      return reply.status(400).send('/* not an appearance that reads: see PUT /widgets/{id} appearance */\n');
     return reply.header('cache-control', 'public, max-age=86400').send(appearanceCss(appearance, ':root,body'));
   });
 

@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 describe('GET /pay/preload', () => {
-  it("200: the built page (its script, its stylesheet inlined) with no state and nothing rendered, #app marked as the shell", async () => {
+  it('200: the built page (its script, its stylesheet inlined) with no state and nothing rendered, #app marked as the shell', async () => {
     const res = await s.http({ method: 'GET', path: '/pay/preload' });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -66,7 +66,10 @@ describe('GET /pay/preload', () => {
 
 describe('preloadPage', () => {
   it('drops the state and markup markers and marks #app, whatever else the template holds', () => {
-    const built = '<head><!--remit-state--><script type="module" crossorigin src="/pay/assets/a.js"></script></head><body><div id="app"><!--remit-app--></div></body>';
-    expect(preloadPage(built)).toBe('<head><script type="module" crossorigin src="/pay/assets/a.js"></script></head><body><div id="app" data-shell></div></body>');
+    const built =
+      '<head><!--remit-state--><script type="module" crossorigin src="/pay/assets/a.js"></script></head><body><div id="app"><!--remit-app--></div></body>';
+    expect(preloadPage(built)).toBe(
+      '<head><script type="module" crossorigin src="/pay/assets/a.js"></script></head><body><div id="app" data-shell></div></body>',
+    );
   });
 });

@@ -24,7 +24,10 @@ export function setPreloadHeaders(reply: FastifyReply, styleHashes: string[]): F
   reply.raw.removeHeader('x-frame-options');
   return reply
     .header('content-type', 'text/html; charset=utf-8')
-    .header('content-security-policy', payPageCsp({ env: 'sandbox', allowedOrigins: [], embedOrigin: null, styleHashes }, '*'))
+    .header(
+      'content-security-policy',
+      payPageCsp({ env: 'sandbox', allowedOrigins: [], embedOrigin: null, styleHashes }, '*'),
+    )
     .header('cache-control', 'public, max-age=300')
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'no-referrer');

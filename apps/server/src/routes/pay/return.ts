@@ -12,15 +12,20 @@ const params = z.object({ linkId: z.string().max(100) });
  * which shows the receipt, or the form again with `?declined=<code>` after a failed challenge.
  */
 export function payReturnRoute(app: App, ctx: Ctx) {
-  app.get(
-    '/pay/:linkId/return',
-    { config: { public: true }, schema: { hide: true, params } },
-    async (req, reply) => {
-      // Each return asks the processor: counted per address like the pay page's own calls.
-      await enforceRateLimit(ctx, reply, app.rateLimits.payPerAddress, addressKey(req.ip), 'Too many payment page requests from this address');
-      const outcome = await returnToPayPage(ctx, req.params.linkId);
-      const page = `/pay/${encodeURIComponent(req.params.linkId)}`;
-      return reply.redirect(typeof outcome === 'object' ? `${page}?declined=${encodeURIComponent(outcome.declined)}` : page, 303);
-    },
-  );
+  app.get('/pay/:linkId/return', { config: { public: true }, schema: { hide: true, params } }, async (req, reply) => {
+    // Each return asks the processor: counted per address like the pay page's own calls.
+    await enforceRateLimit(
+      ctx,
+      reply,
+      app.rateLimits.payPerAddress,
+      addressKey(req.ip),
+      'Too many payment page requests from this address',
+    );
+    const outcome = await returnToPayPage(ctx, req.params.linkId);
+    const page = `/pay/${encodeURIComponent(req.params.linkId)}`;
+    return reply.redirect(
+      typeof outcome === 'object' ? `${page}?declined=${encodeURIComponent(outcome.declined)}` : page,
+      303,
+    );
+  });
 }

@@ -46,7 +46,10 @@ describe('merchants', () => {
     const p = await portalSignIn(s);
     const example = (await p.call('GET', '/onboarding-example')).body;
     const before = await tableCounts(s.core);
-    const res = await p.call('POST', '/merchants', { ...example, BusinessInfo: { ...example.BusinessInfo, ein: 'nope' } });
+    const res = await p.call('POST', '/merchants', {
+      ...example,
+      BusinessInfo: { ...example.BusinessInfo, ein: 'nope' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { path: string }) => e.path)).toContain('BusinessInfo.ein');
     expect(await tableCounts(s.core)).toEqual(before);
@@ -82,12 +85,18 @@ describe('webhooks', () => {
     rx.behave((_r, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}'));
     const set = await p.call('PUT', '/webhook', { webhook_url: rx.url });
     expect(set.status).toBe(200);
-    expect(set.body).toEqual({ webhook_url: rx.url, signing_secret: expect.stringMatching(/^whsec_/), disabled: false });
+    expect(set.body).toEqual({
+      webhook_url: rx.url,
+      signing_secret: expect.stringMatching(/^whsec_/),
+      disabled: false,
+    });
     const sent = await p.call('POST', '/test-event');
     expect(sent.status).toBe(201);
     const d = await eventually(async () => {
       const list = (await p.call('GET', '/deliveries')).body.deliveries;
-      return list.find((x: { event_id: string; status: string }) => x.event_id === sent.body.event_id && x.status === 'delivered');
+      return list.find(
+        (x: { event_id: string; status: string }) => x.event_id === sent.body.event_id && x.status === 'delivered',
+      );
     });
     expect(d.event_type).toBe('webhook.test');
     expect(JSON.parse(d.request_body)).toEqual({
@@ -126,19 +135,31 @@ describe('pay links, the inbox and transactions', () => {
   it('a pay link with an email reaches the inbox; the email HTML is served with a CSP that allows no script', async () => {
     const p = await portalSignIn(s);
     const m = await onboarded(p);
-    const link = await p.call('POST', `/merchants/${m.merchant_id}/pay-links`, { amount: '12.50', email: 'ada@example.com' });
+    const link = await p.call('POST', `/merchants/${m.merchant_id}/pay-links`, {
+      amount: '12.50',
+      email: 'ada@example.com',
+    });
     expect(link.status).toBe(201);
     expect(link.body.pay_link).toBe(`${s.url}/pay/${link.body.link_id}`);
-    const msg = await eventually(async () => (await p.call('GET', `/messages?merchant_id=${m.merchant_id}`)).body.messages[0]);
+    const msg = await eventually(
+      async () => (await p.call('GET', `/messages?merchant_id=${m.merchant_id}`)).body.messages[0],
+    );
     expect(msg).toMatchObject({ channel: 'email', recipient: 'ada@example.com', pay_link_id: link.body.link_id });
-    const html = await s.http({ method: 'GET', path: `/portal/api/messages/${msg.id}/html`, headers: { cookie: p.cookie } });
+    const html = await s.http({
+      method: 'GET',
+      path: `/portal/api/messages/${msg.id}/html`,
+      headers: { cookie: p.cookie },
+    });
     expect(html.status).toBe(200);
     expect(html.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(html.headers['content-security-policy']).toMatch(/default-src 'none'.*sandbox$/);
     expect(html.headers['content-security-policy']).not.toContain('script-src');
     expect(html.text).toContain(link.body.pay_link);
     const other = await portalSignIn(s);
-    expect((await s.http({ method: 'GET', path: `/portal/api/messages/${msg.id}/html`, headers: { cookie: other.cookie } })).status).toBe(404);
+    expect(
+      (await s.http({ method: 'GET', path: `/portal/api/messages/${msg.id}/html`, headers: { cookie: other.cookie } }))
+        .status,
+    ).toBe(404);
     expect((await other.call('GET', '/messages')).body.messages).toEqual([]);
   });
 
@@ -171,7 +192,9 @@ describe('pay links, the inbox and transactions', () => {
     expect((await p.call('POST', `${base}/${pa2}/void`)).body.message).toBe('Preauthorization voided.');
 
     const list = (await p.call('GET', base)).body;
-    expect(list.transactions.map((t: { transaction_id: string }) => t.transaction_id)).toEqual(expect.arrayContaining([sale, pa, pa2]));
+    expect(list.transactions.map((t: { transaction_id: string }) => t.transaction_id)).toEqual(
+      expect.arrayContaining([sale, pa, pa2]),
+    );
   });
 
   it('approves and declines ACH debits', async () => {
@@ -204,9 +227,19 @@ describe('pay links, the inbox and transactions', () => {
     const p = await portalSignIn(s, [id, secret]);
     const ACTIONS = ['refund', 'void', 'capture', 'ach-approve', 'ach-decline'] as const;
     type Step = (base: string, txn: string) => Promise<unknown>;
-    const act = (action: string, body?: object): Step => async (base, txn) => expect((await p.call('POST', `${base}/${txn}/${action}`, body)).status).toBe(200);
+    const act =
+      (action: string, body?: object): Step =>
+      async (base, txn) =>
+        expect((await p.call('POST', `${base}/${txn}/${action}`, body)).status).toBe(200);
     // Each state: how a transaction gets there (a card or bank customer, a preauthorization, portal actions after).
-    const states: Array<{ name: string; bank?: boolean; preAuth?: boolean; steps?: Step[]; settle?: boolean; offers: string[] }> = [
+    const states: Array<{
+      name: string;
+      bank?: boolean;
+      preAuth?: boolean;
+      steps?: Step[];
+      settle?: boolean;
+      offers: string[];
+    }> = [
       { name: 'card sale, unsettled', offers: ['refund', 'void'] },
       { name: 'card sale, settled', settle: true, offers: ['refund'] },
       { name: 'card sale, partly refunded', steps: [act('refund', { amount: '5.00' })], offers: ['refund', 'void'] },
@@ -231,7 +264,10 @@ describe('pay links, the inbox and transactions', () => {
         txns.push(txn);
       }
       if (st.settle) expect((await p.call('POST', `/merchants/${tm.merchant_id}/settle`)).status).toBe(200);
-      const listed = (await p.call('GET', base)).body.transactions as Array<{ transaction_id: string; actions: string[] }>;
+      const listed = (await p.call('GET', base)).body.transactions as Array<{
+        transaction_id: string;
+        actions: string[];
+      }>;
       for (const [i, action] of ACTIONS.entries()) {
         const offered = listed.find((t) => t.transaction_id === txns[i])!.actions;
         expect(offered, st.name).toEqual(st.offers);

@@ -83,9 +83,13 @@ export function portalApiRoutes(app: App, ctx: Ctx) {
     },
   );
 
-  app.get('/portal/api/session', { config, schema: { ...hide, response: { 200: portalSessionSchema } } }, async (req) => {
-    return (await resumeSession(ctx, sessionToken(req))).session;
-  });
+  app.get(
+    '/portal/api/session',
+    { config, schema: { ...hide, response: { 200: portalSessionSchema } } },
+    async (req) => {
+      return (await resumeSession(ctx, sessionToken(req))).session;
+    },
+  );
 
   // onRequest: a forged request is refused before its body is even read.
   const guard = { config, onRequest: requireSession(ctx) };
@@ -99,9 +103,13 @@ export function portalApiRoutes(app: App, ctx: Ctx) {
   });
 
   // Merchants.
-  app.get('/portal/api/merchants', { ...poll, schema: { ...hide, response: { 200: portalMerchantsSchema } } }, async (req) => ({
-    merchants: await portalMerchants(ctx, req.portalClientId),
-  }));
+  app.get(
+    '/portal/api/merchants',
+    { ...poll, schema: { ...hide, response: { 200: portalMerchantsSchema } } },
+    async (req) => ({
+      merchants: await portalMerchants(ctx, req.portalClientId),
+    }),
+  );
 
   app.get('/portal/api/onboarding-example', { ...guard, schema: hide }, async () => {
     const name = `Demo Store ${Math.floor(Math.random() * 9000) + 1000}`;
@@ -122,8 +130,10 @@ export function portalApiRoutes(app: App, ctx: Ctx) {
   );
 
   // Webhooks.
-  app.get('/portal/api/webhook', { ...guard, schema: { ...hide, response: { 200: portalWebhookSchema } } }, async (req) =>
-    portalWebhook(ctx, req.portalClientId),
+  app.get(
+    '/portal/api/webhook',
+    { ...guard, schema: { ...hide, response: { 200: portalWebhookSchema } } },
+    async (req) => portalWebhook(ctx, req.portalClientId),
   );
 
   app.put(
@@ -135,8 +145,10 @@ export function portalApiRoutes(app: App, ctx: Ctx) {
     },
   );
 
-  app.get('/portal/api/deliveries', { ...poll, schema: { ...hide, response: { 200: portalDeliveriesSchema } } }, async (req) =>
-    portalDeliveries(ctx, req.portalClientId),
+  app.get(
+    '/portal/api/deliveries',
+    { ...poll, schema: { ...hide, response: { 200: portalDeliveriesSchema } } },
+    async (req) => portalDeliveries(ctx, req.portalClientId),
   );
 
   app.post(
@@ -153,31 +165,46 @@ export function portalApiRoutes(app: App, ctx: Ctx) {
     },
   );
 
-  app.post('/portal/api/test-event', { ...guard, schema: { ...hide, response: { 201: portalTestEventSchema } } }, async (req, reply) =>
-    reply.status(201).send(await sendTestEvent(ctx, req.portalClientId)),
+  app.post(
+    '/portal/api/test-event',
+    { ...guard, schema: { ...hide, response: { 201: portalTestEventSchema } } },
+    async (req, reply) => reply.status(201).send(await sendTestEvent(ctx, req.portalClientId)),
   );
 
   // The sandbox inbox.
   app.get(
     '/portal/api/messages',
-    { ...poll, schema: { ...hide, querystring: z.object({ merchant_id: z.string().max(100).optional() }), response: { 200: portalMessagesSchema } } },
+    {
+      ...poll,
+      schema: {
+        ...hide,
+        querystring: z.object({ merchant_id: z.string().max(100).optional() }),
+        response: { 200: portalMessagesSchema },
+      },
+    },
     async (req) => {
-      const merchant = req.query.merchant_id ? await portalMerchant(ctx, req.portalClientId, req.query.merchant_id) : null;
+      const merchant = req.query.merchant_id
+        ? await portalMerchant(ctx, req.portalClientId, req.query.merchant_id)
+        : null;
       return portalMessages(ctx, req.portalClientId, merchant);
     },
   );
 
-  app.get('/portal/api/messages/:id/html', { ...guard, schema: { ...hide, params: portalMessageParams } }, async (req, reply) => {
-    const html = await portalMessageHtml(ctx, req.portalClientId, req.params.id);
-    // Shown in a sandboxed frame of the portal: no script, no form, no plugin, no request but images.
-    return reply
-      .header('content-type', 'text/html; charset=utf-8')
-      .header(
-        'content-security-policy',
-        "default-src 'none'; style-src 'unsafe-inline'; img-src data: https:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; sandbox",
-      )
-      .send(html);
-  });
+  app.get(
+    '/portal/api/messages/:id/html',
+    { ...guard, schema: { ...hide, params: portalMessageParams } },
+    async (req, reply) => {
+      const html = await portalMessageHtml(ctx, req.portalClientId, req.params.id);
+      // Shown in a sandboxed frame of the portal: no script, no form, no plugin, no request but images.
+      return reply
+        .header('content-type', 'text/html; charset=utf-8')
+        .header(
+          'content-security-policy',
+          "default-src 'none'; style-src 'unsafe-inline'; img-src data: https:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'; sandbox",
+        )
+        .send(html);
+    },
+  );
 
   // Transactions and the sandbox tools of one merchant.
   const merchantRoute = { ...guard, schema: { ...hide, params: portalMerchantParams } };
@@ -186,19 +213,34 @@ export function portalApiRoutes(app: App, ctx: Ctx) {
 
   app.get(
     '/portal/api/merchants/:merchant_id/transactions',
-    { ...merchantRoute, config: poll.config, schema: { ...merchantRoute.schema, response: { 200: portalTransactionsSchema } } },
+    {
+      ...merchantRoute,
+      config: poll.config,
+      schema: { ...merchantRoute.schema, response: { 200: portalTransactionsSchema } },
+    },
     async (req) => portalTransactions(ctx, await merchantOf(req)),
   );
 
   app.post(
     '/portal/api/merchants/:merchant_id/pay-links',
-    { ...merchantRoute, schema: { ...merchantRoute.schema, body: portalPayLinkBody, response: { 201: portalPayLinkSchema } } },
+    {
+      ...merchantRoute,
+      schema: { ...merchantRoute.schema, body: portalPayLinkBody, response: { 201: portalPayLinkSchema } },
+    },
     async (req, reply) => reply.status(201).send(await portalPayLink(ctx, await merchantOf(req), req.body)),
   );
 
   app.post(
     '/portal/api/merchants/:merchant_id/transactions/:transaction_id/:action',
-    { ...guard, schema: { ...hide, params: portalTransactionActionParams, body: portalRefundBody.partial().nullish(), response: { 200: portalDoneSchema } } },
+    {
+      ...guard,
+      schema: {
+        ...hide,
+        params: portalTransactionActionParams,
+        body: portalRefundBody.partial().nullish(),
+        response: { 200: portalDoneSchema },
+      },
+    },
     async (req) => {
       const merchant = await merchantOf(req);
       return portalTransactionAction(ctx, merchant, req.params.transaction_id, req.params.action, req.body?.amount);
@@ -207,7 +249,10 @@ export function portalApiRoutes(app: App, ctx: Ctx) {
 
   app.post(
     '/portal/api/merchants/:merchant_id/advance-clock',
-    { ...merchantRoute, schema: { ...merchantRoute.schema, body: portalClockBody, response: { 200: portalDoneSchema } } },
+    {
+      ...merchantRoute,
+      schema: { ...merchantRoute.schema, body: portalClockBody, response: { 200: portalDoneSchema } },
+    },
     async (req) => portalAdvanceClock(ctx, await merchantOf(req), req.body),
   );
 

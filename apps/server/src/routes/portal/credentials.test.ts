@@ -19,7 +19,9 @@ describe('sandbox credentials and authentication', () => {
   it('stores only a digest of the secret', async () => {
     const [id, secret] = await s.credentials();
     const { sql } = await import('drizzle-orm');
-    const r = (await s.core.ctx.db.execute(sql`select * from clients where id = ${id}`)) as unknown as { rows: object[] };
+    const r = (await s.core.ctx.db.execute(sql`select * from clients where id = ${id}`)) as unknown as {
+      rows: object[];
+    };
     expect(JSON.stringify(r.rows)).not.toContain(secret);
   });
 
@@ -34,10 +36,19 @@ describe('sandbox credentials and authentication', () => {
     ['not basic', 'Bearer abc'],
     ['wrong secret', `Basic ${Buffer.from('cl_x:sk_test_nope').toString('base64')}`],
   ])('401 with the envelope when credentials are %s', async (_name, authorization) => {
-    const res = await s.http({ method: 'GET', path: '/api/v1/openapi-not-public', headers: authorization ? { authorization } : {} });
+    const res = await s.http({
+      method: 'GET',
+      path: '/api/v1/openapi-not-public',
+      headers: authorization ? { authorization } : {},
+    });
     // Unknown routes are 404 whatever the credentials; use a real route for the 401.
     expect(res.status).toBe(404);
-    const real = await s.http({ method: 'POST', path: '/api/v1/pay-link', json: {}, headers: authorization ? { authorization } : {} });
+    const real = await s.http({
+      method: 'POST',
+      path: '/api/v1/pay-link',
+      json: {},
+      headers: authorization ? { authorization } : {},
+    });
     expect(real.status).toBe(401);
     expect(real.body).toMatchObject({ result: false, code: 'unauthorized' });
     expect(typeof real.body.message).toBe('string');
@@ -59,7 +70,11 @@ describe('sandbox credentials and authentication', () => {
     const [id, secret] = await s.credentials();
     const good = await s.http({ method: 'GET', path: '/api/v1/merchant', auth: [id, secret] });
     expect(good.status).toBe(200);
-    const wrong = await s.http({ method: 'GET', path: '/api/v1/merchant', auth: [id, `${secret.slice(0, -1)}${secret.endsWith('x') ? 'y' : 'x'}`] });
+    const wrong = await s.http({
+      method: 'GET',
+      path: '/api/v1/merchant',
+      auth: [id, `${secret.slice(0, -1)}${secret.endsWith('x') ? 'y' : 'x'}`],
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toMatchObject({ result: false, code: 'unauthorized', message: 'Invalid client credentials.' });
   });

@@ -9,7 +9,13 @@ export function credentialRoutes(app: App, ctx: Ctx) {
     {
       config: { public: true },
       onRequest: async (req, reply) =>
-        enforceRateLimit(ctx, reply, app.rateLimits.credentialsPerAddress, addressKey(req.ip), 'Too many credentials created from this address'),
+        enforceRateLimit(
+          ctx,
+          reply,
+          app.rateLimits.credentialsPerAddress,
+          addressKey(req.ip),
+          'Too many credentials created from this address',
+        ),
       schema: {
         tags: ['sandbox'],
         summary: 'Create sandbox credentials (no authentication; sandbox only)',
@@ -21,7 +27,10 @@ export function credentialRoutes(app: App, ctx: Ctx) {
       // The secret key is in this answer: no cache may keep it.
       reply.header('cache-control', 'no-store');
       if (ctx.env !== 'sandbox') {
-        throw new RemitError('sandbox_only', 'Credentials are made with `npm run remit -- credentials create` in production.');
+        throw new RemitError(
+          'sandbox_only',
+          'Credentials are made with `npm run remit -- credentials create` in production.',
+        );
       }
       return reply.status(201).send(await createCredentials(ctx));
     },

@@ -11,9 +11,15 @@ let prod: TestServer;
 const dist = mkdtempSync(join(tmpdir(), 'portal-dist-'));
 beforeAll(async () => {
   mkdirSync(join(dist, 'assets'));
-  writeFileSync(join(dist, 'index.html'), '<!doctype html><html lang="en"><head><title>Portal</title></head><body><div id="app"></div></body></html>');
+  writeFileSync(
+    join(dist, 'index.html'),
+    '<!doctype html><html lang="en"><head><title>Portal</title></head><body><div id="app"></div></body></html>',
+  );
   writeFileSync(join(dist, 'assets', 'index-abc.js'), 'console.log(1)');
-  [s, prod] = await Promise.all([startTestServer({ portalDir: dist }), startTestServer({ env: 'production', portalDir: dist })]);
+  [s, prod] = await Promise.all([
+    startTestServer({ portalDir: dist }),
+    startTestServer({ env: 'production', portalDir: dist }),
+  ]);
 });
 afterAll(async () => {
   await Promise.all([s?.close(), prod?.close()]);
@@ -22,7 +28,15 @@ afterAll(async () => {
 
 describe('the portal page in sandbox', () => {
   it('/portal and each view answer the page with a strict CSP that no one may frame', async () => {
-    for (const path of ['/portal', '/portal/merchants', '/portal/webhooks', '/portal/inbox', '/portal/transactions', '/portal/snippets', '/portal/onboarding']) {
+    for (const path of [
+      '/portal',
+      '/portal/merchants',
+      '/portal/webhooks',
+      '/portal/inbox',
+      '/portal/transactions',
+      '/portal/snippets',
+      '/portal/onboarding',
+    ]) {
       const res = await s.http({ method: 'GET', path, headers: { accept: 'text/html' } });
       expect(res.status, path).toBe(200);
       expect(res.text).toContain('<div id="app">');
@@ -45,7 +59,11 @@ describe('the portal page in sandbox', () => {
     const ok = await s.http({ method: 'GET', path: '/portal/assets/index-abc.js' });
     expect(ok.status).toBe(200);
     expect(ok.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    for (const path of ['/portal/assets/..%2f..%2fpackage.json', '/portal/assets/../index.html', '/portal/assets/nope.js']) {
+    for (const path of [
+      '/portal/assets/..%2f..%2fpackage.json',
+      '/portal/assets/../index.html',
+      '/portal/assets/nope.js',
+    ]) {
       const res = await s.http({ method: 'GET', path });
       expect(res.status, path).toBe(404);
     }
@@ -63,7 +81,11 @@ describe('production', () => {
   });
 
   it('refuses a portal sign-in (no such route) and keeps credentials at 403 sandbox_only', async () => {
-    const signIn = await prod.http({ method: 'POST', path: '/portal/api/session', json: { client_id: 'cl_x', secret_key: 'sk_live_x' } });
+    const signIn = await prod.http({
+      method: 'POST',
+      path: '/portal/api/session',
+      json: { client_id: 'cl_x', secret_key: 'sk_live_x' },
+    });
     expect(signIn.status).toBe(404);
     const cred = await prod.http({ method: 'POST', path: '/portal/api/credentials' });
     expect(cred.status).toBe(403);

@@ -23,7 +23,9 @@ const signInRaw = (json: unknown, headers: Record<string, string> = {}) =>
   s.http({ method: 'POST', path: '/portal/api/session', json, headers: { origin: s.url, ...headers } });
 
 async function rows(table: string): Promise<Array<Record<string, unknown>>> {
-  const r = (await s.core.ctx.db.execute(sql.raw(`select * from ${table}`))) as unknown as { rows: Array<Record<string, unknown>> };
+  const r = (await s.core.ctx.db.execute(sql.raw(`select * from ${table}`))) as unknown as {
+    rows: Array<Record<string, unknown>>;
+  };
   return r.rows;
 }
 
@@ -165,7 +167,12 @@ describe('CSRF', () => {
 
   it('a change from another origin is refused even with the right token', async () => {
     const p = await portalSignIn(s);
-    const res = await p.call('PUT', '/webhook', { webhook_url: 'https://hooks.example/x' }, { origin: 'https://evil.example' });
+    const res = await p.call(
+      'PUT',
+      '/webhook',
+      { webhook_url: 'https://hooks.example/x' },
+      { origin: 'https://evil.example' },
+    );
     expect(res.status).toBe(403);
     expect(res.body.code).toBe('csrf_rejected');
   });
@@ -194,9 +201,21 @@ describe('CSRF', () => {
     const p = await portalSignIn(s);
     const port = new URL(s.url).port;
     for (const origin of [`http://localhost:${port}`, `http://127.0.0.1:${port}`]) {
-      expect((await p.call('PUT', '/webhook', { webhook_url: 'https://hooks.example/x' }, { origin })).status, origin).toBe(200);
+      expect(
+        (await p.call('PUT', '/webhook', { webhook_url: 'https://hooks.example/x' }, { origin })).status,
+        origin,
+      ).toBe(200);
     }
-    expect((await p.call('PUT', '/webhook', { webhook_url: 'https://hooks.example/x' }, { origin: `http://localhost:${Number(port) + 1}` })).status).toBe(403);
+    expect(
+      (
+        await p.call(
+          'PUT',
+          '/webhook',
+          { webhook_url: 'https://hooks.example/x' },
+          { origin: `http://localhost:${Number(port) + 1}` },
+        )
+      ).status,
+    ).toBe(403);
   });
 
   it('a change with the token from the same origin goes through', async () => {
@@ -227,7 +246,9 @@ describe('signing out', () => {
     const before = (await rows('portal_sessions')).length;
     const res = await p.call('DELETE', '/session');
     expect(res.status).toBe(204);
-    expect(String([res.headers['set-cookie']].flat()[0])).toMatch(/^remit_portal=; Path=\/portal; HttpOnly; SameSite=Strict; Max-Age=0/);
+    expect(String([res.headers['set-cookie']].flat()[0])).toMatch(
+      /^remit_portal=; Path=\/portal; HttpOnly; SameSite=Strict; Max-Age=0/,
+    );
     expect((await rows('portal_sessions')).length).toBe(before - 1);
     expect((await p.call('GET', '/session')).status).toBe(401);
     expect((await p.call('GET', '/merchants')).status).toBe(401);
@@ -238,7 +259,10 @@ describe('the sign-in limit (the shared database limiter, counted with failed AP
   it('after 5 failed sign-ins for a client from one address, even the right secret gets 429 there, with Retry-After', async () => {
     const [id, secret] = await s.credentials();
     for (let i = 0; i < 5; i++) {
-      expect((await signInRaw({ client_id: id, secret_key: `sk_test_${'y'.repeat(32)}` }, { 'x-forwarded-for': '10.9.0.1' })).status).toBe(401);
+      expect(
+        (await signInRaw({ client_id: id, secret_key: `sk_test_${'y'.repeat(32)}` }, { 'x-forwarded-for': '10.9.0.1' }))
+          .status,
+      ).toBe(401);
     }
     const res = await signInRaw({ client_id: id, secret_key: secret }, { 'x-forwarded-for': '10.9.0.1' });
     expect(res.status).toBe(429);
@@ -251,15 +275,21 @@ describe('the sign-in limit (the shared database limiter, counted with failed AP
 
   it('someone who knows a client id cannot lock the client out: from another address the right secret signs in', async () => {
     const [id, secret] = await s.credentials();
-    for (let i = 0; i < 8; i++) await signInRaw({ client_id: id, secret_key: `sk_test_${'y'.repeat(32)}` }, { 'x-forwarded-for': '10.9.0.3' });
-    expect((await signInRaw({ client_id: id, secret_key: secret }, { 'x-forwarded-for': '10.9.0.4' })).status).toBe(201);
+    for (let i = 0; i < 8; i++)
+      await signInRaw({ client_id: id, secret_key: `sk_test_${'y'.repeat(32)}` }, { 'x-forwarded-for': '10.9.0.3' });
+    expect((await signInRaw({ client_id: id, secret_key: secret }, { 'x-forwarded-for': '10.9.0.4' })).status).toBe(
+      201,
+    );
   });
 
   it('another client is not held back by someone else’s failures', async () => {
     const [id] = await s.credentials();
-    for (let i = 0; i < 5; i++) await signInRaw({ client_id: id, secret_key: `sk_test_${'y'.repeat(32)}` }, { 'x-forwarded-for': '10.9.1.1' });
+    for (let i = 0; i < 5; i++)
+      await signInRaw({ client_id: id, secret_key: `sk_test_${'y'.repeat(32)}` }, { 'x-forwarded-for': '10.9.1.1' });
     const other = await s.credentials();
-    expect((await signInRaw({ client_id: other[0], secret_key: other[1] }, { 'x-forwarded-for': '10.9.1.1' })).status).toBe(201);
+    expect(
+      (await signInRaw({ client_id: other[0], secret_key: other[1] }, { 'x-forwarded-for': '10.9.1.1' })).status,
+    ).toBe(201);
   });
 
   it('counts in the database: the counters are rows of rate_limits, keyed by client id and address', async () => {
@@ -271,10 +301,17 @@ describe('the sign-in limit (the shared database limiter, counted with failed AP
 
   it('one address guessing at many clients is stopped after 20 failures', async () => {
     for (let i = 0; i < 20; i++) {
-      await signInRaw({ client_id: `cl_guess${i}`, secret_key: `sk_test_${'z'.repeat(32)}` }, { 'x-forwarded-for': '10.9.2.1' });
+      await signInRaw(
+        { client_id: `cl_guess${i}`, secret_key: `sk_test_${'z'.repeat(32)}` },
+        { 'x-forwarded-for': '10.9.2.1' },
+      );
     }
     const [id, secret] = await s.credentials();
-    expect((await signInRaw({ client_id: id, secret_key: secret }, { 'x-forwarded-for': '10.9.2.1' })).status).toBe(429);
-    expect((await signInRaw({ client_id: id, secret_key: secret }, { 'x-forwarded-for': '10.9.2.2' })).status).toBe(201);
+    expect((await signInRaw({ client_id: id, secret_key: secret }, { 'x-forwarded-for': '10.9.2.1' })).status).toBe(
+      429,
+    );
+    expect((await signInRaw({ client_id: id, secret_key: secret }, { 'x-forwarded-for': '10.9.2.2' })).status).toBe(
+      201,
+    );
   });
 });

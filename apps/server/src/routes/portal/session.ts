@@ -109,7 +109,8 @@ export function requireSession(ctx: Ctx) {
   return async (req: FastifyRequest) => {
     const token = sessionToken(req);
     const { clientId } = await resumeSession(ctx, token);
-    if (!SAFE.has(req.method) && !csrfTokenMatches(token!, req.headers[PORTAL_CSRF_HEADER])) throw rejected('csrf-token');
+    if (!SAFE.has(req.method) && !csrfTokenMatches(token!, req.headers[PORTAL_CSRF_HEADER]))
+      throw rejected('csrf-token');
     req.portalClientId = clientId;
   };
 }

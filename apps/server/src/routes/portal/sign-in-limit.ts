@@ -8,7 +8,8 @@ import type { RateLimits } from '../../rate-limits.js';
  * API count together, in every server process on one database.
  */
 export function sharedSignInLimit(ctx: Ctx, limits: RateLimits): SignInLimit {
-  const ruleOf = (key: string): RateRule => (key.startsWith('client_address:') ? limits.authFailuresPerClientAddress : limits.authFailuresPerAddress);
+  const ruleOf = (key: string): RateRule =>
+    key.startsWith('client_address:') ? limits.authFailuresPerClientAddress : limits.authFailuresPerAddress;
   const counterKey = (key: string) => key.slice(key.indexOf(':') + 1);
   return {
     async check(keys) {

@@ -72,7 +72,11 @@ export class Outbox {
       const payload = JSON.stringify(event);
       let outcome = 0;
       try {
-        const res = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': this.sign(payload) }, body: payload });
+        const res = await fetch(endpoint, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': this.sign(payload) },
+          body: payload,
+        });
         outcome = res.status;
         await res.arrayBuffer();
       } catch {

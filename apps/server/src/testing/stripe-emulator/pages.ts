@@ -54,7 +54,11 @@ export const pages = {
 
   /** The end of a challenge in Stripe.js's modal: the frame tells the page that opened it. */
   challengeDone: (iid: string, passed: boolean) =>
-    page('3D Secure 2 Test Page', `<h1>3D Secure 2 Test Page</h1><p role="status">${passed ? 'Authentication complete.' : 'Authentication failed.'}</p>`, true).replace(
+    page(
+      '3D Secure 2 Test Page',
+      `<h1>3D Secure 2 Test Page</h1><p role="status">${passed ? 'Authentication complete.' : 'Authentication failed.'}</p>`,
+      true,
+    ).replace(
       '</body>',
       `<script>parent.postMessage({ source: 'stripe-emulator', type: 'three_d_secure_done', intent: ${JSON.stringify(iid)} }, '*');</script></body>`,
     ),
@@ -93,7 +97,12 @@ button.link{font:inherit;padding:10px;border:1px solid #0a5cd5;border-radius:6px
 [hidden]{display:none!important}`;
 
 /** Serves the stand-in's own files; false when `path` is not one of them. */
-export function servePage(res: ServerResponse, path: string, query: URLSearchParams, frameData: (q: URLSearchParams) => FrameData | null): boolean {
+export function servePage(
+  res: ServerResponse,
+  path: string,
+  query: URLSearchParams,
+  frameData: (q: URLSearchParams) => FrameData | null,
+): boolean {
   const send = (type: string, body: string, status = 200) => {
     res.writeHead(status, { 'content-type': type, 'access-control-allow-origin': '*', 'cache-control': 'no-store' });
     res.end(body);
@@ -104,7 +113,12 @@ export function servePage(res: ServerResponse, path: string, query: URLSearchPar
   if (path === '/elements/element.css') return send('text/css; charset=utf-8', ELEMENT_CSS);
   if (path === '/elements/payment') {
     const data = frameData(query);
-    if (!data) return send('text/html; charset=utf-8', pages.missing('Secure payment input', 'This payment form could not be loaded (unknown key or client secret).'), 404);
+    if (!data)
+      return send(
+        'text/html; charset=utf-8',
+        pages.missing('Secure payment input', 'This payment form could not be loaded (unknown key or client secret).'),
+        404,
+      );
     return send('text/html; charset=utf-8', pages.element(data));
   }
   return false;

@@ -29,7 +29,12 @@ const form = (params: Record<string, string | undefined>) => {
   return q.toString();
 };
 
-async function call(emu: Emu, method: 'GET' | 'POST', path: string, params: Record<string, string | undefined>): Promise<{ ok: boolean; body: any }> {
+async function call(
+  emu: Emu,
+  method: 'GET' | 'POST',
+  path: string,
+  params: Record<string, string | undefined>,
+): Promise<{ ok: boolean; body: any }> {
   const body = form({ key: emu.publishableKey, ...params });
   const res = await fetch(`${emu.url}${path}${method === 'GET' ? `?${body}` : ''}`, {
     method,
@@ -38,18 +43,35 @@ async function call(emu: Emu, method: 'GET' | 'POST', path: string, params: Reco
   return { ok: res.ok, body: await res.json() };
 }
 
-async function confirm(emu: Emu, kind: 'payment_intent' | 'setup_intent', clientSecret: string, pay: StripeJsPayWith, returnUrl: string): Promise<StripeJsResult> {
+async function confirm(
+  emu: Emu,
+  kind: 'payment_intent' | 'setup_intent',
+  clientSecret: string,
+  pay: StripeJsPayWith,
+  returnUrl: string,
+): Promise<StripeJsResult> {
   const iid = clientSecret.split('_secret_')[0]!;
   const path = `/v1/${kind}s/${iid}`;
   const name = kind === 'payment_intent' ? 'paymentIntent' : 'setupIntent';
   let pm: Record<string, string | undefined>;
   if ('card' in pay) {
     const year = pay.exp_year ?? new Date().getUTCFullYear() + 3;
-    pm = { type: 'card', 'card[number]': pay.card, 'card[exp_month]': String(pay.exp_month ?? 12), 'card[exp_year]': String(year), 'card[cvc]': pay.cvc ?? '123', 'billing_details[address][postal_code]': pay.zip ?? '94105' };
+    pm = {
+      type: 'card',
+      'card[number]': pay.card,
+      'card[exp_month]': String(pay.exp_month ?? 12),
+      'card[exp_year]': String(year),
+      'card[cvc]': pay.cvc ?? '123',
+      'billing_details[address][postal_code]': pay.zip ?? '94105',
+    };
   } else if (pay.bank === 'instant') {
     const session = await call(emu, 'POST', `${path}/link_account_sessions`, { client_secret: clientSecret });
     if (!session.ok) return { error: session.body.error };
-    pm = { type: 'us_bank_account', 'billing_details[name]': pay.name ?? 'Ada Lovelace', 'us_bank_account[financial_connections_account]': session.body.accounts.data[0].id };
+    pm = {
+      type: 'us_bank_account',
+      'billing_details[name]': pay.name ?? 'Ada Lovelace',
+      'us_bank_account[financial_connections_account]': session.body.accounts.data[0].id,
+    };
   } else {
     pm = {
       type: 'us_bank_account',
@@ -66,7 +88,12 @@ async function confirm(emu: Emu, kind: 'payment_intent' | 'setup_intent', client
     payment_method: made.body.id,
     return_url: returnUrl,
     use_stripe_sdk: 'true',
-    ...(made.body.type === 'us_bank_account' ? { 'mandate_data[customer_acceptance][type]': 'online', 'mandate_data[customer_acceptance][online][infer_from_client]': 'true' } : {}),
+    ...(made.body.type === 'us_bank_account'
+      ? {
+          'mandate_data[customer_acceptance][type]': 'online',
+          'mandate_data[customer_acceptance][online][infer_from_client]': 'true',
+        }
+      : {}),
   });
   if (!confirmed.ok) return { error: confirmed.body.error };
   let intent = confirmed.body;
@@ -84,9 +111,17 @@ async function confirm(emu: Emu, kind: 'payment_intent' | 'setup_intent', client
 }
 
 /** `stripe.confirmPayment({elements, redirect: 'if_required'})` with `pay` typed into the Payment Element. */
-export const stripeJsConfirmPayment = (emu: Emu, clientSecret: string, pay: StripeJsPayWith, returnUrl = 'http://127.0.0.1/return'): Promise<StripeJsResult> =>
-  confirm(emu, 'payment_intent', clientSecret, pay, returnUrl);
+export const stripeJsConfirmPayment = (
+  emu: Emu,
+  clientSecret: string,
+  pay: StripeJsPayWith,
+  returnUrl = 'http://127.0.0.1/return',
+): Promise<StripeJsResult> => confirm(emu, 'payment_intent', clientSecret, pay, returnUrl);
 
 /** `stripe.confirmSetup({elements, redirect: 'if_required'})` with `pay` typed into the Payment Element. */
-export const stripeJsConfirmSetup = (emu: Emu, clientSecret: string, pay: StripeJsPayWith, returnUrl = 'http://127.0.0.1/return'): Promise<StripeJsResult> =>
-  confirm(emu, 'setup_intent', clientSecret, pay, returnUrl);
+export const stripeJsConfirmSetup = (
+  emu: Emu,
+  clientSecret: string,
+  pay: StripeJsPayWith,
+  returnUrl = 'http://127.0.0.1/return',
+): Promise<StripeJsResult> => confirm(emu, 'setup_intent', clientSecret, pay, returnUrl);

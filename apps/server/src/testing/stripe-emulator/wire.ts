@@ -44,25 +44,74 @@ export type PaymentIntent = Pick<
   | 'client_secret'
   | 'setup_future_usage'
   | 'allowed_payment_method_types'
-> & { latest_charge: string | null; on_behalf_of: string | null; transfer_data: { destination: string; amount: number | null } | null };
+> & {
+  latest_charge: string | null;
+  on_behalf_of: string | null;
+  transfer_data: { destination: string; amount: number | null } | null;
+};
 export type Charge = Pick<
   Stripe.Charge,
-  'id' | 'object' | 'amount' | 'amount_captured' | 'amount_refunded' | 'authorization_code' | 'captured' | 'currency' | 'paid' | 'refunded' | 'status' | 'created' | 'livemode' | 'metadata' | 'failure_code' | 'failure_message'
+  | 'id'
+  | 'object'
+  | 'amount'
+  | 'amount_captured'
+  | 'amount_refunded'
+  | 'authorization_code'
+  | 'captured'
+  | 'currency'
+  | 'paid'
+  | 'refunded'
+  | 'status'
+  | 'created'
+  | 'livemode'
+  | 'metadata'
+  | 'failure_code'
+  | 'failure_message'
 > & {
   payment_intent: string;
-  payment_method_details: { type: string; card?: { brand: string; last4: string; exp_month: number; exp_year: number } } | null;
+  payment_method_details: {
+    type: string;
+    card?: { brand: string; last4: string; exp_month: number; exp_year: number };
+  } | null;
 };
-export type PaymentMethod = Pick<Stripe.PaymentMethod, 'id' | 'object' | 'type' | 'customer' | 'created' | 'livemode' | 'metadata'> & {
-  card: Pick<Stripe.PaymentMethod.Card, 'brand' | 'last4' | 'exp_month' | 'exp_year' | 'fingerprint' | 'funding' | 'country'> | null;
-  us_bank_account: Pick<Stripe.PaymentMethod.UsBankAccount, 'last4' | 'routing_number' | 'account_type' | 'account_holder_type' | 'bank_name' | 'financial_connections_account'> | null;
+export type PaymentMethod = Pick<
+  Stripe.PaymentMethod,
+  'id' | 'object' | 'type' | 'customer' | 'created' | 'livemode' | 'metadata'
+> & {
+  card: Pick<
+    Stripe.PaymentMethod.Card,
+    'brand' | 'last4' | 'exp_month' | 'exp_year' | 'fingerprint' | 'funding' | 'country'
+  > | null;
+  us_bank_account: Pick<
+    Stripe.PaymentMethod.UsBankAccount,
+    'last4' | 'routing_number' | 'account_type' | 'account_holder_type' | 'bank_name' | 'financial_connections_account'
+  > | null;
 };
 export type SetupIntent = Pick<
   Stripe.SetupIntent,
-  'id' | 'object' | 'client_secret' | 'customer' | 'payment_method' | 'payment_method_types' | 'allowed_payment_method_types' | 'status' | 'usage' | 'metadata' | 'created' | 'livemode' | 'last_setup_error' | 'next_action' | 'cancellation_reason' | 'description'
+  | 'id'
+  | 'object'
+  | 'client_secret'
+  | 'customer'
+  | 'payment_method'
+  | 'payment_method_types'
+  | 'allowed_payment_method_types'
+  | 'status'
+  | 'usage'
+  | 'metadata'
+  | 'created'
+  | 'livemode'
+  | 'last_setup_error'
+  | 'next_action'
+  | 'cancellation_reason'
+  | 'description'
 >;
 /** Either intent, as the confirmation code treats them alike. */
 export type AnyIntent = PaymentIntent | SetupIntent;
-export type Refund = Pick<Stripe.Refund, 'id' | 'object' | 'amount' | 'currency' | 'status' | 'created' | 'metadata'> & {
+export type Refund = Pick<
+  Stripe.Refund,
+  'id' | 'object' | 'amount' | 'currency' | 'status' | 'created' | 'metadata'
+> & {
   payment_intent: string;
   charge: string;
   /** What the request asked of a destination charge (Stripe keeps them on the transfer reversal and fee refund). */
@@ -72,20 +121,67 @@ export type Refund = Pick<Stripe.Refund, 'id' | 'object' | 'amount' | 'currency'
 export type Customer = Pick<Stripe.Customer, 'id' | 'object' | 'created' | 'livemode' | 'metadata' | 'email' | 'name'>;
 export type Account = Pick<
   Stripe.Account,
-  'id' | 'object' | 'charges_enabled' | 'payouts_enabled' | 'details_submitted' | 'type' | 'metadata' | 'email' | 'country' | 'business_type' | 'created'
+  | 'id'
+  | 'object'
+  | 'charges_enabled'
+  | 'payouts_enabled'
+  | 'details_submitted'
+  | 'type'
+  | 'metadata'
+  | 'email'
+  | 'country'
+  | 'business_type'
+  | 'created'
 > & {
   business_profile: Pick<Stripe.Account.BusinessProfile, 'name' | 'mcc' | 'url' | 'support_phone' | 'support_email'>;
-  company: (Pick<Stripe.Account.Company, 'name' | 'phone' | 'tax_id_provided' | 'owners_provided' | 'structure'> & { address: Stripe.Address }) | null;
+  company:
+    | (Pick<Stripe.Account.Company, 'name' | 'phone' | 'tax_id_provided' | 'owners_provided' | 'structure'> & {
+        address: Stripe.Address;
+      })
+    | null;
   individual: { first_name: string; last_name: string; id_number_provided: boolean } | null;
   capabilities: Record<string, 'active' | 'inactive' | 'pending'>;
   tos_acceptance: Pick<Stripe.Account.TosAcceptance, 'date' | 'ip' | 'user_agent'>;
-  external_accounts: { object: 'list'; data: Array<Pick<Stripe.BankAccount, 'id' | 'object' | 'last4' | 'routing_number' | 'country' | 'currency' | 'account_holder_name' | 'account_holder_type'>> };
+  external_accounts: {
+    object: 'list';
+    data: Array<
+      Pick<
+        Stripe.BankAccount,
+        | 'id'
+        | 'object'
+        | 'last4'
+        | 'routing_number'
+        | 'country'
+        | 'currency'
+        | 'account_holder_name'
+        | 'account_holder_type'
+      >
+    >;
+  };
 };
-export type Person = Pick<Stripe.Person, 'id' | 'object' | 'account' | 'first_name' | 'last_name' | 'email' | 'phone' | 'id_number_provided' | 'created'> & {
+export type Person = Pick<
+  Stripe.Person,
+  'id' | 'object' | 'account' | 'first_name' | 'last_name' | 'email' | 'phone' | 'id_number_provided' | 'created'
+> & {
   dob: { day: number; month: number; year: number };
-  relationship: Pick<Stripe.Person.Relationship, 'representative' | 'owner' | 'executive' | 'title' | 'percent_ownership'>;
+  relationship: Pick<
+    Stripe.Person.Relationship,
+    'representative' | 'owner' | 'executive' | 'title' | 'percent_ownership'
+  >;
 };
-export type Dispute = Pick<Stripe.Dispute, 'id' | 'object' | 'amount' | 'currency' | 'reason' | 'status' | 'created' | 'livemode' | 'metadata' | 'is_charge_refundable'> & {
+export type Dispute = Pick<
+  Stripe.Dispute,
+  | 'id'
+  | 'object'
+  | 'amount'
+  | 'currency'
+  | 'reason'
+  | 'status'
+  | 'created'
+  | 'livemode'
+  | 'metadata'
+  | 'is_charge_refundable'
+> & {
   charge: string;
   payment_intent: string;
   evidence_details: Pick<Stripe.Dispute.EvidenceDetails, 'due_by' | 'has_evidence' | 'past_due' | 'submission_count'>;
@@ -102,9 +198,17 @@ export class StripeFailure extends Error {
 
 export const DECLINES: Record<string, { code: string; decline_code?: string; message: string }> = {
   '4000000000000002': { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
-  '4000000000009995': { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+  '4000000000009995': {
+    code: 'card_declined',
+    decline_code: 'insufficient_funds',
+    message: 'Your card has insufficient funds.',
+  },
   '4000000000000069': { code: 'expired_card', decline_code: 'expired_card', message: 'Your card has expired.' },
-  '4000000000000127': { code: 'incorrect_cvc', decline_code: 'incorrect_cvc', message: "Your card's security code is incorrect." },
+  '4000000000000127': {
+    code: 'incorrect_cvc',
+    decline_code: 'incorrect_cvc',
+    message: "Your card's security code is incorrect.",
+  },
 };
 export const THREE_DS = new Set(['4000000000003220', '4000002500003155']);
 /** Microdeposit verification: Stripe's test descriptor code and amounts. */
@@ -115,8 +219,8 @@ export const RAW_CARD_MESSAGE =
 export const PUBLISHABLE_MESSAGE =
   'This API call cannot be made with a publishable API key. Please use a secret API key. You can find a list of your API keys at https://dashboard.stripe.com/account/apikeys.';
 
-
 export const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
 export const now = () => Math.floor(Date.now() / 1000);
-export const secretFor = (intentId: string) => `${intentId}_secret_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
+export const secretFor = (intentId: string) =>
+  `${intentId}_secret_${randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
 export const PM_TYPES = ['card', 'us_bank_account'];

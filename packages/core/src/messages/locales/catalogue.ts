@@ -70,7 +70,8 @@ export function mailCatalogue(l: Locale): MailMessages {
     card: c.card,
     bankAccount: c.bankAccount,
     endingIn: (brand, last4) => fill(c.endingIn, { brand, last4 }),
-    receiptSubject: (business, amount, authorized) => fill(c[authorized ? 'receiptSubjectAuthorized' : 'receiptSubject'], { business, amount }),
+    receiptSubject: (business, amount, authorized) =>
+      fill(c[authorized ? 'receiptSubjectAuthorized' : 'receiptSubject'], { business, amount }),
     receiptWhat: (status, amount, business) => fill(c[RECEIPT[status]], { amount, business }),
     keep: c.keep,
     cardSms: (name, business, link) => fill(c.cardSms, { name, business, link }),

@@ -26,9 +26,12 @@ export function twilioSettingsFromEnv(env: Record<string, string | undefined>): 
   const messagingServiceSid = v('TWILIO_MESSAGING_SERVICE_SID');
   const apiUrl = v('REMIT_TWILIO_API_URL');
   if (!accountSid && !authToken && !from && !messagingServiceSid) return null;
-  if (!accountSid || !authToken) throw new Error('TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must both be set to send SMS through Twilio');
-  if (!/^AC[0-9a-fA-F]{32}$/.test(accountSid)) throw new Error('TWILIO_ACCOUNT_SID must be an account SID (AC followed by 32 hex digits)');
-  if (!from && !messagingServiceSid) throw new Error('set TWILIO_FROM (the sending number) or TWILIO_MESSAGING_SERVICE_SID');
+  if (!accountSid || !authToken)
+    throw new Error('TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN must both be set to send SMS through Twilio');
+  if (!/^AC[0-9a-fA-F]{32}$/.test(accountSid))
+    throw new Error('TWILIO_ACCOUNT_SID must be an account SID (AC followed by 32 hex digits)');
+  if (!from && !messagingServiceSid)
+    throw new Error('set TWILIO_FROM (the sending number) or TWILIO_MESSAGING_SERVICE_SID');
   if (messagingServiceSid && !/^MG[0-9a-fA-F]{32}$/.test(messagingServiceSid)) {
     throw new Error('TWILIO_MESSAGING_SERVICE_SID must be a messaging service SID (MG followed by 32 hex digits)');
   }
@@ -92,6 +95,11 @@ export function twilioConnector(s: TwilioSettings): SmsConnector {
 }
 
 /** Twilio's X-Twilio-Signature over the callback's full URL and its form parameters. */
-export function validTwilioSignature(authToken: string, signature: string, url: string, params: Record<string, string>): boolean {
+export function validTwilioSignature(
+  authToken: string,
+  signature: string,
+  url: string,
+  params: Record<string, string>,
+): boolean {
   return signature !== '' && twilio.validateRequest(authToken, signature, url, params);
 }

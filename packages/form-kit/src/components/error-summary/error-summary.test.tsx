@@ -12,7 +12,14 @@ describe('ErrorSummary', () => {
   });
 
   it('lists the errors under its title, takes focus, and is an alert', () => {
-    render(<ErrorSummary items={[['card-number', 'Enter a card number'], ['zip', 'Enter a ZIP code']]} />);
+    render(
+      <ErrorSummary
+        items={[
+          ['card-number', 'Enter a card number'],
+          ['zip', 'Enter a ZIP code'],
+        ]}
+      />,
+    );
     const summary = screen.getByRole('alert');
     expect(document.activeElement).toBe(summary);
     expect(summary.getAttribute('aria-labelledby')).toBe('error-summary-title');
@@ -52,7 +59,12 @@ describe('ErrorSummary', () => {
   it('passes axe with its fields', async () => {
     render(
       <main>
-        <ErrorSummary items={[['zip', 'Enter a ZIP code'], ['', 'Try again later']]} />
+        <ErrorSummary
+          items={[
+            ['zip', 'Enter a ZIP code'],
+            ['', 'Try again later'],
+          ]}
+        />
         <label for="zip">ZIP code</label>
         <input id="zip" />
       </main>,

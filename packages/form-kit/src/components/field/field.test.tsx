@@ -15,7 +15,9 @@ describe('Field', () => {
   });
 
   it('ties the hint, the error and any other description to the input, and marks it invalid', () => {
-    render(<Field id="expiry" label="Expiry date" hint="MM / YY" error="Enter the expiry date" describedBy="card-brand" />);
+    render(
+      <Field id="expiry" label="Expiry date" hint="MM / YY" error="Enter the expiry date" describedBy="card-brand" />,
+    );
     const input = screen.getByLabelText('Expiry date');
     expect(input.getAttribute('aria-describedby')).toBe('expiry-hint expiry-error card-brand');
     expect(input.getAttribute('aria-invalid')).toBe('true');
@@ -28,7 +30,16 @@ describe('Field', () => {
     const onInput = vi.fn();
     const onBlur = vi.fn();
     render(
-      <Field id="pw" label="Password" type="password" width="short" autocomplete="current-password" onInput={onInput} onBlur={onBlur} after={<span id="after">!</span>} />,
+      <Field
+        id="pw"
+        label="Password"
+        type="password"
+        width="short"
+        autocomplete="current-password"
+        onInput={onInput}
+        onBlur={onBlur}
+        after={<span id="after">!</span>}
+      />,
     );
     const input = screen.getByLabelText('Password') as HTMLInputElement;
     expect(input.type).toBe('password');

@@ -2,7 +2,10 @@ import type { ComponentChildren, PartialInputHTMLAttributes } from 'preact';
 import { ErrorMessage } from '../error-message/error-message.js';
 import './field.css';
 
-type InputProps = Omit<PartialInputHTMLAttributes<HTMLInputElement>, 'id' | 'label' | 'onBlur' | 'type' | 'role' | 'list'>;
+type InputProps = Omit<
+  PartialInputHTMLAttributes<HTMLInputElement>,
+  'id' | 'label' | 'onBlur' | 'type' | 'role' | 'list'
+>;
 
 export type FieldProps = InputProps & {
   id: string;
