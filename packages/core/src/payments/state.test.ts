@@ -31,7 +31,7 @@ describe('the state table', () => {
     expect(nextState('completed', 'ach_approve')).toBeNull();
   });
 
-  it('is_status codes of DESIGN.md round-trip', () => {
+  it('is_status codes of docs/concepts.md round-trip', () => {
     expect(IS_STATUS).toEqual({ pending: 0, authorized: 1, completed: 2, declined: 3, voided: 4, refunded: 5, returned: 6, processing: 7 });
     for (const [s, code] of Object.entries(IS_STATUS)) expect(stateOf(code)).toBe(s);
     expect(() => stateOf(9)).toThrow();
