@@ -2,8 +2,8 @@
  * Money and dates for the customer's locale. Amounts arrive as integer cents.
  *
  * Money texts are kept by their arguments, and the server's render hands its table to the page
- * (`#remit-formatted`): hydrating then formats nothing. A page's first Intl call costs 30–90 ms
- * (ICU starting up in a fresh renderer), which the customer's first keystroke would wait for.
+ * (`#remit-formatted`): hydrating then formats nothing. A page's first Intl call is slow (ICU
+ * starting up in a fresh renderer; docs/benchmarks.md), and the customer's first keystroke would wait for it.
  */
 export const formattedMoney: Record<string, string> = import.meta.env.SSR
   ? {}

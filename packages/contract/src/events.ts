@@ -2,7 +2,7 @@ import * as z from 'zod';
 
 /**
  * Webhook events: the body Remit POSTs to the client's webhook URL, `{event_type, data}` plus the
- * event's `id` and `created_at` (DESIGN.md). Payloads of the spec's Events table, plus DESIGN.md's
+ * event's `id` and `created_at` (docs/webhooks.md). Payloads of the spec's Events table, plus our
  * preauth.increment / decrement / charge / void. One union discriminated by `event_type`.
  */
 

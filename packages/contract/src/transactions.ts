@@ -63,7 +63,7 @@ export type ListTransactionsRequest = z.input<typeof listTransactionsInput>;
 export const getTransactionInput = z.object({ merchant_key: merchantKey().describe("The merchant's secret key") });
 export type GetTransactionInput = z.output<typeof getTransactionInput>;
 
-/** The fields beyond the spec's that DESIGN.md adds to both shapes. */
+/** The fields beyond the spec's added to both shapes (docs/api.md "Decisions where the spec is silent"). */
 const extras = {
   status: z.string(),
   /** 0 pending, 1 authorized, 2 completed, 3 declined, 4 voided, 5 fully refunded, 6 returned. */

@@ -4,7 +4,7 @@ import { orderId } from './pay-links.js';
 import { originField } from './origins.js';
 import { appearanceSchema, appearanceVariablesView, THEMES } from './appearance.js';
 
-/** `GET /widgets` and `PUT /widgets/{id}`: the merchant's widget settings (DESIGN.md "widget settings"). */
+/** `GET /widgets` and `PUT /widgets/{id}`: the merchant's widget settings (docs/embedding.md). */
 
 export const MAX_ALLOWED_ORIGINS = 20;
 export const BUTTON_TEXT_MAX = 40;

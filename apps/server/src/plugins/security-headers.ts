@@ -38,7 +38,7 @@ export function helmetHeaders(options: Readonly<HelmetOptions> = HELMET_OPTIONS)
  * policy set it on the reply: the pay page (`routes/pay/headers.ts`, stricter CSP, its own framing)
  * and the API reference at /docs (swagger-ui's CSP with the hashes of its inline scripts).
  * Computed once at start-up and applied by one synchronous hook: building them per request (what
- * @fastify/helmet does, parsing the CSP directives each time) was ~4% of a pay-link's server time.
+ * @fastify/helmet does, parsing the CSP directives each time) cost server time (docs/benchmarks.md).
  */
 export function registerSecurityHeaders(app: FastifyInstance) {
   const { set, removed } = helmetHeaders();

@@ -56,7 +56,7 @@ export type Answered = () => void;
 /**
  * The result parsers Drizzle hands PGlite with every query (it maps dates itself): leave dates,
  * intervals and their arrays as text. PGlite merges a query's parsers over its whole type table on
- * every call (11–12% of the server's CPU under load), so they are set once on the instance instead.
+ * every call (a cost in docs/benchmarks.md, "What the profiles found"), so they are set once on the instance instead.
  */
 const DRIZZLE_PARSERS = textParsers(DRIZZLE_TEXT_TYPES);
 

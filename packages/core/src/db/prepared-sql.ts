@@ -37,7 +37,7 @@ const pgTypes = {
  * It goes to the driver as Drizzle's own `.prepare(name).execute()` would send it (same text, name,
  * parameters, type parsers, logger line; a failure is a DrizzleQueryError), without that path's
  * per-call work: every parameter's kind tested again, tracing spans, a type-parser function made
- * per column. That work was a tenth of the server's CPU on a pay-link.
+ * per column, which a pay-link paid on every statement (docs/benchmarks.md, "What the profiles found").
  *
  * @example
  *   const touch = preparedSql('remit_touch', () => sql`update t set at = now() where id = ${sql.placeholder('id')}`);

@@ -6,7 +6,7 @@
  * through PGlite's `execProtocolRawStream`, as `@electric-sql/pglite-socket` does, never
  * `execProtocolRawSync` alone: that one also parses every answer into a list of messages that only
  * PGlite's own `query` and `exec` empty, so a session driven by raw messages alone kept every row
- * it had ever read (the worker's heap grew by ~5 MB/s under load until it died).
+ * it had ever read, until the worker died (docs/benchmarks.md, "Memory under steady load").
  * The call runs synchronously (no filesystem sync is awaited); an exception from the engine itself
  * (not a database error, which comes back in the answer) leaves it in an unknown state, so it is
  * thrown where nothing catches it and ends the thread (the main thread reports the database lost).

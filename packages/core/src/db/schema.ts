@@ -368,7 +368,7 @@ export const messages = pgTable(
 );
 
 /**
- * A merchant's widget settings (DESIGN.md "widget settings"), one row per merchant, made lazily.
+ * A merchant's widget settings (docs/embedding.md), one row per merchant, made lazily.
  * The pay page reads its branding and `frame-ancestors` from here.
  */
 export const widgets = pgTable(

@@ -104,7 +104,7 @@ const pairs = preparedByShape('remit_open_link_');
 
 /**
  * The link and its sale in one statement (a data-modifying CTE), prepared: the SQL is built once per
- * shape, each call only binds the values (building it took a sixth of a pay-link's server time).
+ * shape, each call only binds the values (building it per call was costly: docs/benchmarks.md).
  */
 async function insertPair(tx: Queryable, linkRow: LinkRow, saleRow: SaleRow): Promise<void> {
   const linkKeys = givenKeys(linkRow);

@@ -12,7 +12,7 @@ import { processorKey } from '../processor/keys.js';
 import { agreementLink, newAgreementToken } from './agreement.js';
 import { inTransaction } from '../operation.js';
 
-/** Default pricing of a new merchant (DESIGN.md): card 2.9% + 0.30, ACH 1.0% capped at 10.00. */
+/** Default pricing of a new merchant (docs/concepts.md "Money and fees"): card 2.9% + 0.30, ACH 1.0% capped at 10.00. */
 export const DEFAULT_PRICING = {
   cardFeeRateE7: 29_000_000,
   cardFeeFixedCents: 30,

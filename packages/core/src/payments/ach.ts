@@ -19,7 +19,7 @@ import type { Writer } from '../operation.js';
 /**
  * Sandbox `POST /update-ach`: resolves a pending ACH transaction as the bank would. `approved`
  * completes and settles it, unless the simulated bank returns it (an account number ending 0000
- * is returned R01 Insufficient Funds, DESIGN.md); `declined` returns it: the original becomes
+ * is returned R01 Insufficient Funds, docs/concepts.md); `declined` returns it: the original becomes
  * `returned` and a reversal record (type `Return`) takes its net back.
  */
 

@@ -21,7 +21,7 @@ const refund = async (transaction_id: string, amount: string) =>
   );
 const row = async (id: string) => (await f.core.ctx.db.select().from(transactions).where(eq(transactions.id, id)))[0]!;
 
-describe('the 24-hour rule (DESIGN.md), measured on the merchant clock', () => {
+describe('the 24-hour rule (docs/concepts.md), measured on the merchant clock', () => {
   it('a full refund exactly 24 hours after completion is still a refund', async () => {
     t = Date.parse('2026-04-01T08:00:00.000Z');
     const id = await coreCharge(f, '10.00');

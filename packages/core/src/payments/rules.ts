@@ -23,7 +23,7 @@ export const REFUND_MESSAGES = {
 export const SETTLED_VOID_MESSAGE = errorMessage('transaction_settled');
 export const AMOUNT_MISMATCH_MESSAGE = errorMessage('amount_mismatch');
 
-/** DESIGN.md's 24-hour rule: a full-amount refund of an older payment is performed as a void. */
+/** The 24-hour rule (docs/concepts.md "Payments and their states"): a full-amount refund of an older payment is performed as a void. */
 export const FULL_REFUND_VOID_AGE_MS = 24 * 3_600_000;
 
 const amount = col.cents('amountCents');

@@ -6,7 +6,7 @@ import { merchants } from '../db/schema.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { sandboxOnly } from './settlement.js';
 
-/** The sandbox clock of DESIGN.md: `POST /sandbox/advance-clock` moves one merchant's clock forward. */
+/** The sandbox clock (docs/api.md "ACH, checks and the sandbox tools"): `POST /sandbox/advance-clock` moves one merchant's clock forward. */
 
 export async function advanceClock(ctx: Ctx, merchant: Merchant, input: AdvanceClockInput): Promise<ClockState> {
   if (ctx.env !== 'sandbox') throw sandboxOnly('POST /sandbox/advance-clock');

@@ -10,7 +10,7 @@ import { and, coalesce, col, compileWith, eq as same, lit, lt, not, or, param } 
 import { inState, isPayment } from './state.js';
 
 /**
- * Settlement (DESIGN.md): card transactions completed before the last daily cutoff
+ * Settlement (docs/concepts.md "Payments and their states"): card transactions completed before the last daily cutoff
  * (`REMIT_SETTLEMENT_CUTOFF`, default 00:00 UTC, on the merchant's sandbox clock) are settled;
  * ACH settles on approval. The rule is applied lazily: the void's guard and the refund's statement
  * read it (`settledBy`, `becomesSettled`), `settleIfDue` before a refund performed as a void, and

@@ -31,7 +31,7 @@ describe('the state table', () => {
     expect(nextState('completed', 'ach_approve')).toBeNull();
   });
 
-  it('is_status codes of DESIGN.md round-trip', () => {
+  it('is_status codes of docs/concepts.md round-trip', () => {
     expect(IS_STATUS).toEqual({
       pending: 0,
       authorized: 1,

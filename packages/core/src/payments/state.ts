@@ -6,7 +6,7 @@ import { col, compile, oneOf, type Compiled, type TxnRow } from './row-expr.js';
  * amounts within the balance, the 24-hour rule) are checked by the operation that owns them.
  */
 
-/** Transaction states and their `is_status` codes (DESIGN.md). Partly refunded stays completed. */
+/** Transaction states and their `is_status` codes (docs/concepts.md "Payments and their states"). Partly refunded stays completed. */
 export const IS_STATUS = {
   pending: 0,
   authorized: 1,

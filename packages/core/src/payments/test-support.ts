@@ -61,7 +61,7 @@ export async function addTestMerchant(core: Core): Promise<CoreFixture> {
     ssnEnc: ctx.vault.encrypt('123456789'),
     achProviderId: 'achp_test',
     checkDepositProvider: 'simulator',
-    // DESIGN.md default pricing: card 2.9% + 0.30, ACH 1.0% capped at 10.00.
+    // Default pricing (docs/concepts.md "Money and fees"): card 2.9% + 0.30, ACH 1.0% capped at 10.00.
     cardFeeRateE7: 29_000_000,
     cardFeeFixedCents: 30,
     achFeeRateE7: 10_000_000,

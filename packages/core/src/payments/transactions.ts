@@ -83,7 +83,7 @@ const ph = sql.placeholder;
  * each pooled connection parses and plans the statement once); their shapes never vary, so every
  * input is a parameter. PGlite has no statement cache across calls: there the name is unused.
  * They answer the driver's rows, mapped by `viewRow`: Drizzle's per-field row mapping (alias
- * lookups, entity checks) was about a tenth of the list's server CPU.
+ * lookups, entity checks) weighed on the list's server CPU (docs/benchmarks.md, "What the profiles found").
  */
 const qb = new QueryBuilder();
 

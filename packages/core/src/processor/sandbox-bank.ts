@@ -5,7 +5,7 @@
  */
 export type AchOutcome = { approved: true } | { approved: false; code: string; message: string };
 
-/** DESIGN.md: an account number ending 0000 is returned (R01 Insufficient Funds); any other is approved. */
+/** docs/concepts.md "Test cards": an account number ending 0000 is returned (R01 Insufficient Funds); any other is approved. */
 export function sandboxAchOutcome(accountNumber: string): AchOutcome {
   return accountNumber.endsWith('0000')
     ? { approved: false, code: 'R01', message: 'Insufficient Funds' }

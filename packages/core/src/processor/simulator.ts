@@ -3,7 +3,7 @@ import { newId } from '../ids.js';
 import { EXPIRY_PAST, expiryProblem, luhnValid } from '@remit/contract';
 import type { AuthorizeResult, Processor } from './connector.js';
 
-/** The sandbox test cards of DESIGN.md and what the simulated network answers for each. */
+/** The sandbox test cards (docs/concepts.md "Test cards") and what the simulated network answers for each. */
 export const TEST_CARDS: Record<
   string,
   { outcome: 'approve' } | { outcome: 'decline'; code: string; message: string }

@@ -10,7 +10,7 @@ const refused = async (): Promise<never> => {
 };
 
 /**
- * Production without a real connector (DESIGN.md): every call that would move money or accept a
+ * Production without a real connector (docs/concepts.md "Sandbox and production"): every call that would move money or accept a
  * card is refused with 503 processor_unavailable, and whatever the operation wrote is rolled back.
  */
 export function createUnavailableProcessor(): Processor {
