@@ -21,7 +21,7 @@ const shopHtml = (
   key: string,
 ) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme shop</title>
 <script src="${remit}/js/dynamic-launch.js?remit_merchant_public_key=${key}"></script></head>
-<body><main><h1>Acme shop</h1>
+<body><main aria-label="Acme shop"><h1>Acme shop</h1>
 <p><button id="pay" type="button">Buy</button> <button id="fast" type="button">Buy, close at once</button> <button id="plain" type="button">Buy, no order id</button></p>
 <p id="out" role="status"></p></main>
 <script>

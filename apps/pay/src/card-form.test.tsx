@@ -80,7 +80,7 @@ describe('CardForm', () => {
     leave(type('ZIP code', '12')); // a postal code has 3 to 10 characters (any country's: card-rules.ts)
     expect(await screen.findByText('This card has expired')).toBeTruthy();
     expect(screen.getByText('Enter the 4-digit security code')).toBeTruthy();
-    expect(screen.getByText('Enter a 5-digit ZIP code')).toBeTruthy();
+    expect(screen.getByText('Enter a valid ZIP or postal code')).toBeTruthy();
   });
 
   it('on submit lists every error in a focused summary linking to the fields, and sends nothing', async () => {

@@ -165,7 +165,7 @@ describe('using a widget', () => {
     const boot = chunkRuns({ pay });
     expect(boot).toHaveBeenCalledWith({ base: 'https://remit.test', key: KEY, locale: null });
     await expect(pending).resolves.toEqual(result);
-    expect(pay).toHaveBeenCalledWith('12.50', button, null);
+    expect(pay).toHaveBeenCalledWith('12.50', button, null, undefined);
     expect(events).toEqual([{ type: 'remit:payment-success', detail: result }]);
     // A second use reuses the chunk.
     await win.Remit!.getPaymentPage(3);

@@ -195,11 +195,11 @@ describe('pay modal', () => {
     const result = pay(call, '12.50', null, null);
     const root = document.querySelector('remit-pay')!.shadowRoot!;
     expect(root.querySelector('dialog')!.open).toBe(true);
-    expect(root.querySelector('[role=status]')!.textContent).toBe('Opening the payment form…');
+    expect(root.querySelector('.wait[role=status]')!.textContent).toBe('Opening the payment form…');
     expect(root.querySelector('iframe')).toBeNull();
     answer(link);
     await waitFor(() => expect(root.querySelector('iframe')?.getAttribute('src')).toBe(link.pay_link));
-    expect(root.querySelector('[role=status]')).toBeNull();
+    expect(root.querySelector('.wait[role=status]')).toBeNull();
     root.querySelector('dialog')!.dispatchEvent(new Event('cancel', { cancelable: true }));
     await expect(result).resolves.toEqual({ status: 'closed', transaction_id: null });
   });

@@ -106,7 +106,7 @@ describe('widget messages', () => {
       locale: 'fr',
       intl: 'fr-FR',
       dir: 'ltr',
-      messages: { pay: 'Payer {0}', close: 'Fermer le paiement' },
+      messages: { pay: 'Payer {amount}', close: 'Fermer le paiement' },
     });
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.headers['cache-control']).toBe(LOADER_CACHE);
@@ -122,6 +122,6 @@ describe('widget messages', () => {
     expect(byHeader.json()).toMatchObject({ locale: 'zh-Hans', messages: { done: '完成' } });
     const junk = await app.inject({ url: `/js/widget-messages/${encodeURIComponent('<x>')}` });
     expect(junk.statusCode).toBe(200);
-    expect(junk.json()).toMatchObject({ locale: 'en', intl: 'en-US', messages: { pay: 'Pay {0}' } });
+    expect(junk.json()).toMatchObject({ locale: 'en', intl: 'en-US', messages: { pay: 'Pay {amount}' } });
   });
 });

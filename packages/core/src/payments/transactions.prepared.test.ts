@@ -34,6 +34,6 @@ it('the list and the single read are prepared once under their names, whatever t
   }
   const r = await database.db.execute(sql`select name from pg_prepared_statements order by name`);
   const names = (r as unknown as { rows: Array<{ name: string }> }).rows.map((x) => x.name);
-  // The first page and a later one (which starts in the day its offset falls in) are two statements.
-  expect(names).toEqual(['remit_transaction_one', 'remit_transactions_later_page', 'remit_transactions_page']);
+  // The first page and a later one (which starts in the minute its offset falls in) are two statements.
+  expect(names).toEqual(['remit_transaction_one', 'remit_transactions_later_page_m', 'remit_transactions_page']);
 });
