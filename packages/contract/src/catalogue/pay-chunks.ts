@@ -2,15 +2,15 @@
 import type { PayCatalogue } from '../translate.js';
 
 export const PAY_CHUNKS: Record<string, () => Promise<{ default: PayCatalogue }>> = {
-  ar: () => import('../../translations/ar/pay.json', { with: { type: 'json' } }),
-  de: () => import('../../translations/de/pay.json', { with: { type: 'json' } }),
-  es: () => import('../../translations/es/pay.json', { with: { type: 'json' } }),
-  fr: () => import('../../translations/fr/pay.json', { with: { type: 'json' } }),
-  it: () => import('../../translations/it/pay.json', { with: { type: 'json' } }),
-  ja: () => import('../../translations/ja/pay.json', { with: { type: 'json' } }),
-  nl: () => import('../../translations/nl/pay.json', { with: { type: 'json' } }),
-  pl: () => import('../../translations/pl/pay.json', { with: { type: 'json' } }),
-  'pt-BR': () => import('../../translations/pt-BR/pay.json', { with: { type: 'json' } }),
-  sv: () => import('../../translations/sv/pay.json', { with: { type: 'json' } }),
-  'zh-Hans': () => import('../../translations/zh-Hans/pay.json', { with: { type: 'json' } }),
+  "ar": () => import('../../translations/ar/pay.json', { with: { type: 'json' } }),
+  "de": () => import('../../translations/de/pay.json', { with: { type: 'json' } }),
+  "es": () => import('../../translations/es/pay.json', { with: { type: 'json' } }),
+  "fr": () => import('../../translations/fr/pay.json', { with: { type: 'json' } }),
+  "it": () => import('../../translations/it/pay.json', { with: { type: 'json' } }),
+  "ja": () => import('../../translations/ja/pay.json', { with: { type: 'json' } }),
+  "nl": () => import('../../translations/nl/pay.json', { with: { type: 'json' } }),
+  "pl": () => import('../../translations/pl/pay.json', { with: { type: 'json' } }),
+  "pt-BR": () => import('../../translations/pt-BR/pay.json', { with: { type: 'json' } }),
+  "sv": () => import('../../translations/sv/pay.json', { with: { type: 'json' } }),
+  "zh-Hans": () => import('../../translations/zh-Hans/pay.json', { with: { type: 'json' } }),
 };
