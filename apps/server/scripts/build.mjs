@@ -42,6 +42,19 @@ const sourceUrls = {
   },
 };
 
+/** The root package.json (version.ts reads its version) compiled in as its version alone, not its scripts and tools. */
+const rootPackage = join(server, '../../package.json');
+const versionOnly = {
+  name: 'version-only',
+  setup(b) {
+    b.onLoad({ filter: /package\.json$/ }, async (args) => {
+      if (args.path !== rootPackage) return undefined;
+      const { version } = JSON.parse(await readFile(args.path, 'utf8'));
+      return { contents: JSON.stringify({ version }), loader: 'json' };
+    });
+  },
+};
+
 await rm(dist, { recursive: true, force: true });
 await build({
   entryPoints: entries,
@@ -52,6 +65,6 @@ await build({
   target: 'node22',
   sourcemap: true,
   // No code splitting: a rewritten `import.meta.url` is relative to the file it lands in, dist/ itself.
-  plugins: [npmExternal, sourceUrls],
+  plugins: [npmExternal, sourceUrls, versionOnly],
   logLevel: 'warning',
 });
