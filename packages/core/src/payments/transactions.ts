@@ -106,7 +106,9 @@ const viewColumnsOf = (alias: string) =>
  * of them), in the index alone, reading only the page's rows from the table. An offset past the
  * last row finds no day and reads no row. A keyset page (`after`) starts below the
  * (created_at, id) of the transaction it names, found in the same statement (`anchored` says
- * whether it was).
+ * whether it was). Its upper end is that one row bound alone, the range's end folded in (`(to, '')`
+ * is below every row at `to`): beside a second bound on created_at the index scan started from the
+ * other one and stepped over every newer row (PGlite read 1,963 pages for a page deep in a day).
  * Both ends of created_at are always bounded (±infinity when not given): with a range on the index's
  * second column the planner walks it backwards. The total's one row is joined to the page, so an
  * empty page still answers the total.
@@ -131,7 +133,8 @@ const pageStatement = (name: string, kind: PageKind) =>
         ) k join ${transactions} t on t.id = k.id`
         : kind === 'after'
           ? sql`select ${viewColumnsOf('t')} from ${transactions} t
-          where ${inRange(to)} and (created_at, id) < (a.created_at, a.id) ${order} limit ${ph('limit')}`
+          where merchant_id = ${merchantId} and created_at >= ${ph('from')}::timestamptz and (created_at, id) < (a.below_at, a.below_id)
+          ${order} limit ${ph('limit')}`
           : sql`select ${viewColumnsOf('t')} from ${transactions} t where ${inRange(to)} ${order} limit ${ph('limit')}`;
     const ctes =
       kind === 'deep'
@@ -151,7 +154,10 @@ const pageStatement = (name: string, kind: PageKind) =>
           where newer <= ${offset} order by minute limit 1
         )`
         : kind === 'after'
-          ? sql`, anchor as (select created_at, id from ${transactions} where id = ${ph('after')} and merchant_id = ${merchantId})`
+          ? sql`, anchor as (
+          select id, least(created_at, ${to}) as below_at, case when created_at < ${to} then id else '' end as below_id
+          from ${transactions} where id = ${ph('after')} and merchant_id = ${merchantId}
+        )`
           : sql``;
     const from =
       kind === 'after'
