@@ -527,7 +527,9 @@ describe('replays', () => {
     const linkId = await newLink();
     const pi = await twice(`/pay/api/links/${linkId}/intent`, {});
     await confirm(pi.client_secret, linkId);
-    expect(await twice(`/pay/api/links/${linkId}/intent/report`, { payment_intent: piOf(pi.client_secret) })).toMatchObject({
+    expect(
+      await twice(`/pay/api/links/${linkId}/intent/report`, { payment_intent: piOf(pi.client_secret) }),
+    ).toMatchObject({
       status: 'paid',
     });
     const token = await cardToken();
