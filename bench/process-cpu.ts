@@ -16,6 +16,20 @@ export function threadCpuMs(pid: number, tid: number): { user: number; system: n
   return statCpuMs(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8'));
 }
 
+/** Each thread's CPU time so far in ms (user + system), by thread id; threads that end meanwhile are left out. */
+export function threadsCpuMs(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const { user, system } = threadCpuMs(pid, Number(tid));
+      out.set(Number(tid), user + system);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return out;
+}
+
 /** User and system CPU (ms) in a `/proc/<pid>/stat` line (after the command name, which may hold spaces). */
 function statCpuMs(stat: string): { user: number; system: number; children: number } {
   const fields = stat.split(') ')[1]!.split(' ');

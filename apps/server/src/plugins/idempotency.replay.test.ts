@@ -177,21 +177,79 @@ const cases = (): Case[] => {
     { route: '/api/v1/merchant/remote_deposit_capture', send: deposit },
     { route: '/sandbox/advance-clock', send: (k) => post('/sandbox/advance-clock', mk({ hours: 1 }), k) },
     { route: '/sandbox/settle', send: (k) => post('/sandbox/settle', mk(), k) },
+    // The pay page's calls: no credentials, keyed per link (or card request) by the page.
+    {
+      route: '/pay/api/links/{linkId}/pay',
+      send: async (k) => payPage(`/pay/api/links/${await paidLink()}/pay`, { method: 'card', card: payCard() }, k),
+      byReference: true,
+    },
+    {
+      route: '/pay/api/links/{linkId}/challenges/{challengeId}',
+      send: async (k) => {
+        const { id, challenge } = await challenged();
+        return payPage(`/pay/api/links/${id}/challenges/${challenge}`, { outcome: 'complete' }, k);
+      },
+      byReference: true,
+    },
+    {
+      route: '/pay/api/cards/{token}',
+      send: async (k) => payPage(`/pay/api/cards/${await cardToken()}`, { card: payCard('5555555555554444') }, k),
+    },
   ];
 };
 
-describe('a replayed answer is the first one, byte for byte, on every keyed write route', () => {
+/**
+ * The pay page's Stripe calls (PaymentIntent, SetupIntent and their reports) answer only with
+ * Stripe as the processor: their replays are compared byte for byte in routes/stripe-intents.test.ts.
+ */
+const STRIPE_ONLY = [
+  '/pay/api/cards/{token}/intent',
+  '/pay/api/cards/{token}/intent/report',
+  '/pay/api/links/{linkId}/intent',
+  '/pay/api/links/{linkId}/intent/report',
+];
+
+const payPage = (path: string, body: object, key: string) =>
+  s.http({ method: 'POST', path, json: body, headers: { 'idempotency-key': key } });
+const payCard = (number = '4242424242424242') => ({
+  number,
+  exp_month: 12,
+  exp_year: new Date().getUTCFullYear() + 2,
+  cvc: '123',
+  name: 'Ada Lovelace',
+  zip: '94105',
+});
+const linkId = async (amount: string) => {
+  const res = await s.http({ method: 'POST', path: '/api/v1/pay-link', auth: m.auth, json: mk({ amount }) });
+  return String(res.body.data.payment_link).split('/').pop()!;
+};
+const paidLink = once(() => linkId('18.00'));
+/** A link paid by a card that needs 3-D Secure: the challenge the page then answers. */
+const challenged = once(async () => {
+  const id = await linkId('19.00');
+  const res = await payPage(`/pay/api/links/${id}/pay`, { method: 'card', card: payCard('4000000000003220') }, order());
+  return { id, challenge: res.body.challenge.id as string };
+});
+/** The token of a card request sent to a new customer (the add-card page's link). */
+const cardToken = once(async () => {
+  const added = await post('/api/v1/customers/add', mk({ first_name: 'Rita', email: 'rita@example.com' }), order());
+  const customer = added.body.data.customer_id as number;
+  expect((await post(`/api/v1/customers/request-card/${customer}`, mk(), order())).status).toBe(200);
+  const [link] = await rows<{ id: string }>(
+    s,
+    sql`select id from pay_links where customer_id = ${customer} and kind = 'card_request'`,
+  );
+  return link!.id;
+});
+
+describe('a replayed answer is the first one, byte for byte, on every keyed write route (API, sandbox, pay page)', () => {
   it('covers every POST route of /api/v1 and /sandbox', () => {
     const paths = (s.app.swagger() as { paths: Record<string, Record<string, unknown>> }).paths;
     const posts = Object.entries(paths)
-      .filter(([p, ops]) => 'post' in ops && (p.startsWith('/api/v1/') || p.startsWith('/sandbox/')))
+      .filter(([p, ops]) => 'post' in ops && ['/api/v1/', '/sandbox/', '/pay/api/'].some((x) => p.startsWith(x)))
       .map(([p]) => p)
       .sort();
-    expect(
-      cases()
-        .map((c) => c.route)
-        .sort(),
-    ).toEqual(posts);
+    expect([...cases().map((c) => c.route), ...STRIPE_ONLY].sort()).toEqual(posts);
   });
 
   for (const c of cases()) {

@@ -507,6 +507,40 @@ async function cardToken(): Promise<string> {
   return row!.id;
 }
 
+describe('replays', () => {
+  // The pay page's Stripe routes, each sent twice with one key: the second answer is the first,
+  // byte for byte (the other keyed routes: plugins/idempotency.replay.test.ts).
+  it('each Stripe route of the pay page replays its first answer byte for byte', async () => {
+    const twice = async (path: string, json: object) => {
+      const k = { 'idempotency-key': randomUUID() };
+      const first = await s.http({ method: 'POST', path, json, headers: k });
+      const again = await s.http({ method: 'POST', path, json, headers: k });
+      expect(first.status, `${path}: ${first.text}`).toBe(200);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect([again.status, again.headers['content-type'], again.text]).toEqual([
+        first.status,
+        first.headers['content-type'],
+        first.text,
+      ]);
+      return first.body;
+    };
+    const linkId = await newLink();
+    const pi = await twice(`/pay/api/links/${linkId}/intent`, {});
+    await confirm(pi.client_secret, linkId);
+    expect(
+      await twice(`/pay/api/links/${linkId}/intent/report`, { payment_intent: piOf(pi.client_secret) }),
+    ).toMatchObject({
+      status: 'paid',
+    });
+    const token = await cardToken();
+    const seti = await twice(`/pay/api/cards/${token}/intent`, {});
+    await stripeJsConfirmSetup(emu, seti.client_secret, { card: '5555555555554444' });
+    expect(
+      await twice(`/pay/api/cards/${token}/intent/report`, { setup_intent: seti.client_secret.split('_secret_')[0] }),
+    ).toEqual({ status: 'saved', brand: 'Mastercard', last_four: '4444' });
+  });
+});
+
 describe('stored cards through SetupIntents', () => {
   it('add-card confirms a SetupIntent; the saved card is charged off-session', async () => {
     const token = await cardToken();

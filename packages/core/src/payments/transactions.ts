@@ -100,13 +100,16 @@ const viewColumnsOf = (alias: string) =>
  * filter whole UTC days, so the days in range hold exactly the rows in range): the total is their
  * sum, not a count over every row. The first page walks the (merchant_id, created_at, id) index
  * backwards from the newest row. A later page (`deep`) starts in the minute where its offset falls:
- * the day from the per-day counts, then the minute from that day's per-minute counts; the rows of
- * newer minutes are skipped by bounding created_at below that minute's end, so OFFSET only steps
- * over rows of that one minute (a page deep in a day of 200,000 sales otherwise stepped over most
- * of them), in the index alone, reading only the page's rows from the table. An offset past the
- * last row finds no day and reads no row. A keyset page (`after`) starts below the
+ * the day from the per-day counts, then the minute from that day's per-minute counts, read newest
+ * first and only down to the minute holding the offset (in the index's order: no sort, and a page
+ * early in the day reads few minutes); the rows of newer minutes are skipped by bounding created_at
+ * below that minute's end, so OFFSET only steps over rows of that one minute (a page deep in a day
+ * of 200,000 sales otherwise stepped over most of them), in the index alone, reading only the page's
+ * rows from the table. An offset past the last row finds no day and reads no row. A keyset page (`after`) starts below the
  * (created_at, id) of the transaction it names, found in the same statement (`anchored` says
- * whether it was).
+ * whether it was). Its upper end is that one row bound alone, the range's end folded in (`(to, '')`
+ * is below every row at `to`): beside a second bound on created_at the index scan started from the
+ * other one and stepped over every newer row (PGlite read 1,963 pages for a page deep in a day).
  * Both ends of created_at are always bounded (±infinity when not given): with a range on the index's
  * second column the planner walks it backwards. The total's one row is joined to the page, so an
  * empty page still answers the total.
@@ -131,27 +134,31 @@ const pageStatement = (name: string, kind: PageKind) =>
         ) k join ${transactions} t on t.id = k.id`
         : kind === 'after'
           ? sql`select ${viewColumnsOf('t')} from ${transactions} t
-          where ${inRange(to)} and (created_at, id) < (a.created_at, a.id) ${order} limit ${ph('limit')}`
+          where merchant_id = ${merchantId} and created_at >= ${ph('from')}::timestamptz and (created_at, id) < (a.below_at, a.below_id)
+          ${order} limit ${ph('limit')}`
           : sql`select ${viewColumnsOf('t')} from ${transactions} t where ${inRange(to)} ${order} limit ${ph('limit')}`;
     const ctes =
       kind === 'deep'
         ? sql`, start as (
           select day, newer from (
-            select day, coalesce(sum(n) over (order by day desc rows between unbounded preceding and 1 preceding), 0)::bigint as newer from days
+            select day, n, coalesce(sum(n) over (order by day desc rows between unbounded preceding and 1 preceding), 0)::bigint as newer from days
           ) d
-          where newer <= ${offset} order by day limit 1
+          where newer <= ${offset} and newer + n > ${offset} order by day limit 1
         ), minutes as (
           select minute, sum(n)::bigint as n from ${transactionMinuteCounts}
           where merchant_id = ${merchantId} and minute >= ${dayStart} and minute < ${dayStart} + interval '1 day'
-          group by minute
+          group by minute order by minute desc
         ), mstart as (
-          select minute, newer from (
-            select minute, (select newer from start) + coalesce(sum(n) over (order by minute desc rows between unbounded preceding and 1 preceding), 0)::bigint as newer from minutes
+          select minute, through - n as newer from (
+            select minute, n, (select newer from start) + sum(n) over (order by minute desc rows unbounded preceding) as through from minutes
           ) m
-          where newer <= ${offset} order by minute limit 1
+          where through > ${offset} order by minute desc limit 1
         )`
         : kind === 'after'
-          ? sql`, anchor as (select created_at, id from ${transactions} where id = ${ph('after')} and merchant_id = ${merchantId})`
+          ? sql`, anchor as (
+          select id, least(created_at, ${to}) as below_at, case when created_at < ${to} then id else '' end as below_id
+          from ${transactions} where id = ${ph('after')} and merchant_id = ${merchantId}
+        )`
           : sql``;
     const from =
       kind === 'after'
