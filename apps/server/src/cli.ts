@@ -118,7 +118,7 @@ interface Command {
     arg: string /** Every argument after the command's words. */;
     args: string[];
     /** The exit code, when not 0. */
-  }): Promise<void | number> | void;
+  }): Promise<unknown> | unknown;
 }
 
 const merchantLine = (m: OperatorMerchant) =>
@@ -224,7 +224,9 @@ const COMMANDS: Command[] = [
       if (report.done)
         io.err(
           `Every value is sealed with key ${report.key_id}; nothing sealed with ${previous} is left.` +
-            (report.previous_key_id ? ' REMIT_ENCRYPTION_KEY_PREVIOUS can be removed (restart each process without it).\n' : '\n'),
+            (report.previous_key_id
+              ? ' REMIT_ENCRYPTION_KEY_PREVIOUS can be removed (restart each process without it).\n'
+              : '\n'),
         );
       else
         io.err(
@@ -378,7 +380,9 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.en
     return 1;
   }
   try {
-    return (await command.run({ core, config, env, io, p, arg, args: operands })) ?? 0;
+    // Commands return `io.out(…)` at times (a write's boolean): only a number is an exit code.
+    const code = await command.run({ core, config, env, io, p, arg, args: operands });
+    return typeof code === 'number' ? code : 0;
   } catch (e) {
     if (!isRemitError(e)) throw e;
     io.err(`remit: ${e.message}\n`);

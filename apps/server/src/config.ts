@@ -264,7 +264,9 @@ function previousEncryptionKey(env: NodeJS.ProcessEnv): Buffer | undefined {
   if (!given) return undefined;
   const key = parseKey('REMIT_ENCRYPTION_KEY_PREVIOUS', given);
   if (env.REMIT_ENCRYPTION_KEY && key.equals(parseKey('REMIT_ENCRYPTION_KEY', env.REMIT_ENCRYPTION_KEY)))
-    throw new Error('REMIT_ENCRYPTION_KEY_PREVIOUS is the same key as REMIT_ENCRYPTION_KEY: give the new key as REMIT_ENCRYPTION_KEY');
+    throw new Error(
+      'REMIT_ENCRYPTION_KEY_PREVIOUS is the same key as REMIT_ENCRYPTION_KEY: give the new key as REMIT_ENCRYPTION_KEY',
+    );
   return key;
 }
 

@@ -64,7 +64,10 @@ async function serve(keys: Record<string, string>): Promise<TestServer> {
     workers: null,
     databaseUrl: env.DATABASE_URL || null,
     async credentials() {
-      const res = await http<{ client_id: string; secret_key: string }>({ method: 'POST', path: '/portal/api/credentials' });
+      const res = await http<{ client_id: string; secret_key: string }>({
+        method: 'POST',
+        path: '/portal/api/credentials',
+      });
       return [res.body.client_id, res.body.secret_key];
     },
     async close() {
@@ -97,7 +100,13 @@ const webhookSecret = async (s: TestServer, m: TestMerchant) => {
   return res.body.signing_secret as string;
 };
 const chargeAgain = (s: TestServer) =>
-  merchantPost(s, w.m, `/customers/charge/${w.customerId}`, { amount: '5.00', order_id: 'rot-1', preAuth: false }, w.charged.key);
+  merchantPost(
+    s,
+    w.m,
+    `/customers/charge/${w.customerId}`,
+    { amount: '5.00', order_id: 'rot-1', preAuth: false },
+    w.charged.key,
+  );
 const payAgain = (s: TestServer) =>
   s.http({
     method: 'POST',
@@ -175,10 +184,14 @@ it('A, then B with A as previous, reseal, then B alone: everything reads; B alon
 
   // 4. Run again (as after a crash): nothing left to do.
   const io = { out: '', err: '' };
-  const again = await runCli(['keys', 'reseal'], { ...env, ...rotating }, {
-    out: (t) => void (io.out += t),
-    err: (t) => void (io.err += t),
-  });
+  const again = await runCli(
+    ['keys', 'reseal'],
+    { ...env, ...rotating },
+    {
+      out: (t) => void (io.out += t),
+      err: (t) => void (io.err += t),
+    },
+  );
   expect(again).toBe(0);
   expect(io.out).toContain('merchants: 0 resealed, 0 left\n');
   expect(io.out).not.toMatch(/[1-9]\d* resealed/);

@@ -47,7 +47,8 @@ export class Vault {
   }
   /** MAC keys of retired encryption keys, read back from the database: MACs they made still compare. */
   acceptMacKeys(keys: readonly Buffer[]): void {
-    for (const k of keys) if (!k.equals(this.#macKey) && !this.#otherMacKeys.some((o) => o.equals(k))) this.#otherMacKeys.push(k);
+    for (const k of keys)
+      if (!k.equals(this.#macKey) && !this.#otherMacKeys.some((o) => o.equals(k))) this.#otherMacKeys.push(k);
   }
   encrypt(plain: string): string {
     return this.encryptBytes(Buffer.from(plain, 'utf8'));

@@ -72,7 +72,13 @@ function notADecision(status: number): boolean {
 /** What names the client's operation for the processor: the same (scope, key) is the same operation. */
 export const operationKey = (scope: string, key: string) => JSON.stringify([scope, key]);
 
-async function claim(ctx: Ctx, scope: string, key: string, request: string | string[], waitMs: number): Promise<IdempotencyClaim> {
+async function claim(
+  ctx: Ctx,
+  scope: string,
+  key: string,
+  request: string | string[],
+  waitMs: number,
+): Promise<IdempotencyClaim> {
   const until = Date.now() + waitMs;
   for (;;) {
     try {

@@ -82,7 +82,7 @@ export async function startProcess(
 export async function runToExit(
   script: string,
   env: Record<string, string>,
-  opts: { timeoutMs?: number; /** Arguments after the script (a CLI command). */ args?: string[] } = {},
+  opts: { timeoutMs?: number /** Arguments after the script (a CLI command). */; args?: string[] } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const proc = spawn(process.execPath, ['--import', 'tsx', script, ...(opts.args ?? [])], {
     cwd: root,

@@ -25,7 +25,9 @@ describe('the vault during a rotation', () => {
     expect(rotating.decrypt(byA)).toBe('4242424242424242');
     const byB = rotating.encrypt('x');
     expect(byB.startsWith(`v2.${rotating.keyId}.`)).toBe(true);
-    expect(() => old.decrypt(byB)).toThrow(`sealed with encryption key ${rotating.keyId}, which this process was not given`);
+    expect(() => old.decrypt(byB)).toThrow(
+      `sealed with encryption key ${rotating.keyId}, which this process was not given`,
+    );
     expect(rotating.isCurrent(byA)).toBe(false);
     const again = rotating.reseal(byA);
     expect(rotating.isCurrent(again)).toBe(true);
@@ -49,7 +51,7 @@ describe('the vault during a rotation', () => {
 
 it('every column named like a sealed one is in SEALED_COLUMNS', () => {
   const listed = new Set(SEALED_COLUMNS.map((c) => `${c.table}.${c.column}`));
-  const named = Object.values(schema)
+  const named = (Object.values(schema) as unknown[])
     .filter((t): t is PgTable => t instanceof PgTable)
     .flatMap((t) => {
       const { name, columns } = getTableConfig(t);

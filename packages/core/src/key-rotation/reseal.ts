@@ -106,8 +106,7 @@ function resealed(c: SealedColumn, vault: Vault, value: string): string {
 }
 
 type Row = Record<string, string>;
-const rowsOf = async (ctx: Pick<Ctx, 'db'>, q: SQL) =>
-  ((await ctx.db.execute(q)) as unknown as { rows: Row[] }).rows;
+const rowsOf = async (ctx: Pick<Ctx, 'db'>, q: SQL) => ((await ctx.db.execute(q)) as unknown as { rows: Row[] }).rows;
 
 /** Reseals one column, in batches in key order; counts what it resealed and what it could not open. */
 async function resealColumn(ctx: Pick<Ctx, 'db' | 'vault'>, c: SealedColumn) {
@@ -115,10 +114,11 @@ async function resealColumn(ctx: Pick<Ctx, 'db' | 'vault'>, c: SealedColumn) {
   const col = sql.raw(`"${c.column}"`);
   const keyList = sql.raw(c.keys.map((k) => `"${k}"`).join(', '));
   const cast = c.form === 'owner' || c.form === 'payload' ? sql.raw('::jsonb') : sql.raw('');
-  const keyOf = (r: Row) => sql.join(
-    c.keys.map((k) => sql`${r[k]}::text`),
-    sql`, `,
-  );
+  const keyOf = (r: Row) =>
+    sql.join(
+      c.keys.map((k) => sql`${r[k]}::text`),
+      sql`, `,
+    );
   let after: Row | null = null;
   let done = 0;
   let unreadable = 0;
