@@ -193,6 +193,11 @@ it('A, then B with A as previous, reseal, then B alone: everything reads; B alon
     },
   );
   expect(again).toBe(0);
+  const config = { out: '' };
+  await runCli(['config', '--json'], { ...env, ...rotating }, { out: (t) => void (config.out += t), err: () => {} });
+  expect(JSON.parse(config.out).encryption_key_previous).toBe(
+    `REMIT_ENCRYPTION_KEY_PREVIOUS (fingerprint ${idA}, opens only)`,
+  );
   expect(io.out).toContain('merchants: 0 resealed, 0 left\n');
   expect(io.out).not.toMatch(/[1-9]\d* resealed/);
 
