@@ -109,6 +109,7 @@ interface Command {
   args: number;
   /** Needs no database (config). */
   offline?: boolean;
+  /** Answers the exit code when it is not 0 (a number; anything else counts as 0). */
   run(c: {
     core: Core;
     config: ServerConfig;
@@ -117,7 +118,6 @@ interface Command {
     p: Parsed;
     arg: string /** Every argument after the command's words. */;
     args: string[];
-    /** The exit code, when not 0. */
   }): Promise<unknown> | unknown;
 }
 
