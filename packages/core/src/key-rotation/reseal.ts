@@ -5,8 +5,8 @@ import type { Vault } from '../encryption.js';
 
 /**
  * `keys reseal`: every sealed value opened and sealed again with the current key (docs/operations.md
- * "Rotating the encryption key"). Row by row, each update one statement that applies only while the
- * row still holds the value read (compare-and-set): safe beside a serving server, and a run stopped
+ * "Rotating the encryption key"). In batches, each one update statement that sets a row only while it
+ * still holds the value read (compare-and-set): safe beside a serving server, and a run stopped
  * anywhere is finished by running it again (rows already sealed with the current key are not selected).
  */
 
@@ -129,19 +129,24 @@ async function resealColumn(ctx: Pick<Ctx, 'db' | 'vault'>, c: SealedColumn) {
           where ${stale(c, ctx.vault)} ${after ? sql`and (${keyList}) > (${keyOf(after)})` : sql``}
           order by ${keyList} limit ${RESEAL_BATCH}`,
     );
+    const pairs: SQL[] = [];
     for (const r of batch) {
-      let value: string;
       try {
-        value = resealed(c, ctx.vault, r.value!);
+        pairs.push(sql`(${keyOf(r)}, ${r.value}::text, ${resealed(c, ctx.vault, r.value!)}::text)`);
       } catch {
         unreadable++;
-        continue;
       }
-      // Only while the row still holds what was read: a value written meanwhile is the writer's (and current).
+    }
+    // One statement per batch, each row set only while it still holds what was read: a value written
+    // meanwhile is its writer's (and sealed with the writer's key), never overwritten.
+    if (pairs.length) {
       const updated = await rowsOf(
         ctx,
-        sql`update ${table} set ${col} = ${value}${cast}
-            where (${keyList}) = (${keyOf(r)}) and ${col} = ${r.value}${cast} returning 1 as "one"`,
+        sql`update ${table} t set ${col} = v."new"${cast}
+            from (values ${sql.join(pairs, sql`, `)}) as v(${keyList}, "old", "new")
+            where (${sql.raw(c.keys.map((k) => `t."${k}"`).join(', '))}) = (${sql.raw(c.keys.map((k) => `v."${k}"`).join(', '))})
+              and t.${col} = v."old"${cast}
+            returning 1 as "one"`,
       );
       done += updated.length;
     }
