@@ -11,6 +11,7 @@ import {
   reconcilePayments,
   recordCheckDepositAccount,
   reinstateMerchant,
+  resealAll,
   rotateClientSecret,
   suspendMerchant,
   type Core,
@@ -30,6 +31,11 @@ Commands:
                                     Give a client a new secret key, shown once. Without --overlap the
                                     old one stops working at once; with it (15s, 30m, 24h, 7d) the old
                                     one keeps working that long beside the new one.
+  keys reseal [--json]              Seal every encrypted value again with REMIT_ENCRYPTION_KEY, in
+                                    batches, beside a serving server (safe to stop and run again).
+                                    Prints the values resealed and left per table; once nothing
+                                    sealed with REMIT_ENCRYPTION_KEY_PREVIOUS is left, says it can be
+                                    removed (docs/operations.md "Rotating the encryption key").
   merchants list [--status pending|approved|suspended] [--json]
                                     Every client's merchants, newest first.
   merchants show <merchant_id> [--json]
@@ -63,10 +69,11 @@ Options:
   --json                            Print the answer as JSON.
 
 Reads the same configuration as the server: REMIT_ENV (sandbox|production), DATABASE_URL, or
-REMIT_DATA_DIR (embedded database; default ./.remit), and REMIT_ENCRYPTION_KEY (required in
-production). With the embedded database, stop the server first: one process owns the data directory
-(the command refuses while a server holds it). Exit codes: 0 done, 1 refused or failed (configuration,
-database, unknown merchant or client), 2 unknown command or option.
+REMIT_DATA_DIR (embedded database; default ./.remit), REMIT_ENCRYPTION_KEY (required in production)
+and REMIT_ENCRYPTION_KEY_PREVIOUS (during a key rotation). With the embedded database, stop the
+server first: one process owns the data directory (the command refuses while a server holds it).
+Exit codes: 0 done, 1 refused or failed (configuration, database, unknown merchant or client, a
+reseal that left values), 2 unknown command or option.
 `;
 
 export interface Io {
@@ -102,6 +109,7 @@ interface Command {
   args: number;
   /** Needs no database (config). */
   offline?: boolean;
+  /** Answers the exit code when it is not 0 (a number; anything else counts as 0). */
   run(c: {
     core: Core;
     config: ServerConfig;
@@ -110,7 +118,7 @@ interface Command {
     p: Parsed;
     arg: string /** Every argument after the command's words. */;
     args: string[];
-  }): Promise<void> | void;
+  }): Promise<unknown> | unknown;
 }
 
 const merchantLine = (m: OperatorMerchant) =>
@@ -199,6 +207,35 @@ const COMMANDS: Command[] = [
           ? `Replaced ${done.previous}.\n`
           : `Recorded: ${done.merchant_id} can take check deposits once approved.\n`,
       );
+    },
+  },
+  {
+    words: ['keys', 'reseal'],
+    args: 0,
+    async run({ core, io, p }) {
+      const report = await resealAll(core.ctx);
+      if (p.json) io.out(`${JSON.stringify(report)}\n`);
+      else
+        for (const [table, t] of Object.entries(report.tables))
+          io.out(
+            `${table}: ${t.resealed} resealed, ${t.left} left${t.unreadable ? `, ${t.unreadable} no key given opens` : ''}\n`,
+          );
+      const previous = report.previous_key_id ? `the previous key (${report.previous_key_id})` : 'any other key';
+      if (report.done)
+        io.err(
+          `Every value is sealed with key ${report.key_id}; nothing sealed with ${previous} is left.` +
+            (report.previous_key_id
+              ? ' REMIT_ENCRYPTION_KEY_PREVIOUS can be removed (restart each process without it).\n'
+              : '\n'),
+        );
+      else
+        io.err(
+          `${report.left + report.unreadable} value${report.left + report.unreadable === 1 ? ' is' : 's are'} not sealed with key ${report.key_id} yet: ` +
+            (report.unreadable
+              ? `${report.unreadable} cannot be opened with the keys given. Keep REMIT_ENCRYPTION_KEY_PREVIOUS.\n`
+              : 'written meanwhile by a process still sealing with another key? Restart every process with the new key, then run this again.\n'),
+        );
+      return report.done ? 0 : 1;
     },
   },
   {
@@ -343,8 +380,9 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.en
     return 1;
   }
   try {
-    await command.run({ core, config, env, io, p, arg, args: operands });
-    return 0;
+    // Commands return `io.out(…)` at times (a write's boolean): only a number is an exit code.
+    const code = await command.run({ core, config, env, io, p, arg, args: operands });
+    return typeof code === 'number' ? code : 0;
   } catch (e) {
     if (!isRemitError(e)) throw e;
     io.err(`remit: ${e.message}\n`);

@@ -43,6 +43,11 @@ export function configReport(config: ServerConfig, env: NodeJS.ProcessEnv): Reco
     database: config.databaseUrl ? maskUrl(config.databaseUrl) : `embedded PGlite in ${config.dataDir}`,
     data_dir: config.dataDir,
     encryption_key: `${env.REMIT_ENCRYPTION_KEY ? 'REMIT_ENCRYPTION_KEY' : existsSync(keyFile) ? keyFile : 'generated'} (fingerprint ${fingerprint})`,
+    ...(config.previousEncryptionKey
+      ? {
+          encryption_key_previous: `REMIT_ENCRYPTION_KEY_PREVIOUS (fingerprint ${new Vault(config.previousEncryptionKey).fingerprint().slice(0, 12)}, opens only)`,
+        }
+      : {}),
     processor: config.processor.name,
     check_deposits: config.checkDeposits?.name ?? 'none',
     check_images: config.checkImageStore?.name ?? 'database',

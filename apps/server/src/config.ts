@@ -28,6 +28,8 @@ export interface ServerConfig {
   dataDir: string;
   databaseUrl?: string;
   encryptionKey: Buffer;
+  /** REMIT_ENCRYPTION_KEY_PREVIOUS: during a key rotation, the old key, used only to open what it sealed. */
+  previousEncryptionKey?: Buffer;
   logLevel: string;
   /** REMIT_SETTLEMENT_CUTOFF ("HH" or "HH:MM" UTC, default 00:00) in milliseconds after midnight. */
   settlementCutoffMs: number;
@@ -115,6 +117,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): { config: Serv
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     encryptionKey: read(() => encryptionKey(env.REMIT_ENCRYPTION_KEY, dataDir, remitEnv), Buffer.alloc(32)),
+    previousEncryptionKey: read(() => previousEncryptionKey(env), undefined),
     logLevel: env.LOG_LEVEL ?? 'info',
     settlementCutoffMs: read(() => parseCutoff(env.REMIT_SETTLEMENT_CUTOFF), 0),
     processor: read(() => createProcessor(env.REMIT_PROCESSOR, remitEnv, env), createProcessor('none', remitEnv)),
@@ -181,6 +184,7 @@ export function coreOptions(config: ServerConfig): OpenOptions {
     env: config.env,
     publicUrl: config.publicUrl,
     encryptionKey: config.encryptionKey,
+    previousEncryptionKey: config.previousEncryptionKey,
     databaseUrl: config.databaseUrl,
     dataDir: config.databaseUrl ? undefined : config.dataDir,
     filesDir: config.dataDir,
@@ -249,12 +253,25 @@ function trustProxy(value: string | undefined): boolean | string[] {
     .filter(Boolean);
 }
 
+function parseKey(name: string, given: string): Buffer {
+  const key = /^[0-9a-f]{64}$/i.test(given) ? Buffer.from(given, 'hex') : Buffer.from(given, 'base64');
+  if (key.length !== 32) throw new Error(`${name} must be 32 bytes, as 64 hex digits or base64`);
+  return key;
+}
+
+function previousEncryptionKey(env: NodeJS.ProcessEnv): Buffer | undefined {
+  const given = env.REMIT_ENCRYPTION_KEY_PREVIOUS;
+  if (!given) return undefined;
+  const key = parseKey('REMIT_ENCRYPTION_KEY_PREVIOUS', given);
+  if (env.REMIT_ENCRYPTION_KEY && key.equals(parseKey('REMIT_ENCRYPTION_KEY', env.REMIT_ENCRYPTION_KEY)))
+    throw new Error(
+      'REMIT_ENCRYPTION_KEY_PREVIOUS is the same key as REMIT_ENCRYPTION_KEY: give the new key as REMIT_ENCRYPTION_KEY',
+    );
+  return key;
+}
+
 function encryptionKey(given: string | undefined, dataDir: string, env: Env): Buffer {
-  if (given) {
-    const key = /^[0-9a-f]{64}$/i.test(given) ? Buffer.from(given, 'hex') : Buffer.from(given, 'base64');
-    if (key.length !== 32) throw new Error('REMIT_ENCRYPTION_KEY must be 32 bytes, as 64 hex digits or base64');
-    return key;
-  }
+  if (given) return parseKey('REMIT_ENCRYPTION_KEY', given);
   if (env === 'production') throw new Error('REMIT_ENCRYPTION_KEY is required in production');
   const file = join(dataDir, 'encryption.key');
   if (existsSync(file)) return Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');

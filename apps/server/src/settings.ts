@@ -64,7 +64,14 @@ export const SETTINGS: Setting[] = [
     names: ['REMIT_ENCRYPTION_KEY'],
     default: 'generated in sandbox',
     meaning:
-      "32 bytes, as 64 hex digits or base64: AES-256-GCM encryption at rest of SSN, EIN, bank and card numbers, the owner's personal details, merchant keys, webhook secrets and stored idempotent answers. Required in production. In sandbox without it a key is made once into `$REMIT_DATA_DIR/encryption.key` (mode 600): keep it with the data",
+      "32 bytes, as 64 hex digits or base64: AES-256-GCM encryption at rest of SSN, EIN, bank and card numbers, the owner's personal details, merchant keys, webhook secrets and stored idempotent answers. Required in production. In sandbox without it a key is made once into `$REMIT_DATA_DIR/encryption.key` (mode 600): keep it with the data. Values are sealed naming the key (its fingerprint's first 12 hex digits): to rotate it, see [Rotating the encryption key](#rotating-the-encryption-key)",
+  },
+  {
+    table: 'main',
+    names: ['REMIT_ENCRYPTION_KEY_PREVIOUS'],
+    default: 'unset',
+    meaning:
+      'during a [key rotation](#rotating-the-encryption-key): the old key, in the same form. Used only to open values it sealed (and to compare MACs it made), never to seal. Remove it once `npm run remit -- keys reseal` reports nothing sealed with it is left; a start without it before then is refused',
   },
   {
     table: 'main',

@@ -23,6 +23,8 @@ export interface OpenOptions {
   env: Env;
   publicUrl: string;
   encryptionKey: Buffer;
+  /** During a key rotation: the key before `encryptionKey`, used only to open what it sealed. */
+  previousEncryptionKey?: Buffer | null;
   databaseUrl?: string;
   dataDir?: string;
   /** The data directory whose check images (of earlier versions) move into the database at start; defaults to the PGlite data directory, else ./.remit. */
@@ -66,10 +68,10 @@ export async function openDatabase(opts: ConnectOptions): Promise<Database> {
 
 /**
  * Connects, migrates and assembles the context every core operation takes. Refuses (KeyMismatchError)
- * a key other than the one the database was first opened with.
+ * unless given every key the database's values are sealed with (the key, and the previous one while rotating).
  */
 export async function openCore(opts: OpenOptions): Promise<Core> {
-  const vault = new Vault(opts.encryptionKey);
+  const vault = new Vault(opts.encryptionKey, opts.previousEncryptionKey);
   const database = await openDatabase(opts);
   try {
     await checkKeyFingerprint(database.db, vault);

@@ -267,8 +267,8 @@ describe('a replayed answer is the first one, byte for byte, on every keyed writ
         s,
         sql`select response_body from idempotency_keys where key = ${key}`,
       );
-      if (c.byReference) expect(stored!.response_body).toMatch(/^a1:txn_[A-Za-z0-9_]+:v1\./);
-      else expect(stored!.response_body).toMatch(/^(a1::)?v1\./);
+      if (c.byReference) expect(stored!.response_body).toMatch(/^a1:txn_[A-Za-z0-9_]+:v2\.[0-9a-f]{12}\./);
+      else expect(stored!.response_body).toMatch(/^(a1::)?v2\.[0-9a-f]{12}\./);
     });
   }
 });

@@ -72,7 +72,13 @@ function notADecision(status: number): boolean {
 /** What names the client's operation for the processor: the same (scope, key) is the same operation. */
 export const operationKey = (scope: string, key: string) => JSON.stringify([scope, key]);
 
-async function claim(ctx: Ctx, scope: string, key: string, request: string, waitMs: number): Promise<IdempotencyClaim> {
+async function claim(
+  ctx: Ctx,
+  scope: string,
+  key: string,
+  request: string | string[],
+  waitMs: number,
+): Promise<IdempotencyClaim> {
   const until = Date.now() + waitMs;
   for (;;) {
     try {
@@ -119,7 +125,8 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: Idempo
   });
   const claimOrReplay = async (req: FastifyRequest, reply: FastifyReply, header: string, scope: string) => {
     const raw = requestFingerprint(req);
-    const request = opts.sensitiveBodies ? ctx.vault.mac(raw) : raw;
+    // Keyed: the MAC under each key in use, so a repeat matches a MAC made before a key rotation.
+    const request = opts.sensitiveBodies ? ctx.vault.macs(raw) : raw;
     const claimed = await claim(ctx, scope, header, request, opts.waitForFirstMs ?? 0);
     if (claimed.kind === 'replay') {
       reply.header('idempotent-replayed', 'true').status(claimed.statusCode).type('application/json');

@@ -81,7 +81,7 @@ describe('POST /customers/add', () => {
       is_default: true,
     });
     expect(Object.keys(pms[0]!)).not.toContain('cvc');
-    expect(String(pms[0]!.number_enc)).toMatch(/^v1\./);
+    expect(String(pms[0]!.number_enc)).toMatch(/^v2\.[0-9a-f]{12}\./);
     expect(s.core.ctx.vault.decrypt(String(pms[0]!.number_enc))).toBe('4242424242424242');
     expect(JSON.stringify(pms)).not.toContain('4242424242424242');
     expect(JSON.stringify(pms)).not.toContain('"987"');

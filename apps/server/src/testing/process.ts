@@ -82,9 +82,9 @@ export async function startProcess(
 export async function runToExit(
   script: string,
   env: Record<string, string>,
-  opts: { timeoutMs?: number } = {},
+  opts: { timeoutMs?: number /** Arguments after the script (a CLI command). */; args?: string[] } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', script, ...(opts.args ?? [])], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(await freePort()) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -114,18 +114,17 @@ export const merchantEpoch = pgTable(
 );
 
 /**
- * One row: the fingerprint of the encryption key this database's sealed values were written with
- * (an HMAC under the key, which does not reveal it). A process with another key refuses to start.
+ * The encryption keys this database's sealed values may be sealed with, by fingerprint (an HMAC under
+ * the key, which does not reveal it). A process that was not given every key not yet retired refuses
+ * to start. `keys reseal` retires a key once nothing sealed with it is left; its MAC key, sealed with
+ * the current key, stays a day so that MACs it made (idempotency fingerprints) still compare.
  */
-export const keyFingerprint = pgTable(
-  'key_fingerprint',
-  {
-    id: boolean('id').primaryKey().default(true),
-    fingerprint: text('fingerprint').notNull(),
-    createdAt: ts('created_at').notNull().defaultNow(),
-  },
-  (t) => [check('key_fingerprint_one_row', sql`${t.id}`)],
-);
+export const keyFingerprint = pgTable('key_fingerprint', {
+  fingerprint: text('fingerprint').primaryKey(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  retiredAt: ts('retired_at'),
+  macKeyEnc: text('mac_key_enc'),
+});
 
 /** Pay links: plain links, payment requests, and customer authorization requests. */
 export const payLinks = pgTable(

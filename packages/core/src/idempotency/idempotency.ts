@@ -22,18 +22,20 @@ export type IdempotencyClaim =
 /**
  * Claims an `Idempotency-Key` for a request. The first request stores a placeholder and runs;
  * a repeat with the same request replays its stored response; another request with that key,
- * or a repeat while the first is still running, is a conflict.
+ * or a repeat while the first is still running, is a conflict. `request` may be several forms of the
+ * one request (its MAC under each key in use during a key rotation): the first is stored, any matches.
  */
 export async function claimIdempotencyKey(
   ctx: Pick<Ctx, 'db' | 'now' | 'vault'> & { idempotencyLeaseMs?: number },
   clientId: string,
   key: string,
-  request: string,
+  request: string | readonly string[],
 ): Promise<IdempotencyClaim> {
   if (key.length === 0 || key.length > 255) {
     throw new RemitError('invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 characters.');
   }
-  const requestHash = digest(request);
+  const forms = typeof request === 'string' ? [request] : request;
+  const requestHash = digest(forms[0]!);
   const now = ctx.now().getTime();
   const expired = new Date(now - IDEMPOTENCY_TTL_MS);
   const leaseOver = new Date(now - (ctx.idempotencyLeaseMs ?? IDEMPOTENCY_LEASE_MS));
@@ -65,7 +67,7 @@ export async function claimIdempotencyKey(
     .from(idempotencyKeys)
     .where(and(eq(idempotencyKeys.clientId, clientId), eq(idempotencyKeys.key, key)));
   if (!row) return claimIdempotencyKey(ctx, clientId, key, request);
-  if (row.requestHash !== requestHash) {
+  if (row.requestHash !== requestHash && !forms.slice(1).some((f) => digest(f) === row.requestHash)) {
     throw new RemitError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request.');
   }
   if (row.statusCode === IN_PROGRESS) {

@@ -12,7 +12,7 @@ import type { Vault } from '../encryption.js';
  * field names and sealed with the vault. Replays are byte-identical: an answer is stored this way
  * only when putting it back gives the same bytes, else it is sealed whole as before.
  *
- * Forms of `response_body`: `v1.…` (the whole body sealed, as before), `a1:<record id>:v1.…` (the
+ * Forms of `response_body`: `v2.…` or `v1.…` (the whole body sealed, as before), `a1:<record id>:v2.…` (the
  * deflated body sealed, with the record's values cut out when a record id is given).
  */
 
