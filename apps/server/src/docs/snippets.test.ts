@@ -52,9 +52,9 @@ const NOT_RUN: Record<string, string> = {
     'an environment file, not commands: apps/server/src/docs/deployment-env.test.ts starts a production server from it',
   'docs/deployment.md: cd /opt/remit': 'an upgrade on a production host (git pull, systemctl restart)',
   'docs/embedding.md: # in the Remit checkout':
-    'packs and installs: packages/wrapper-core/src/tarballs.test.ts runs its npm pack line and installs the tarballs',
-  'docs/testing.md: npm install --save-dev /tmp/remit-packages/remit-testing-0.1.0.tgz':
-    'installs a tarball: packages/testing/src/pack.test.ts installs the packed @remit/testing into an empty project',
+    'packs and installs: packages/wrapper-core/src/tarballs.test.ts checks its npm pack line and installs the tarballs',
+  'docs/testing.md: # in the Remit checkout':
+    'packs and installs: packages/testing/src/pack.test.ts checks its npm pack line and installs that tarball',
   'docs/testing.md: $ npx remit-sandbox --port 4010':
     'a transcript: packages/testing/src/pack.test.ts starts remit-sandbox from the installed tarball',
 };
