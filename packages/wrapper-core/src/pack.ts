@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -70,13 +70,16 @@ export async function packAndInstall(
 ): Promise<PackedApp> {
   const tmp = mkdtempSync(join(tmpdir(), `remit-${names[0]!.split('/').pop()}-pack-`));
   try {
-    const { stdout } = await run(
-      'npm',
-      ['pack', '--json', ...names.flatMap((n) => ['-w', n]), '--pack-destination', tmp],
-      { cwd: root },
+    // Not --json: a prepack's own output shares npm's stdout. The tarballs are named `remit-<pkg>-<version>.tgz`.
+    await run('npm', ['pack', ...names.flatMap((n) => ['-w', n]), '--pack-destination', tmp], { cwd: root });
+    const files = readdirSync(tmp);
+    const tarballs = Object.fromEntries(
+      names.map((n) => {
+        const file = files.find((f) => new RegExp(`^${n.slice(1).replace('/', '-')}-\\d[^/]*\\.tgz$`).test(f));
+        if (!file) throw new Error(`npm pack made no tarball of ${n}: ${files.join(', ')}`);
+        return [n, join(tmp, file)];
+      }),
     );
-    const packed = JSON.parse(stdout) as Array<{ name: string; filename: string }>;
-    const tarballs = Object.fromEntries(packed.map((p) => [p.name, join(tmp, p.filename)]));
     const app = join(tmp, 'app');
     mkdirSync(app);
     const dependencies: Record<string, string> = {};
