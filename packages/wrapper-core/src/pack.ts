@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -28,6 +28,30 @@ export async function run(file: string, args: string[], opts: { cwd?: string; en
 /** The version of `name` installed in the repository: the fresh project gets the same. */
 export const repoVersion = (name: string): string =>
   JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
+
+/**
+ * Test files run side by side, and two `npm pack`s of one package would build its dist/ at once
+ * (each prepack empties and writes it): one pack at a time across processes, a directory as the lock.
+ */
+async function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
+  const lock = join(tmpdir(), `remit-pack-lock-${Buffer.from(root).toString('hex').slice(-16)}`);
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // A lock older than 5 minutes is a killed run's.
+      if (Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 300_000)
+        rmSync(lock, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
 
 export interface PackedApp {
   /** The packed packages' names, in the order given; the first is the default of the methods below. */
@@ -71,7 +95,9 @@ export async function packAndInstall(
   const tmp = mkdtempSync(join(tmpdir(), `remit-${names[0]!.split('/').pop()}-pack-`));
   try {
     // Not --json: a prepack's own output shares npm's stdout. The tarballs are named `remit-<pkg>-<version>.tgz`.
-    await run('npm', ['pack', ...names.flatMap((n) => ['-w', n]), '--pack-destination', tmp], { cwd: root });
+    await oneAtATime(() =>
+      run('npm', ['pack', ...names.flatMap((n) => ['-w', n]), '--pack-destination', tmp], { cwd: root }),
+    );
     const files = readdirSync(tmp);
     const tarballs = Object.fromEntries(
       names.map((n) => {
