@@ -13,9 +13,14 @@ import { bash, runBlocks, shellBlocks, walkBlocks } from './shell-blocks.js';
  * README's "A five-minute walk": its blocks pasted one after the other into one bash at the
  * repository's root, twice, as a reader trying it again would: every value must come from the
  * answers before it. A docs page's curl blocks continue the walk, as the pages say: the walk's
- * blocks, then the page's blocks in order, in one bash. Placeholders a reader fills in:
- * none so far (the pages' examples use the walk's variables and run as shown).
+ * blocks, then the page's blocks in order, in one bash, with FILL's placeholders filled in.
  */
+
+/**
+ * What a reader types in place of a placeholder of a RUN block (`cl_…` → the walk's `$CLIENT_ID`),
+ * and nothing else is changed. Empty today: the pages' curl blocks use the walk's variables.
+ */
+const FILL: Record<string, string> = {};
 
 /** Each page's blocks that run here, in the page's order, by their first line. */
 const RUN: Record<string, string[]> = {
@@ -123,7 +128,12 @@ it('README walk: eight steps, each answer feeding the next; a second run works a
 
 describe("the docs pages' curl blocks, continuing the walk", () => {
   const page = async (file: string, after = '') => {
-    const blocks = RUN[file]!.map((first) => shellBlocks().find((b) => b.key === `${file}: ${first}`)!.text);
+    const blocks = RUN[file]!.map((first) =>
+      Object.entries(FILL).reduce(
+        (text, [placeholder, value]) => text.replaceAll(placeholder, value),
+        shellBlocks().find((b) => b.key === `${file}: ${first}`)!.text,
+      ),
+    );
     return await runBlocks(walkBlocks().join('\n'), blocks, port, after);
   };
 
