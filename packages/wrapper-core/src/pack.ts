@@ -38,11 +38,10 @@ async function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
   for (;;) {
     try {
       mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
       break;
     } catch {
-      // A lock older than 5 minutes is a killed run's.
-      if (Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 300_000)
-        rmSync(lock, { recursive: true, force: true });
+      if (lockIsStale(lock)) rmSync(lock, { recursive: true, force: true });
       await new Promise((r) => setTimeout(r, 200));
     }
   }
@@ -50,6 +49,25 @@ async function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } finally {
     rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** The lock's holder is gone (a killed run), or it is older than 5 minutes. */
+function lockIsStale(lock: string): boolean {
+  const since = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+  if (since === undefined) return false;
+  if (Date.now() - since > 300_000) return true;
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+  } catch {
+    return false; // just made, its pid not yet written, or just removed
+  }
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch {
+    return true;
   }
 }
 
