@@ -37,6 +37,7 @@ export function SnippetsView() {
             </h2>
             <CopyButton text={s.code} label={`Copy ${s.title}`} />
           </div>
+          {s.install && <p class="note">{s.install}</p>}
           {/* biome-ignore lint/a11y/noNoninteractiveTabindex lint/a11y/useAriaPropsSupportedByRole: a scrolling code block must take keyboard focus and be named (axe scrollable-region-focusable) */}
           <pre class="code" tabIndex={0} aria-labelledby={`snippet-${s.id}`}>
             <code>{s.code}</code>

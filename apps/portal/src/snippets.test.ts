@@ -11,6 +11,18 @@ const keys = {
 };
 
 describe('snippets', () => {
+  it('say how to install each package they import, from its tarball: never npm install of a name no registry has', () => {
+    for (const s of snippets(keys)) {
+      const imported = [...s.code.matchAll(/from '(@remit\/[\w-]+)'/g)].map((m) => m[1]!);
+      expect(imported.length > 0, s.id).toBe(s.install !== undefined);
+      for (const name of imported) {
+        expect(s.install, s.id).toContain(`npm pack -w ${name} --pack-destination /tmp/remit-packages`);
+        expect(s.install, s.id).toContain(`npm install /tmp/remit-packages/${name.slice(1).replace('/', '-')}-`);
+      }
+      expect(`${s.code} ${s.install ?? ''}`, s.id).not.toMatch(/npm (install|i) @remit\//);
+    }
+  });
+
   it('fill every snippet with the reader’s keys', () => {
     const byId = Object.fromEntries(snippets(keys).map((s) => [s.id, s.code]));
     expect(Object.keys(byId)).toEqual(['curl', 'script', 'react', 'vue', 'verify']);

@@ -9,7 +9,20 @@ export interface SnippetKeys {
   signingSecret: string | null;
 }
 
-export function snippets(k: SnippetKeys): Array<{ id: string; title: string; lang: string; code: string }> {
+export interface Snippet {
+  id: string;
+  title: string;
+  lang: string;
+  code: string;
+  /** How to install the package the code imports, which no registry has yet. */
+  install?: string;
+}
+
+/** `@remit/x` is not on a registry: its tarball, packed from a checkout of the server's version (docs/embedding.md). */
+const fromTarball = (name: string) =>
+  `${name} is not on a registry yet: in a checkout of this server's Remit version, npm ci, then npm pack -w ${name} --pack-destination /tmp/remit-packages; in your project, npm install /tmp/remit-packages/${name.slice(1).replace('/', '-')}-<version>.tgz (docs/embedding.md, "Installing the packages").`;
+
+export function snippets(k: SnippetKeys): Snippet[] {
   // In double quotes, so the shell expands $REMIT_SECRET_KEY (single quotes would send the name itself).
   const secret = k.secretKey ?? '$REMIT_SECRET_KEY';
   const mk = k.merchantKey ?? 'mk_test_…';
@@ -49,6 +62,7 @@ export function snippets(k: SnippetKeys): Array<{ id: string; title: string; lan
       id: 'react',
       title: 'React (@remit/react)',
       lang: 'tsx',
+      install: fromTarball('@remit/react'),
       code: `import { useState } from 'react';
 import { CompletedTransactions, GetPaymentPage } from '@remit/react';
 
@@ -79,6 +93,7 @@ export function Checkout() {
       id: 'vue',
       title: 'Vue (@remit/vue)',
       lang: 'vue',
+      install: fromTarball('@remit/vue'),
       code: `<script setup lang="ts">
 import { ref } from 'vue';
 import { CompletedTransactions, GetPaymentPage } from '@remit/vue';
@@ -107,6 +122,7 @@ const status = ref('');
       id: 'verify',
       title: 'Verify a webhook with @remit/sdk',
       lang: 'ts',
+      install: fromTarball('@remit/sdk'),
       code: `import { createServer } from 'node:http';
 import { verifyWebhook } from '@remit/sdk';
 

@@ -66,6 +66,32 @@ describe('PollLoop wake-ups', () => {
   });
 });
 
+describe('PollLoop stop', () => {
+  it.each([
+    ['a pass that finds nothing', false, false],
+    ['a pass that was woken during it', false, true],
+    ['a pass that throws', true, false],
+  ])('stop() during %s returns when that pass ends, not after the poll', async (_name, throws, woken) => {
+    let passes = 0;
+    const loop = new PollLoop(
+      async () => {
+        passes++;
+        await sleep(100);
+        if (throws) throw new Error('down');
+        return false;
+      },
+      { pollMs: 60_000, failureMessage: 'x' },
+    );
+    loop.start();
+    await sleep(20); // inside the first pass
+    if (woken) loop.wake(true);
+    const stopping = performance.now();
+    await loop.stop();
+    expect(performance.now() - stopping).toBeLessThan(1_000);
+    expect(passes).toBe(1);
+  });
+});
+
 describe('ClaimLoop prefetch', () => {
   it('under a backlog every claim is a full batch, claimed while the last one is worked; slots are never exceeded', async () => {
     let backlog = 40;

@@ -90,6 +90,9 @@ export class PollLoop {
         errorDelay = Math.min(Math.max(errorDelay * 2, 100), 5_000);
         this.#o.logger?.warn({ err }, this.#o.failureMessage);
       }
+      // stop() during the pass found no sleep to cut short: without this the loop would sleep a whole
+      // poll (5 minutes for the reconciler) before stop() returned, and SIGTERM's drain with it.
+      if (this.#stopped) break;
       if (this.#woken && !errorDelay) {
         this.#woken = false;
         const wait = this.#wokenNow ? 0 : this.#passStart + (this.#o.wakeGapMs ?? 0) - performance.now();

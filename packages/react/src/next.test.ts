@@ -21,7 +21,7 @@ const samePass = process.env.REMIT_TEST_DB === 'postgres';
 describe.skipIf(samePass)('@remit/react under a real next build (app router)', () => {
   let p: PackedApp;
   beforeAll(async () => {
-    p = await packAndInstall(join(import.meta.dirname, '..'), { next: NEXT, react: undefined, 'react-dom': undefined });
+    p = await packAndInstall(['@remit/react'], { next: NEXT, react: undefined, 'react-dom': undefined });
     const write = (file: string, text: string) => {
       mkdirSync(join(p.app, file, '..'), { recursive: true });
       writeFileSync(join(p.app, file), text);

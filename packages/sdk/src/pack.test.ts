@@ -1,61 +1,32 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '@remit/server/testing';
+import { packAndInstall, type PackedApp } from '@remit/wrapper-core/pack';
 
 /**
  * The SDK as a user gets it: `npm pack` (which builds dist/ through prepack), installed into a
- * project outside the repository, imported from an ESM script against the real server, type-checked
- * from a TS file with tsc, and linted with publint and @arethetypeswrong/cli.
+ * project outside the repository, imported from an ESM script against the real server, and
+ * type-checked from a TS file with tsc. publint and @arethetypeswrong/cli run on its tarball in
+ * packages/wrapper-core/src/tarballs.test.ts.
  */
-
 const exec = promisify(execFile);
-/** Runs a command; a failure reports what it printed (tsc and attw print their findings on stdout). */
-async function run(file: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
-  try {
-    return await exec(file, args, { ...opts, maxBuffer: 16 * 1024 * 1024 });
-  } catch (e) {
-    const { stdout = '', stderr = '' } = e as { stdout?: string; stderr?: string };
-    throw new Error(`${file} ${args.join(' ')} failed:\n${stdout}\n${stderr}`);
-  }
-}
-const sdkDir = join(dirname(fileURLToPath(import.meta.url)), '..');
-const root = join(sdkDir, '../..');
-const bin = (name: string) => join(root, 'node_modules/.bin', name);
-const tscJs = join(root, 'node_modules/typescript/bin/tsc');
-
-let tmp: string;
-let tarball: string;
+let p: PackedApp;
 let app: string;
 let s: TestServer;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'remit-sdk-pack-'));
-  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: sdkDir });
-  tarball = join(tmp, (JSON.parse(stdout) as Array<{ filename: string }>)[0]!.filename);
-  app = join(tmp, 'app');
-  mkdirSync(app);
-  writeFileSync(
-    join(app, 'package.json'),
-    JSON.stringify({
-      name: 'remit-sdk-user',
-      private: true,
-      type: 'module',
-      dependencies: { '@remit/sdk': `file:${tarball}` },
-    }),
-  );
-  await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock'], { cwd: app });
+  p = await packAndInstall(['@remit/sdk']);
+  app = p.app;
   s = await startTestServer();
 }, 240_000);
 
 afterAll(async () => {
   await s?.close();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
+  p?.remove();
 });
 
 describe('@remit/sdk from its packed tarball', () => {
@@ -95,8 +66,8 @@ describe('@remit/sdk from its packed tarball', () => {
       'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
       'webhook-signature': new Webhook(secret).sign('evt_1', at, body),
     };
-    writeFileSync(
-      join(app, 'check.mjs'),
+    const stdout = await p.node(
+      'check.mjs',
       `import { Remit, RemitApiError, verifyWebhook } from '@remit/sdk';
 const input = JSON.parse(process.env.CHECK_INPUT);
 const remit = new Remit({ baseUrl: input.url, clientId: input.clientId, secretKey: input.secretKey });
@@ -106,11 +77,8 @@ try { await remit.transactions.list({ merchant_key: 'mk_test_nobody', limit: 5, 
 const event = verifyWebhook(input.secret, input.headers, input.body);
 console.log(JSON.stringify({ merchants: merchants.data, error, event_type: event.event_type, parent: event.data.parent_transaction_id }));
 `,
+      { CHECK_INPUT: JSON.stringify({ url: s.url, clientId, secretKey, secret, headers, body }) },
     );
-    const { stdout } = await run(process.execPath, ['check.mjs'], {
-      cwd: app,
-      env: { ...process.env, CHECK_INPUT: JSON.stringify({ url: s.url, clientId, secretKey, secret, headers, body }) },
-    });
     expect(JSON.parse(stdout)).toEqual({
       merchants: [],
       error: { status: 401, code: 'invalid_merchant_key' },
@@ -120,24 +88,8 @@ console.log(JSON.stringify({ merchants: merchants.data, error, event_type: event
   });
 
   it('type-checks a TS user of the package with tsc (the event union narrows; wrong uses fail)', async () => {
-    writeFileSync(
-      join(app, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noEmit: true,
-          lib: ['ES2022', 'DOM'],
-          types: [],
-        },
-        files: ['user.ts'],
-      }),
-    );
-    writeFileSync(
-      join(app, 'user.ts'),
-      `import { Remit, verifyWebhook, type TransactionListItem, type WebhookEvent } from '@remit/sdk';
+    await p.tsc({
+      'user.ts': `import { Remit, verifyWebhook, type TransactionListItem, type WebhookEvent } from '@remit/sdk';
 const remit = new Remit({ baseUrl: 'http://127.0.0.1', clientId: 'c', secretKey: 's' });
 export async function lastAmounts(merchant_key: string): Promise<string[]> {
   const page = await remit.transactions.list({ merchant_key, from_date: '2026-01-01', limit: 10 });
@@ -153,17 +105,15 @@ export function parent(raw: string, headers: Record<string, string>): string | n
 // @ts-expect-error amount is required by POST /pay-link
 void remit.payLinks.create({ merchant_key: 'mk' });
 `,
-    );
-    await run(process.execPath, [tscJs, '-p', 'tsconfig.json'], { cwd: app });
+    });
   });
 
   it('require() from CommonJS: works where Node loads ES modules with require, else says how to import it', async () => {
-    writeFileSync(
-      join(app, 'check.cjs'),
+    const works = await p.node(
+      'check.cjs',
       "const { Remit, verifyWebhook } = require('@remit/sdk');\nconsole.log(typeof Remit, typeof verifyWebhook);\n",
     );
-    const works = await run(process.execPath, ['check.cjs'], { cwd: app });
-    expect(works.stdout.trim()).toBe('function function');
+    expect(works.trim()).toBe('function function');
     // A Node that cannot require ES modules (the flag turns this one's support off).
     const old = await exec(process.execPath, ['--no-experimental-require-module', 'check.cjs'], { cwd: app }).catch(
       (e: { stderr: string }) => e,
@@ -172,12 +122,5 @@ void remit.payLinks.create({ merchant_key: 'mk' });
       "@remit/sdk is an ES module. Use `import { Remit } from '@remit/sdk'`, or from CommonJS `const { Remit } = await import('@remit/sdk')`",
     );
     expect((old as { stderr: string }).stderr).not.toContain('ERR_PACKAGE_PATH_NOT_EXPORTED');
-  });
-
-  it('is clean under publint (strict) and @arethetypeswrong/cli (ESM-only profile)', async () => {
-    const publint = await run(bin('publint'), ['run', tarball, '--strict']);
-    expect(publint.stdout).toContain('All good!');
-    // ESM only, as Remit's packages are: CommonJS `require` is out of scope (Node 20.19+ can require ESM).
-    await run(bin('attw'), [tarball, '--profile', 'esm-only', '--no-color']);
   });
 });

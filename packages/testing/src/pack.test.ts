@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installBlock, packAndInstall, type PackedApp } from '@remit/wrapper-core/pack';
 import { call } from './http.js';
 
 /**
@@ -12,41 +10,24 @@ import { call } from './http.js';
  * (a payment and its webhook, an SMS request, settlement by the clock, refunds) and the
  * remit-sandbox command started the way Cypress's config starts it. One pass only: no database of ours.
  */
-const exec = promisify(execFile);
-const pkg = join(import.meta.dirname, '..');
-const root = join(pkg, '../..');
-
-async function run(file: string, args: string[], cwd: string) {
-  try {
-    return await exec(file, args, { cwd, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, REMIT_TEST_DB: '' } });
-  } catch (e) {
-    const { stdout = '', stderr = '' } = e as { stdout?: string; stderr?: string };
-    throw new Error(`${file} ${args.join(' ')} failed:\n${stdout}\n${stderr}`);
-  }
-}
+const root = join(import.meta.dirname, '../../..');
 
 describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the packed @remit/testing in an empty project', () => {
-  let tmp: string;
+  let p: PackedApp;
   let app: string;
-  let tarball: string;
   beforeAll(async () => {
-    tmp = mkdtempSync(join(tmpdir(), 'remit-testing-pack-'));
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tmp], pkg);
-    tarball = join(tmp, (JSON.parse(stdout) as Array<{ filename: string }>)[0]!.filename);
-    app = join(tmp, 'app');
-    mkdirSync(app);
-    writeFileSync(
-      join(app, 'package.json'),
-      JSON.stringify({
-        name: 'merchant-ci',
-        private: true,
-        type: 'module',
-        devDependencies: { '@remit/testing': `file:${tarball}` },
-      }),
-    );
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock'], app);
+    p = await packAndInstall(['@remit/testing'], {}, { dev: true });
+    app = p.app;
   }, 300_000);
-  afterAll(() => tmp && rmSync(tmp, { recursive: true, force: true }));
+  afterAll(() => p?.remove());
+
+  it('docs/testing.md and the README install it as this test does: npm pack -w @remit/testing, then that tarball', () => {
+    for (const doc of ['docs/testing.md', 'packages/testing/README.md'])
+      expect(installBlock(readFileSync(join(root, doc), 'utf8')), doc).toEqual({
+        packs: ['@remit/testing'],
+        installs: [p.tarball.split('/').pop()],
+      });
+  });
 
   it('depends on public npm packages only, its types name nothing of the workspace, and publint finds nothing', async () => {
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules/@remit/testing/package.json'), 'utf8'));
@@ -55,7 +36,7 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the packed @remit/tes
     expect(Object.keys(manifest.dependencies).filter((d) => d.startsWith('@remit/'))).toEqual([]);
     const types = readFileSync(join(app, 'node_modules/@remit/testing/dist/index.d.ts'), 'utf8');
     expect(types).toContain('startSandbox');
-    const publint = await run(join(root, 'node_modules/.bin/publint'), ['run', tarball, '--strict'], tmp);
+    const publint = await p.run(join(root, 'node_modules/.bin/publint'), ['run', p.tarball, '--strict']);
     expect(publint.stdout).toContain('All good!');
   });
 
@@ -68,10 +49,12 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the packed @remit/tes
       join(app, 'vitest.config.mjs'),
       'export default { test: { testTimeout: 60000, hookTimeout: 180000 } };\n',
     );
-    const { stdout } = await run(
+    const { stdout } = await p.run(
       process.execPath,
       [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--root', app],
-      app,
+      {
+        REMIT_TEST_DB: '',
+      },
     );
     expect(stdout).toMatch(/Tests\s+.*5 passed/);
   }, 600_000);

@@ -1,22 +1,19 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { repoVersion, run } from './pack.js';
+import { installBlock, packAndInstall, run, type PackedApp } from './pack.js';
 
 /**
  * Every package a merchant installs, as the packages' READMEs say to install it: `npm pack` of the
  * four from the repository, the tarballs installed together into an empty project with public
  * packages only (react, vue and zod from the registry), then imported from Node (ESM, and CommonJS
  * where the package offers it), type-checked from strict TypeScript with the repository's tsc, and
- * linted. Needs no database: it runs in the PGlite pass only.
+ * linted (the one publint and attw run of each: the packages' own pack tests do not repeat it).
+ * Needs no database: it runs in the PGlite pass only.
  */
 const root = join(import.meta.dirname, '../../..');
 const PACKAGES = ['@remit/loader', '@remit/react', '@remit/vue', '@remit/sdk'];
-const bin = (name: string) => join(root, 'node_modules/.bin', name);
-let tmp: string;
-let app: string;
-let tarballs: string[];
+let p: PackedApp;
 
 /** The first ```lang block of a package's README. */
 const readmeBlock = (pkg: string, lang: string) =>
@@ -28,39 +25,25 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')(
   'the published packages, from their tarballs in a new project',
   () => {
     beforeAll(async () => {
-      tmp = mkdtempSync(join(tmpdir(), 'remit-tarballs-'));
-      const packs = join(tmp, 'packs');
-      mkdirSync(packs);
-      // The README's command, at the repository's root.
-      await run('npm', ['pack', ...PACKAGES.flatMap((p) => ['-w', p]), '--pack-destination', packs], { cwd: root });
-      tarballs = readdirSync(packs).map((f) => join(packs, f));
-      app = join(tmp, 'app');
-      mkdirSync(app);
-      const dependencies: Record<string, string> = Object.fromEntries(
-        tarballs.map((t) => [`@remit/${t.match(/remit-(\w+)-[\d.]+\.tgz$/)![1]}`, `file:${t}`]),
-      );
-      for (const dep of ['react', 'react-dom', '@types/react', 'vue']) dependencies[dep] = repoVersion(dep);
-      writeFileSync(
-        join(app, 'package.json'),
-        JSON.stringify({ name: 'remit-merchant-shop', private: true, type: 'module', dependencies }),
-      );
-      await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--no-package-lock'], { cwd: app });
+      p = await packAndInstall(PACKAGES, {
+        react: undefined,
+        'react-dom': undefined,
+        '@types/react': undefined,
+        vue: undefined,
+      });
     }, 180_000);
-    afterAll(() => {
-      if (tmp) rmSync(tmp, { recursive: true, force: true });
-    });
+    afterAll(() => p?.remove());
 
     it('each is public, MIT, with a README and a LICENSE, its types exported, no sources or tests, no other Remit package needed', () => {
-      expect(tarballs.map((t) => t.split('/').pop()).sort()).toEqual([
-        'remit-loader-0.1.0.tgz',
-        'remit-react-0.1.0.tgz',
-        'remit-sdk-0.1.0.tgz',
-        'remit-vue-0.1.0.tgz',
-      ]);
+      expect(
+        Object.values(p.tarballs)
+          .map((t) => t.split('/').pop())
+          .sort(),
+      ).toEqual(['remit-loader-0.1.0.tgz', 'remit-react-0.1.0.tgz', 'remit-sdk-0.1.0.tgz', 'remit-vue-0.1.0.tgz']);
       // Only the four were installed from the repository: nothing pulled in @remit/contract or another workspace package.
-      expect(readdirSync(join(app, 'node_modules/@remit')).sort()).toEqual(['loader', 'react', 'sdk', 'vue']);
+      expect(readdirSync(join(p.app, 'node_modules/@remit')).sort()).toEqual(['loader', 'react', 'sdk', 'vue']);
       for (const name of PACKAGES) {
-        const dir = join(app, 'node_modules', name);
+        const dir = join(p.app, 'node_modules', name);
         const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
         expect([name, pkg.private, pkg.license]).toEqual([name, undefined, 'MIT']);
         expect(readFileSync(join(dir, 'LICENSE'), 'utf8')).toContain('MIT License');
@@ -73,10 +56,22 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')(
       }
     });
 
+    it("docs/embedding.md's install block packs these four and the test kit, and installs a tarball packed here; each README's its own", () => {
+      const names = Object.values(p.tarballs).map((t) => t.split('/').pop()!);
+      const embedding = installBlock(readFileSync(join(root, 'docs/embedding.md'), 'utf8'));
+      expect(embedding.packs.sort()).toEqual([...PACKAGES, '@remit/testing'].sort());
+      expect(embedding.installs.length).toBeGreaterThan(0);
+      for (const t of embedding.installs) expect(names).toContain(t);
+      for (const name of PACKAGES) {
+        const readme = installBlock(readFileSync(join(root, 'packages', name.split('/')[1]!, 'README.md'), 'utf8'));
+        expect(readme, name).toEqual({ packs: [name], installs: [p.tarballs[name]!.split('/').pop()] });
+      }
+    });
+
     it('shipped files are the build alone: no src/, no tests, no raw .ts', async () => {
       for (const name of PACKAGES) {
         const { stdout } = await run('find', ['.', '-type', 'f', '-not', '-path', './node_modules/*'], {
-          cwd: join(app, 'node_modules', name),
+          cwd: p.installed('.', name),
         });
         const files = stdout.trim().split('\n');
         expect(
@@ -88,8 +83,8 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')(
     });
 
     it('import in Node as ES modules, and require() the SDK, which offers CommonJS', async () => {
-      writeFileSync(
-        join(app, 'esm.mjs'),
+      const esm = await p.node(
+        'esm.mjs',
         `import { loadRemit, onRemit, scriptUrl } from '@remit/loader';
 import * as react from '@remit/react';
 import * as vue from '@remit/vue';
@@ -103,7 +98,7 @@ console.log(JSON.stringify({
 }));
 `,
       );
-      expect(JSON.parse((await run(process.execPath, ['esm.mjs'], { cwd: app })).stdout)).toEqual({
+      expect(JSON.parse(esm)).toEqual({
         loader: [
           'function',
           'function',
@@ -114,17 +109,17 @@ console.log(JSON.stringify({
         vue: ['CompletedTransactions', 'GetPaymentPage', 'RequestPaymentonClick'],
         sdk: ['function', 'function'],
       });
-      writeFileSync(
-        join(app, 'cjs.cjs'),
+      const cjs = await p.node(
+        'cjs.cjs',
         "const { Remit } = require('@remit/sdk');\nconsole.log(typeof new Remit({ baseUrl: 'http://x', clientId: 'c', secretKey: 's' }).payLinks.create);\n",
       );
-      expect((await run(process.execPath, ['cjs.cjs'], { cwd: app })).stdout.trim()).toBe('function');
+      expect(cjs.trim()).toBe('function');
     });
 
     it('type-check under strict TypeScript, each in use: right uses pass, wrong ones fail', async () => {
-      writeFileSync(
-        join(app, 'shop.tsx'),
-        `import { loadRemit, onRemit, type PaymentResult } from '@remit/loader';
+      await p.tsc(
+        {
+          'shop.tsx': `import { loadRemit, onRemit, type PaymentResult } from '@remit/loader';
 import { GetPaymentPage } from '@remit/react';
 import { GetPaymentPage as VuePay } from '@remit/vue';
 import { h } from 'vue';
@@ -152,37 +147,16 @@ export async function links(raw: string, headers: Record<string, string>) {
   return [link.data.payment_link, event.event_type];
 }
 `,
+          // The READMEs' own examples, as shown.
+          'react-readme.tsx': readmeBlock('react', 'tsx'),
+          'loader-readme.ts': readmeBlock('loader', 'ts'),
+        },
+        { jsx: 'react-jsx' },
       );
-      // The READMEs' own examples, as shown.
-      writeFileSync(join(app, 'react-readme.tsx'), readmeBlock('react', 'tsx'));
-      writeFileSync(join(app, 'loader-readme.ts'), readmeBlock('loader', 'ts'));
-      writeFileSync(
-        join(app, 'tsconfig.json'),
-        JSON.stringify({
-          compilerOptions: {
-            target: 'ES2022',
-            module: 'NodeNext',
-            moduleResolution: 'NodeNext',
-            strict: true,
-            noEmit: true,
-            lib: ['ES2022', 'DOM'],
-            jsx: 'react-jsx',
-            types: [],
-          },
-          files: ['shop.tsx', 'react-readme.tsx', 'loader-readme.ts'],
-        }),
-      );
-      await run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: app });
     }, 120_000);
 
     it('are clean under publint (strict) and @arethetypeswrong/cli (ESM-only profile)', async () => {
-      await Promise.all(
-        tarballs.map(async (tarball) => {
-          const publint = await run(bin('publint'), ['run', tarball, '--strict']);
-          expect(publint.stdout, tarball).toContain('All good!');
-          await run(bin('attw'), [tarball, '--profile', 'esm-only', '--no-color']);
-        }),
-      );
+      await Promise.all(PACKAGES.map((name) => p.lint(name)));
     }, 120_000);
   },
 );

@@ -84,6 +84,14 @@ it('the example environment file of docs/deployment.md starts a production serve
       publicUrl: 'https://pay.example.com',
     });
     expect(server.output()).not.toContain('refusing to start');
+    // Idle, it drains at once (5–280 ms measured). A SIGTERM during a background loop's first pass,
+    // as here under load, once slept out that loop's whole poll: SIGKILLed by stop() after 10 s.
+    const stopping = performance.now();
+    await server.stop();
+    const drainMs = performance.now() - stopping;
+    expect([server.proc.signalCode, server.proc.exitCode], server.output()).toEqual([null, 0]);
+    expect(server.output()).toMatch(/"msg":"shutdown: done in \d+ ms"/);
+    expect(drainMs).toBeLessThan(2_000);
   } finally {
     await server.stop();
     await Promise.all([stripe.close(), twilio.close(), smtp.close()]);
