@@ -23,9 +23,11 @@ export function shellBlocks(): ShellBlock[] {
     ...readdirSync(join(root, 'docs')).flatMap((n) => (n.endsWith('.md') ? [`docs/${n}`] : [])),
   ];
   return files.flatMap((file) =>
-    [...readFileSync(join(root, file), 'utf8').matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)]
-      .filter(([, lang, text]) => ['sh', 'bash', 'shell', 'console'].includes(lang!) || /\bcurl\b/.test(text!))
-      .map(([, , text]) => ({ key: `${file}: ${text!.split('\n')[0]}`, file, text: text! })),
+    // Indented blocks (a step of a numbered runbook) count too; their text is read without the indent.
+    [...readFileSync(join(root, file), 'utf8').matchAll(/^( *)```(\w*)\n([\s\S]*?)^\1```$/gm)]
+      .map(([, indent, lang, body]) => ({ lang: lang!, text: body!.replace(new RegExp(`^${indent}`, 'gm'), '') }))
+      .filter(({ lang, text }) => ['sh', 'bash', 'shell', 'console'].includes(lang) || /\bcurl\b/.test(text))
+      .map(({ text }) => ({ key: `${file}: ${text.split('\n')[0]}`, file, text })),
   );
 }
 

@@ -60,6 +60,10 @@ const NOT_RUN: Record<string, string> = {
     'packs and installs: packages/wrapper-core/src/tarballs.test.ts checks its npm pack line and installs the tarballs',
   'docs/testing.md: # in the Remit checkout':
     'packs and installs: packages/testing/src/pack.test.ts checks its npm pack line and installs that tarball',
+  'docs/going-live-stripe.md: REMIT_ENV=production':
+    'environment lines with live Stripe keys: apps/server/src/docs/deployment-env.test.ts starts production on Stripe (its emulator)',
+  'docs/operations.md: REMIT_ENCRYPTION_KEY=<new> REMIT_ENCRYPTION_KEY_PREVIOUS=<old> npm run remit -- keys reseal':
+    'a runbook step with placeholder keys: apps/server/src/encryption-key.rotation.test.ts runs the rotation as written',
   'docs/testing.md: $ npx remit-sandbox --port 4010':
     'a transcript: packages/testing/src/pack.test.ts starts remit-sandbox from the installed tarball',
 };
