@@ -25,6 +25,12 @@ export interface OpenOptions {
   encryptionKey: Buffer;
   databaseUrl?: string;
   dataDir?: string;
+  /** PGlite in memory: start from this migrated image instead of an empty database (ConnectOptions.image). */
+  image?: ConnectOptions['image'];
+  /** PGlite: server settings (ConnectOptions.pgliteSettings). */
+  pgliteSettings?: ConnectOptions['pgliteSettings'];
+  /** PGlite: on a worker thread (default) or on the calling thread (ConnectOptions.pgliteThread). */
+  pgliteThread?: boolean;
   /** The data directory whose check images (of earlier versions) move into the database at start; defaults to the PGlite data directory, else ./.remit. */
   filesDir?: string;
   poolSize?: number;

@@ -21,6 +21,7 @@ import type { ForcedOutcome } from './outcomes.js';
 import { call, expectOk } from './http.js';
 import { sandboxInbox, type Messages } from './inbox.js';
 import { startWebhookReceiver, type Webhooks } from './webhook-receiver.js';
+import { dropCachedImage, sandboxImage } from './database-image.js';
 
 export interface SandboxOptions {
   /** The port to listen on; default a free one. */
@@ -76,6 +77,12 @@ export interface Sandbox {
   stop(): Promise<void>;
 }
 
+/**
+ * A test's database is small: 16 MB of shared buffers instead of PostgreSQL's 128 MB keeps the
+ * database's WebAssembly heap at its 128 MB floor (184 MB otherwise) and starts it sooner.
+ */
+const SANDBOX_PGLITE = { shared_buffers: '16MB' };
+
 /** The pages this package carries (dist/pages): absent when run from the repository's sources, where the server finds its builds itself. */
 function bundledPages() {
   const dir = fileURLToPath(new URL('./pages', import.meta.url));
@@ -114,15 +121,28 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   let url = '';
   const achReturns: string[] = [];
   const forcing = forcingSimulator((ref) => achReturns.push(ref));
+  const settlementCutoffMs = cutoffMs(options.settlementCutoff);
   const filesDir = mkdtempSync(join(tmpdir(), 'remit-sandbox-'));
-  const core = await openCore({
-    env: 'sandbox',
-    publicUrl: 'http://127.0.0.1',
-    encryptionKey: randomBytes(32),
-    now,
-    processor: forcing.processor,
-    settlementCutoffMs: cutoffMs(options.settlementCutoff),
-    filesDir,
+  // Each sandbox its own database, from the migrated image (database-image.ts) and a key of its own.
+  const open = async () =>
+    openCore({
+      env: 'sandbox',
+      publicUrl: 'http://127.0.0.1',
+      encryptionKey: randomBytes(32),
+      now,
+      processor: forcing.processor,
+      settlementCutoffMs,
+      filesDir,
+      image: await sandboxImage(),
+      pgliteSettings: SANDBOX_PGLITE,
+      // On this thread: a test's few queries gain nothing from a thread of their own, and a worker
+      // costs a second JavaScript heap and, under load, seconds more to start (docs/benchmarks.md).
+      pgliteThread: false,
+    });
+  const core = await open().catch(async () => {
+    // A cached image that does not load (cut short by a killed process) is made again, once.
+    dropCachedImage();
+    return open();
   });
   // Tables with rows right after the migrations hold seed data; reset() keeps them.
   const tables = await seedlessTables(core.ctx.db);
@@ -276,15 +296,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 /** The tables of the public schema that hold no rows yet (right after the migrations): what reset() empties. */
 async function seedlessTables(db: Core['ctx']['db']): Promise<string[]> {
-  const r = (await db.execute(
-    sql`select tablename from pg_tables where schemaname = 'public' order by tablename`,
-  )) as unknown as { rows: Array<{ tablename: string }> };
-  const out: string[] = [];
-  for (const { tablename } of r.rows) {
-    const c = (await db.execute(sql.raw(`select exists (select 1 from "${tablename}") as has`))) as unknown as {
-      rows: Array<{ has: boolean }>;
-    };
-    if (!c.rows[0]!.has || tablename === 'clients') out.push(`"${tablename}"`);
-  }
-  return out;
+  const names = (
+    (await db.execute(
+      sql`select tablename from pg_tables where schemaname = 'public' order by tablename`,
+    )) as unknown as { rows: Array<{ tablename: string }> }
+  ).rows.map((r) => r.tablename);
+  // Every table's "has rows" in one statement: one round trip, not one a table.
+  const probe = names.map((t) => `select '${t}' as t, exists (select 1 from "${t}") as has`).join(' union all ');
+  const r = (await db.execute(sql.raw(probe))) as unknown as { rows: Array<{ t: string; has: boolean }> };
+  return r.rows.filter((row) => !row.has || row.t === 'clients').map((row) => `"${row.t}"`);
 }
