@@ -31,7 +31,9 @@ const IMAGE_FORMAT = '2';
 export function imageKey(): string {
   const hash = createHash('sha256').update(IMAGE_FORMAT);
   hash.update(JSON.parse(readFileSync(join(pgliteDir(), 'package.json'), 'utf8')).version);
-  for (const name of readdirSync(migrationsFolder).filter((n) => n.endsWith('.sql')).sort())
+  for (const name of readdirSync(migrationsFolder)
+    .filter((n) => n.endsWith('.sql'))
+    .sort())
     hash.update(`\n${name}\n`).update(readFileSync(join(migrationsFolder, name)));
   return hash.digest('hex');
 }

@@ -92,6 +92,16 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the packed @remit/tes
         'GET',
       );
       expect(page.status).toBe(200);
+      // The Cypress spec's own request (e2e/checkout.cy.js, cy.request), then the page it visits;
+      // its clicks need Cypress's browser, which CI cannot download (docs/testing.md says so).
+      const link = await call(`${started.url}/api/v1/pay-link`, 'POST', {
+        auth: [started.credentials.clientId, started.credentials.secretKey],
+        json: { merchant_key: started.merchant.merchantKey, amount: '19.99', order_id: 'cy-1' },
+      });
+      expect(link.status).toBe(200);
+      const payPage = await call(link.body.data.payment_link, 'GET');
+      expect(payPage.status).toBe(200);
+      expect(payPage.text).toContain('<html');
     } finally {
       expect(await started.stop()).toBe(0);
     }

@@ -176,7 +176,8 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
     });
     return { db: db as unknown as Db, kind: 'postgres', poolStats, close: () => pool.end() };
   }
-  if (opts.image && opts.dataDir) throw new Error('connectDatabase: an image starts an in-memory database only (no dataDir)');
+  if (opts.image && opts.dataDir)
+    throw new Error('connectDatabase: an image starts an in-memory database only (no dataDir)');
   const release = opts.dataDir ? claimDataDir(opts.dataDir) : () => {};
   let closeOnFailure = async () => {};
   try {
@@ -185,7 +186,7 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
         ? new PGlite({
             dataDir: opts.dataDir,
             parsers: DRIZZLE_PARSERS,
-            loadDataDir: opts.image && new Blob([opts.image.tar]),
+            loadDataDir: opts.image && new Blob([opts.image.tar as Uint8Array<ArrayBuffer>]),
             pgliteWasmModule: opts.image?.wasmModule,
             startParams: pgliteStartParams(opts.pgliteSettings),
           })
