@@ -25,12 +25,17 @@ function pgliteDir(): string {
 }
 
 /** Bumped when buildImage makes a different image from the same migrations. */
-const IMAGE_FORMAT = '2';
+const IMAGE_FORMAT = '3';
 
-/** What an image depends on: how it is made, PGlite's version and every migration (name and text). */
+/**
+ * What an image depends on: how it is made, PGlite's release line and every migration (name and
+ * text). The line, not the exact version: a merchant's install may resolve a later patch, whose
+ * PostgreSQL reads the same data directory (a 0.x minor is where PGlite may change it).
+ */
 export function imageKey(): string {
   const hash = createHash('sha256').update(IMAGE_FORMAT);
-  hash.update(JSON.parse(readFileSync(join(pgliteDir(), 'package.json'), 'utf8')).version);
+  const version: string = JSON.parse(readFileSync(join(pgliteDir(), 'package.json'), 'utf8')).version;
+  hash.update(version.split('.').slice(0, 2).join('.'));
   for (const name of readdirSync(migrationsFolder)
     .filter((n) => n.endsWith('.sql'))
     .sort())
@@ -63,7 +68,11 @@ export async function writeShippedImage(dir: string): Promise<void> {
   writeFileSync(join(dir, SHIPPED.key), `${imageKey()}\n`);
 }
 
+/** Set when the shipped image did not load: this process makes its own from then on. */
+let shippedFailed = false;
+
 function shippedImage(key: string): Uint8Array | null {
+  if (shippedFailed) return null;
   const dir = fileURLToPath(new URL('.', import.meta.url));
   const keyFile = join(dir, SHIPPED.key);
   if (!existsSync(keyFile) || readFileSync(keyFile, 'utf8').trim() !== key) return null;
@@ -85,8 +94,9 @@ async function cachedImage(key: string): Promise<Uint8Array> {
   return tar;
 }
 
-/** Forgets a cached image that would not load (cut short, or from another build). */
-export function dropCachedImage(): void {
+/** Forgets an image that would not load (a cached one cut short, a shipped one this PGlite cannot read): the next is made here. */
+export function dropImage(): void {
+  shippedFailed = true;
   rmSync(join(tmpdir(), `remit-sandbox-${imageKey().slice(0, 24)}.tar`), { force: true });
   loaded = undefined;
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,9 +16,13 @@ const exec = promisify(execFile);
 const pkg = join(import.meta.dirname, '..');
 const root = join(pkg, '../..');
 
-async function run(file: string, args: string[], cwd: string) {
+async function run(file: string, args: string[], cwd: string, env: Record<string, string> = {}) {
   try {
-    return await exec(file, args, { cwd, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, REMIT_TEST_DB: '' } });
+    return await exec(file, args, {
+      cwd,
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, REMIT_TEST_DB: '', ...env },
+    });
   } catch (e) {
     const { stdout = '', stderr = '' } = e as { stdout?: string; stderr?: string };
     throw new Error(`${file} ${args.join(' ')} failed:\n${stdout}\n${stderr}`);
@@ -68,12 +72,18 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the packed @remit/tes
       join(app, 'vitest.config.mjs'),
       'export default { test: { testTimeout: 60000, hookTimeout: 180000 } };\n',
     );
+    // A temporary folder of its own: the sandboxes started from the image the package carries, so
+    // none had to make one there (database-image.ts).
+    const temp = join(tmp, 'temp');
+    mkdirSync(temp);
     const { stdout } = await run(
       process.execPath,
       [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--root', app],
       app,
+      { TMPDIR: temp },
     );
     expect(stdout).toMatch(/Tests\s+.*5 passed/);
+    expect(readdirSync(temp).filter((f) => f.endsWith('.tar'))).toEqual([]);
   }, 600_000);
 
   it("remit-sandbox, started the way the docs' Cypress config starts it: a JSON line, a working server, SIGTERM exits 0", async () => {

@@ -22,7 +22,7 @@ import type { ForcedOutcome } from './outcomes.js';
 import { call, expectOk } from './http.js';
 import { sandboxInbox, type Messages } from './inbox.js';
 import { startWebhookReceiver, type Webhooks } from './webhook-receiver.js';
-import { dropCachedImage, sandboxImage } from './database-image.js';
+import { dropImage, sandboxImage } from './database-image.js';
 
 export interface SandboxOptions {
   /** The port to listen on; default a free one. */
@@ -142,8 +142,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       pgliteThread: false,
     });
   const core = await open().catch(async () => {
-    // A cached image that does not load (cut short by a killed process) is made again, once.
-    dropCachedImage();
+    // An image that does not load (a cached one cut short, a shipped one another PGlite cannot read) is made again, once.
+    dropImage();
     return open();
   });
   // Tables with rows right after the migrations hold seed data; reset() keeps them. The same for
