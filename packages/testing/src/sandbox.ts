@@ -140,6 +140,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       // On this thread: a test's few queries gain nothing from a thread of their own, and a worker
       // costs a second JavaScript heap and, under load, seconds more to start (docs/benchmarks.md).
       pgliteThread: false,
+      // The image was vacuumed and analyzed when made: no start-up VACUUM (a quarter of a start).
+      vacuumAtStart: false,
     });
   const core = await open().catch(async () => {
     // An image that does not load (a cached one cut short, a shipped one another PGlite cannot read) is made again, once.
