@@ -70,6 +70,14 @@ export interface DatabaseImage {
   wasmModule?: WebAssembly.Module;
 }
 
+/** One Blob per image, for every database started from it (a Blob copies its bytes, and PGlite keeps it). */
+const blobs = new WeakMap<Uint8Array, Blob>();
+function imageBlob(tar: Uint8Array): Blob {
+  let blob = blobs.get(tar);
+  if (!blob) blobs.set(tar, (blob = new Blob([tar as Uint8Array<ArrayBuffer>])));
+  return blob;
+}
+
 /** `onStatement`'s optional return: told when the statement's answer came. */
 export type Answered = () => void;
 
@@ -186,7 +194,7 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
         ? new PGlite({
             dataDir: opts.dataDir,
             parsers: DRIZZLE_PARSERS,
-            loadDataDir: opts.image && new Blob([opts.image.tar as Uint8Array<ArrayBuffer>]),
+            loadDataDir: opts.image && imageBlob(opts.image.tar),
             pgliteWasmModule: opts.image?.wasmModule,
             startParams: pgliteStartParams(opts.pgliteSettings),
           })
