@@ -9,7 +9,15 @@ export { resealAll, SEALED_COLUMNS, type ResealReport } from './key-rotation/res
 export * from './clock.js';
 export type { Ctx } from './context.js';
 export { openCore, openDatabase, type Core, type OpenOptions } from './open.js';
-export { connectDatabase, type Db, type Tx, type Queryable, type Database } from './db/connect.js';
+export {
+  connectDatabase,
+  migrationsFolder,
+  type DatabaseImage,
+  type Db,
+  type Tx,
+  type Queryable,
+  type Database,
+} from './db/connect.js';
 export { readiness, type Readiness } from './db/readiness.js';
 export { holdTransaction, type HeldTransaction } from './db/held-transaction.js';
 export { UNSCOPED, inTransaction, type Operation } from './operation.js';

@@ -27,6 +27,14 @@ export interface OpenOptions {
   previousEncryptionKey?: Buffer | null;
   databaseUrl?: string;
   dataDir?: string;
+  /** PGlite in memory: start from this migrated image instead of an empty database (ConnectOptions.image). */
+  image?: ConnectOptions['image'];
+  /** PGlite: server settings (ConnectOptions.pgliteSettings). */
+  pgliteSettings?: ConnectOptions['pgliteSettings'];
+  /** PGlite: vacuum and analyze every table at start (default true); false for a database loaded from an image vacuumed when it was made. */
+  vacuumAtStart?: boolean;
+  /** PGlite: on a worker thread (default) or on the calling thread (ConnectOptions.pgliteThread). */
+  pgliteThread?: boolean;
   /** The data directory whose check images (of earlier versions) move into the database at start; defaults to the PGlite data directory, else ./.remit. */
   filesDir?: string;
   poolSize?: number;
@@ -108,7 +116,7 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
   await sealLegacyOwnerInfo(ctx);
   // Check images an earlier version kept as files join the database, once (servers take turns).
   const movedCheckImages = await moveCheckImageFiles(ctx);
-  const maintenance = startMaintenance(database);
+  const maintenance = startMaintenance(database, { vacuumAtStart: opts.vacuumAtStart });
   return {
     ctx,
     database,

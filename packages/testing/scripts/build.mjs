@@ -10,7 +10,7 @@ import { cp, mkdir, readFile, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..');
 const root = join(pkg, '../..');
@@ -51,7 +51,14 @@ for (const [name, dir] of Object.entries(pages)) {
 
 await rm(dist, { recursive: true, force: true });
 await build({
-  entryPoints: { index: 'src/index.ts', bin: 'src/bin.ts', playwright: 'src/playwright.ts', dom: 'src/dom.ts' },
+  entryPoints: {
+    index: 'src/index.ts',
+    bin: 'src/bin.ts',
+    playwright: 'src/playwright.ts',
+    dom: 'src/dom.ts',
+    // Not exported: this script runs it to make the database image below.
+    'database-image': 'src/database-image.ts',
+  },
   absWorkingDir: pkg,
   outdir: dist,
   bundle: true,
@@ -85,6 +92,11 @@ for (const base of [dist]) {
   await cp(join(core, 'migrations'), join(base, 'migrations'), { recursive: true });
 }
 for (const [name, dir] of Object.entries(pages)) await cp(dir, join(dist, 'pages', name), { recursive: true });
+
+// The migrated database every sandbox starts from (src/database-image.ts), made by the bundle just
+// built, from the migrations just copied: its key says which, and a sandbox checks it before use.
+const image = await import(pathToFileURL(join(dist, 'database-image.js')).href);
+await image.writeShippedImage(dist);
 
 // Types: each entry's declarations, emitted file by file from the annotated sources. What they
 // reach may import only each other and playwright-core (never a workspace package).

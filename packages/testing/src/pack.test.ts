@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installBlock, packAndInstall, type PackedApp } from '@remit/wrapper-core/pack';
@@ -49,14 +49,17 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the packed @remit/tes
       join(app, 'vitest.config.mjs'),
       'export default { test: { testTimeout: 60000, hookTimeout: 180000 } };\n',
     );
-    const { stdout } = await p.run(
-      process.execPath,
-      [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--root', app],
-      {
-        REMIT_TEST_DB: '',
-      },
+    // A temporary folder of its own: the sandboxes started from the image the package carries, so
+    // none had to make one there (database-image.ts).
+    const temp = join(app, '..', 'temp');
+    mkdirSync(temp);
+    const { stdout } = await p.run(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--root', app], {
+      REMIT_TEST_DB: '',
+      TMPDIR: temp,
+    });
     );
     expect(stdout).toMatch(/Tests\s+.*5 passed/);
+    expect(readdirSync(temp).filter((f) => f.endsWith('.tar'))).toEqual([]);
   }, 600_000);
 
   it("remit-sandbox, started the way the docs' Cypress config starts it: a JSON line, a working server, SIGTERM exits 0", async () => {
@@ -75,6 +78,16 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the packed @remit/tes
         'GET',
       );
       expect(page.status).toBe(200);
+      // The Cypress spec's own request (e2e/checkout.cy.js, cy.request), then the page it visits;
+      // its clicks need Cypress's browser, which CI cannot download (docs/testing.md says so).
+      const link = await call(`${started.url}/api/v1/pay-link`, 'POST', {
+        auth: [started.credentials.clientId, started.credentials.secretKey],
+        json: { merchant_key: started.merchant.merchantKey, amount: '19.99', order_id: 'cy-1' },
+      });
+      expect(link.status).toBe(200);
+      const payPage = await call(link.body.data.payment_link, 'GET');
+      expect(payPage.status).toBe(200);
+      expect(payPage.text).toContain('<html');
     } finally {
       expect(await started.stop()).toBe(0);
     }

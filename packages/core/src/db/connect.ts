@@ -48,6 +48,34 @@ export interface ConnectOptions {
   pgliteThread?: boolean;
   /** PGlite on its thread: told if that thread stops while the database is open (every query fails from then on). */
   onDatabaseLost?: (e: Error) => void;
+  /**
+   * PGlite in memory: start from this image of a data directory (`dumpDataDir`, an uncompressed tar)
+   * instead of running initdb; the migrations it lacks are applied as usual. The test kit's sandboxes
+   * start from one already migrated (docs/testing.md).
+   */
+  image?: DatabaseImage;
+  /** PGlite: server settings added to its start parameters (`-c name=value`), e.g. a smaller `shared_buffers` for a test's database. */
+  pgliteSettings?: Record<string, string>;
+}
+
+/** PGlite's start parameters with `settings` added (PGlite takes the whole list or none). */
+export function pgliteStartParams(settings: Record<string, string> | undefined): string[] | undefined {
+  if (!settings) return undefined;
+  return [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
+}
+
+/** A data directory to start PGlite from, and optionally its WebAssembly compiled once for every database of the process. */
+export interface DatabaseImage {
+  tar: Uint8Array;
+  wasmModule?: WebAssembly.Module;
+}
+
+/** One Blob per image, for every database started from it (a Blob copies its bytes, and PGlite keeps it). */
+const blobs = new WeakMap<Uint8Array, Blob>();
+function imageBlob(tar: Uint8Array): Blob {
+  let blob = blobs.get(tar);
+  if (!blob) blobs.set(tar, (blob = new Blob([tar as Uint8Array<ArrayBuffer>])));
+  return blob;
 }
 
 /** `onStatement`'s optional return: told when the statement's answer came. */
@@ -156,13 +184,27 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
     });
     return { db: db as unknown as Db, kind: 'postgres', poolStats, close: () => pool.end() };
   }
+  if (opts.image && opts.dataDir)
+    throw new Error('connectDatabase: an image starts an in-memory database only (no dataDir)');
   const release = opts.dataDir ? claimDataDir(opts.dataDir) : () => {};
   let closeOnFailure = async () => {};
   try {
     const client: PGliteLike =
       opts.pgliteThread === false
-        ? new PGlite({ dataDir: opts.dataDir, parsers: DRIZZLE_PARSERS })
-        : new PGliteThread({ dataDir: opts.dataDir, textTypes: DRIZZLE_TEXT_TYPES, onLost: opts.onDatabaseLost });
+        ? new PGlite({
+            dataDir: opts.dataDir,
+            parsers: DRIZZLE_PARSERS,
+            loadDataDir: opts.image && imageBlob(opts.image.tar),
+            pgliteWasmModule: opts.image?.wasmModule,
+            startParams: pgliteStartParams(opts.pgliteSettings),
+          })
+        : new PGliteThread({
+            dataDir: opts.dataDir,
+            textTypes: DRIZZLE_TEXT_TYPES,
+            onLost: opts.onDatabaseLost,
+            image: opts.image,
+            settings: opts.pgliteSettings,
+          });
     closeOnFailure = () => client.close();
     if (client instanceof PGliteThread) await client.waitReady;
     const onStatement = opts.onStatement;

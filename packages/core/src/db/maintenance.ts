@@ -8,12 +8,14 @@ const CHECK_MS = 15_000;
  * PGlite runs no autovacuum, so the server does its work: without statistics the planner sorts a
  * merchant's whole history for one page, without a visibility map counts read every row, and a
  * prepared statement keeps the plan it was given when its tables were small (a seq scan that grows
- * with them) until an ANALYZE replans it. At start every table is vacuumed and analyzed; then,
+ * with them) until an ANALYZE replans it. At start every table is vacuumed and analyzed (unless the
+database is known fresh from a vacuumed image: `vacuumAtStart: false`, the test kit's); then,
  * every CHECK_MS, each table past Postgres's autovacuum thresholds. Postgres does this on its own.
  */
-export function startMaintenance(database: Database): { stop(): void } {
+export function startMaintenance(database: Database, opts: { vacuumAtStart?: boolean } = {}): { stop(): void } {
   if (database.kind !== 'pglite') return { stop() {} };
-  let running: Promise<unknown> = database.db.execute(sql`vacuum analyze`).catch(() => {});
+  let running: Promise<unknown> =
+    opts.vacuumAtStart === false ? Promise.resolve() : database.db.execute(sql`vacuum analyze`).catch(() => {});
   const timer = setInterval(() => {
     running = running.then(() => maintainTables(database.db)).catch(() => {});
   }, CHECK_MS);

@@ -35,11 +35,26 @@ export class PGliteThread {
    * another worker script (a test's). `onLost`: told when an opened database's worker stops
    * without close() (a crash): every call fails from then on.
    */
-  constructor(opts: { dataDir?: string; textTypes: readonly number[]; workerUrl?: URL; onLost?: (e: Error) => void }) {
+  constructor(opts: {
+    dataDir?: string;
+    textTypes: readonly number[];
+    workerUrl?: URL;
+    onLost?: (e: Error) => void;
+    /** An image to start from (connect.ts, ConnectOptions.image): the tar is copied to the worker, the compiled module shared. */
+    image?: { tar: Uint8Array; wasmModule?: WebAssembly.Module };
+    /** Server settings (connect.ts, ConnectOptions.pgliteSettings). */
+    settings?: Record<string, string>;
+  }) {
     const parsers: Parsers = textParsers(opts.textTypes);
     this.#wire = wireQueries(new StatementNames(), parsers);
     this.#worker = new Worker(opts.workerUrl ?? new URL('./pglite-worker.mjs', import.meta.url), {
-      workerData: { dataDir: opts.dataDir, arrayTypesQuery: ARRAY_TYPES },
+      workerData: {
+        dataDir: opts.dataDir,
+        arrayTypesQuery: ARRAY_TYPES,
+        image: opts.image?.tar,
+        wasmModule: opts.image?.wasmModule,
+        settings: opts.settings,
+      },
     });
     let ready!: () => void;
     let failed!: (e: unknown) => void;

@@ -8,7 +8,15 @@ import { PGlite, protocol } from '@electric-sql/pglite';
 import { asMessage, itemsOf, messageBatcher } from './message-batch.mjs';
 import { rawRunner } from './raw-protocol.mjs';
 
-const db = new PGlite({ dataDir: workerData.dataDir });
+// An image (ConnectOptions.image) skips initdb; a module compiled on the main thread skips compiling it here.
+const db = new PGlite({
+  dataDir: workerData.dataDir,
+  loadDataDir: workerData.image ? new Blob([workerData.image]) : undefined,
+  pgliteWasmModule: workerData.wasmModule,
+  startParams: workerData.settings
+    ? [...PGlite.defaultStartParams, ...Object.entries(workerData.settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])]
+    : undefined,
+});
 
 /** The open transaction's id: it holds the session from BEGIN to its end; other calls wait meanwhile. */
 let holder;
