@@ -53,10 +53,13 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the packed @remit/tes
     // none had to make one there (database-image.ts).
     const temp = join(app, '..', 'temp');
     mkdirSync(temp);
-    const { stdout } = await p.run(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--root', app], {
-      REMIT_TEST_DB: '',
-      TMPDIR: temp,
-    });
+    const { stdout } = await p.run(
+      process.execPath,
+      [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--root', app],
+      {
+        REMIT_TEST_DB: '',
+        TMPDIR: temp,
+      },
     );
     expect(stdout).toMatch(/Tests\s+.*5 passed/);
     expect(readdirSync(temp).filter((f) => f.endsWith('.tar'))).toEqual([]);
