@@ -12,6 +12,7 @@ import {
   recordCheckDepositAccount,
   reinstateMerchant,
   resealAll,
+  resealOutcome,
   rotateClientSecret,
   suspendMerchant,
   type Core,
@@ -220,21 +221,7 @@ const COMMANDS: Command[] = [
           io.out(
             `${table}: ${t.resealed} resealed, ${t.left} left${t.unreadable ? `, ${t.unreadable} no key given opens` : ''}\n`,
           );
-      const previous = report.previous_key_id ? `the previous key (${report.previous_key_id})` : 'any other key';
-      if (report.done)
-        io.err(
-          `Every value is sealed with key ${report.key_id}; nothing sealed with ${previous} is left.` +
-            (report.previous_key_id
-              ? ' REMIT_ENCRYPTION_KEY_PREVIOUS can be removed (restart each process without it).\n'
-              : '\n'),
-        );
-      else
-        io.err(
-          `${report.left + report.unreadable} value${report.left + report.unreadable === 1 ? ' is' : 's are'} not sealed with key ${report.key_id} yet: ` +
-            (report.unreadable
-              ? `${report.unreadable} cannot be opened with the keys given. Keep REMIT_ENCRYPTION_KEY_PREVIOUS.\n`
-              : 'written meanwhile by a process still sealing with another key? Restart every process with the new key, then run this again.\n'),
-        );
+      io.err(`${resealOutcome(report)}\n`);
       return report.done ? 0 : 1;
     },
   },

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { messagingOf, openCore, startWorkers, twilioSettingsFromEnv } from '@remit/core';
 import { buildApp, loggerOptions } from './app.js';
+import { resealInBackground } from './background-reseal.js';
 import { coreOptions } from './config.js';
 import { batchedLog } from './log-destination.js';
 import { drainOnSignals } from './shutdown.js';
@@ -65,6 +66,9 @@ const workers =
   process.env.REMIT_WORKERS === 'off'
     ? null
     : startWorkers(core.ctx, { ...metrics.workerOptions(workerOptions), retention: config.retention, logger: app.log });
+// With a previous key on PGlite the server reseals by itself: the CLI cannot open the folder beside it.
+const resealing =
+  core.database.kind === 'pglite' && config.previousEncryptionKey ? resealInBackground(core.ctx, app.log) : null;
 if (core.ctx.processor.name === 'none') {
   app.log.warn(
     { processor: 'none' },
@@ -97,7 +101,7 @@ app.log.info(
 drainOnSignals(
   {
     http: () => app.close(),
-    workers: async () => await workers?.stop(),
+    workers: async () => void (await Promise.all([workers?.stop(), resealing?.stop()])),
     database: () => core.close(),
   },
   app.log,

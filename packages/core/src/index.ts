@@ -5,7 +5,7 @@ export * from './environment.js';
 export * from './secret-keys.js';
 export * from './encryption.js';
 export { KeyMismatchError } from './key-fingerprint.js';
-export { resealAll, SEALED_COLUMNS, type ResealReport } from './key-rotation/reseal.js';
+export { resealAll, resealOutcome, SEALED_COLUMNS, type ResealReport } from './key-rotation/reseal.js';
 export * from './clock.js';
 export type { Ctx } from './context.js';
 export { openCore, openDatabase, type Core, type OpenOptions } from './open.js';

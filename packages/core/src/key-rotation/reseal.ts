@@ -109,7 +109,7 @@ type Row = Record<string, string>;
 const rowsOf = async (ctx: Pick<Ctx, 'db'>, q: SQL) => ((await ctx.db.execute(q)) as unknown as { rows: Row[] }).rows;
 
 /** Reseals one column, in batches in key order; counts what it resealed and what it could not open. */
-async function resealColumn(ctx: Pick<Ctx, 'db' | 'vault'>, c: SealedColumn) {
+async function resealColumn(ctx: Pick<Ctx, 'db' | 'vault'>, c: SealedColumn, signal?: AbortSignal) {
   const table = sql.raw(`"${c.table}"`);
   const col = sql.raw(`"${c.column}"`);
   const keyList = sql.raw(c.keys.map((k) => `"${k}"`).join(', '));
@@ -122,7 +122,7 @@ async function resealColumn(ctx: Pick<Ctx, 'db' | 'vault'>, c: SealedColumn) {
   let after: Row | null = null;
   let done = 0;
   let unreadable = 0;
-  for (;;) {
+  while (!signal?.aborted) {
     const batch = await rowsOf(
       ctx,
       sql`select ${keyList}, ${col}::text as "value" from ${table}
@@ -162,17 +162,22 @@ async function resealColumn(ctx: Pick<Ctx, 'db' | 'vault'>, c: SealedColumn) {
  * key is retired: a process no longer needs it to start, and its MAC key, sealed with the current key,
  * stays a day (as long as an idempotency key's fingerprint) so that repeats of earlier requests still match.
  */
-export async function resealAll(ctx: Pick<Ctx, 'db' | 'vault'>): Promise<ResealReport> {
+export async function resealAll(
+  ctx: Pick<Ctx, 'db' | 'vault'>,
+  opts: { signal?: AbortSignal } = {},
+): Promise<ResealReport> {
   const tables: ResealReport['tables'] = {};
   for (const c of SEALED_COLUMNS) {
-    const counts = await resealColumn(ctx, c);
+    if (opts.signal?.aborted) break;
+    const counts = await resealColumn(ctx, c, opts.signal);
     const t = (tables[c.table] ??= { resealed: 0, left: 0, unreadable: 0 });
     t.resealed += counts.resealed;
     t.left += counts.left;
     t.unreadable += counts.unreadable;
   }
   const sum = (k: 'resealed' | 'left' | 'unreadable') => Object.values(tables).reduce((n, t) => n + t[k], 0);
-  const done = sum('left') === 0 && sum('unreadable') === 0;
+  // Stopped part-way (a server's shutdown): the rows not looked at are not counted, so nothing is retired.
+  const done = !opts.signal?.aborted && sum('left') === 0 && sum('unreadable') === 0;
   const previous = ctx.vault.previousFingerprint();
   if (done) {
     const macKey = ctx.vault.previousMacKey();
@@ -194,4 +199,21 @@ export async function resealAll(ctx: Pick<Ctx, 'db' | 'vault'>): Promise<ResealR
     previous_key_id: previous ? previous.slice(0, 12) : null,
     done,
   };
+}
+
+/** What a reseal's end means for the operator, in one line (the CLI's and the server's log). */
+export function resealOutcome(report: ResealReport): string {
+  const previous = report.previous_key_id ? `the previous key (${report.previous_key_id})` : 'any other key';
+  if (report.done)
+    return (
+      `Every value is sealed with key ${report.key_id}; nothing sealed with ${previous} is left.` +
+      (report.previous_key_id ? ' REMIT_ENCRYPTION_KEY_PREVIOUS can be removed (restart each process without it).' : '')
+    );
+  const n = report.left + report.unreadable;
+  return (
+    `${n} value${n === 1 ? ' is' : 's are'} not sealed with key ${report.key_id} yet: ` +
+    (report.unreadable
+      ? `${report.unreadable} cannot be opened with the keys given. Keep REMIT_ENCRYPTION_KEY_PREVIOUS.`
+      : 'written meanwhile by a process still sealing with another key? Restart every process with the new key, then run this again.')
+  );
 }
