@@ -145,6 +145,11 @@ export async function purgeBatch(
 
   // Rate-limit windows that ended (the limiter also sweeps them now and then).
   counts.rate_limits = await deleteOldest('rate_limits', ['key'], sql`expires_at < now()`, 'expires_at');
+  // A rotated webhook signing secret whose overlap ended signs nothing more (the dispatcher reads it
+  // as null): its sealed copy is erased, not kept.
+  await ctx.db.execute(sql`
+    update clients set webhook_previous_secret_enc = null, webhook_previous_secret_until = null
+    where webhook_previous_secret_until <= now()`);
   return counts;
 }
 
