@@ -49,12 +49,12 @@ async function cli(...args: string[]) {
 
 type Server = Awaited<ReturnType<typeof serve>>;
 
-/** The server with its workers on the CLI's database (webhooks polled every 10 ms). */
+/** The server with its webhook and message workers on the CLI's database (webhooks polled every 10 ms); `remit purge` is run apart. */
 async function serve() {
   const core = await openCore({ ...coreOptions(loadConfig(env)), publicUrl: 'http://127.0.0.1' });
   const app = await buildApp(core);
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  const workers = startWorkers(core.ctx, { webhooks: { pollMs: 10 } });
+  const workers = startWorkers(core.ctx, { webhooks: { pollMs: 10 }, retention: false, reconcile: false });
   return {
     core,
     post: (path: string, auth: [string, string], json: unknown) =>
@@ -166,12 +166,18 @@ it('--overlap 2s: once it has passed only the new signature is sent, and the old
     expect(d.headers['webhook-signature']!.split(' ')).toHaveLength(1);
     expect(verifies(fresh, d)).toBe(true);
     expect(verifies(first, d)).toBe(false);
-    // The purge (run by the workers at start) erased the sealed old secret.
-    const row = await s.core.ctx.db.execute(
-      sql`select webhook_previous_secret_enc as enc, webhook_previous_secret_until as until from clients where id = ${auth[0]}`,
-    );
-    expect((row as unknown as { rows: unknown[] }).rows).toEqual([{ enc: null, until: null }]);
   });
+  // The purge (the workers' every hour, or `remit purge` now) erases the sealed old secret.
+  const previous = () =>
+    withCore(async (c) => {
+      const row = await c.ctx.db.execute(
+        sql`select webhook_previous_secret_enc as enc, webhook_previous_secret_until as until from clients where id = ${auth[0]}`,
+      );
+      return (row as unknown as { rows: Array<{ enc: unknown; until: unknown }> }).rows[0]!;
+    });
+  expect((await previous()).enc).toEqual(expect.any(String));
+  expect((await cli('purge')).code).toBe(0);
+  expect(await previous()).toEqual({ enc: null, until: null });
 
   // Without --overlap the secret before stops signing at once.
   const plain = await cli('webhooks', 'rotate-secret', auth[0]);
