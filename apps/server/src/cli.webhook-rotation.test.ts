@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openCore, startWorkers } from '@remit/core';
+import { openCore, startWorkers, type Core } from '@remit/core';
 import { startReceiver, type Receiver } from '@remit/core/testing';
 import { verifyWebhook } from '@remit/sdk';
 import { buildApp } from './app.js';
@@ -166,18 +166,11 @@ it('--overlap 2s: once it has passed only the new signature is sent, and the old
     expect(d.headers['webhook-signature']!.split(' ')).toHaveLength(1);
     expect(verifies(fresh, d)).toBe(true);
     expect(verifies(first, d)).toBe(false);
+    // Still stored, sealed, until the purge runs (this server's workers run none).
+    expect((await previousSecret(s.core)).enc).toEqual(expect.any(String));
   });
-  // The purge (the workers' every hour, or `remit purge` now) erases the sealed old secret.
-  const previous = () =>
-    withCore(async (c) => {
-      const row = await c.ctx.db.execute(
-        sql`select webhook_previous_secret_enc as enc, webhook_previous_secret_until as until from clients where id = ${auth[0]}`,
-      );
-      return (row as unknown as { rows: Array<{ enc: unknown; until: unknown }> }).rows[0]!;
-    });
-  expect((await previous()).enc).toEqual(expect.any(String));
+  // The purge (the workers' every hour, or `remit purge` now) erases it.
   expect((await cli('purge')).code).toBe(0);
-  expect(await previous()).toEqual({ enc: null, until: null });
 
   // Without --overlap the secret before stops signing at once.
   const plain = await cli('webhooks', 'rotate-secret', auth[0]);
@@ -187,49 +180,64 @@ it('--overlap 2s: once it has passed only the new signature is sent, and the old
   );
   const newest = /signing_secret: (whsec_\S+)/.exec(plain.out)![1]!;
   await withServer(async (s) => {
+    expect(await previousSecret(s.core)).toEqual({ enc: null, until: null });
     const d = await delivery(s, auth);
     expect(verifies(newest, d)).toBe(true);
     expect(verifies(fresh, d)).toBe(false);
   });
 }, 300_000);
 
-it.each([
-  [['webhooks', 'rotate-secret', 'cl_nobody', '--overlap', '24h'], 1, 'remit: No client has the id cl_nobody.\n'],
-  [['webhooks', 'rotate-secret', 'cl_x', '--overlap', 'soon'], 2, /^--overlap must be a duration like 15s/],
-  [['webhooks', 'rotate-secret', 'cl_x', '--overlap', '0s'], 2, /^--overlap must be a duration like 15s/],
-  [['webhooks', 'rotate-secret', 'cl_x', '--overlap'], 2, /^--overlap must be a duration like 15s/],
-  [['webhooks', 'failed', '--overlap', '1h'], 2, /^Unknown command or option: webhooks failed --overlap 1h/],
-  [['webhooks', 'rotate-secret'], 2, /^Unknown command or option: webhooks rotate-secret\n/],
-] as const)('%j: exit %i, a clear message, nothing changed', async (args, code, message) => {
-  const before = await withCore((c) => tableCounts(c));
-  const secrets = await withCore((c) => c.ctx.db.execute(sql`select * from clients order by id`));
-  const r = await cli(...args);
-  expect(r.code).toBe(code);
-  if (typeof message === 'string') expect(r.err).toBe(message);
-  else expect(r.err).toMatch(message);
-  expect(r.out).toBe('');
-  expect(await withCore((c) => tableCounts(c))).toEqual(before);
-  expect(await withCore((c) => c.ctx.db.execute(sql`select * from clients order by id`))).toEqual(secrets);
-}, 300_000);
+async function previousSecret(core: Core) {
+  const row = await core.ctx.db.execute(
+    sql`select webhook_previous_secret_enc as enc, webhook_previous_secret_until as until from clients where id = ${auth[0]}`,
+  );
+  return (row as unknown as { rows: Array<{ enc: unknown; until: unknown }> }).rows[0]!;
+}
 
-it('a client that never set a webhook URL has no secret to rotate: exit 1, nothing made', async () => {
+it('bad inputs: unknown client, bad durations, no webhook URL yet: exit non-zero, a clear message, nothing changed', async () => {
   const other = JSON.parse((await cli('credentials', 'create', '--json')).out) as { client_id: string };
-  const r = await cli('webhooks', 'rotate-secret', other.client_id, '--overlap', '24h');
-  expect(r.code).toBe(1);
-  expect(r.err).toBe(
-    `remit: The client ${other.client_id} has no webhook signing secret yet: it is made when the client sets its webhook URL (POST /client/update-webhooks-url). Nothing was rotated.\n`,
-  );
-  const row = await withCore((c) =>
-    c.ctx.db.execute(
-      sql`select webhook_secret_enc, webhook_previous_secret_enc from clients where id = ${other.client_id}`,
-    ),
-  );
-  expect((row as unknown as { rows: unknown[] }).rows).toEqual([
-    { webhook_secret_enc: null, webhook_previous_secret_enc: null },
-  ]);
+  const state = () =>
+    withCore(async (c) => ({
+      counts: await tableCounts(c),
+      clients: ((await c.ctx.db.execute(sql`select * from clients order by id`)) as unknown as { rows: unknown[] })
+        .rows,
+    }));
+  const before = await state();
+  const cases: Array<[string[], number, string | RegExp]> = [
+    [['webhooks', 'rotate-secret', 'cl_nobody', '--overlap', '24h'], 1, 'remit: No client has the id cl_nobody.\n'],
+    [
+      ['webhooks', 'rotate-secret', other.client_id, '--overlap', '24h'],
+      1,
+      `remit: The client ${other.client_id} has no webhook signing secret yet: it is made when the client sets its webhook URL (POST /client/update-webhooks-url). Nothing was rotated.\n`,
+    ],
+    [
+      ['webhooks', 'rotate-secret', auth[0], '--overlap', 'soon'],
+      2,
+      /^--overlap must be a duration like 15s, 30m, 24h or 7d, not soon\n/,
+    ],
+    [
+      ['webhooks', 'rotate-secret', auth[0], '--overlap', '0s'],
+      2,
+      /^--overlap must be a duration like 15s, 30m, 24h or 7d, not 0s\n/,
+    ],
+    [
+      ['webhooks', 'rotate-secret', auth[0], '--overlap'],
+      2,
+      /^--overlap must be a duration like 15s, 30m, 24h or 7d, not nothing\n/,
+    ],
+    [['webhooks', 'failed', '--overlap', '1h'], 2, /^Unknown command or option: webhooks failed --overlap 1h\n/],
+    [['webhooks', 'rotate-secret'], 2, /^Unknown command or option: webhooks rotate-secret\n/],
+  ];
+  for (const [args, code, message] of cases) {
+    const r = await cli(...args);
+    expect({ args, code: r.code, out: r.out }).toEqual({ args, code, out: '' });
+    if (typeof message === 'string') expect(r.err).toBe(message);
+    else expect(r.err).toMatch(message);
+  }
+  expect(await state()).toEqual(before);
 }, 300_000);
 
-async function withCore<T>(fn: (c: Awaited<ReturnType<typeof openCore>>) => Promise<T>): Promise<T> {
+async function withCore<T>(fn: (c: Core) => Promise<T>): Promise<T> {
   const core = await openCore({ ...coreOptions(loadConfig(env)), publicUrl: 'http://127.0.0.1' });
   try {
     return await fn(core);
