@@ -57,8 +57,14 @@ async function serve() {
   const workers = startWorkers(core.ctx, { webhooks: { pollMs: 10 }, retention: false, reconcile: false });
   return {
     core,
-    post: (path: string, auth: [string, string], json: unknown) =>
-      send<any>({ method: 'POST', url: `${base}/api/v1${path}`, headers: { authorization: basicAuth(...auth) }, json }),
+    /** A POST to `path` from the server's root, with `auth` as [client_id, secret_key]. */
+    post: (path: string, auth?: [string, string], json?: unknown) =>
+      send<any>({
+        method: 'POST',
+        url: `${base}${path}`,
+        headers: auth ? { authorization: basicAuth(...auth) } : {},
+        json,
+      }),
     async close() {
       await workers.stop();
       await app.close();
@@ -79,7 +85,7 @@ async function withServer<T>(fn: (s: Server) => Promise<T>): Promise<T> {
 /** Onboards a merchant and returns the `merchant.onboarding` delivery the receiver got for it. */
 async function delivery(s: Server, auth: [string, string]) {
   const business_name = `Rotation ${Math.random()}`;
-  const res = await s.post('/onboarding', auth, validOnboarding({ business_name }));
+  const res = await s.post('/api/v1/onboarding', auth, validOnboarding({ business_name }));
   expect(res.status).toBe(201);
   await rx.waitFor((all) => all.some((r) => r.body.includes(business_name)));
   const r = rx.received.find((x) => x.body.includes(business_name))!;
@@ -106,15 +112,16 @@ function verifies(secret: string, d: { headers: Record<string, string>; body: st
 
 let auth: [string, string];
 let first: string;
+/** A second client that never sets a webhook URL: it has no signing secret to rotate. */
+let other: string;
 beforeAll(async () => {
-  const created = JSON.parse((await cli('credentials', 'create', '--json')).out) as {
-    client_id: string;
-    secret_key: string;
-  };
-  auth = [created.client_id, created.secret_key];
-  first = await withServer(
-    async (s) => (await s.post('/client/update-webhooks-url', auth, { webhook_url: rx.url })).body.signing_secret,
-  );
+  first = await withServer(async (s) => {
+    const made = () => s.post('/portal/api/credentials');
+    const [a, b] = [(await made()).body, (await made()).body];
+    auth = [a.client_id, a.secret_key];
+    other = b.client_id;
+    return (await s.post('/api/v1/client/update-webhooks-url', auth, { webhook_url: rx.url })).body.signing_secret;
+  });
 }, 300_000);
 
 it('--overlap 1h: each delivery carries two signatures, new first; a receiver with either secret verifies it', async () => {
@@ -195,7 +202,6 @@ async function previousSecret(core: Core) {
 }
 
 it('bad inputs: unknown client, bad durations, no webhook URL yet: exit non-zero, a clear message, nothing changed', async () => {
-  const other = JSON.parse((await cli('credentials', 'create', '--json')).out) as { client_id: string };
   const state = () =>
     withCore(async (c) => ({
       counts: await tableCounts(c),
@@ -206,9 +212,9 @@ it('bad inputs: unknown client, bad durations, no webhook URL yet: exit non-zero
   const cases: Array<[string[], number, string | RegExp]> = [
     [['webhooks', 'rotate-secret', 'cl_nobody', '--overlap', '24h'], 1, 'remit: No client has the id cl_nobody.\n'],
     [
-      ['webhooks', 'rotate-secret', other.client_id, '--overlap', '24h'],
+      ['webhooks', 'rotate-secret', other, '--overlap', '24h'],
       1,
-      `remit: The client ${other.client_id} has no webhook signing secret yet: it is made when the client sets its webhook URL (POST /client/update-webhooks-url). Nothing was rotated.\n`,
+      `remit: The client ${other} has no webhook signing secret yet: it is made when the client sets its webhook URL (POST /client/update-webhooks-url). Nothing was rotated.\n`,
     ],
     [
       ['webhooks', 'rotate-secret', auth[0], '--overlap', 'soon'],
