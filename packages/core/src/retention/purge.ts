@@ -145,12 +145,20 @@ export async function purgeBatch(
 
   // Rate-limit windows that ended (the limiter also sweeps them now and then).
   counts.rate_limits = await deleteOldest('rate_limits', ['key'], sql`expires_at < now()`, 'expires_at');
-  // A rotated webhook signing secret whose overlap ended signs nothing more (the dispatcher reads it
-  // as null): its sealed copy is erased, not kept.
-  await ctx.db.execute(sql`
-    update clients set webhook_previous_secret_enc = null, webhook_previous_secret_until = null
-    where webhook_previous_secret_until <= now()`);
   return counts;
+}
+
+/**
+ * Erases the sealed copies of rotated webhook signing secrets whose overlap ended: they sign
+ * nothing more (the dispatcher reads them as null). Run by `remit purge`, and by the background
+ * purge on PostgreSQL only: on PGlite, run beside requests, this update was seen to stall the
+ * server's single session, so there the command (server stopped) and the next rotation erase them.
+ */
+async function eraseEndedWebhookSecrets(ctx: Pick<Ctx, 'db'>): Promise<void> {
+  await ctx.db.execute(sql`
+    with ended as (select id from clients where webhook_previous_secret_until <= now() for update skip locked)
+    update clients c set webhook_previous_secret_enc = null, webhook_previous_secret_until = null
+    from ended where c.id = ended.id`);
 }
 
 /** True when some table deleted a full batch: there may be more. */
@@ -175,6 +183,7 @@ export async function purgeNow(
     add(total, c);
     if (!full(c, batch)) break;
   }
+  await eraseEndedWebhookSecrets(ctx);
   await afterPurge(ctx, total);
   return total;
 }
@@ -209,6 +218,7 @@ export function startPurge(
       const c = await purgeBatch(ctx, retention, batch);
       add(total, c);
       if (full(c, batch)) return true;
+      if (ctx.storage !== 'pglite') await eraseEndedWebhookSecrets(ctx);
       const done = total;
       total = zero();
       if (PURGED_TABLES.some((t) => done[t] > 0)) {
