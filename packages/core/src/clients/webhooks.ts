@@ -128,7 +128,8 @@ export async function updateWebhookUrl(
  * `overlapMs` deliveries are signed with the new one only, at once; with it, each delivery carries
  * both signatures (new first) until the overlap ends, so receivers can move to the new secret
  * without rejecting a delivery (docs/operations.md "Rotating a webhook signing secret"). The old
- * secret stays encrypted beside the new one until then; the purge erases it afterwards.
+ * secret stays encrypted beside the new one until then; `remit purge` (and on PostgreSQL the
+ * background purge) erases it afterwards.
  */
 export async function rotateWebhookSecret(
   ctx: Pick<Ctx, 'db' | 'env' | 'vault'>,
