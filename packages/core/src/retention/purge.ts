@@ -151,8 +151,9 @@ export async function purgeBatch(
 /**
  * Erases the sealed copies of rotated webhook signing secrets whose overlap ended: they sign
  * nothing more (the dispatcher reads them as null). Run by `remit purge`, and by the background
- * purge on PostgreSQL only: on PGlite, run beside requests, this update was seen to stall the
- * server's single session, so there the command (server stopped) and the next rotation erase them.
+ * purge on PostgreSQL only: on PGlite a test server with the background purge on stalled at times
+ * (cause not settled, seen with this update in the pass too), so there the command and the next
+ * rotation erase them.
  */
 async function eraseEndedWebhookSecrets(ctx: Pick<Ctx, 'db'>): Promise<void> {
   await ctx.db.execute(sql`
