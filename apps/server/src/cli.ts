@@ -14,6 +14,7 @@ import {
   resealAll,
   resealOutcome,
   rotateClientSecret,
+  rotateWebhookSecret,
   suspendMerchant,
   type Core,
   type OperatorMerchant,
@@ -61,6 +62,11 @@ Commands:
                                     failure, newest first: channel, recipient, tries and the last error.
   webhooks failed [--json]          Webhook deliveries that failed, were disabled (410) or are being
                                     retried, newest first: URL, tries, the last answer or error.
+  webhooks rotate-secret <client_id> [--overlap <duration>] [--json]
+                                    Give a client's webhooks a new signing secret (whsec_), shown once.
+                                    Without --overlap deliveries are signed with the new one only, at
+                                    once; with it (15s, 30m, 24h, 7d) each delivery carries both
+                                    signatures, new first, until the overlap ends.
   config [--json]                   Show the configuration in force, defaults resolved; secrets masked.
   version                           Print the version of Remit this is (also --version); CHANGELOG.md
                                     says what each version changes.
@@ -287,6 +293,19 @@ const COMMANDS: Command[] = [
     },
   },
   {
+    words: ['webhooks', 'rotate-secret'],
+    args: 1,
+    async run({ core, io, p, arg }) {
+      const r = await rotateWebhookSecret(core.ctx, arg, { overlapMs: p.overlapMs });
+      if (p.json) return io.out(`${JSON.stringify(r)}\n`);
+      io.out(`client_id:      ${r.client_id}\nsigning_secret: ${r.signing_secret}\n`);
+      const old = r.previous_valid_until
+        ? `Deliveries are signed with the old secret too until ${r.previous_valid_until}.`
+        : 'Deliveries are no longer signed with the old secret.';
+      io.err(`${old} Give the new one to the client's webhook receivers now: this command does not show it again.\n`);
+    },
+  },
+  {
     words: ['config'],
     args: 0,
     offline: true,
@@ -298,6 +317,8 @@ const COMMANDS: Command[] = [
 ];
 
 const STATUSES = ['pending', 'approved', 'suspended'];
+/** The commands that take `--overlap`. */
+const OVERLAPPING = ['credentials rotate', 'webhooks rotate-secret'];
 
 /** Words, `--json`, and `--status <s>` (or `--status=s`); anything else is an unknown option. */
 function parse(args: string[]): Parsed | string {
@@ -339,7 +360,7 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.en
     typeof p !== 'string' &&
     command &&
     ((p.status && command.words.join(' ') !== 'merchants list') ||
-      (p.overlapMs && command.words.join(' ') !== 'credentials rotate'));
+      (p.overlapMs && !OVERLAPPING.includes(command.words.join(' '))));
   if (typeof p === 'string' || !command || misplaced) {
     io.err(`${typeof p === 'string' ? p : `Unknown command or option: ${args.join(' ')}`}\n\n${USAGE}`);
     return 2;

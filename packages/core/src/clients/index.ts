@@ -12,5 +12,7 @@ export {
 export {
   updateWebhookUrl,
   checkWebhookUrl,
+  rotateWebhookSecret,
+  type RotatedWebhookSecret,
   type WebhookRegistration,
 } from './webhooks.js';

@@ -11,6 +11,14 @@ export interface WebhookRegistration {
   signing_secret: string;
 }
 
+/** What a rotation of the signing secret answers: the new secret (shown once) and when the old one stops signing. */
+export interface RotatedWebhookSecret {
+  client_id: string;
+  signing_secret: string;
+  /** Until then each delivery is signed with the old secret too; null: the old one stopped at once. */
+  previous_valid_until: string | null;
+}
+
 const urlError = (message: string) => invalid('invalid_webhook_url', message, [{ path: 'webhook_url', message }]);
 
 const NOT_PUBLIC =
@@ -113,4 +121,49 @@ export async function updateWebhookUrl(
       .where(and(eq(webhookDeliveries.clientId, clientId), eq(webhookDeliveries.status, 'disabled')));
     return { webhook_url: url, signing_secret: secret };
   });
+}
+
+/**
+ * Gives a client's webhooks a new signing secret (returned once, stored encrypted). Without
+ * `overlapMs` deliveries are signed with the new one only, at once; with it, each delivery carries
+ * both signatures (new first) until the overlap ends, so receivers can move to the new secret
+ * without rejecting a delivery (docs/operations.md "Rotating a webhook signing secret"). The old
+ * secret stays encrypted beside the new one until then; `remit purge` (and on PostgreSQL the
+ * background purge) erases it afterwards.
+ */
+export async function rotateWebhookSecret(
+  ctx: Pick<Ctx, 'db' | 'env' | 'vault'>,
+  clientId: string,
+  opts: { overlapMs?: number } = {},
+): Promise<RotatedWebhookSecret> {
+  const secret = newKey.webhookSecret();
+  const until = opts.overlapMs ? new Date(Date.now() + opts.overlapMs) : null;
+  await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ env: clients.env, secretEnc: clients.webhookSecretEnc })
+      .from(clients)
+      .where(eq(clients.id, clientId))
+      .for('update');
+    if (!row) throw new RemitError('client_not_found', `No client has the id ${clientId}.`);
+    if (row.env !== ctx.env)
+      throw new RemitError(
+        'client_not_found',
+        `The client ${clientId} belongs to the ${row.env} environment; this configuration is ${ctx.env}.`,
+      );
+    if (!row.secretEnc)
+      throw new RemitError(
+        'webhook_url_not_set',
+        `The client ${clientId} has no webhook signing secret yet: it is made when the client sets its webhook URL (POST /client/update-webhooks-url). Nothing was rotated.`,
+      );
+    await tx
+      .update(clients)
+      .set({
+        webhookSecretEnc: ctx.vault.encrypt(secret),
+        // Only the secret in use now overlaps: a rotation during an overlap ends the one before.
+        webhookPreviousSecretEnc: until ? row.secretEnc : null,
+        webhookPreviousSecretUntil: until,
+      })
+      .where(eq(clients.id, clientId));
+  });
+  return { client_id: clientId, signing_secret: secret, previous_valid_until: until?.toISOString() ?? null };
 }

@@ -32,6 +32,9 @@ export const clients = pgTable('clients', {
   webhookUrl: text('webhook_url'),
   /** Encrypted: the signing secret must be readable to sign deliveries. */
   webhookSecretEnc: text('webhook_secret_enc'),
+  /** The signing secret a rotation with an overlap replaced (encrypted): deliveries carry its signature too until `webhookPreviousSecretUntil`. */
+  webhookPreviousSecretEnc: text('webhook_previous_secret_enc'),
+  webhookPreviousSecretUntil: ts('webhook_previous_secret_until'),
   webhookDisabledAt: ts('webhook_disabled_at'),
   /** The webhook circuit: failed tries in a row (any 2xx answered in time sets it back to 0). */
   webhookFailures: integer('webhook_failures').notNull().default(0),

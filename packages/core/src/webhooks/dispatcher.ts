@@ -85,6 +85,8 @@ interface Claimed {
   client_id: string;
   webhook_url: string | null;
   webhook_secret_enc: string | null;
+  /** The secret a rotation replaced, while its overlap lasts (the claim reads it as null after). */
+  webhook_previous_secret_enc: string | null;
   webhook_disabled_at: Date | null;
   webhook_failures: number;
   webhook_slow_since: Date | null;
@@ -113,10 +115,14 @@ class Batch {
   readonly #targets = new Map<string, Target>();
   constructor(readonly vault: Pick<Ctx['vault'], 'decrypt'>) {}
 
-  target(url: string, secretEnc: string): Target {
-    const key = `${secretEnc}\n${url}`;
+  target(url: string, secretEnc: string, previousEnc: string | null): Target {
+    const key = `${secretEnc}\n${previousEnc ?? ''}\n${url}`;
     let t = this.#targets.get(key);
-    if (!t) this.#targets.set(key, (t = { sign: webhookSigner(this.vault.decrypt(secretEnc)), url: parseTarget(url) }));
+    if (!t) {
+      const previous = previousEnc ? this.vault.decrypt(previousEnc) : null;
+      t = { sign: webhookSigner(this.vault.decrypt(secretEnc), previous), url: parseTarget(url) };
+      this.#targets.set(key, t);
+    }
     return t;
   }
 }
@@ -457,7 +463,7 @@ export class WebhookDispatcher {
         });
         this.#o.onOutcome?.('disabled');
       } else {
-        const target = c.batch.target(c.webhook_url, c.webhook_secret_enc);
+        const target = c.batch.target(c.webhook_url, c.webhook_secret_enc, c.webhook_previous_secret_enc);
         const createdAt = new Date(c.event_created_at).toISOString();
         const body = JSON.stringify({
           event_type: c.event_type,
@@ -680,6 +686,7 @@ const claimStatement = preparedSql('remit_webhook_claim', () => {
   const room = (client: SQL) => sql`least(coalesce((${ph('room')}::jsonb ->> ${client})::int, ${ph('perClient')}::int),
     case when exists (select 1 from clients o where o.id = ${client} and o.webhook_slow_since is not null) then ${ph('slowRoom')}::int else 2147483647 end)`;
   const claimed = sql`d.id, d.event_id, d.event_type, d.tries, d.lease_id, d.client_id, c.webhook_url, c.webhook_secret_enc,
+              case when c.webhook_previous_secret_until > now() then c.webhook_previous_secret_enc end as webhook_previous_secret_enc,
               c.webhook_disabled_at, c.webhook_failures, c.webhook_slow_since, e.payload, e.created_at as event_created_at`;
   const due = claimDueQuery(
     {

@@ -33,4 +33,19 @@ describe('Standard Webhooks signing', () => {
       webhookSigner(newKey.webhookSecret())('evt_z', '{"a":1}', at)['webhook-signature'],
     );
   });
+
+  it('with a previous secret (during an overlap): two signatures, new first, and either secret verifies', () => {
+    const [fresh, old, other] = [newKey.webhookSecret(), newKey.webhookSecret(), newKey.webhookSecret()];
+    const body = '{"event_type":"payment.void","data":{}}';
+    const at = new Date();
+    const headers = webhookSigner(fresh, old)('evt_r', body, at);
+    const ts = Math.floor(at.getTime() / 1000);
+    expect(headers['webhook-signature']).toBe(
+      `${signWebhook(fresh, 'evt_r', ts, body)} ${signWebhook(old, 'evt_r', ts, body)}`,
+    );
+    expect(new Webhook(fresh).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(new Webhook(old).verify(body, headers)).toEqual(JSON.parse(body));
+    expect(() => new Webhook(other).verify(body, headers)).toThrow();
+    expect(webhookSigner(fresh, null)('evt_r', body, at)).toEqual(webhookHeaders(fresh, 'evt_r', body, at));
+  });
 });
