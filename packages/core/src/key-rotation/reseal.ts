@@ -31,6 +31,7 @@ interface SealedColumn {
 /** Every column holding a value sealed with the encryption key. A new one must be added here (reseal.test.ts checks the schema). */
 export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'clients', keys: ['id'], column: 'webhook_secret_enc', form: 'text' },
+  { table: 'clients', keys: ['id'], column: 'webhook_previous_secret_enc', form: 'text' },
   { table: 'merchants', keys: ['id'], column: 'merchant_key_enc', form: 'text' },
   { table: 'merchants', keys: ['id'], column: 'account_number_enc', form: 'text' },
   { table: 'merchants', keys: ['id'], column: 'ein_enc', form: 'text' },
