@@ -9,22 +9,13 @@ import { coreOptions, loadConfig } from './config.js';
 import { validOnboarding } from './testing/fixtures.js';
 import { createTestDatabase, testDbKind } from './testing/harness.js';
 import { basicAuth, send } from './testing/http.js';
+import { captureIo } from './testing/cli.js';
 
 /**
  * `remit merchants check-deposit-account`: the operator records a merchant's account at the
  * configured check-deposit provider. Without a provider it is refused; with one, the merchant's
  * deposits go through. Servers and commands read the same environment (REMIT_CHECK_DEPOSITS).
  */
-
-function capture() {
-  const io = {
-    stdout: '',
-    stderr: '',
-    out: (t: string) => void (io.stdout += t),
-    err: (t: string) => void (io.stderr += t),
-  };
-  return io;
-}
 
 let env: Record<string, string>;
 let drop: () => Promise<void>;
@@ -41,7 +32,7 @@ beforeAll(async () => {
 afterAll(() => drop());
 
 async function cli(e: Record<string, string>, ...args: string[]) {
-  const io = capture();
+  const io = captureIo();
   const code = await runCli(args, e, io);
   return { code, out: io.stdout, err: io.stderr };
 }

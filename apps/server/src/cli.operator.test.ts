@@ -11,16 +11,7 @@ import { validOnboarding } from './testing/fixtures.js';
 import { createTestDatabase, testDbKind } from './testing/harness.js';
 import { basicAuth, send } from './testing/http.js';
 import { TEST_CARD } from './testing/payments.js';
-
-function capture() {
-  const io = {
-    stdout: '',
-    stderr: '',
-    out: (t: string) => void (io.stdout += t),
-    err: (t: string) => void (io.stderr += t),
-  };
-  return io;
-}
+import { captureIo } from './testing/cli.js';
 
 /** The CLI's configuration: a fresh Postgres database, or a PGlite data directory, with one key. */
 let env: Record<string, string>;
@@ -38,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => drop());
 
 async function cli(...args: string[]) {
-  const io = capture();
+  const io = captureIo();
   const code = await runCli(args, env, io);
   return { code, out: io.stdout, err: io.stderr, json: () => JSON.parse(io.stdout) };
 }
@@ -257,7 +248,7 @@ describe('remit operator commands', () => {
       REMIT_RETENTION_EVENTS_DAYS: '90',
       REMIT_RETENTION_MESSAGES_DAYS: 'off',
     };
-    const io = capture();
+    const io = captureIo();
     const dbUrl = 'postgres://remit:db-password-789@db.example:5432/remit';
     expect(await runCli(['config'], { ...env, ...secrets, DATABASE_URL: dbUrl }, io)).toBe(0);
     const out = io.stdout;
@@ -273,7 +264,7 @@ describe('remit operator commands', () => {
     );
     expect(out).toMatch(/rate_limits:\n( {2}\w+: .+\n)+/);
 
-    const json = capture();
+    const json = captureIo();
     expect(await runCli(['config', '--json'], env, json)).toBe(0);
     expect(JSON.parse(json.stdout)).toMatchObject({
       environment: 'sandbox',

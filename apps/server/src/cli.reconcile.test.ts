@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openCore } from '@remit/core';
 import { buildApp } from './app.js';
-import { runCli } from './cli.js';
 import { coreOptions, loadConfig } from './config.js';
 import { validOnboarding } from './testing/fixtures.js';
 import { createTestDatabase, testDbKind } from './testing/harness.js';
@@ -15,6 +14,7 @@ import {
   stripeJsConfirmPayment,
   type StripeEmulator,
 } from './testing/stripe-emulator.js';
+import { runCliCaptured } from './testing/cli.js';
 
 /**
  * `npm run remit -- payments reconcile` with Stripe: a link paid on its page whose report and
@@ -46,16 +46,7 @@ afterAll(async () => {
   await emu?.close();
 });
 
-async function cli(...args: string[]) {
-  const io = {
-    stdout: '',
-    stderr: '',
-    out: (t: string) => void (io.stdout += t),
-    err: (t: string) => void (io.stderr += t),
-  };
-  const code = await runCli(args, env, io);
-  return { code, out: io.stdout, err: io.stderr };
-}
+const cli = (...args: string[]) => runCliCaptured(args, env);
 
 /** A link paid at Stripe with the server running (on PGlite one process owns the folder: closed before the CLI runs). */
 async function paidWithoutRecord(auth: string): Promise<{ linkId: string; pi: string }> {

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openCore } from '@remit/core';
 import { buildApp } from './app.js';
-import { runCli } from './cli.js';
 import { coreOptions, loadConfig } from './config.js';
 import { createTestDatabase, testDbKind } from './testing/harness.js';
 import { basicAuth, send } from './testing/http.js';
+import { runCliCaptured } from './testing/cli.js';
 
 /** `credentials rotate --overlap`: the old secret keeps working beside the new one until the overlap ends. */
 let env: Record<string, string>;
@@ -24,16 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => drop());
 
-async function cli(...args: string[]) {
-  const io = {
-    stdout: '',
-    stderr: '',
-    out: (t: string) => void (io.stdout += t),
-    err: (t: string) => void (io.stderr += t),
-  };
-  const code = await runCli(args, env, io);
-  return { code, out: io.stdout, err: io.stderr };
-}
+const cli = (...args: string[]) => runCliCaptured(args, env);
 
 /** The status GET /api/v1/merchant answers each secret with, from a server on the CLI's database (started after the command: PGlite has one owner). */
 async function statuses(clientId: string, ...secrets: string[]): Promise<number[]> {

@@ -12,25 +12,16 @@ import { buildApp } from './app.js';
 import { runCli, USAGE } from './cli.js';
 import { coreOptions, loadConfig } from './config.js';
 import { createTestDatabase, testDbKind } from './testing/harness.js';
+import { captureIo } from './testing/cli.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const tsx = join(root, 'node_modules/.bin/tsx');
 const cli = join(root, 'apps/server/src/cli.ts');
 
-function capture() {
-  const io = {
-    stdout: '',
-    stderr: '',
-    out: (t: string) => void (io.stdout += t),
-    err: (t: string) => void (io.stderr += t),
-  };
-  return io;
-}
-
 describe('remit CLI arguments', () => {
   it('--help prints the usage and exits 0', async () => {
-    const io = capture();
+    const io = captureIo();
     expect(await runCli(['--help'], {}, io)).toBe(0);
     expect(io.stdout).toBe(USAGE);
     expect(io.stdout).toContain('credentials create');
@@ -40,7 +31,7 @@ describe('remit CLI arguments', () => {
     const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
     expect(version).toMatch(/^\d+\.\d+\.\d+/);
     for (const args of [['--version'], ['version']]) {
-      const io = capture();
+      const io = captureIo();
       expect(await runCli(args, {}, io)).toBe(0);
       expect([io.stdout, io.stderr]).toEqual([`${version}\n`, '']);
     }
@@ -50,14 +41,14 @@ describe('remit CLI arguments', () => {
   });
 
   it('an unknown command exits 2 with the usage on stderr', async () => {
-    const io = capture();
+    const io = captureIo();
     expect(await runCli(['credentials', 'delete'], {}, io)).toBe(2);
     expect(io.stderr).toContain('Unknown command');
     expect(io.stdout).toBe('');
   });
 
   it('production without REMIT_ENCRYPTION_KEY exits 1 saying so', async () => {
-    const io = capture();
+    const io = captureIo();
     expect(await runCli(['credentials', 'create'], { REMIT_ENV: 'production', REMIT_DATA_DIR: tmpdir() }, io)).toBe(1);
     expect(io.stderr).toContain('REMIT_ENCRYPTION_KEY');
   });

@@ -8,11 +8,11 @@ import { openCore, startWorkers, type Core } from '@remit/core';
 import { startReceiver, type Receiver } from '@remit/core/testing';
 import { verifyWebhook } from '@remit/sdk';
 import { buildApp } from './app.js';
-import { runCli } from './cli.js';
 import { coreOptions, loadConfig } from './config.js';
 import { validOnboarding } from './testing/fixtures.js';
 import { createTestDatabase, tableCounts, testDbKind } from './testing/harness.js';
 import { basicAuth, send } from './testing/http.js';
+import { runCliCaptured } from './testing/cli.js';
 
 /**
  * `webhooks rotate-secret --overlap`: during the overlap each delivery carries the new and the old
@@ -36,16 +36,7 @@ beforeAll(async () => {
 });
 afterAll(() => drop());
 
-async function cli(...args: string[]) {
-  const io = {
-    stdout: '',
-    stderr: '',
-    out: (t: string) => void (io.stdout += t),
-    err: (t: string) => void (io.stderr += t),
-  };
-  const code = await runCli(args, env, io);
-  return { code, out: io.stdout, err: io.stderr };
-}
+const cli = (...args: string[]) => runCliCaptured(args, env);
 
 type Server = Awaited<ReturnType<typeof serve>>;
 

@@ -13,6 +13,7 @@ import { basicAuth, send } from './testing/http.js';
 import { logCapture, secretsIn } from './testing/log-scan.js';
 import { freePort } from './testing/process.js';
 import { emulatedStripe, startStripeEmulator } from './testing/stripe-emulator.js';
+import { captureIo } from './testing/cli.js';
 
 /** Failures name their cause in the log: the processor's, and a message transport's; the CLI lists what failed. */
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -140,12 +141,7 @@ it('an SMTP server that does not resolve: a warn line naming smtp and ENOTFOUND;
 
   // The operator's CLI in production on the same database (no sandbox inbox there).
   const production = { ...env, REMIT_ENV: 'production', PUBLIC_URL: 'https://pay.example.com' };
-  const io = {
-    stdout: '',
-    stderr: '',
-    out: (t: string) => void (io.stdout += t),
-    err: (t: string) => void (io.stderr += t),
-  };
+  const io = captureIo();
   expect(await runCli(['messages', 'failed', '--json'], production, io)).toBe(0);
   expect(JSON.parse(io.stdout)).toEqual([
     expect.objectContaining({
