@@ -63,18 +63,22 @@ export class ClientShares {
     return this.#cap(this.base, ahead);
   }
 
-  /** Counts a claim's deliveries (their client ids, one per delivery). */
-  took(clients: Iterable<string>, ahead: boolean): void {
-    const touched = new Set<Share>();
-    for (const client of clients) {
+  /**
+   * Counts a claim's deliveries (their client ids, one per delivery). `room`: what the claim
+   * offered each client (`room(ahead)`; `fresh(ahead)` for one not in it). A client that took all
+   * of its room may have more due: `released` asks for a claim once half its cap is free.
+   */
+  took(clients: Iterable<string>, ahead: boolean, room: Record<string, number> = {}): void {
+    const taken = new Map<string, number>();
+    for (const client of clients) taken.set(client, (taken.get(client) ?? 0) + 1);
+    for (const [client, n] of taken) {
       let s = this.#shares.get(client);
       if (!s) this.#shares.set(client, (s = { held: 0, sending: 0, limit: this.base, full: false, cap: 0, lastAt: 0 }));
-      s.held++;
-      touched.add(s);
-    }
-    for (const s of touched) {
+      s.held += n;
       s.cap = this.#cap(s.limit, ahead);
-      s.full = s.held >= s.cap;
+      // Not only `held >= cap`: deliveries answered while the claim ran leave held short of the
+      // cap though the client's room was filled, and its backlog would wait for the next poll.
+      s.full = s.held >= s.cap || n >= (room[client] ?? this.fresh(ahead));
     }
   }
 

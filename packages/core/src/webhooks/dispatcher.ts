@@ -358,6 +358,7 @@ export class WebhookDispatcher {
     this.#shares.took(
       fast.map((row) => row.client_id),
       ahead,
+      room,
     );
     if (fast.length < rows.length) this.#pumpSlow();
     return fast;
@@ -397,7 +398,7 @@ export class WebhookDispatcher {
    * Sends one delivery; its slot is free once the receiver has answered. The result is written
    * behind it, in the next batch (the lease still holds the row, so no claim takes it meanwhile):
    * waiting for the write would hold the slot for a database round trip per delivery. While more
-   * results than slots wait to be written, the slot waits too (back-pressure on a slow database).
+   * results than twice the slots wait to be written, the slot waits too (back-pressure on a slow database).
    */
   async #deliver(c: Claimed): Promise<void> {
     this.#shares.sending(c.client_id);
@@ -486,7 +487,9 @@ export class WebhookDispatcher {
     );
     this.#recording.add(tracked);
     void tracked.finally(() => this.#recording.delete(tracked));
-    if (this.#recording.size > this.#o.concurrency) await tracked;
+    // Room for one batch being written and one gathering behind it: a full round of answers that
+    // comes while a write runs does not hold its slots (and the claim they would prompt) for it.
+    if (this.#recording.size > 2 * this.#o.concurrency) await tracked;
   }
 
   /** What a try's outcome tells the client's circuit (a 410 disables the URL instead). */
