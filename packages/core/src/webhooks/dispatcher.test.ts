@@ -507,6 +507,19 @@ describe('shares of the slots between clients', () => {
     }
   });
 
+  it('a running dispatcher drains one client’s backlog claim after claim, without waiting for its poll', async () => {
+    const { clientId } = await newClient();
+    const ids = await many(clientId, 120);
+    // Answers that come while the next claim runs leave the client holding less than it could:
+    // the claim took all its room all the same, and asks for the next once half is free.
+    const d = new WebhookDispatcher(core.ctx, { pollMs: 60_000, wakeOnCommit: false }).start();
+    try {
+      await rx.waitFor(() => sent(ids) === ids.length, 5_000);
+    } finally {
+      await d.stop();
+    }
+  });
+
   it('a client’s share grows with fast 2xx answers up to all slots but 4; failures open its circuit (one probe at a time) until a fast 2xx, then 4', async () => {
     const { clientId } = await newClient();
     const d = new WebhookDispatcher(core.ctx, { wakeOnCommit: false, retryScale: 1000 });
