@@ -13,10 +13,9 @@ const kitExamples = (dir: string) =>
 
 /**
  * The happy-dom projects render components against no database, so the Postgres pass (CI's second run)
- * leaves them out: they would run the same code twice. So do the browser tests: what they add to the
- * server tests (which run on both databases) is the browser's side, and CI's 90 minutes hold one pass of them.
+ * leaves them out: they would run the same code twice. The browser tests (e2e) run on both.
  */
-const databaseFree = new Set(['pay', 'form-kit', 'widgets', 'react', 'vue', 'portal', 'e2e']);
+const databaseFree = new Set(['pay', 'form-kit', 'widgets', 'react', 'vue', 'portal']);
 const forThisDatabase = (projects: TestProjectInlineConfiguration[]) =>
   process.env.REMIT_TEST_DB === 'postgres'
     ? projects.filter((p) => !databaseFree.has(String(p.test?.name ?? '')))
