@@ -9,7 +9,7 @@ const CHECK_MS = 15_000;
  * merchant's whole history for one page, without a visibility map counts read every row, and a
  * prepared statement keeps the plan it was given when its tables were small (a seq scan that grows
  * with them) until an ANALYZE replans it. At start every table is vacuumed and analyzed (unless the
-database is known fresh from a vacuumed image: `vacuumAtStart: false`, the test kit's); then,
+ * database is known fresh from a vacuumed image: `vacuumAtStart: false`, the test kit's); then,
  * every CHECK_MS, each table past Postgres's autovacuum thresholds. Postgres does this on its own.
  */
 export function startMaintenance(database: Database, opts: { vacuumAtStart?: boolean } = {}): { stop(): void } {
