@@ -193,8 +193,9 @@ describe('a payment completed in French and in Arabic', () => {
 });
 
 describe('the widgets in each language', () => {
-  it('the loader’s ?locale= sets the modal and the table; English fetches no messages, another language only its own', async () => {
-    for (const l of LOCALES) {
+  // One test a language: each has its own time limit, and a failure names the language.
+  for (const l of LOCALES) {
+    it(`${l}: the loader’s ?locale= sets the modal and the table; English fetches no messages, another language only its own`, async () => {
       const wm = WIDGET_MESSAGES[l];
       const page = await newPage(w);
       const chunks = languageRequests(page);
@@ -228,8 +229,8 @@ describe('the widgets in each language', () => {
       }
       await page.keyboard.press('Escape');
       await page.context().close();
-    }
-  });
+    });
+  }
 
   it('without a locale the browser’s language chooses (Accept-Language on the messages’ fetch); a payment in the Arabic modal completes', async () => {
     const page = await newPage(w, { locale: 'ar-EG' });
