@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { coreOptions, defaultPublicUrl, loadConfig } from './config.js';
 
@@ -29,6 +32,32 @@ describe('loadConfig', () => {
     expect(loadConfig({ REMIT_ENCRYPTION_KEY: key, PUBLIC_URL: 'https://pay.example.com/' }).publicUrl).toBe(
       'https://pay.example.com',
     );
+  });
+});
+
+describe('REMIT_ENCRYPTION_KEY_PREVIOUS', () => {
+  const same =
+    'REMIT_ENCRYPTION_KEY_PREVIOUS is the same key as REMIT_ENCRYPTION_KEY: give the new key as REMIT_ENCRYPTION_KEY';
+
+  it('opens what the old key sealed; refused when it is the current key, in either spelling', () => {
+    const old = 'b'.repeat(64);
+    expect(loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_ENCRYPTION_KEY_PREVIOUS: old }).previousEncryptionKey).toEqual(
+      Buffer.from(old, 'hex'),
+    );
+    const base64 = Buffer.from(key, 'hex').toString('base64');
+    expect(() => loadConfig({ REMIT_ENCRYPTION_KEY: key, REMIT_ENCRYPTION_KEY_PREVIOUS: base64 })).toThrow(same);
+  });
+
+  it('a sandbox without REMIT_ENCRYPTION_KEY: the key file it made counts as the current key', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'remit-config-'));
+    try {
+      const first = loadConfig({ REMIT_DATA_DIR: dir });
+      const made = readFileSync(join(dir, 'encryption.key'), 'utf8').trim();
+      expect(Buffer.from(made, 'base64')).toEqual(first.encryptionKey);
+      expect(() => loadConfig({ REMIT_DATA_DIR: dir, REMIT_ENCRYPTION_KEY_PREVIOUS: made })).toThrow(same);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

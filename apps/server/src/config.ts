@@ -109,6 +109,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): { config: Serv
     problems.push(`REMIT_ENV must be sandbox or production, not ${given}`);
   const dataDir = resolve(env.REMIT_DATA_DIR ?? '.remit');
   const publicUrl = (env.PUBLIC_URL || defaultPublicUrl(host, port)).replace(/\/+$/, '');
+  const currentKey = read(() => encryptionKey(env.REMIT_ENCRYPTION_KEY, dataDir, remitEnv), Buffer.alloc(32));
   const config: ServerConfig = {
     port,
     host,
@@ -116,8 +117,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): { config: Serv
     publicUrl,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
-    encryptionKey: read(() => encryptionKey(env.REMIT_ENCRYPTION_KEY, dataDir, remitEnv), Buffer.alloc(32)),
-    previousEncryptionKey: read(() => previousEncryptionKey(env), undefined),
+    encryptionKey: currentKey,
+    previousEncryptionKey: read(() => previousEncryptionKey(env.REMIT_ENCRYPTION_KEY_PREVIOUS, currentKey), undefined),
     logLevel: env.LOG_LEVEL ?? 'info',
     settlementCutoffMs: read(() => parseCutoff(env.REMIT_SETTLEMENT_CUTOFF), 0),
     processor: read(() => createProcessor(env.REMIT_PROCESSOR, remitEnv, env), createProcessor('none', remitEnv)),
@@ -259,11 +260,11 @@ function parseKey(name: string, given: string): Buffer {
   return key;
 }
 
-function previousEncryptionKey(env: NodeJS.ProcessEnv): Buffer | undefined {
-  const given = env.REMIT_ENCRYPTION_KEY_PREVIOUS;
+/** The old key during a rotation; refused when it is the current key (given, or the sandbox's own file). */
+function previousEncryptionKey(given: string | undefined, current: Buffer): Buffer | undefined {
   if (!given) return undefined;
   const key = parseKey('REMIT_ENCRYPTION_KEY_PREVIOUS', given);
-  if (env.REMIT_ENCRYPTION_KEY && key.equals(parseKey('REMIT_ENCRYPTION_KEY', env.REMIT_ENCRYPTION_KEY)))
+  if (key.equals(current))
     throw new Error(
       'REMIT_ENCRYPTION_KEY_PREVIOUS is the same key as REMIT_ENCRYPTION_KEY: give the new key as REMIT_ENCRYPTION_KEY',
     );
