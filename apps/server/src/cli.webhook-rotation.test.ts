@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openCore, startWorkers, type Core } from '@remit/core';
+import { DEFAULT_RETENTION, openCore, startWorkers, type Core } from '@remit/core';
 import { startReceiver, type Receiver } from '@remit/core/testing';
 import { verifyWebhook } from '@remit/sdk';
 import { buildApp } from './app.js';
@@ -40,12 +40,16 @@ const cli = (...args: string[]) => runCliCaptured(args, env);
 
 type Server = Awaited<ReturnType<typeof serve>>;
 
-/** The server with its webhook and message workers on the CLI's database (webhooks polled every 10 ms); `remit purge` is run apart. */
-async function serve() {
+/**
+ * The server with its webhook and message workers on the CLI's database (webhooks polled every 10 ms);
+ * `remit purge` is run apart, unless `purgeMs` starts the background purge at that interval.
+ */
+async function serve(purgeMs?: number) {
   const core = await openCore({ ...coreOptions(loadConfig(env)), publicUrl: 'http://127.0.0.1' });
   const app = await buildApp(core);
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
-  const workers = startWorkers(core.ctx, { webhooks: { pollMs: 10 }, retention: false, reconcile: false });
+  const retention = purgeMs === undefined ? false : { ...DEFAULT_RETENTION, intervalMs: purgeMs };
+  const workers = startWorkers(core.ctx, { webhooks: { pollMs: 10 }, retention, reconcile: false });
   return {
     core,
     /** A POST to `path` from the server's root, with `auth` as [client_id, secret_key]. */
@@ -64,8 +68,8 @@ async function serve() {
   };
 }
 
-async function withServer<T>(fn: (s: Server) => Promise<T>): Promise<T> {
-  const s = await serve();
+async function withServer<T>(fn: (s: Server) => Promise<T>, purgeMs?: number): Promise<T> {
+  const s = await serve(purgeMs);
   try {
     return await fn(s);
   } finally {
@@ -183,6 +187,23 @@ it('--overlap 2s: once it has passed only the new signature is sent, and the old
     expect(verifies(newest, d)).toBe(true);
     expect(verifies(fresh, d)).toBe(false);
   });
+}, 300_000);
+
+it('the background purge erases an old secret whose overlap ended, on either database, and the server goes on delivering', async () => {
+  const r = await cli('webhooks', 'rotate-secret', auth[0], '--overlap=1s');
+  expect(r.code).toBe(0);
+  const fresh = /signing_secret: (whsec_\S+)/.exec(r.out)![1]!;
+  expect((await withCore(previousSecret)).enc).toEqual(expect.any(String));
+  await new Promise((done) => setTimeout(done, 1_100));
+  const started = Date.now();
+  await withServer(async (s) => {
+    await expect.poll(() => previousSecret(s.core), { timeout: 10_000 }).toEqual({ enc: null, until: null });
+    const d = await delivery(s, auth);
+    expect(d.headers['webhook-signature']!.split(' ')).toHaveLength(1);
+    expect(verifies(fresh, d)).toBe(true);
+  }, 50);
+  // A purge running every 50 ms beside the deliveries neither stalls them nor holds up the stop.
+  expect(Date.now() - started).toBeLessThan(15_000);
 }, 300_000);
 
 async function previousSecret(core: Core) {

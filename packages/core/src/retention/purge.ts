@@ -150,10 +150,7 @@ export async function purgeBatch(
 
 /**
  * Erases the sealed copies of rotated webhook signing secrets whose overlap ended: they sign
- * nothing more (the dispatcher reads them as null). Run by `remit purge`, and by the background
- * purge on PostgreSQL only: on PGlite a test server with the background purge on stalled at times
- * (cause not settled, seen with this update in the pass too), so there the command and the next
- * rotation erase them.
+ * nothing more (the dispatcher reads them as null). Run by `remit purge` and by the background purge.
  */
 async function eraseEndedWebhookSecrets(ctx: Pick<Ctx, 'db'>): Promise<void> {
   await ctx.db.execute(sql`
@@ -219,7 +216,7 @@ export function startPurge(
       const c = await purgeBatch(ctx, retention, batch);
       add(total, c);
       if (full(c, batch)) return true;
-      if (ctx.storage !== 'pglite') await eraseEndedWebhookSecrets(ctx);
+      await eraseEndedWebhookSecrets(ctx);
       const done = total;
       total = zero();
       if (PURGED_TABLES.some((t) => done[t] > 0)) {
