@@ -8,6 +8,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from './schema.js';
 import type { Db } from './queryable.js';
+import type { DatabaseImage } from './database-image.js';
 import { PGliteThread } from './pglite-thread.js';
 import { DRIZZLE_TEXT_TYPES, textParsers } from './date-types.js';
 
@@ -64,11 +65,7 @@ export function pgliteStartParams(settings: Record<string, string> | undefined):
   return [...PGlite.defaultStartParams, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
 }
 
-/** A data directory to start PGlite from, and optionally its WebAssembly compiled once for every database of the process. */
-export interface DatabaseImage {
-  tar: Uint8Array;
-  wasmModule?: WebAssembly.Module;
-}
+export type { DatabaseImage };
 
 /** One Blob per image, for every database started from it (a Blob copies its bytes, and PGlite keeps it). */
 const blobs = new WeakMap<Uint8Array, Blob>();

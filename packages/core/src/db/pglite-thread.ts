@@ -4,6 +4,7 @@ import { asMessage, itemsOf, messageBatcher } from './message-batch.mjs';
 import { addArrayParsers, ARRAY_TYPES, StatementNames, wireQueries, type RunMessage } from './pglite-wire.js';
 import { readAnswer, type Parsers } from './wire-codec.js';
 import { textParsers } from './date-types.js';
+import type { DatabaseImage } from './database-image.js';
 
 /**
  * Embedded PGlite on a worker thread, behind the part of PGlite's interface Drizzle and connect.ts
@@ -41,7 +42,7 @@ export class PGliteThread {
     workerUrl?: URL;
     onLost?: (e: Error) => void;
     /** An image to start from (connect.ts, ConnectOptions.image): the tar is copied to the worker, the compiled module shared. */
-    image?: { tar: Uint8Array; wasmModule?: WebAssembly.Module };
+    image?: DatabaseImage;
     /** Server settings (connect.ts, ConnectOptions.pgliteSettings). */
     settings?: Record<string, string>;
   }) {
