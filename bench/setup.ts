@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { openCore } from '@remit/core';
 import { createTestDatabase } from '@remit/core/testing';
 import { buildApp } from '../apps/server/src/app.js';
@@ -19,6 +19,8 @@ import { serverEnv } from './server-env.js';
 /** 50; `BENCH_CONNECTIONS` changes it for a profile (a few connections: samples show CPU, not waits for it). */
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 export const SEED_ROWS = 10_000;
+/** Rows a seeding statement inserts at most (see setup's inBatches). */
+const SEED_BATCH = 500;
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 /**
@@ -204,24 +206,39 @@ export async function setup(target: { dataDir?: string; databaseUrl?: string }):
       cents: 10_000,
     });
   }
+  /**
+   * Inserts rows `from`..`to` in statements of SEED_BATCH: the count triggers bump one minute's row per
+   * insert, and in one statement its versions pile up until the commit (each lookup walks all of them),
+   * so 84,000 rows of one minute in one statement took minutes.
+   */
+  const inBatches = async (rows: number, insert: (from: number, to: number) => SQL) => {
+    for (let from = 0; from < rows; from += SEED_BATCH)
+      await core.database.db.execute(insert(from, Math.min(rows, from + SEED_BATCH) - 1));
+  };
   const seed = (merchantId: string, prefix: string, rows: number, age: string) =>
-    core.database.db.execute(sql`
+    inBatches(
+      rows,
+      (from, to) => sql`
       insert into transactions (id, merchant_id, type, payment_method, is_status, status, amount_cents, fee_cents,
         fee_rate_e7, net_cents, order_createdfrom, auth_code, card_brand, last_four, order_id, created_at, updated_at)
       select ${prefix} || g, ${merchantId}, 'Sale', 'card', 2, 'completed', 1000 + g, 59, 29000000, 941 + g, 'API',
         '123456', 'Visa', '4242', 'seed-' || g, now() - g * ${sql.raw(`interval '${age}'`)}, now()
-      from generate_series(0, ${rows - 1}) g`);
+      from generate_series(${from}::int, ${to}::int) g`,
+    );
   await seed(main.id, 'txn_seed', SEED_ROWS, '1 minute');
   // Voidable: completed today, so not settled (created a millisecond apart, all after the last cutoff).
   await seed(voids.id, 'txn_void', VOID_ROWS + 1, '1 millisecond');
   // Open preauthorizations of the void merchant to capture and to void (one each kept for the recordings).
   const seedPreauths = (prefix: string) =>
-    core.database.db.execute(sql`
+    inBatches(
+      VOID_ROWS + 1,
+      (from, to) => sql`
       insert into transactions (id, merchant_id, type, payment_method, is_status, status, amount_cents, authorized_cents,
         fee_cents, fee_rate_e7, net_cents, order_createdfrom, auth_code, card_brand, last_four, order_id, created_at, updated_at)
       select ${prefix} || g, ${voids.id}, 'PreAuth', 'card', 1, 'authorized', 2000, 2000, 88, 29000000, 1912, 'API',
         '123456', 'Visa', '4242', ${prefix} || g, now() - g * interval '1 millisecond', now()
-      from generate_series(0, ${VOID_ROWS}) g`);
+      from generate_series(${from}::int, ${to}::int) g`,
+    );
   await seedPreauths('txn_pacap');
   await seedPreauths('txn_pavoid');
   // What autovacuum (Postgres) or the maintenance timer (PGlite) would have done by now.
