@@ -35,7 +35,10 @@ const quantile = (sorted: number[], q: number) =>
 const median = (sorted: number[]) => (sorted[(sorted.length - 1) >> 1]! + sorted[sorted.length >> 1]!) / 2;
 
 export async function runSandboxBench(): Promise<void> {
-  if (!existsSync(DIST)) throw new Error('bench/sandbox.ts measures the built kit: run npm run build first');
+  if (!existsSync(DIST))
+    throw new Error(
+      'bench/sandbox.ts measures the built kit: run npm run build -w @remit/testing first (npm run bench does)',
+    );
   const before = loadavg()[0]!;
   const { stdout } = await promisify(execFile)(
     process.execPath,
