@@ -49,6 +49,17 @@ describe('the portal page in sandbox', () => {
     expect(PORTAL_CSP).not.toContain('unsafe-inline');
   });
 
+  it('/portal/ (a trailing slash) goes to the portal, its query kept', async () => {
+    for (const [path, to] of [
+      ['/portal/', '/portal'],
+      ['/portal/?from=docs', '/portal?from=docs'],
+    ]) {
+      const res = await s.http({ method: 'GET', path: path!, headers: { accept: 'text/html' } });
+      expect(res.status, path).toBe(308);
+      expect(res.headers.location, path).toBe(to);
+    }
+  });
+
   it('an unknown view is a 404 page', async () => {
     const res = await s.http({ method: 'GET', path: '/portal/nope', headers: { accept: 'text/html' } });
     expect(res.status).toBe(404);

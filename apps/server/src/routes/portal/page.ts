@@ -51,6 +51,11 @@ export function portalPageRoutes(app: App, ctx: Ctx, distDir: string = DEFAULT_P
   };
   app.get('/portal', { config, schema }, (_req, reply) => sendPage(reply));
   app.get<{ Params: { view: string } }>('/portal/:view', { config, schema }, async (req, reply) => {
+    // `/portal/` is how many type the portal's address: the portal, not a missing view.
+    if (req.params.view === '') {
+      const query = req.url.indexOf('?');
+      return reply.redirect(`/portal${query === -1 ? '' : req.url.slice(query)}`, 308);
+    }
     if (!(PORTAL_VIEWS as readonly string[]).includes(req.params.view)) {
       return setPortalPageHeaders(reply).status(404).send(NO_SUCH_VIEW_HTML);
     }
