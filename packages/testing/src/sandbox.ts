@@ -7,10 +7,12 @@ import { eq, sql } from 'drizzle-orm';
 import {
   exampleOnboarding,
   expireWidgetLinks,
+  isLoopbackHost,
   openCore,
   purgeNow,
   schema,
   startWorkers,
+  updateWebhookUrl,
   DEFAULT_RETENTION,
   type Core,
   type DatabaseImage,
@@ -27,7 +29,7 @@ import { dropImage, sandboxImage } from './database-image.js';
 export interface SandboxOptions {
   /** The port to listen on; default a free one. */
   port?: number;
-  /** The address to listen on; default 127.0.0.1. */
+  /** The address to listen on; default 127.0.0.1. On any but loopback (`0.0.0.0`) webhook URLs on loopback and private networks are refused, as `npm start` does. */
   host?: string;
   /** Register the kit's webhook receiver for the sandbox's credentials (default true). */
   webhooks?: boolean;
@@ -124,6 +126,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const forcing = forcingSimulator((ref) => achReturns.push(ref));
   const settlementCutoffMs = cutoffMs(options.settlementCutoff);
   const filesDir = mkdtempSync(join(tmpdir(), 'remit-sandbox-'));
+  const host = options.host ?? '127.0.0.1';
   // Each sandbox its own database, from the migrated image (database-image.ts) and a key of its own.
   let image: DatabaseImage | undefined;
   const open = async () =>
@@ -135,6 +138,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       processor: forcing.processor,
       settlementCutoffMs,
       filesDir,
+      // As `npm start` decides (REMIT_ALLOW_PRIVATE_WEBHOOKS unset): a sandbox others can reach
+      // would relay their webhooks into this machine's loopback and network, and show the answers.
+      privateWebhooks: isLoopbackHost(host),
       image: (image = await sandboxImage()),
       pgliteSettings: SANDBOX_PGLITE,
       // On this thread: a test's few queries gain nothing from a thread of their own, and a worker
@@ -158,17 +164,25 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const tables = await seedless;
   const app = await buildApp(core, { ...bundledPages(), rateLimits: generousRateLimits() });
   try {
-    url = await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+    url = await app.listen({ port: options.port ?? 0, host });
   } catch (err) {
     await core.close();
     throw err;
   }
   url = url.replace('://[::1]', '://localhost');
   core.ctx.publicUrl = url;
+  let signingSecret: string | null = null;
+  // Deliveries are signed at the real time they are sent (not the sandbox clock's).
+  const receiver = await startWebhookReceiver(
+    () => signingSecret,
+    () => new Date(),
+  );
   // Webhooks and messages at once (woken on commit); retries a thousand times sooner than in production.
+  // The kit's receiver (on loopback) is reached wherever the sandbox listens.
+  const privateOrigins = [new URL(receiver.webhooks.url).origin];
   const startWork = () =>
     startWorkers(core.ctx, {
-      webhooks: { retryScale: 0.001 },
+      webhooks: { retryScale: 0.001, privateOrigins },
       messages: { retryScale: 0.001 },
       retention: false,
       reconcile: false,
@@ -182,19 +196,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   auth = [created.client_id, created.secret_key];
   const credentials: Credentials = { clientId: created.client_id, secretKey: created.secret_key };
 
-  let signingSecret: string | null = null;
-  // Deliveries are signed at the real time they are sent (not the sandbox clock's).
-  const receiver = await startWebhookReceiver(
-    () => signingSecret,
-    () => new Date(),
-  );
+  // Registered by core itself: the API refuses a loopback receiver to a sandbox on a network address.
   const register = async () => {
     if (options.webhooks === false) return;
-    const a = await call<{ signing_secret: string }>(`${url}/api/v1/client/update-webhooks-url`, 'POST', {
-      auth,
-      json: { webhook_url: receiver.webhooks.url },
-    });
-    signingSecret = expectOk('POST /client/update-webhooks-url', a).signing_secret;
+    const kitOwn = { ...core.ctx, privateWebhooks: true };
+    signingSecret = (await updateWebhookUrl(kitOwn, credentials.clientId, { webhook_url: receiver.webhooks.url }))
+      .signing_secret;
   };
   await register();
   const inbox = sandboxInbox(url, () => auth);

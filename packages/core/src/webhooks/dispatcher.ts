@@ -60,6 +60,11 @@ export interface WebhookDispatcherOptions {
   leaseMs?: number;
   /** Connect to loopback/private addresses. Default: in sandbox yes, in production no. */
   allowPrivateAddresses?: boolean;
+  /**
+   * Origins (`http://127.0.0.1:4010`) reached even where private addresses are refused: the test
+   * kit's own receiver on loopback, registered by the kit itself (a client's registration refuses them).
+   */
+  privateOrigins?: readonly string[];
   /** Refuse http targets. Default: where private addresses are refused (startWorkers: in production). */
   httpsOnly?: boolean;
   /** The only ports a target may use (Ctx.webhookPorts in production); null: any. Default null. */
@@ -102,7 +107,13 @@ interface Claimed {
 interface Target {
   sign: WebhookSigner;
   /** Null: not a URL. */
-  url: { https: boolean; hostname: string; port: number; options: ReturnType<typeof urlToHttpOptions> } | null;
+  url: {
+    https: boolean;
+    hostname: string;
+    port: number;
+    origin: string;
+    options: ReturnType<typeof urlToHttpOptions>;
+  } | null;
 }
 
 /**
@@ -138,6 +149,7 @@ function parseTarget(raw: string): Target['url'] {
     https: url.protocol === 'https:',
     hostname: url.hostname,
     port: webhookPort(url),
+    origin: url.origin,
     options: urlToHttpOptions(url),
   };
 }
@@ -209,6 +221,7 @@ export class WebhookDispatcher {
       overtime: Math.max(0, opts.overtime ?? 4 * (opts.concurrency ?? 16)),
       allowPrivateAddresses: opts.allowPrivateAddresses ?? ctx.env === 'sandbox',
       httpsOnly: opts.httpsOnly ?? !(opts.allowPrivateAddresses ?? ctx.env === 'sandbox'),
+      privateOrigins: opts.privateOrigins ?? [],
       ports: opts.ports ?? null,
       random: opts.random ?? Math.random,
       logger: opts.logger,
@@ -564,7 +577,7 @@ export class WebhookDispatcher {
       const https = url.https;
       if (!https && this.#o.httpsOnly) return finish(null, 'refused: production webhooks use https only');
       if (this.#o.ports && !this.#o.ports.includes(url.port)) return finish(null, portRefused(url.port, this.#o.ports));
-      if (!this.#o.allowPrivateAddresses) {
+      if (!this.#o.allowPrivateAddresses && !this.#o.privateOrigins.includes(url.origin)) {
         // IP literals skip the agent's lookup, so they are checked here.
         const host = url.hostname.replace(/^\[|\]$/g, '');
         if (isIP(host) && isBlockedAddress(host)) return finish(null, new BlockedAddressError(host).message);
