@@ -13,6 +13,7 @@ import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerGetBody } from './plugins/get-body.js';
 import { registerHostGuard } from './plugins/host-guard.js';
+import { registerForwardedFor } from './plugins/forwarded-for.js';
 import { frameworkErrors, registerInputGuards } from './plugins/input-guards.js';
 import { registerIdempotency } from './plugins/idempotency.js';
 import { registerMerchant } from './plugins/merchant.js';
@@ -101,6 +102,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
   app.setSerializerCompiler(serializerCompiler);
 
   app.decorate('rateLimits', opts.rateLimits ?? DEFAULT_RATE_LIMITS);
+  if (opts.trustProxy) registerForwardedFor(app);
   registerErrorHandling(app, { processor: ctx.processor.name });
   registerHostGuard(app, ctx);
   registerSecurityHeaders(app);

@@ -9,6 +9,7 @@ import {
   type CheckDepositProvider,
   isLoopbackHost,
   parseCutoff,
+  proxyRange,
   type Env,
   type OpenOptions,
   type Processor,
@@ -248,10 +249,22 @@ function trustProxy(value: string | undefined): boolean | string[] {
     throw new Error(
       `REMIT_TRUST_PROXY must name the proxies' addresses or CIDRs (like 10.0.0.2 or 10.0.0.0/24), not a count of hops (${v})`,
     );
-  return v
+  const entries = v
     .split(',')
     .map((a) => a.trim())
     .filter(Boolean);
+  const unreadable = entries.filter((e) => !proxyRange(e));
+  if (unreadable.length > 0)
+    throw new Error(
+      `REMIT_TRUST_PROXY must be true, false, or the proxies' addresses or CIDRs, comma-separated (like 10.0.0.2 or 10.0.0.0/24), not ${unreadable.join(', ')}`,
+    );
+  const ranges = entries.map((e) => proxyRange(e)!);
+  const wide = entries.filter((_, i) => ranges[i]!.tooWide);
+  if (wide.length > 0)
+    throw new Error(
+      `REMIT_TRUST_PROXY names ranges wider than a /8 of IPv4 or a /32 of IPv6 (${wide.join(', ')}): any client in them could pick the address the per-address limits count; name the proxies' own addresses or subnet (like 10.0.0.2 or 10.0.0.0/24)`,
+    );
+  return ranges.map((r) => r.cidr);
 }
 
 function parseKey(name: string, given: string): Buffer {

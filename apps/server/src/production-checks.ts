@@ -1,4 +1,4 @@
-import { isBlockedHostName, isLoopbackHost, workerOptionsFromEnv, type WorkerOptions } from '@remit/core';
+import { isBlockedHostName, isLoopbackHost, proxyRange, workerOptionsFromEnv, type WorkerOptions } from '@remit/core';
 import { readConfig, type ServerConfig } from './config.js';
 
 /**
@@ -70,7 +70,7 @@ export function productionRefusals(config: ServerConfig, env: NodeJS.ProcessEnv)
       "TWILIO_ACCOUNT_SID is not set: payment requests and card requests by SMS and the widget's SMS payment requests could not be sent; configure Twilio (TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM), or REMIT_ALLOW_NO_SMS=true to run without SMS (the API then answers that no SMS was sent)",
     );
   }
-  out.push(...stripeRefusals(env), ...secretRefusals(config, env), ...networkRefusals(config));
+  out.push(...stripeRefusals(env), ...secretRefusals(config, env), ...networkRefusals(config, env));
   return out;
 }
 
@@ -185,11 +185,18 @@ const SYSTEM_PORTS: Record<number, string> = {
   995: 'POP3S',
 };
 
-function networkRefusals(config: ServerConfig): string[] {
+function networkRefusals(config: ServerConfig, env: NodeJS.ProcessEnv): string[] {
   const out: string[] = [];
   if (config.trustProxy === true) {
     out.push(
       "REMIT_TRUST_PROXY=true believes X-Forwarded-For from anyone, so any client picks the address the per-address limits count; set the proxy's addresses or CIDRs, comma-separated (like REMIT_TRUST_PROXY=10.0.0.2 or 10.0.0.0/24)",
+    );
+  }
+  // A proxy with a public address (a CDN) is named on purpose: a slip there trusts strangers.
+  const publicProxies = Array.isArray(config.trustProxy) ? config.trustProxy.filter((e) => proxyRange(e)?.public) : [];
+  if (publicProxies.length > 0 && env.REMIT_TRUST_PUBLIC_PROXY !== 'true') {
+    out.push(
+      `REMIT_TRUST_PROXY names public addresses (${publicProxies.join(', ')}): whoever sends from them picks the address the per-address limits count; name your proxies' private addresses, or, if a proxy or CDN of yours really sends from these, set REMIT_TRUST_PUBLIC_PROXY=true`,
     );
   }
   const services = config.webhookPorts.filter((p) => p !== 443 && (p < 1024 || SERVICE_PORTS[p]));

@@ -171,7 +171,14 @@ export const SETTINGS: Setting[] = [
     names: ['REMIT_TRUST_PROXY'],
     default: 'unset',
     meaning:
-      "whose `X-Forwarded-For` names the client address: unset, none; a comma-separated list of proxy addresses or CIDRs; `true`, any proxy (sandbox only: production refuses it). A count of hops is refused: it could not tell that the nearest peer is a proxy. Behind a reverse proxy set it, or every client counts as the proxy's address in the per-address limits",
+      "whose `X-Forwarded-For` names the client address: unset, none; a comma-separated list of proxy addresses or CIDRs, none wider than a /8 of IPv4 or a /32 of IPv6, and in production none public unless `REMIT_TRUST_PUBLIC_PROXY=true`; `true`, any proxy (sandbox only: production refuses it). A count of hops is refused: it could not tell that the nearest peer is a proxy. Behind a reverse proxy set it, or every client counts as the proxy's address in the per-address limits ([security](security.md#trusted-proxies))",
+  },
+  {
+    table: 'main',
+    names: ['REMIT_TRUST_PUBLIC_PROXY'],
+    default: 'unset',
+    meaning:
+      '`true`: let production trust proxies at public addresses named in `REMIT_TRUST_PROXY` (a CDN in front of the server); without it production refuses them',
   },
 
   {

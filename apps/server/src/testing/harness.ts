@@ -65,8 +65,8 @@ export async function startTestServer(
     rateLimits?: Partial<RateLimits>;
     /** The widget backend's limits; default the server's defaults (not raised: the widget tests count against them). */
     widgetLimits?: WidgetLimits;
-    /** Fastify's trustProxy (tests of per-address limits send X-Forwarded-For); default none. */
-    trustProxy?: boolean;
+    /** Fastify's trustProxy: true or the proxies (tests of per-address limits send X-Forwarded-For); default none. */
+    trustProxy?: boolean | string[];
     /** Sees every statement the driver sends (BEGIN and COMMIT included). */
     onStatement?: (text: string) => void;
     /** Request, header, keep-alive and idle time limits; default the server's defaults. */
