@@ -110,7 +110,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): { config: Serv
     problems.push(`REMIT_ENV must be sandbox or production, not ${given}`);
   const dataDir = resolve(env.REMIT_DATA_DIR ?? '.remit');
   const publicUrl = (env.PUBLIC_URL || defaultPublicUrl(host, port)).replace(/\/+$/, '');
-  const currentKey = read(() => encryptionKey(env.REMIT_ENCRYPTION_KEY, dataDir, remitEnv), Buffer.alloc(32));
+  // A random stand-in: an unreadable key is its configuration line alone, not also "guessable".
+  const currentKey = read(() => encryptionKey(env.REMIT_ENCRYPTION_KEY, dataDir, remitEnv), randomBytes(32));
   const config: ServerConfig = {
     port,
     host,

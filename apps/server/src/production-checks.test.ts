@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 const production = {
   REMIT_ENV: 'production',
-  REMIT_ENCRYPTION_KEY: 'c'.repeat(64),
+  REMIT_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
   REMIT_DATA_DIR: dataDir,
   DATABASE_URL: '',
   REMIT_PROCESSOR: '',
@@ -134,7 +135,7 @@ it('with a public https address, SMTP_URL, Twilio and the explicit no-processor 
     PUBLIC_URL: 'https://pay.example.com',
     SMTP_URL: 'smtp://127.0.0.1:2525',
     TWILIO_ACCOUNT_SID: `AC${'a'.repeat(32)}`,
-    TWILIO_AUTH_TOKEN: 'token',
+    TWILIO_AUTH_TOKEN: randomBytes(16).toString('hex'),
     TWILIO_FROM: '+15005550006',
     REMIT_ALLOW_NO_PROCESSOR: 'true',
   });
@@ -226,7 +227,7 @@ it('test-mode Stripe keys, Stripe in clear http, guessable secrets, trust in any
       "REMIT_STRIPE_API_URL is clear http to 10.0.0.9: the secret key would travel unencrypted; use https (or leave it unset for Stripe's own)",
       "REMIT_STRIPE_JS_URL is clear http to js.example.com: the card entry script would travel unencrypted; use https (or leave it unset for Stripe's own)",
       'REMIT_METRICS_TOKEN is too short or too repetitive to keep /metrics private: set 32 or more random characters (for example the output of openssl rand -hex 32), or unset it to turn /metrics off',
-      'STRIPE_WEBHOOK_SECRET is not a Stripe signing secret (whsec_ and at least 24 more characters): a guessable secret lets anyone forge Stripe events; set the signing secret of this endpoint from the Stripe dashboard (Developers, Webhooks)',
+      'STRIPE_WEBHOOK_SECRET is not a Stripe signing secret (whsec_ and at least 24 more random characters): a guessable secret lets anyone forge Stripe events; set the signing secret of this endpoint from the Stripe dashboard (Developers, Webhooks)',
       "REMIT_TRUST_PROXY=true believes X-Forwarded-For from anyone, so any client picks the address the per-address limits count; set the proxy's addresses or CIDRs, comma-separated (like REMIT_TRUST_PROXY=10.0.0.2 or 10.0.0.0/24)",
       "REMIT_WEBHOOK_PORTS opens well-known service ports to clients' webhooks: 22 (SSH), 25 (SMTP), 6379 (Redis), 5432 (PostgreSQL), 3306 (MySQL), 11211 (memcached); a webhook could reach those services inside your network; list only the ports your clients' receivers listen on (like 8443)",
     ].map(refusal),
@@ -256,7 +257,7 @@ it('a restricted test key, a long token of few characters, a short whsec_ and a 
   expect(r.lines[3]).toContain(': 444 (a system port);');
 });
 
-it('production with live Stripe keys, Stripe on this machine, long secrets, a named proxy and ports of its own: it starts', {
+it('production with live Stripe keys, Stripe on this machine, random secrets, named proxies (a CDN’s public range on purpose) and ports of its own: it starts', {
   timeout: 120_000,
 }, async () => {
   const token = 'f3a9c1e07b5d2468ace13579bdf02468';
@@ -265,7 +266,7 @@ it('production with live Stripe keys, Stripe on this machine, long secrets, a na
     PUBLIC_URL: 'https://pay.example.com',
     SMTP_URL: 'smtp://127.0.0.1:2525',
     TWILIO_ACCOUNT_SID: `AC${'a'.repeat(32)}`,
-    TWILIO_AUTH_TOKEN: 'token',
+    TWILIO_AUTH_TOKEN: randomBytes(16).toString('hex'),
     TWILIO_FROM: '+15005550006',
     REMIT_PROCESSOR: 'stripe',
     STRIPE_SECRET_KEY: 'sk_live_51Hx9Kq2eZvKYlo2C0aBcDeFgHiJkLmNoP',
@@ -275,7 +276,8 @@ it('production with live Stripe keys, Stripe on this machine, long secrets, a na
     REMIT_STRIPE_API_URL: 'http://127.0.0.1:12111',
     REMIT_STRIPE_JS_URL: 'https://js.stripe.com/v3/',
     REMIT_METRICS_TOKEN: token,
-    REMIT_TRUST_PROXY: '10.0.0.2, 10.0.1.0/24',
+    REMIT_TRUST_PROXY: '10.0.0.2, 10.0.1.0/24, 173.245.48.0/20, 2400:cb00::/32',
+    REMIT_TRUST_PUBLIC_PROXY: 'true',
     REMIT_WEBHOOK_PORTS: '8443,9443',
   });
   try {
@@ -288,4 +290,73 @@ it('production with live Stripe keys, Stripe on this machine, long secrets, a na
     await server.stop();
     expect(server.proc.exitCode).toBe(0);
   }
+});
+
+const configuration = (line: string) => `remit: configuration: ${line}`;
+const tooWide = (ranges: string) =>
+  `REMIT_TRUST_PROXY names ranges wider than a /8 of IPv4 or a /32 of IPv6 (${ranges}): any client in them could pick the address the per-address limits count; name the proxies' own addresses or subnet (like 10.0.0.2 or 10.0.0.0/24)`;
+const unreadable = (value: string) =>
+  `REMIT_TRUST_PROXY must be true, false, or the proxies' addresses or CIDRs, comma-separated (like 10.0.0.2 or 10.0.0.0/24), not ${value}`;
+
+it.each([
+  ['0.0.0.0/1,128.0.0.0/1,::/1,8000::/1', tooWide('0.0.0.0/1, 128.0.0.0/1, ::/1, 8000::/1')],
+  ['0.0.0.0/0', tooWide('0.0.0.0/0')],
+  ['::/0', tooWide('::/0')],
+  ['::ffff:0:0/96', tooWide('::ffff:0:0/96')],
+  ['TRUE', unreadable('TRUE')],
+  ['10.0.0.2, proxy.internal, 10.0.0.0/33', unreadable('proxy.internal, 10.0.0.0/33')],
+])(
+  'REMIT_TRUST_PROXY=%s: one configuration line, in production and in sandbox, no stack',
+  {
+    timeout: 120_000,
+  },
+  async (value, line) => {
+    for (const env of ['production', 'sandbox']) {
+      const r = await refusedStart({ ...otherwiseReady, REMIT_ENV: env, REMIT_TRUST_PROXY: value });
+      expect([env, r.code, r.lines]).toEqual([env, 1, [configuration(line)]]);
+    }
+  },
+);
+
+it('REMIT_TRUST_PROXY naming public addresses: refused in production without REMIT_TRUST_PUBLIC_PROXY=true', {
+  timeout: 120_000,
+}, async () => {
+  const r = await refusedStart({
+    ...otherwiseReady,
+    REMIT_TRUST_PROXY: '10.0.0.2, 198.41.128.0/17, fd00::1, 2606:4700::/32',
+    REMIT_TRUST_PUBLIC_PROXY: 'yes',
+  });
+  expect(r.code).toBe(1);
+  expect(r.lines).toEqual([
+    refusal(
+      "REMIT_TRUST_PROXY names public addresses (198.41.128.0/17, 2606:4700::/32): whoever sends from them picks the address the per-address limits count; name your proxies' private addresses, or, if a proxy or CDN of yours really sends from these, set REMIT_TRUST_PUBLIC_PROXY=true",
+    ),
+  ]);
+});
+
+it('guessable secrets are refused in production by their content, each naming its setting', {
+  timeout: 120_000,
+}, async () => {
+  const r = await refusedStart({
+    ...otherwiseReady,
+    REMIT_ENCRYPTION_KEY: 'ab12'.repeat(16),
+    REMIT_METRICS_TOKEN: 'f3a9c1e0'.repeat(4),
+    STRIPE_WEBHOOK_SECRET: `whsec_${'a'.repeat(24)}`,
+    TWILIO_ACCOUNT_SID: `AC${'a'.repeat(32)}`,
+    TWILIO_AUTH_TOKEN: `${'0'.repeat(16)}${randomBytes(8).toString('hex')}`,
+    TWILIO_FROM: '+15005550006',
+  });
+  expect(r.code).toBe(1);
+  expect(r.lines.map((l) => l.match(/^remit: refusing to start in production: (\w+) is /)?.[1])).toEqual([
+    'REMIT_ENCRYPTION_KEY',
+    'REMIT_METRICS_TOKEN',
+    'STRIPE_WEBHOOK_SECRET',
+    'TWILIO_AUTH_TOKEN',
+  ]);
+  const other = await refusedStart({ ...otherwiseReady, STRIPE_WEBHOOK_SECRET: `whsec_${'ab12'.repeat(8)}` });
+  expect(other.lines).toEqual([
+    expect.stringMatching(
+      /^remit: refusing to start in production: STRIPE_WEBHOOK_SECRET is not a Stripe signing secret/,
+    ),
+  ]);
 });

@@ -110,24 +110,55 @@ function clearToAnotherMachine(value: string | undefined): string | null {
   }
 }
 
-/** Fewer characters, or fewer different ones, than a random token has: a guess could find it. */
-const METRICS_TOKEN_MIN = 32;
-const METRICS_TOKEN_VARIETY = 8;
-/** Stripe's signing secrets are `whsec_` and 32 characters (the CLI's: 64). */
-const WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/=]{24,}$/;
+/**
+ * Whether a secret could be guessed: shorter than `min`, fewer than 8 different characters (bytes
+ * of a key), one character a third of it or more, or one shorter run again and again (`ab12ab12…`).
+ * Random tokens of the lengths asked for pass it with room to spare. The one rule for every secret setting.
+ */
+export function guessable(secret: string | Uint8Array, min: number): boolean {
+  const symbols: Array<string | number> = [...secret];
+  const n = symbols.length;
+  if (n < min) return true;
+  const counts = new Map<string | number, number>();
+  for (const c of symbols) counts.set(c, (counts.get(c) ?? 0) + 1);
+  if (counts.size < 8 || Math.max(...counts.values()) * 3 >= n) return true;
+  for (let run = 1; run <= n / 2; run++)
+    if (n % run === 0 && symbols.every((c, i) => c === symbols[i % run])) return true;
+  return false;
+}
 
+const METRICS_TOKEN_MIN = 32;
+/** Stripe's signing secrets are `whsec_` and 32 characters (the CLI's: 64); Twilio's auth tokens 32 hex digits. */
+const WEBHOOK_SECRET_MIN = 24;
+const TWILIO_TOKEN_MIN = 32;
+
+/**
+ * The secrets Remit itself seals with or checks others against, judged by content. The previous
+ * encryption key is not: a rotation is how a guessable key is replaced.
+ */
 function secretRefusals(config: ServerConfig, env: NodeJS.ProcessEnv): string[] {
   const out: string[] = [];
+  if (env.REMIT_ENCRYPTION_KEY && guessable(config.encryptionKey, 32)) {
+    out.push(
+      'REMIT_ENCRYPTION_KEY is too repetitive to keep stored data secret (a guess could find it): set 32 random bytes (openssl rand -hex 32); for a key already in use, rotate it, giving this one as REMIT_ENCRYPTION_KEY_PREVIOUS',
+    );
+  }
   const token = config.metricsToken;
-  if (token !== undefined && (token.length < METRICS_TOKEN_MIN || new Set(token).size < METRICS_TOKEN_VARIETY)) {
+  if (token !== undefined && guessable(token, METRICS_TOKEN_MIN)) {
     out.push(
       `REMIT_METRICS_TOKEN is too short or too repetitive to keep /metrics private: set ${METRICS_TOKEN_MIN} or more random characters (for example the output of openssl rand -hex 32), or unset it to turn /metrics off`,
     );
   }
   const whsec = env.STRIPE_WEBHOOK_SECRET;
-  if (whsec && !WEBHOOK_SECRET.test(whsec)) {
+  if (whsec && !(/^whsec_[A-Za-z0-9+/=]+$/.test(whsec) && !guessable(whsec.slice(6), WEBHOOK_SECRET_MIN))) {
     out.push(
-      'STRIPE_WEBHOOK_SECRET is not a Stripe signing secret (whsec_ and at least 24 more characters): a guessable secret lets anyone forge Stripe events; set the signing secret of this endpoint from the Stripe dashboard (Developers, Webhooks)',
+      `STRIPE_WEBHOOK_SECRET is not a Stripe signing secret (whsec_ and at least ${WEBHOOK_SECRET_MIN} more random characters): a guessable secret lets anyone forge Stripe events; set the signing secret of this endpoint from the Stripe dashboard (Developers, Webhooks)`,
+    );
+  }
+  const twilio = env.TWILIO_AUTH_TOKEN;
+  if (twilio && guessable(twilio, TWILIO_TOKEN_MIN)) {
+    out.push(
+      `TWILIO_AUTH_TOKEN is too short or too repetitive to be Twilio's (${TWILIO_TOKEN_MIN} random hex digits): whoever guesses it can forge SMS status callbacks; set the auth token from the Twilio console`,
     );
   }
   return out;
