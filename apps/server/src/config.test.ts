@@ -168,4 +168,17 @@ describe('REMIT_TRUST_PROXY', () => {
       "REMIT_TRUST_PROXY must name the proxies' addresses or CIDRs (like 10.0.0.2 or 10.0.0.0/24), not a count of hops (1)",
     );
   });
+  it('hands Fastify each entry as the address or range it matches; a sandbox may trust public ranges', () => {
+    expect(load('10.0.0.5/255.255.255.0, ::ffff:10.0.0.2, ::ffff:10.1.0.0/112, FD00::1:2/48')).toEqual([
+      '10.0.0.0/24',
+      '10.0.0.2',
+      '10.1.0.0/16',
+      'fd00::/48',
+    ]);
+    expect(load('8.8.8.0/24, 2606:4700::/32')).toEqual(['8.8.8.0/24', '2606:4700::/32']);
+    expect(() => load('10.0.0.0/7')).toThrow(
+      'REMIT_TRUST_PROXY names ranges wider than a /8 of IPv4 or a /32 of IPv6 (10.0.0.0/7)',
+    );
+    expect(() => load('fe80::1%eth0')).toThrow(/not fe80::1%eth0$/);
+  });
 });

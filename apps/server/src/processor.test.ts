@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +19,8 @@ import { startTestServer, tableCounts, type TestServer } from './testing/harness
 import { validOnboarding } from './testing/fixtures.js';
 import { startProcess } from './testing/process.js';
 
-const key = 'b'.repeat(64);
+// Random: a production start refuses a guessable key.
+const key = randomBytes(32).toString('hex');
 
 describe('REMIT_PROCESSOR', () => {
   it('defaults to the simulator in sandbox and to none in production', () => {
