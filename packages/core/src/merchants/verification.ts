@@ -78,9 +78,7 @@ export function requireChargesEnabled(m: Verifiable) {
   if (verificationStatus(m.status, accountOf(m)) !== 'restricted') return;
   const reason = accountOf(m).disabled_reason;
   const base = errorMessage('merchant_restricted');
-  throw new RemitError('merchant_restricted', reason ? `${base.replace(/\.$/, '')} (${reason}).` : base, {
-    extra: { disabled_reason: reason },
-  });
+  throw new RemitError('merchant_restricted', reason ? `${base.replace(/\.$/, '')} (${reason}).` : base);
 }
 
 /**
