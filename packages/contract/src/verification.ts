@@ -25,7 +25,9 @@ export const requirementSchema = z.object({
 export type Requirement = z.infer<typeof requirementSchema>;
 
 export const requirementErrorSchema = requirementSchema.extend({
-  code: z.string().describe("Stripe's error code (an open set: Stripe adds values), e.g. `verification_document_expired`"),
+  code: z
+    .string()
+    .describe("Stripe's error code (an open set: Stripe adds values), e.g. `verification_document_expired`"),
   reason: z.string().describe("Stripe's explanation, for people"),
 });
 export type RequirementError = z.infer<typeof requirementErrorSchema>;

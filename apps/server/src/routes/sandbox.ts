@@ -71,7 +71,7 @@ export function sandboxClockRoutes(app: App, _ctx: Ctx) {
         tags: ['sandbox'],
         summary: "Put a sandbox merchant's verification in any state (fires merchant.verification)",
         description:
-          'currently_due: requirement names (Stripe\'s, e.g. individual.verification.document); errors: refused ones with code and reason; restricted: charges held off (payments answer 409 merchant_restricted). Nothing given: cleared.',
+          "currently_due: requirement names (Stripe's, e.g. individual.verification.document); errors: refused ones with code and reason; restricted: charges held off (payments answer 409 merchant_restricted). Nothing given: cleared.",
         body: sandboxVerificationInput,
         response: { 200: sandboxVerificationResponseSchema, ...errorResponses, 403: sandboxOnly },
       },

@@ -41,9 +41,11 @@ export async function setSandboxVerification(
             past_due: restricted ? due : [],
             pending_verification: [],
             errors: errors.map((e) => ({ requirement: e.requirement, code: e.code, reason: e.reason })),
+            // A deadline once set stands while something is due, as Stripe's `current_deadline` does.
             deadline:
               due.length > 0 && !restricted
-                ? new Date(ctx.now().getTime() + SANDBOX_DEADLINE_DAYS * 86_400_000).toISOString()
+                ? (row!.verification?.deadline ??
+                  new Date(ctx.now().getTime() + SANDBOX_DEADLINE_DAYS * 86_400_000).toISOString())
                 : null,
             disabled_reason: restricted ? 'requirements.past_due' : null,
             upcoming: { eventually_due: [], deadline: null },

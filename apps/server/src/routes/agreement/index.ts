@@ -78,7 +78,11 @@ export function agreementRoutes(app: App, ctx: Ctx) {
       } catch (e) {
         if (isRemitError(e) && e.code === 'agreement_not_accepted') {
           const view = await agreementFor(ctx, req.params.token);
-          return ownerHtml(reply, 400, agreementPage({ view, action: `/agreement/${req.params.token}`, error: e.message }));
+          return ownerHtml(
+            reply,
+            400,
+            agreementPage({ view, action: `/agreement/${req.params.token}`, error: e.message }),
+          );
         }
         return problem(req, reply, e, ctx.processor.name);
       }

@@ -65,7 +65,10 @@ ${errors}
 ${list('Needed now', due)}
 ${deadline}
 ${list('Being verified', v.pending_verification)}
-${list('Needed later', v.eventually_due.filter((i) => !due.some((d) => d.requirement === i.requirement)))}
+${list(
+  'Needed later',
+  v.eventually_due.filter((i) => !due.some((d) => d.requirement === i.requirement)),
+)}
 ${form}
 ${opts.returned || !form ? next : ''}`,
   );
