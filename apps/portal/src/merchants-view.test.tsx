@@ -1,17 +1,7 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
-import type { MerchantWithKey } from '@remit/contract';
+import { nothingDue, type MerchantWithKey } from '@remit/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-const nothing = {
-  currently_due: [],
-  eventually_due: [],
-  past_due: [],
-  pending_verification: [],
-  errors: [],
-  deadline: null,
-  disabled_reason: null,
-  upcoming: { eventually_due: [], deadline: null },
-};
 const m = (id: string, businessname: string, status: string, verification: object = {}) =>
   ({
     merchant_id: id,
@@ -22,7 +12,7 @@ const m = (id: string, businessname: string, status: string, verification: objec
     join_date: '2026-01-02T03:04:05.000Z',
     verification: {
       status: status === 'approved' ? 'complete' : 'pending_review',
-      ...nothing,
+      ...nothingDue(),
       charges_enabled: status === 'approved',
       payouts_enabled: status === 'approved',
       ...verification,

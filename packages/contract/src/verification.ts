@@ -61,6 +61,18 @@ export const verificationSchema = z
   .describe('What the processor still needs from the merchant (docs/concepts.md, verification)');
 export type Verification = z.infer<typeof verificationSchema>;
 
+/** Every list empty, no deadline, no reason: a verification's parts when nothing is asked for. */
+export const nothingDue = () => ({
+  currently_due: [] as never[],
+  eventually_due: [] as never[],
+  past_due: [] as never[],
+  pending_verification: [] as never[],
+  errors: [] as never[],
+  deadline: null,
+  disabled_reason: null,
+  upcoming: { eventually_due: [] as never[], deadline: null },
+});
+
 export const MAX_RETURN_URL_LENGTH = 2048;
 
 /** An absolute http(s) address of at most 2048 characters. */

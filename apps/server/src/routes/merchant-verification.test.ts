@@ -2,7 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { startTestServer, type TestServer } from '../testing/harness.js';
-import { newMerchant, validOnboarding, type TestMerchant } from '../testing/fixtures.js';
+import { newMerchant } from '../testing/fixtures.js';
+import { deliverStripeEvent, onboardStripeMerchant, type StripeMerchant } from '../testing/stripe-merchants.js';
 import { eventsOf, merchantPost, noonClock, rows } from '../testing/payments.js';
 import { stripeCardCustomer } from '../testing/stripe-cards.js';
 import { emulatedStripe, startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
@@ -28,35 +29,12 @@ afterAll(async () => {
   await emu?.close();
 });
 
-interface Onboarded extends TestMerchant {
-  account: string;
-}
-
-async function onboard(): Promise<Onboarded> {
-  const res = await s.http({ method: 'POST', path: '/api/v1/onboarding', auth, json: validOnboarding() });
-  expect(res.status).toBe(201);
-  const [row] = await rows<{ id: string; stripe_account_id: string }>(
-    s,
-    sql`select id, stripe_account_id from merchants where public_key = ${res.body.data.public_key}`,
-  );
-  return {
-    auth,
-    merchant_key: res.body.data.merchant_key,
-    public_key: res.body.data.public_key,
-    merchant_id: row!.id,
-    account: row!.stripe_account_id,
-  };
-}
-
+type Onboarded = StripeMerchant;
+const onboard = () => onboardStripeMerchant(s, auth);
 const deliver = async (event: object) => {
-  const payload = JSON.stringify(event);
-  const res = await fetch(`${s.url}/stripe/webhooks`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'stripe-signature': emu.sign(payload) },
-    body: payload,
-  });
+  const res = await deliverStripeEvent(s, emu, event);
   expect(res.status).toBe(200);
-  return ((await res.json()) as { handled: string }).handled;
+  return res.body.handled as string;
 };
 
 const merchant = async (id: string) =>

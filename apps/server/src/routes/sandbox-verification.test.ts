@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nothingDue } from '@remit/contract';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
 import { eventsOf, merchantPost, newCustomer, noonClock } from '../testing/payments.js';
@@ -28,16 +29,7 @@ const set = (body: object, as: TestMerchant = m) =>
 const verificationOf = async (who: TestMerchant) =>
   (await s.http({ method: 'GET', path: `/api/v1/merchant/${who.merchant_id}`, auth: who.auth })).body.data.verification;
 const DOC = 'individual.verification.document';
-const NOTHING = {
-  currently_due: [],
-  eventually_due: [],
-  past_due: [],
-  pending_verification: [],
-  errors: [],
-  deadline: null,
-  disabled_reason: null,
-  upcoming: { eventually_due: [], deadline: null },
-};
+const NOTHING = nothingDue();
 
 describe('a sandbox merchant’s verification', () => {
   it('approved reads complete; pending reads pending_review', async () => {

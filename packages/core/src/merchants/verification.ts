@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { errorMessage, type Verification, type VerificationStatus } from '@remit/contract';
+import { errorMessage, nothingDue, type Verification, type VerificationStatus } from '@remit/contract';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { type AccountVerification, merchants } from '../db/schema.js';
@@ -20,18 +20,7 @@ type Verifiable = Pick<Merchant, 'status' | 'verification'>;
 /** Nothing asked for: charges as the merchant's approval says. */
 function fromStatus(status: string): AccountVerification {
   const enabled = status === 'approved';
-  return {
-    charges_enabled: enabled,
-    payouts_enabled: enabled,
-    currently_due: [],
-    eventually_due: [],
-    past_due: [],
-    pending_verification: [],
-    errors: [],
-    deadline: null,
-    disabled_reason: null,
-    upcoming: { eventually_due: [], deadline: null },
-  };
+  return { charges_enabled: enabled, payouts_enabled: enabled, ...nothingDue() };
 }
 
 export const accountOf = (m: Verifiable): AccountVerification => m.verification ?? fromStatus(m.status);

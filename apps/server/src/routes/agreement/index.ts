@@ -41,15 +41,22 @@ function problem(req: FastifyRequest, reply: FastifyReply, e: unknown, provider:
   return ownerHtml(reply, e.status, agreementProblemPage(title, message));
 }
 
-export function agreementRoutes(app: App, ctx: Ctx) {
-  const schema = { hide: true, params };
-  /** Every view and answer counts per address, like the pay pages: each guess of a token is a query. Past the limit, a page saying so. */
-  const limit = async (req: FastifyRequest, reply: FastifyReply) => {
+/**
+ * The owner pages' limit (the agreement and verification pages, counted together): every view and
+ * answer counts per address, like the pay pages, as each guess of a token is a query. Past it, a page saying so.
+ */
+export function ownerPageLimit(app: App, ctx: Ctx, pages: string) {
+  return async (req: FastifyRequest, reply: FastifyReply) => {
     const decision = await ctx.rateLimiter.consume(app.rateLimits.agreementPerAddress, addressKey(req.ip));
     if (decision.allowed) return;
-    const refusal = rateLimited(reply, decision, 'Too many agreement pages opened from this address');
+    const refusal = rateLimited(reply, decision, `Too many ${pages} pages opened from this address`);
     return ownerHtml(reply, 429, agreementProblemPage('Too many requests', refusal.message));
   };
+}
+
+export function agreementRoutes(app: App, ctx: Ctx) {
+  const schema = { hide: true, params };
+  const limit = ownerPageLimit(app, ctx, 'agreement');
   app.get('/agreement/:token', { config: { public: true }, schema, onRequest: limit }, async (req, reply) => {
     try {
       const view = await agreementFor(ctx, req.params.token);

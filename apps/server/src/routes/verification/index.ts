@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
-  addressKey,
   isRemitError,
   openVerificationLink,
   returnFromVerification,
@@ -9,8 +8,7 @@ import {
   type Ctx,
 } from '@remit/core';
 import { logProcessorFailure } from '../../plugins/errors.js';
-import { rateLimited } from '../../plugins/rate-limit.js';
-import { ownerHtml } from '../agreement/index.js';
+import { ownerHtml, ownerPageLimit } from '../agreement/index.js';
 import { agreementProblemPage } from '../agreement/page.js';
 import type { App } from '../types.js';
 import { verificationPage } from './page.js';
@@ -36,13 +34,7 @@ function problem(req: FastifyRequest, reply: FastifyReply, e: unknown, provider:
 
 export function verificationRoutes(app: App, ctx: Ctx) {
   const schema = { hide: true, params };
-  /** Each view counts per address, like the agreement pages (same limit): each guess of a token is a query. */
-  const limit = async (req: FastifyRequest, reply: FastifyReply) => {
-    const decision = await ctx.rateLimiter.consume(app.rateLimits.agreementPerAddress, addressKey(req.ip));
-    if (decision.allowed) return;
-    const refusal = rateLimited(reply, decision, 'Too many verification pages opened from this address');
-    return ownerHtml(reply, 429, agreementProblemPage('Too many requests', refusal.message));
-  };
+  const limit = ownerPageLimit(app, ctx, 'verification');
   const config = { public: true };
 
   app.get('/verify/:token', { config, schema, onRequest: limit }, async (req, reply) => {
