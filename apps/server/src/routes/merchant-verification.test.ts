@@ -19,11 +19,12 @@ let emu: StripeEmulator;
 let s: TestServer;
 let auth: [string, string];
 const NOW = noonClock();
+// Generous: a loaded machine starts a server slowly.
 beforeAll(async () => {
   emu = await startStripeEmulator();
   s = await startTestServer({ now: NOW, processor: emulatedStripe(emu) });
   auth = await s.credentials();
-});
+}, 180_000);
 afterAll(async () => {
   await s?.close();
   await emu?.close();

@@ -13,10 +13,11 @@ import { eventsOf, merchantPost, newCustomer, noonClock } from '../testing/payme
 let s: TestServer;
 let m: TestMerchant;
 const NOW = noonClock();
+// Generous: a loaded machine starts a server slowly.
 beforeAll(async () => {
   s = await startTestServer({ now: NOW });
   m = await newMerchant(s);
-});
+}, 180_000);
 afterAll(() => s?.close());
 
 const set = (body: object, as: TestMerchant = m) =>
