@@ -286,11 +286,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     },
     async setVerification(merchantId, state) {
       const json = { merchant_key: await merchantKeyOf(merchantId), ...state };
-      const a = await call<{ data: { verification: Verification } }>(
-        `${url}/sandbox/merchant-verification`,
-        'POST',
-        { auth, json },
-      );
+      const a = await call<{ data: { verification: Verification } }>(`${url}/sandbox/merchant-verification`, 'POST', {
+        auth,
+        json,
+      });
       return expectOk('POST /sandbox/merchant-verification', a).data.verification;
     },
     clock: {
