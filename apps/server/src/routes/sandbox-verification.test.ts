@@ -150,6 +150,24 @@ describe('a sandbox merchant’s verification', () => {
     );
   });
 
+  it('asked of a pending merchant: charges off until approved, then on with what is due still shown', async () => {
+    const who = await newMerchant(s, { auth: m.auth, approve: false });
+    const asked = await set({ currently_due: [DOC] }, who);
+    expect(asked.body.data.verification).toMatchObject({ status: 'action_required', charges_enabled: false });
+    const ap = await s.http({
+      method: 'POST',
+      path: '/api/v1/approve-merchant',
+      auth: who.auth,
+      json: { merchant_id: who.merchant_id },
+    });
+    expect(ap.status).toBe(200);
+    expect(await verificationOf(who)).toMatchObject({ status: 'action_required', charges_enabled: true });
+    const card = await newCustomer(s, who);
+    expect((await merchantPost(s, who, `/customers/charge/${card}`, { amount: '3.00', order_id: 'p1' })).status).toBe(
+      200,
+    );
+  });
+
   it('bad input: 4xx and nothing changed', async () => {
     const who = await newMerchant(s, { auth: m.auth });
     const stranger = await newMerchant(s);

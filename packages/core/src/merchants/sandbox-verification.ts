@@ -29,7 +29,8 @@ export async function setSandboxVerification(
   const restricted = input.restricted === true;
   return inTransaction(ctx, async (tx, ctx) => {
     const [row] = await tx.select().from(merchants).where(eq(merchants.id, merchant.id)).for('update');
-    const enabled = row!.status === 'approved' && !restricted;
+    // The account's side only: a pending merchant reads charges off until approved (verification.ts).
+    const enabled = !restricted;
     const next: AccountVerification | null =
       due.length === 0 && !restricted
         ? null

@@ -25,12 +25,15 @@ function fromStatus(status: string): AccountVerification {
 
 export const accountOf = (m: Verifiable): AccountVerification => m.verification ?? fromStatus(m.status);
 
+/** A merchant not approved yet takes no charge, whatever its account says (Stripe's enabling approves it at once). */
+const chargesOf = (status: string, a: AccountVerification) => a.charges_enabled && status !== 'pending';
+
 export function verificationStatus(status: string, a: AccountVerification): VerificationStatus {
   if (a.disabled_reason?.startsWith('rejected.')) return 'rejected';
   // Approved once, then held back by Stripe: the one state that refuses payments.
   if (status === 'approved' && !a.charges_enabled) return 'restricted';
   if (a.currently_due.length > 0 || a.past_due.length > 0 || a.errors.length > 0) return 'action_required';
-  if (!a.charges_enabled || a.pending_verification.length > 0) return 'pending_review';
+  if (!chargesOf(status, a) || a.pending_verification.length > 0) return 'pending_review';
   return 'complete';
 }
 
@@ -52,8 +55,8 @@ export function verificationView(m: Verifiable): Verification {
     })),
     deadline: a.deadline,
     disabled_reason: a.disabled_reason,
-    charges_enabled: a.charges_enabled,
-    payouts_enabled: a.payouts_enabled,
+    charges_enabled: chargesOf(m.status, a),
+    payouts_enabled: a.payouts_enabled && m.status !== 'pending',
     upcoming: { eventually_due: items(a.upcoming.eventually_due), deadline: a.upcoming.deadline },
   };
 }
