@@ -6,6 +6,7 @@ import { saveCard, type ApiResult } from './api.js';
 import { CardForm } from './card-form.js';
 import { attemptKey, endAttempt } from './idempotency.js';
 import { t } from './i18n.js';
+import { CannotPay } from './cannot-pay.js';
 import { Layout } from './layout.js';
 import { Outcome } from './outcome.js';
 import { useStripeChunk } from './stripe-chunk.js';
@@ -96,10 +97,7 @@ export function AddCardPage({ view }: { view: AddCardView }) {
             focus={justSaved.value}
           />
         ) : !view.merchant.accepts_payments ? (
-          <section class="panel notice" aria-labelledby="pending-title">
-            <h2 id="pending-title">{m.pendingMerchantTitle}</h2>
-            <p>{m.pendingMerchantText}</p>
-          </section>
+          <CannotPay restricted={view.merchant.restricted} />
         ) : (
           <>
             {failure.value && (

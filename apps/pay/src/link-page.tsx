@@ -12,6 +12,7 @@ import { createEmbed } from './embed.js';
 import { formatMoney } from './format.js';
 import { attemptKey, endAttempt } from './idempotency.js';
 import { intlLocale, t } from './i18n.js';
+import { CannotPay } from './cannot-pay.js';
 import { Layout } from './layout.js';
 import { MethodChoice } from './method-choice.js';
 import { Outcome } from './outcome.js';
@@ -164,12 +165,7 @@ export function LinkPage({ view }: { view: PayLinkView }) {
   } else if (confirming.value) {
     body = <Confirming onCheck={check} busy={busy.value} />;
   } else if (!view.merchant.accepts_payments) {
-    body = (
-      <section class="panel notice" aria-labelledby="pending-title">
-        <h2 id="pending-title">{m.pendingMerchantTitle}</h2>
-        <p>{m.pendingMerchantText}</p>
-      </section>
-    );
+    body = <CannotPay restricted={view.merchant.restricted} />;
   } else if (challenge.value) {
     const c = challenge.value;
     body = <Challenge brand={c.brand} lastFour={c.last_four} busy={busy.value} onAnswer={answer} />;

@@ -1,5 +1,5 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/preact';
-import type { MerchantWithKey } from '@remit/contract';
+import { nothingDue, type MerchantWithKey } from '@remit/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const shop = (id: string, businessname: string) =>
@@ -10,6 +10,7 @@ const shop = (id: string, businessname: string) =>
     merchant_key: `mk_${id}`,
     public_data: { public_key: `pk_${id}` },
     join_date: '2026-01-02T03:04:05.000Z',
+    verification: { status: 'complete', ...nothingDue(), charges_enabled: true, payouts_enabled: true },
   }) as unknown as MerchantWithKey;
 const signedIn = { client_id: 'cl_abcdefghijklmnopqrst', csrf_token: 't' };
 vi.mock('./api.js', () => ({

@@ -1,8 +1,8 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/preact';
-import type { MerchantWithKey } from '@remit/contract';
+import { nothingDue, type MerchantWithKey } from '@remit/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-const m = (id: string, businessname: string, status: string) =>
+const m = (id: string, businessname: string, status: string, verification: object = {}) =>
   ({
     merchant_id: id,
     businessname,
@@ -10,8 +10,27 @@ const m = (id: string, businessname: string, status: string) =>
     merchant_key: `mk_${id}`,
     public_data: { public_key: `pk_${id}` },
     join_date: '2026-01-02T03:04:05.000Z',
+    verification: {
+      status: status === 'approved' ? 'complete' : 'pending_review',
+      ...nothingDue(),
+      charges_enabled: status === 'approved',
+      payouts_enabled: status === 'approved',
+      ...verification,
+    },
   }) as unknown as MerchantWithKey;
-const list = [m('m1', 'Old Shop', 'approved'), m('m2', 'Ada Coffee Roasters', 'pending')];
+const DOC = { requirement: 'individual.verification.document', label: 'Identity document of the owner' };
+const list = [
+  m('m1', 'Old Shop', 'approved'),
+  m('m2', 'Ada Coffee Roasters', 'pending'),
+  m('m3', 'Held Goods', 'approved', {
+    status: 'restricted',
+    charges_enabled: false,
+    disabled_reason: 'requirements.past_due',
+    past_due: [DOC],
+    currently_due: [DOC],
+    errors: [{ ...DOC, code: 'verification_document_expired', reason: 'The document has expired.' }],
+  }),
+];
 vi.mock('./api.js', () => ({
   api: {
     merchants: async () => ({ ok: true, data: { merchants: list } }),
@@ -43,6 +62,20 @@ describe('the merchants view', () => {
     fireEvent.click(payLink);
     expect(view.value).toBe('transactions');
     expect(location.pathname).toBe('/portal/transactions');
+  });
+
+  it('shows each merchant’s verification: status, what is needed, what was refused and why, charges and payouts', async () => {
+    render(<MerchantsView />);
+    const held = (await screen.findByRole('heading', { name: 'Held Goods' })).closest('li')!;
+    const facts = [...held.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling!.textContent]);
+    expect(facts.slice(-4)).toEqual([
+      ['Verification', 'Restricted: payments paused requirements.past_due'],
+      ['Needed', 'Identity document of the owner individual.verification.document'],
+      ['Refused', 'Identity document of the owner: The document has expired. verification_document_expired'],
+      ['Charges, payouts', 'Charges off, payouts on'],
+    ]);
+    const ok = screen.getByRole('heading', { name: 'Old Shop' }).closest('li')!;
+    expect(ok.querySelector('.badge--approved + dd, dd .badge')?.textContent).toBe('Complete');
   });
 
   it('shows no next step before anything is approved', async () => {

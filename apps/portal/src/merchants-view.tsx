@@ -6,6 +6,7 @@ import { dateTime } from './format.js';
 import { usePolling } from './polling.js';
 import { go, type View } from './router.js';
 import { merchant, merchantId, merchants, setMerchants } from './state.js';
+import { VerificationFacts } from './verification.js';
 
 /** The client's merchants with status and keys; onboard a demo merchant in one click; approve. */
 export function MerchantsView() {
@@ -88,6 +89,7 @@ export function MerchantsView() {
                 </dd>
                 <dt>Joined</dt>
                 <dd>{dateTime(m.join_date)}</dd>
+                <VerificationFacts v={m.verification} />
               </dl>
               <div class="actions">
                 {m.status === 'pending' && (

@@ -359,7 +359,7 @@ export const SETTINGS: Setting[] = [
     names: ['REMIT_RATE_LIMIT_AGREEMENT_PER_ADDRESS'],
     default: '`120/1m`',
     meaning:
-      'merchant agreement pages viewed or answered from one address (`GET` and `POST /agreement/{token}`, unknown tokens included). Past it the page answers a short 429 page.',
+      'merchant agreement and verification pages viewed or answered from one address (`GET` and `POST /agreement/{token}`, `/verify/{token}` and its return, unknown tokens included), counted together. Past it the page answers a short 429 page.',
   },
   {
     table: 'rate',

@@ -137,6 +137,11 @@ const entries = {
   ach_transaction_not_found: { status: 404 },
   delivery_not_found: { status: 404, message: 'Webhook delivery not found.' },
   card_link_not_found: { status: 404 },
+  /** A verification link (`/verify/{token}`): unknown, or past its expiry. */
+  verification_link_not_found: {
+    status: 404,
+    message: 'This verification link does not exist or has expired. Ask the platform for a new one.',
+  },
   /** The merchant agreement page: no agreement has this token. */
   agreement_not_found: { status: 404, message: 'This agreement link does not exist. Check the address you were sent.' },
   challenge_not_found: { status: 404 },
@@ -158,6 +163,11 @@ const entries = {
   card_already_saved: { status: 409 },
   /** Add-card with Stripe: the bank account waits for its microdeposits to be verified (the message names Stripe's page). */
   bank_verification_pending: { status: 409 },
+  /** The processor holds the merchant's charges off (Stripe's `charges_enabled: false`): the message names its reason. */
+  merchant_restricted: {
+    status: 409,
+    message: 'This business cannot take payments right now: the payment processor has paused its charges.',
+  },
   /** Stripe took an amount that is not the link's total for the method used: refunded at once; the link stays open. */
   payment_amount_mismatch: { status: 409 },
 

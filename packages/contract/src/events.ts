@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { verificationSchema } from './verification.js';
 
 /**
  * Webhook events: the body Remit POSTs to the client's webhook URL, `{event_type, data}` plus the
@@ -76,6 +77,8 @@ export const eventDataSchemas = {
     email: z.string(),
     company_id: z.string(),
   }),
+  /** Our extension: what the processor needs from the merchant changed (docs/webhooks.md). */
+  'merchant.verification': z.object({ merchant_id: z.string(), verification: verificationSchema }),
   'documents.signed': z.object({
     merchant_id: z.string(),
     business_name: z.string(),
@@ -147,6 +150,7 @@ export const webhookEventSchema = z.discriminatedUnion('event_type', [
   event('payment.success'),
   event('merchant.onboarding'),
   event('merchant.approval'),
+  event('merchant.verification'),
   event('documents.signed'),
   event('ach.update'),
   event('payment.void'),

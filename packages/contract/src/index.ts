@@ -11,6 +11,7 @@ export * as onboardingFields from './onboarding-fields.js';
 export * from './money.js';
 export * from './card-rules.js';
 export * from './merchants.js';
+export * from './verification.js';
 export * from './pay-links.js';
 export * from './requests.js';
 export * from './customers.js';

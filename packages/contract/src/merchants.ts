@@ -17,6 +17,7 @@ import {
 } from './onboarding-fields.js';
 import { usZipValid } from './card-rules.js';
 import { envelope } from './envelope.js';
+import { verificationSchema } from './verification.js';
 
 /** Merchants: `POST /onboarding`, `GET /merchant`, `GET /merchant/{merchant_id}`, `POST /approve-merchant`. */
 
@@ -172,6 +173,7 @@ export const merchantSchema = z.object({
     .describe(
       '`pending` after onboarding, `approved` after approval, `suspended` while the operator has suspended it (payments refused)',
     ),
+  verification: verificationSchema,
 });
 export type MerchantView = z.infer<typeof merchantSchema>;
 export const merchantListResponseSchema = envelope(z.array(merchantSchema));

@@ -29,6 +29,8 @@ export const payMerchantSchema = z.object({
   stylesheet: z.string().nullable(),
   /** false while the merchant is pending approval: the page says it cannot take payments yet. */
   accepts_payments: z.boolean(),
+  /** true while the processor holds the merchant's charges off: the page says it cannot take payments right now. */
+  restricted: z.boolean(),
 });
 export type PayMerchant = z.infer<typeof payMerchantSchema>;
 

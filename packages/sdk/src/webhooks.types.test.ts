@@ -38,6 +38,8 @@ describe('the webhook event union', () => {
       | 'dispute.created'
       | 'dispute.updated'
       | 'dispute.closed'
+      // Our extension: what the processor still needs from a merchant.
+      | 'merchant.verification'
     >();
     expectTypeOf<WebhookEventOf<'preauth.increment'>['data']>().toEqualTypeOf<{
       merchant_id: string;

@@ -11,6 +11,7 @@ export {
   type MerchantFields,
   type Credentials,
   type SandboxClock,
+  type VerificationState,
 } from './sandbox.js';
 export type { Webhooks, ReceivedWebhook, WebhookWhere } from './webhook-receiver.js';
 export type { Messages, SandboxMessage } from './inbox.js';

@@ -60,6 +60,27 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('startSandbox', () => 
     await Promise.all([a?.stop(), b?.stop()]);
   });
 
+  it('verification: a merchant put in a state reads it, with its webhook; cleared reads complete', async () => {
+    const m = await a.createMerchant();
+    expect((await a.verification(m.merchantId)).status).toBe('complete');
+    const held = await a.setVerification(m.merchantId, {
+      currently_due: ['individual.verification.document'],
+      restricted: true,
+    });
+    expect(held).toMatchObject({
+      status: 'restricted',
+      charges_enabled: false,
+      disabled_reason: 'requirements.past_due',
+      past_due: [{ requirement: 'individual.verification.document', label: 'Identity document of the owner' }],
+    });
+    expect(await a.verification(m.merchantId)).toEqual(held);
+    const sent = await a.webhooks.next('merchant.verification', { where: { merchant_id: m.merchantId } });
+    expect(sent.data.verification).toEqual(held);
+    expect((await charge(a, m, { card })).status).toBe(409);
+    expect((await a.setVerification(m.merchantId, {})).status).toBe('complete');
+    expect((await charge(a, m, { card })).status).toBe(200);
+  });
+
   it('two sandboxes share nothing: ports, credentials, merchants, clocks, forced outcomes', async () => {
     expect(a.url).not.toBe(b.url);
     const m = await a.createMerchant();

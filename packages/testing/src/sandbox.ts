@@ -18,6 +18,7 @@ import {
   type DatabaseImage,
 } from '@remit/core';
 import { buildApp, generousRateLimits } from '@remit/server/embed';
+import type { Verification } from '@remit/sdk';
 import { durationMs, type Duration } from './duration.js';
 import { forcingSimulator } from './forced-outcomes.js';
 import type { ForcedOutcome } from './outcomes.js';
@@ -55,6 +56,16 @@ export interface MerchantFields {
   email?: string;
 }
 
+/** A verification state to put a merchant in: what Stripe would ask for, refuse, or hold back. */
+export interface VerificationState {
+  /** Stripe's requirement names, e.g. `individual.verification.document`. */
+  currently_due?: string[];
+  /** Sent and refused (each is asked for again); `code` and `reason` default to a generic failure. */
+  errors?: Array<{ requirement: string; code?: string; reason?: string }>;
+  /** Charges held off: new payments answer 409 merchant_restricted. */
+  restricted?: boolean;
+}
+
 export interface SandboxClock {
   /** Moves the sandbox clock forward: `'25h'`, `'3d'`, `'90m'` or milliseconds. Settlement, the 24-hour refund rule, link expiry and retention follow it. Resolves with the new time. */
   advance(by: Duration): Promise<Date>;
@@ -72,6 +83,10 @@ export interface Sandbox {
   webhooks: Webhooks;
   messages: Messages;
   clock: SandboxClock;
+  /** What the processor still needs from a merchant: the `verification` of `GET /merchant/{id}`. */
+  verification(merchantId: string): Promise<Verification>;
+  /** Puts a merchant in a verification state (`POST /sandbox/merchant-verification`, fires `merchant.verification` when it changes); `{}` clears it. */
+  setVerification(merchantId: string, state: VerificationState): Promise<Verification>;
   /** Forces an outcome on the next payment (see ForcedOutcome); calls queue up. */
   fail(next: ForcedOutcome): void;
   /** Empties the sandbox (merchants, payments, events, messages, the clock, forced outcomes); the credentials stay valid. */
@@ -269,6 +284,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       );
       merchantKeys.set(merchantId, onboarded.merchant_key);
       return { merchantKey: onboarded.merchant_key, merchantId, publicKey: onboarded.public_key };
+    },
+    async verification(merchantId) {
+      const a = await call<{ data: { verification: Verification } }>(`${url}/api/v1/merchant/${merchantId}`, 'GET', {
+        auth,
+      });
+      return expectOk(`GET /merchant/${merchantId}`, a).data.verification;
+    },
+    async setVerification(merchantId, state) {
+      const json = { merchant_key: await merchantKeyOf(merchantId), ...state };
+      const a = await call<{ data: { verification: Verification } }>(`${url}/sandbox/merchant-verification`, 'POST', {
+        auth,
+        json,
+      });
+      return expectOk('POST /sandbox/merchant-verification', a).data.verification;
     },
     clock: {
       now,

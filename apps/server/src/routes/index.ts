@@ -17,11 +17,18 @@ import { sandboxClockRoutes } from './sandbox.js';
 import { widgetRoutes } from './widgets.js';
 import { twilioStatusRoutes } from './twilio-status.js';
 import { agreementRoutes } from './agreement/index.js';
+import { verificationRoutes } from './verification/index.js';
 
 export type Routes = (app: App, ctx: Ctx) => void;
 
 /** No credentials: health, the sandbox portal, the hosted pages, providers' signed callbacks. */
-export const publicRoutes: Routes[] = [healthRoutes, homeRoutes, twilioStatusRoutes, agreementRoutes];
+export const publicRoutes: Routes[] = [
+  healthRoutes,
+  homeRoutes,
+  twilioStatusRoutes,
+  agreementRoutes,
+  verificationRoutes,
+];
 
 export { portalRoutes } from './portal/index.js';
 

@@ -21,6 +21,7 @@ const MERCHANT_FIELDS = [
   'phonenumber',
   'public_data',
   'status',
+  'verification',
   'website',
 ];
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -202,7 +203,7 @@ describe('POST /onboarding', () => {
 });
 
 describe('GET /merchant', () => {
-  it("lists exactly the spec's fields plus status, newest first, only the client's own merchants", async () => {
+  it("lists exactly the spec's fields plus status and verification, newest first, only the client's own merchants", async () => {
     const a = await s.credentials();
     const b = await s.credentials();
     const first = await onboard(a, validOnboarding({ business_name: 'First' }));
@@ -225,6 +226,7 @@ describe('GET /merchant', () => {
       public_data: { public_key: first.body.data.public_key },
       website: 'https://acme.example',
       status: 'pending',
+      verification: { status: 'pending_review', currently_due: [], charges_enabled: false },
     });
     expect(Object.keys(m.public_data)).toEqual(['public_key']);
     expect(m.join_date).toMatch(ISO_MS);

@@ -9,8 +9,18 @@ import {
   onboardingSchema,
   statusEnvelopeSchema,
   statusErrorEnvelopeSchema,
+  verificationLinkBody,
+  verificationLinkResponseSchema,
 } from '@remit/contract';
-import { approveMerchant, getMerchantForOwner, listMerchants, onboardMerchant, type Ctx } from '@remit/core';
+import {
+  approveMerchant,
+  createVerificationLink,
+  getMerchantForOwner,
+  listMerchants,
+  onboardMerchant,
+  VERIFICATION_LINK_DAYS,
+  type Ctx,
+} from '@remit/core';
 import { ok } from './envelope.js';
 import type { App } from './types.js';
 
@@ -62,6 +72,23 @@ export function merchantRoutes(app: App, ctx: Ctx) {
     },
     async (req) =>
       ok('Merchant retrieved successfully.', await getMerchantForOwner(ctx, req.client.id, req.params.merchant_id)),
+  );
+
+  app.post(
+    '/merchant/verification-link',
+    {
+      schema: {
+        tags: ['merchants'],
+        summary: 'A link where the merchant gives the processor what it still needs',
+        description: `On Remit's origin, valid for ${VERIFICATION_LINK_DAYS} days. Each visit opens a fresh Stripe Account Link for what is due (303); the merchant comes back to a Remit page that reads the account again and shows what is still due, then continues to return_url. In the sandbox it opens Remit's own page of what is due.`,
+        body: verificationLinkBody,
+        response: { 201: verificationLinkResponseSchema, ...errorResponses, 404: errorEnvelopeSchema },
+      },
+    },
+    async (req, reply) => {
+      const link = await createVerificationLink(req.ctx, req.client.id, req.body);
+      return reply.status(201).send(ok('Verification link created.', link));
+    },
   );
 
   app.post(

@@ -119,6 +119,7 @@ describe('GET /pay/api/links/{link_id}', () => {
         primary_color: null,
         stylesheet: null,
         accepts_payments: true,
+        restricted: false,
       },
       order_id: 'ORD-9',
       invoice_number: 'INV9',
@@ -740,6 +741,7 @@ describe('links that cannot be paid', () => {
       primary_color: null,
       stylesheet: null,
       accepts_payments: false,
+      restricted: false,
     });
     const before = await tableCounts(s.core);
     const res = await payCard(id);

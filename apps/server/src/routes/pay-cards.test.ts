@@ -73,6 +73,7 @@ describe('GET /pay/api/cards/{token}', () => {
         primary_color: null,
         stylesheet: null,
         accepts_payments: true,
+        restricted: false,
       },
       customer_first_name: 'Rita',
       status: 'open',

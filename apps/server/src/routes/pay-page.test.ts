@@ -270,6 +270,7 @@ describe('security headers', () => {
       primary_color: '#112233',
       stylesheet: '/pay/appearance.css?colorPrimary=%23112233',
       accepts_payments: true,
+      restricted: false,
     });
     const embeddedId = await payLink({ embed_origin: 'https://pos.example.net' }, other);
     const embedded = await page(`/pay/${embeddedId}`);

@@ -3,10 +3,12 @@ import {
   advanceClockResponseSchema,
   errorEnvelopeSchema,
   errorResponses,
+  sandboxVerificationInput,
+  sandboxVerificationResponseSchema,
   settleInput,
   settleResponseSchema,
 } from '@remit/contract';
-import { advanceClock, settleNow, type Ctx } from '@remit/core';
+import { advanceClock, setSandboxVerification, settleNow, type Ctx } from '@remit/core';
 import { ok } from './envelope.js';
 import type { App } from './types.js';
 
@@ -58,6 +60,25 @@ export function sandboxClockRoutes(app: App, _ctx: Ctx) {
     async (req) => {
       const data = await settleNow(req.ctx, req.merchant);
       return ok(`Settled ${data.settled_count} transaction${data.settled_count === 1 ? '' : 's'}.`, data);
+    },
+  );
+
+  app.post(
+    '/merchant-verification',
+    {
+      config: { merchant: 'merchant_key', sandboxOnly: 'POST /sandbox/merchant-verification' },
+      schema: {
+        tags: ['sandbox'],
+        summary: "Put a sandbox merchant's verification in any state (fires merchant.verification)",
+        description:
+          "currently_due: requirement names (Stripe's, e.g. individual.verification.document); errors: refused ones with code and reason; restricted: charges held off (payments answer 409 merchant_restricted). Nothing given: cleared.",
+        body: sandboxVerificationInput,
+        response: { 200: sandboxVerificationResponseSchema, ...errorResponses, 403: sandboxOnly },
+      },
+    },
+    async (req) => {
+      const { merchant_key: _key, ...input } = req.body;
+      return ok('Sandbox verification set.', await setSandboxVerification(req.ctx, req.merchant, input));
     },
   );
 }

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { smtpTransport } from '@remit/core';
 import { startTestServer, tableCounts, type TestServer } from '../testing/harness.js';
-import { validOnboarding, type TestMerchant } from '../testing/fixtures.js';
+import { validOnboarding } from '../testing/fixtures.js';
+import { deliverStripeEvent, onboardStripeMerchant, type StripeMerchant } from '../testing/stripe-merchants.js';
 import { eventsOf, gatewayRefOf, merchantPost, noonClock, rows, txnRow } from '../testing/payments.js';
 import { stripeBankCustomer, stripeCardCustomer } from '../testing/stripe-cards.js';
 import { emulatedStripe, startStripeEmulator, type StripeEmulator } from '../testing/stripe-emulator.js';
@@ -35,42 +36,9 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-interface Onboarded extends TestMerchant {
-  agreement_link: string;
-  account: string;
-}
-
-async function onboard(business_name = `Shop ${Math.random().toString(36).slice(2, 8)}`): Promise<Onboarded> {
-  const res = await s.http({
-    method: 'POST',
-    path: '/api/v1/onboarding',
-    auth,
-    json: validOnboarding({ business_name }),
-  });
-  expect(res.status).toBe(201);
-  const [row] = await rows<{ id: string; stripe_account_id: string }>(
-    s,
-    sql`select id, stripe_account_id from merchants where public_key = ${res.body.data.public_key}`,
-  );
-  return {
-    auth,
-    merchant_key: res.body.data.merchant_key,
-    public_key: res.body.data.public_key,
-    merchant_id: row!.id,
-    agreement_link: res.body.data.agreement_link,
-    account: row!.stripe_account_id,
-  };
-}
-
-const deliver = async (event: object, sign: (payload: string) => string = (p) => emu.sign(p)) => {
-  const payload = JSON.stringify(event);
-  const res = await fetch(`${s.url}/stripe/webhooks`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'stripe-signature': sign(payload) },
-    body: payload,
-  });
-  return { status: res.status, body: (await res.json()) as any };
-};
+type Onboarded = StripeMerchant;
+const onboard = (business_name?: string) => onboardStripeMerchant(s, auth, business_name);
+const deliver = (event: object, sign?: (payload: string) => string) => deliverStripeEvent(s, emu, event, sign);
 
 const statusOf = async (id: string) =>
   (await rows<{ status: string }>(s, sql`select status from merchants where id = ${id}`))[0]!.status;

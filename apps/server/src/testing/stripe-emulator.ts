@@ -5,6 +5,7 @@ import type Stripe from 'stripe';
 import { createProcessor } from '@remit/core';
 import {
   type Account,
+  type AccountLink,
   type AnyIntent,
   type Charge,
   type Customer,
@@ -113,6 +114,8 @@ export interface StripeEmulator {
   refunds: Refund[];
   accounts: Map<string, Account>;
   persons: Person[];
+  /** Every Account Link made (`POST /v1/account_links`), oldest first. */
+  accountLinks: AccountLink[];
   /** Every event the emulator made, in order (delivered or not). */
   events: Stripe.Event[];
   /** What happened to each event sent (or kept back) once an endpoint is set. */
@@ -131,6 +134,19 @@ export interface StripeEmulator {
   intents(): IntentSummary[];
   /** Stripe's review of a connected account: charges enabled (or not) and the `account.updated` it sends. */
   reviewAccount(id: string, chargesEnabled: boolean): Stripe.Event;
+  /**
+   * Stripe asks a connected account for more, or has what it asked for: `requirements` and
+   * `future_requirements` (merged into the account's), charges and payouts; the `account.updated` it sends.
+   */
+  requireOf(
+    id: string,
+    change: {
+      requirements?: Partial<Stripe.Account.Requirements>;
+      future_requirements?: Partial<Stripe.Account.FutureRequirements>;
+      charges_enabled?: boolean;
+      payouts_enabled?: boolean;
+    },
+  ): Stripe.Event;
   /** A cardholder disputes a PaymentIntent's charge, or Stripe moves that dispute on: the `charge.dispute.*` event. */
   dispute(paymentIntent: string, type: 'created' | 'updated' | 'closed', status: Stripe.Dispute.Status): Stripe.Event;
   /** The next `count` requests to `path` are carried out, then their connection is dropped before the answer. */
@@ -151,6 +167,18 @@ export interface StripeEmulator {
   close(): Promise<void>;
 }
 
+/** An account's `requirements` (or `future_requirements`) when nothing is asked for. */
+const noRequirements = () => ({
+  alternatives: [],
+  current_deadline: null,
+  currently_due: [],
+  disabled_reason: null,
+  errors: [],
+  eventually_due: [],
+  past_due: [],
+  pending_verification: [],
+});
+
 export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Promise<StripeEmulator> {
   const mode = opts.live ? 'live' : 'test';
   const secretKey = `sk_${mode}_${randomBytes(12).toString('hex')}`;
@@ -164,6 +192,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
   const customers = new Map<string, Customer>();
   const accounts = new Map<string, Account>();
   const persons: Person[] = [];
+  const accountLinks: AccountLink[] = [];
   const disputes = new Map<string, Dispute>();
   const refunds: Refund[] = [];
   const idempotent = new Map<string, { request: string; status: number; body: string }>();
@@ -1155,6 +1184,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       return r;
     }
     if (method === 'POST' && path === '/v1/accounts') return createAccount(p);
+    if (method === 'POST' && path === '/v1/account_links') return createAccountLink(p);
     if ((m = path.match(/^\/v1\/accounts\/([^/]+)$/))) {
       const a = accounts.get(m[1]!) ?? missing('account', m[1]!);
       if (method === 'GET') return a;
@@ -1200,6 +1230,43 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     }
     return fail(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path}).`);
   };
+
+  /** Stripe's checks of an Account Link: a Custom account of ours, a known type, both addresses absolute. */
+  function createAccountLink(p: Params): AccountLink {
+    const account =
+      typeof p.account === 'string'
+        ? p.account
+        : fail(400, 'invalid_request_error', 'Missing required param: account.', { param: 'account' });
+    accounts.get(account) ?? missing('account', account);
+    if (p.type !== 'account_onboarding' && p.type !== 'account_update')
+      fail(400, 'invalid_request_error', 'Invalid type: must be one of account_onboarding, account_update.', {
+        param: 'type',
+      });
+    for (const param of ['refresh_url', 'return_url'] as const) {
+      const v = p[param];
+      if (typeof v !== 'string' || !/^https?:\/\/[^/]/.test(v))
+        fail(400, 'invalid_request_error', `Not a valid URL: ${param}.`, { param });
+    }
+    const options = p.collection_options as { fields?: string; future_requirements?: string } | undefined;
+    if (options?.fields && !['currently_due', 'eventually_due'].includes(options.fields))
+      fail(400, 'invalid_request_error', 'Invalid collection_options[fields].', {
+        param: 'collection_options[fields]',
+      });
+    const created = now();
+    const link: AccountLink = {
+      object: 'account_link',
+      created,
+      expires_at: created + 300,
+      url: `${baseUrl()}/setup/c/${account}/${randomBytes(9).toString('hex')}`,
+      account,
+      type: p.type as string,
+      refresh_url: p.refresh_url as string,
+      return_url: p.return_url as string,
+      collection_options: options ?? null,
+    };
+    accountLinks.push(link);
+    return link;
+  }
 
   function createAccount(p: Params): Account {
     if (p.type !== 'custom') fail(400, 'invalid_request_error', 'Remit makes Custom accounts only.', { param: 'type' });
@@ -1255,6 +1322,8 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
         : null,
       capabilities: Object.fromEntries(caps.map((c) => [c, 'pending' as const])),
       tos_acceptance: { date: null, ip: null, user_agent: null },
+      requirements: noRequirements(),
+      future_requirements: noRequirements(),
       external_accounts: {
         object: 'list',
         data: [
@@ -1505,6 +1574,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     refunds,
     accounts,
     persons,
+    accountLinks,
     events: outbox.events,
     deliveries: outbox.deliveries,
     deliverTo(url) {
@@ -1530,6 +1600,15 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       a.charges_enabled = enabled;
       a.payouts_enabled = enabled;
       for (const c of Object.keys(a.capabilities)) a.capabilities[c] = enabled ? 'active' : 'inactive';
+      return event('account.updated', structuredClone(a));
+    },
+    requireOf(aid, change) {
+      const a = accounts.get(aid);
+      if (!a) throw new Error(`no account ${aid}`);
+      a.requirements = { ...a.requirements, ...change.requirements };
+      a.future_requirements = { ...a.future_requirements, ...change.future_requirements };
+      if (change.charges_enabled !== undefined) a.charges_enabled = change.charges_enabled;
+      if (change.payouts_enabled !== undefined) a.payouts_enabled = change.payouts_enabled;
       return event('account.updated', structuredClone(a));
     },
     dispute(pid, type, status) {

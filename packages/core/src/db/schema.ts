@@ -18,6 +18,24 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { Appearance } from '@remit/contract';
 
+/**
+ * What the processor holds about a merchant's account (Stripe's `requirements` and
+ * `future_requirements`, requirement names as Stripe spells them), as kept on the merchant row.
+ */
+export interface AccountVerification {
+  charges_enabled: boolean;
+  payouts_enabled: boolean;
+  currently_due: string[];
+  eventually_due: string[];
+  past_due: string[];
+  pending_verification: string[];
+  errors: { requirement: string; code: string; reason: string }[];
+  /** ISO 8601 UTC. */
+  deadline: string | null;
+  disabled_reason: string | null;
+  upcoming: { eventually_due: string[]; deadline: string | null };
+}
+
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const cents = (name: string) => bigint(name, { mode: 'number' });
 
@@ -91,6 +109,8 @@ export const merchants = pgTable(
     agreementSignedAt: ts('agreement_signed_at'),
     agreementIp: text('agreement_ip'),
     agreementUserAgent: text('agreement_user_agent'),
+    /** What the processor still needs (merchants/verification.ts); null: nothing recorded, read from `status`. */
+    verification: jsonb('verification').$type<AccountVerification>(),
   },
   (t) => [
     uniqueIndex('merchants_key_hash_idx').on(t.merchantKeyHash),
@@ -531,6 +551,23 @@ export const transactionMinuteCounts = pgTable(
  * Rate-limit counters, one row per rule and key (`auth_fail_client:cl_…`); a window opens at a key's first hit.
  * Kept in the database so every server process on one Postgres counts against the same numbers.
  */
+/** `POST /merchant/verification-link`: addresses that open a fresh Stripe Account Link at each visit. */
+export const verificationLinks = pgTable(
+  'verification_links',
+  {
+    /** SHA-256 of the token in the address: the token is a credential, never stored. */
+    tokenHash: text('token_hash').primaryKey(),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    /** The platform's page the merchant continues to after the return page; null: none. */
+    returnUrl: text('return_url'),
+    expiresAt: ts('expires_at').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('verification_links_merchant_idx').on(t.merchantId)],
+);
+
 export const rateLimits = pgTable(
   'rate_limits',
   {

@@ -6,6 +6,7 @@ import { RemitError } from '../errors.js';
 import { newId } from '../ids.js';
 import { givenKeys, placeholderNames, preparedByShape } from '../db/prepared-sql.js';
 import type { Merchant } from '../merchants/merchant-key.js';
+import { requireChargesEnabled } from '../merchants/verification.js';
 import { linkTotals, type LinkTotals } from './totals.js';
 
 /** Plain pay link, `/requests` payment request, customer authorization request. */
@@ -47,6 +48,8 @@ export async function openLink(
   at: Date,
   opts: { orderIdIsLinkId?: boolean } = {},
 ): Promise<OpenedLink> {
+  // Links of a pending merchant may be made; none while the processor holds its charges off.
+  requireChargesEnabled(merchant);
   const linkId = newId.payLink();
   const link = opts.orderIdIsLinkId ? { ...input, orderId: linkId } : input;
   const salesId = newId.transaction();

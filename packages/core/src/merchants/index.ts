@@ -20,3 +20,13 @@ export {
 } from './operator.js';
 export { sealOwnerInfo, openOwnerInfo, sealLegacyOwnerInfo, SEALED_OWNER_FIELDS } from './owner-info.js';
 export { agreementFor, signAgreement, agreementLink, type AgreementView, type Acceptance } from './agreement.js';
+export { verificationView, requireChargesEnabled } from './verification.js';
+export {
+  createVerificationLink,
+  openVerificationLink,
+  returnFromVerification,
+  submitSandboxVerification,
+  VERIFICATION_LINK_DAYS,
+  type VerificationPageView,
+} from './verification-links.js';
+export { setSandboxVerification } from './sandbox-verification.js';

@@ -7,6 +7,7 @@ import { RemitError } from '../errors.js';
 import { recordEvent } from '../webhooks/outbox.js';
 import type { Merchant } from './merchant-key.js';
 import { inTransaction } from '../operation.js';
+import { verificationView } from './verification.js';
 
 export type MerchantStatus = MerchantView['status'];
 
@@ -27,6 +28,7 @@ export function merchantView(m: Merchant): MerchantView {
     public_data: { public_key: m.publicKey },
     website: m.website,
     status: m.status as MerchantStatus,
+    verification: verificationView(m),
   };
 }
 

@@ -26,6 +26,7 @@ const merchantColumns = {
   maxAmountCents: merchants.maxAmountCents,
   clockOffsetMs: merchants.clockOffsetMs,
   stripeAccountId: merchants.stripeAccountId,
+  verification: merchants.verification,
 };
 export type PayMerchantRow = Pick<typeof merchants.$inferSelect, keyof typeof merchantColumns>;
 

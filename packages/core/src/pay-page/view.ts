@@ -7,6 +7,7 @@ import { stylesheetPath, withOverride } from '../widgets/appearance.js';
 import { findWidget, widgetAppearance, type WidgetRow } from '../widgets/settings.js';
 import { allowsStatus, stateOf } from '../payments/state.js';
 import { payAmounts } from './amounts.js';
+import { verificationView } from '../merchants/verification.js';
 import { pendingVerificationUrl } from './bank-verification.js';
 import { framingOrigins } from './framing.js';
 import { loadLink, saleOf, type LinkPurpose, type LinkRow, type PayMerchantRow, type SaleRow } from './lookup.js';
@@ -27,12 +28,14 @@ export function maskEmail(email: string): string {
 type Branding = Pick<WidgetRow, 'logoUrl' | 'primaryColor' | 'appearance' | 'allowedOrigins'> | null;
 
 function payMerchant(merchant: PayMerchantRow, widget: Branding): PayMerchant {
+  const restricted = verificationView(merchant).status === 'restricted';
   return {
     name: merchant.businessname,
     logo_url: widget?.logoUrl ?? null,
     primary_color: widget?.primaryColor ?? null,
     stylesheet: stylesheetPath(widgetAppearance(widget)),
-    accepts_payments: merchant.status === 'approved',
+    accepts_payments: merchant.status === 'approved' && !restricted,
+    restricted,
   };
 }
 

@@ -11,6 +11,7 @@ import { invalid } from '../errors.js';
 import { writeWithEvent } from '../webhooks/outbox.js';
 import { newId } from '../ids.js';
 import type { Merchant } from '../merchants/merchant-key.js';
+import { requireChargesEnabled } from '../merchants/verification.js';
 import { amountNumber, formatAmount, formatRate } from '../money.js';
 import { authorizedColumns } from './authorization.js';
 import { feeFor } from './fees.js';
@@ -28,11 +29,12 @@ export const MERCHANT_SUSPENDED_MESSAGE = errorMessage('merchant_suspended');
 
 /**
  * Refuses payments for a merchant still waiting for approval (links and customers may be made
- * before) or suspended by the operator. `customerMessage`: what a customer paying is told instead
- * (the pay page), whichever the reason.
+ * before), suspended by the operator, or whose charges the processor holds off (409
+ * merchant_restricted). `customerMessage`: what a customer paying is told instead (the pay page)
+ * of a merchant not approved or suspended.
  */
-export function requireApproved(merchant: Pick<Merchant, 'status'>, customerMessage?: string) {
-  if (merchant.status === 'approved') return;
+export function requireApproved(merchant: Pick<Merchant, 'status' | 'verification'>, customerMessage?: string) {
+  if (merchant.status === 'approved') return requireChargesEnabled(merchant);
   const code = merchant.status === 'suspended' ? 'merchant_suspended' : 'merchant_not_approved';
   throw invalid(
     code,

@@ -4,6 +4,7 @@
  * operation (docs/processors.md).
  */
 import { RemitError } from '../errors.js';
+import type { AccountVerification } from '../db/schema.js';
 import type { DeferredCall } from './deferred.js';
 
 export type { CardBrand } from '@remit/contract';
@@ -124,8 +125,23 @@ export interface MerchantAccounts {
   create(input: MerchantAccountInput, opts: Keyed): Promise<{ account: string }>;
   /** An update that moves no money: repeating it is harmless, so it needs no idempotency key. */
   acceptTerms(account: string, acceptance: TermsAcceptance): Promise<void>;
-  /** Whether the account may take charges now (read from the processor, never from an event). */
-  chargesEnabled(account: string): Promise<boolean>;
+  /** The account as the processor holds it now (never an event's copy): charges, payouts and what it still needs. */
+  verification(account: string): Promise<AccountVerification>;
+  /** A single-use address at the processor where the merchant gives what is asked for (Stripe's Account Link). */
+  link(account: string, request: AccountLinkRequest): Promise<{ url: string; expiresAt: Date }>;
+}
+
+export interface AccountLinkRequest {
+  /** `onboarding`: collect what is due; `update`: review and edit what was given. */
+  type: 'onboarding' | 'update';
+  /** Where a used or expired link sends the merchant (to mint a new one). */
+  refreshUrl: string;
+  /** Where the merchant lands afterwards, whatever they did. */
+  returnUrl: string;
+  /** Collect what is due now, or also what will be due eventually. */
+  fields: 'currently_due' | 'eventually_due';
+  /** Also collect what new rules will ask for (`future_requirements`). */
+  includeUpcoming: boolean;
 }
 
 export interface Processor {

@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import type { AccountVerification } from '../db/schema.js';
 import type { MerchantAccountInput, MerchantAccounts } from './connector.js';
 
 /**
@@ -137,8 +138,43 @@ export function stripeAccounts(stripe: Stripe, call: <T>(run: () => Promise<T>) 
         }),
       );
     },
-    async chargesEnabled(account) {
-      return (await call(() => stripe.accounts.retrieve(account))).charges_enabled;
+    async verification(account) {
+      return verificationOf(await call(() => stripe.accounts.retrieve(account)));
     },
+    async link(account, r) {
+      const link = await call(() =>
+        stripe.accountLinks.create({
+          account,
+          type: r.type === 'onboarding' ? 'account_onboarding' : 'account_update',
+          refresh_url: r.refreshUrl,
+          return_url: r.returnUrl,
+          collection_options: { fields: r.fields, future_requirements: r.includeUpcoming ? 'include' : 'omit' },
+        }),
+      );
+      return { url: link.url, expiresAt: new Date(link.expires_at * 1000) };
+    },
+  };
+}
+
+const iso = (seconds: number | null | undefined) => (seconds ? new Date(seconds * 1000).toISOString() : null);
+
+/** Stripe's account as Remit keeps it: names, codes and reasons as Stripe gives them (open sets), lists sorted. */
+export function verificationOf(a: Stripe.Account): AccountVerification {
+  const r = a.requirements;
+  const f = a.future_requirements;
+  const list = (v: string[] | null | undefined) => [...(v ?? [])].sort();
+  return {
+    charges_enabled: a.charges_enabled,
+    payouts_enabled: a.payouts_enabled,
+    currently_due: list(r?.currently_due),
+    eventually_due: list(r?.eventually_due),
+    past_due: list(r?.past_due),
+    pending_verification: list(r?.pending_verification),
+    errors: (r?.errors ?? [])
+      .map((e) => ({ requirement: e.requirement, code: e.code, reason: e.reason }))
+      .sort((x, y) => (x.requirement + x.code).localeCompare(y.requirement + y.code)),
+    deadline: iso(r?.current_deadline),
+    disabled_reason: r?.disabled_reason ?? null,
+    upcoming: { eventually_due: list(f?.eventually_due), deadline: iso(f?.current_deadline) },
   };
 }

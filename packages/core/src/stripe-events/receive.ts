@@ -4,7 +4,7 @@ import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { merchants } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
-import { approveMerchantIn } from '../merchants/merchants.js';
+import { refreshAccount } from '../merchants/refresh-account.js';
 import { intentOutcome, type StripeProcessor } from '../processor/stripe.js';
 import type { Tx } from '../db/connect.js';
 import { settleProcessingByKey } from '../reconciliation/settle-processing.js';
@@ -97,20 +97,18 @@ async function applyEvent(tx: Queryable, ctx: Ctx, event: Stripe.Event): Promise
 }
 
 /**
- * A merchant's connected account changed: approved once Stripe says it may take charges. What
- * decides is the account as Stripe holds it now, not the event's copy, so events that come late
- * or out of order cannot approve an account Stripe has since restricted (nor miss one it enabled).
- * A later restriction is not mirrored: Stripe itself refuses charges then.
+ * A merchant's connected account changed. What decides is the account as Stripe holds it now, not
+ * the event's copy, so events that come late or out of order cannot approve an account Stripe has
+ * since restricted (nor miss one it enabled).
  */
 async function accountUpdated(tx: Queryable, ctx: Ctx, account: string): Promise<boolean> {
   const [merchant] = await tx
-    .select({ id: merchants.id, status: merchants.status })
+    .select({ id: merchants.id })
     .from(merchants)
     .where(eq(merchants.stripeAccountId, account));
-  if (!merchant || merchant.status !== 'pending' || !ctx.processor.accounts) return false;
-  if (!(await ctx.processor.accounts.chargesEnabled(account))) return false;
-  const done = await approveMerchantIn(tx, ctx, { merchantId: merchant.id });
-  return done !== null && !done.already_approved;
+  if (!merchant) return false;
+  const r = await refreshAccount(tx, ctx, merchant.id);
+  return r !== null && (r.approved || r.changed);
 }
 
 /**

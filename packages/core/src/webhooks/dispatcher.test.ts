@@ -53,6 +53,29 @@ const SAMPLES: { [K in EventType]: EventData[K] } = {
     public_key: 'pk_test_x',
   },
   'merchant.approval': { merchant_id: 'm_1', business_name: 'Acme', email: 'a@b.co', company_id: 'c1' },
+  'merchant.verification': {
+    merchant_id: 'm_1',
+    verification: {
+      status: 'action_required',
+      currently_due: [{ requirement: 'individual.verification.document', label: 'Identity document of the owner' }],
+      eventually_due: [],
+      past_due: [],
+      pending_verification: [],
+      errors: [
+        {
+          requirement: 'individual.verification.document',
+          label: 'Identity document of the owner',
+          code: 'verification_document_expired',
+          reason: 'The document has expired.',
+        },
+      ],
+      deadline: '2026-01-12T00:00:00.000Z',
+      disabled_reason: null,
+      charges_enabled: true,
+      payouts_enabled: true,
+      upcoming: { eventually_due: [], deadline: null },
+    },
+  },
   'documents.signed': {
     merchant_id: 'm_1',
     business_name: 'Acme',

@@ -16,7 +16,8 @@ const params = z.object({ token: z.string().max(200) });
 /** A form post: `accept=yes` when the box is ticked; anything else in it is ignored. */
 const form = z.record(z.string(), z.unknown()).nullish();
 
-function html(reply: FastifyReply, status: number, body: string) {
+/** An owner page's answer: its CSP, never framed, cached or leaking its address in a Referer. */
+export function ownerHtml(reply: FastifyReply, status: number, body: string) {
   reply.raw.removeHeader('x-frame-options');
   return reply
     .status(status)
@@ -37,22 +38,29 @@ function problem(req: FastifyRequest, reply: FastifyReply, e: unknown, provider:
   if (e.code === 'processor_error') logProcessorFailure(req, e, provider);
   const said = e.code === 'processor_error' ? 'The payment processor could not be reached.' : e.message;
   const message = e.status >= 500 ? `${said} Nothing was recorded; please try again in a moment.` : e.message;
-  return html(reply, e.status, agreementProblemPage(title, message));
+  return ownerHtml(reply, e.status, agreementProblemPage(title, message));
+}
+
+/**
+ * The owner pages' limit (the agreement and verification pages, counted together): every view and
+ * answer counts per address, like the pay pages, as each guess of a token is a query. Past it, a page saying so.
+ */
+export function ownerPageLimit(app: App, ctx: Ctx, pages: string) {
+  return async (req: FastifyRequest, reply: FastifyReply) => {
+    const decision = await ctx.rateLimiter.consume(app.rateLimits.agreementPerAddress, addressKey(req.ip));
+    if (decision.allowed) return;
+    const refusal = rateLimited(reply, decision, `Too many ${pages} pages opened from this address`);
+    return ownerHtml(reply, 429, agreementProblemPage('Too many requests', refusal.message));
+  };
 }
 
 export function agreementRoutes(app: App, ctx: Ctx) {
   const schema = { hide: true, params };
-  /** Every view and answer counts per address, like the pay pages: each guess of a token is a query. Past the limit, a page saying so. */
-  const limit = async (req: FastifyRequest, reply: FastifyReply) => {
-    const decision = await ctx.rateLimiter.consume(app.rateLimits.agreementPerAddress, addressKey(req.ip));
-    if (decision.allowed) return;
-    const refusal = rateLimited(reply, decision, 'Too many agreement pages opened from this address');
-    return html(reply, 429, agreementProblemPage('Too many requests', refusal.message));
-  };
+  const limit = ownerPageLimit(app, ctx, 'agreement');
   app.get('/agreement/:token', { config: { public: true }, schema, onRequest: limit }, async (req, reply) => {
     try {
       const view = await agreementFor(ctx, req.params.token);
-      return html(reply, 200, agreementPage({ view, action: `/agreement/${req.params.token}` }));
+      return ownerHtml(reply, 200, agreementPage({ view, action: `/agreement/${req.params.token}` }));
     } catch (e) {
       return problem(req, reply, e, ctx.processor.name);
     }
@@ -77,7 +85,11 @@ export function agreementRoutes(app: App, ctx: Ctx) {
       } catch (e) {
         if (isRemitError(e) && e.code === 'agreement_not_accepted') {
           const view = await agreementFor(ctx, req.params.token);
-          return html(reply, 400, agreementPage({ view, action: `/agreement/${req.params.token}`, error: e.message }));
+          return ownerHtml(
+            reply,
+            400,
+            agreementPage({ view, action: `/agreement/${req.params.token}`, error: e.message }),
+          );
         }
         return problem(req, reply, e, ctx.processor.name);
       }

@@ -49,7 +49,8 @@ export const agreementCsp = () =>
     "frame-ancestors 'none'",
   ].join('; ');
 
-const page = (title: string, body: string) => `<!doctype html>
+/** A page of the owner's hosted pages (the agreement, verification): this stylesheet, no script. */
+export const ownerPage = (title: string, body: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -99,7 +100,7 @@ ${TERMS.map((t) => `<li>${escapeHtml(t)}</li>`).join('\n')}
 ${stripe}`;
   if (view.signed_at) {
     const when = new Date(view.signed_at).toUTCString();
-    return page(
+    return ownerPage(
       `Agreement accepted – ${view.business_name}`,
       `<h1>Agreement accepted</h1>
 <p class="lede">For ${business}</p>
@@ -117,7 +118,7 @@ ${terms}`,
   const what = view.stripe
     ? 'the merchant agreement and the Stripe Connected Account Agreement'
     : 'the merchant agreement';
-  return page(
+  return ownerPage(
     `${error ? 'Error: ' : ''}Merchant agreement – ${view.business_name}`,
     `<h1>Merchant agreement</h1>
 <p class="lede">For ${business}. Read the terms below, then accept them as the business's owner.</p>
@@ -136,5 +137,5 @@ ${error ? `<p class="error" id="accept-error">Error: ${escapeHtml(error)}</p>` :
 
 /** A page that is not the agreement: an unknown link, or Stripe could not be reached. */
 export function agreementProblemPage(title: string, message: string): string {
-  return page(title, `<h1>${escapeHtml(title)}</h1>\n<p role="alert">${escapeHtml(message)}</p>`);
+  return ownerPage(title, `<h1>${escapeHtml(title)}</h1>\n<p role="alert">${escapeHtml(message)}</p>`);
 }

@@ -118,6 +118,14 @@ export type Refund = Pick<
   reverse_transfer: boolean;
   refund_application_fee: boolean;
 };
+/** An Account Link as Stripe answers it, with what it was asked for (kept by the emulator). */
+export type AccountLink = Stripe.AccountLink & {
+  account: string;
+  type: string;
+  refresh_url: string;
+  return_url: string;
+  collection_options: { fields?: string; future_requirements?: string } | null;
+};
 export type Customer = Pick<Stripe.Customer, 'id' | 'object' | 'created' | 'livemode' | 'metadata' | 'email' | 'name'>;
 export type Account = Pick<
   Stripe.Account,
@@ -142,6 +150,8 @@ export type Account = Pick<
   individual: { first_name: string; last_name: string; id_number_provided: boolean } | null;
   capabilities: Record<string, 'active' | 'inactive' | 'pending'>;
   tos_acceptance: Pick<Stripe.Account.TosAcceptance, 'date' | 'ip' | 'user_agent'>;
+  requirements: Stripe.Account.Requirements;
+  future_requirements: Stripe.Account.FutureRequirements;
   external_accounts: {
     object: 'list';
     data: Array<
