@@ -38,6 +38,8 @@ describe('the webhook event union', () => {
       | 'dispute.created'
       | 'dispute.updated'
       | 'dispute.closed'
+      // Our extension: the merchant's page blocked something under its CSP.
+      | 'merchant.csp_violation'
     >();
     expectTypeOf<WebhookEventOf<'preauth.increment'>['data']>().toEqualTypeOf<{
       merchant_id: string;
