@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newMerchant, type TestMerchant } from '../testing/fixtures.js';
 import { startTestServer, type TestServer } from '../testing/harness.js';
 import { rows } from '../testing/payments.js';
+import { portalSignIn } from '../testing/portal.js';
 import { DEFAULT_WIDGET_LIMITS } from '../plugins/widget-limits.js';
 import { DEFAULT_LOADER_DIST, DEFAULT_WIDGETS_DIST } from './widget-assets.js';
 
@@ -334,5 +335,25 @@ describe('GET /merchant/saq-a', () => {
     expect(res.status).toBe(401);
     const none = await s.http({ method: 'GET', path: '/api/v1/merchant/embed-policy', auth: m.auth });
     expect(none.status).toBe(400);
+  });
+});
+
+describe('the portal', () => {
+  it("GET /portal/api/merchants/{id}/embed-policy: the same tag and policy, for the signed-in client's merchant only", async () => {
+    const creds = await s.credentials();
+    const p = await portalSignIn(s, creds);
+    const example = (await p.call('GET', '/onboarding-example')).body;
+    const mine = (await p.call('POST', '/merchants', example)).body.merchant;
+    const res = await p.call('GET', `/merchants/${mine.merchant_id}/embed-policy`);
+    expect(res.status).toBe(200);
+    const viaApi = await s.http({
+      method: 'GET',
+      path: '/api/v1/merchant/embed-policy',
+      auth: creds,
+      json: { merchant_key: mine.merchant_key },
+    });
+    expect(res.body).toEqual(viaApi.body.data);
+    const theirs = await p.call('GET', `/merchants/${m.merchant_id}/embed-policy`);
+    expect(theirs.status).toBe(404);
   });
 });

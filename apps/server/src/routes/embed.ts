@@ -11,7 +11,6 @@ import {
   embedPolicy,
   listCspReports,
   listWidgets,
-  RemitError,
   saqAHtml,
   saqAMarkdown,
   type Ctx,
@@ -43,12 +42,8 @@ export const embedRoutes =
   (opts: EmbedRouteOptions = {}) =>
   (app: App, ctx: Ctx) => {
     /** The policy of this release's loader (503 when the loader is not built). */
-    const policyFor = async (merchant: Merchant) => {
-      const loader = await builtLoader(opts.loaderDir).catch(() => {
-        throw new RemitError('unavailable', 'The widget loader is not built: run npm run build.');
-      });
-      return embedPolicy(ctx.publicUrl, merchant.publicKey, loader);
-    };
+    const policyFor = async (merchant: Merchant) =>
+      embedPolicy(ctx.publicUrl, merchant.publicKey, await builtLoader(opts.loaderDir));
     const merchantOnly = {
       preValidation: mergeGetBodyIntoQuery,
       config: { merchant: 'merchant_key' as const },

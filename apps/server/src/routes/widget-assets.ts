@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Ctx } from '@remit/core';
+import { RemitError, type Ctx } from '@remit/core';
 import { acceptedLanguages, dirOf, intlTag, pickLocale } from '@remit/contract/locales';
 import type { WidgetLanguage } from '@remit/contract/widget-messages';
 import { WIDGETS } from '@remit/contract/catalogue/widgets';
@@ -80,9 +80,13 @@ function sendScript(req: FastifyRequest, reply: FastifyReply, script: Script, ca
   return reply.send(script.body);
 }
 
-/** The built loader: its bytes, integrity and versioned name (`dynamic-launch.<version>.js`). */
+const NOT_BUILT = 'The widget loader is not built: run npm run build.';
+
+/** The built loader: its bytes, integrity and versioned name (`dynamic-launch.<version>.js`); 503 when not built. */
 export async function builtLoader(loaderDir = DEFAULT_LOADER_DIST): Promise<Script> {
-  return readScript(join(resolve(loaderDir), 'dynamic-launch.js'));
+  return readScript(join(resolve(loaderDir), 'dynamic-launch.js')).catch(() => {
+    throw new RemitError('unavailable', NOT_BUILT);
+  });
 }
 
 export const widgetAssetRoutes =
@@ -97,7 +101,7 @@ export const widgetAssetRoutes =
       try {
         script = await readScript(join(loaderDir, 'dynamic-launch.js'));
       } catch {
-        return sendError(req, reply, 503, 'unavailable', 'The widget loader is not built: run npm run build.');
+        return sendError(req, reply, 503, 'unavailable', NOT_BUILT);
       }
       return sendScript(req, reply, script, LOADER_CACHE);
     });
