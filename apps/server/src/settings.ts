@@ -275,6 +275,13 @@ export const SETTINGS: Setting[] = [
   },
   {
     table: 'main',
+    names: ['REMIT_CHROMIUM'],
+    default: '`/usr/bin/chromium`',
+    meaning:
+      'the Chromium `npm run remit -- check-page` opens merchant pages in ([operator commands](#operator-commands)); the server itself never starts one',
+  },
+  {
+    table: 'main',
     names: ['REMIT_OPERATOR_NAME', 'REMIT_OPERATOR_CONTACT'],
     default: 'unset',
     meaning:
