@@ -83,7 +83,10 @@ beforeAll(async () => {
     if (p === '/unpinned')
       return {
         headers: html,
-        body: shopPage(`<script src="${s.url}/js/dynamic-launch.js?remit_merchant_public_key=${m.public_key}"></script>`, false),
+        body: shopPage(
+          `<script src="${s.url}/js/dynamic-launch.js?remit_merchant_public_key=${m.public_key}"></script>`,
+          false,
+        ),
       };
     if (p === '/shop.js') return { headers: js, body: SHOP_JS };
     if (p === '/shop-early.js') return { headers: js, body: 'window.early = true;' };
@@ -154,11 +157,9 @@ describe('a page served with exactly the policy and tag', () => {
   });
 
   it('blocks the inline and the foreign script, and nothing of Remit', async () => {
-    expect(await page.evaluate(() => [!!(window as any).inlineRan, !!(window as any).skimmed, !!(window as any).early])).toEqual([
-      false,
-      false,
-      true,
-    ]);
+    expect(
+      await page.evaluate(() => [!!(window as any).inlineRan, !!(window as any).skimmed, !!(window as any).early]),
+    ).toEqual([false, false, true]);
     const blocked = await page.evaluate(() => (window as unknown as { blocked: string[] }).blocked);
     // The inline script ran before shop.js listened; the report still went out (below).
     expect(blocked.filter((b) => b.includes(s.url))).toEqual([]);
@@ -178,11 +179,13 @@ describe('a page served with exactly the policy and tag', () => {
       remit_resource: false,
       disposition: 'enforce',
     });
-    expect(list.find((r) => r.blocked_uri === 'inline')).toMatchObject({ directive: 'script-src-elem', remit_resource: false });
+    expect(list.find((r) => r.blocked_uri === 'inline')).toMatchObject({
+      directive: 'script-src-elem',
+      remit_resource: false,
+    });
     expect(list.filter((r) => r.remit_resource)).toEqual([]);
     await rx.waitFor(
-      () =>
-        rx.received.filter((r) => JSON.parse(r.body).event_type === 'merchant.csp_violation').length >= 2,
+      () => rx.received.filter((r) => JSON.parse(r.body).event_type === 'merchant.csp_violation').length >= 2,
       20_000,
     );
     const sent = rx.received
@@ -216,7 +219,9 @@ describe('npm run remit -- check-page', () => {
   it('fails a page with neither integrity nor CSP, naming both', async () => {
     const r = await cli(`${shop}/unpinned`);
     expect(r.code).toBe(1);
-    expect(r.out).toContain('FAIL  loader pinned by integrity (this release, its versioned address): the loader has no integrity attribute');
+    expect(r.out).toContain(
+      'FAIL  loader pinned by integrity (this release, its versioned address): the loader has no integrity attribute',
+    );
     expect(r.out).toContain('FAIL  Content-Security-Policy present: the page sends no Content-Security-Policy');
     expect(r.out).toMatch(/points failing: .*loader pinned by integrity.*Content-Security-Policy present/);
   });

@@ -17,9 +17,8 @@ export function EmbedPolicyCard({ policy }: { policy: EmbedPolicy }) {
         Pinned tag and policy (PCI SAQ A)
       </h2>
       <p class="note">
-        This release's loader, pinned by its integrity, and the exact policy for the page that embeds it. Violations
-        the page reports are listed by GET /api/v1/merchant/csp-reports; GET /api/v1/merchant/saq-a is the document
-        to keep.
+        This release's loader, pinned by its integrity, and the exact policy for the page that embeds it. Violations the
+        page reports are listed by GET /api/v1/merchant/csp-reports; GET /api/v1/merchant/saq-a is the document to keep.
       </p>
       {parts.map((p) => (
         <div key={p.id}>

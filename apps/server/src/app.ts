@@ -28,7 +28,12 @@ import { WIDGET_PREFIX, widgetApiRoutes } from './routes/widget-api.js';
 import { stripeWebhookRoutes } from './routes/stripe-webhooks.js';
 import { cspReportRoutes } from './routes/csp-reports.js';
 import { embedRoutes } from './routes/embed.js';
-import { databaseLimiter, DEFAULT_WIDGET_LIMITS, type WidgetLimiter, type WidgetLimits } from './plugins/widget-limits.js';
+import {
+  databaseLimiter,
+  DEFAULT_WIDGET_LIMITS,
+  type WidgetLimiter,
+  type WidgetLimits,
+} from './plugins/widget-limits.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limits.js';
 import { DEFAULT_TIME_LIMITS, timeLimitOptions, type TimeLimits } from './time-limits.js';
 import './plugins/rate-limit.js';

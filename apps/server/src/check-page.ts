@@ -26,7 +26,9 @@ export interface PageReport {
 /** REMIT_CHROMIUM, else /usr/bin/chromium (and the usual other names), else null. */
 export function findChromium(env: NodeJS.ProcessEnv): string | null {
   if (env.REMIT_CHROMIUM) return existsSync(env.REMIT_CHROMIUM) ? env.REMIT_CHROMIUM : null;
-  return ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p)) ?? null;
+  return (
+    ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => existsSync(p)) ?? null
+  );
 }
 
 /** A policy's directives: name → sources (lower-cased names; sources as written). */
@@ -148,7 +150,11 @@ export async function checkPage(opts: {
     await page.evaluate(() => {
       if (!document.querySelector('button')) document.body.append(document.createElement('button'));
     });
-    await page.locator('button').first().hover({ timeout: 5000, force: true }).catch(() => undefined);
+    await page
+      .locator('button')
+      .first()
+      .hover({ timeout: 5000, force: true })
+      .catch(() => undefined);
     await page
       .waitForSelector('iframe[allow]', { state: 'attached', timeout: opts.timeoutMs ?? 10_000 })
       .catch(() => undefined);
@@ -157,7 +163,11 @@ export async function checkPage(opts: {
       ...(await page.evaluate(() => {
         const frame = [...document.querySelectorAll('iframe')].find((f) => f.src.includes('/pay/'));
         return {
-          scripts: [...document.scripts].map((s) => ({ src: s.src, integrity: s.integrity, crossOrigin: s.crossOrigin })),
+          scripts: [...document.scripts].map((s) => ({
+            src: s.src,
+            integrity: s.integrity,
+            crossOrigin: s.crossOrigin,
+          })),
           loaded: performance
             .getEntriesByType('resource')
             .filter((e) => (e as PerformanceResourceTiming).initiatorType === 'script')
@@ -217,7 +227,7 @@ export function judge(seen: Seen, policy: EmbedPolicy, remit: string, pageUrl: s
   points.push({
     ok: foreign.length === 0,
     name: 'no script of another party runs on the page',
-    detail: foreign.length ? foreign.join(', ') : 'only the page\'s own and Remit\'s scripts loaded',
+    detail: foreign.length ? foreign.join(', ') : "only the page's own and Remit's scripts loaded",
   });
   points.push({
     ok: !!seen.frame && new URL(seen.frame.src).origin === remit && /\bpayment\b/.test(seen.frame.allow),

@@ -322,15 +322,17 @@ const COMMANDS: Command[] = [
     args: 1,
     offline: true,
     async run({ config, env, io, p, arg }) {
-      if (!/^https?:\/\//.test(arg)) return io.err(`check-page needs the page's http(s) address, not ${arg}\n`), 2;
-      if (!p.publicKey?.startsWith('pk_')) return io.err('check-page needs --public-key pk_…\n'), 2;
+      if (!/^https?:\/\//.test(arg)) return (io.err(`check-page needs the page's http(s) address, not ${arg}\n`), 2);
+      if (!p.publicKey?.startsWith('pk_')) return (io.err('check-page needs --public-key pk_…\n'), 2);
       const chromium = findChromium(env);
       if (!chromium) {
-        io.err('No Chromium found: install one at /usr/bin/chromium (apt-get install chromium) or set REMIT_CHROMIUM to its path.\n');
+        io.err(
+          'No Chromium found: install one at /usr/bin/chromium (apt-get install chromium) or set REMIT_CHROMIUM to its path.\n',
+        );
         return 1;
       }
       const loader = await builtLoader().catch(() => null);
-      if (!loader) return io.err('The widget loader is not built: run npm run build.\n'), 1;
+      if (!loader) return (io.err('The widget loader is not built: run npm run build.\n'), 1);
       const policy = embedPolicy(config.publicUrl, p.publicKey, loader);
       const report = await checkPage({ url: arg, policy, remit: new URL(config.publicUrl).origin, chromium });
       io.out(p.json ? `${JSON.stringify(report)}\n` : reportText(report));
@@ -369,7 +371,7 @@ function parse(args: string[]): Parsed | string {
       p.overlapMs = ms;
     } else if (a === '--public-key' || a.startsWith('--public-key=')) {
       const v = a === '--public-key' ? args[++i] : a.slice('--public-key='.length);
-      if (!v) return '--public-key needs the merchant\'s public key (pk_…)';
+      if (!v) return "--public-key needs the merchant's public key (pk_…)";
       p.publicKey = v;
     } else if (a.startsWith('-')) return `Unknown option: ${a}`;
     else p.words.push(a);

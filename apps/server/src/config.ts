@@ -139,7 +139,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): { config: Serv
     shutdownTimeoutMs: read(() => shutdownTimeoutFromEnv(env), shutdownTimeoutFromEnv({})),
     metricsToken: env.REMIT_METRICS_TOKEN || undefined,
     retention: read(() => retentionFromEnv(env), DEFAULT_RETENTION),
-    operator: { name: env.REMIT_OPERATOR_NAME?.trim() || undefined, contact: env.REMIT_OPERATOR_CONTACT?.trim() || undefined },
+    operator: {
+      name: env.REMIT_OPERATOR_NAME?.trim() || undefined,
+      contact: env.REMIT_OPERATOR_CONTACT?.trim() || undefined,
+    },
   };
   return { config, problems };
 }

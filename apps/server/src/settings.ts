@@ -415,7 +415,7 @@ export const SETTINGS: Setting[] = [
     table: 'rate',
     names: ['REMIT_WIDGET_RATE_LIMIT_CSP_REPORTS_PER_ADDRESS'],
     default: '`60/1m`',
-    meaning: "CSP violation reports (`POST /csp-reports/{public_key}`) per address",
+    meaning: 'CSP violation reports (`POST /csp-reports/{public_key}`) per address',
   },
   {
     table: 'rate',

@@ -47,7 +47,10 @@ describe('loadRemit', () => {
   it("uses the pinned tag already in the page's HTML (a release's versioned address) instead of adding one", async () => {
     const pinned = document.createElement('script');
     pinned.type = 'text/plain'; // happy-dom must not fetch it
-    pinned.setAttribute('src', 'https://remit.test/js/dynamic-launch.AbCdEf0123456789.js?remit_merchant_public_key=pk_test_x');
+    pinned.setAttribute(
+      'src',
+      'https://remit.test/js/dynamic-launch.AbCdEf0123456789.js?remit_merchant_public_key=pk_test_x',
+    );
     pinned.integrity = 'sha384-pinned';
     document.head.append(pinned);
     const loading = loadRemit({ publicKey: 'pk_test_x', baseUrl: 'https://remit.test', appearance: { theme: 'flat' } });

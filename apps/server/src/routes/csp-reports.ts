@@ -55,7 +55,9 @@ export const cspReportRoutes = (opts: { limits: WidgetLimits; limiter: WidgetLim
       reply.header('access-control-allow-origin', '*');
       await enforce(opts.limiter, reply, [[opts.limits.cspReportsPerAddress, addressKey(req.ip)]]);
       const merchant = await merchantWithPublicKey(ctx.db, req.params.public_key);
-      const body = Array.isArray(req.body) ? reportingApiBody.safeParse(req.body) : legacyCspReportBody.safeParse(req.body);
+      const body = Array.isArray(req.body)
+        ? reportingApiBody.safeParse(req.body)
+        : legacyCspReportBody.safeParse(req.body);
       const violations = body.success ? violationsOf(body.data) : [];
       if (!violations.length)
         return sendError(req, reply, 400, 'invalid_request', 'Not a Content-Security-Policy violation report.');

@@ -26,7 +26,10 @@ let secret: string;
 beforeAll(async () => {
   s = await startTestServer({
     workers: { webhooks: { pollMs: 10 } },
-    widgetLimits: { ...DEFAULT_WIDGET_LIMITS, cspReportsPerAddress: { name: 'csp_reports_address', limit: 12, windowMs: 60_000 } },
+    widgetLimits: {
+      ...DEFAULT_WIDGET_LIMITS,
+      cspReportsPerAddress: { name: 'csp_reports_address', limit: 12, windowMs: 60_000 },
+    },
     operator: { name: 'Example Payments LLC', contact: 'compliance@payments.example' },
     trustProxy: true, // each test's reports come from an address of its own (X-Forwarded-For)
   });
@@ -186,7 +189,10 @@ describe('violation reports', () => {
   });
 
   it('merchant.csp_violation: signed, once per blocked address an hour', async () => {
-    const before = await rows<{ n: number }>(s, sql`select count(*)::int as n from events where event_type = 'merchant.csp_violation'`);
+    const before = await rows<{ n: number }>(
+      s,
+      sql`select count(*)::int as n from events where event_type = 'merchant.csp_violation'`,
+    );
     for (let i = 0; i < 3; i++)
       expect((await report(m.public_key, legacy('https://evil.test/again.js'))).status).toBe(204);
     await rx.waitFor(
@@ -206,7 +212,10 @@ describe('violation reports', () => {
       document_uri: 'http://shop.test/checkout',
       remit_resource: false,
     });
-    const [after] = await rows<{ n: number }>(s, sql`select count(*)::int as n from events where event_type = 'merchant.csp_violation'`);
+    const [after] = await rows<{ n: number }>(
+      s,
+      sql`select count(*)::int as n from events where event_type = 'merchant.csp_violation'`,
+    );
     expect(after!.n - before[0]!.n).toBe(1);
     // Three reports stored all the same.
     const stored = await rows(s, sql`select id from csp_reports where blocked_uri = 'https://evil.test/again.js'`);
@@ -216,7 +225,10 @@ describe('violation reports', () => {
       sql`update csp_reports set created_at = created_at - interval '61 minutes' where blocked_uri = 'https://evil.test/again.js'`,
     );
     expect((await report(m.public_key, legacy('https://evil.test/again.js'))).status).toBe(204);
-    const [later] = await rows<{ n: number }>(s, sql`select count(*)::int as n from events where event_type = 'merchant.csp_violation'`);
+    const [later] = await rows<{ n: number }>(
+      s,
+      sql`select count(*)::int as n from events where event_type = 'merchant.csp_violation'`,
+    );
     expect(later!.n - before[0]!.n).toBe(2);
   });
 
@@ -262,7 +274,9 @@ describe('violation reports', () => {
     expect(last!.headers['retry-after']).toMatch(/^\d+$/);
     expect(last!.body).toMatchObject({ result: false, code: 'rate_limited' });
     // Another address is not held back by it.
-    expect((await report(other.public_key, legacy('https://evil.test/z.js'), 'application/csp-report', '192.0.2.4')).status).toBe(204);
+    expect(
+      (await report(other.public_key, legacy('https://evil.test/z.js'), 'application/csp-report', '192.0.2.4')).status,
+    ).toBe(204);
   });
 
   it('kept for REMIT_RETENTION_CSP_REPORTS_DAYS (90 by default), then purged', async () => {
@@ -297,7 +311,8 @@ describe('GET /merchant/saq-a', () => {
     expect(res.headers['content-security-policy']).toBe(
       "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
     );
-    const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+    const esc = (t: string) =>
+      t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
     expect(res.text).toContain(esc(p.script_tag));
     expect(res.text).toContain(p.integrity);
     expect(res.text).toContain(esc(p.csp));

@@ -134,10 +134,7 @@ export async function listCspReports(
     .orderBy(desc(cspReports.createdAt), desc(cspReports.id))
     .limit(limit)
     .offset((input.pageNumber ?? 0) * limit);
-  const [all] = await ctx.db
-    .select({ n: count() })
-    .from(cspReports)
-    .where(eq(cspReports.merchantId, merchant.id));
+  const [all] = await ctx.db.select({ n: count() }).from(cspReports).where(eq(cspReports.merchantId, merchant.id));
   return { data: rows.map(toWire), total: Number(all?.n ?? 0) };
 }
 

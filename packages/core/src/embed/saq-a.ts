@@ -61,7 +61,7 @@ function blocks(d: SaqAInput): Block[] {
         `${operator}${contact}, as the provider of the payment page and widgets this merchant embeds, confirms that ` +
         "its solution, when the merchant implements it exactly as instructed below, protects the merchant's payment " +
         "page from attacks by scripts that could affect the merchant's e-commerce system: every script the page " +
-        'loads from the provider is pinned by its integrity hash, the page\'s Content-Security-Policy allows scripts ' +
+        "loads from the provider is pinned by its integrity hash, the page's Content-Security-Policy allows scripts " +
         "only from the merchant's own origin and the provider's, and the provider collects the page's policy " +
         'violations and reports them to the merchant. The confirmation holds only while every instruction is followed.',
     },
@@ -102,7 +102,11 @@ function blocks(d: SaqAInput): Block[] {
         }
       : { p: 'None.' },
     ...(remitBlocked
-      ? [{ p: `${remitBlocked} of them blocked the provider's own script or frame: the tag or the policy is not as instructed.` }]
+      ? [
+          {
+            p: `${remitBlocked} of them blocked the provider's own script or frame: the tag or the policy is not as instructed.`,
+          },
+        ]
       : []),
   ];
 }
@@ -126,8 +130,7 @@ export function saqAMarkdown(d: SaqAInput): string {
   return out.join('\n\n') + '\n';
 }
 
-const esc = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The document as a printable HTML page, with no script and no outside resource. */
 export function saqAHtml(d: SaqAInput): string {
