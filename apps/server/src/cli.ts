@@ -322,17 +322,20 @@ const COMMANDS: Command[] = [
     args: 1,
     offline: true,
     async run({ config, env, io, p, arg }) {
-      if (!/^https?:\/\//.test(arg)) return (io.err(`check-page needs the page's http(s) address, not ${arg}\n`), 2);
-      if (!p.publicKey?.startsWith('pk_')) return (io.err('check-page needs --public-key pk_…\n'), 2);
+      const refuse = (message: string, code: number) => {
+        io.err(`${message}\n`);
+        return code;
+      };
+      if (!/^https?:\/\//.test(arg)) return refuse(`check-page needs the page's http(s) address, not ${arg}`, 2);
+      if (!p.publicKey?.startsWith('pk_')) return refuse('check-page needs --public-key pk_…', 2);
       const chromium = findChromium(env);
-      if (!chromium) {
-        io.err(
-          'No Chromium found: install one at /usr/bin/chromium (apt-get install chromium) or set REMIT_CHROMIUM to its path.\n',
+      if (!chromium)
+        return refuse(
+          'No Chromium found: install one at /usr/bin/chromium (apt-get install chromium) or set REMIT_CHROMIUM to its path.',
+          1,
         );
-        return 1;
-      }
-      const loader = await builtLoader().catch(() => null);
-      if (!loader) return (io.err('The widget loader is not built: run npm run build.\n'), 1);
+      const loader = await builtLoader().catch((e: Error) => e);
+      if (loader instanceof Error) return refuse(loader.message, 1);
       const policy = embedPolicy(config.publicUrl, p.publicKey, loader);
       const report = await checkPage({ url: arg, policy, remit: new URL(config.publicUrl).origin, chromium });
       io.out(p.json ? `${JSON.stringify(report)}\n` : reportText(report));
