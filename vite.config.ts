@@ -103,7 +103,10 @@ export default defineConfig({
         // The embeddable widgets: the loader (dynamic-launch.js) and the widget chunk, in happy-dom.
         extends: true,
         plugins: [preact({ devToolsEnabled: false, prefreshEnabled: false })],
-        define: { __REMIT_CHUNK__: JSON.stringify('widgets.test000000.js') },
+        define: {
+          __REMIT_CHUNK__: JSON.stringify('widgets.test000000.js'),
+          __REMIT_CHUNK_SRI__: JSON.stringify('sha384-test'),
+        },
         test: {
           name: 'widgets',
           include: ['packages/loader/src/**/*.test.{ts,tsx}', 'packages/widgets/src/**/*.test.{ts,tsx}'],

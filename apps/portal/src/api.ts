@@ -1,6 +1,7 @@
 import type {
   PORTAL_CSRF_HEADER,
   Credentials,
+  EmbedPolicy,
   OnboardingRequest,
   PortalDeliveries,
   PortalDone,
@@ -67,6 +68,7 @@ export const api = {
     call<PortalMessages>('GET', `/messages${merchantId ? `?merchant_id=${encodeURIComponent(merchantId)}` : ''}`),
   messageHtmlUrl: (id: string) => `/portal/api/messages/${encodeURIComponent(id)}/html`,
   transactions: (merchantId: string) => call<PortalTransactions>('GET', `${m(merchantId)}/transactions`),
+  embedPolicy: (merchantId: string) => call<EmbedPolicy>('GET', `${m(merchantId)}/embed-policy`),
   payLink: (merchantId: string, input: PortalPayLinkInput) =>
     call<PortalPayLink>('POST', `${m(merchantId)}/pay-links`, input),
   act: (merchantId: string, txn: string, action: PortalTransactionAction, amount?: string) =>

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.js';
+import type { EmbedPolicy } from '@remit/contract';
 import { CopyButton } from './copy-button.js';
+import { EmbedPolicyCard } from './embed-policy-card.js';
 import { snippets } from './snippets.js';
 import { created, merchant, session } from './state.js';
 
@@ -11,6 +13,11 @@ export function SnippetsView() {
     void api.webhook().then((r) => r.ok && setSigningSecret(r.data.signing_secret));
   }, []);
   const m = merchant.value;
+  const [policy, setPolicy] = useState<EmbedPolicy | null>(null);
+  useEffect(() => {
+    setPolicy(null);
+    if (m) void api.embedPolicy(m.merchant_id).then((r) => r.ok && setPolicy(r.data));
+  }, [m?.merchant_id]);
   const secretKey = created.value?.client_id === session.value?.client_id ? (created.value?.secret_key ?? null) : null;
   const list = snippets({
     origin: location.origin,
@@ -29,6 +36,7 @@ export function SnippetsView() {
           ? 'The secret key is filled in because you made it in this tab; it is gone when you sign out or close the tab.'
           : 'Your secret key is not kept anywhere, so the snippets read it from $REMIT_SECRET_KEY.'}
       </p>
+      {policy && <EmbedPolicyCard policy={policy} />}
       {list.map((s) => (
         <section class="card snippet" key={s.id} aria-labelledby={`snippet-${s.id}`}>
           <div class="item__head">

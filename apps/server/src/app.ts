@@ -8,7 +8,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { Core } from '@remit/core';
+import type { Core, Operator } from '@remit/core';
 import { registerAuth } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerGetBody } from './plugins/get-body.js';
@@ -27,7 +27,14 @@ import { openApiInfo, openApiServers } from './openapi.js';
 import { widgetAssetRoutes, type WidgetAssetDirs } from './routes/widget-assets.js';
 import { WIDGET_PREFIX, widgetApiRoutes } from './routes/widget-api.js';
 import { stripeWebhookRoutes } from './routes/stripe-webhooks.js';
-import type { WidgetLimiter, WidgetLimits } from './plugins/widget-limits.js';
+import { cspReportRoutes } from './routes/csp-reports.js';
+import { embedRoutes } from './routes/embed.js';
+import {
+  databaseLimiter,
+  DEFAULT_WIDGET_LIMITS,
+  type WidgetLimiter,
+  type WidgetLimits,
+} from './plugins/widget-limits.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limits.js';
 import { DEFAULT_TIME_LIMITS, timeLimitOptions, type TimeLimits } from './time-limits.js';
 import './plugins/rate-limit.js';
@@ -52,6 +59,8 @@ export interface AppOptions {
   timeLimits?: TimeLimits;
   /** Prometheus metrics (`createMetrics`) and REMIT_METRICS_TOKEN; unset: no /metrics. */
   metrics?: { metrics: Metrics; token?: string };
+  /** REMIT_OPERATOR_NAME and REMIT_OPERATOR_CONTACT: the provider named in merchants' SAQ A document. */
+  operator?: Operator;
 }
 
 /** Secrets never reach the log: credentials, keys and raw card data are redacted. */
@@ -143,6 +152,14 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
     { prefix: WIDGET_PREFIX },
   );
 
+  // Merchants' pages' CSP violation reports: the public key in the path, their own body types and limits.
+  await app.register((reports) =>
+    cspReportRoutes({
+      limits: opts.widgetLimits ?? DEFAULT_WIDGET_LIMITS,
+      limiter: opts.widgetLimiter ?? databaseLimiter(ctx),
+    })(reports, ctx),
+  );
+
   await app.register(
     async (api) => {
       registerNoStore(api);
@@ -154,6 +171,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
         servers: openApiServers(ctx),
       }));
       for (const routes of apiRoutes) routes(api, ctx);
+      embedRoutes({ loaderDir: opts.widgetAssets?.loaderDir, operator: opts.operator })(api, ctx);
     },
     { prefix: '/api/v1' },
   );

@@ -260,7 +260,7 @@ describe('remit operator commands', () => {
     expect(out).toContain('metrics_token: ***\n');
     expect(out).toMatch(/encryption_key: REMIT_ENCRYPTION_KEY \(fingerprint [0-9a-f]{12}\)\n/);
     expect(out).toContain(
-      'retention:\n  events: 90 days\n  messages: off (kept forever)\n  sessions: 7 days\n  purge_interval_ms: 3600000\n',
+      'retention:\n  events: 90 days\n  messages: off (kept forever)\n  sessions: 7 days\n  csp_reports: 90 days\n  purge_interval_ms: 3600000\n',
     );
     expect(out).toMatch(/rate_limits:\n( {2}\w+: .+\n)+/);
 

@@ -3,6 +3,7 @@ import {
   createCredentials,
   failedDeliveries,
   failedMessages,
+  embedPolicy,
   isRemitError,
   openCore,
   operatorMerchant,
@@ -22,6 +23,8 @@ import {
 import { coreOptions, loadConfig, type ServerConfig } from './config.js';
 import { configReport, maskUrl, reportLines } from './config-report.js';
 import { REMIT_VERSION } from './version.js';
+import { checkPage, findChromium, reportText } from './check-page.js';
+import { builtLoader } from './routes/widget-assets.js';
 
 export const USAGE = `Usage: npm run remit -- <command> [options]
 
@@ -67,6 +70,13 @@ Commands:
                                     Without --overlap deliveries are signed with the new one only, at
                                     once; with it (15s, 30m, 24h, 7d) each delivery carries both
                                     signatures, new first, until the overlap ends.
+  check-page <url> --public-key <pk> [--json]
+                                    Open a merchant's payment page in headless Chromium (/usr/bin/chromium,
+                                    or REMIT_CHROMIUM) and check it against its SAQ A instructions:
+                                    Remit's loader present and pinned by integrity, the page's CSP present
+                                    and enough for the widgets (and what more it allows), no other party's
+                                    script running, the pay frame's origin and allow="payment". Exit 0
+                                    when it meets them, 1 with each failing point named.
   config [--json]                   Show the configuration in force, defaults resolved; secrets masked.
   version                           Print the version of Remit this is (also --version); CHANGELOG.md
                                     says what each version changes.
@@ -99,6 +109,8 @@ interface Parsed {
   status?: string;
   /** `--overlap`: how long a rotated secret keeps working. */
   overlapMs?: number;
+  /** `--public-key`: the merchant whose page `check-page` checks. */
+  publicKey?: string;
 }
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -306,6 +318,31 @@ const COMMANDS: Command[] = [
     },
   },
   {
+    words: ['check-page'],
+    args: 1,
+    offline: true,
+    async run({ config, env, io, p, arg }) {
+      const refuse = (message: string, code: number) => {
+        io.err(`${message}\n`);
+        return code;
+      };
+      if (!/^https?:\/\//.test(arg)) return refuse(`check-page needs the page's http(s) address, not ${arg}`, 2);
+      if (!p.publicKey?.startsWith('pk_')) return refuse('check-page needs --public-key pk_…', 2);
+      const chromium = findChromium(env);
+      if (!chromium)
+        return refuse(
+          'No Chromium found: install one at /usr/bin/chromium (apt-get install chromium) or set REMIT_CHROMIUM to its path.',
+          1,
+        );
+      const loader = await builtLoader().catch((e: Error) => e);
+      if (loader instanceof Error) return refuse(loader.message, 1);
+      const policy = embedPolicy(config.publicUrl, p.publicKey, loader);
+      const report = await checkPage({ url: arg, policy, remit: new URL(config.publicUrl).origin, chromium });
+      io.out(p.json ? `${JSON.stringify(report)}\n` : reportText(report));
+      return report.ok ? 0 : 1;
+    },
+  },
+  {
     words: ['config'],
     args: 0,
     offline: true,
@@ -335,6 +372,10 @@ function parse(args: string[]): Parsed | string {
       const ms = v === undefined ? null : parseDuration(v);
       if (ms === null) return `--overlap must be a duration like 15s, 30m, 24h or 7d, not ${v ?? 'nothing'}`;
       p.overlapMs = ms;
+    } else if (a === '--public-key' || a.startsWith('--public-key=')) {
+      const v = a === '--public-key' ? args[++i] : a.slice('--public-key='.length);
+      if (!v) return "--public-key needs the merchant's public key (pk_…)";
+      p.publicKey = v;
     } else if (a.startsWith('-')) return `Unknown option: ${a}`;
     else p.words.push(a);
   }
@@ -360,7 +401,8 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.en
     typeof p !== 'string' &&
     command &&
     ((p.status && command.words.join(' ') !== 'merchants list') ||
-      (p.overlapMs && !OVERLAPPING.includes(command.words.join(' '))));
+      (p.overlapMs && !OVERLAPPING.includes(command.words.join(' '))) ||
+      (p.publicKey && command.words[0] !== 'check-page'));
   if (typeof p === 'string' || !command || misplaced) {
     io.err(`${typeof p === 'string' ? p : `Unknown command or option: ${args.join(' ')}`}\n\n${USAGE}`);
     return 2;
@@ -376,8 +418,8 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = process.en
     return 1;
   }
   if (command.offline) {
-    await command.run({ core: null as unknown as Core, config, env, io, p, arg, args: operands });
-    return 0;
+    const code = await command.run({ core: null as unknown as Core, config, env, io, p, arg, args: operands });
+    return typeof code === 'number' ? code : 0;
   }
   let core;
   try {

@@ -68,6 +68,7 @@ export function configReport(config: ServerConfig, env: NodeJS.ProcessEnv): Reco
       events: days(config.retention.eventsDays),
       messages: days(config.retention.messagesDays),
       sessions: days(config.retention.sessionsDays),
+      csp_reports: days(config.retention.cspReportsDays),
       purge_interval_ms: config.retention.intervalMs,
     },
     time_limits_ms: config.timeLimits,

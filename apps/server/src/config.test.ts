@@ -121,11 +121,12 @@ describe('webhook targets', () => {
 
 describe('retention', () => {
   const base = { REMIT_ENCRYPTION_KEY: key };
-  it('defaults: events and messages 30 days, sessions and challenges 7, purged every hour', () => {
+  it('defaults: events and messages 30 days, sessions and challenges 7, CSP reports 90, purged every hour', () => {
     expect(loadConfig(base).retention).toEqual({
       eventsDays: 30,
       messagesDays: 30,
       sessionsDays: 7,
+      cspReportsDays: 90,
       intervalMs: 3_600_000,
     });
   });
@@ -136,12 +137,14 @@ describe('retention', () => {
       REMIT_RETENTION_EVENTS_DAYS: '90',
       REMIT_RETENTION_MESSAGES_DAYS: 'off',
       REMIT_RETENTION_SESSIONS_DAYS: '1',
+      REMIT_RETENTION_CSP_REPORTS_DAYS: '400',
       REMIT_RETENTION_PURGE_INTERVAL_MS: '600000',
     };
     expect(loadConfig(env).retention).toEqual({
       eventsDays: 90,
       messagesDays: null,
       sessionsDays: 1,
+      cspReportsDays: 400,
       intervalMs: 600_000,
     });
   });

@@ -13,6 +13,7 @@ import {
   type Env,
   type OpenOptions,
   type Processor,
+  type Operator,
   type Retention,
 } from '@remit/core';
 import { rateLimitsFromEnv, type RateLimits } from './rate-limits.js';
@@ -71,6 +72,8 @@ export interface ServerConfig {
   metricsToken?: string;
   /** REMIT_RETENTION_*: what the purge keeps and how often it runs (docs/operations.md "Retention"). */
   retention: Retention;
+  /** REMIT_OPERATOR_NAME, REMIT_OPERATOR_CONTACT: who gives merchants the SAQ A confirmation (GET /merchant/saq-a). */
+  operator: Operator;
 }
 
 /**
@@ -138,6 +141,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): { config: Serv
     shutdownTimeoutMs: read(() => shutdownTimeoutFromEnv(env), shutdownTimeoutFromEnv({})),
     metricsToken: env.REMIT_METRICS_TOKEN || undefined,
     retention: read(() => retentionFromEnv(env), DEFAULT_RETENTION),
+    operator: {
+      name: env.REMIT_OPERATOR_NAME?.trim() || undefined,
+      contact: env.REMIT_OPERATOR_CONTACT?.trim() || undefined,
+    },
   };
   return { config, problems };
 }
@@ -159,7 +166,7 @@ function positiveMs(name: string, value: string | undefined): number | undefined
 }
 
 /**
- * REMIT_RETENTION_EVENTS_DAYS, _MESSAGES_DAYS, _SESSIONS_DAYS (whole days of 1 or more, or `off`:
+ * REMIT_RETENTION_EVENTS_DAYS, _MESSAGES_DAYS, _SESSIONS_DAYS, _CSP_REPORTS_DAYS (whole days of 1 or more, or `off`:
  * kept forever) and REMIT_RETENTION_PURGE_INTERVAL_MS (how often the purge runs).
  */
 export function retentionFromEnv(env: NodeJS.ProcessEnv): Retention {
@@ -175,6 +182,7 @@ export function retentionFromEnv(env: NodeJS.ProcessEnv): Retention {
     eventsDays: days('REMIT_RETENTION_EVENTS_DAYS', DEFAULT_RETENTION.eventsDays),
     messagesDays: days('REMIT_RETENTION_MESSAGES_DAYS', DEFAULT_RETENTION.messagesDays),
     sessionsDays: days('REMIT_RETENTION_SESSIONS_DAYS', DEFAULT_RETENTION.sessionsDays),
+    cspReportsDays: days('REMIT_RETENTION_CSP_REPORTS_DAYS', DEFAULT_RETENTION.cspReportsDays),
     intervalMs:
       positiveMs('REMIT_RETENTION_PURGE_INTERVAL_MS', env.REMIT_RETENTION_PURGE_INTERVAL_MS) ??
       DEFAULT_RETENTION.intervalMs,

@@ -56,6 +56,7 @@ const app = await buildApp(core, {
   widgetLimits: config.widgetLimits,
   trustProxy: config.trustProxy,
   timeLimits: config.timeLimits,
+  operator: config.operator,
 });
 await orExit(`cannot listen on ${config.host}:${config.port}`, () =>
   app.listen({ port: config.port, host: config.host }),

@@ -273,11 +273,26 @@ export const SETTINGS: Setting[] = [
       'REMIT_RETENTION_EVENTS_DAYS',
       'REMIT_RETENTION_MESSAGES_DAYS',
       'REMIT_RETENTION_SESSIONS_DAYS',
+      'REMIT_RETENTION_CSP_REPORTS_DAYS',
       'REMIT_RETENTION_PURGE_INTERVAL_MS',
     ],
     label: '`REMIT_RETENTION_*`',
     default: 'see [retention](#retention)',
-    meaning: 'how long events, messages, sessions and challenges are kept',
+    meaning: "how long events, messages, sessions, challenges and merchants' CSP violation reports are kept",
+  },
+  {
+    table: 'main',
+    names: ['REMIT_CHROMIUM'],
+    default: '`/usr/bin/chromium`',
+    meaning:
+      'the Chromium `npm run remit -- check-page` opens merchant pages in ([operator commands](#operator-commands)); the server itself never starts one',
+  },
+  {
+    table: 'main',
+    names: ['REMIT_OPERATOR_NAME', 'REMIT_OPERATOR_CONTACT'],
+    default: 'unset',
+    meaning:
+      "who runs this server, and how to reach them (an email or an address): the provider named in the merchants' SAQ A document (`GET /api/v1/merchant/saq-a`, [embedding](embedding.md#your-pci-scope-saq-a)); unset, the document says to set them",
   },
   {
     table: 'twilio',
@@ -402,6 +417,12 @@ export const SETTINGS: Setting[] = [
     names: ['REMIT_WIDGET_RATE_LIMIT_SMS_PER_KEY'],
     default: '`50/1h`',
     meaning: 'payment-request SMS per public key',
+  },
+  {
+    table: 'rate',
+    names: ['REMIT_WIDGET_RATE_LIMIT_CSP_REPORTS_PER_ADDRESS'],
+    default: '`60/1m`',
+    meaning: 'CSP violation reports (`POST /csp-reports/{public_key}`) per address',
   },
   {
     table: 'rate',

@@ -126,6 +126,20 @@ export const eventDataSchemas = {
   'dispute.created': dispute,
   'dispute.updated': dispute,
   'dispute.closed': dispute,
+  /**
+   * Our extension (docs/webhooks.md): the merchant's payment page blocked something under its
+   * Content-Security-Policy. At most one per blocked address and merchant an hour.
+   */
+  'merchant.csp_violation': z.object({
+    merchant_id: z.string(),
+    /** The report (`csp_…`), as `GET /merchant/csp-reports` lists it. */
+    report_id: z.string(),
+    blocked_uri: z.string(),
+    directive: z.string(),
+    document_uri: z.string(),
+    /** True when Remit's own script or frame was blocked: the snippet or the policy is wrong. */
+    remit_resource: z.boolean(),
+  }),
 } as const;
 
 export type EventType = keyof typeof eventDataSchemas;
@@ -163,6 +177,7 @@ export const webhookEventSchema = z.discriminatedUnion('event_type', [
   event('dispute.created'),
   event('dispute.updated'),
   event('dispute.closed'),
+  event('merchant.csp_violation'),
 ]);
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 /** The event of one type, e.g. `WebhookEventOf<'payment.refund'>`. */

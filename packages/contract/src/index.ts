@@ -26,6 +26,7 @@ export * from './portal.js';
 export * from './pay-page.js';
 export * from './origins.js';
 export * from './widgets.js';
+export * from './embed.js';
 export * from './contrast.js';
 export * from './appearance.js';
 export { exampleOnboarding } from './onboarding-example.js';

@@ -13,7 +13,7 @@ const LIMIT_RULE = `must be a whole number from 1 to ${MAX_LIMIT} (default ${DEF
 const PAGE_RULE = `must be a whole number from 0 (the first page) to ${MAX_PAGE_NUMBER}`;
 
 /** A whole number given as a JSON number or as text (query strings carry only text). */
-const wholeNumber = (min: number, max: number, rule: string) =>
+export const wholeNumber = (min: number, max: number, rule: string) =>
   z.union([z.number(), z.string().max(20)]).transform((v, ctx) => {
     const n = typeof v === 'number' ? v : /^[+-]?\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN;
     if (!Number.isSafeInteger(n) || n < min || n > max) {
@@ -24,7 +24,7 @@ const wholeNumber = (min: number, max: number, rule: string) =>
   });
 
 /** Absent, null and "" all mean "not given" (a query string writes an empty value as ""). */
-const optional = <T extends z.ZodType>(schema: T) =>
+export const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === null || v === '' ? undefined : v), schema.optional());
 
 /**

@@ -40,4 +40,5 @@ export const newId = {
   challenge: () => `chl_${randomToken()}`,
   /** The order_id of a payment request sent from the request-payment widget. */
   widgetRequest: () => `wreq_${randomToken()}`,
+  cspReport: () => `csp_${randomToken()}`,
 };

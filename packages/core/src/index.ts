@@ -42,3 +42,4 @@ export * from './rate-limits/index.js';
 export * from './portal/index.js';
 export * from './retention/index.js';
 export { failedMessages, failedDeliveries, type FailedMessage, type FailedDelivery } from './operator-failures.js';
+export * from './embed/index.js';

@@ -151,7 +151,7 @@ describe('using a widget', () => {
     expect(boot).toHaveBeenCalledWith({ base: 'https://remit.test', key: KEY, locale: 'pt-BR' });
   });
 
-  it('loads the chunk once, from its own origin with its own nonce; resolves and dispatches payment-success', async () => {
+  it('loads the chunk once, from its own origin with its own nonce and integrity; resolves and dispatches payment-success', async () => {
     await launch();
     const button = document.createElement('button');
     document.body.append(button);
@@ -161,6 +161,9 @@ describe('using a widget', () => {
     expect(chunks).toHaveLength(1);
     expect(chunks[0]!.src).toBe('https://remit.test/js/widgets.test000000.js');
     expect(chunks[0]!.nonce).toBe('n0nce');
+    // Pinned: the page's integrity on the loader reaches the chunk it adds (CORS mode, which integrity needs).
+    expect(chunks[0]!.integrity).toBe('sha384-test');
+    expect(chunks[0]!.getAttribute('crossorigin')).toBe('');
     const pay = vi.fn(async () => result);
     const boot = chunkRuns({ pay });
     expect(boot).toHaveBeenCalledWith({ base: 'https://remit.test', key: KEY, locale: null });

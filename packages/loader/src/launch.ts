@@ -9,6 +9,8 @@ import type { BootWidgets, WidgetUI } from './ui.js';
  * Kept tiny (budget 1.3 KB gzip): the work is in the chunk.
  */
 declare const __REMIT_CHUNK__: string;
+/** The chunk's `sha384-…` integrity: the page's pin on the loader reaches the chunk it adds. */
+declare const __REMIT_CHUNK_SRI__: string;
 
 type Win = Window & {
   Remit?: RemitWidgets;
@@ -20,7 +22,7 @@ type Failure = Error & { code: string };
 
 ((w: Win, d: Document) => {
   if (w.Remit) return;
-  const me = (d.currentScript || d.querySelector('script[src*="/js/dynamic-launch.js"]')) as HTMLScriptElement | null;
+  const me = (d.currentScript || d.querySelector('script[src*="/js/dynamic-launch"]')) as HTMLScriptElement | null;
   const src = new URL(me?.src || '/', location.href);
   const key = src.searchParams.get('remit_merchant_public_key') || '';
   const emit = (type: string, detail: unknown) => d.dispatchEvent(new CustomEvent('remit:' + type, { detail }));
@@ -41,6 +43,8 @@ type Failure = Error & { code: string };
       const s = d.createElement('script');
       s.src = src.origin + '/js/' + __REMIT_CHUNK__;
       s.nonce = me?.nonce || '';
+      s.integrity = __REMIT_CHUNK_SRI__;
+      s.crossOrigin = ''; // '' is anonymous: a CORS fetch without credentials, as integrity needs
       s.onerror = () => {
         ui = undefined;
         s.remove();

@@ -44,6 +44,24 @@ describe('loadRemit', () => {
     expect(JSON.parse(tag.dataset.appearance!)).toEqual({ theme: 'night', variables: { colorPrimary: '#7c3aed' } });
   });
 
+  it("uses the pinned tag already in the page's HTML (a release's versioned address) instead of adding one", async () => {
+    const pinned = document.createElement('script');
+    pinned.type = 'text/plain'; // happy-dom must not fetch it
+    pinned.setAttribute(
+      'src',
+      'https://remit.test/js/dynamic-launch.AbCdEf0123456789.js?remit_merchant_public_key=pk_test_x',
+    );
+    pinned.integrity = 'sha384-pinned';
+    document.head.append(pinned);
+    const loading = loadRemit({ publicKey: 'pk_test_x', baseUrl: 'https://remit.test', appearance: { theme: 'flat' } });
+    expect(document.querySelectorAll('script[src*="/js/dynamic-launch"]')).toHaveLength(1);
+    expect(pinned.dataset.appearance).toBe('{"theme":"flat"}');
+    win.Remit = { publicKey: 'pk_test_x' } as RemitWidgets;
+    pinned.dispatchEvent(new Event('load'));
+    await expect(loading).resolves.toBe(win.Remit);
+    pinned.remove();
+  });
+
   it('calls onReady even when the loader ran before, and wires onSuccess, onClose and onError to the events', async () => {
     win.Remit = { publicKey: 'pk_test_x' } as RemitWidgets;
     const calls: unknown[] = [];

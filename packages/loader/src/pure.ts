@@ -99,10 +99,13 @@ export function scriptUrl(opts: LoadRemitOptions, origin: string): string {
   return url.href;
 }
 
+/** The plain address, or a release's own (`/js/dynamic-launch.<version>.js`, pinned with integrity). */
+const LOADER_PATH = /^\/js\/dynamic-launch(\.[\w-]+)?\.js$/;
+
 function findScript(): HTMLScriptElement | null {
   for (const s of Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]'))) {
     try {
-      if (new URL(s.src).pathname === SCRIPT_PATH) return s;
+      if (LOADER_PATH.test(new URL(s.src).pathname)) return s;
     } catch {
       /* not a URL: not ours */
     }

@@ -40,6 +40,8 @@ describe('the webhook event union', () => {
       | 'dispute.closed'
       // Our extension: what the processor still needs from a merchant.
       | 'merchant.verification'
+      // Our extension: the merchant's page blocked something under its CSP.
+      | 'merchant.csp_violation'
     >();
     expectTypeOf<WebhookEventOf<'preauth.increment'>['data']>().toEqualTypeOf<{
       merchant_id: string;

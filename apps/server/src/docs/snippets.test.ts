@@ -27,6 +27,7 @@ const RUN: Record<string, string[]> = {
   'docs/embedding.md': [
     'WIDGET_ID=$(curl -s -G -u "$CLIENT_ID:$SECRET_KEY" $API/widgets --data-urlencode "merchant_key=$MERCHANT_KEY" | jq -r \'.data[0].id\')',
     'curl -s -u "$CLIENT_ID:$SECRET_KEY" -X PUT -H \'content-type: application/json\' $API/widgets/$WIDGET_ID -d "{',
+    'curl -s -G -u "$CLIENT_ID:$SECRET_KEY" $API/merchant/embed-policy --data-urlencode "merchant_key=$MERCHANT_KEY" | jq .data',
   ],
   'docs/webhooks.md': [
     'SIGNING_SECRET=$(curl -s -u "$CLIENT_ID:$SECRET_KEY" -H \'content-type: application/json\' \\',

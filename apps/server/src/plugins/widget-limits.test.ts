@@ -23,6 +23,7 @@ describe('widgetLimitsFromEnv', () => {
       REMIT_WIDGET_RATE_LIMIT_SMS_PER_KEY: '5/1h',
       REMIT_WIDGET_RATE_LIMIT_SMS_PER_PHONE: '1/24h',
       REMIT_WIDGET_RATE_LIMIT_SMS_PER_ADDRESS: '2/30m',
+      REMIT_WIDGET_RATE_LIMIT_CSP_REPORTS_PER_ADDRESS: '9/1m',
       REMIT_WIDGET_MAX_AMOUNT: '250.50',
     });
     expect(l).toEqual({
@@ -32,6 +33,7 @@ describe('widgetLimitsFromEnv', () => {
       smsPerKey: { name: 'widget_sms_key', limit: 5, windowMs: 3_600_000 },
       smsPerPhone: { name: 'widget_sms_phone', limit: 1, windowMs: 86_400_000 },
       smsPerAddress: { name: 'widget_sms_address', limit: 2, windowMs: 1_800_000 },
+      cspReportsPerAddress: { name: 'csp_reports_address', limit: 9, windowMs: 60_000 },
       maxAmountCents: 25050,
     });
     expect(widgetLimitsFromEnv({ REMIT_WIDGET_MAX_AMOUNT: 'off' }).maxAmountCents).toBeNull();

@@ -29,6 +29,8 @@ export interface WidgetLimits {
   smsPerPhone: RateRule;
   /** Payment request SMS, per client address. */
   smsPerAddress: RateRule;
+  /** CSP violation reports of merchants' pages (`POST /csp-reports/{public_key}`), per client address. */
+  cspReportsPerAddress: RateRule;
   /** Highest amount (cents) a public key may open a link or send a request for, over every merchant; null: none beyond the merchant's and the widget's own. */
   maxAmountCents: number | null;
 }
@@ -59,6 +61,10 @@ const RULES: Record<RuleKey, { env: string; rule: RateRule }> = {
   smsPerAddress: {
     env: 'REMIT_WIDGET_RATE_LIMIT_SMS_PER_ADDRESS',
     rule: { name: 'widget_sms_address', limit: 10, windowMs: HOUR },
+  },
+  cspReportsPerAddress: {
+    env: 'REMIT_WIDGET_RATE_LIMIT_CSP_REPORTS_PER_ADDRESS',
+    rule: { name: 'csp_reports_address', limit: 60, windowMs: MINUTE },
   },
 };
 export const WIDGET_MAX_AMOUNT_ENV = 'REMIT_WIDGET_MAX_AMOUNT';

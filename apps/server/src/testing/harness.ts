@@ -13,6 +13,7 @@ import {
   type Env,
   type Messaging,
   type Now,
+  type Operator,
   type Processor,
   type WorkerOptions,
   type Workers,
@@ -90,6 +91,8 @@ export async function startTestServer(
     checkDeposits?: CheckDepositProvider | null;
     /** Where check images go; default the database. */
     checkImageStore?: CheckImageStore;
+    /** The operator named in the SAQ A document (REMIT_OPERATOR_NAME, REMIT_OPERATOR_CONTACT). */
+    operator?: Operator;
   } = {},
 ): Promise<TestServer> {
   const db = testDbKind === 'postgres' ? await createTestDatabase() : null;
@@ -124,6 +127,7 @@ export async function startTestServer(
     timeLimits: opts.timeLimits,
     trustProxy: opts.trustProxy,
     metrics: metrics ? { metrics, token: opts.metrics?.token } : undefined,
+    operator: opts.operator,
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   core.ctx.publicUrl = address;

@@ -625,3 +625,31 @@ export const checkImages = pgTable(
     check('check_images_size', sql`octet_length(${t.data}) <= 10485760`),
   ],
 );
+
+/**
+ * Content-Security-Policy violations a merchant's page reported (`POST /csp-reports/{public_key}`),
+ * kept for REMIT_RETENTION_CSP_REPORTS_DAYS. `notified` marks the report a `merchant.csp_violation`
+ * webhook went out for: at most one per blocked address and merchant an hour.
+ */
+export const cspReports = pgTable(
+  'csp_reports',
+  {
+    id: text('id').primaryKey(),
+    merchantId: text('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    blockedUri: text('blocked_uri').notNull(),
+    directive: text('directive').notNull(),
+    documentUri: text('document_uri').notNull(),
+    disposition: text('disposition').notNull(),
+    /** Remit's own script or frame was blocked. */
+    remitResource: boolean('remit_resource').notNull(),
+    notified: boolean('notified').notNull().default(false),
+    createdAt: ts('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('csp_reports_merchant_idx').on(t.merchantId, t.createdAt),
+    index('csp_reports_blocked_idx').on(t.merchantId, t.blockedUri, t.createdAt),
+    index('csp_reports_created_idx').on(t.createdAt),
+  ],
+);

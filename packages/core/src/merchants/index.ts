@@ -1,4 +1,10 @@
-export { merchantForKey, merchantForPublicKey, lockMerchant, type Merchant } from './merchant-key.js';
+export {
+  merchantForKey,
+  merchantForPublicKey,
+  merchantWithPublicKey,
+  lockMerchant,
+  type Merchant,
+} from './merchant-key.js';
 export { MERCHANT_EPOCH } from './merchant-cache.js';
 export { onboardMerchant, DEFAULT_PRICING, type OnboardingResult } from './onboarding.js';
 export { exampleOnboarding } from './onboarding.example.js';

@@ -56,6 +56,15 @@ const byKeyQuery = perHandle((db: Db) =>
     .prepare('merchant_for_key'),
 );
 
+/** The merchant whose public key this is, whatever the caller's origin (401 `unauthorized` for none). */
+export async function merchantWithPublicKey(db: Db, publicKey: unknown): Promise<Merchant> {
+  if (typeof publicKey !== 'string' || !publicKey.startsWith('pk_') || publicKey.length > 200)
+    throw unauthorizedPublicKey();
+  const [row] = await db.select(merchantColumns).from(merchants).where(eq(merchants.publicKey, publicKey)).limit(1);
+  if (!row) throw unauthorizedPublicKey();
+  return row;
+}
+
 /**
  * The merchant a publishable key (`pk_…`) names, for calls from a browser (the widgets): the key is
  * public, so the caller's `Origin` must be one the merchant allowed. Unknown and malformed keys are
@@ -69,10 +78,7 @@ export async function merchantForPublicKey(
   origin: unknown,
   allowedOrigins: (merchant: Merchant) => Promise<readonly string[] | 'any'> | readonly string[] | 'any',
 ): Promise<Merchant> {
-  if (typeof publicKey !== 'string' || !publicKey.startsWith('pk_') || publicKey.length > 200)
-    throw unauthorizedPublicKey();
-  const [row] = await db.select(merchantColumns).from(merchants).where(eq(merchants.publicKey, publicKey)).limit(1);
-  if (!row) throw unauthorizedPublicKey();
+  const row = await merchantWithPublicKey(db, publicKey);
   if (typeof origin !== 'string' || origin.length === 0 || origin.length > 300)
     throw new RemitError('origin_not_allowed');
   const allowed = await allowedOrigins(row);

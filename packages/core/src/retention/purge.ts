@@ -19,6 +19,8 @@ export interface Retention {
   messagesDays: number | null;
   /** Portal sessions past their expiry, and 3-D Secure challenges from their start. */
   sessionsDays: number | null;
+  /** Content-Security-Policy violation reports of merchants' pages, from their receipt (the SAQ A document lists 90 days). */
+  cspReportsDays: number | null;
   /** How often the purge runs after the one at start. */
   intervalMs: number;
 }
@@ -27,6 +29,7 @@ export const DEFAULT_RETENTION: Retention = {
   eventsDays: 30,
   messagesDays: 30,
   sessionsDays: 7,
+  cspReportsDays: 90,
   intervalMs: 60 * 60 * 1000,
 };
 
@@ -44,6 +47,7 @@ export const PURGED_TABLES = [
   'portal_sessions',
   'pay_challenges',
   'rate_limits',
+  'csp_reports',
 ] as const;
 
 const zero = (): PurgeCounts => Object.fromEntries(PURGED_TABLES.map((t) => [t, 0])) as PurgeCounts;
@@ -142,6 +146,15 @@ export async function purgeBatch(
       'created_at',
     );
   }
+
+  const reports = cutoff(now, retention.cspReportsDays);
+  if (reports)
+    counts.csp_reports = await deleteOldest(
+      'csp_reports',
+      ['id'],
+      sql`created_at < ${reports}::timestamptz`,
+      'created_at',
+    );
 
   // Rate-limit windows that ended (the limiter also sweeps them now and then).
   counts.rate_limits = await deleteOldest('rate_limits', ['key'], sql`expires_at < now()`, 'expires_at');

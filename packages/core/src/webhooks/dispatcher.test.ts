@@ -119,6 +119,14 @@ const SAMPLES: { [K in EventType]: EventData[K] } = {
   'dispute.created': dispute('needs_response'),
   'dispute.updated': dispute('under_review'),
   'dispute.closed': dispute('won'),
+  'merchant.csp_violation': {
+    merchant_id: 'm_1',
+    report_id: 'csp_1',
+    blocked_uri: 'https://evil.example/x.js',
+    directive: 'script-src-elem',
+    document_uri: 'https://shop.example/pay',
+    remit_resource: false,
+  },
 };
 
 let core: TestCore;

@@ -1,4 +1,5 @@
 import {
+  embedPolicySchema,
   onboardingSchema,
   portalClockBody,
   portalDeliveriesSchema,
@@ -22,6 +23,7 @@ import {
 } from '@remit/contract';
 import {
   addressKey,
+  embedPolicy,
   exampleOnboarding,
   isRemitError,
   portalAdvanceClock,
@@ -51,6 +53,7 @@ import type { App } from '../types.js';
 import { clearSessionCookie, requireSession, sessionToken, setSessionCookie } from './session.js';
 import { setApiHeaders } from './headers.js';
 import { sharedSignInLimit } from './sign-in-limit.js';
+import { builtLoader } from '../widget-assets.js';
 
 const hide = { hide: true } as const;
 const config = { public: true } as const;
@@ -210,6 +213,16 @@ export function portalApiRoutes(app: App, ctx: Ctx) {
   const merchantRoute = { ...guard, schema: { ...hide, params: portalMerchantParams } };
   const merchantOf = (req: { portalClientId: string; params: { merchant_id: string } }) =>
     portalMerchant(ctx, req.portalClientId, req.params.merchant_id);
+
+  // The pinned tag and the page's policy, as GET /merchant/embed-policy gives them, to copy.
+  app.get(
+    '/portal/api/merchants/:merchant_id/embed-policy',
+    { ...merchantRoute, schema: { ...merchantRoute.schema, response: { 200: embedPolicySchema } } },
+    async (req) => {
+      const merchant = await merchantOf(req);
+      return embedPolicy(ctx.publicUrl, merchant.publicKey, await builtLoader());
+    },
+  );
 
   app.get(
     '/portal/api/merchants/:merchant_id/transactions',
