@@ -105,9 +105,13 @@ describe('the embedded database after a crash', () => {
     expect((await send({ method: 'GET', url: `${second.base}/healthz` })).status).toBe(200);
     expect(second.output()).not.toContain('in use by another Remit process');
     // The database is the same one, whole: the credentials the killed server made still sign in.
-    const { client_id, secret_key } = creds.body;
+    const { client_id, secret_key } = creds.body as { client_id: string; secret_key: string };
     const auth = `Basic ${Buffer.from(`${client_id}:${secret_key}`).toString('base64')}`;
-    const merchants = await send({ method: 'GET', url: `${second.base}/api/v1/merchant`, headers: { authorization: auth } });
+    const merchants = await send({
+      method: 'GET',
+      url: `${second.base}/api/v1/merchant`,
+      headers: { authorization: auth },
+    });
     expect(merchants.status).toBe(200);
     expect(Date.now() - t0).toBeLessThan(60_000);
     await second.stop('SIGTERM');

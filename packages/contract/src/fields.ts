@@ -53,7 +53,8 @@ export function hiddenCharacter(s: string): string | null {
 
 const refuseHidden = (s: string | undefined, ctx: z.RefinementCtx) => {
   const c = s === undefined ? null : hiddenCharacter(s);
-  if (c) ctx.addIssue({ code: 'custom', message: `must not contain ${c}: no invisible or direction-changing characters` });
+  if (c)
+    ctx.addIssue({ code: 'custom', message: `must not contain ${c}: no invisible or direction-changing characters` });
 };
 
 /** Text a customer is shown (names, descriptions, button words): `text`, without hidden characters. */

@@ -53,7 +53,9 @@ const businessInfo = z
     business_industry: mccCode(),
     business_name: fields
       .shownText(200)
-      .describe('Legal business name; shown as the merchant `businessname`. No invisible or direction-changing characters'),
+      .describe(
+        'Legal business name; shown as the merchant `businessname`. No invisible or direction-changing characters',
+      ),
     business_phone: fields.phone().describe('Business phone: 10-digit US number or E.164; stored as E.164'),
     business_state: t(100, 'State (or region) name, for example "California"'),
     business_zip: postalCode(),

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { amount, flag, merchantKey, optionalNonBlank as optional, phone, shownText, text } from './fields.js';
+import { amount, flag, merchantKey, optionalNonBlank as optional, phone, shownText } from './fields.js';
 import { orderId } from './pay-links.js';
 import { originField } from './origins.js';
 import { appearanceSchema, appearanceVariablesView, THEMES } from './appearance.js';
