@@ -42,7 +42,6 @@ export function AddCardPage({ view }: { view: AddCardView }) {
 
   const stripe = view.card_entry.kind === 'stripe';
   const show = (f: FailureText) => (failure.value = { ...f, id: (failure.value?.id ?? 0) + 1 });
-  const declined = (message: string) => show({ title: m.declinedTitle, message, hint: m.tryAnother });
   const chunk = useStripeChunk(stripe, () => show({ title: m.notCompletedTitle, message: m.networkError }));
 
   const run = async (work: () => Promise<void>) => {
@@ -115,8 +114,7 @@ export function AddCardPage({ view }: { view: AddCardView }) {
                   busy={busy.value}
                   run={run}
                   settle={finish}
-                  fail={declined}
-                  interrupted={() => show({ title: m.notCompletedTitle, message: m.technicalRetry })}
+                  fail={show}
                 />
               )
             )}

@@ -7,18 +7,23 @@ export interface FailureText {
   hint?: string;
 }
 
-/** Codes whose answer says nothing was changed: the processor failed, or none is configured. */
-const NOTHING_MOVED = new Set(['processor_error', 'processor_unavailable']);
-
 /**
  * What a failed pay, report or save call tells the customer. Only a decline (402) says "declined";
- * a server or processor failure says it was technical, that no money moved when the answer says
- * so, and to try again in a moment, in the page's language (never the API's own words for developers).
+ * a server or processor failure says it was technical, that no money moved when the answer says so
+ * (`processor_error`, `processor_unavailable`: nothing was changed), and to try again in a moment,
+ * in the page's language: never the API's words for developers.
  */
 export function failureOf(res: Extract<ApiResult<unknown>, { ok: false }>, m: Messages): FailureText {
-  if (res.status === 0) return { title: m.notCompletedTitle, message: m.networkError };
-  if (res.status === 402) return { title: m.declinedTitle, message: res.message, hint: m.tryAnother };
-  if (res.status >= 500)
-    return { title: m.notCompletedTitle, message: NOTHING_MOVED.has(res.code) ? m.technicalNoMoney : m.technicalRetry };
-  return { title: m.notCompletedTitle, message: res.message };
+  const { status, code, message } = res;
+  if (status === 402) return { title: m.declinedTitle, message, hint: m.tryAnother };
+  return {
+    title: m.notCompletedTitle,
+    message: !status
+      ? m.networkError
+      : status < 500
+        ? message
+        : code.startsWith('processor_')
+          ? m.technicalNoMoney
+          : m.technicalRetry,
+  };
 }

@@ -67,10 +67,8 @@ export function LinkPage({ view }: { view: PayLinkView }) {
     failure.value = null;
     embed.succeeded(r.transaction_id);
   };
-  const fail = (title: string, message: string, hint?: string) => {
-    failure.value = { title, message, hint, id: (failure.value?.id ?? 0) + 1 };
-  };
-  const show = (f: FailureText) => fail(f.title, f.message, f.hint);
+  const show = (f: FailureText) => (failure.value = { ...f, id: (failure.value?.id ?? 0) + 1 });
+  const fail = (title: string, message: string, hint?: string) => show({ title, message, hint });
 
   /** One answer of a pay or challenge call → the next state. */
   const settle = async (res: ApiResult<PayResult>, scope: string) => {
@@ -92,10 +90,11 @@ export function LinkPage({ view }: { view: PayLinkView }) {
       }
       return;
     }
-    // A network failure keeps the key: the retry is replayed, not charged twice.
-    if (res.status === 0) return show(failureOf(res, m));
-    endAttempt(scope);
-    challenge.value = null;
+    // A network failure (status 0) keeps the key: the retry is replayed, not charged twice.
+    if (res.status) {
+      endAttempt(scope);
+      challenge.value = null;
+    }
     if (res.code === 'link_already_paid') {
       const fresh = await getLink(view.link_id);
       if (fresh.ok && fresh.data.receipt) return paid(fresh.data.receipt);
@@ -188,8 +187,7 @@ export function LinkPage({ view }: { view: PayLinkView }) {
               busy={busy.value}
               run={run}
               settle={settle}
-              fail={(message) => fail(m.declinedTitle, message, m.tryAnother)}
-              interrupted={() => fail(m.notCompletedTitle, m.technicalRetry)}
+              fail={show}
               onMethod={(v) => (method.value = v)}
             />
           )

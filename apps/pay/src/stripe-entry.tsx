@@ -14,6 +14,7 @@ import type { TargetedEvent } from 'preact';
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { announce, request, type ApiResult } from '@remit/form-kit';
 import { getLink } from './api.js';
+import type { FailureText } from './failure.js';
 import { attemptKey, endAttempt } from './idempotency.js';
 import { locale, t } from './i18n.js';
 import { loadStripe, stripeLocale } from './stripe-js.js';
@@ -90,10 +91,8 @@ export interface StripeFieldsProps {
   run: (work: () => Promise<void>) => Promise<void>;
   /** Tells the server the intent was confirmed (or failed at Stripe) and shows its answer. */
   report: (intentId: string) => Promise<void>;
-  /** A decline Stripe answered with no intent to report (its message says why). */
-  fail: (message: string) => void;
-  /** Stripe could not be reached or failed (no decline, no intent to report): a technical failure. */
-  interrupted: () => void;
+  /** A failure Stripe answered with no intent to report: a decline, or Stripe unreachable or failing. */
+  fail: (f: FailureText) => void;
   /** The server refused the intent (paid, deleted, a payment in progress…): the page shows it. */
   refused: (res: Extract<ApiResult<unknown>, { ok: false }>) => void;
   /** Asks the server for the page's view again: a failure (deleted, expired) is shown as `refused`. */
@@ -202,8 +201,11 @@ export function StripeFields(p: StripeFieldsProps) {
       }
       if (tried) return p.report(tried);
       // Only the bank's refusal is a decline; Stripe unreachable or failing is not the card's fault.
-      if (err.type === 'card_error') return p.fail(err.message ?? m.tryAnother);
-      p.interrupted();
+      p.fail(
+        err.type === 'card_error'
+          ? { title: m.declinedTitle, message: err.message ?? m.tryAnother, hint: m.tryAnother }
+          : { title: m.notCompletedTitle, message: m.technicalRetry },
+      );
     });
   };
 
@@ -252,7 +254,7 @@ export function BankVerification({ url }: { url: string }) {
   );
 }
 
-type Common = Pick<StripeFieldsProps, 'label' | 'busy' | 'run' | 'fail' | 'interrupted'>;
+type Common = Pick<StripeFieldsProps, 'label' | 'busy' | 'run' | 'fail'>;
 type Settle<T> = (res: ApiResult<T>, scope: string) => unknown;
 
 /** The pay page's Stripe fields: the link's PaymentIntent, its report settled as a pay attempt's answer. */
