@@ -1,6 +1,6 @@
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProcessor } from '@remit/core';
@@ -72,32 +72,26 @@ async function relayTo(target: string): Promise<typeof link> {
   };
 }
 
+let browser: Browser;
 async function world(s: TestServer): Promise<World> {
   const m = await newMerchant(s);
-  const browser = await launchChromium();
-  const w = {
-    s,
-    m,
-    browser,
-    async close() {
-      await browser.close();
-      await s.close();
-    },
-  };
+  const w = { s, m, browser, close: () => s.close() };
   worlds.push(w);
   return w;
 }
 
 beforeAll(async () => {
+  browser = await launchChromium();
   emu = await startStripeEmulator();
   link = await relayTo(emu.url);
   const env = { ...emulatedStripeEnv(emu), REMIT_STRIPE_API_URL: link.url };
   stripe = await world(await startTestServer({ processor: createProcessor('stripe', 'sandbox', env) }));
   simulator = await world(await startTestServer());
   none = await world(await startTestServer({ processor: createProcessor('none', 'sandbox', {}) }));
-}, 240_000);
+}, 600_000);
 afterAll(async () => {
   for (const w of worlds) await w.close();
+  await browser?.close();
   await link?.close();
   await emu?.close();
 });
@@ -166,7 +160,7 @@ describe('the pay page during an outage', () => {
       expect((await transactions(stripe)).length).toBe(before);
       expect(emu.intents().filter((i) => i.metadata.remit_link === id)).toEqual([]);
       await page.context().close();
-    }, 120_000);
+    }, 240_000);
 
     it(`${l}: confirming at Stripe fails (the network): not completed, try again; the retry pays once`, async () => {
       const id = await createLink(stripe, { amount: '21.00' });
@@ -202,7 +196,7 @@ describe('the pay page during an outage', () => {
           .map((i) => [i.status, i.amount_received]),
       ).toEqual([['succeeded', 2100]]);
       await page.context().close();
-    }, 120_000);
+    }, 240_000);
 
     it(`${l}: the simulator's pay call is lost (the network): not completed, not charged twice; the retry pays once`, async () => {
       const id = await createLink(simulator, { amount: '21.00' });
@@ -226,7 +220,7 @@ describe('the pay page during an outage', () => {
       // One sale for the link, completed: the lost call charged nothing, the retry once.
       expect((await ofLink()).map((t) => t.status)).toEqual(['completed']);
       await page.context().close();
-    }, 120_000);
+    }, 240_000);
 
     it(`${l}: no processor answers the pay call: not completed, no money was taken, try again in a moment`, async () => {
       const id = await createLink(none, { amount: '21.00' });
@@ -241,6 +235,6 @@ describe('the pay page during an outage', () => {
       await saysNothingWrong(page, l);
       await checkState(page, `outage-no-processor-${l}`);
       await page.context().close();
-    }, 120_000);
+    }, 240_000);
   }
 });
