@@ -5,7 +5,7 @@ import { join } from 'node:path';
 /** Names the holder for the message a refused start prints; the lock itself is the socket (Linux). */
 const HOLDER_FILE = 'remit.pid';
 /** How long a start waits for a holder that is going away (a supervisor restarting a killed server). */
-const WAIT_MS = 3_000;
+const WAIT_MS = 5_000;
 
 function alive(pid: number): boolean {
   try {
