@@ -4,6 +4,7 @@ import { useLayoutEffect, useRef } from 'preact/hooks';
 import { announce } from '@remit/form-kit';
 import { saveCard, type ApiResult } from './api.js';
 import { CardForm } from './card-form.js';
+import { failureOf, type FailureText } from './failure.js';
 import { attemptKey, endAttempt } from './idempotency.js';
 import { t } from './i18n.js';
 import { CannotPay } from './cannot-pay.js';
@@ -36,13 +37,13 @@ export function AddCardPage({ view }: { view: AddCardView }) {
   const saved = useSignal(view.saved_card);
   const justSaved = useSignal(false);
   const busy = useSignal(false);
-  const failure = useSignal<{ message: string; id: number } | null>(null);
+  const failure = useSignal<(FailureText & { id: number }) | null>(null);
   const clearCard = useSignal(0);
   const inFlight = useRef(false);
 
   const stripe = view.card_entry.kind === 'stripe';
-  const failed = (message: string) => (failure.value = { message, id: (failure.value?.id ?? 0) + 1 });
-  const chunk = useStripeChunk(stripe, () => failed(m.networkError));
+  const show = (f: FailureText) => (failure.value = { ...f, id: (failure.value?.id ?? 0) + 1 });
+  const chunk = useStripeChunk(stripe, () => show({ title: m.notCompletedTitle, message: m.networkError }));
 
   const run = async (work: () => Promise<void>) => {
     if (inFlight.current) return;
@@ -66,7 +67,7 @@ export function AddCardPage({ view }: { view: AddCardView }) {
     }
     if (res.status !== 0) endAttempt(scope);
     if (res.status === 402) clearCard.value++;
-    failed(res.status === 0 ? m.networkError : res.message);
+    show(failureOf(res, m));
   };
   const submit = (card: CardInput) =>
     run(async () => {
@@ -100,14 +101,7 @@ export function AddCardPage({ view }: { view: AddCardView }) {
           <CannotPay restricted={view.merchant.restricted} />
         ) : (
           <>
-            {failure.value && (
-              <Outcome
-                title={m.declinedTitle}
-                message={failure.value.message}
-                hint={m.tryAnother}
-                id={failure.value.id}
-              />
-            )}
+            {failure.value && <Outcome {...failure.value} />}
             {!stripe ? (
               <CardForm submitLabel={m.saveCard} busy={busy.value} clearSignal={clearCard.value} onSubmit={submit} />
             ) : (
@@ -118,7 +112,7 @@ export function AddCardPage({ view }: { view: AddCardView }) {
                   busy={busy.value}
                   run={run}
                   settle={finish}
-                  fail={failed}
+                  fail={show}
                 />
               )
             )}

@@ -9,6 +9,7 @@ import { CardForm } from './card-form.js';
 import { Challenge } from './challenge.js';
 import { Confirming } from './confirming.js';
 import { createEmbed } from './embed.js';
+import { failureOf, type FailureText } from './failure.js';
 import { formatMoney } from './format.js';
 import { attemptKey, endAttempt } from './idempotency.js';
 import { intlLocale, t } from './i18n.js';
@@ -54,7 +55,7 @@ export function LinkPage({ view }: { view: PayLinkView }) {
   // Stripe's fields take the card (its chunk, fetched after the first render); a bank account
   // waiting for microdeposits shows Stripe's verification page.
   const stripe = view.card_entry.kind === 'stripe';
-  const chunk = useStripeChunk(stripe, () => fail(m.declinedTitle, m.networkError));
+  const chunk = useStripeChunk(stripe, () => fail(m.notCompletedTitle, m.networkError));
   // After a reload, the view names it (the debit is recorded: the receipt shows beside it).
   const verification = useSignal<string | null>(view.pending_verification_url ?? null);
   const money = (c: number) => formatMoney(c, view.amounts.currency, intlLocale());
@@ -67,9 +68,8 @@ export function LinkPage({ view }: { view: PayLinkView }) {
     failure.value = null;
     embed.succeeded(r.transaction_id);
   };
-  const fail = (title: string, message: string, hint?: string) => {
-    failure.value = { title, message, hint, id: (failure.value?.id ?? 0) + 1 };
-  };
+  const show = (f: FailureText) => (failure.value = { ...f, id: (failure.value?.id ?? 0) + 1 });
+  const fail = (title: string, message: string, hint?: string) => show({ title, message, hint });
 
   /** One answer of a pay or challenge call → the next state. */
   const settle = async (res: ApiResult<PayResult>, scope: string) => {
@@ -91,9 +91,11 @@ export function LinkPage({ view }: { view: PayLinkView }) {
       }
       return;
     }
-    if (res.status === 0) return fail(m.declinedTitle, m.networkError); // same key on retry: replayed, not charged twice
-    endAttempt(scope);
-    challenge.value = null;
+    // A network failure (status 0) keeps the key: the retry is replayed, not charged twice.
+    if (res.status) {
+      endAttempt(scope);
+      challenge.value = null;
+    }
     if (res.code === 'link_already_paid') {
       const fresh = await getLink(view.link_id);
       if (fresh.ok && fresh.data.receipt) return paid(fresh.data.receipt);
@@ -105,9 +107,8 @@ export function LinkPage({ view }: { view: PayLinkView }) {
     if (res.status === 402) {
       clearCard.value++;
       embed.failed();
-      return fail(m.declinedTitle, res.message, m.tryAnother);
     }
-    fail(m.declinedTitle, res.message);
+    show(failureOf(res, m));
   };
 
   // Back from a failed challenge at the processor (`?declined=<code>`): only what is shown, never what is charged.
@@ -182,7 +183,7 @@ export function LinkPage({ view }: { view: PayLinkView }) {
               busy={busy.value}
               run={run}
               settle={settle}
-              fail={(message) => fail(m.declinedTitle, message, m.tryAnother)}
+              fail={show}
               onMethod={(v) => (method.value = v)}
             />
           )

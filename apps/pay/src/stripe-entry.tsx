@@ -14,6 +14,7 @@ import type { TargetedEvent } from 'preact';
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import { announce, request, type ApiResult } from '@remit/form-kit';
 import { getLink } from './api.js';
+import type { FailureText } from './failure.js';
 import { attemptKey, endAttempt } from './idempotency.js';
 import { locale, t } from './i18n.js';
 import { loadStripe, stripeLocale } from './stripe-js.js';
@@ -90,8 +91,8 @@ export interface StripeFieldsProps {
   run: (work: () => Promise<void>) => Promise<void>;
   /** Tells the server the intent was confirmed (or failed at Stripe) and shows its answer. */
   report: (intentId: string) => Promise<void>;
-  /** A failure Stripe answered with no intent to report. */
-  fail: (message: string) => void;
+  /** A failure Stripe answered with no intent to report: a decline, or Stripe unreachable or failing. */
+  fail: (f: FailureText) => void;
   /** The server refused the intent (paid, deleted, a payment in progress…): the page shows it. */
   refused: (res: Extract<ApiResult<unknown>, { ok: false }>) => void;
   /** Asks the server for the page's view again: a failure (deleted, expired) is shown as `refused`. */
@@ -107,7 +108,8 @@ export function StripeFields(p: StripeFieldsProps) {
   const s = sm();
   const form = useRef<HTMLFormElement>(null);
   const host = useRef<HTMLDivElement>(null);
-  const state = useSignal<'loading' | 'ready' | 'broken' | 'refused'>('loading');
+  // broken: the fields could not load (the network); failed: the server could not make the intent (the processor).
+  const state = useSignal<'loading' | 'ready' | 'broken' | 'failed' | 'refused'>('loading');
   const live = useRef<{ stripe: Stripe; elements: StripeElements; secret: string } | null>(null);
   // The amount follows the tab: a payment waits for the last switch to reach Stripe.
   const switching = useSignal(false);
@@ -125,6 +127,10 @@ export function StripeFields(p: StripeFieldsProps) {
         p.intent(),
       ]);
       if (unmounted) return;
+      if (!res.ok && res.status >= 500) {
+        state.value = 'failed';
+        return;
+      }
       if (!res.ok && res.status !== 0) {
         state.value = 'refused';
         return p.refused(res);
@@ -194,7 +200,12 @@ export function StripeFields(p: StripeFieldsProps) {
         if (!fresh.ok) return p.refused(fresh);
       }
       if (tried) return p.report(tried);
-      p.fail(err.message ?? m.tryAnother);
+      // Only the bank's refusal is a decline; Stripe unreachable or failing is not the card's fault.
+      p.fail(
+        err.type === 'card_error'
+          ? { title: m.declinedTitle, message: err.message ?? m.tryAnother, hint: m.tryAnother }
+          : { title: m.notCompletedTitle, message: m.technicalRetry },
+      );
     });
   };
 
@@ -205,13 +216,13 @@ export function StripeFields(p: StripeFieldsProps) {
       <p class="fine-print" role="status">
         {state.value === 'loading' ? s.loading : ''}
       </p>
-      {state.value === 'broken' && (
+      {(state.value === 'broken' || state.value === 'failed') && (
         <div class="alert" role="alert">
-          <p>{s.unavailable}</p>
+          <p>{state.value === 'broken' ? s.unavailable : s.notStarted}</p>
         </div>
       )}
       <div class="stripe-element" ref={host} />
-      {state.value !== 'broken' && (
+      {state.value !== 'broken' && state.value !== 'failed' && (
         <button class="button" type="submit" disabled={p.busy || switching.value || state.value !== 'ready'}>
           {p.busy ? m.processing : p.label}
         </button>

@@ -57,7 +57,7 @@ export const SETTINGS: Setting[] = [
     names: ['REMIT_DATA_DIR'],
     default: '`./.remit`',
     meaning:
-      "PGlite's data (without `DATABASE_URL`) and the generated sandbox encryption key (check images of earlier versions move from here into the database at start: [check deposits](#check-deposits)). Kept owner-only (mode 0700); one process at a time holds it (lock file `remit.pid`)",
+      "PGlite's data (without `DATABASE_URL`) and the generated sandbox encryption key (check images of earlier versions move from here into the database at start: [check deposits](#check-deposits)). Kept owner-only (mode 0700); one process at a time holds it ([one process per embedded database](#one-process-per-embedded-database))",
   },
   {
     table: 'main',

@@ -8,8 +8,10 @@ import {
   locale,
   merchantKey,
   optionalNonBlank,
+  optionalShownText,
   optionalText,
   phone,
+  shownText,
   text,
 } from './fields.js';
 import { envelope } from './envelope.js';
@@ -90,8 +92,8 @@ export type BankAccountDetails = z.input<typeof bankAccountInput>;
 
 export const addCustomerInput = z.object({
   merchant_key: merchantKey(),
-  first_name: text(100),
-  last_name: absentIfBlank(optionalText(100)),
+  first_name: shownText(100),
+  last_name: absentIfBlank(optionalShownText(100)),
   email: absentIfBlank(email()),
   phone_number: absentIfBlank(phone()),
   card: absentIfBlank(cardInput),

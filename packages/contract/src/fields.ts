@@ -35,6 +35,34 @@ export const text = (max: number) =>
 
 export const optionalText = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`).optional();
 
+/** An emoji tag sequence (a subdivision flag: U+1F3F4, tag letters, U+E007F): its tags are Cf but drawn as one flag. */
+const EMOJI_TAG_SEQUENCE = /\u{1F3F4}[\u{E0020}-\u{E007E}]+\u{E007F}/gu;
+/** Control (Cc) and format (Cf) characters, but line breaks and tabs, ZWNJ (U+200C) and ZWJ (U+200D). */
+const HIDDEN = /(?![\t\n\r\u200C\u200D])[\p{Cc}\p{Cf}]/u;
+
+/**
+ * The first character of `s` that is not drawn as itself, as `U+XXXX`, or null: bidi controls (U+061C,
+ * U+200E, U+200F, U+202A–202E, U+2066–2069: `Pay` U+202E `gnp.exe` reads "Payexe.png"), invisible format
+ * characters (U+200B, U+2060, U+FEFF, U+00AD, the rest of Cf) and control characters. ZWNJ and ZWJ stay:
+ * Indic and Arabic spellings and emoji sequences need them.
+ */
+export function hiddenCharacter(s: string): string | null {
+  const hit = HIDDEN.exec(s.replace(EMOJI_TAG_SEQUENCE, ''));
+  return hit ? `U+${hit[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}` : null;
+}
+
+const refuseHidden = (s: string | undefined, ctx: z.RefinementCtx) => {
+  const c = s === undefined ? null : hiddenCharacter(s);
+  if (c)
+    ctx.addIssue({ code: 'custom', message: `must not contain ${c}: no invisible or direction-changing characters` });
+};
+
+/** Text a customer is shown (names, descriptions, button words): `text`, without hidden characters. */
+export const shownText = (max: number) => text(max).superRefine(refuseHidden);
+
+/** Optional text a customer is shown: `optionalText`, without hidden characters. */
+export const optionalShownText = (max: number) => optionalText(max).superRefine(refuseHidden);
+
 export const merchantKey = () => z.string().min(1, 'is required').max(200);
 
 /** `YYYY-MM-DD` that names a real calendar day. */

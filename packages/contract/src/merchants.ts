@@ -52,11 +52,17 @@ const businessInfo = z
     business_country: countryCode(),
     business_email: fields.email().describe('Business email address; shown as the merchant `email`'),
     business_industry: mccCode(),
-    business_name: t(200, 'Legal business name; shown as the merchant `businessname`'),
+    business_name: fields
+      .shownText(200)
+      .describe(
+        'Legal business name; shown as the merchant `businessname`. No invisible or direction-changing characters',
+      ),
     business_phone: fields.phone().describe('Business phone: 10-digit US number or E.164; stored as E.164'),
     business_state: t(100, 'State (or region) name, for example "California"'),
     business_zip: postalCode(),
-    dba: fields.optionalText(200).describe('Optional: "doing business as" name'),
+    dba: fields
+      .optionalShownText(200)
+      .describe('Optional: "doing business as" name. No invisible or direction-changing characters'),
     ein: ein(),
     established_date: pastDate(),
     ownershiptype: z.enum(OWNERSHIP_TYPES).describe(`Legal form of the business: one of ${OWNERSHIP_TYPES.join(', ')}`),

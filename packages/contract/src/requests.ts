@@ -15,7 +15,7 @@ export const paymentRequestFields = z.object({
   order_id: orderId(),
   phone_number: optional(fields.phone()),
   email: optional(fields.email()),
-  name: optional(fields.text(NAME_MAX)),
+  name: optional(fields.shownText(NAME_MAX)),
   preauth: fields.flag().default(false),
   pass_fee: fields.flag().default(false),
   require_3ds: fields.flag().default(false),
@@ -25,7 +25,7 @@ export const paymentRequestFields = z.object({
   discount: optional(fields.amount({ allowZero: true })),
   surcharge: optional(fields.amount({ allowZero: true })),
   tax: optional(fields.amount({ allowZero: true })),
-  description: optional(fields.text(DESCRIPTION_MAX)),
+  description: optional(fields.shownText(DESCRIPTION_MAX)),
   /** Our extension: the exact origin of the page that embeds the link; the pay page posts its result only there. */
   embed_origin: optional(originField()),
   locale: optional(fields.locale()),

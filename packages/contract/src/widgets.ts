@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { amount, flag, merchantKey, optionalNonBlank as optional, phone, text } from './fields.js';
+import { amount, flag, merchantKey, optionalNonBlank as optional, phone, shownText } from './fields.js';
 import { orderId } from './pay-links.js';
 import { originField } from './origins.js';
 import { appearanceSchema, appearanceVariablesView, THEMES } from './appearance.js';
@@ -51,7 +51,7 @@ export const updateWidgetInput = z.object({
     .max(MAX_ALLOWED_ORIGINS, `must list at most ${MAX_ALLOWED_ORIGINS} origins`)
     .transform((list) => [...new Set(list)])
     .optional(),
-  button_text: text(BUTTON_TEXT_MAX).optional(),
+  button_text: shownText(BUTTON_TEXT_MAX).optional(),
   theme: z
     .object({
       primary_color: z

@@ -38,6 +38,8 @@ export async function startProcess(
     command?: string[];
     /** Where to run it; default the repository. */
     cwd?: string;
+    /** How long it may take to answer `readyPath`; default 90 s. */
+    readyMs?: number;
   } = {},
 ): Promise<ServerProcess> {
   const port = opts.port ?? (await freePort());
@@ -61,7 +63,7 @@ export async function startProcess(
     await exited;
     clearTimeout(force);
   };
-  const until = Date.now() + 90_000;
+  const until = Date.now() + (opts.readyMs ?? 90_000);
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`${script} exited: ${stderr}`);
     try {

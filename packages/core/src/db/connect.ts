@@ -183,7 +183,7 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
   }
   if (opts.image && opts.dataDir)
     throw new Error('connectDatabase: an image starts an in-memory database only (no dataDir)');
-  const release = opts.dataDir ? claimDataDir(opts.dataDir) : () => {};
+  const release = opts.dataDir ? await claimDataDir(opts.dataDir) : () => {};
   let closeOnFailure = async () => {};
   try {
     const client: PGliteLike =
