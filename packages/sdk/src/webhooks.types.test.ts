@@ -38,6 +38,10 @@ describe('the webhook event union', () => {
       | 'dispute.created'
       | 'dispute.updated'
       | 'dispute.closed'
+      // Our extension: a refund, void or capture the processor refused after Remit had answered.
+      | 'payment.refund.failed'
+      | 'payment.void.failed'
+      | 'preauth.charge.failed'
     >();
     expectTypeOf<WebhookEventOf<'preauth.increment'>['data']>().toEqualTypeOf<{
       merchant_id: string;

@@ -71,6 +71,17 @@ export class OutcomeUnknown extends RemitError {
 }
 
 /**
+ * A call none of whose tries reached the processor (the connection refused, the host unknown): it
+ * did nothing. Answered 502 `processor_error` like any failure; reconciliation sends it again later.
+ */
+export class ProcessorUnreachable extends RemitError {
+  constructor(cause: unknown) {
+    super('processor_error', undefined, { cause });
+    this.name = 'ProcessorUnreachable';
+  }
+}
+
+/**
  * Every call that creates or moves money carries `idempotencyKey`: the same key on a retry of the
  * same operation (processor/keys.ts), so a processor that already did it answers what it did.
  */
@@ -85,6 +96,11 @@ export interface Keyed {
  */
 export interface Deferrable {
   deferTo?: DeferredCall[] | null;
+  /**
+   * Our record the call is for (a refund or void record; a capture: the preauthorization), kept with
+   * a deferred call so a refusal found later changes that record (payments/refused-calls.ts).
+   */
+  reference?: string;
 }
 
 /**

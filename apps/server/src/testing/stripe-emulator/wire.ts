@@ -118,6 +118,10 @@ export type Refund = Pick<
   reverse_transfer: boolean;
   refund_application_fee: boolean;
 };
+export type PaymentMethodDomain = Pick<
+  Stripe.PaymentMethodDomain,
+  'id' | 'object' | 'domain_name' | 'enabled' | 'created' | 'livemode' | 'apple_pay' | 'google_pay' | 'link' | 'paypal'
+>;
 export type Customer = Pick<Stripe.Customer, 'id' | 'object' | 'created' | 'livemode' | 'metadata' | 'email' | 'name'>;
 export type Account = Pick<
   Stripe.Account,
