@@ -17,6 +17,7 @@ import {
   rotateClientSecret,
   rotateWebhookSecret,
   suspendMerchant,
+  walletDomainOf,
   type Core,
   type OperatorMerchant,
   type Refusal,
@@ -64,6 +65,11 @@ Commands:
                                     Remit had answered as done (each printed; see payments refused).
   payments refused [--json]         Captures, voids and refunds the processor refused after Remit had
                                     answered them as done, newest first: their records are failed.
+  wallets register-domain [<domain>] [--json]
+                                    Register the pay page's domain (default: the host of PUBLIC_URL)
+                                    with Stripe, so Apple Pay and Google Pay can show in its Payment
+                                    Element. Once: a domain Stripe has is left as it is (enabled again
+                                    if it was disabled). The server also does it at start.
   messages failed [--json]          SMS and email that failed (given up) or are being retried after a
                                     failure, newest first: channel, recipient, tries and the last error.
   webhooks failed [--json]          Webhook deliveries that failed, were disabled (410) or are being
@@ -288,6 +294,27 @@ const COMMANDS: Command[] = [
       io.err(`${list.length} call${list.length === 1 ? '' : 's'} refused by the processor.\n`);
     },
   },
+  ...[0, 1].map(
+    (args): Command => ({
+      words: ['wallets', 'register-domain'],
+      args,
+      async run({ core, config, io, p, arg }) {
+        const processor = core.ctx.processor;
+        const domain = args ? arg.toLowerCase() : walletDomainOf(config.publicUrl);
+        if (!processor.registerWalletDomain) {
+          io.err(`The ${processor.name} processor has no wallet domains to register (Stripe has).\n`);
+          return 1;
+        }
+        if (!domain) {
+          io.err(`PUBLIC_URL (${config.publicUrl}) names no domain wallets can run on: give one.\n`);
+          return 1;
+        }
+        const d = await processor.registerWalletDomain(domain);
+        if (p.json) return io.out(`${JSON.stringify(d)}\n`);
+        io.out(`${d.domain}: ${d.outcome} (${d.id}); Apple Pay ${d.apple_pay}, Google Pay ${d.google_pay}\n`);
+      },
+    }),
+  ),
   {
     words: ['messages', 'failed'],
     args: 0,

@@ -1617,6 +1617,8 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       const closed = new Promise<void>((r) => server.close(() => r()));
       server.closeAllConnections();
       await closed;
+      // The clients' kept-alive sockets see the close before their next request.
+      await new Promise((r) => setTimeout(r, 50));
     },
     dropAnswers: (pattern, count) => drops.push({ pattern, count }),
     failRequests: (pattern, count, status = 500) => failures.push({ pattern, count, status }),

@@ -5,6 +5,7 @@
  */
 import { RemitError } from '../errors.js';
 import type { DeferredCall } from './deferred.js';
+import type { WalletDomain } from './wallet-domains.js';
 
 export type { CardBrand } from '@remit/contract';
 
@@ -215,4 +216,9 @@ export interface Processor {
   readonly cardEntry?: { publishableKey: string; jsUrl: string };
   /** Present when merchants are accounts at the processor (Stripe); the simulator has none. */
   readonly accounts?: MerchantAccounts;
+  /**
+   * Present when wallets (Apple Pay, Google Pay) show in the processor's fields only on registered
+   * domains (Stripe's payment method domains): registers `domain` once (processor/wallet-domains.ts).
+   */
+  registerWalletDomain?(domain: string): Promise<WalletDomain>;
 }

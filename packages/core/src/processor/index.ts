@@ -15,3 +15,4 @@ export {
   type StripeSettings,
 } from './stripe.js';
 export type { ProcessorEnv } from './select.js';
+export { walletDomainOf, type WalletDomain } from './wallet-domains.js';

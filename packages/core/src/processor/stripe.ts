@@ -13,6 +13,7 @@ import {
   type Processor,
 } from './connector.js';
 import { stripeAccounts } from './stripe-accounts.js';
+import { registerWalletDomain } from './wallet-domains.js';
 
 /**
  * The Stripe connector (REMIT_PROCESSOR=stripe), through the official `stripe` package only. Card
@@ -117,11 +118,13 @@ function processorError(e: unknown): never {
   throw new RemitError('processor_error', undefined, { cause });
 }
 
-/** The operator's reason for a failed call (`Stripe: StripeConnectionError: …`): Stripe's type, code and message. */
-const stripeCause = (e: unknown) =>
-  new Error(
-    `Stripe: ${e instanceof Stripe.errors.StripeError ? `${e.type}${e.code ? ` ${e.code}` : ''}: ${e.message}` : String(e)}`,
-  );
+/** The operator's reason for a failed call (`Stripe: StripeConnectionError: … (ECONNREFUSED)`): Stripe's type, code and message. */
+const stripeCause = (e: unknown) => {
+  if (!(e instanceof Stripe.errors.StripeError)) return new Error(`Stripe: ${String(e)}`);
+  const network = (e as { detail?: { code?: unknown } }).detail?.code;
+  const detail = typeof network === 'string' ? ` (${network})` : '';
+  return new Error(`Stripe: ${e.type}${e.code ? ` ${e.code}` : ''}: ${e.message}${detail}`);
+};
 
 /** A connection that was never made (refused, no such host, no route): the request never left, so Stripe did nothing. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
@@ -289,6 +292,7 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
     bookkeepingOnly: false,
     stripe,
     accounts: stripeAccounts(stripe, call),
+    registerWalletDomain: (domain) => call(() => registerWalletDomain(stripe, domain)),
     webhookSecret: settings.webhookSecret,
     cardEntry: { publishableKey: settings.publishableKey ?? '', jsUrl: settings.jsUrl || STRIPE_JS_URL },
     checkCardNumber(number) {
