@@ -224,7 +224,7 @@ describe('a deferred call Stripe refuses at reconciliation', () => {
     expect(await txnRow(s, id)).toMatchObject({ status: 'authorized', is_status: 1 });
     expect(await txnRow(s, voidId)).toMatchObject({ status: 'failed' });
     const events = await delivered('payment.void.failed', 2);
-    expect(events.map((e) => e.data.transaction_id)).toContain(voidId);
+    expect(events.map((e) => (e.data as { transaction_id: string }).transaction_id)).toContain(voidId);
     expect(await metric('void')).toBe(2);
     expect(refusalWarnings().map((w) => w.operation)).toEqual(['refund', 'void', 'capture', 'void']);
   });
