@@ -57,7 +57,11 @@ async function refundStripeWillRefuse(auth: [string, string]): Promise<{ sale: s
     const s = {
       core,
       http: ({ path, auth: a, headers, ...rest }: Parameters<TestServer['http']>[0]) =>
-        send({ ...rest, url: `${base}${path}`, headers: { ...(a ? { authorization: basicAuth(...a) } : {}), ...headers } }),
+        send({
+          ...rest,
+          url: `${base}${path}`,
+          headers: { ...(a ? { authorization: basicAuth(...a) } : {}), ...headers },
+        }),
     } as unknown as TestServer;
     const m = await newMerchant(s, { auth });
     const customer = await stripeCardCustomer(s, m, emu);
@@ -91,9 +95,13 @@ it('payments reconcile exits 1 naming the refused refund; payments refused lists
   const cause =
     'Stripe: StripeInvalidRequestError amount_too_large: Refund amount ($5.00) is greater than unrefunded amount on charge ($0.00)';
   expect(first.err).toMatch(
-    new RegExp(`^refused: \\S+Z  refund   ${refund} of ${sale}  m_\\S+  5  ${pi}  ${cause.replace(/[$().]/g, '\\$&')}\\n`),
+    new RegExp(
+      `^refused: \\S+Z  refund   ${refund} of ${sale}  m_\\S+  5  ${pi}  ${cause.replace(/[$().]/g, '\\$&')}\\n`,
+    ),
   );
-  expect(first.err).toContain('1 capture, void or refund refused by the processor: its record is failed (payments refused).\n');
+  expect(first.err).toContain(
+    '1 capture, void or refund refused by the processor: its record is failed (payments refused).\n',
+  );
 
   const listed = await cli('payments', 'refused');
   expect(listed.code).toBe(0);
@@ -111,14 +119,13 @@ it('payments reconcile exits 1 naming the refused refund; payments refused lists
 }, 300_000);
 
 it("wallets register-domain: the pay page's domain created once at Stripe, found again after", async () => {
-  const creates = () =>
-    emu.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_method_domains');
+  const creates = () => emu.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_method_domains');
   const first = await cli('wallets', 'register-domain');
   expect(first.code).toBe(0);
   const [d] = [...emu.paymentMethodDomains.values()];
   expect(d).toMatchObject({ domain_name: 'pay.example.com', enabled: true });
   expect(first.out).toBe(`pay.example.com: created (${d!.id}); Apple Pay active, Google Pay active\n`);
-  const second = await cli('wallets', 'register-domain', '--json');
+  const second = await cli('wallets', 'register-domain', 'pay.example.com', '--json');
   expect(JSON.parse(second.out)).toEqual({
     domain: 'pay.example.com',
     id: d!.id,
@@ -130,7 +137,10 @@ it("wallets register-domain: the pay page's domain created once at Stripe, found
   const core = await openCore(coreOptions(loadConfig(env)));
   try {
     const lines: string[] = [];
-    const log = { info: (_: object, msg: string) => lines.push(msg), warn: (_: object, msg: string) => lines.push(msg) };
+    const log = {
+      info: (_: object, msg: string) => lines.push(msg),
+      warn: (_: object, msg: string) => lines.push(msg),
+    };
     expect(await registerPayPageDomain(core.ctx, log)).toMatchObject({ outcome: 'registered' });
     expect(lines).toEqual(["the pay page's domain is registered for wallets (registered)"]);
     // Disabled in Stripe's Dashboard: enabled again, still one.

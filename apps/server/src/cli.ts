@@ -279,7 +279,9 @@ const COMMANDS: Command[] = [
       if (!core.ctx.processor.lookupPayment)
         io.err(`The ${core.ctx.processor.name} processor has no outcomes to ask about.\n`);
       if (c.refused) {
-        io.err(`${c.refused} capture, void or refund refused by the processor: its record is failed (payments refused).\n`);
+        io.err(
+          `${c.refused} capture, void or refund refused by the processor: its record is failed (payments refused).\n`,
+        );
         return 1;
       }
     },

@@ -92,7 +92,9 @@ describe('a deferred call Stripe refuses at reconciliation', () => {
     expect(res.body.message).toBe('Refund processed successfully.');
     const refundId = res.body.data.transaction_id as string;
     expect(await txnRow(s, id)).toMatchObject({ status: 'completed', refunded: 500 });
-    expect(await callsOf(pid)).toEqual([{ kind: 'refund', status: 'unconfirmed', reference: refundId, last_error: null }]);
+    expect(await callsOf(pid)).toEqual([
+      { kind: 'refund', status: 'unconfirmed', reference: refundId, last_error: null },
+    ]);
 
     // Meanwhile the whole payment is refunded at Stripe: the refund sent again is refused.
     await dashboard().refunds.create({ payment_intent: pid, amount: 2000, reverse_transfer: true });
@@ -121,9 +123,16 @@ describe('a deferred call Stripe refuses at reconciliation', () => {
       path: `/api/v1/merchant/transactions/${refundId}?merchant_key=${m.merchant_key}`,
       auth: m.auth,
     });
-    expect(refund.body.data[0]).toMatchObject({ transaction_id: refundId, type: 'Refund', status: 'failed', is_status: 8 });
+    expect(refund.body.data[0]).toMatchObject({
+      transaction_id: refundId,
+      type: 'Refund',
+      status: 'failed',
+      is_status: 8,
+    });
     expect(await txnRow(s, id)).toMatchObject({ status: 'completed', is_status: 2, refunded: 0 });
-    expect(await callsOf(pid)).toEqual([{ kind: 'refund', status: 'refused', reference: refundId, last_error: reason }]);
+    expect(await callsOf(pid)).toEqual([
+      { kind: 'refund', status: 'refused', reference: refundId, last_error: reason },
+    ]);
 
     const [event] = await delivered('payment.refund.failed');
     expect(event).toEqual({
@@ -258,9 +267,7 @@ describe('Stripe unreachable', () => {
     });
     expect(await count()).toEqual(before);
     expect(await txnRow(s, id)).toMatchObject({ status: 'completed', refunded: 0 });
-    const warned = log
-      .entries()
-      .filter((e) => e.level === 40 && e.reqId === res.body.request_id);
+    const warned = log.entries().filter((e) => e.level === 40 && e.reqId === res.body.request_id);
     expect(warned).toHaveLength(1);
     expect(warned[0]).toMatchObject({
       provider: 'stripe',

@@ -71,7 +71,8 @@ export async function settleRefusedCall(ctx: Scope, call: KeptCall, cause: strin
     };
     const record = call.reference ? await lockRow(tx, call.reference) : null;
     if (!record) return refusal;
-    const original = operation === 'capture' ? record : record.linkedTxnId ? await lockRow(tx, record.linkedTxnId) : null;
+    const original =
+      operation === 'capture' ? record : record.linkedTxnId ? await lockRow(tx, record.linkedTxnId) : null;
     Object.assign(refusal, { merchant_id: record.merchantId, original_transaction_id: original?.id ?? null });
     if (!original || nextState(stateOf(record.isStatus), 'processor_refused') === null) return refusal;
 

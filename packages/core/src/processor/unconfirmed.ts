@@ -45,8 +45,7 @@ const causeOf = (e: unknown): string => {
  */
 export async function confirmDeferred(
   ctx: Pick<Ctx, 'db' | 'processor'>,
-  onRefused: (call: KeptCall, cause: string) => Promise<boolean> = (call, cause) =>
-    markRefused(ctx.db, call.id, cause),
+  onRefused: (call: KeptCall, cause: string) => Promise<boolean> = (call, cause) => markRefused(ctx.db, call.id, cause),
   batch = 100,
 ) {
   const out = { confirmed: 0, refused: 0, left: 0 };
