@@ -73,7 +73,8 @@ export class OutcomeUnknown extends RemitError {
 
 /**
  * A call none of whose tries reached the processor (the connection refused, the host unknown): it
- * did nothing. Answered 502 `processor_error` like any failure; reconciliation sends it again later.
+ * did nothing, so it is not deferred. In a request: 502 `processor_error`, nothing recorded; a call
+ * reconciliation sends again waits for its next pass.
  */
 export class ProcessorUnreachable extends RemitError {
   constructor(cause: unknown) {

@@ -128,7 +128,7 @@ const stripeCause = (e: unknown) => {
 
 /** A connection that was never made (refused, no such host, no route): the request never left, so Stripe did nothing. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-export const neverSent = (e: unknown): boolean =>
+const neverSent = (e: unknown): boolean =>
   e instanceof Stripe.errors.StripeConnectionError &&
   NEVER_SENT.has(String((e as { detail?: { code?: unknown } }).detail?.code));
 
