@@ -1,17 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openCore, type StripeProcessor } from '@remit/core';
 import { buildApp } from './app.js';
 import { coreOptions, loadConfig } from './config.js';
 import { newMerchant } from './testing/fixtures.js';
-import { createTestDatabase, testDbKind, type TestServer } from './testing/harness.js';
+import type { TestServer } from './testing/harness.js';
 import { gatewayRefOf, merchantPost } from './testing/payments.js';
 import { stripeCardCustomer } from './testing/stripe-cards.js';
 import { basicAuth, send } from './testing/http.js';
-import { emulatedStripeEnv, startStripeEmulator, type StripeEmulator } from './testing/stripe-emulator.js';
-import { runCliCaptured } from './testing/cli.js';
+import { startStripeEmulator, type StripeEmulator } from './testing/stripe-emulator.js';
+import { runCliCaptured, stripeCliEnv } from './testing/cli.js';
 import { registerPayPageDomain } from './wallet-domain.js';
 
 /**
@@ -24,21 +21,7 @@ let env: Record<string, string>;
 let drop: () => Promise<void>;
 beforeAll(async () => {
   emu = await startStripeEmulator();
-  const dataDir = mkdtempSync(join(tmpdir(), 'remit-cli-refused-'));
-  env = {
-    REMIT_DATA_DIR: dataDir,
-    REMIT_ENCRYPTION_KEY: 'd'.repeat(64),
-    REMIT_PROCESSOR: 'stripe',
-    REMIT_WORKERS: 'off',
-    PUBLIC_URL: 'https://pay.example.com',
-    ...emulatedStripeEnv(emu),
-  };
-  const db = testDbKind === 'postgres' ? await createTestDatabase('remit_cli_refused') : null;
-  if (db) env.DATABASE_URL = db.url;
-  drop = async () => {
-    await db?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+  ({ env, drop } = await stripeCliEnv(emu, 'remit_cli_refused', { PUBLIC_URL: 'https://pay.example.com' }));
 });
 afterAll(async () => {
   await drop?.();
