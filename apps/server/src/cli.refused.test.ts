@@ -144,4 +144,8 @@ it("wallets register-domain: the pay page's domain created once at Stripe, found
   const bad = await runCliCaptured(['wallets', 'register-domain'], { ...env, PUBLIC_URL: 'http://localhost:8080' });
   expect(bad).toMatchObject({ code: 1, out: '' });
   expect(bad.err).toBe('PUBLIC_URL (http://localhost:8080) names no domain wallets can run on: give one.\n');
+  expect(await cli('wallets', 'register-domain', '127.0.0.1')).toMatchObject({
+    code: 1,
+    err: '127.0.0.1 names no domain wallets can run on.\n',
+  });
 }, 300_000);

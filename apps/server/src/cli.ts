@@ -302,13 +302,14 @@ const COMMANDS: Command[] = [
       args,
       async run({ core, config, io, p, arg }) {
         const processor = core.ctx.processor;
-        const domain = args ? arg.toLowerCase() : walletDomainOf(config.publicUrl);
+        const domain = walletDomainOf(args ? `https://${arg}` : config.publicUrl);
         if (!processor.registerWalletDomain) {
           io.err(`The ${processor.name} processor has no wallet domains to register (Stripe has).\n`);
           return 1;
         }
         if (!domain) {
-          io.err(`PUBLIC_URL (${config.publicUrl}) names no domain wallets can run on: give one.\n`);
+          const named = args ? arg : `PUBLIC_URL (${config.publicUrl})`;
+          io.err(`${named} names no domain wallets can run on${args ? '' : ': give one'}.\n`);
           return 1;
         }
         const d = await processor.registerWalletDomain(domain);
