@@ -1,20 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openCore } from '@remit/core';
 import { buildApp } from './app.js';
 import { coreOptions, loadConfig } from './config.js';
 import { validOnboarding } from './testing/fixtures.js';
-import { createTestDatabase, testDbKind } from './testing/harness.js';
 import { basicAuth, send } from './testing/http.js';
-import {
-  emulatedStripeEnv,
-  startStripeEmulator,
-  stripeJsConfirmPayment,
-  type StripeEmulator,
-} from './testing/stripe-emulator.js';
-import { runCliCaptured } from './testing/cli.js';
+import { startStripeEmulator, stripeJsConfirmPayment, type StripeEmulator } from './testing/stripe-emulator.js';
+import { runCliCaptured, stripeCliEnv } from './testing/cli.js';
 
 /**
  * `npm run remit -- payments reconcile` with Stripe: a link paid on its page whose report and
@@ -26,20 +17,7 @@ let env: Record<string, string>;
 let drop: () => Promise<void>;
 beforeAll(async () => {
   emu = await startStripeEmulator();
-  const dataDir = mkdtempSync(join(tmpdir(), 'remit-cli-reconcile-'));
-  env = {
-    REMIT_DATA_DIR: dataDir,
-    REMIT_ENCRYPTION_KEY: 'c'.repeat(64),
-    REMIT_PROCESSOR: 'stripe',
-    REMIT_WORKERS: 'off',
-    ...emulatedStripeEnv(emu),
-  };
-  const db = testDbKind === 'postgres' ? await createTestDatabase('remit_cli_reconcile') : null;
-  if (db) env.DATABASE_URL = db.url;
-  drop = async () => {
-    await db?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+  ({ env, drop } = await stripeCliEnv(emu, 'remit_cli_reconcile'));
 });
 afterAll(async () => {
   await drop?.();

@@ -11,14 +11,17 @@ import {
   purgeNow,
   reconcilePayments,
   recordCheckDepositAccount,
+  refusedCalls,
   reinstateMerchant,
   resealAll,
   resealOutcome,
   rotateClientSecret,
   rotateWebhookSecret,
   suspendMerchant,
+  walletDomainOf,
   type Core,
   type OperatorMerchant,
+  type Refusal,
 } from '@remit/core';
 import { coreOptions, loadConfig, type ServerConfig } from './config.js';
 import { configReport, maskUrl, reportLines } from './config-report.js';
@@ -61,6 +64,15 @@ Commands:
                                     over two days and prints those that do not match (money kept without
                                     a record: recorded or refunded; a record without money).
                                     The server also runs this at start and every 5 minutes.
+                                    Exits 1 when the processor refused a capture, void or refund
+                                    Remit had answered as done (each printed; see payments refused).
+  payments refused [--json]         Captures, voids and refunds the processor refused after Remit had
+                                    answered them as done, newest first: their records are failed.
+  wallets register-domain [<domain>] [--json]
+                                    Register the pay page's domain (default: the host of PUBLIC_URL)
+                                    with Stripe, so Apple Pay and Google Pay can show in its Payment
+                                    Element. Once: a domain Stripe has is left as it is (enabled again
+                                    if it was disabled). The server also does it at start.
   messages failed [--json]          SMS and email that failed (given up) or are being retried after a
                                     failure, newest first: channel, recipient, tries and the last error.
   webhooks failed [--json]          Webhook deliveries that failed, were disabled (410) or are being
@@ -90,7 +102,7 @@ REMIT_DATA_DIR (embedded database; default ./.remit), REMIT_ENCRYPTION_KEY (requ
 and REMIT_ENCRYPTION_KEY_PREVIOUS (during a key rotation). With the embedded database, stop the
 server first: one process owns the data directory (the command refuses while a server holds it).
 Exit codes: 0 done, 1 refused or failed (configuration, database, unknown merchant or client, a
-reseal that left values), 2 unknown command or option.
+reseal that left values, a reconciliation that found refused calls), 2 unknown command or option.
 `;
 
 export interface Io {
@@ -139,6 +151,10 @@ interface Command {
     args: string[];
   }): Promise<unknown> | unknown;
 }
+
+/** One refused call: when, what, which record (now failed) of which payment, and the processor's answer. */
+const refusalLine = (r: Refusal) =>
+  `${(r.refused_at ?? r.created_at).slice(0, 19)}Z  ${r.operation.padEnd(7)}  ${r.transaction_id ?? '-'} of ${r.original_transaction_id ?? '-'}  ${r.merchant_id ?? '-'}  ${r.amount ?? 'all'}  ${r.gateway_ref}  ${r.cause}\n`;
 
 const merchantLine = (m: OperatorMerchant) =>
   `${m.merchant_id}  ${m.status.padEnd(9)}  ${m.client_id}  ${m.join_date.slice(0, 10)}  ${m.businessname} <${m.email}>\n`;
@@ -257,14 +273,15 @@ const COMMANDS: Command[] = [
     args: 0,
     async run({ core, io, p }) {
       const report = await reconcilePayments(core.ctx);
-      if (p.json) return io.out(`${JSON.stringify(report)}\n`);
       const c = report.calls;
+      // Refused calls are the operator's to look at: the exit code says so, with --json too.
+      if (p.json) {
+        io.out(`${JSON.stringify(report)}\n`);
+        return c.refused ? 1 : 0;
+      }
       io.out(`checked: ${report.checked}\nsettled: ${report.settled}\nfailed: ${report.failed}\n`);
       io.out(`calls confirmed: ${c.confirmed}\ncalls refused: ${c.refused}\ncalls unanswered: ${c.left}\n`);
-      if (c.refused)
-        io.err(
-          `${c.refused} recorded capture, void or refund refused by the processor: see processor_calls (status refused).\n`,
-        );
+      for (const r of report.refusals) io.err(`refused: ${refusalLine(r)}`);
       const i = report.intents;
       io.out(`payment intents listed: ${i.listed}\npayment intents not matching: ${i.mismatches.length}\n`);
       for (const m of i.mismatches)
@@ -273,8 +290,46 @@ const COMMANDS: Command[] = [
         );
       if (!core.ctx.processor.lookupPayment)
         io.err(`The ${core.ctx.processor.name} processor has no outcomes to ask about.\n`);
+      if (c.refused) {
+        io.err(
+          `${c.refused} capture, void or refund refused by the processor: its record is failed (payments refused).\n`,
+        );
+        return 1;
+      }
     },
   },
+  {
+    words: ['payments', 'refused'],
+    args: 0,
+    async run({ core, io, p }) {
+      const list = await refusedCalls(core.ctx);
+      if (p.json) return io.out(`${JSON.stringify(list)}\n`);
+      for (const r of list) io.out(refusalLine(r));
+      io.err(`${list.length} call${list.length === 1 ? '' : 's'} refused by the processor.\n`);
+    },
+  },
+  ...[0, 1].map(
+    (args): Command => ({
+      words: ['wallets', 'register-domain'],
+      args,
+      async run({ core, config, io, p, arg }) {
+        const processor = core.ctx.processor;
+        const domain = walletDomainOf(args ? `https://${arg}` : config.publicUrl);
+        if (!processor.registerWalletDomain) {
+          io.err(`The ${processor.name} processor has no wallet domains to register (Stripe has).\n`);
+          return 1;
+        }
+        if (!domain) {
+          const named = args ? arg : `PUBLIC_URL (${config.publicUrl})`;
+          io.err(`${named} names no domain wallets can run on${args ? '' : ': give one'}.\n`);
+          return 1;
+        }
+        const d = await processor.registerWalletDomain(domain);
+        if (p.json) return io.out(`${JSON.stringify(d)}\n`);
+        io.out(`${d.domain}: ${d.outcome} (${d.id}); Apple Pay ${d.apple_pay}, Google Pay ${d.google_pay}\n`);
+      },
+    }),
+  ),
   {
     words: ['messages', 'failed'],
     args: 0,

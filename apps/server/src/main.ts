@@ -8,6 +8,7 @@ import { batchedLog } from './log-destination.js';
 import { drainOnSignals } from './shutdown.js';
 import { createMetrics } from './metrics.js';
 import { startupCheck } from './production-checks.js';
+import { registerPayPageDomain } from './wallet-domain.js';
 
 /** A start-up failure (configuration, database) ends the process with one readable line, no stack. */
 async function orExit<T>(what: string, step: () => T | Promise<T>): Promise<T> {
@@ -61,6 +62,7 @@ const app = await buildApp(core, {
 await orExit(`cannot listen on ${config.host}:${config.port}`, () =>
   app.listen({ port: config.port, host: config.host }),
 );
+void registerPayPageDomain(core.ctx, app.log);
 // Webhook and message dispatchers: every server process runs them unless REMIT_WORKERS=off (an
 // API-only process beside worker processes on one Postgres); they share work through the database.
 const workers =

@@ -2,14 +2,15 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Core, Processor, WorkerOptions } from '@remit/core';
+import { REFUSABLE_OPERATIONS, refusalCounts, type Core, type Processor, type WorkerOptions } from '@remit/core';
 import type { App } from './routes/types.js';
 import { sendError } from './plugins/errors.js';
 import { REMIT_VERSION } from './version.js';
 
 /**
  * The server's Prometheus metrics (prom-client): requests by route pattern and status, payments
- * by outcome, webhook deliveries and messages by outcome, the webhook queue, the database pool,
+ * by outcome, webhook deliveries and messages by outcome, the webhook queue, the processor's refusals
+ * of calls Remit had answered (remit_processor_refusals_total), the database pool,
  * and prom-client's process metrics (memory, CPU, event-loop delay). One registry per server.
  */
 export interface Metrics {
@@ -83,6 +84,22 @@ export function createMetrics(core: Core): Metrics {
     },
   });
   void queueAge;
+  // Counted from the database at scrape time: refusals found by any process, or by `payments reconcile`.
+  new Counter({
+    name: 'remit_processor_refusals_total',
+    help: 'Captures, voids and refunds the processor refused after Remit had answered them as done (their records are failed), by operation.',
+    labelNames: ['operation'] as const,
+    registers: [registry],
+    async collect() {
+      try {
+        const counts = await refusalCounts(db);
+        this.reset();
+        for (const operation of REFUSABLE_OPERATIONS) this.inc({ operation }, counts[operation]);
+      } catch {
+        // The database is away: the last counts stand.
+      }
+    },
+  });
   const poolStats = core.database.poolStats;
   if (poolStats) {
     new Gauge({

@@ -48,6 +48,13 @@ const dispute = z.object({
   evidence_due_by: z.string().nullable(),
 });
 
+/**
+ * Our extension (docs/webhooks.md "Refused by the processor"): a refund, void or capture Remit had
+ * answered as done, whose processor call was refused later (reconciliation sent it again): its record
+ * is `failed`. `reason` is the processor's answer.
+ */
+const refused = { Status: z.literal('Error'), reason: z.string() };
+
 /** `data` of each event type. */
 export const eventDataSchemas = {
   /** Our extension: sent on request from the sandbox portal ("send test event") to check a receiver. */
@@ -140,6 +147,23 @@ export const eventDataSchemas = {
     /** True when Remit's own script or frame was blocked: the snippet or the policy is wrong. */
     remit_resource: z.boolean(),
   }),
+  'payment.refund.failed': z.object({
+    ...voidRecord,
+    type: z.literal('Refund'),
+    ...refused,
+    /** The original transaction, refundable again by this amount. */
+    parent_transaction_id: z.string(),
+  }),
+  /** A void (`/order/sales-void`, a full refund performed as a void, `/preauth/void`); the original is as it was. */
+  'payment.void.failed': z.object({ ...voidRecord, type: z.literal('Void'), ...refused }),
+  /** A preauthorization's capture: the preauthorization is `failed`, nothing was taken. */
+  'preauth.charge.failed': z.object({
+    merchant_id: z.string(),
+    transaction_id: z.string(),
+    order_id: z.string(),
+    amount: z.number(),
+    ...refused,
+  }),
 } as const;
 
 export type EventType = keyof typeof eventDataSchemas;
@@ -178,6 +202,9 @@ export const webhookEventSchema = z.discriminatedUnion('event_type', [
   event('dispute.updated'),
   event('dispute.closed'),
   event('merchant.csp_violation'),
+  event('payment.refund.failed'),
+  event('payment.void.failed'),
+  event('preauth.charge.failed'),
 ]);
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 /** The event of one type, e.g. `WebhookEventOf<'payment.refund'>`. */

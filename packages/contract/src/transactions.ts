@@ -66,7 +66,7 @@ export type GetTransactionInput = z.output<typeof getTransactionInput>;
 /** The fields beyond the spec's added to both shapes (docs/api.md "Decisions where the spec is silent"). */
 const extras = {
   status: z.string(),
-  /** 0 pending, 1 authorized, 2 completed, 3 declined, 4 voided, 5 fully refunded, 6 returned. */
+  /** 0 pending, 1 authorized, 2 completed, 3 declined, 4 voided, 5 fully refunded, 6 returned, 7 processing, 8 failed (refused by the processor after Remit answered). */
   is_status: z.number().int(),
   /** Sale, PreAuth, Void, Refund, Return. */
   type: z.string(),

@@ -42,6 +42,10 @@ describe('the webhook event union', () => {
       | 'merchant.verification'
       // Our extension: the merchant's page blocked something under its CSP.
       | 'merchant.csp_violation'
+      // Our extension: a refund, void or capture the processor refused after Remit had answered.
+      | 'payment.refund.failed'
+      | 'payment.void.failed'
+      | 'preauth.charge.failed'
     >();
     expectTypeOf<WebhookEventOf<'preauth.increment'>['data']>().toEqualTypeOf<{
       merchant_id: string;

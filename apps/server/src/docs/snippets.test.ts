@@ -63,6 +63,10 @@ const NOT_RUN: Record<string, string> = {
     'packs and installs: packages/testing/src/pack.test.ts checks its npm pack line and installs that tarball',
   'docs/going-live-stripe.md: REMIT_ENV=production':
     'environment lines with live Stripe keys: apps/server/src/docs/deployment-env.test.ts starts production on Stripe (its emulator)',
+  'docs/going-live-stripe.md: npm run remit -- wallets register-domain            # the host of PUBLIC_URL':
+    'registers a domain at Stripe: apps/server/src/cli.refused.test.ts runs both lines against the Stripe emulator',
+  'docs/going-live-stripe.md: npm run remit -- payments refused':
+    'needs a Stripe that refused a call: apps/server/src/cli.refused.test.ts runs it against the Stripe emulator',
   'docs/operations.md: REMIT_ENCRYPTION_KEY=<new> REMIT_ENCRYPTION_KEY_PREVIOUS=<old> npm run remit -- keys reseal':
     'a runbook step with placeholder keys: apps/server/src/encryption-key.rotation.test.ts runs the rotation as written',
   'docs/testing.md: $ npx remit-sandbox --port 4010':

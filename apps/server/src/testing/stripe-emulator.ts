@@ -18,6 +18,7 @@ import {
   type Params,
   type PaymentIntent,
   type PaymentMethod,
+  type PaymentMethodDomain,
   type Person,
   RAW_CARD_MESSAGE,
   type Refund,
@@ -66,6 +67,12 @@ export type { PaymentIntent, SetupIntent, PaymentMethod } from './stripe-emulato
  * - `intents()`: every PaymentIntent with status, amount_received, amount_refunded (the truth).
  * - `stripeJsConfirmPayment` / `stripeJsConfirmSetup` (./stripe-emulator/stripe-js-node.ts): what
  *   Stripe.js does to confirm, over HTTP, for tests without a browser.
+ * - `setReachable(false)`: the emulator stops listening and drops its connections (Stripe unreachable:
+ *   connections refused) until `setReachable(true)`.
+ * - Payment method domains (`/v1/payment_method_domains`: create, list by `domain_name` / `enabled`,
+ *   retrieve, update `enabled`, validate), kept in `paymentMethodDomains`; Apple Pay and Google Pay
+ *   `active` at once (Stripe checks Apple's domain association file). A second domain of the same name
+ *   is refused.
  * - `startStripeEmulator({refuseRawCardData: true})`: card numbers sent with the secret key get
  *   Stripe's "raw card data" error, as on an ordinary account.
  */
@@ -116,6 +123,8 @@ export interface StripeEmulator {
   persons: Person[];
   /** Every Account Link made (`POST /v1/account_links`), oldest first. */
   accountLinks: AccountLink[];
+  /** Registered payment method domains (Apple Pay, Google Pay in the Payment Element), by id. */
+  paymentMethodDomains: Map<string, PaymentMethodDomain>;
   /** Every event the emulator made, in order (delivered or not). */
   events: Stripe.Event[];
   /** What happened to each event sent (or kept back) once an endpoint is set. */
@@ -153,6 +162,8 @@ export interface StripeEmulator {
   dropAnswers(pathPattern: RegExp, count: number): void;
   /** The next `count` requests to `path` answer `status` (5xx: Stripe's api_error) without being carried out. */
   failRequests(pathPattern: RegExp, count: number, status?: number): void;
+  /** Unreachable (false): stops listening and drops every open connection, so calls are refused; true: listens again. */
+  setReachable(reachable: boolean): Promise<void>;
   /** A succeeded ACH debit returned by the bank afterwards: its charge fails; the `charge.failed` event Stripe sends. */
   returnAch(id: string, reason?: string): Stripe.Event;
   /**
@@ -193,6 +204,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
   const accounts = new Map<string, Account>();
   const persons: Person[] = [];
   const accountLinks: AccountLink[] = [];
+  const domains = new Map<string, PaymentMethodDomain>();
   const disputes = new Map<string, Dispute>();
   const refunds: Refund[] = [];
   const idempotent = new Map<string, { request: string; status: number; body: string }>();
@@ -1183,6 +1195,8 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       emit('refund.created', r);
       return r;
     }
+    if (path === '/v1/payment_method_domains' || path.startsWith('/v1/payment_method_domains/'))
+      return paymentMethodDomain(method, path, p);
     if (method === 'POST' && path === '/v1/accounts') return createAccount(p);
     if (method === 'POST' && path === '/v1/account_links') return createAccountLink(p);
     if ((m = path.match(/^\/v1\/accounts\/([^/]+)$/))) {
@@ -1354,6 +1368,43 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       ...(replayed ? { 'idempotent-replayed': 'true' } : {}),
     });
     res.end(body);
+  };
+
+  /** `/v1/payment_method_domains`: the domains where the Payment Element may show wallets. */
+  const paymentMethodDomain = (method: string, path: string, p: Params): unknown => {
+    const active = { status: 'active' as const };
+    if (path === '/v1/payment_method_domains') {
+      if (method === 'GET') {
+        const rows = [...domains.values()]
+          .filter((d) => p.domain_name === undefined || d.domain_name === p.domain_name)
+          .filter((d) => p.enabled === undefined || String(d.enabled) === p.enabled)
+          .reverse();
+        return { object: 'list', data: rows, has_more: false, url: path };
+      }
+      const name = String(p.domain_name ?? '');
+      if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i.test(name))
+        fail(400, 'invalid_request_error', `Invalid domain_name: ${name}`, { param: 'domain_name' });
+      if ([...domains.values()].some((d) => d.domain_name === name))
+        fail(400, 'invalid_request_error', `The domain ${name} is already registered.`, { param: 'domain_name' });
+      const d: PaymentMethodDomain = {
+        id: id('pmd'),
+        object: 'payment_method_domain',
+        domain_name: name,
+        enabled: p.enabled !== 'false',
+        created: now(),
+        livemode: mode === 'live',
+        apple_pay: active,
+        google_pay: active,
+        link: active,
+        paypal: active,
+      };
+      domains.set(d.id, d);
+      return d;
+    }
+    const m = path.match(/^\/v1\/payment_method_domains\/([^/]+)(\/validate)?$/);
+    const d = (m && domains.get(m[1]!)) ?? missing('payment_method_domain', path.split('/')[3] ?? '');
+    if (method === 'POST' && !m![2] && p.enabled !== undefined) d.enabled = p.enabled === 'true';
+    return d;
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse, raw: string) => {
@@ -1558,6 +1609,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
+  let reachable = true;
   baseUrl = () => `http://127.0.0.1:${port}`;
 
   return {
@@ -1575,6 +1627,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     accounts,
     persons,
     accountLinks,
+    paymentMethodDomains: domains,
     events: outbox.events,
     deliveries: outbox.deliveries,
     deliverTo(url) {
@@ -1636,6 +1689,16 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
       d.status = status;
       return event(`charge.dispute.${type}`, structuredClone(d));
     },
+    async setReachable(on) {
+      if (on === reachable) return;
+      reachable = on;
+      if (on) return new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      server.closeAllConnections();
+      await closed;
+      // The clients' kept-alive sockets see the close before their next request.
+      await new Promise((r) => setTimeout(r, 50));
+    },
     dropAnswers: (pattern, count) => drops.push({ pattern, count }),
     failRequests: (pattern, count, status = 500) => failures.push({ pattern, count, status }),
     returnAch(pid, reason = 'R01: Insufficient Funds') {
@@ -1693,7 +1756,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
     },
     event,
     sign,
-    close: () => new Promise<void>((r) => server.close(() => r())),
+    close: () => (reachable ? new Promise<void>((r) => server.close(() => r())) : Promise.resolve()),
   };
 }
 

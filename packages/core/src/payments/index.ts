@@ -36,3 +36,4 @@ export {
   type TransactionRow,
 } from './transactions.js';
 export { PROCESSING_MESSAGE, PROCESSOR_NEVER_MADE_MESSAGE, ABSENT_AFTER_MS } from './processing-charges.js';
+export { settleRefusedCall, refusedCalls, refusalCounts, type Refusal } from './refused-calls.js';

@@ -270,6 +270,7 @@ async function writeCapture(
     applicationFeeCents,
     idempotencyKey: processorKey(ctx.op.key, 'capture', txnId),
     deferTo: ctx.op.deferred,
+    reference: txnId,
   });
   outboxWritten(ctx, 'webhooks');
   return {

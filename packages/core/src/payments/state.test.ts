@@ -16,12 +16,19 @@ describe('the state table', () => {
     ['processing', 'processor_approve', 'completed'],
     ['processing', 'processor_preauth', 'authorized'],
     ['processing', 'processor_decline', 'declined'],
+    ['completed', 'processor_refused', 'failed'],
+    ['completed', 'refund_refused', 'completed'],
+    ['refunded', 'refund_refused', 'completed'],
+    ['voided', 'void_refused', 'completed'],
+    ['voided', 'preauth_void_refused', 'authorized'],
   ])('%s --%s--> %s', (from, event, to) => {
     expect(nextState(from, event)).toBe(to);
   });
 
-  it('terminal states allow nothing (fully refunded, voided, returned, declined)', () => {
-    for (const s of ['refunded', 'voided', 'returned', 'declined'] as const) expect(TRANSITIONS[s]).toEqual({});
+  it('terminal states allow nothing (returned, declined, failed); fully refunded and voided only the undoing of a refused call', () => {
+    for (const s of ['returned', 'declined', 'failed'] as const) expect(TRANSITIONS[s]).toEqual({});
+    expect(TRANSITIONS.refunded).toEqual({ refund_refused: 'completed' });
+    expect(TRANSITIONS.voided).toEqual({ void_refused: 'completed', preauth_void_refused: 'authorized' });
   });
 
   it('refuses moves not in the table', () => {
@@ -41,6 +48,7 @@ describe('the state table', () => {
       refunded: 5,
       returned: 6,
       processing: 7,
+      failed: 8,
     });
     for (const [s, code] of Object.entries(IS_STATUS)) expect(stateOf(code)).toBe(s);
     expect(() => stateOf(9)).toThrow();

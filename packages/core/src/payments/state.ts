@@ -17,6 +17,11 @@ export const IS_STATUS = {
   returned: 6,
   /** The processor's answer never came (a timeout, its 5xx): reconciliation asks it and settles the row. */
   processing: 7,
+  /**
+   * A refund or void record, or a captured preauthorization, whose processor call was refused after
+   * Remit had answered (the deferred call, processor/deferred.ts): it did not happen.
+   */
+  failed: 8,
 } as const;
 
 export type TxnState = keyof typeof IS_STATUS;
@@ -38,7 +43,14 @@ export type PaymentEvent =
   /** The processor, asked, says what became of a `processing` payment. */
   | 'processor_approve'
   | 'processor_preauth'
-  | 'processor_decline';
+  | 'processor_decline'
+  /** The processor refused a deferred call: its refund or void record, or its capture, failed. */
+  | 'processor_refused'
+  /** The original of a refused refund: the amount can be refunded again. */
+  | 'refund_refused'
+  /** The original of a refused void: as it was before (a sale completed, a preauthorization held). */
+  | 'void_refused'
+  | 'preauth_void_refused';
 
 /**
  * | state      | event           | next       | spec row / effect                                              |
@@ -54,12 +66,17 @@ export type PaymentEvent =
  * | pending    | ach_decline     | returned   | reversal record (Return); `ach.update` Declined                |
  * | completed  | ach_return      | returned   | ACH returned after success: as ach_decline                     |
  * | processing | processor_*     | completed, authorized, declined | what the processor says it did (reconciliation) |
+ * | completed  | processor_refused | failed   | a record (or capture) whose deferred call the processor refused |
+ * | completed, refunded | refund_refused | completed | its refused refund's amount refundable again   |
+ * | voided     | void_refused, preauth_void_refused | completed, authorized | the refused void undone  |
  * Every other pair is refused and leaves the transaction unchanged.
  */
 export const TRANSITIONS: Readonly<Record<TxnState, Partial<Record<PaymentEvent, TxnState>>>> = {
   pending: { ach_approve: 'completed', ach_decline: 'returned' },
   authorized: { preauth_update: 'authorized', preauth_capture: 'completed', preauth_void: 'voided' },
   completed: {
+    processor_refused: 'failed',
+    refund_refused: 'completed',
     void: 'voided',
     refund: 'completed',
     refund_rest: 'refunded',
@@ -67,10 +84,11 @@ export const TRANSITIONS: Readonly<Record<TxnState, Partial<Record<PaymentEvent,
     ach_return: 'returned',
   },
   declined: {},
-  voided: {},
-  refunded: {},
+  voided: { void_refused: 'completed', preauth_void_refused: 'authorized' },
+  refunded: { refund_refused: 'completed' },
   returned: {},
   processing: { processor_approve: 'completed', processor_preauth: 'authorized', processor_decline: 'declined' },
+  failed: {},
 };
 
 /** The states the table allows `event` from. */

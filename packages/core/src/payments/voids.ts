@@ -93,6 +93,7 @@ async function voidAtProcessor(
       gatewayRef,
       idempotencyKey: processorKey(ctx.op.key, 'cancel', v.recordId),
       deferTo: ctx.op.deferred,
+      reference: v.recordId,
     });
   } else if (v.amountCents > 0) {
     // A void gives the merchant our fee back (its record's fee is the original's, negated).

@@ -6,6 +6,7 @@
 import { RemitError } from '../errors.js';
 import type { AccountVerification } from '../db/schema.js';
 import type { DeferredCall } from './deferred.js';
+import type { WalletDomain } from './wallet-domains.js';
 
 export type { CardBrand } from '@remit/contract';
 
@@ -72,6 +73,18 @@ export class OutcomeUnknown extends RemitError {
 }
 
 /**
+ * A call none of whose tries reached the processor (the connection refused, the host unknown): it
+ * did nothing, so it is not deferred. In a request: 502 `processor_error`, nothing recorded; a call
+ * reconciliation sends again waits for its next pass.
+ */
+export class ProcessorUnreachable extends RemitError {
+  constructor(cause: unknown) {
+    super('processor_error', undefined, { cause });
+    this.name = 'ProcessorUnreachable';
+  }
+}
+
+/**
  * Every call that creates or moves money carries `idempotencyKey`: the same key on a retry of the
  * same operation (processor/keys.ts), so a processor that already did it answers what it did.
  */
@@ -86,6 +99,11 @@ export interface Keyed {
  */
 export interface Deferrable {
   deferTo?: DeferredCall[] | null;
+  /**
+   * Our record the call is for (a refund or void record; a capture: the preauthorization), kept with
+   * a deferred call so a refusal found later changes that record (payments/refused-calls.ts).
+   */
+  reference?: string;
 }
 
 /**
@@ -215,4 +233,9 @@ export interface Processor {
   readonly cardEntry?: { publishableKey: string; jsUrl: string };
   /** Present when merchants are accounts at the processor (Stripe); the simulator has none. */
   readonly accounts?: MerchantAccounts;
+  /**
+   * Present when wallets (Apple Pay, Google Pay) show in the processor's fields only on registered
+   * domains (Stripe's payment method domains): registers `domain` once (processor/wallet-domains.ts).
+   */
+  registerWalletDomain?(domain: string): Promise<WalletDomain>;
 }

@@ -13,7 +13,10 @@ export interface DeferredCall {
   kind: 'capture' | 'cancel' | 'refund';
   gatewayRef: string;
   amountCents: number | null;
-  /** A refund's record (the processor keeps it with the refund). */
+  /**
+   * Our record the call is for: a refund's or void's record (the processor keeps a refund's with it),
+   * a capture's preauthorization. Null only in calls deferred before it was kept (a cancel, a capture).
+   */
   reference: string | null;
   /** A capture's application fee (a payment made with a payee), sent again as it was: a key replayed with other parameters is refused. */
   applicationFeeCents?: number | null;
@@ -27,4 +30,14 @@ export function deferCall(to: DeferredCall[] | null | undefined, call: DeferredC
   if (!to) return false;
   to.push(call);
   return true;
+}
+
+/** What the operator and the client call a deferred call: a void is a cancel, or a refund giving our fee back. */
+export type RefusableOperation = 'refund' | 'void' | 'capture';
+
+export const REFUSABLE_OPERATIONS: readonly RefusableOperation[] = ['refund', 'void', 'capture'];
+
+export function operationOf(call: { kind: string; returnFee?: boolean | null }): RefusableOperation {
+  if (call.kind === 'capture') return 'capture';
+  return call.kind === 'cancel' || call.returnFee ? 'void' : 'refund';
 }

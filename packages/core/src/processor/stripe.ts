@@ -4,6 +4,7 @@ import { RemitError } from '../errors.js';
 import { deferCall, type DeferredCall } from './deferred.js';
 import {
   OutcomeUnknown,
+  ProcessorUnreachable,
   type AuthorizeResult,
   type CardToken,
   type Decline,
@@ -12,6 +13,7 @@ import {
   type Processor,
 } from './connector.js';
 import { stripeAccounts } from './stripe-accounts.js';
+import { registerWalletDomain } from './wallet-domains.js';
 
 /**
  * The Stripe connector (REMIT_PROCESSOR=stripe), through the official `stripe` package only. Card
@@ -111,12 +113,28 @@ export const outcomeUnknown = (e: unknown): boolean =>
  */
 function processorError(e: unknown): never {
   if (e instanceof RemitError) throw e;
-  const detail =
-    e instanceof Stripe.errors.StripeError ? `${e.type}${e.code ? ` ${e.code}` : ''}: ${e.message}` : String(e);
-  const cause = new Error(`Stripe: ${detail}`);
+  const cause = stripeCause(e);
   if (outcomeUnknown(e)) throw new OutcomeUnknown(cause);
   throw new RemitError('processor_error', undefined, { cause });
 }
+
+/** The operator's reason for a failed call (`Stripe: StripeConnectionError: … (ECONNREFUSED)`): Stripe's type, code and message. */
+const stripeCause = (e: unknown) => {
+  if (!(e instanceof Stripe.errors.StripeError)) return new Error(`Stripe: ${String(e)}`);
+  const network = (e as { detail?: { code?: unknown } }).detail?.code;
+  const detail = typeof network === 'string' ? ` (${network})` : '';
+  return new Error(`Stripe: ${e.type}${e.code ? ` ${e.code}` : ''}: ${e.message}${detail}`);
+};
+
+/** A connection that was never made (refused, no such host, no route): the request never left, so Stripe did nothing. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const neverSent = (e: unknown): boolean =>
+  e instanceof Stripe.errors.StripeConnectionError &&
+  NEVER_SENT.has(String((e as { detail?: { code?: unknown } }).detail?.code));
+
+/** Tries of a deferrable call, each looked at (the SDK's own retries are off for it), half a second more apart each time. */
+const DEFERRABLE_TRIES = 3;
+const RETRY_DELAY_MS = 500;
 
 /** Stripe's code for a failed 3-D Secure challenge. */
 const AUTHENTICATION_FAILED = 'payment_intent_authentication_failure';
@@ -240,17 +258,32 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
     }
   };
 
-  /** A call an unknown outcome defers (processor/deferred.ts) when the operation can be recorded without its answer. */
+  /**
+   * A call an unknown outcome defers (processor/deferred.ts) when the operation can be recorded
+   * without its answer. Only a call that may have reached Stripe is deferred: when no try left this
+   * machine (Stripe unreachable), Stripe did nothing, so it fails (502, the write rolled back).
+   */
   const resendable = async (
     deferTo: DeferredCall[] | null | undefined,
     deferred: DeferredCall,
-    run: () => Promise<unknown>,
+    run: (opts: { idempotencyKey: string; maxNetworkRetries: number }) => Promise<unknown>,
   ): Promise<void> => {
-    try {
-      await run();
-    } catch (e) {
-      if (outcomeUnknown(e) && deferCall(deferTo, deferred)) return;
-      processorError(e);
+    let reached = false;
+    for (let tried = 1; ; tried++) {
+      try {
+        await run({ idempotencyKey: deferred.idempotencyKey, maxNetworkRetries: 0 });
+        return;
+      } catch (e) {
+        if (!outcomeUnknown(e)) return processorError(e);
+        reached ||= !neverSent(e);
+        if (tried < DEFERRABLE_TRIES) {
+          await new Promise((r) => setTimeout(r, RETRY_DELAY_MS * tried));
+          continue;
+        }
+        if (!reached) throw new ProcessorUnreachable(stripeCause(e));
+        if (deferCall(deferTo, deferred)) return;
+        return processorError(e);
+      }
     }
   };
 
@@ -259,27 +292,35 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
     bookkeepingOnly: false,
     stripe,
     accounts: stripeAccounts(stripe, call),
+    registerWalletDomain: (domain) => call(() => registerWalletDomain(stripe, domain)),
     webhookSecret: settings.webhookSecret,
     cardEntry: { publishableKey: settings.publishableKey ?? '', jsUrl: settings.jsUrl || STRIPE_JS_URL },
     checkCardNumber(number) {
       return luhnValid(number) ? null : 'Card number is not valid (Luhn check failed).';
     },
     authorizeCard,
-    async capture({ gatewayRef, amountCents, applicationFeeCents, idempotencyKey, deferTo }) {
+    async capture({ gatewayRef, amountCents, applicationFeeCents, idempotencyKey, deferTo, reference }) {
       // A payment with a payee keeps back the fee of what is captured, not of what was held.
       const fee =
         applicationFeeCents == null ? {} : { application_fee_amount: feeWithin(applicationFeeCents, amountCents) };
       await resendable(
         deferTo,
-        { kind: 'capture', gatewayRef, amountCents, reference: null, applicationFeeCents, idempotencyKey },
-        () => stripe.paymentIntents.capture(gatewayRef, { amount_to_capture: amountCents, ...fee }, { idempotencyKey }),
+        {
+          kind: 'capture',
+          gatewayRef,
+          amountCents,
+          reference: reference ?? null,
+          applicationFeeCents,
+          idempotencyKey,
+        },
+        (opts) => stripe.paymentIntents.capture(gatewayRef, { amount_to_capture: amountCents, ...fee }, opts),
       );
     },
-    async cancel({ gatewayRef, idempotencyKey, deferTo }) {
+    async cancel({ gatewayRef, idempotencyKey, deferTo, reference }) {
       await resendable(
         deferTo,
-        { kind: 'cancel', gatewayRef, amountCents: null, reference: null, idempotencyKey },
-        () => stripe.paymentIntents.cancel(gatewayRef, {}, { idempotencyKey }),
+        { kind: 'cancel', gatewayRef, amountCents: null, reference: reference ?? null, idempotencyKey },
+        (opts) => stripe.paymentIntents.cancel(gatewayRef, {}, opts),
       );
     },
     async refund({ gatewayRef, amountCents, reference, returnFee, idempotencyKey, deferTo }) {
@@ -288,14 +329,14 @@ export function createStripeProcessor(settings: StripeSettings): StripeProcessor
       await resendable(
         deferTo,
         { kind: 'refund', gatewayRef, amountCents, reference, returnFee, idempotencyKey },
-        async () => {
-          const intent = await stripe.paymentIntents.retrieve(gatewayRef);
+        async (opts) => {
+          const intent = await stripe.paymentIntents.retrieve(gatewayRef, {}, { maxNetworkRetries: 0 });
           const connected = intent.transfer_data
             ? { reverse_transfer: true, refund_application_fee: returnFee === true }
             : {};
           return stripe.refunds.create(
             { payment_intent: gatewayRef, amount: amountCents, metadata: { remit_record: reference }, ...connected },
-            { idempotencyKey },
+            opts,
           );
         },
       );

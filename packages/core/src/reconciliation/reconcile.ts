@@ -11,6 +11,7 @@ import { settleProcessingByKey } from './settle-processing.js';
 import { confirmDeferred } from '../processor/unconfirmed.js';
 import { reconcileIntents, type IntentReconcileReport } from './reconcile-intents.js';
 import { inTransaction } from '../operation.js';
+import { settleRefusedCall, type Refusal } from '../payments/refused-calls.js';
 
 /**
  * Reconciliation: what only the processor can say, asked of it. A `processing` payment (its
@@ -28,6 +29,8 @@ export interface ReconcileOptions {
   absentAfterMs?: number;
   /** How far back the links' PaymentIntents are listed (default `INTENT_WINDOW_MS`). */
   intentWindowMs?: number;
+  /** Where a refused call's warn line goes (the server's log; the CLI prints its own). */
+  logger?: DispatcherLogger;
 }
 
 export interface ReconcileReport {
@@ -39,6 +42,8 @@ export interface ReconcileReport {
   failed: number;
   /** Captures, cancels and refunds sent again: confirmed, refused outright (an operator must look), still unanswered. */
   calls: { confirmed: number; refused: number; left: number };
+  /** The calls refused in this pass, with what each undid (payments/refused-calls.ts). */
+  refusals: Refusal[];
   /** Stripe: the links' PaymentIntents over the window, and those that did not match Remit's records (reconcile-intents.ts). */
   intents: IntentReconcileReport;
 }
@@ -51,11 +56,21 @@ export async function reconcilePayments(ctx: Ctx, opts: ReconcileOptions = {}): 
     settled: 0,
     failed: 0,
     calls: { confirmed: 0, refused: 0, left: 0 },
+    refusals: [],
     intents: { listed: 0, mismatches: [] },
   };
   const lookup = ctx.processor.lookupPayment?.bind(ctx.processor);
   if (!lookup) return report;
-  report.calls = await confirmDeferred(ctx);
+  report.calls = await confirmDeferred(ctx, async (call, cause) => {
+    const refusal = await settleRefusedCall(ctx, call, cause);
+    if (!refusal) return false;
+    report.refusals.push(refusal);
+    opts.logger?.warn(
+      { provider: ctx.processor.name, ...refusal },
+      `the processor refused a ${refusal.operation} Remit had answered as done: its record is failed`,
+    );
+    return true;
+  });
   try {
     report.intents = await reconcileIntents(ctx, { windowMs: opts.intentWindowMs });
   } catch {

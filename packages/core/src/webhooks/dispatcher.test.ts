@@ -127,6 +127,22 @@ const SAMPLES: { [K in EventType]: EventData[K] } = {
     document_uri: 'https://shop.example/pay',
     remit_resource: false,
   },
+  'payment.refund.failed': {
+    ...voidRecord,
+    type: 'Refund',
+    Status: 'Error',
+    parent_transaction_id: 'txn_orig',
+    reason: 'Stripe: invalid_request_error: Refund amount ($12.30) is greater than unrefunded amount on charge ($0.00)',
+  },
+  'payment.void.failed': { ...voidRecord, type: 'Void', Status: 'Error', reason: 'Stripe: invalid_request_error: …' },
+  'preauth.charge.failed': {
+    merchant_id: 'm_1',
+    transaction_id: 'txn_pa',
+    order_id: 'o2',
+    amount: 15,
+    Status: 'Error',
+    reason: 'Stripe: invalid_request_error: …',
+  },
 };
 
 let core: TestCore;

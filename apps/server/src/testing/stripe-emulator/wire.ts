@@ -126,6 +126,10 @@ export type AccountLink = Stripe.AccountLink & {
   return_url: string;
   collection_options: { fields?: string; future_requirements?: string } | null;
 };
+export type PaymentMethodDomain = Pick<
+  Stripe.PaymentMethodDomain,
+  'id' | 'object' | 'domain_name' | 'enabled' | 'created' | 'livemode' | 'apple_pay' | 'google_pay' | 'link' | 'paypal'
+>;
 export type Customer = Pick<Stripe.Customer, 'id' | 'object' | 'created' | 'livemode' | 'metadata' | 'email' | 'name'>;
 export type Account = Pick<
   Stripe.Account,
