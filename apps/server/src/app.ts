@@ -26,6 +26,7 @@ import { openApiInfo, openApiServers } from './openapi.js';
 import { widgetAssetRoutes, type WidgetAssetDirs } from './routes/widget-assets.js';
 import { WIDGET_PREFIX, widgetApiRoutes } from './routes/widget-api.js';
 import { stripeWebhookRoutes } from './routes/stripe-webhooks.js';
+import { testingRoutes, type TestingControls } from './routes/testing.js';
 import type { WidgetLimiter, WidgetLimits } from './plugins/widget-limits.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limits.js';
 import { DEFAULT_TIME_LIMITS, timeLimitOptions, type TimeLimits } from './time-limits.js';
@@ -51,6 +52,8 @@ export interface AppOptions {
   timeLimits?: TimeLimits;
   /** Prometheus metrics (`createMetrics`) and REMIT_METRICS_TOKEN; unset: no /metrics. */
   metrics?: { metrics: Metrics; token?: string };
+  /** The test kit's controls (`/testing`); only @remit/testing's sandboxes pass them, never `npm start`. */
+  testing?: TestingControls;
 }
 
 /** Secrets never reach the log: credentials, keys and raw card data are redacted. */
@@ -166,6 +169,19 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
     },
     { prefix: '/sandbox' },
   );
+
+  const testing = opts.testing;
+  if (testing) {
+    if (ctx.env !== 'sandbox') throw new Error('The /testing controls exist only in a sandbox');
+    await app.register(
+      async (t) => {
+        registerNoStore(t);
+        registerAuth(t, ctx);
+        testingRoutes(t, ctx, testing);
+      },
+      { prefix: '/testing' },
+    );
+  }
 
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
   await app.ready();

@@ -28,3 +28,4 @@ export * from './widgets.js';
 export * from './contrast.js';
 export * from './appearance.js';
 export { exampleOnboarding } from './onboarding-example.js';
+export * from './testing.js';

@@ -38,6 +38,8 @@ describe('the webhook event union', () => {
       | 'dispute.created'
       | 'dispute.updated'
       | 'dispute.closed'
+      // Our extension: a declined or failed payment.
+      | 'payment.failed'
     >();
     expectTypeOf<WebhookEventOf<'preauth.increment'>['data']>().toEqualTypeOf<{
       merchant_id: string;
