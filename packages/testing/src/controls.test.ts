@@ -55,6 +55,22 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the /testing controls
     expect(listed.body.rejected).toEqual([]);
   });
 
+  it('the OpenAPI document lists the controls under the Testing tag', async () => {
+    const doc = await call(`${s.url}/api/v1/openapi.json`, 'GET');
+    const testing = Object.entries(doc.body.paths as Record<string, Record<string, { tags: string[] }>>)
+      .filter(([path]) => path.startsWith('/testing'))
+      .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op.tags]));
+    expect(Object.fromEntries(testing)).toEqual({
+      'POST /testing/fail': ['Testing'],
+      'POST /testing/reset': ['Testing'],
+      'POST /testing/clock/advance': ['Testing'],
+      'GET /testing/webhooks/next': ['Testing'],
+      'GET /testing/messages/next': ['Testing'],
+      'POST /testing/trigger': ['Testing'],
+    });
+    expect(doc.body.tags.map((tag: { name: string }) => tag.name)).toContain('Testing');
+  });
+
   it('answers 401 without credentials and 403 to another client of the sandbox', async () => {
     const none = await call(`${s.url}/testing/reset`, 'POST');
     expect([none.status, none.body.code]).toEqual([401, 'unauthorized']);
