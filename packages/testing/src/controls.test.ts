@@ -121,6 +121,27 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the /testing controls
     });
   });
 
+  it("a payment request's link declined on the pay page: payment.failed names the attempt and the request's order", async () => {
+    const request = await api('/requests', { amount: '15.00', order_id: 'order-request', phone_number: '(415) 555-0142' });
+    const linkId = String(request.body.data.pay_link).split('/').pop();
+    const paid = await fetch(`${s.url}/pay/api/links/${linkId}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': `attempt-${Date.now()}` },
+      body: JSON.stringify({ method: 'card', card: { ...card, number: '4000000000000002', name: 'Ada Lovelace' } }),
+    }).then(async (r) => ({ status: r.status, body: (await r.json()) as { code: string } }));
+    expect([paid.status, paid.body.code]).toEqual([402, 'card_declined']);
+    const failed = await t('GET', '/webhooks/next?type=payment.failed&timeout_ms=10000');
+    expect(failed.body.data.data).toMatchObject({
+      merchant_id: m.merchantId,
+      order_id: 'order-request',
+      amount: 15,
+      code: 'card_declined',
+      message: 'Your card was declined.',
+      method: 'card',
+    });
+    expect(failed.body.data.data.transaction_id).toMatch(/^txn_/);
+  });
+
   it('refuses bad input with a 400 that changes nothing', async () => {
     const bad = await t('POST', '/fail', { outcome: 'explode' });
     expect([bad.status, bad.body.code]).toEqual([400, 'invalid_request']);
