@@ -51,31 +51,37 @@ function parse(argv: string[]) {
 }
 
 const args = parse(process.argv.slice(2));
-let sandbox;
-try {
-  sandbox = await startSandbox({ port: args.port, host: args.host, webhooksPort: args.webhooksPort });
-} catch (err) {
-  console.error(`remit-sandbox: cannot start: ${(err as Error).message}`);
-  process.exit(1);
-}
-const merchant = args.merchant ? await sandbox.createMerchant() : null;
-process.stdout.write(
-  `${JSON.stringify({ url: sandbox.url, credentials: sandbox.credentials, merchant, webhooksUrl: sandbox.webhooks.url })}\n`,
-);
-
+// From the first moment: a signal or the parent's end during the start stops it once started.
+const started = startSandbox({ port: args.port, host: args.host, webhooksPort: args.webhooksPort });
 let stopping = false;
 const stop = () => {
   if (stopping) return;
   stopping = true;
-  sandbox.stop().then(
-    () => process.exit(0),
-    (err: Error) => {
-      console.error(`remit-sandbox: ${err.message}`);
-      process.exit(1);
-    },
-  );
+  started
+    .then((sandbox) => sandbox.stop())
+    .then(
+      () => process.exit(0),
+      (err: Error) => {
+        console.error(`remit-sandbox: ${err.message}`);
+        process.exit(1);
+      },
+    );
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
-// `npx` (or a test runner) killed without passing the signal on: this process is left alone.
+// `npx` killed without passing the signal on (or its shell left behind): this process is left alone.
 onParentGone(stop);
+
+let sandbox;
+try {
+  sandbox = await started;
+} catch (err) {
+  console.error(`remit-sandbox: cannot start: ${(err as Error).message}`);
+  process.exit(1);
+}
+if (!stopping) {
+  const merchant = args.merchant ? await sandbox.createMerchant() : null;
+  process.stdout.write(
+    `${JSON.stringify({ url: sandbox.url, credentials: sandbox.credentials, merchant, webhooksUrl: sandbox.webhooks.url })}\n`,
+  );
+}
