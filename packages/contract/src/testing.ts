@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { envelope } from './envelope.js';
 import { eventTypeSchema } from './events.js';
-import { intLike } from './fields.js';
+import { email, intLike } from './fields.js';
 
 /**
  * The test kit's controls under `/testing` (`remit-sandbox`, `startSandbox()` of @remit/testing;
@@ -120,4 +120,13 @@ export const testingTriggerInput = z.object({
 });
 export const testingTriggerResponseSchema = envelope(
   z.object({ event_id: z.string(), event_type: z.string(), data: z.record(z.string(), z.unknown()) }),
+);
+
+/** `POST /testing/merchants`: an onboarded, approved merchant (the kit's `createMerchant`). */
+export const testingMerchantInput = z.object({
+  business_name: z.string().trim().min(1).max(200).optional(),
+  email: email().optional(),
+});
+export const testingMerchantResponseSchema = envelope(
+  z.object({ merchant_key: z.string(), merchant_id: z.string(), public_key: z.string() }),
 );

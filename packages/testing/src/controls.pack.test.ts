@@ -160,6 +160,41 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('npx remit-sandbox fro
     }
   }, 240_000);
 
+  it("docs/testing.md's curl block, run as written against npx remit-sandbox", async () => {
+    const doc = readFileSync(join(root, 'docs/testing.md'), 'utf8');
+    const block = /^```sh\n(# remit-sandbox's url[\s\S]*?)^```$/m.exec(doc)![1]!;
+    const { npx, printed } = await npxSandbox(p.app, []);
+    const tree = descendants(npx.pid!);
+    try {
+      const { stdout } = await p.run('bash', ['-eo', 'pipefail', '-c', block], {
+        REMIT: printed.url,
+        CLIENT_ID: printed.credentials.clientId,
+        SECRET_KEY: printed.credentials.secretKey,
+        MERCHANT_KEY: printed.merchant.merchantKey,
+      });
+      expect(stdout).toContain('"queued":["insufficient_funds"]');
+      expect(stdout).toContain('"code":"insufficient_funds"');
+      expect(stdout).toMatch(/"event_type":"payment.failed","data":\{[^}]*"method":"card"[^}]*"transaction_id":"txn_/);
+      expect(stdout).toContain('"channel":"sms","to":"+14155550123"');
+      expect(stdout).toContain('"advanced_ms":90000000');
+      expect(stdout).toMatch(/"event_type":"ach.update","data":\{[^}]*"status":"Approved"/);
+      expect(stdout).toContain(`"client_id":"${printed.credentials.clientId}"`);
+      expect(stdout).toMatch(/"merchant_key":"mk_test_/);
+    } finally {
+      npx.kill('SIGTERM');
+      await gone([`${printed.url}/healthz`], tree);
+    }
+  }, 240_000);
+
+  it('the docs\' pytest example (docs/examples/testing/pytest) passes against npx remit-sandbox', async () => {
+    for (const f of ['conftest.py', 'test_checkout.py'])
+      cpSync(join(root, 'docs/examples/testing/pytest', f), join(p.app, f));
+    const { stdout } = await p.run('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'test_checkout.py'], {
+      REMIT_WEBHOOKS_PORT: String(await freePort()),
+    });
+    expect(stdout).toMatch(/3 passed/);
+  }, 240_000);
+
   it('npx killed outright (SIGKILL, no signal passed on): the sandbox under it exits by itself', async () => {
     const { npx, printed } = await npxSandbox(p.app, []);
     const tree = descendants(npx.pid!);

@@ -63,6 +63,7 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the /testing controls
     expect(Object.fromEntries(testing)).toEqual({
       'POST /testing/fail': ['Testing'],
       'POST /testing/reset': ['Testing'],
+      'POST /testing/merchants': ['Testing'],
       'POST /testing/clock/advance': ['Testing'],
       'GET /testing/webhooks/next': ['Testing'],
       'GET /testing/messages/next': ['Testing'],
@@ -227,8 +228,14 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the /testing controls
     expect([list.status, list.body.data]).toEqual([200, []]);
     expect(Math.abs(s.clock.now().getTime() - Date.now())).toBeLessThan(2000);
     expect((await t('GET', '/webhooks/next?timeout_ms=100')).status).toBe(408);
-    // The forced decline went with the reset; a merchant made now is paid normally.
-    m = await s.createMerchant();
+    // The forced decline went with the reset; a merchant made now (over HTTP) is paid normally.
+    expect((await t('POST', '/merchants', { email: 'not-an-email' })).status).toBe(400);
+    const made = await t('POST', '/merchants', { business_name: 'After Reset LLC' });
+    expect(made.status).toBe(200);
+    expect(Object.keys(made.body.data).sort()).toEqual(['merchant_id', 'merchant_key', 'public_key']);
+    m = { merchantKey: made.body.data.merchant_key, merchantId: made.body.data.merchant_id, publicKey: made.body.data.public_key };
+    const approved = await t('GET', '/webhooks/next?type=merchant.approval&timeout_ms=10000');
+    expect(approved.body.data.data).toMatchObject({ merchant_id: m.merchantId, business_name: 'After Reset LLC' });
     expect((await charge({ card }, 'after-reset')).status).toBe(200);
     // Without a merchant_key, the event names the sandbox's merchant.
     const sent = await t('POST', '/trigger', { event_type: 'merchant.approval' });

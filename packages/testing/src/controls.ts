@@ -14,6 +14,7 @@ export interface ControlTarget {
   fail(next: ForcedOutcome): void;
   queued(): ForcedOutcome[];
   reset(): Promise<void>;
+  createMerchant(fields: { business_name?: string; email?: string }): Promise<{ merchantKey: string; merchantId: string; publicKey: string }>;
   advance(ms: number): Promise<Date>;
   takeWebhook(type: string | undefined, timeoutMs: number, signal: AbortSignal): Promise<ReceivedWebhook | null>;
   takeMessage(
@@ -37,6 +38,10 @@ export function sandboxControls(target: () => ControlTarget, closing: AbortSigna
       return target().queued();
     },
     reset: () => target().reset(),
+    async createMerchant(fields) {
+      const m = await target().createMerchant(fields);
+      return { merchant_key: m.merchantKey, merchant_id: m.merchantId, public_key: m.publicKey };
+    },
     advance: (ms) => target().advance(ms),
     async nextWebhook({ type, timeoutMs, signal }) {
       const got = await target().takeWebhook(type, timeoutMs, either(signal));

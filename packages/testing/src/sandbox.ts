@@ -326,6 +326,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     fail: sandbox.fail,
     queued: forcing.queued,
     reset: sandbox.reset,
+    createMerchant: sandbox.createMerchant,
     advance: sandbox.clock.advance,
     takeWebhook: receiver.take,
     takeMessage: inbox.take,

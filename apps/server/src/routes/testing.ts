@@ -6,6 +6,8 @@ import {
   testingAdvanceResponseSchema,
   testingFailInput,
   testingFailResponseSchema,
+  testingMerchantInput,
+  testingMerchantResponseSchema,
   testingNextMessageQuery,
   testingNextMessageResponseSchema,
   testingNextWebhookQuery,
@@ -34,6 +36,11 @@ export interface TestingControls {
   /** Queues a forced outcome; answers the queue after it. */
   fail(outcome: TestingOutcome): TestingOutcome[];
   reset(): Promise<void>;
+  /** An onboarded, approved merchant of the kit's credentials. */
+  createMerchant(fields: {
+    business_name?: string;
+    email?: string;
+  }): Promise<{ merchant_key: string; merchant_id: string; public_key: string }>;
   /** Moves the sandbox clock forward; answers its new time. */
   advance(ms: number): Promise<Date>;
   /** The next webhook not yet taken (of this type), or null when none came within timeoutMs or `signal` aborted. */
@@ -104,6 +111,20 @@ export function testingRoutes(app: App, ctx: Ctx, controls: TestingControls) {
       await controls.reset();
       return ok('The sandbox is empty; its credentials stay.', { client_id: controls.clientId() });
     },
+  );
+
+  app.post(
+    '/merchants',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Make a merchant, onboarded and approved',
+        description: "What remit-sandbox prints at start, again (after a reset, or a second merchant).",
+        body: testingMerchantInput,
+        response: { 200: testingMerchantResponseSchema, ...errors },
+      },
+    },
+    async (req) => ok('Merchant onboarded and approved.', await controls.createMerchant(req.body)),
   );
 
   app.post(
