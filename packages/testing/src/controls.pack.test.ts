@@ -49,7 +49,8 @@ function descendants(pid: number): number[] {
   return kids.flatMap((k) => [k, ...descendants(k)]);
 }
 
-const alive = (pid: number) => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
+const alive = (pid: number) =>
+  existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, 'utf8').includes(') Z ');
 
 /** Waits until nothing answers at `url` (connection refused) and none of `pids` runs; throws after `ms`. */
 async function gone(urls: string[], pids: number[], ms = 20_000) {
@@ -105,7 +106,13 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('npx remit-sandbox fro
       ]);
       const customer = await api('/customers/add', {
         first_name: 'Ada',
-        card: { number: '4242424242424242', exp_month: 12, exp_year: new Date().getFullYear() + 2, cvc: '123', zip: '94105' },
+        card: {
+          number: '4242424242424242',
+          exp_month: 12,
+          exp_year: new Date().getFullYear() + 2,
+          cvc: '123',
+          zip: '94105',
+        },
       });
       const charged = await api(`/customers/charge/${customer.body.data.customer_id}`, {
         amount: 42,
@@ -132,7 +139,10 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('npx remit-sandbox fro
       expect(sms.body.data.links[0]).toBe(request.body.data.pay_link);
 
       // A triggered ach.update, signed and delivered like any other.
-      const sent = await t('POST', '/trigger', { event_type: 'ach.update', merchant_key: printed.merchant.merchantKey });
+      const sent = await t('POST', '/trigger', {
+        event_type: 'ach.update',
+        merchant_key: printed.merchant.merchantKey,
+      });
       expect(sent.status).toBe(200);
       const ach = await t('GET', '/webhooks/next?type=ach.update&timeout_ms=15000');
       expect(ach.body.data).toMatchObject({ id: sent.body.data.event_id, event_type: 'ach.update' });
@@ -186,7 +196,7 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('npx remit-sandbox fro
     }
   }, 240_000);
 
-  it('the docs\' pytest example (docs/examples/testing/pytest) passes against npx remit-sandbox', async () => {
+  it("the docs' pytest example (docs/examples/testing/pytest) passes against npx remit-sandbox", async () => {
     for (const f of ['conftest.py', 'test_checkout.py'])
       cpSync(join(root, 'docs/examples/testing/pytest', f), join(p.app, f));
     const { stdout } = await p.run('python3', ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'test_checkout.py'], {

@@ -10,8 +10,19 @@ import { startSandbox, type Sandbox, type SandboxMerchant } from './index.js';
  * From the sources; packages/testing/src/controls.pack.test.ts runs them from the tarball.
  */
 
-const card = { number: '4242424242424242', exp_month: 12, exp_year: new Date().getFullYear() + 3, cvc: '123', zip: '94105' };
-const bank = { routing_number: '011000015', account_number: '000123456789', account_type: 'checking', holder_name: 'Ada Lovelace' };
+const card = {
+  number: '4242424242424242',
+  exp_month: 12,
+  exp_year: new Date().getFullYear() + 3,
+  cvc: '123',
+  zip: '94105',
+};
+const bank = {
+  routing_number: '011000015',
+  account_number: '000123456789',
+  account_type: 'checking',
+  holder_name: 'Ada Lovelace',
+};
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -59,7 +70,9 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the /testing controls
     const doc = await call(`${s.url}/api/v1/openapi.json`, 'GET');
     const testing = Object.entries(doc.body.paths as Record<string, Record<string, { tags: string[] }>>)
       .filter(([path]) => path.startsWith('/testing'))
-      .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op.tags]));
+      .flatMap(([path, ops]) =>
+        Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op.tags]),
+      );
     expect(Object.fromEntries(testing)).toEqual({
       'POST /testing/fail': ['Testing'],
       'POST /testing/reset': ['Testing'],
@@ -123,7 +136,11 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the /testing controls
   });
 
   it("a payment request's link declined on the pay page: payment.failed names the attempt and the request's order", async () => {
-    const request = await api('/requests', { amount: '15.00', order_id: 'order-request', phone_number: '(415) 555-0142' });
+    const request = await api('/requests', {
+      amount: '15.00',
+      order_id: 'order-request',
+      phone_number: '(415) 555-0142',
+    });
     const linkId = String(request.body.data.pay_link).split('/').pop();
     const paid = await fetch(`${s.url}/pay/api/links/${linkId}/pay`, {
       method: 'POST',
@@ -233,7 +250,11 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the /testing controls
     const made = await t('POST', '/merchants', { business_name: 'After Reset LLC' });
     expect(made.status).toBe(200);
     expect(Object.keys(made.body.data).sort()).toEqual(['merchant_id', 'merchant_key', 'public_key']);
-    m = { merchantKey: made.body.data.merchant_key, merchantId: made.body.data.merchant_id, publicKey: made.body.data.public_key };
+    m = {
+      merchantKey: made.body.data.merchant_key,
+      merchantId: made.body.data.merchant_id,
+      publicKey: made.body.data.public_key,
+    };
     const approved = await t('GET', '/webhooks/next?type=merchant.approval&timeout_ms=10000');
     expect(approved.body.data.data).toMatchObject({ merchant_id: m.merchantId, business_name: 'After Reset LLC' });
     expect((await charge({ card }, 'after-reset')).status).toBe(200);

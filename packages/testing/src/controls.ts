@@ -14,7 +14,10 @@ export interface ControlTarget {
   fail(next: ForcedOutcome): void;
   queued(): ForcedOutcome[];
   reset(): Promise<void>;
-  createMerchant(fields: { business_name?: string; email?: string }): Promise<{ merchantKey: string; merchantId: string; publicKey: string }>;
+  createMerchant(fields: {
+    business_name?: string;
+    email?: string;
+  }): Promise<{ merchantKey: string; merchantId: string; publicKey: string }>;
   advance(ms: number): Promise<Date>;
   takeWebhook(type: string | undefined, timeoutMs: number, signal: AbortSignal): Promise<ReceivedWebhook | null>;
   takeMessage(

@@ -104,6 +104,12 @@ it("a bank debit Stripe fails (payment_intent.payment_failed): payment.failed me
   await emu.eventsSettled();
   const failed = await failedOf(order);
   expect(failed).toHaveLength(1);
-  expect(failed[0]).toMatchObject({ transaction_id: id, order_id: order, amount: 25, code: 'ach_returned', method: 'ach' });
+  expect(failed[0]).toMatchObject({
+    transaction_id: id,
+    order_id: order,
+    amount: 25,
+    code: 'ach_returned',
+    method: 'ach',
+  });
   expect(failed[0].message).not.toBe('');
 });

@@ -72,8 +72,7 @@ function hangUp(raw: { once(e: 'close', f: () => void): unknown }) {
 
 export function testingRoutes(app: App, ctx: Ctx, controls: TestingControls) {
   app.addHook('preHandler', async (req) => {
-    if (req.client.id !== controls.clientId())
-      throw new RemitError('not_sandbox_credentials');
+    if (req.client.id !== controls.clientId()) throw new RemitError('not_sandbox_credentials');
   });
   const errors = { ...errorResponses, 403: otherClient };
 
@@ -119,7 +118,7 @@ export function testingRoutes(app: App, ctx: Ctx, controls: TestingControls) {
       schema: {
         tags: TAGS,
         summary: 'Make a merchant, onboarded and approved',
-        description: "What remit-sandbox prints at start, again (after a reset, or a second merchant).",
+        description: 'What remit-sandbox prints at start, again (after a reset, or a second merchant).',
         body: testingMerchantInput,
         response: { 200: testingMerchantResponseSchema, ...errors },
       },
