@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packAndInstall, type PackedApp } from '@remit/wrapper-core/pack';
+import { freePort } from './test-support.js';
 import { call } from './http.js';
 
 /**
@@ -13,15 +13,6 @@ import { call } from './http.js';
  * (SIGTERM to npx, npx killed outright, the Cypress helper). One pass: no database of ours.
  */
 const root = join(import.meta.dirname, '../../..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Printed {
   url: string;

@@ -1,6 +1,6 @@
-import { createServer } from 'node:net';
 import { eventDataSchemas, EVENT_TYPES } from '@remit/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bank, card, freePort } from './test-support.js';
 import { call } from './http.js';
 import { startSandbox, type Sandbox, type SandboxMerchant } from './index.js';
 
@@ -9,29 +9,6 @@ import { startSandbox, type Sandbox, type SandboxMerchant } from './index.js';
  * input (a 400 that changes nothing), its credentials, and the pinned webhook receiver's GET.
  * From the sources; packages/testing/src/controls.pack.test.ts runs them from the tarball.
  */
-
-const card = {
-  number: '4242424242424242',
-  exp_month: 12,
-  exp_year: new Date().getFullYear() + 3,
-  cvc: '123',
-  zip: '94105',
-};
-const bank = {
-  routing_number: '011000015',
-  account_number: '000123456789',
-  account_type: 'checking',
-  holder_name: 'Ada Lovelace',
-};
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('the /testing controls of startSandbox()', () => {
   let s: Sandbox;

@@ -191,7 +191,7 @@ describe('POST /customers/charge/{customerId}: cards', () => {
       const payload = typeof events[0]!.payload === 'string' ? JSON.parse(events[0]!.payload) : events[0]!.payload;
       expect(payload).toEqual({
         transaction_id: res.body.transaction_id,
-        merchant_id: row.merchant_id,
+        merchant_id: row!.merchant_id,
         order_id: `dec-${rule.code}`,
         amount: 25.5,
         code: rule.code,
