@@ -35,6 +35,7 @@ import {
   type WidgetLimiter,
   type WidgetLimits,
 } from './plugins/widget-limits.js';
+import { testingRoutes, type TestingControls } from './routes/testing.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from './rate-limits.js';
 import { DEFAULT_TIME_LIMITS, timeLimitOptions, type TimeLimits } from './time-limits.js';
 import './plugins/rate-limit.js';
@@ -61,6 +62,8 @@ export interface AppOptions {
   metrics?: { metrics: Metrics; token?: string };
   /** REMIT_OPERATOR_NAME and REMIT_OPERATOR_CONTACT: the provider named in merchants' SAQ A document. */
   operator?: Operator;
+  /** The test kit's controls (`/testing`); only @remit/testing's sandboxes pass them, never `npm start`. */
+  testing?: TestingControls;
 }
 
 /** Secrets never reach the log: credentials, keys and raw card data are redacted. */
@@ -186,6 +189,19 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
     },
     { prefix: '/sandbox' },
   );
+
+  const testing = opts.testing;
+  if (testing) {
+    if (ctx.env !== 'sandbox') throw new Error('The /testing controls exist only in a sandbox');
+    await app.register(
+      async (t) => {
+        registerNoStore(t);
+        registerAuth(t, ctx);
+        testingRoutes(t, ctx, testing);
+      },
+      { prefix: '/testing' },
+    );
+  }
 
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
   await app.ready();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, testDbKind } from '@remit/core/testing';
-import { send } from './testing/http.js';
+import { basicAuth, send } from './testing/http.js';
 import { startProcess } from './testing/process.js';
 
 /**
@@ -68,8 +68,31 @@ it('npm start runs node on the compiled server, and SIGTERM to npm stops it with
 
     // The built pay page, portal and migrations are found from the bundle.
     expect((await send({ method: 'GET', url: `${server.base}/portal` })).status).toBe(200);
-    const cred = await send<{ client_id: string }>({ method: 'POST', url: `${server.base}/portal/api/credentials` });
+    const cred = await send<{ client_id: string; secret_key: string }>({
+      method: 'POST',
+      url: `${server.base}/portal/api/credentials`,
+    });
     expect(cred.status).toBe(201);
+    // The test kit's controls exist only in its own sandboxes (@remit/testing): not here, even with credentials.
+    const authorization = basicAuth(cred.body.client_id, cred.body.secret_key);
+    for (const [method, path] of [
+      ['POST', '/testing/fail'],
+      ['POST', '/testing/reset'],
+      ['POST', '/testing/clock/advance'],
+      ['GET', '/testing/webhooks/next'],
+      ['GET', '/testing/messages/next'],
+      ['POST', '/testing/trigger'],
+    ] as const) {
+      const answer = await send<{ code: string }>({
+        method,
+        url: `${server.base}${path}`,
+        headers: { authorization },
+        json: method === 'POST' ? { outcome: 'decline', by: '1h', event_type: 'ach.update' } : undefined,
+      });
+      expect([answer.status, answer.body.code], path).toEqual([404, 'route_not_found']);
+    }
+    const openapi = await send<{ paths: object }>({ method: 'GET', url: `${server.base}/api/v1/openapi.json` });
+    expect(Object.keys(openapi.body.paths).filter((p) => p.startsWith('/testing'))).toEqual([]);
 
     await server.stop('SIGTERM');
     expect(server.proc.exitCode).toBe(0);

@@ -17,6 +17,11 @@ export const TAGS = [
   { name: 'webhooks', description: 'Where Remit posts events.' },
   { name: 'widgets', description: "The embeddable widgets' settings." },
   { name: 'sandbox', description: 'Simulation: clock, settlement, inbox (sandbox only).' },
+  {
+    name: 'Testing',
+    description:
+      "The test kit's controls (remit-sandbox and startSandbox() of @remit/testing only): forced outcomes, reset, clock, the next webhook or message, events on demand.",
+  },
   { name: 'pay page', description: "Called by Remit's pay page in the customer's browser." },
   {
     name: 'widget backend',

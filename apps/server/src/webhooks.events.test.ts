@@ -57,6 +57,8 @@ const SHAPES: Record<string, Record<string, string>> = {
   },
   'preauth.charge': { merchant_id: S, transaction_id: S, order_id: S, amount: N, net_amount: N, fee_amount: N },
   'preauth.void': voidRecord,
+  // Our extension: the returned ACH debit below (transaction_id is absent only for a Stripe pay page decline).
+  'payment.failed': { transaction_id: S, merchant_id: S, order_id: S, amount: N, code: S, message: S, method: S },
 };
 
 let s: TestServer;

@@ -105,6 +105,11 @@ const entries = {
 
   // 403.
   sandbox_only: { status: 403 },
+  /** The test kit's `/testing` controls were called with credentials other than the sandbox's own. */
+  not_sandbox_credentials: {
+    status: 403,
+    message: "The /testing controls answer only the sandbox's own credentials (the ones remit-sandbox printed).",
+  },
   /** The widget backend: the page's Origin is not in the merchant's widget allowed_origins. */
   origin_not_allowed: {
     status: 403,
@@ -180,6 +185,8 @@ const entries = {
   // Transport limits.
   /** The request (headers and body) did not arrive within the server's time limit. */
   request_timeout: { status: 408 },
+  /** The test kit's long-polls (`GET /testing/webhooks/next`, `/testing/messages/next`): nothing came within timeout_ms. */
+  wait_timed_out: { status: 408 },
   payload_too_large: { status: 413, message: 'Request body is too large.' },
   unsupported_media_type: { status: 415, message: 'Unsupported Content-Type; send application/json.' },
   rate_limited: { status: 429 },

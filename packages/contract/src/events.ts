@@ -55,6 +55,23 @@ const dispute = z.object({
  */
 const refused = { Status: z.literal('Error'), reason: z.string() };
 
+/**
+ * Our extension (docs/webhooks.md): a payment the card network or the bank refused, or that
+ * failed: a card decline (pay page, a stored customer's charge, a payment request), an ACH debit
+ * returned. `transaction_id` names the declined or returned transaction when one was recorded.
+ */
+const paymentFailed = z.object({
+  transaction_id: z.string().optional(),
+  merchant_id: z.string(),
+  order_id: z.string(),
+  amount: z.number(),
+  /** The decline's code: `card_declined`, `insufficient_funds`, `three_ds_failed`, …; `ach_returned` for a bank return. */
+  code: z.string(),
+  /** What the processor or bank said, for a person. */
+  message: z.string(),
+  method: z.enum(['card', 'ach']),
+});
+
 /** `data` of each event type. */
 export const eventDataSchemas = {
   /** Our extension: sent on request from the sandbox portal ("send test event") to check a receiver. */
@@ -71,6 +88,7 @@ export const eventDataSchemas = {
     /** The pay link's id, or '' when the payment came another way. */
     link_id: z.string(),
   }),
+  'payment.failed': paymentFailed,
   'merchant.onboarding': z.object({
     merchant_key: z.string(),
     merchant_id: z.string(),
@@ -186,6 +204,7 @@ const event = <K extends EventType>(type: K) =>
 export const webhookEventSchema = z.discriminatedUnion('event_type', [
   event('webhook.test'),
   event('payment.success'),
+  event('payment.failed'),
   event('merchant.onboarding'),
   event('merchant.approval'),
   event('merchant.verification'),

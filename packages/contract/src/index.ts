@@ -30,3 +30,4 @@ export * from './embed.js';
 export * from './contrast.js';
 export * from './appearance.js';
 export { exampleOnboarding } from './onboarding-example.js';
+export * from './testing.js';

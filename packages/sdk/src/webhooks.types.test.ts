@@ -46,6 +46,8 @@ describe('the webhook event union', () => {
       | 'payment.refund.failed'
       | 'payment.void.failed'
       | 'preauth.charge.failed'
+      // Our extension: a declined or failed payment.
+      | 'payment.failed'
     >();
     expectTypeOf<WebhookEventOf<'preauth.increment'>['data']>().toEqualTypeOf<{
       merchant_id: string;

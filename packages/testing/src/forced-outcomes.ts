@@ -79,6 +79,8 @@ export function forcingSimulator(onAchReturn: (gatewayRef: string) => void) {
       if (outcome === 'ach_return') achReturns++;
       else card.push(outcome);
     },
+    /** What is still queued: the card outcomes in order, then the bank returns. */
+    queued: (): ForcedOutcome[] => [...card, ...Array<ForcedOutcome>(achReturns).fill('ach_return')],
     clear() {
       card.length = 0;
       achReturns = 0;

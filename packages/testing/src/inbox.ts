@@ -71,21 +71,37 @@ export function sandboxInbox(url: string, auth: () => [string, string]) {
     });
     return expectOk('GET /sandbox/messages', a).data.messages.map(toMessage).reverse();
   };
+  /** The next message not yet taken (to `to`, by `channel`), or null after `timeoutMs` or once `signal` aborts. */
+  const take = async (
+    q: { to?: string; channel?: 'sms' | 'email' },
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<SandboxMessage | null> => {
+    const key = q.to === undefined ? undefined : recipientKey(q.to);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = (await list()).find(
+        (m) =>
+          !handedOut.has(m.id) &&
+          (key === undefined || recipientKey(m.to) === key) &&
+          (q.channel === undefined || m.channel === q.channel),
+      );
+      if (signal?.aborted) return null;
+      if (found) {
+        handedOut.add(found.id);
+        return found;
+      }
+      if (Date.now() >= deadline) return null;
+      await new Promise((r) => setTimeout(r, Math.min(50, Math.max(0, deadline - Date.now()))));
+    }
+  };
   const messages: Messages = {
     all: list,
     async next({ to, timeoutMs = 5000 }) {
-      const key = recipientKey(to);
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = (await list()).find((m) => !handedOut.has(m.id) && recipientKey(m.to) === key);
-        if (found) {
-          handedOut.add(found.id);
-          return found;
-        }
-        if (Date.now() >= deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for a message to ${to}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      const found = await take({ to }, timeoutMs);
+      if (!found) throw new Error(`Timed out after ${timeoutMs} ms waiting for a message to ${to}`);
+      return found;
     },
   };
-  return { messages, clear: () => handedOut.clear() };
+  return { messages, take, clear: () => handedOut.clear() };
 }

@@ -1,3 +1,5 @@
+import { TESTING_OUTCOMES } from '@remit/contract';
+
 /**
  * What `sandbox.fail(next)` makes the simulated network do to the next payment, whatever the
  * card or account:
@@ -9,10 +11,5 @@
  */
 export type ForcedOutcome = 'decline' | 'insufficient_funds' | '3ds_failure' | 'timeout' | 'ach_return';
 
-export const FORCED_OUTCOMES: readonly ForcedOutcome[] = [
-  'decline',
-  'insufficient_funds',
-  '3ds_failure',
-  'timeout',
-  'ach_return',
-];
+/** The contract's list (`POST /testing/fail` takes the same); typed here so the kit's types stand alone. */
+export const FORCED_OUTCOMES: readonly ForcedOutcome[] = TESTING_OUTCOMES;

@@ -1,24 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { card, bank } from './test-support.js';
 import { call } from './http.js';
 import { durationMs } from './duration.js';
 import { recipientKey } from './inbox.js';
 import { startSandbox, type Sandbox, type SandboxMerchant } from './index.js';
 
 /** The kit's promises beyond the docs' example (docs/examples/testing/vitest): isolation, reset, forced outcomes. */
-
-const card = {
-  number: '4242424242424242',
-  exp_month: 12,
-  exp_year: new Date().getFullYear() + 3,
-  cvc: '123',
-  zip: '94105',
-};
-const bank = {
-  routing_number: '011000015',
-  account_number: '000123456789',
-  account_type: 'checking',
-  holder_name: 'Ada Lovelace',
-};
 
 function api(s: Sandbox, m: SandboxMerchant, path: string, body: object) {
   return call(`${s.url}/api/v1${path}`, 'POST', {

@@ -26,12 +26,15 @@ import { call, expectOk } from './http.js';
 import { sandboxInbox, type Messages } from './inbox.js';
 import { startWebhookReceiver, type Webhooks } from './webhook-receiver.js';
 import { dropImage, sandboxImage } from './database-image.js';
+import { sandboxControls, type ControlTarget } from './controls.js';
 
 export interface SandboxOptions {
   /** The port to listen on; default a free one. */
   port?: number;
   /** The address to listen on; default 127.0.0.1. On any but loopback (`0.0.0.0`) webhook URLs on loopback and private networks are refused, as `npm start` does. */
   host?: string;
+  /** The webhook receiver's port on 127.0.0.1; default a free one. */
+  webhooksPort?: number;
   /** Register the kit's webhook receiver for the sandbox's credentials (default true). */
   webhooks?: boolean;
   /** What the retention purge keeps, in days (null: forever); it runs after each `clock.advance`. Default 30 days of events and messages, 7 of sessions. */
@@ -177,7 +180,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     seedless.catch(() => seedlessOf.delete(image!));
   }
   const tables = await seedless;
-  const app = await buildApp(core, { ...bundledPages(), rateLimits: generousRateLimits() });
+  // The /testing controls (controls.ts) reach the sandbox once it is complete, below.
+  let target: ControlTarget | undefined;
+  const closing = new AbortController();
+  const testing = sandboxControls(() => target!, closing.signal);
+  const app = await buildApp(core, { ...bundledPages(), rateLimits: generousRateLimits(), testing });
   try {
     url = await app.listen({ port: options.port ?? 0, host });
   } catch (err) {
@@ -188,10 +195,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   core.ctx.publicUrl = url;
   let signingSecret: string | null = null;
   // Deliveries are signed at the real time they are sent (not the sandbox clock's).
-  const receiver = await startWebhookReceiver(
-    () => signingSecret,
-    () => new Date(),
-  );
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  try {
+    receiver = await startWebhookReceiver(
+      () => signingSecret,
+      () => new Date(),
+      options.webhooksPort,
+    );
+  } catch (err) {
+    await app.close();
+    await core.close();
+    throw err;
+  }
   // Webhooks and messages at once (woken on commit); retries a thousand times sooner than in production.
   // The kit's receiver (on loopback) is reached wherever the sandbox listens.
   const privateOrigins = [new URL(receiver.webhooks.url).origin];
@@ -256,7 +271,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   achTimer.unref();
 
   let stopped = false;
-  return {
+  const sandbox: Sandbox = {
     url,
     credentials,
     webhooks: receiver.webhooks,
@@ -330,6 +345,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     async stop() {
       if (stopped) return;
       stopped = true;
+      closing.abort();
       clearInterval(achTimer);
       await workers.stop();
       await app.close();
@@ -338,6 +354,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       rmSync(filesDir, { recursive: true, force: true });
     },
   };
+  target = {
+    core,
+    clientId: credentials.clientId,
+    merchantKeys,
+    fail: sandbox.fail,
+    queued: forcing.queued,
+    reset: sandbox.reset,
+    createMerchant: sandbox.createMerchant,
+    advance: sandbox.clock.advance,
+    takeWebhook: receiver.take,
+    takeMessage: inbox.take,
+  };
+  return sandbox;
 }
 
 const seedlessOf = new WeakMap<DatabaseImage, Promise<string[]>>();

@@ -19,11 +19,11 @@ export class Arrivals<T> {
   }
 
   /**
-   * The first item matching `match` not handed out by an earlier `next`, waiting up to
-   * `timeoutMs` for one; `describe` names what was awaited in the timeout's message.
+   * The first item matching `match` not handed out by an earlier call, waiting up to `timeoutMs`
+   * for one; null when none came in time or `signal` aborted first (then nothing is taken).
    */
-  next(match: (item: T) => boolean, timeoutMs: number, describe: () => string): Promise<T> {
-    return new Promise((resolve, reject) => {
+  take(match: (item: T) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<T | null> {
+    return new Promise((resolve) => {
       const look = () => {
         const found = this.#items.find((i) => !this.#taken.has(i) && match(i));
         if (found === undefined) return false;
@@ -32,16 +32,28 @@ export class Arrivals<T> {
         resolve(found);
         return true;
       };
-      const timer = setTimeout(() => {
+      const giveUp = () => {
         done();
-        reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${describe()}`));
-      }, timeoutMs);
+        resolve(null);
+      };
+      const timer = setTimeout(giveUp, timeoutMs);
       const done = () => {
         clearTimeout(timer);
         this.#waiters.delete(onPush);
+        signal?.removeEventListener('abort', giveUp);
       };
       const onPush = () => void look();
-      if (!look()) this.#waiters.add(onPush);
+      if (signal?.aborted) return giveUp();
+      if (look()) return;
+      this.#waiters.add(onPush);
+      signal?.addEventListener('abort', giveUp);
     });
+  }
+
+  /** `take`, rejecting on timeout with what was awaited (`describe`) in its message. */
+  async next(match: (item: T) => boolean, timeoutMs: number, describe: () => string): Promise<T> {
+    const found = await this.take(match, timeoutMs);
+    if (found === null) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${describe()}`);
+    return found;
   }
 }

@@ -31,6 +31,14 @@ export interface Webhooks {
   readonly url: string;
 }
 
+/** A delivery as JSON: the GET on the receiver and `GET /testing/webhooks/next`. */
+export const webhookView = (e: ReceivedWebhook) => ({
+  id: e.id,
+  event_type: e.event_type,
+  data: e.data,
+  received_at: e.receivedAt.toISOString(),
+});
+
 function matches(event: ReceivedWebhook, where: WebhookWhere | undefined): boolean {
   if (!where) return true;
   if (typeof where === 'function') return where(event);
@@ -42,10 +50,18 @@ function matches(event: ReceivedWebhook, where: WebhookWhere | undefined): boole
  * delivery's Standard Webhooks signature against the signing secret (and its timestamp against the
  * sandbox clock) before keeping it.
  */
-export async function startWebhookReceiver(secret: () => string | null, now: () => Date) {
+export async function startWebhookReceiver(secret: () => string | null, now: () => Date, port = 0) {
   const arrivals = new Arrivals<ReceivedWebhook>();
   const rejected: Array<{ error: string; body: string }> = [];
   const server: Server = createServer((req, res) => {
+    // A GET lists what arrived, for tests in other languages that read the receiver itself.
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      req.resume();
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ received: arrivals.all().map(webhookView), rejected }));
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -75,7 +91,13 @@ export async function startWebhookReceiver(secret: () => string | null, now: () 
   });
   // A delivery the dispatcher keeps alive must not hold stop() up.
   server.keepAliveTimeout = 1000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
   const webhooks: Webhooks = {
     url,
@@ -98,6 +120,9 @@ export async function startWebhookReceiver(secret: () => string | null, now: () 
   };
   return {
     webhooks,
+    /** The next delivery not yet taken (of `type`), or null after `timeoutMs` or once `signal` aborts. */
+    take: (type: string | undefined, timeoutMs: number, signal?: AbortSignal) =>
+      arrivals.take((e) => type === undefined || e.event_type === type, timeoutMs, signal),
     clear() {
       arrivals.clear();
       rejected.length = 0;

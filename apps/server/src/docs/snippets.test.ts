@@ -69,8 +69,10 @@ const NOT_RUN: Record<string, string> = {
     'needs a Stripe that refused a call: apps/server/src/cli.refused.test.ts runs it against the Stripe emulator',
   'docs/operations.md: REMIT_ENCRYPTION_KEY=<new> REMIT_ENCRYPTION_KEY_PREVIOUS=<old> npm run remit -- keys reseal':
     'a runbook step with placeholder keys: apps/server/src/encryption-key.rotation.test.ts runs the rotation as written',
-  'docs/testing.md: $ npx remit-sandbox --port 4010':
-    'a transcript: packages/testing/src/pack.test.ts starts remit-sandbox from the installed tarball',
+  'docs/testing.md: $ npx remit-sandbox --port 4010 --webhooks-port 4011':
+    'a transcript: packages/testing/src/controls.pack.test.ts starts it so from the installed tarball',
+  "docs/testing.md: # remit-sandbox's url, credentials and merchant key":
+    "the /testing controls exist only in the kit's sandbox, not in this file's npm start: packages/testing/src/controls.pack.test.ts runs the block against npx remit-sandbox",
 };
 
 let server: ServerProcess;

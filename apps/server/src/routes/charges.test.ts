@@ -164,7 +164,7 @@ describe('POST /customers/charge/{customerId}: cards', () => {
   });
 
   it.each(declines)(
-    'declines test card %s with 402, its code and message; recorded, no event',
+    'declines test card %s with 402, its code and message; recorded, and payment.failed its one event',
     async (number, rule) => {
       const id = await customer({ card: card(number) });
       const res = await charge(id, { amount: '25.50', order_id: `dec-${rule.code}` });
@@ -184,9 +184,20 @@ describe('POST /customers/charge/{customerId}: cards', () => {
         order_createdfrom: 'API',
         last_four: number.slice(-4),
       });
-      expect(
-        await rows(sql`select * from events where payload->>'transaction_id' = ${res.body.transaction_id}`),
-      ).toEqual([]);
+      const events = await rows<{ event_type: string; payload: unknown }>(
+        sql`select event_type, payload from events where payload->>'transaction_id' = ${res.body.transaction_id}`,
+      );
+      expect(events.map((e) => e.event_type)).toEqual(['payment.failed']);
+      const payload = typeof events[0]!.payload === 'string' ? JSON.parse(events[0]!.payload) : events[0]!.payload;
+      expect(payload).toEqual({
+        transaction_id: res.body.transaction_id,
+        merchant_id: row!.merchant_id,
+        order_id: `dec-${rule.code}`,
+        amount: 25.5,
+        code: rule.code,
+        message: rule.message,
+        method: 'card',
+      });
     },
   );
 

@@ -10,6 +10,7 @@ import {
   type Charge,
   type Customer,
   DECLINES,
+  DECLINES_ON_CHARGE,
   type Dispute,
   MICRODEPOSIT_AMOUNTS,
   MICRODEPOSIT_CODE,
@@ -594,7 +595,7 @@ export async function startStripeEmulator(opts: StripeEmulatorOptions = {}): Pro
   const chargeIntent = (pi: PaymentIntent, number: string): PaymentIntent => {
     const amount = pi.amount;
     const capture = pi.capture_method;
-    const decline = DECLINES[number];
+    const decline = DECLINES[number] ?? DECLINES_ON_CHARGE[number];
     const charge: Charge = {
       id: id('ch'),
       object: 'charge',

@@ -131,7 +131,7 @@ export async function finishIssuerChallenge(
       return 'paid';
     }
     const message = said.code === 'three_ds_failed' ? THREE_DS_FAILED_MESSAGE : said.message;
-    await recordDecline(t, p, { ...card, id: newId.transaction(), code: said.code, message });
+    await recordDecline(ctx, t, p, { ...card, id: newId.transaction(), code: said.code, message });
     return { declined: said.code };
   };
   return tx ? run(tx, ctx) : inTransaction(ctx, run);

@@ -206,7 +206,7 @@ async function chargeCard(
       });
     if (result.code === AUTHENTICATION_REQUIRED && !authenticated && clientChosenChallenge(ctx))
       return challenge(ctx, tx, p, card, brand);
-    return recordDecline(tx, p, {
+    return recordDecline(ctx, tx, p, {
       id: attemptId,
       amount,
       brand,

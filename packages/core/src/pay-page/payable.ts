@@ -12,6 +12,7 @@ import { queueMessage } from '../messages/outbox.js';
 import { amountNumber } from '../money.js';
 import { ACH_BRAND, requireApproved } from '../payments/charges.js';
 import { paymentSuccessData } from '../payments/payloads.js';
+import { recordPaymentFailed } from '../payments/failed-event.js';
 import { authorizedColumns } from '../payments/authorization.js';
 import { feeFor } from '../payments/fees.js';
 import { stateColumns, stateOf } from '../payments/state.js';
@@ -79,8 +80,12 @@ export async function lockPayable(
 
 export type Outcome = { kind: 'done'; result: PayResult } | { kind: 'declined'; code: string; message: string };
 
-/** A declined card attempt is recorded (the merchant sees declines); the link's sale stays open. */
+/**
+ * A declined card attempt is recorded (the merchant sees declines), with its `payment.failed`
+ * unless `notify` is false (Stripe's own event sends it); the link's sale stays open.
+ */
 export async function recordDecline(
+  ctx: Ctx,
   tx: Tx,
   p: Payable,
   d: {
@@ -92,8 +97,23 @@ export async function recordDecline(
     code: string;
     message: string;
   },
+  opts: { notify?: boolean } = {},
 ): Promise<Outcome> {
   const { link, merchant, sale, now } = p;
+  if (opts.notify !== false)
+    await recordPaymentFailed(
+      { ...ctx, db: tx },
+      {
+        merchantId: merchant.id,
+        clientId: merchant.clientId,
+        transactionId: d.id,
+        orderId: link.orderId,
+        amountCents: d.amount,
+        code: d.code,
+        message: d.message,
+        method: 'card',
+      },
+    );
   await tx.insert(transactions).values({
     id: d.id,
     merchantId: merchant.id,

@@ -80,6 +80,6 @@ export async function settleLinkAttempt(
     lookup.state === 'declined'
       ? { gatewayRef: lookup.gatewayRef, code: lookup.code, message: lookup.message }
       : { gatewayRef: null, code: 'card_declined', message: PROCESSOR_NEVER_MADE_MESSAGE };
-  await recordDecline(tx, p, { ...card, ...declined, id: newId.transaction() });
+  await recordDecline(ctx, tx, p, { ...card, ...declined, id: newId.transaction() });
   return true;
 }

@@ -9,6 +9,7 @@ import { payLinks } from '../db/schema.js';
 import { storeProcessorCard } from '../customers/vault.js';
 import { invalid, notFound, RemitError } from '../errors.js';
 import { isExpired } from '../links/expiry.js';
+import { recordPaymentFailed } from '../payments/failed-event.js';
 import { newId } from '../ids.js';
 import { payeeOf } from '../payments/payee.js';
 import { stateOf } from '../payments/state.js';
@@ -355,16 +356,37 @@ export async function recordLinkIntent(
   const said = intentOutcome(pi);
   if (said.state === 'declined' && pi.status === 'requires_payment_method') {
     const message = said.code === 'three_ds_failed' ? THREE_DS_FAILED_MESSAGE : said.message;
+    // payment.failed comes from Stripe's own event (payment_intent.payment_failed), once per
+    // decline, whether or not the page reports it; the page's report records the declined attempt.
     if (opts.from === 'report') {
-      await recordDecline(tx, p, {
-        id: newId.transaction(),
-        amount: pi.amount,
-        brand: method.brand,
-        lastFour: method.lastFour,
-        gatewayRef: pi.id,
-        code: said.code,
-        message,
-      });
+      await recordDecline(
+        ctx,
+        tx,
+        p,
+        {
+          id: newId.transaction(),
+          amount: pi.amount,
+          brand: method.brand,
+          lastFour: method.lastFour,
+          gatewayRef: pi.id,
+          code: said.code,
+          message,
+        },
+        { notify: false },
+      );
+    } else if (opts.from === 'event') {
+      await recordPaymentFailed(
+        { ...ctx, db: tx },
+        {
+          merchantId: merchant.id,
+          clientId: merchant.clientId,
+          orderId: link.orderId,
+          amountCents: pi.amount,
+          code: said.code,
+          message,
+          method: method.bank ? 'ach' : 'card',
+        },
+      );
     }
     return { kind: 'declined', code: said.code, message };
   }

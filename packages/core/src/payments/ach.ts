@@ -9,6 +9,7 @@ import { invalid, notFound } from '../errors.js';
 import { recordEvent } from '../webhooks/outbox.js';
 import type { Merchant } from '../merchants/merchant-key.js';
 import { paymentSuccessData } from './payloads.js';
+import { ACH_RETURNED, recordPaymentFailed } from './failed-event.js';
 import { insertRecord, lockTransaction, type TxnRow } from './records.js';
 import { sandboxOnly } from './settlement.js';
 import { sandboxAchOutcome } from '../processor/sandbox-bank.js';
@@ -76,7 +77,7 @@ export async function updateAch(ctx: Ctx, merchant: Merchant, input: UpdateAchIn
  * The bank's answer on a pending ACH debit (locked by the caller), from the sandbox bank or from
  * Stripe's events: approved completes and settles it (`ach.update` Approved, `payment.success`);
  * returned makes it `returned` with a reversal record (type `Return`) taking its net back
- * (`ach.update` Declined with `return_transaction_id`).
+ * (`ach.update` Declined with `return_transaction_id`, and `payment.failed`).
  */
 export async function resolveAch(
   w: Writer,
@@ -126,5 +127,14 @@ export async function resolveAch(
       message: 'Insufficient Funds',
       return_transaction_id: reversal.id,
     },
+  });
+  await recordPaymentFailed(w, {
+    ...base,
+    transactionId: row.id,
+    orderId: row.orderId,
+    amountCents: row.amountCents,
+    code: ACH_RETURNED,
+    message: outcome.message,
+    method: 'ach',
   });
 }

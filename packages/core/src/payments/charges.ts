@@ -18,6 +18,7 @@ import { feeFor } from './fees.js';
 import { paymentSuccessData } from './payloads.js';
 import { payeeOf } from './payee.js';
 import { declined } from './declines.js';
+import { paymentFailedData } from './failed-event.js';
 import { processorKey } from '../processor/keys.js';
 import { OutcomeUnknown } from '../processor/connector.js';
 import { PROCESSING_MESSAGE, recordProcessing } from './processing-charges.js';
@@ -130,8 +131,9 @@ async function chargeCard(
   }
   const card = { ...base, paymentMethod: 'card', cardBrand: method.brand ?? '', gatewayRef: result.gatewayRef };
   if (!result.approved) {
-    // One insert: atomic without a transaction (BEGIN and COMMIT would be two more round trips).
-    await ctx.db.insert(transactions).values({
+    // The declined row and its payment.failed: one statement, atomic without a transaction
+    // (BEGIN and COMMIT would be two more round trips).
+    const decline = ctx.db.insert(transactions).values({
       ...card,
       type: input.preAuth ? 'PreAuth' : 'Sale',
       ...stateColumns('declined'),
@@ -139,6 +141,21 @@ async function chargeCard(
       feeRateE7: 0,
       netCents: 0,
       declineReason: result.message,
+    });
+    await writeWithEvent(ctx, [decline], {
+      clientId: merchant.clientId,
+      merchantId: merchant.id,
+      type: 'payment.failed',
+      data: paymentFailedData({
+        merchantId: merchant.id,
+        clientId: merchant.clientId,
+        transactionId: base.id,
+        orderId: base.orderId ?? null,
+        amountCents: input.amount,
+        code: result.code,
+        message: result.message,
+        method: 'card',
+      }),
     });
     // A connector's own decline codes answer as the generic decline.
     throw declined(result.code, result.message, base.id);

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import { recordPaymentFailed } from './failed-event.js';
 import { merchantNow } from '../clock.js';
 import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
@@ -74,6 +75,19 @@ export async function settleProcessing(
         updatedAt: at,
       })
       .where(eq(transactions.id, row.id));
+    await recordPaymentFailed(
+      { ...ctx, db: tx },
+      {
+        merchantId: merchant!.id,
+        clientId: merchant!.clientId,
+        transactionId: row.id,
+        orderId: row.orderId,
+        amountCents: row.amountCents,
+        code: lookup.state === 'declined' ? lookup.code : 'card_declined',
+        message: lookup.state === 'declined' ? lookup.message : PROCESSOR_NEVER_MADE_MESSAGE,
+        method: 'card',
+      },
+    );
     return true;
   }
   const preauth = row.type === 'PreAuth';

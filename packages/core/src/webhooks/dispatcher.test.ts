@@ -45,6 +45,15 @@ const SAMPLES: { [K in EventType]: EventData[K] } = {
     brand: 'Visa',
     link_id: 'ord_1',
   },
+  'payment.failed': {
+    transaction_id: 'txn_b',
+    merchant_id: 'm_1',
+    order_id: 'o2',
+    amount: 12.3,
+    code: 'insufficient_funds',
+    message: 'Your card has insufficient funds.',
+    method: 'card',
+  },
   'merchant.onboarding': {
     merchant_key: 'mk_test_x',
     merchant_id: 'm_1',

@@ -224,6 +224,10 @@ export const DECLINES: Record<string, { code: string; decline_code?: string; mes
     message: "Your card's security code is incorrect.",
   },
 };
+/** Stripe's 4000000000000341: saving it for a customer succeeds, every charge of it is declined. */
+export const DECLINES_ON_CHARGE: Record<string, { code: string; decline_code?: string; message: string }> = {
+  '4000000000000341': { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
+};
 export const THREE_DS = new Set(['4000000000003220', '4000002500003155']);
 /** Microdeposit verification: Stripe's test descriptor code and amounts. */
 export const MICRODEPOSIT_CODE = 'SM11AA';
