@@ -15,6 +15,7 @@ import { registerGetBody } from './plugins/get-body.js';
 import { registerHostGuard } from './plugins/host-guard.js';
 import { frameworkErrors, registerInputGuards } from './plugins/input-guards.js';
 import { registerIdempotency } from './plugins/idempotency.js';
+import { registerReplicaReads } from './plugins/replica-reads.js';
 import { registerMerchant } from './plugins/merchant.js';
 import { parseQueryString } from './plugins/query-string.js';
 import { QuietRouteLogs } from './plugins/quiet-log.js';
@@ -102,6 +103,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
 
   app.decorate('rateLimits', opts.rateLimits ?? DEFAULT_RATE_LIMITS);
   registerErrorHandling(app, { processor: ctx.processor.name });
+  registerReplicaReads(app, ctx);
   registerHostGuard(app, ctx);
   registerSecurityHeaders(app);
   if (opts.metrics) registerRequestMetrics(app, opts.metrics.metrics);

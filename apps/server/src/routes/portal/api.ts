@@ -51,6 +51,7 @@ import type { App } from '../types.js';
 import { clearSessionCookie, requireSession, sessionToken, setSessionCookie } from './session.js';
 import { setApiHeaders } from './headers.js';
 import { sharedSignInLimit } from './sign-in-limit.js';
+import { readCtx } from '../../plugins/replica-reads.js';
 
 const hide = { hide: true } as const;
 const config = { public: true } as const;
@@ -107,7 +108,7 @@ export function portalApiRoutes(app: App, ctx: Ctx) {
     '/portal/api/merchants',
     { ...poll, schema: { ...hide, response: { 200: portalMerchantsSchema } } },
     async (req) => ({
-      merchants: await portalMerchants(ctx, req.portalClientId),
+      merchants: await portalMerchants(readCtx(ctx, req), req.portalClientId),
     }),
   );
 
@@ -148,7 +149,7 @@ export function portalApiRoutes(app: App, ctx: Ctx) {
   app.get(
     '/portal/api/deliveries',
     { ...poll, schema: { ...hide, response: { 200: portalDeliveriesSchema } } },
-    async (req) => portalDeliveries(ctx, req.portalClientId),
+    async (req) => portalDeliveries(readCtx(ctx, req), req.portalClientId),
   );
 
   app.post(
@@ -218,7 +219,7 @@ export function portalApiRoutes(app: App, ctx: Ctx) {
       config: poll.config,
       schema: { ...merchantRoute.schema, response: { 200: portalTransactionsSchema } },
     },
-    async (req) => portalTransactions(ctx, await merchantOf(req)),
+    async (req) => portalTransactions(readCtx(ctx, req), await merchantOf(req)),
   );
 
   app.post(
