@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase } from '@remit/core';
 import { testDbKind } from '@remit/core/testing';
 import type { TestServer } from './testing/harness.js';
 import { newMerchant, type TestMerchant } from './testing/fixtures.js';
@@ -98,6 +100,24 @@ describe.skipIf(!onPostgres)('read replicas', () => {
     await replica.query('select pg_wal_replay_resume()');
     await until(() => warnings().some((l) => l.includes('serves reads again')), 20_000, 'the replica back');
     expect(warnings().filter((l) => l.includes('lags')).length).toBe(1);
+  }, 60_000);
+
+  it('several hosts in DATABASE_URL: a standby in recovery is passed over for the writable primary', async () => {
+    const hosts = `127.0.0.1:${replica.port},127.0.0.1:${primary.port}`;
+    const portOf = async (url: string) => {
+      const database = await connectDatabase({ databaseUrl: url, poolSize: 1 });
+      try {
+        const r = await database.db.execute(sql`select inet_server_port() as port, pg_is_in_recovery() as standby`);
+        return (r as unknown as { rows: Array<{ port: number; standby: boolean }> }).rows[0];
+      } finally {
+        await database.close();
+      }
+    };
+    expect(await portOf(`postgres://postgres@${hosts}/remit`)).toEqual({ port: primary.port, standby: false });
+    expect(await portOf(`postgres://postgres@${hosts}/remit?target_session_attrs=read-write`)).toEqual({
+      port: primary.port,
+      standby: false,
+    });
   }, 60_000);
 
   it('a replica that stops is skipped with a warn line; reads still answer', async () => {
