@@ -29,7 +29,14 @@ export async function runPoolerBench(): Promise<void> {
     const figures: Record<'direct' | 'pooler', Partial<Record<Route, Figures>>> = { direct: {}, pooler: {} };
     for (const how of ['direct', 'pooler'] as const) {
       const server = await startBenchServer(
-        { kind: 'postgres', target: { databaseUrl: direct }, copy: async () => { throw new Error('unused'); }, drop: async () => {} },
+        {
+          kind: 'postgres',
+          target: { databaseUrl: direct },
+          copy: async () => {
+            throw new Error('unused');
+          },
+          drop: async () => {},
+        },
         how === 'direct' ? {} : { DATABASE_URL: bouncer.url('remit_bench'), DATABASE_DIRECT_URL: direct },
       );
       try {

@@ -194,9 +194,11 @@ function replicaUrls(value: string | undefined, databaseUrl: string | undefined)
     .split(/,(?=\s*postgres(?:ql)?:\/\/)/)
     .map((u) => u.trim())
     .filter(Boolean);
-  if (urls.length && !databaseUrl) throw new Error('DATABASE_REPLICA_URL needs DATABASE_URL (replicas of a PostgreSQL primary)');
+  if (urls.length && !databaseUrl)
+    throw new Error('DATABASE_REPLICA_URL needs DATABASE_URL (replicas of a PostgreSQL primary)');
   for (const u of urls)
-    if (!/^postgres(ql)?:\/\//.test(u)) throw new Error('DATABASE_REPLICA_URL must be postgres:// URLs, comma-separated');
+    if (!/^postgres(ql)?:\/\//.test(u))
+      throw new Error('DATABASE_REPLICA_URL must be postgres:// URLs, comma-separated');
   return urls;
 }
 

@@ -22,7 +22,9 @@ import {
  */
 const onPostgres = testDbKind === 'postgres';
 if (onPostgres && !clusterToolsFound)
-  throw new Error('PostgreSQL 15 server binaries and pgbouncer are needed (.ci/run installs postgresql-15 and pgbouncer)');
+  throw new Error(
+    'PostgreSQL 15 server binaries and pgbouncer are needed (.ci/run installs postgresql-15 and pgbouncer)',
+  );
 
 describe.skipIf(!onPostgres)('a primary failover', () => {
   let primary: PgNode;
@@ -37,7 +39,8 @@ describe.skipIf(!onPostgres)('a primary failover', () => {
     await primary.query("alter system set synchronous_standby_names = 'standby1'");
     await primary.query('select pg_reload_conf()');
     await until(
-      async () => (await primary.query<{ s: string }>('select sync_state as s from pg_stat_replication'))[0]?.s === 'sync',
+      async () =>
+        (await primary.query<{ s: string }>('select sync_state as s from pg_stat_replication'))[0]?.s === 'sync',
       30_000,
       'the standby to be synchronous',
     );
@@ -94,10 +97,18 @@ describe.skipIf(!onPostgres)('a primary failover', () => {
     const onStandbyAt = Date.now();
     const ready = await send({ method: 'GET', url: `${server.base}/readyz` });
     expect(ready.status).toBe(503);
-    await until(() => seen.filter((s) => s.at > onStandbyAt && s.status === 503).length >= 2, 15_000, '503s on the standby');
+    await until(
+      () => seen.filter((s) => s.at > onStandbyAt && s.status === 503).length >= 2,
+      15_000,
+      '503s on the standby',
+    );
     await standby.promote();
     const movedAt = Date.now();
-    await until(() => seen.some((s) => s.at > movedAt && s.status >= 200 && s.status < 300), 15_000, 'a 2xx after the promotion');
+    await until(
+      () => seen.some((s) => s.at > movedAt && s.status >= 200 && s.status < 300),
+      15_000,
+      'a 2xx after the promotion',
+    );
     const servingAt = seen.find((s) => s.at > movedAt && s.status >= 200 && s.status < 300)!.at;
     expect(servingAt - movedAt).toBeLessThan(15_000);
     const before = acked.size;

@@ -20,7 +20,9 @@ import {
  */
 const onPostgres = testDbKind === 'postgres';
 if (onPostgres && !clusterToolsFound)
-  throw new Error('PostgreSQL 15 server binaries and pgbouncer are needed (.ci/run installs postgresql-15 and pgbouncer)');
+  throw new Error(
+    'PostgreSQL 15 server binaries and pgbouncer are needed (.ci/run installs postgresql-15 and pgbouncer)',
+  );
 
 describe.skipIf(!onPostgres)('behind PgBouncer in transaction mode', () => {
   let primary: PgNode;
@@ -58,7 +60,12 @@ describe.skipIf(!onPostgres)('behind PgBouncer in transaction mode', () => {
               path: `/api/v1/customers/charge/${customers[c]}`,
               auth,
               headers: { 'idempotency-key': `pool-${c}-${i}` },
-              json: { merchant_key: merchant.merchant_key, amount: `${1 + i}.00`, order_id: `o-${c}-${i}`, preAuth: false },
+              json: {
+                merchant_key: merchant.merchant_key,
+                amount: `${1 + i}.00`,
+                order_id: `o-${c}-${i}`,
+                preAuth: false,
+              },
             })
           : kind === 1
             ? await s.http({
@@ -72,7 +79,12 @@ describe.skipIf(!onPostgres)('behind PgBouncer in transaction mode', () => {
                   method: 'POST',
                   path: '/api/v1/customers/add',
                   auth,
-                  json: { merchant_key: merchant.merchant_key, first_name: 'Grace', last_name: `Hopper ${c}-${i}`, card: TEST_CARD },
+                  json: {
+                    merchant_key: merchant.merchant_key,
+                    first_name: 'Grace',
+                    last_name: `Hopper ${c}-${i}`,
+                    card: TEST_CARD,
+                  },
                 })
               : await s.http({
                   method: 'POST',

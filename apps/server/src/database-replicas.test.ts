@@ -22,7 +22,9 @@ import {
  */
 const onPostgres = testDbKind === 'postgres';
 if (onPostgres && !clusterToolsFound)
-  throw new Error('PostgreSQL 15 server binaries and pgbouncer are needed (.ci/run installs postgresql-15 and pgbouncer)');
+  throw new Error(
+    'PostgreSQL 15 server binaries and pgbouncer are needed (.ci/run installs postgresql-15 and pgbouncer)',
+  );
 
 const MAX_LAG_MS = 3_000;
 
@@ -61,7 +63,11 @@ describe.skipIf(!onPostgres)('read replicas', () => {
       auth: merchant.auth,
       json: { merchant_key: merchant.merchant_key },
     });
-  const listedOnReplica = () => replica.log().split('\n').filter((l) => l.includes('remit_transactions_page')).length;
+  const listedOnReplica = () =>
+    replica
+      .log()
+      .split('\n')
+      .filter((l) => l.includes('remit_transactions_page')).length;
   const warnings = () =>
     remit!.server
       .output()
@@ -71,14 +77,20 @@ describe.skipIf(!onPostgres)('read replicas', () => {
   it('lists read on the replica once it has the writes; /metrics shows its lag', async () => {
     const id = await charge(s, merchant, customer, '12.00');
     // Once the replica has replayed past the charge, the list is read there (and shows it).
-    await until(async () => {
-      const r = await list();
-      expect(r.status).toBe(200);
-      expect(r.body.data.map((t) => t.transaction_id)).toContain(id);
-      return listedOnReplica() > 0;
-    }, 20_000, 'a list read on the replica');
+    await until(
+      async () => {
+        const r = await list();
+        expect(r.status).toBe(200);
+        expect(r.body.data.map((t) => t.transaction_id)).toContain(id);
+        return listedOnReplica() > 0;
+      },
+      20_000,
+      'a list read on the replica',
+    );
     const metrics = await s.http({ method: 'GET', path: '/metrics' });
-    expect(metrics.text).toMatch(new RegExp(`remit_db_replica_lag_seconds\\{replica="127.0.0.1:${replica.port}"\\} [0-9.]+`));
+    expect(metrics.text).toMatch(
+      new RegExp(`remit_db_replica_lag_seconds\\{replica="127.0.0.1:${replica.port}"\\} [0-9.]+`),
+    );
   }, 60_000);
 
   it('a client reads its own writes while replay is paused; the lagging replica is skipped with a warn line', async () => {

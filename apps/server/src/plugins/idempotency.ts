@@ -179,7 +179,10 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: Idempo
       // The database went away (a failover): the transaction died uncommitted with its connection, and
       // the claim frees itself when its lease ends. The answer already said so; nothing more to undo.
       if (!isDatabaseUnavailable(err)) throw err;
-      req.log.warn({ cause: (err as Error).message }, 'idempotency claim left to its lease: the database is unavailable');
+      req.log.warn(
+        { cause: (err as Error).message },
+        'idempotency claim left to its lease: the database is unavailable',
+      );
     }
   };
   const finish = async (req: FastifyRequest, held: HeldTransaction<Ctx>, statusCode: number, body: string) => {

@@ -18,13 +18,17 @@ const BIN = process.env.REMIT_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const PGBOUNCER = process.env.REMIT_PGBOUNCER ?? '/usr/sbin/pgbouncer';
 
 /** initdb, pg_ctl, pg_basebackup and pgbouncer are installed (`.ci/run` installs them). */
-export const clusterToolsFound = ['initdb', 'pg_ctl', 'pg_basebackup'].every((b) => existsSync(join(BIN, b))) && existsSync(PGBOUNCER);
+export const clusterToolsFound =
+  ['initdb', 'pg_ctl', 'pg_basebackup'].every((b) => existsSync(join(BIN, b))) && existsSync(PGBOUNCER);
 
 const run = promisify(execFile);
 /** PostgreSQL and PgBouncer refuse to run as root: as root, they run as `postgres`. */
 const asRoot = process.getuid?.() === 0;
 const owner = asRoot
-  ? { uid: Number(execFileSync('id', ['-u', 'postgres']).toString()), gid: Number(execFileSync('id', ['-g', 'postgres']).toString()) }
+  ? {
+      uid: Number(execFileSync('id', ['-u', 'postgres']).toString()),
+      gid: Number(execFileSync('id', ['-g', 'postgres']).toString()),
+    }
   : null;
 function tool(file: string, args: string[]) {
   return asRoot ? run('runuser', ['-u', 'postgres', '--', file, ...args]) : run(file, args);
@@ -137,7 +141,21 @@ export async function startPrimary(settings: string[] = []): Promise<PgNode> {
 export async function startStandby(primary: PgNode, name: string, settings: string[] = []): Promise<PgNode> {
   const dir = freshDir('remit-pg');
   const port = await freePort();
-  await tool(join(BIN, 'pg_basebackup'), ['-D', dir, '-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres', '-X', 'stream', '-R', '-c', 'fast']);
+  await tool(join(BIN, 'pg_basebackup'), [
+    '-D',
+    dir,
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(primary.port),
+    '-U',
+    'postgres',
+    '-X',
+    'stream',
+    '-R',
+    '-c',
+    'fast',
+  ]);
   const n = node(dir, port);
   n.configure([
     `port = ${port}`,
@@ -152,7 +170,11 @@ export async function startStandby(primary: PgNode, name: string, settings: stri
 }
 
 /** Waits until `check` holds (polling), or fails after `ms`. */
-export async function until(check: () => Promise<boolean> | boolean, ms = 30_000, what = 'the condition'): Promise<void> {
+export async function until(
+  check: () => Promise<boolean> | boolean,
+  ms = 30_000,
+  what = 'the condition',
+): Promise<void> {
   const end = Date.now() + ms;
   for (;;) {
     try {
@@ -318,7 +340,10 @@ export function processHttp(base: string): Pick<TestServer, 'http' | 'credential
   return {
     http,
     async credentials() {
-      const res = await http<{ client_id: string; secret_key: string }>({ method: 'POST', path: '/portal/api/credentials' });
+      const res = await http<{ client_id: string; secret_key: string }>({
+        method: 'POST',
+        path: '/portal/api/credentials',
+      });
       return [res.body.client_id, res.body.secret_key];
     },
   };

@@ -23,7 +23,10 @@ export function parsePgHosts(url: string): PgHosts {
   const tail = rest.includes('?')
     ? `${rest.slice(0, rest.indexOf('?'))}${query!.size ? `?${query!.toString()}` : ''}`
     : rest;
-  const urls = m && hosts.length > 1 ? hosts.map((h) => `${m[1]}${m[2] ?? ''}${h}${tail}`) : [m ? `${m[1]}${m[2] ?? ''}${m[3]}${tail}` : url];
+  const urls =
+    m && hosts.length > 1
+      ? hosts.map((h) => `${m[1]}${m[2] ?? ''}${h}${tail}`)
+      : [m ? `${m[1]}${m[2] ?? ''}${m[3]}${tail}` : url];
   return { urls, targetSessionAttrs: attrs === 'any' ? 'any' : 'read-write' };
 }
 

@@ -73,7 +73,7 @@ export function createPgPool(opts: PgPoolOptions): pg.Pool {
       this.on('error', noop);
     }
 
-    // biome-ignore lint/suspicious/noExplicitAny: pg's overloads (callback or promise) are kept as they are
+    // pg's overloads (a callback, or a promise of the client) are kept as they are.
     override connect(callback?: (err: any, client?: any) => void): any {
       const done = (async () => {
         try {
@@ -105,7 +105,7 @@ export function createPgPool(opts: PgPoolOptions): pg.Pool {
       return undefined;
     }
 
-    // biome-ignore lint/suspicious/noExplicitAny: pg's overloads are passed through unchanged
+    // pg's overloads are passed through unchanged.
     override query(...args: any[]): any {
       const q = args[0];
       if (unnamed && q && typeof q === 'object' && q.name) {

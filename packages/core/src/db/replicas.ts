@@ -67,7 +67,15 @@ export function openReplicas(opts: ReplicaOptions): Replicas {
       label: `replica ${name}`,
     });
     const db = drizzle(pool, { schema }) as unknown as Db;
-    return { name, pool, db, caughtUpAt: Number.NEGATIVE_INFINITY, lagSeconds: null, usable: false, skipped: 'not sampled yet' };
+    return {
+      name,
+      pool,
+      db,
+      caughtUpAt: Number.NEGATIVE_INFINITY,
+      lagSeconds: null,
+      usable: false,
+      skipped: 'not sampled yet',
+    };
   });
   /** The primary's WAL position sampled at a time: every write acknowledged before `at` lies at or before `lsn`. */
   let samples: Array<{ at: number; lsn: bigint }> = [];
@@ -95,7 +103,10 @@ export function openReplicas(opts: ReplicaOptions): Replicas {
       r.caughtUpAt = caughtUpAt;
       const latest = samples[samples.length - 1];
       const t = now();
-      r.lagSeconds = latest && latest.lsn <= at ? 0 : Math.max(0, (t - (Number.isFinite(caughtUpAt) ? caughtUpAt : (samples[0]?.at ?? t))) / 1000);
+      r.lagSeconds =
+        latest && latest.lsn <= at
+          ? 0
+          : Math.max(0, (t - (Number.isFinite(caughtUpAt) ? caughtUpAt : (samples[0]?.at ?? t))) / 1000);
       setSkipped(
         r,
         r.lagSeconds * 1000 > opts.maxLagMs
