@@ -109,7 +109,8 @@ export function registerErrorHandling(app: FastifyInstance, opts: { processor?: 
     const status = err.statusCode ?? 500;
     if (status >= 500 && isDatabaseUnavailable(err)) {
       // A failover or restart: the request may be retried once the database is back (docs/scaling.md).
-      req.log.warn({ cause: causeOf(err), route: req.routeOptions.url }, 'database unavailable: answered 503');
+      // At info: the pool says once, at warn, that the database was lost.
+      req.log.info({ cause: causeOf(err), route: req.routeOptions.url }, 'database unavailable: answered 503');
       reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));
       return sendError(req, reply, 503, 'service_unavailable', ERROR_CODES.service_unavailable.message!);
     }
