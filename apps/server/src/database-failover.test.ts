@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDbKind } from '@remit/core/testing';
 import { send, type HttpResponse } from './testing/http.js';
 import { validOnboarding } from './testing/fixtures.js';
 import {
-  clusterToolsFound,
+  clusterTestsRun,
   movingAddress,
   startPrimary,
   startServerOn,
@@ -20,13 +19,8 @@ import {
  * gap (never 500), serves again within seconds, and every acknowledged keyed write is there once.
  * Postgres-only: its own clusters, started here (the PGlite pass skips it).
  */
-const onPostgres = testDbKind === 'postgres';
-if (onPostgres && !clusterToolsFound)
-  throw new Error(
-    'PostgreSQL 15 server binaries and pgbouncer are needed (.ci/run installs postgresql-15 and pgbouncer)',
-  );
 
-describe.skipIf(!onPostgres)('a primary failover', () => {
+describe.skipIf(!clusterTestsRun())('a primary failover', () => {
   let primary: PgNode;
   let standby: PgNode;
   let address: MovingAddress;

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDbKind } from '@remit/core/testing';
 import type { TestServer } from './testing/harness.js';
 import { newMerchant, validOnboarding, type TestMerchant } from './testing/fixtures.js';
 import { newCustomer, TEST_CARD } from './testing/payments.js';
 import {
-  clusterToolsFound,
+  clusterTestsRun,
   processHttp,
   startPgBouncer,
   startPrimary,
@@ -18,13 +17,8 @@ import {
  * database for migrations): every write works, none leans on a statement named on another
  * transaction's server connection. Postgres-only (the PGlite pass skips it).
  */
-const onPostgres = testDbKind === 'postgres';
-if (onPostgres && !clusterToolsFound)
-  throw new Error(
-    'PostgreSQL 15 server binaries and pgbouncer are needed (.ci/run installs postgresql-15 and pgbouncer)',
-  );
 
-describe.skipIf(!onPostgres)('behind PgBouncer in transaction mode', () => {
+describe.skipIf(!clusterTestsRun())('behind PgBouncer in transaction mode', () => {
   let primary: PgNode;
   let bouncer: PgBouncer;
   let remit: Awaited<ReturnType<typeof startServerOn>> | undefined;

@@ -1,12 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase } from '@remit/core';
-import { testDbKind } from '@remit/core/testing';
 import type { TestServer } from './testing/harness.js';
 import { newMerchant, type TestMerchant } from './testing/fixtures.js';
 import { charge, newCustomer } from './testing/payments.js';
 import {
-  clusterToolsFound,
+  clusterTestsRun,
   processHttp,
   startPrimary,
   startServerOn,
@@ -20,15 +19,10 @@ import {
  * reads its own writes even while the replica has not replayed them; a replica that lags past the
  * bound or stops is skipped with a warn line, and the reads still answer. Postgres-only.
  */
-const onPostgres = testDbKind === 'postgres';
-if (onPostgres && !clusterToolsFound)
-  throw new Error(
-    'PostgreSQL 15 server binaries and pgbouncer are needed (.ci/run installs postgresql-15 and pgbouncer)',
-  );
 
 const MAX_LAG_MS = 3_000;
 
-describe.skipIf(!onPostgres)('read replicas', () => {
+describe.skipIf(!clusterTestsRun())('read replicas', () => {
   let primary: PgNode;
   let replica: PgNode;
   let remit: Awaited<ReturnType<typeof startServerOn>> | undefined;

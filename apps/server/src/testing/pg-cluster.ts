@@ -4,9 +4,10 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { testDbKind } from '@remit/core/testing';
 import { randomBytes } from 'node:crypto';
 import { freePort, startProcess, type ServerProcess } from './process.js';
-import { basicAuth, send } from './http.js';
+import { basicAuth, sandboxCredentials, sendTo } from './http.js';
 import type { TestServer } from './harness.js';
 
 /**
@@ -18,8 +19,21 @@ const BIN = process.env.REMIT_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 const PGBOUNCER = process.env.REMIT_PGBOUNCER ?? '/usr/sbin/pgbouncer';
 
 /** initdb, pg_ctl, pg_basebackup and pgbouncer are installed (`.ci/run` installs them). */
-export const clusterToolsFound =
+const clusterToolsFound =
   ['initdb', 'pg_ctl', 'pg_basebackup'].every((b) => existsSync(join(BIN, b))) && existsSync(PGBOUNCER);
+
+/**
+ * Whether this pass runs the cluster tests: the Postgres pass only (they start clusters of their own,
+ * nothing PGlite could stand for), and there the tools must be installed: missing, it fails, not skips.
+ */
+export function clusterTestsRun(): boolean {
+  if (testDbKind !== 'postgres') return false;
+  if (!clusterToolsFound)
+    throw new Error(
+      'PostgreSQL 15 server binaries and pgbouncer are needed (.ci/run installs postgresql-15 and pgbouncer)',
+    );
+  return true;
+}
 
 const run = promisify(execFile);
 /** PostgreSQL and PgBouncer refuse to run as root: as root, they run as `postgres`. */
@@ -314,14 +328,11 @@ export async function startServerOn(
     LOG_LEVEL: 'warn',
     ...env,
   });
-  const cred = await send<{ client_id: string; secret_key: string }>({
-    method: 'POST',
-    url: `${server.base}/portal/api/credentials`,
-  });
+  const [clientId, secretKey] = await sandboxCredentials(sendTo(server.base));
   return {
     server,
-    authorization: basicAuth(cred.body.client_id, cred.body.secret_key),
-    clientId: cred.body.client_id,
+    authorization: basicAuth(clientId, secretKey),
+    clientId,
     close: async () => {
       await server.stop('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
@@ -331,20 +342,6 @@ export async function startServerOn(
 
 /** The `http` and `credentials` of a TestServer for a server process: the fixtures (newMerchant, charge) take it. */
 export function processHttp(base: string): Pick<TestServer, 'http' | 'credentials'> {
-  const http: TestServer['http'] = ({ path, auth, headers, ...rest }) =>
-    send({
-      ...rest,
-      url: `${base}${path}`,
-      headers: { ...(auth ? { authorization: basicAuth(auth[0], auth[1]) } : {}), ...headers },
-    });
-  return {
-    http,
-    async credentials() {
-      const res = await http<{ client_id: string; secret_key: string }>({
-        method: 'POST',
-        path: '/portal/api/credentials',
-      });
-      return [res.body.client_id, res.body.secret_key];
-    },
-  };
+  const http = sendTo(base);
+  return { http, credentials: () => sandboxCredentials(http) };
 }
