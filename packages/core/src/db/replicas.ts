@@ -42,6 +42,9 @@ function lsn(text: string): bigint {
   return (BigInt(`0x${hi}`) << 32n) | BigInt(`0x${lo}`);
 }
 
+/** Why a replica is skipped: not sampled yet (at start, said nowhere), lagging, or not answering. */
+type SkipKind = 'unsampled' | 'lags' | 'gone';
+
 interface Replica {
   name: string;
   pool: pg.Pool;
@@ -51,8 +54,8 @@ interface Replica {
   /** Seconds behind the primary at the last sample; null when it did not answer. */
   lagSeconds: number | null;
   usable: boolean;
-  /** Why it is skipped now, when it is: said once per change. */
-  skipped: string | null;
+  /** Why it is skipped now, when it is (said once per change of kind, not per sample). */
+  skipped: SkipKind | null;
 }
 
 export function openReplicas(opts: ReplicaOptions): Replicas {
@@ -74,7 +77,7 @@ export function openReplicas(opts: ReplicaOptions): Replicas {
       caughtUpAt: Number.NEGATIVE_INFINITY,
       lagSeconds: null,
       usable: false,
-      skipped: 'not sampled yet',
+      skipped: 'unsampled',
     };
   });
   /** The primary's WAL position sampled at a time: every write acknowledged before `at` lies at or before `lsn`. */
@@ -82,14 +85,14 @@ export function openReplicas(opts: ReplicaOptions): Replicas {
   const lastWrite = new Map<string, number>();
   let next = 0;
 
-  const setSkipped = (r: Replica, why: string | null) => {
-    if (why === r.skipped) return;
-    const wasSampled = r.skipped !== 'not sampled yet';
-    if (why && (wasSampled || why !== 'not sampled yet'))
+  const setSkipped = (r: Replica, kind: SkipKind | null, why = '') => {
+    if (kind === r.skipped) return;
+    const wasSampled = r.skipped !== 'unsampled';
+    if (kind)
       opts.onEvent?.({ level: 'warn', message: `replica ${r.name} skipped: ${why}; its reads go to the primary` });
-    else if (!why && wasSampled) opts.onEvent?.({ level: 'info', message: `replica ${r.name} serves reads again` });
-    r.skipped = why;
-    r.usable = why === null;
+    else if (wasSampled) opts.onEvent?.({ level: 'info', message: `replica ${r.name} serves reads again` });
+    r.skipped = kind;
+    r.usable = kind === null;
   };
 
   const sampleReplica = async (r: Replica) => {
@@ -107,15 +110,16 @@ export function openReplicas(opts: ReplicaOptions): Replicas {
         latest && latest.lsn <= at
           ? 0
           : Math.max(0, (t - (Number.isFinite(caughtUpAt) ? caughtUpAt : (samples[0]?.at ?? t))) / 1000);
-      setSkipped(
-        r,
-        r.lagSeconds * 1000 > opts.maxLagMs
-          ? `it lags ${r.lagSeconds.toFixed(1)} s behind the primary (more than REMIT_REPLICA_MAX_LAG_MS=${opts.maxLagMs})`
-          : null,
-      );
+      if (r.lagSeconds * 1000 <= opts.maxLagMs) setSkipped(r, null);
+      else
+        setSkipped(
+          r,
+          'lags',
+          `it lags ${r.lagSeconds.toFixed(1)} s behind the primary (more than REMIT_REPLICA_MAX_LAG_MS=${opts.maxLagMs})`,
+        );
     } catch (e) {
       r.lagSeconds = null;
-      setSkipped(r, `it does not answer (${(e as Error).message})`);
+      setSkipped(r, 'gone', `it does not answer (${(e as Error).message})`);
     }
   };
 
