@@ -5,7 +5,7 @@
  * 80% budget, Postgres p99 by a second load tool, each route's change against bench/baseline.json;
  * then webhook latency, the growth run (bench/growth.ts) and the front-end budgets.
  *
- *   npm run bench [-- pglite|postgres|growth|bundles] [-- --save-baseline]
+ *   npm run bench [-- pglite|postgres|growth|bundles|sandbox|pooler] [-- --save-baseline]
  *   BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (2), BENCH_ROUTES_ONLY=1, BENCH_SERVER_ENV='A=1 B=2',
  *   BENCH_SECOND_TOOL=node (the Node client even when wrk is installed)
  */
@@ -36,6 +36,7 @@ import type { Figures } from './stats.js';
 import { runWebhookBench, type WebhookFigures } from './webhooks.js';
 import { runWidgetPayBench } from './widget-pay.js';
 import { runSandboxBench } from './sandbox.js';
+import { runPoolerBench } from './pooler.js';
 
 /** Each hot route at ≥ 80% of its ceiling; pay-link and the list p99 ≤ 50 ms on Postgres at 50 connections. */
 const RATIO_BUDGET = 0.8;
@@ -238,6 +239,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.log(`\n(routes measured in ${((Date.now() - t0) / 1000).toFixed(0)} s; load average now ${load1()})`);
   // BENCH_ROUTES_ONLY=1 stops after the routes (for side-by-side comparisons of the API alone).
   if (process.env.BENCH_ROUTES_ONLY) process.exit(0);
+  // `npm run bench -- pooler`: PgBouncer in transaction mode against a direct connection, and nothing else.
+  if (only === 'pooler') {
+    await runPoolerBench();
+    process.exit(0);
+  }
   // `npm run bench -- sandbox` prints only the test kit's figures.
   if (only === 'sandbox') {
     await runSandboxBench();

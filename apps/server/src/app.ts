@@ -16,6 +16,7 @@ import { registerHostGuard } from './plugins/host-guard.js';
 import { registerForwardedFor } from './plugins/forwarded-for.js';
 import { frameworkErrors, registerInputGuards } from './plugins/input-guards.js';
 import { registerIdempotency } from './plugins/idempotency.js';
+import { registerReplicaReads } from './plugins/replica-reads.js';
 import { registerMerchant } from './plugins/merchant.js';
 import { parseQueryString } from './plugins/query-string.js';
 import { QuietRouteLogs } from './plugins/quiet-log.js';
@@ -116,6 +117,7 @@ export async function buildApp(core: Core, opts: AppOptions = {}) {
   app.decorate('rateLimits', opts.rateLimits ?? DEFAULT_RATE_LIMITS);
   if (opts.trustProxy) registerForwardedFor(app);
   registerErrorHandling(app, { processor: ctx.processor.name });
+  registerReplicaReads(app, ctx);
   registerHostGuard(app, ctx);
   registerSecurityHeaders(app);
   if (opts.metrics) registerRequestMetrics(app, opts.metrics.metrics);

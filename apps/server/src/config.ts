@@ -29,6 +29,12 @@ export interface ServerConfig {
   publicUrl: string;
   dataDir: string;
   databaseUrl?: string;
+  /** DATABASE_DIRECT_URL: a connection past the pooler (migrations); set, DATABASE_URL is taken as a transaction pooler. */
+  databaseDirectUrl?: string;
+  /** DATABASE_REPLICA_URL: read replicas, comma-separated (docs/scaling.md). */
+  replicaUrls: string[];
+  /** REMIT_REPLICA_MAX_LAG_MS: past this lag a replica is skipped (default 10 s). */
+  replicaMaxLagMs?: number;
   encryptionKey: Buffer;
   /** REMIT_ENCRYPTION_KEY_PREVIOUS: during a key rotation, the old key, used only to open what it sealed. */
   previousEncryptionKey?: Buffer;
@@ -122,6 +128,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): { config: Serv
     publicUrl,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseDirectUrl: env.DATABASE_DIRECT_URL || undefined,
+    replicaUrls: read(() => replicaUrls(env.DATABASE_REPLICA_URL, env.DATABASE_URL), []),
+    replicaMaxLagMs: read(() => positiveMs('REMIT_REPLICA_MAX_LAG_MS', env.REMIT_REPLICA_MAX_LAG_MS), undefined),
     encryptionKey: currentKey,
     previousEncryptionKey: read(() => previousEncryptionKey(env.REMIT_ENCRYPTION_KEY_PREVIOUS, currentKey), undefined),
     logLevel: env.LOG_LEVEL ?? 'info',
@@ -189,6 +198,20 @@ export function retentionFromEnv(env: NodeJS.ProcessEnv): Retention {
   };
 }
 
+/** DATABASE_REPLICA_URL: one or more `postgres://` URLs, comma-separated; only beside DATABASE_URL. */
+function replicaUrls(value: string | undefined, databaseUrl: string | undefined): string[] {
+  const urls = (value ?? '')
+    .split(/,(?=\s*postgres(?:ql)?:\/\/)/)
+    .map((u) => u.trim())
+    .filter(Boolean);
+  if (urls.length && !databaseUrl)
+    throw new Error('DATABASE_REPLICA_URL needs DATABASE_URL (replicas of a PostgreSQL primary)');
+  for (const u of urls)
+    if (!/^postgres(ql)?:\/\//.test(u))
+      throw new Error('DATABASE_REPLICA_URL must be postgres:// URLs, comma-separated');
+  return urls;
+}
+
 /** The `openCore` options for this configuration: Postgres when DATABASE_URL is set, else the data directory. */
 export function coreOptions(config: ServerConfig): OpenOptions {
   return {
@@ -197,6 +220,9 @@ export function coreOptions(config: ServerConfig): OpenOptions {
     encryptionKey: config.encryptionKey,
     previousEncryptionKey: config.previousEncryptionKey,
     databaseUrl: config.databaseUrl,
+    directUrl: config.databaseDirectUrl,
+    replicaUrls: config.replicaUrls,
+    replicaMaxLagMs: config.replicaMaxLagMs,
     dataDir: config.databaseUrl ? undefined : config.dataDir,
     filesDir: config.dataDir,
     settlementCutoffMs: config.settlementCutoffMs,

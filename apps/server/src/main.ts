@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { messagingOf, openCore, startWorkers, twilioSettingsFromEnv } from '@remit/core';
+import { type DatabaseEvent, messagingOf, openCore, startWorkers, twilioSettingsFromEnv } from '@remit/core';
 import { buildApp, loggerOptions } from './app.js';
 import { resealInBackground } from './background-reseal.js';
 import { coreOptions } from './config.js';
@@ -33,9 +33,12 @@ const where = config.databaseUrl ? 'the Postgres at DATABASE_URL' : `the embedde
 if (!config.databaseUrl && !existsSync(join(config.dataDir, 'PG_VERSION'))) {
   console.error(`remit: initialising database in ${config.dataDir}… (a new data folder, set up once)`);
 }
+// Database lost and back, replicas skipped and used again: one line each, to the server's log once it exists.
+let databaseLog = (e: DatabaseEvent) => console.error(`remit: ${e.message}`);
 const core = await orExit(`cannot open ${where}`, () =>
   openCore({
     ...coreOptions(config),
+    onDatabaseEvent: (e) => databaseLog(e),
     messaging: messagingOf(config.env, workerOptions),
     // Every process verifies Twilio's status callbacks, a REMIT_WORKERS=off one too.
     twilioAuthToken: twilioSettingsFromEnv(process.env)?.authToken,
@@ -59,6 +62,7 @@ const app = await buildApp(core, {
   timeLimits: config.timeLimits,
   operator: config.operator,
 });
+databaseLog = (e) => app.log[e.level]({ database: true }, e.message);
 await orExit(`cannot listen on ${config.host}:${config.port}`, () =>
   app.listen({ port: config.port, host: config.host }),
 );

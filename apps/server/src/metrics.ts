@@ -113,6 +113,20 @@ export function createMetrics(core: Core): Metrics {
     });
   }
 
+  const replicas = core.database.replicas;
+  if (replicas) {
+    new Gauge({
+      name: 'remit_db_replica_lag_seconds',
+      help: 'How far each read replica (DATABASE_REPLICA_URL) is behind the primary, at its last sample; absent while it does not answer.',
+      labelNames: ['replica'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const { replica, seconds } of replicas.lag()) if (seconds !== null) this.set({ replica }, seconds);
+      },
+    });
+  }
+
   // Every processor call is counted where it happens, whichever route or page made it.
   const processor = core.ctx.processor;
   core.ctx.processor = observedProcessor(processor, (method, outcome) => payments.inc({ method, outcome }));

@@ -50,7 +50,28 @@ export const SETTINGS: Setting[] = [
     names: ['DATABASE_URL'],
     default: 'unset',
     meaning:
-      '`postgres://…`: use that PostgreSQL instead of PGlite. On the same host, its Unix socket is faster than TCP: `postgres://postgres@%2Fvar%2Frun%2Fpostgresql/remit`',
+      '`postgres://…`: use that PostgreSQL instead of PGlite. On the same host, its Unix socket is faster than TCP: `postgres://postgres@%2Fvar%2Frun%2Fpostgresql/remit`. Several hosts as libpq takes them (`postgres://u@db1:5432,db2:5432/remit`, `target_session_attrs=read-write` the default): each is tried in turn and only a writable one is used ([scaling](scaling.md#a-primary-failover))',
+  },
+  {
+    table: 'main',
+    names: ['DATABASE_DIRECT_URL'],
+    default: 'unset',
+    meaning:
+      'the database itself when `DATABASE_URL` is a transaction pooler (PgBouncer `pool_mode = transaction`): migrations run over it, and set, statements through `DATABASE_URL` go unnamed (no prepared statement outlives its transaction) ([scaling](scaling.md#a-connection-pooler))',
+  },
+  {
+    table: 'main',
+    names: ['DATABASE_REPLICA_URL'],
+    default: 'unset',
+    meaning:
+      'read replicas (streaming standbys), one or more `postgres://` URLs, comma-separated: transaction lists, single reads and portal views read there; money and state decisions read the primary. A client reads its own writes (by WAL position) ([scaling](scaling.md#read-replicas))',
+  },
+  {
+    table: 'main',
+    names: ['REMIT_REPLICA_MAX_LAG_MS'],
+    default: '`10000`',
+    meaning:
+      'a replica further behind the primary than this is skipped (one warn line; its reads go to the primary) until it catches up. `remit_db_replica_lag_seconds` in `/metrics` shows each one',
   },
   {
     table: 'main',

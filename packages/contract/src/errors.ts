@@ -202,6 +202,15 @@ const entries = {
   internal_error: { status: 500, message: 'Internal server error. Quote request_id when you report it.' },
   unavailable: { status: 503 },
   /**
+   * The database did not answer (a failover, a restart) or answered read-only: nothing was written.
+   * Retry after `Retry-After` seconds, with the same Idempotency-Key.
+   */
+  service_unavailable: {
+    status: 503,
+    message:
+      'The service is briefly unavailable (its database did not answer); nothing was changed. Retry after the Retry-After seconds, with the same Idempotency-Key.',
+  },
+  /**
    * The processor failed or did not answer (a timeout, its 5xx, a refusal that is no decline):
    * nothing was changed here, and a retry with the same Idempotency-Key is safe.
    */

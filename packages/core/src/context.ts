@@ -11,6 +11,7 @@ import type { Operation } from './operation.js';
 import type { OutboxSignal } from './outbox-signal.js';
 import type { MerchantCache } from './merchants/merchant-cache.js';
 import type { AuthCache } from './clients/auth-cache.js';
+import type { Replicas } from './db/replicas.js';
 
 /**
  * Everything a core operation needs, made once at start-up by the server or a test. A keyed
@@ -20,6 +21,11 @@ import type { AuthCache } from './clients/auth-cache.js';
 export interface Ctx {
   /** Where statements run: the database, or the open transaction of the operation (`op`). */
   db: Db;
+  /**
+   * Read replicas (DATABASE_REPLICA_URL), or null. Only reads that may lag go there (lists, single
+   * reads, reports, portal views), chosen by the server per request; money and state reads use `db`.
+   */
+  replicas: Replicas | null;
   /** The operation this context runs: its key, deferred processor calls, outboxes to wake. */
   op: Operation;
   /** Wakes this process's outbox dispatchers once a commit wrote an outbox row. */

@@ -19,6 +19,9 @@ export {
   type Database,
 } from './db/connect.js';
 export { readiness, type Readiness } from './db/readiness.js';
+export { isDatabaseUnavailable, parsePgHosts } from './db/pg-hosts.js';
+export type { DatabaseEvent } from './db/pg-pool.js';
+export type { Replicas } from './db/replicas.js';
 export { holdTransaction, type HeldTransaction } from './db/held-transaction.js';
 export { UNSCOPED, inTransaction, type Operation } from './operation.js';
 export * as schema from './db/schema.js';

@@ -38,6 +38,10 @@ export interface OpenOptions {
   /** The data directory whose check images (of earlier versions) move into the database at start; defaults to the PGlite data directory, else ./.remit. */
   filesDir?: string;
   poolSize?: number;
+  directUrl?: ConnectOptions['directUrl'];
+  replicaUrls?: ConnectOptions['replicaUrls'];
+  replicaMaxLagMs?: ConnectOptions['replicaMaxLagMs'];
+  onDatabaseEvent?: ConnectOptions['onDatabaseEvent'];
   logger?: ConnectOptions['logger'];
   onStatement?: ConnectOptions['onStatement'];
   onDatabaseLost?: ConnectOptions['onDatabaseLost'];
@@ -89,6 +93,7 @@ export async function openCore(opts: OpenOptions): Promise<Core> {
   }
   const ctx: Ctx = {
     db: database.db,
+    replicas: database.replicas ?? null,
     op: UNSCOPED,
     outbox: new OutboxSignal(),
     merchantCache: new MerchantCache(),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from './db/connect.js';
+import { isDatabaseUnavailable } from './db/pg-hosts.js';
 
 /** Where the background loops (dispatchers, reconciler, expiry) log a failed pass. */
 export interface DispatcherLogger {
@@ -88,7 +89,8 @@ export class PollLoop {
       } catch (err) {
         if (this.#stopped) break;
         errorDelay = Math.min(Math.max(errorDelay * 2, 100), 5_000);
-        this.#o.logger?.warn({ err }, this.#o.failureMessage);
+        // The database away (a failover) is said once, by the pool (db/pg-pool.ts), not on every pass.
+        if (!isDatabaseUnavailable(err)) this.#o.logger?.warn({ err }, this.#o.failureMessage);
       }
       // stop() during the pass found no sleep to cut short: without this the loop would sleep a whole
       // poll (5 minutes for the reconciler) before stop() returned, and SIGTERM's drain with it.

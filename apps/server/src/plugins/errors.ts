@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_CODES, type ErrorCode, type FieldError } from '@remit/contract';
-import { isRemitError } from '@remit/core';
+import { isDatabaseUnavailable, isRemitError } from '@remit/core';
 
 /** The one place where errors become the spec's envelope and an HTTP status (the contract's catalogue gives each code's). */
 
@@ -82,6 +82,9 @@ function processorErrorMessage(req: FastifyRequest, message: string): string {
   return 'The payment processor could not complete the request; nothing was changed. Retry the request (with an Idempotency-Key header, a retry is never done twice).';
 }
 
+/** What a 503 service_unavailable asks: a failover takes seconds (docs/scaling.md). */
+const DATABASE_RETRY_AFTER_S = 2;
+
 export function registerErrorHandling(app: FastifyInstance, opts: { processor?: string } = {}) {
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (isRemitError(err)) {
@@ -104,6 +107,13 @@ export function registerErrorHandling(app: FastifyInstance, opts: { processor?: 
       return sendError(req, reply, 400, 'invalid_request', `Invalid request. ${summary}`, errors);
     }
     const status = err.statusCode ?? 500;
+    if (status >= 500 && isDatabaseUnavailable(err)) {
+      // A failover or restart: the request may be retried once the database is back (docs/scaling.md).
+      // At info: the pool says once, at warn, that the database was lost.
+      req.log.info({ cause: causeOf(err), route: req.routeOptions.url }, 'database unavailable: answered 503');
+      reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));
+      return sendError(req, reply, 503, 'service_unavailable', ERROR_CODES.service_unavailable.message!);
+    }
     if (status >= 400 && status < 500) {
       const code = FASTIFY_CODES[err.code] ?? (status === 429 ? 'rate_limited' : 'invalid_request');
       const message =

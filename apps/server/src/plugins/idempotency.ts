@@ -4,6 +4,7 @@ import {
   claimIdempotencyKey,
   completeIdempotencyKey,
   holdTransaction,
+  isDatabaseUnavailable,
   isRemitError,
   releaseIdempotencyKey,
   RemitError,
@@ -171,8 +172,18 @@ export function registerIdempotency(app: FastifyInstance, ctx: Ctx, opts: Idempo
     );
   });
   const forget = async (req: FastifyRequest, held: HeldTransaction<Ctx>) => {
-    await held.rollback();
-    await releaseIdempotencyKey(ctx, req.idempotencyScope!, req.idempotencyKey!, req.idempotencyClaimedAt);
+    try {
+      await held.rollback();
+      await releaseIdempotencyKey(ctx, req.idempotencyScope!, req.idempotencyKey!, req.idempotencyClaimedAt);
+    } catch (err) {
+      // The database went away (a failover): the transaction died uncommitted with its connection, and
+      // the claim frees itself when its lease ends. The answer already said so; nothing more to undo.
+      if (!isDatabaseUnavailable(err)) throw err;
+      req.log.warn(
+        { cause: (err as Error).message },
+        'idempotency claim left to its lease: the database is unavailable',
+      );
+    }
   };
   const finish = async (req: FastifyRequest, held: HeldTransaction<Ctx>, statusCode: number, body: string) => {
     if ((opts.forgetInvalid && statusCode === 400) || notADecision(statusCode)) return forget(req, held);

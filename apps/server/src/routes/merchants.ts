@@ -23,6 +23,7 @@ import {
 } from '@remit/core';
 import { ok } from './envelope.js';
 import type { App } from './types.js';
+import { readCtx } from '../plugins/replica-reads.js';
 
 export function merchantRoutes(app: App, ctx: Ctx) {
   app.post(
@@ -57,7 +58,7 @@ export function merchantRoutes(app: App, ctx: Ctx) {
         response: { 200: merchantListResponseSchema, ...errorResponses },
       },
     },
-    async (req) => ok('Merchants retrieved successfully.', await listMerchants(ctx, req.client.id)),
+    async (req) => ok('Merchants retrieved successfully.', await listMerchants(readCtx(ctx, req), req.client.id)),
   );
 
   app.get(

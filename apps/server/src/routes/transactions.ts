@@ -12,6 +12,7 @@ import { mergeGetBodyIntoQuery } from '../plugins/get-body.js';
 import { serializeAsBuilt } from '../plugins/as-built.js';
 import { ok } from './envelope.js';
 import type { App } from './types.js';
+import { readCtx } from '../plugins/replica-reads.js';
 
 export function transactionRoutes(app: App, ctx: Ctx) {
   app.get(
@@ -32,7 +33,7 @@ export function transactionRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const { data, total } = await listTransactions(ctx, req.merchant, req.query);
+      const { data, total } = await listTransactions(readCtx(ctx, req), req.merchant, req.query);
       return { result: true as const, message: 'Transactions retrieved successfully.', data, total };
     },
   );
@@ -53,7 +54,7 @@ export function transactionRoutes(app: App, ctx: Ctx) {
       },
     },
     async (req) => {
-      const txn = await getTransaction(ctx, req.merchant, req.params.transaction_id);
+      const txn = await getTransaction(readCtx(ctx, req), req.merchant, req.params.transaction_id);
       return ok('Transaction retrieved successfully.', [txn]);
     },
   );

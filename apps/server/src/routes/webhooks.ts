@@ -10,6 +10,7 @@ import {
 } from '@remit/contract';
 import { listDeliveries, parseListDeliveries, retryDelivery, updateWebhookUrl, type Ctx } from '@remit/core';
 import type { App } from './types.js';
+import { readCtx } from '../plugins/replica-reads.js';
 
 /** The webhook-management endpoints answer `status`, not `result`, as the spec writes. */
 export function webhookRoutes(app: App, ctx: Ctx) {
@@ -45,7 +46,7 @@ export function webhookRoutes(app: App, ctx: Ctx) {
     },
     async (req) => {
       const q = parseListDeliveries({ ...(req.query as object), ...((req.body as object | null) ?? {}) });
-      const data = await listDeliveries(ctx.db, req.client.id, q);
+      const data = await listDeliveries(readCtx(ctx, req).db, req.client.id, q);
       return { status: true as const, message: 'Webhook deliveries.', data };
     },
   );

@@ -19,7 +19,7 @@ import {
   type Workers,
 } from '@remit/core';
 import { createTestDatabase, testDbKind } from '@remit/core/testing';
-import { basicAuth, send, type HttpRequest, type HttpResponse } from './http.js';
+import { sandboxCredentials, sendTo, type HttpRequest, type HttpResponse } from './http.js';
 import { buildApp, loggerOptions, type RemitApp } from '../app.js';
 import { createMetrics } from '../metrics.js';
 import { generousRateLimits, type RateLimits } from '../rate-limits.js';
@@ -138,25 +138,14 @@ export async function startTestServer(
         ...(metrics ? metrics.workerOptions(workerOptions) : workerOptions),
       })
     : null;
-  const http: TestServer['http'] = ({ path, auth, headers, ...rest }) =>
-    send({
-      ...rest,
-      url: `${address}${path}`,
-      headers: { ...(auth ? { authorization: basicAuth(auth[0], auth[1]) } : {}), ...headers },
-    });
+  const http: TestServer['http'] = sendTo(address);
   return {
     url: address,
     api: `${address}/api/v1`,
     core,
     app,
     http,
-    async credentials() {
-      const res = await http<{ client_id: string; secret_key: string }>({
-        method: 'POST',
-        path: '/portal/api/credentials',
-      });
-      return [res.body.client_id, res.body.secret_key];
-    },
+    credentials: () => sandboxCredentials(http),
     workers,
     databaseUrl: db?.url ?? null,
     async close() {

@@ -67,3 +67,26 @@ export function send<T = unknown>(req: HttpRequest): Promise<HttpResponse<T>> {
 
 export const basicAuth = (clientId: string, secretKey: string) =>
   `Basic ${Buffer.from(`${clientId}:${secretKey}`).toString('base64')}`;
+
+/** A request to a path of the server at `base`, with `auth` as [client_id, secret_key]. */
+export type PathRequest = Omit<HttpRequest, 'url'> & { path: string; auth?: [string, string] };
+
+/** `send` to paths of the server at `base` (a TestServer's `http`; a server process's too). */
+export function sendTo(base: string) {
+  // As TestServer['http']: the caller names the body's type.
+  return <T = any>({ path, auth, headers, ...rest }: PathRequest): Promise<HttpResponse<T>> =>
+    send<T>({
+      ...rest,
+      url: `${base}${path}`,
+      headers: { ...(auth ? { authorization: basicAuth(auth[0], auth[1]) } : {}), ...headers },
+    });
+}
+
+/** Fresh sandbox credentials from the server `http` sends to. */
+export async function sandboxCredentials(http: ReturnType<typeof sendTo>): Promise<[string, string]> {
+  const res = await http<{ client_id: string; secret_key: string }>({
+    method: 'POST',
+    path: '/portal/api/credentials',
+  });
+  return [res.body.client_id, res.body.secret_key];
+}

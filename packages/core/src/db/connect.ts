@@ -11,6 +11,8 @@ import type { Db } from './queryable.js';
 import type { DatabaseImage } from './database-image.js';
 import { PGliteThread } from './pglite-thread.js';
 import { DRIZZLE_TEXT_TYPES, textParsers } from './date-types.js';
+import { createPgPool, type DatabaseEvent } from './pg-pool.js';
+import { openReplicas, type Replicas } from './replicas.js';
 
 export type { Db, Tx, Queryable } from './queryable.js';
 
@@ -19,6 +21,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Postgres: the pool's connections now (PGlite has one, in this process). */
   poolStats?(): { max: number; total: number; idle: number; waiting: number };
+  /** Postgres with DATABASE_REPLICA_URL: where reads that may lag go (replicas.ts). */
+  replicas?: Replicas;
   close(): Promise<void>;
 }
 
@@ -32,6 +36,19 @@ export interface ConnectOptions {
   dataDir?: string;
   /** Postgres pool size. */
   poolSize?: number;
+  /**
+   * Postgres: a direct connection (no pooler) for what needs a session: the migrations. Set, it
+   * also says `databaseUrl` is a transaction pooler (PgBouncer), so statements go unnamed.
+   */
+  directUrl?: string;
+  /** Postgres: read replicas (docs/scaling.md). */
+  replicaUrls?: string[];
+  /** Past this lag (ms) a replica is skipped; default 10 s. */
+  replicaMaxLagMs?: number;
+  /** How often replicas' positions are sampled (ms); default 500. */
+  replicaPollMs?: number;
+  /** Postgres: told when the database is lost and back, and when a replica is skipped or used again. */
+  onDatabaseEvent?: (e: DatabaseEvent) => void;
   /** Sees every statement (the benchmark records an endpoint's SQL with it). */
   logger?: { logQuery(query: string, params: unknown[]): void };
   /**
@@ -143,13 +160,34 @@ function parsersOnceOnly(client: PGliteLike, onStatement: ConnectOptions['onStat
   }) as PGlite['transaction'];
 }
 
+/**
+ * Migrations hold a session (drizzle's migration lock and table): through a transaction pooler they
+ * go over `directUrl`, a connection of their own closed after.
+ */
+async function migrateDirect(directUrl: string | undefined, db: ReturnType<typeof drizzlePg>) {
+  if (!directUrl) return migratePg(db, { migrationsFolder });
+  const direct = new pg.Client({ connectionString: directUrl });
+  direct.on('error', () => {});
+  await direct.connect();
+  try {
+    await migratePg(drizzlePg(direct, { schema }), { migrationsFolder });
+  } finally {
+    await direct.end().catch(() => {});
+  }
+}
+
 /** Opens the database and applies migrations before returning. */
 export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 20 });
-    // An idle client whose server connection drops (restart, failover, DROP DATABASE) emits here;
-    // unhandled it would end the process. The pool replaces the client on next use.
-    pool.on('error', () => {});
+    const unnamedStatements = Boolean(opts.directUrl);
+    const pool = createPgPool({
+      url: opts.databaseUrl,
+      max: opts.poolSize ?? 20,
+      writable: true,
+      unnamedStatements,
+      onEvent: opts.onDatabaseEvent,
+      label: 'the primary',
+    });
     const onStatement = opts.onStatement;
     if (onStatement) {
       pool.on('connect', (client) => {
@@ -172,14 +210,35 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
       });
     }
     const db = drizzlePg(pool, { schema, logger: opts.logger });
-    await migratePg(db, { migrationsFolder });
+    try {
+      await migrateDirect(opts.directUrl, db);
+    } catch (e) {
+      await pool.end().catch(() => {});
+      throw e;
+    }
+    const replicas = opts.replicaUrls?.length
+      ? openReplicas({
+          urls: opts.replicaUrls,
+          primary: pool,
+          primaryDb: db as unknown as Db,
+          max: opts.poolSize ?? 20,
+          unnamedStatements,
+          maxLagMs: opts.replicaMaxLagMs ?? 10_000,
+          pollMs: opts.replicaPollMs ?? 500,
+          onEvent: opts.onDatabaseEvent,
+        })
+      : undefined;
     const poolStats = () => ({
       max: pool.options.max,
       total: pool.totalCount,
       idle: pool.idleCount,
       waiting: pool.waitingCount,
     });
-    return { db: db as unknown as Db, kind: 'postgres', poolStats, close: () => pool.end() };
+    const close = async () => {
+      await replicas?.close();
+      await pool.end();
+    };
+    return { db: db as unknown as Db, kind: 'postgres', poolStats, replicas, close };
   }
   if (opts.image && opts.dataDir)
     throw new Error('connectDatabase: an image starts an in-memory database only (no dataDir)');

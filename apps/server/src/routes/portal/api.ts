@@ -54,6 +54,7 @@ import { clearSessionCookie, requireSession, sessionToken, setSessionCookie } fr
 import { setApiHeaders } from './headers.js';
 import { sharedSignInLimit } from './sign-in-limit.js';
 import { builtLoader } from '../widget-assets.js';
+import { readCtx } from '../../plugins/replica-reads.js';
 
 const hide = { hide: true } as const;
 const config = { public: true } as const;
@@ -110,7 +111,7 @@ export function portalApiRoutes(app: App, ctx: Ctx) {
     '/portal/api/merchants',
     { ...poll, schema: { ...hide, response: { 200: portalMerchantsSchema } } },
     async (req) => ({
-      merchants: await portalMerchants(ctx, req.portalClientId),
+      merchants: await portalMerchants(readCtx(ctx, req), req.portalClientId),
     }),
   );
 
@@ -151,7 +152,7 @@ export function portalApiRoutes(app: App, ctx: Ctx) {
   app.get(
     '/portal/api/deliveries',
     { ...poll, schema: { ...hide, response: { 200: portalDeliveriesSchema } } },
-    async (req) => portalDeliveries(ctx, req.portalClientId),
+    async (req) => portalDeliveries(readCtx(ctx, req), req.portalClientId),
   );
 
   app.post(
@@ -231,7 +232,7 @@ export function portalApiRoutes(app: App, ctx: Ctx) {
       config: poll.config,
       schema: { ...merchantRoute.schema, response: { 200: portalTransactionsSchema } },
     },
-    async (req) => portalTransactions(ctx, await merchantOf(req)),
+    async (req) => portalTransactions(readCtx(ctx, req), await merchantOf(req)),
   );
 
   app.post(
