@@ -99,18 +99,9 @@ export function scriptUrl(opts: LoadRemitOptions, origin: string): string {
   return url.href;
 }
 
-/** The plain address, or a release's own (`/js/dynamic-launch.<version>.js`, pinned with integrity). */
-const LOADER_PATH = /^\/js\/dynamic-launch(\.[\w-]+)?\.js$/;
-
+/** The loader's tag on the page: the plain address, or a release's own (`/js/dynamic-launch.<version>.js`, pinned). */
 function findScript(): HTMLScriptElement | null {
-  for (const s of Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]'))) {
-    try {
-      if (LOADER_PATH.test(new URL(s.src).pathname)) return s;
-    } catch {
-      /* not a URL: not ours */
-    }
-  }
-  return null;
+  return document.querySelector<HTMLScriptElement>('script[src*="/js/dynamic-launch"]');
 }
 
 export function loadRemit(opts: LoadRemitOptions): Promise<RemitWidgets | null> {
