@@ -39,7 +39,15 @@ describe('merchants', () => {
     expect(ap.status).toBe(200);
     expect(ap.body.merchant.status).toBe('approved');
     const list = await p.call('GET', '/merchants');
-    expect(list.body.merchants).toEqual([{ ...m, status: 'approved' }]);
+    // Approval completes the verification: charges (and payouts) on, nothing due.
+    expect(m.verification).toMatchObject({ status: 'pending_review', charges_enabled: false });
+    expect(list.body.merchants).toEqual([
+      {
+        ...m,
+        status: 'approved',
+        verification: { ...m.verification, status: 'complete', charges_enabled: true, payouts_enabled: true },
+      },
+    ]);
   });
 
   it('an edited submission with a bad field is a 400 naming the field, and nothing is written', async () => {
