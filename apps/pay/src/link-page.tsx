@@ -75,20 +75,13 @@ export function LinkPage({ view }: { view: PayLinkView }) {
   const settle = async (res: ApiResult<PayResult>, scope: string) => {
     if (res.ok) {
       endAttempt(scope);
+      failure.value = null;
       if (res.data.status === 'paid') paid(res.data.receipt);
-      else if (res.data.status === 'processing') {
-        failure.value = null;
-        confirming.value = true;
-      } else if (res.data.status === 'bank_verification') {
-        failure.value = null;
-        verification.value = res.data.verification_url;
-      }
+      else if (res.data.status === 'processing') confirming.value = true;
+      else if (res.data.status === 'bank_verification') verification.value = res.data.verification_url;
       // The processor's own 3-D Secure page; it sends the customer back to /pay/{id}/return.
       else if (res.data.challenge.redirect_url) location.assign(res.data.challenge.redirect_url);
-      else {
-        failure.value = null;
-        challenge.value = res.data.challenge;
-      }
+      else challenge.value = res.data.challenge;
       return;
     }
     // A network failure (status 0) keeps the key: the retry is replayed, not charged twice.
