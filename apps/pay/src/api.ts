@@ -1,11 +1,4 @@
-import type {
-  AddCardRequest,
-  AddCardResult,
-  ChallengeAnswer,
-  PayLinkView,
-  PayRequest,
-  PayResult,
-} from '@remit/contract';
+import type { ChallengeAnswer, PayLinkView, PayRequest, PayResult } from '@remit/contract';
 import { request } from '@remit/form-kit';
 import { locale } from './i18n.js';
 
@@ -14,12 +7,10 @@ export type { ApiResult } from '@remit/form-kit';
 
 const link = (id: string) => `/pay/api/links/${encodeURIComponent(id)}`;
 // The page's language goes with each call: the receipt email is written in it.
-const keyed = (key: string) => ({ 'idempotency-key': key, 'accept-language': locale.value });
+export const keyed = (key: string) => ({ 'idempotency-key': key, 'accept-language': locale.value });
 
 export const getLink = (linkId: string) => request<PayLinkView>('GET', link(linkId));
 export const payLink = (linkId: string, req: PayRequest, key: string) =>
   request<PayResult>('POST', `${link(linkId)}/pay`, req, keyed(key));
 export const answerChallenge = (linkId: string, challengeId: string, answer: ChallengeAnswer, key: string) =>
   request<PayResult>('POST', `${link(linkId)}/challenges/${encodeURIComponent(challengeId)}`, answer, keyed(key));
-export const saveCard = (token: string, req: AddCardRequest, key: string) =>
-  request<AddCardResult>('POST', `/pay/api/cards/${encodeURIComponent(token)}`, req, keyed(key));

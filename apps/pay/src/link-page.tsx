@@ -55,11 +55,10 @@ export function LinkPage({ view }: { view: PayLinkView }) {
   // Stripe's fields take the card (its chunk, fetched after the first render); a bank account
   // waiting for microdeposits shows Stripe's verification page.
   const stripe = view.card_entry.kind === 'stripe';
-  const chunk = useStripeChunk(stripe, () => fail(m.notCompletedTitle, m.networkError));
+  const chunk = useStripeChunk(stripe, () => show({ title: m.notCompletedTitle, message: m.networkError }));
   // After a reload, the view names it (the debit is recorded: the receipt shows beside it).
   const verification = useSignal<string | null>(view.pending_verification_url ?? null);
-  const money = (c: number) => formatMoney(c, view.amounts.currency, intlLocale());
-  const total = money(view.amounts.total[method.value]);
+  const total = formatMoney(view.amounts.total[method.value], view.amounts.currency, intlLocale());
 
   const paid = (r: ReceiptData) => {
     receipt.value = r;
@@ -69,26 +68,19 @@ export function LinkPage({ view }: { view: PayLinkView }) {
     embed.succeeded(r.transaction_id);
   };
   const show = (f: FailureText) => (failure.value = { ...f, id: (failure.value?.id ?? 0) + 1 });
-  const fail = (title: string, message: string, hint?: string) => show({ title, message, hint });
+  const declined = (message: string) => show({ title: m.declinedTitle, message });
 
   /** One answer of a pay or challenge call → the next state. */
   const settle = async (res: ApiResult<PayResult>, scope: string) => {
     if (res.ok) {
       endAttempt(scope);
+      failure.value = null;
       if (res.data.status === 'paid') paid(res.data.receipt);
-      else if (res.data.status === 'processing') {
-        failure.value = null;
-        confirming.value = true;
-      } else if (res.data.status === 'bank_verification') {
-        failure.value = null;
-        verification.value = res.data.verification_url;
-      }
+      else if (res.data.status === 'processing') confirming.value = true;
+      else if (res.data.status === 'bank_verification') verification.value = res.data.verification_url;
       // The processor's own 3-D Secure page; it sends the customer back to /pay/{id}/return.
       else if (res.data.challenge.redirect_url) location.assign(res.data.challenge.redirect_url);
-      else {
-        failure.value = null;
-        challenge.value = res.data.challenge;
-      }
+      else challenge.value = res.data.challenge;
       return;
     }
     // A network failure (status 0) keeps the key: the retry is replayed, not charged twice.
@@ -114,7 +106,7 @@ export function LinkPage({ view }: { view: PayLinkView }) {
   // Back from a failed challenge at the processor (`?declined=<code>`): only what is shown, never what is charged.
   useEffect(() => {
     const code = new URLSearchParams(location.search).get('declined');
-    if (code && !receipt.value) fail(m.declinedTitle, code === 'three_ds_failed' ? m.threeDsFailed : m.tryAnother);
+    if (code && !receipt.value) declined(code === 'three_ds_failed' ? m.threeDsFailed : m.tryAnother);
   }, []);
 
   /** Asks whether the processing attempt was settled: paid shows the receipt, open again is a decline. */
@@ -123,7 +115,7 @@ export function LinkPage({ view }: { view: PayLinkView }) {
     if (!fresh.ok || fresh.data.status === 'processing') return;
     confirming.value = false;
     if (fresh.data.receipt) paid(fresh.data.receipt);
-    else fail(m.declinedTitle, m.tryAnother);
+    else declined(m.tryAnother);
   };
 
   const run = async (work: () => Promise<void>) => {
