@@ -177,6 +177,15 @@ const cases = (): Case[] => {
     { route: '/api/v1/merchant/remote_deposit_capture', send: deposit },
     { route: '/sandbox/advance-clock', send: (k) => post('/sandbox/advance-clock', mk({ hours: 1 }), k) },
     { route: '/sandbox/settle', send: (k) => post('/sandbox/settle', mk(), k) },
+    // Each call mints a new link: the replay must hand back the first one.
+    {
+      route: '/api/v1/merchant/verification-link',
+      send: (k) => post('/api/v1/merchant/verification-link', { merchant_id: m.merchant_id }, k),
+    },
+    {
+      route: '/sandbox/merchant-verification',
+      send: (k) => post('/sandbox/merchant-verification', mk({ currently_due: ['company.tax_id'] }), k),
+    },
     // The pay page's calls: no credentials, keyed per link (or card request) by the page.
     {
       route: '/pay/api/links/{linkId}/pay',
