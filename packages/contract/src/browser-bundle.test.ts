@@ -12,13 +12,14 @@ describe('@remit/contract in a browser bundle', () => {
     },
   );
 
-  // The ceiling grows only with wire shapes (the appearance schema took it past 40 KB); no page imports it all.
-  it('types-only use costs (almost) nothing; runtime use stays under 44 KB gzip', async () => {
+  // The ceiling grows only with wire shapes (the appearance schema took it past 40 KB; merchant verification, the
+  // kit's /testing controls, the embed policy and five events past 44 KB, at 46 KB); no page imports it all.
+  it('types-only use costs (almost) nothing; runtime use stays under 48 KB gzip', async () => {
     const types = await bundleForBrowser(CONTRACT_BUNDLES[0]!.source);
     expect(types.gzip).toBeLessThan(200);
     const all = await bundleForBrowser(`export * from '@remit/contract';`);
     expect(all.gzip).toBeGreaterThan(1000);
-    expect(all.gzip).toBeLessThan(44 * 1024);
+    expect(all.gzip).toBeLessThan(48 * 1024);
   });
 
   it('the card rules alone bring no zod: under 1 KB gzip', async () => {
