@@ -8,6 +8,9 @@ import { bankAccount, charge, newCustomer } from '../apps/server/src/testing/pay
 import { launchChromium } from './browser.js';
 import { browserStorage, checkPortal, portalPage } from './portal-support.js';
 
+/** The copyable snippets (the pinned tag and policy card above them has the same look). */
+const SNIPPET = '.snippet:not([aria-labelledby="embed-policy"])';
+
 /**
  * Every portal view and state, scanned by axe and photographed at 1280 and 390 px; the secret in
  * no storage; a cross-site POST refused; sign-out; production without a portal.
@@ -74,7 +77,8 @@ describe('portal views', () => {
     await page.getByRole('button', { name: 'Approve Ada Coffee Roasters' }).waitFor();
     await checkPortal(page, 'merchants-pending');
     await page.getByRole('button', { name: 'Approve Ada Coffee Roasters' }).click();
-    await page.locator('.badge--approved').waitFor();
+    // The merchant's status badge (its verification shows a badge of its own, 'Complete').
+    await page.locator('.badge--approved', { hasText: 'approved' }).waitFor();
     // The next step after Approve: a test payment, with the way there.
     await page
       .locator('.next', { hasText: 'Ada Coffee Roasters approved. Next: take a test payment.' })
@@ -146,14 +150,14 @@ describe('portal views', () => {
 
   it('snippets carry the keys; the secret only while this tab made it, and never in storage', async () => {
     await nav('Snippets');
-    const curl = page.locator('#snippet-curl + button, .snippet').first();
+    const curl = page.locator(`#snippet-curl + button, ${SNIPPET}`).first();
     await curl.waitFor();
-    expect(await page.locator('.snippet').first().textContent()).toContain(`${creds.client_id}:${creds.secret_key}`);
+    expect(await page.locator(SNIPPET).first().textContent()).toContain(`${creds.client_id}:${creds.secret_key}`);
     await checkPortal(page, 'snippets');
     // The page still has them in memory from this tab. A reload forgets them, the session stays.
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Snippets' }).waitFor();
-    expect(await page.locator('.snippet').first().textContent()).toContain(`${creds.client_id}:$REMIT_SECRET_KEY`);
+    expect(await page.locator(SNIPPET).first().textContent()).toContain(`${creds.client_id}:$REMIT_SECRET_KEY`);
     const stored = await browserStorage(page);
     expect(stored).not.toContain(creds.secret_key);
     const cookies = await page.context().cookies();
