@@ -53,7 +53,7 @@ describe('the five-minute walk', () => {
     await page.getByRole('button', { name: 'Onboard a demo merchant' }).click();
     const approve = page.getByRole('button', { name: /^Approve Demo Store \d{4}$/ });
     await approve.click();
-    await page.locator('.badge--approved').waitFor();
+    await page.locator('.badge--approved', { hasText: 'approved' }).waitFor();
     mark('merchant onboarded and approved');
 
     // The webhook URL, pointing at the local receiver.
