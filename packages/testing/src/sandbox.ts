@@ -18,7 +18,6 @@ import {
   type DatabaseImage,
 } from '@remit/core';
 import { buildApp, generousRateLimits } from '@remit/server/embed';
-import type { Verification } from '@remit/sdk';
 import { durationMs, type Duration } from './duration.js';
 import { forcingSimulator } from './forced-outcomes.js';
 import type { ForcedOutcome } from './outcomes.js';
@@ -60,6 +59,27 @@ export interface MerchantFields {
 }
 
 /** A verification state to put a merchant in: what Stripe would ask for, refuse, or hold back. */
+/** A requirement as `verification` lists it: Stripe's name and a label for people. */
+export interface VerificationItem {
+  requirement: string;
+  label: string;
+}
+
+/** A merchant's `verification`, as `GET /merchant/{merchant_id}` answers it (written out: the kit's types stand alone). */
+export interface Verification {
+  status: 'action_required' | 'pending_review' | 'complete' | 'restricted' | 'rejected';
+  currently_due: VerificationItem[];
+  eventually_due: VerificationItem[];
+  past_due: VerificationItem[];
+  pending_verification: VerificationItem[];
+  errors: Array<VerificationItem & { code: string; reason: string }>;
+  deadline: string | null;
+  disabled_reason: string | null;
+  charges_enabled: boolean;
+  payouts_enabled: boolean;
+  upcoming: { eventually_due: VerificationItem[]; deadline: string | null };
+}
+
 export interface VerificationState {
   /** Stripe's requirement names, e.g. `individual.verification.document`. */
   currently_due?: string[];
