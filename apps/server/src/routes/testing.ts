@@ -164,7 +164,7 @@ export function testingRoutes(app: App, ctx: Ctx, controls: TestingControls) {
       if (!got)
         throw new RemitError(
           'wait_timed_out',
-          `No ${req.query.type ?? ''} webhook arrived within ${timeoutMs} ms.`.replace('No  ', 'No '),
+          `No ${req.query.type ? `${req.query.type} ` : ''}webhook arrived within ${timeoutMs} ms.`,
         );
       return ok(`Webhook ${got.event_type}.`, got);
     },
