@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import preact from '@preact/preset-vite';
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
@@ -12,14 +14,41 @@ const kitExamples = (dir: string) =>
   process.env.REMIT_TEST_DB === 'postgres' ? [] : [`docs/examples/testing/${dir}/*.test.ts`];
 
 /**
- * The happy-dom projects render components against no database, so the Postgres pass (CI's second run)
- * leaves them out: they would run the same code twice. The browser tests (e2e) run on both.
+ * The happy-dom projects render components against no database, and the browser tests (e2e) drive pages
+ * whose server the unit project already runs on both databases: the Postgres pass (CI's second run)
+ * leaves them out, as they would run the same code twice.
  */
-const databaseFree = new Set(['pay', 'form-kit', 'widgets', 'react', 'vue', 'portal']);
+const databaseFree = new Set(['pay', 'form-kit', 'widgets', 'react', 'vue', 'portal', 'e2e']);
 const forThisDatabase = (projects: TestProjectInlineConfiguration[]) =>
   process.env.REMIT_TEST_DB === 'postgres'
     ? projects.filter((p) => !databaseFree.has(String(p.test?.name ?? '')))
     : projects;
+
+/**
+ * What a test file must mention to depend on the database: a test server, a core, a database of its
+ * own, or a server process. The Postgres pass (CI's second run) runs only these; the others (the
+ * contract, the SDK's types, the docs, the packs) would run the same code twice.
+ */
+const DATABASE_MARKERS =
+  /startTestServer|openTestCore|createTestDatabase|connectDatabase|openCore\(|restartableServer|startProcess\(|startPgCluster|stripeCliEnv|testDbKind|REMIT_TEST_DB/;
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.name === 'node_modules' || e.name === 'dist'
+      ? []
+      : e.isDirectory()
+        ? testFiles(join(dir, e.name))
+        : /\.test\.tsx?$/.test(e.name)
+          ? [join(dir, e.name)]
+          : [],
+  );
+}
+
+/** On the Postgres pass: the unit project's files that never touch a database, left out. */
+const databaseFreeFiles = () =>
+  process.env.REMIT_TEST_DB === 'postgres'
+    ? ['apps', 'packages', 'bench'].flatMap(testFiles).filter((f) => !DATABASE_MARKERS.test(readFileSync(f, 'utf8')))
+    : [];
 
 export default defineConfig({
   // The SDK's and the loader's packages export their builds (dist/); inside the repository they are used from source.
@@ -50,6 +79,8 @@ export default defineConfig({
     ],
   },
   test: {
+    // Three workers on two cores: much of a server test is waiting (processes starting, timers, sockets).
+    maxWorkers: 3,
     projects: forThisDatabase([
       {
         extends: true,
@@ -70,10 +101,14 @@ export default defineConfig({
             'packages/widgets/**',
             '**/node_modules/**',
             '**/*.dom.test.ts',
+            ...databaseFreeFiles(),
           ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           pool: 'forks',
+          // Files share their worker's modules (the server is imported once per worker, not per file):
+          // half the unit pass's time was importing. No test may leave module state behind (docs/architecture.md).
+          isolate: false,
         },
       },
       {

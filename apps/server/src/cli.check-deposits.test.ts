@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCore } from '@remit/core';
 import { buildApp } from './app.js';
@@ -10,6 +8,7 @@ import { validOnboarding } from './testing/fixtures.js';
 import { createTestDatabase, testDbKind } from './testing/harness.js';
 import { basicAuth, send } from './testing/http.js';
 import { captureIo } from './testing/cli.js';
+import { seededDataDir } from './testing/data-dir.js';
 
 /**
  * `remit merchants check-deposit-account`: the operator records a merchant's account at the
@@ -20,7 +19,7 @@ import { captureIo } from './testing/cli.js';
 let env: Record<string, string>;
 let drop: () => Promise<void>;
 beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'remit-cli-cd-'));
+  const dataDir = await seededDataDir('remit-cli-cd');
   env = { REMIT_DATA_DIR: dataDir, REMIT_ENCRYPTION_KEY: 'c'.repeat(64), REMIT_CHECK_DEPOSITS: 'none' };
   const db = testDbKind === 'postgres' ? await createTestDatabase('remit_cli_cd') : null;
   if (db) env.DATABASE_URL = db.url;

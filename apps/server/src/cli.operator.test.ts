@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCore, type Core } from '@remit/core';
@@ -12,12 +10,13 @@ import { createTestDatabase, testDbKind } from './testing/harness.js';
 import { basicAuth, send } from './testing/http.js';
 import { TEST_CARD } from './testing/payments.js';
 import { captureIo } from './testing/cli.js';
+import { seededDataDir } from './testing/data-dir.js';
 
 /** The CLI's configuration: a fresh Postgres database, or a PGlite data directory, with one key. */
 let env: Record<string, string>;
 let drop: () => Promise<void>;
 beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'remit-cli-op-'));
+  const dataDir = await seededDataDir('remit-cli-op');
   env = { REMIT_DATA_DIR: dataDir, REMIT_ENCRYPTION_KEY: 'b'.repeat(64) };
   const db = testDbKind === 'postgres' ? await createTestDatabase('remit_cli_op') : null;
   if (db) env.DATABASE_URL = db.url;

@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openCore } from '@remit/core';
 import { buildApp } from './app.js';
@@ -8,12 +6,13 @@ import { coreOptions, loadConfig } from './config.js';
 import { createTestDatabase, testDbKind } from './testing/harness.js';
 import { basicAuth, send } from './testing/http.js';
 import { runCliCaptured } from './testing/cli.js';
+import { seededDataDir } from './testing/data-dir.js';
 
 /** `credentials rotate --overlap`: the old secret keeps working beside the new one until the overlap ends. */
 let env: Record<string, string>;
 let drop: () => Promise<void>;
 beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'remit-cli-rotate-'));
+  const dataDir = await seededDataDir('remit-cli-rotate');
   env = { REMIT_DATA_DIR: dataDir, REMIT_ENCRYPTION_KEY: 'e'.repeat(64) };
   const db = testDbKind === 'postgres' ? await createTestDatabase('remit_cli_rot') : null;
   if (db) env.DATABASE_URL = db.url;

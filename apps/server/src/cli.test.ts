@@ -13,6 +13,7 @@ import { runCli, USAGE } from './cli.js';
 import { coreOptions, loadConfig } from './config.js';
 import { createTestDatabase, testDbKind } from './testing/harness.js';
 import { captureIo } from './testing/cli.js';
+import { seededDataDir } from './testing/data-dir.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -67,7 +68,7 @@ async function sharedStore(): Promise<{ env: Record<string, string>; drop(): Pro
       },
     };
   }
-  const dataDir = mkdtempSync(join(tmpdir(), 'remit-cli-'));
+  const dataDir = await seededDataDir('remit-cli');
   return { env: { REMIT_DATA_DIR: dataDir }, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
 }
 

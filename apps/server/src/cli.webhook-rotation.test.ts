@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -13,6 +11,7 @@ import { validOnboarding } from './testing/fixtures.js';
 import { createTestDatabase, tableCounts, testDbKind } from './testing/harness.js';
 import { basicAuth, send } from './testing/http.js';
 import { runCliCaptured } from './testing/cli.js';
+import { seededDataDir } from './testing/data-dir.js';
 
 /**
  * `webhooks rotate-secret --overlap`: during the overlap each delivery carries the new and the old
@@ -23,7 +22,7 @@ let env: Record<string, string>;
 let drop: () => Promise<void>;
 let rx: Receiver;
 beforeAll(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'remit-cli-whsec-'));
+  const dataDir = await seededDataDir('remit-cli-whsec');
   env = { REMIT_DATA_DIR: dataDir, REMIT_ENCRYPTION_KEY: 'e'.repeat(64), REMIT_ALLOW_PRIVATE_WEBHOOKS: 'true' };
   const db = testDbKind === 'postgres' ? await createTestDatabase('remit_cli_whsec') : null;
   if (db) env.DATABASE_URL = db.url;

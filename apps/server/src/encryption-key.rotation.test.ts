@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openCore, Vault } from '@remit/core';
 import { buildApp } from './app.js';
@@ -13,6 +11,7 @@ import { charge, merchantPost, newCustomer, TEST_CARD } from './testing/payments
 import { basicAuth, send } from './testing/http.js';
 import { runToExit } from './testing/process.js';
 import { generousRateLimits } from './rate-limits.js';
+import { seededDataDir } from './testing/data-dir.js';
 
 /**
  * Rotating the encryption key (docs/operations.md "Rotating the encryption key"): data written under
@@ -27,7 +26,7 @@ const idB = new Vault(Buffer.from(B, 'hex')).keyId;
 let env: Record<string, string>;
 let cleanup: () => Promise<void>;
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'remit-rotate-key-'));
+  const dir = await seededDataDir('remit-rotate-key');
   const db = testDbKind === 'postgres' ? await createTestDatabase('remit_key_rot') : null;
   env = {
     REMIT_ENV: 'sandbox',

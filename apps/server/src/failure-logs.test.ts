@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { afterAll, expect, it } from 'vitest';
 import { openCore, smtpTransport, startWorkers } from '@remit/core';
@@ -14,6 +12,7 @@ import { logCapture, secretsIn } from './testing/log-scan.js';
 import { freePort } from './testing/process.js';
 import { emulatedStripe, startStripeEmulator } from './testing/stripe-emulator.js';
 import { captureIo } from './testing/cli.js';
+import { seededDataDir } from './testing/data-dir.js';
 
 /** Failures name their cause in the log: the processor's, and a message transport's; the CLI lists what failed. */
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -63,7 +62,7 @@ it('Stripe unreachable: 502, and one warn line with the request id, the provider
 }, 120_000);
 
 it('an SMTP server that does not resolve: a warn line naming smtp and ENOTFOUND; `messages failed` and `webhooks failed` list them, in production too', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'remit-failures-'));
+  const dataDir = await seededDataDir('remit-failures');
   const env: Record<string, string> = { REMIT_DATA_DIR: dataDir, REMIT_ENCRYPTION_KEY: 'd'.repeat(64) };
   const db = testDbKind === 'postgres' ? await createTestDatabase('remit_failures') : null;
   if (db) env.DATABASE_URL = db.url;

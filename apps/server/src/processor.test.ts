@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { bankAccountInput, cardInput } from '@remit/contract';
 import {
   createCredentials,
@@ -18,6 +16,7 @@ import { loadConfig } from './config.js';
 import { startTestServer, tableCounts, type TestServer } from './testing/harness.js';
 import { validOnboarding } from './testing/fixtures.js';
 import { startProcess } from './testing/process.js';
+import { seededDataDir } from './testing/data-dir.js';
 
 // Random: a production start refuses a guessable key.
 const key = randomBytes(32).toString('hex');
@@ -175,7 +174,10 @@ describe('production with no connector', () => {
 });
 
 describe('start-up', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'remit-processor-'));
+  let dataDir = '';
+  beforeAll(async () => {
+    dataDir = await seededDataDir('remit-processor');
+  });
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   // A real process: its start (tsx, migrations) can take a while on a busy machine.
@@ -211,10 +213,12 @@ describe('start-up', () => {
   });
 
   it('a sandbox server with the simulator prints no such warning', { timeout: 120_000 }, async () => {
+    const sandboxDir = await seededDataDir('remit-processor-sandbox');
+    onTestFinished(() => rmSync(sandboxDir, { recursive: true, force: true }));
     const server = await startProcess('apps/server/src/main.ts', {
       REMIT_ENV: 'sandbox',
       REMIT_ENCRYPTION_KEY: key,
-      REMIT_DATA_DIR: join(dataDir, 'sandbox'),
+      REMIT_DATA_DIR: sandboxDir,
       DATABASE_URL: '',
       REMIT_PROCESSOR: '',
       REMIT_WORKERS: 'off',

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
-import { guessable, productionRefusals } from './production-checks.js';
+import { guessable, productionRefusals, startupCheck } from './production-checks.js';
 import { send } from './testing/http.js';
-import { freePort, startProcess } from './testing/process.js';
+import { freePort, scriptCommand, startProcess } from './testing/process.js';
 
 /** A production server refuses to start, one line per reason, rather than run unable to serve. */
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -27,8 +27,8 @@ const production = {
 };
 
 /** Runs the server to its exit: the code and what it wrote on stderr. */
-async function refusedStart(env: Record<string, string>): Promise<{ code: number | null; lines: string[] }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+async function startToExit(env: Record<string, string>): Promise<{ code: number | null; lines: string[] }> {
+  const proc = spawn(process.execPath, scriptCommand('apps/server/src/main.ts'), {
     cwd: root,
     env: { ...process.env, ...production, PORT: String(await freePort()), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -40,6 +40,25 @@ async function refusedStart(env: Record<string, string>): Promise<{ code: number
   clearTimeout(killer);
   return { code, lines: stderr.trim().split('\n') };
 }
+
+/**
+ * What the server prints before it exits 1: main.ts prints startupCheck's lines and exits when there
+ * are any (the first test below runs the process to prove it), so the other cases ask it directly.
+ */
+function refusedStart(env: Record<string, string>): { code: number | null; lines: string[] } {
+  const { lines } = startupCheck({ ...process.env, ...production, PORT: '8080', ...env });
+  return { code: lines.length > 0 ? 1 : 0, lines };
+}
+
+it('the process itself: a refused start prints every reason on stderr, one line each, and exits 1', {
+  timeout: 120_000,
+}, async () => {
+  const env = { PUBLIC_URL: 'http://localhost:8080', TWILIO_ACCOUNT_SID: 'AC123' };
+  const r = await startToExit(env);
+  expect(r.code).toBe(1);
+  expect(r.lines).toEqual(refusedStart(env).lines);
+  expect(r.lines.length).toBeGreaterThanOrEqual(4);
+});
 
 it.each([
   [

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { startReceiver, type Receiver } from '@remit/core/testing';
 import { validOnboarding } from './testing/fixtures.js';
 import { createTestDatabase, testDbKind } from './testing/harness.js';
 import { startProcess } from './testing/process.js';
+import { seededDataDir } from './testing/data-dir.js';
 
 /**
  * A server process is SIGKILLed while its deliveries are in flight; a new process on the same
@@ -24,7 +25,7 @@ beforeAll(async () => {
   if (testDbKind === 'postgres') {
     db = await createTestDatabase();
   } else {
-    dataDir = mkdtempSync(join(tmpdir(), 'remit-kill-'));
+    dataDir = await seededDataDir('remit-kill');
   }
 });
 afterAll(async () => {

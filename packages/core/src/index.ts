@@ -18,6 +18,15 @@ export {
   type Queryable,
   type Database,
 } from './db/connect.js';
+export {
+  buildImage,
+  cachedImage,
+  cachedImageFile,
+  dropCachedImage,
+  imageKey,
+  migratedImage,
+  withCompiledPglite,
+} from './db/migrated-image.js';
 export { readiness, type Readiness } from './db/readiness.js';
 export { isDatabaseUnavailable, parsePgHosts } from './db/pg-hosts.js';
 export type { DatabaseEvent } from './db/pg-pool.js';

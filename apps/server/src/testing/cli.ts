@@ -1,9 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { runCli } from '../cli.js';
 import { createTestDatabase, testDbKind } from './harness.js';
 import { emulatedStripeEnv, type StripeEmulator } from './stripe-emulator.js';
+import { seededDataDir } from './data-dir.js';
 
 /** An `io` for `runCli` that keeps what the command writes. */
 export function captureIo() {
@@ -28,7 +27,7 @@ export async function runCliCaptured(args: string[], env: NodeJS.ProcessEnv) {
  * REMIT_TEST_DB=postgres a fresh database named `name`; `drop` removes it.
  */
 export async function stripeCliEnv(emu: StripeEmulator, name: string, extra: Record<string, string> = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), `${name}-`));
+  const dataDir = await seededDataDir(name);
   const env: Record<string, string> = {
     REMIT_DATA_DIR: dataDir,
     REMIT_ENCRYPTION_KEY: 'c'.repeat(64),

@@ -1,9 +1,44 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { send } from './http.js';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** The sources the server's build (apps/server/dist) is made from. */
+const BUILT_FROM = ['apps/server/src', 'packages/core/src', 'packages/contract/src'];
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    // Test support (testing/ folders, *.test.ts) is not part of the build.
+    if (entry.isDirectory()) newest = entry.name === 'testing' ? newest : Math.max(newest, newestSource(path));
+    else if (/\.(ts|mjs|sql|json)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name))
+      newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+let builtIsFresh: boolean | undefined;
+
+/**
+ * How to run a server script: from the build when it is newer than every source it is made from
+ * (`npm test` builds first), else from source with tsx. A start from the build takes a third of the
+ * time (no compiling on the fly), and the suite starts servers as processes a hundred times.
+ */
+export function scriptCommand(script: string): string[] {
+  const built = script.match(/^apps\/server\/src\/(main|cli)\.ts$/);
+  if (built) {
+    const dist = join(root, `apps/server/dist/${built[1]}.js`);
+    builtIsFresh ??=
+      existsSync(dist) && statSync(dist).mtimeMs > Math.max(...BUILT_FROM.map((d) => newestSource(join(root, d))));
+    if (builtIsFresh) return [dist];
+  }
+  return ['--import', 'tsx', script];
+}
 
 export async function freePort(): Promise<number> {
   const srv = createServer();
@@ -43,7 +78,7 @@ export async function startProcess(
   } = {},
 ): Promise<ServerProcess> {
   const port = opts.port ?? (await freePort());
-  const [file, ...args] = opts.command ?? [process.execPath, ...(opts.nodeArgs ?? []), '--import', 'tsx', script];
+  const [file, ...args] = opts.command ?? [process.execPath, ...(opts.nodeArgs ?? []), ...scriptCommand(script)];
   const proc = spawn(file!, args, {
     cwd: opts.cwd ?? root,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port) },
@@ -86,7 +121,7 @@ export async function runToExit(
   env: Record<string, string>,
   opts: { timeoutMs?: number /** Arguments after the script (a CLI command). */; args?: string[] } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', script, ...(opts.args ?? [])], {
+  const proc = spawn(process.execPath, [...scriptCommand(script), ...(opts.args ?? [])], {
     cwd: root,
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(await freePort()) },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase, testDbKind } from '@remit/core/testing';
 import { startProcess, type ServerProcess } from './process.js';
+import { seededDataDir } from './data-dir.js';
 
 export interface RestartableServer {
   /** Starts a server process on the suite's database. */
@@ -25,7 +24,7 @@ export function restartableServer(env: Record<string, string> = {}): Restartable
   const encryptionKey = randomBytes(32).toString('hex');
   beforeAll(async () => {
     if (testDbKind === 'postgres') db = await createTestDatabase();
-    dataDir = mkdtempSync(join(tmpdir(), 'remit-restartable-'));
+    dataDir = await seededDataDir('remit-restartable');
   });
   afterAll(async () => {
     for (const p of procs) await p.stop('SIGKILL');

@@ -9,6 +9,7 @@ import pg from 'pg';
 import * as schema from './schema.js';
 import type { Db } from './queryable.js';
 import type { DatabaseImage } from './database-image.js';
+import { compiledPglite } from './pglite-module.js';
 import { PGliteThread } from './pglite-thread.js';
 import { DRIZZLE_TEXT_TYPES, textParsers } from './date-types.js';
 import { createPgPool, type DatabaseEvent } from './pg-pool.js';
@@ -251,7 +252,7 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
             dataDir: opts.dataDir,
             parsers: DRIZZLE_PARSERS,
             loadDataDir: opts.image && imageBlob(opts.image.tar),
-            pgliteWasmModule: opts.image?.wasmModule,
+            pgliteWasmModule: opts.image?.wasmModule ?? (await compiledPglite()),
             startParams: pgliteStartParams(opts.pgliteSettings),
           })
         : new PGliteThread({
@@ -259,6 +260,7 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
             textTypes: DRIZZLE_TEXT_TYPES,
             onLost: opts.onDatabaseLost,
             image: opts.image,
+            wasmModule: opts.image?.wasmModule ?? (await compiledPglite()),
             settings: opts.pgliteSettings,
           });
     closeOnFailure = () => client.close();

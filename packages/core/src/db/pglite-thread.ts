@@ -43,6 +43,8 @@ export class PGliteThread {
     onLost?: (e: Error) => void;
     /** An image to start from (connect.ts, ConnectOptions.image): the tar is copied to the worker, the compiled module shared. */
     image?: DatabaseImage;
+    /** PGlite's compiled WebAssembly, shared with the worker (else it compiles its own). */
+    wasmModule?: WebAssembly.Module;
     /** Server settings (connect.ts, ConnectOptions.pgliteSettings). */
     settings?: Record<string, string>;
   }) {
@@ -53,7 +55,7 @@ export class PGliteThread {
         dataDir: opts.dataDir,
         arrayTypesQuery: ARRAY_TYPES,
         image: opts.image?.tar,
-        wasmModule: opts.image?.wasmModule,
+        wasmModule: opts.wasmModule ?? opts.image?.wasmModule,
         settings: opts.settings,
       },
     });

@@ -6,6 +6,7 @@ import type { Env } from '../environment.js';
 import { createTestDatabase, testDbKind } from '../test-database.js';
 import { recordEvent } from './outbox.js';
 import { inTransaction } from '../operation.js';
+import { migratedImage } from '../db/migrated-image.js';
 
 /**
  * Test support for the dispatchers: a core on a fresh database (PGlite, or a database of its own
@@ -27,6 +28,8 @@ export async function openTestCore(
     publicUrl: 'http://127.0.0.1',
     encryptionKey: randomBytes(32),
     databaseUrl: db?.url,
+    // On PGlite from the migrated image, as the server's test harness does.
+    ...(db ? {} : { image: await migratedImage(), vacuumAtStart: false }),
     ...opts,
   });
   return {
