@@ -67,7 +67,7 @@ export async function benchDatabase(
       drop: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   }
-  const db = await createTestDatabase('remit_bench', opts.from);
+  const db = await createTestDatabase('remit_bench', opts.from ? { copyOf: opts.from } : 'migrated');
   return {
     kind,
     target: { databaseUrl: opts.socket === false ? db.url : benchDatabaseUrl(db.url) },

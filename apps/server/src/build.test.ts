@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestDatabase, testDbKind } from '@remit/core/testing';
 import { basicAuth, send } from './testing/http.js';
-import { startProcess } from './testing/process.js';
+import { serverBuildIsFresh, startProcess } from './testing/process.js';
 
 /**
  * The production build: `npm start` runs node on the compiled server (apps/server/dist/main.js)
@@ -17,9 +17,11 @@ const dataDir = mkdtempSync(join(tmpdir(), 'remit-build-'));
 let db: Awaited<ReturnType<typeof createTestDatabase>> | null = null;
 
 beforeAll(async () => {
-  // The bundle of the code under test (the pay page and portal come from `pretest`'s build).
-  execFileSync(process.execPath, ['apps/server/scripts/build.mjs'], { cwd: root, stdio: 'pipe' });
-  if (testDbKind === 'postgres') db = await createTestDatabase();
+  // The bundle of the code under test (the pay page and portal come from `pretest`'s build). Built here
+  // only if stale: other files run the build as their server processes meanwhile (testing/process.ts).
+  if (!serverBuildIsFresh())
+    execFileSync(process.execPath, ['apps/server/scripts/build.mjs'], { cwd: root, stdio: 'pipe' });
+  if (testDbKind === 'postgres') db = await createTestDatabase('remit_t', 'empty');
 }, 60_000);
 afterAll(async () => {
   await db?.drop();

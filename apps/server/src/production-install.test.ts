@@ -10,7 +10,7 @@ import { createTestDatabase, testDbKind } from '@remit/core/testing';
 import { basicAuth, send } from './testing/http.js';
 import { validOnboarding } from './testing/fixtures.js';
 import { TEST_CARD } from './testing/payments.js';
-import { startProcess, type ServerProcess } from './testing/process.js';
+import { serverBuildIsFresh, type ServerProcess, startProcess } from './testing/process.js';
 
 /**
  * The production path, as docs/deployment.md writes it, in a fresh folder: the repository's files
@@ -32,7 +32,8 @@ let db: Awaited<ReturnType<typeof createTestDatabase>> | null = null;
 let server: ServerProcess | null = null;
 
 beforeAll(async () => {
-  execFileSync(process.execPath, ['apps/server/scripts/build.mjs'], { cwd: root });
+  // Built again only if stale: other files run the build as their server processes meanwhile (testing/process.ts).
+  if (!serverBuildIsFresh()) execFileSync(process.execPath, ['apps/server/scripts/build.mjs'], { cwd: root });
   for (const dir of BUILT)
     if (!existsSync(join(root, dir))) throw new Error(`${dir} is missing: run npm run build first`);
   const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {

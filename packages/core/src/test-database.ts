@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { migratedTemplate } from './db/migrated-template.js';
 
 export const testDbKind: 'postgres' | 'pglite' = process.env.REMIT_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
@@ -29,11 +30,18 @@ async function adminQuery(sql: string) {
 }
 
 /**
- * A fresh, empty database on the admin Postgres, named `<prefix>_<pid>_<random>`; or a copy of
- * `template` (another one's name; nothing may be connected to it meanwhile).
+ * A fresh database on the admin Postgres, named `<prefix>_<pid>_<random>`: by default with every
+ * migration applied (a copy of the migrated template, db/migrated-template.ts, kept on that Postgres
+ * for later runs), `'empty'` for a test of the migrations or of a first start, or a copy of another
+ * (`copyOf`, its name; nothing may be connected to it meanwhile).
  */
-export async function createTestDatabase(prefix = 'remit_t', template?: string): Promise<TestDatabase> {
+export async function createTestDatabase(
+  prefix = 'remit_t',
+  from: 'migrated' | 'empty' | { copyOf: string } = 'migrated',
+): Promise<TestDatabase> {
   const name = `${prefix}_${process.pid}_${randomBytes(5).toString('hex')}`;
+  const template =
+    from === 'migrated' ? await migratedTemplate(testPostgresAdminUrl) : from === 'empty' ? null : from.copyOf;
   await adminQuery(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   const url = new URL(testPostgresAdminUrl);
   url.pathname = `/${name}`;

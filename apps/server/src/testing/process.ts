@@ -24,6 +24,14 @@ function newestSource(dir: string): number {
 
 let builtIsFresh: boolean | undefined;
 
+/** Whether apps/server/dist is newer than every source it is built from (read once per process). */
+export function serverBuildIsFresh(): boolean {
+  const dist = join(root, 'apps/server/dist/main.js');
+  builtIsFresh ??=
+    existsSync(dist) && statSync(dist).mtimeMs > Math.max(...BUILT_FROM.map((d) => newestSource(join(root, d))));
+  return builtIsFresh;
+}
+
 /**
  * How to run a server script: from the build when it is newer than every source it is made from
  * (`npm test` builds first), else from source with tsx. A start from the build takes a third of the
@@ -31,12 +39,7 @@ let builtIsFresh: boolean | undefined;
  */
 export function scriptCommand(script: string): string[] {
   const built = script.match(/^apps\/server\/src\/(main|cli)\.ts$/);
-  if (built) {
-    const dist = join(root, `apps/server/dist/${built[1]}.js`);
-    builtIsFresh ??=
-      existsSync(dist) && statSync(dist).mtimeMs > Math.max(...BUILT_FROM.map((d) => newestSource(join(root, d))));
-    if (builtIsFresh) return [dist];
-  }
+  if (built && serverBuildIsFresh()) return [join(root, `apps/server/dist/${built[1]}.js`)];
   return ['--import', 'tsx', script];
 }
 
