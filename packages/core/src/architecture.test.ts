@@ -283,4 +283,19 @@ describe.skipIf(process.env.REMIT_TEST_DB === 'postgres')('architecture', () => 
     }
     expect([...undeclared]).toEqual([]);
   });
+  it('keeps no module state in core: no top-level `let` outside storage (db/), test helpers aside', () => {
+    // A cache or a counter lives in the object that owns it (the limiter, a prepared statement), so a
+    // test's core starts as a production one does, whatever ran before it in the same process.
+    const dbDir = join(CORE, 'db') + sep;
+    const found = [...textOf]
+      .filter(([f]) => f.startsWith(CORE + sep) && !f.startsWith(dbDir) && !isTestFile(f))
+      .flatMap(([f, text]) =>
+        text
+          .split('\n')
+          .map((line, i) => [line, i + 1] as const)
+          .filter(([line]) => /^(export )?let /.test(line))
+          .map(([, n]) => `${rel(f)}:${n}`),
+      );
+    expect(found).toEqual([]);
+  });
 });

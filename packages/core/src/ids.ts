@@ -3,16 +3,24 @@ import { randomBytes, randomFillSync } from 'node:crypto';
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
 /** CSPRNG bytes drawn in blocks (one call per block, not per id); each byte is handed out once. */
-const POOL = Buffer.alloc(4096);
-let poolAt = POOL.length;
-function random(n: number): Buffer {
-  if (n > POOL.length) return randomBytes(n);
-  if (poolAt + n > POOL.length) {
-    randomFillSync(POOL);
-    poolAt = 0;
+class RandomPool {
+  readonly #bytes: Buffer;
+  #at: number;
+  constructor(size: number) {
+    this.#bytes = Buffer.alloc(size);
+    this.#at = size;
   }
-  return POOL.subarray(poolAt, (poolAt += n));
+  take(n: number): Buffer {
+    if (n > this.#bytes.length) return randomBytes(n);
+    if (this.#at + n > this.#bytes.length) {
+      randomFillSync(this.#bytes);
+      this.#at = 0;
+    }
+    return this.#bytes.subarray(this.#at, (this.#at += n));
+  }
 }
+const pool = new RandomPool(4096);
+const random = (n: number) => pool.take(n);
 
 /** Random base62 text; 20 characters carry ~119 bits. */
 export function randomToken(length = 20): string {

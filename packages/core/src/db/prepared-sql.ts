@@ -43,11 +43,12 @@ const pgTypes = {
  *   const touch = preparedSql('remit_touch', () => sql`update t set at = now() where id = ${sql.placeholder('id')}`);
  *   await touch.run(db, { id });
  */
-export function preparedSql(name: string, statement: SQL | (() => SQL)): PreparedSql {
+export function preparedSql(name: string, statement: SQL | ((q: Queryable) => SQL)): PreparedSql {
   let built: { text: string; fills: Fill[]; config: object } | undefined;
   return {
     async run(q, values) {
-      built ??= build(name, typeof statement === 'function' ? statement() : statement);
+      // Built at the first run, with that run's handle for a statement made with Drizzle's builder.
+      built ??= build(name, typeof statement === 'function' ? statement(q) : statement);
       const { text, fills, config } = built;
       const params = fills.map((fill) => fill(values));
       const session = (q as unknown as { _: { session: Session } })._.session;

@@ -117,7 +117,7 @@ async function writePreauthUpdate(
     order_id: string;
     gateway_ref: string | null;
   }>(
-    await preauthUpdateStatement(q).run(q, {
+    await preauthUpdateStatement.run(q, {
       cents,
       feeCents: fee.feeCents,
       feeRateE7: fee.rateE7,
@@ -164,9 +164,7 @@ async function writePreauthUpdate(
  * `writePreauthUpdate`'s statement, built once and prepared (building it with Drizzle on every
  * request cost more than running it); only the placeholders' values change per call.
  */
-let preauthUpdatePrepared: PreparedSql | undefined;
-function preauthUpdateStatement(q: Queryable): PreparedSql {
-  return (preauthUpdatePrepared ??= preparedSql('remit_preauth_update', () => {
+const preauthUpdateStatement = preparedSql('remit_preauth_update', (q) => {
     const ph = sql.placeholder;
     // Placeholders bound through the columns' own encoders, as the values were.
     const v = (name: string) => ph(name) as unknown as number;
@@ -205,8 +203,7 @@ function preauthUpdateStatement(q: Queryable): PreparedSql {
       { order_id: orderId },
     );
     return sql`with u as (${update.getSQL()}), e as (${event}) select last_four, card_brand, auth_code, ${orderId} as order_id, gateway_ref from u`;
-  }));
-}
+  });
 
 /**
  * `POST /preauth/capture` when the preauthorization is open (the usual case): one statement, its
@@ -246,7 +243,7 @@ async function writeCapture(
     net_cents: string | number;
     gateway_ref: string | null;
   }>(
-    await captureStatement().run(q, {
+    await captureStatement.run(q, {
       at: merchantNow(ctx.now, merchant).toISOString(),
       txnId,
       merchantId: merchant.id,
@@ -291,9 +288,7 @@ async function writeCapture(
  * updated (never over an earlier read, which a concurrent update could have changed), at the
  * merchant's pricing as the request resolved it; both events' payloads are read from the captured row.
  */
-let capturePrepared: PreparedSql | undefined;
-function captureStatement(): PreparedSql {
-  return (capturePrepared ??= preparedSql('remit_preauth_capture', () => {
+const captureStatement = preparedSql('remit_preauth_capture', () => {
     const ph = sql.placeholder;
     const at = sql`${ph('at')}::timestamptz`;
     const fee = feeRule(col.text('paymentMethod'), heldCents);
@@ -314,8 +309,7 @@ function captureStatement(): PreparedSql {
     const success = event('successId', 'payment.success', payloadSql(PAYMENT_SUCCESS, 'u'));
     return sql`with u as (${update}), c as (${charged}), s as (${success})
       select last_four, card_brand, auth_code, coalesce(order_id, '') as order_id, amount_cents, net_cents, gateway_ref from u`;
-  }));
-}
+  });
 
 /**
  * `POST /preauth/void`: releases the hold, a Void record for the authorized amount and
@@ -328,7 +322,7 @@ export async function voidPreauth(ctx: Ctx, merchant: Merchant, input: PreauthId
     writeGuardedVoid(
       q,
       ctx,
-      preauthVoidStatement(),
+      preauthVoidStatement,
       merchant,
       input.transaction_id,
       merchantNow(ctx.now, merchant),
@@ -341,7 +335,7 @@ export async function voidPreauth(ctx: Ctx, merchant: Merchant, input: PreauthId
     const voided = await writeGuardedVoid(
       tx,
       ctx,
-      preauthVoidStatement(),
+      preauthVoidStatement,
       merchant,
       row.id,
       merchantNow(ctx.now, merchant),
@@ -353,9 +347,6 @@ export async function voidPreauth(ctx: Ctx, merchant: Merchant, input: PreauthId
 }
 
 /** `voidPreauth`'s statement, built once and prepared: the whole hold is released. */
-let preauthVoidPrepared: PreparedSql | undefined;
-function preauthVoidStatement(): PreparedSql {
-  return (preauthVoidPrepared ??= preparedSql('remit_preauth_void', () => {
+const preauthVoidStatement = preparedSql('remit_preauth_void', () => {
     return guardedVoidSql(preauthVoidGuard, 'preauth_void', 'preauth.void');
-  }));
-}
+  });

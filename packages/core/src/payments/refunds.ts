@@ -68,7 +68,7 @@ async function writeRefund(
     type: 'Refund',
   } satisfies Omit<EventData['payment.refund'], 'order_createdfrom'>;
   const [row] = rowsOf<{ order_createdfrom: string; original_ref: string | null }>(
-    await refundStatement().run(q, {
+    await refundStatement.run(q, {
       ...refundValues(input.amount, at, ctx.settlementCutoffMs),
       at: at.toISOString(),
       txnId: input.transaction_id,
@@ -98,9 +98,7 @@ async function writeRefund(
  * `writeRefund`'s statement, built once and prepared (building it with Drizzle on every request
  * cost more than running it); only the placeholders' values change per call.
  */
-let refundPrepared: PreparedSql | undefined;
-function refundStatement(): PreparedSql {
-  return (refundPrepared ??= preparedSql('remit_refund', () => {
+const refundStatement = preparedSql('remit_refund', () => {
     const ph = sql.placeholder;
     const cents = sql`${ph('cents')}::bigint`;
     const at = sql`${ph('at')}::timestamptz`;
@@ -135,8 +133,7 @@ function refundStatement(): PreparedSql {
       { order_createdfrom: sql`u.order_createdfrom` },
     );
     return sql`with u as (${update}), r as (${made}), e as (${event}) select r.order_createdfrom, u.gateway_ref as original_ref from r, u`;
-  }));
-}
+  });
 
 /**
  * Refunds in one statement when the refund is allowed (the usual case); otherwise, in one

@@ -135,7 +135,7 @@ async function writeVoid(
   input: VoidInput,
   at: Date,
 ): Promise<{ message: string; data: MoneyRecord } | null> {
-  const data = await writeGuardedVoid(q, ctx, voidStatement(), merchant, input.transaction_id, at, false, {
+  const data = await writeGuardedVoid(q, ctx, voidStatement, merchant, input.transaction_id, at, false, {
     cutoff: lastCutoff(at, ctx.settlementCutoffMs).toISOString(),
   });
   return data && { message: VOIDED, data };
@@ -223,10 +223,7 @@ export function guardedVoidSql(
  * `writeVoid`'s statement, built once and prepared (building it with Drizzle on every request
  * cost more than running it); only the placeholders' values change per call.
  */
-let voidPrepared: PreparedSql | undefined;
-function voidStatement(): PreparedSql {
-  return (voidPrepared ??= preparedSql('remit_void', () => guardedVoidSql(voidGuard, 'void', 'payment.void')));
-}
+const voidStatement = preparedSql('remit_void', () => guardedVoidSql(voidGuard, 'void', 'payment.void'));
 
 const VOIDED = 'Transaction voided successfully.';
 

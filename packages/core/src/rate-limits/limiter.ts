@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/connect.js';
 import { preparedSql, type PreparedSql } from '../db/prepared-sql.js';
 import { Coalescer } from './coalesce.js';
@@ -125,7 +127,7 @@ export function createRateLimiter(db: Db): RateLimiter {
     consumeUnless(rule, key, locks, read) {
       // A client's concurrent requests count into one row: joined, they are one upsert of n hits
       // (one round trip, one row lock) instead of n queued on the same lock.
-      let lane = `${counterId(rule, key)}\u0000${rule.limit}\u0000${rule.windowMs}\u0000${readId(read)}`;
+      let lane = `${counterId(rule, key)}\u0000${rule.limit}\u0000${rule.windowMs}\u0000${readKey(read)}`;
       for (const l of locks) lane += `\u0000${counterId(l.rule, l.key)}\u0000${l.rule.limit}\u0000${l.rule.windowMs}`;
       return joined.call(lane, (n) => consumeUnlessN(rule, key, locks, read, n));
     },
@@ -182,10 +184,12 @@ export function createRateLimiter(db: Db): RateLimiter {
 const lockNameList: Array<{ k: string; w: string; l: string; i: string }> = [];
 const lockNames = (j: number) => (lockNameList[j] ??= { k: `k${j}`, w: `w${j}`, l: `l${j}`, i: `i${j}` });
 
-/** consumeUnless's statement, prepared per number of locks and `read` (its text varies with nothing else). */
+/**
+ * consumeUnless's statement, prepared per number of locks and `read` (its text varies with nothing
+ * else), named by both: the same name for the same text in every process, from no counter.
+ */
 const lockedCounts = new WeakMap<object, Map<number, PreparedSql>>();
 const NO_READ = {};
-let lockedCountNames = 0;
 function lockedCount(locks: number, read: SQL | undefined): PreparedSql {
   let byLocks = lockedCounts.get(read ?? NO_READ);
   if (!byLocks) lockedCounts.set(read ?? NO_READ, (byLocks = new Map()));
@@ -201,7 +205,7 @@ function lockedCount(locks: number, read: SQL | undefined): PreparedSql {
     );
     const w = ph('w');
     p = preparedSql(
-      `remit_rate_locked_${lockedCountNames++}`,
+      `remit_rate_locked_${locks}_${readKey(read)}`,
       sql`
         with clock as (select floor(extract(epoch from clock_timestamp()) * 1000)::bigint as now_ms),
         locks (key, w, lim, idx) as (values ${values}),
@@ -238,14 +242,18 @@ function eachHit(rule: RateRule, n: number, total: number, endsInMs: number): Ra
   return Array.from({ length: n }, (_, i) => decide(rule, total - n + 1 + i, endsInMs, 0));
 }
 
-/** The identity of a `read` expression, for telling which calls may share a statement. */
-const readIds = new WeakMap<SQL, number>();
-let readIdsGiven = 0;
-function readId(read: SQL | undefined): number {
-  if (!read) return 0;
-  let id = readIds.get(read);
-  if (id === undefined) readIds.set(read, (id = ++readIdsGiven));
-  return id;
+/** A `read` expression by its text and values, for telling which calls may share a statement. */
+const dialect = new PgDialect();
+const readKeys = new WeakMap<SQL, string>();
+function readKey(read: SQL | undefined): string {
+  if (!read) return '0';
+  let key = readKeys.get(read);
+  if (key === undefined) {
+    const { sql: text, params } = dialect.sqlToQuery(read);
+    key = createHash('sha256').update(text).update(JSON.stringify(params)).digest('hex').slice(0, 16);
+    readKeys.set(read, key);
+  }
+  return key;
 }
 
 /** `hits` counted so far in the window (`next` more to come: 0 after a consume, 1 for a peek). */
