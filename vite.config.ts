@@ -103,7 +103,9 @@ export default defineConfig({
             '**/*.dom.test.ts',
             ...databaseFreeFiles(),
           ],
-          testTimeout: 30_000,
+          // Three workers share two cores: a test that opens several embedded databases (a CLI run, a
+          // restart) can take three times as long as alone. A hung test still fails.
+          testTimeout: 90_000,
           hookTimeout: 60_000,
           pool: 'forks',
           // Files share their worker's modules (the server is imported once per worker, not per file):
