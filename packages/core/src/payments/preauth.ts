@@ -12,7 +12,7 @@ import type { Queryable } from '../db/connect.js';
 import { transactions } from '../db/schema.js';
 import { invalid, notFound } from '../errors.js';
 import { eventInsertSql } from '../webhooks/outbox.js';
-import { preparedSql, type PreparedSql } from '../db/prepared-sql.js';
+import { preparedSql } from '../db/prepared-sql.js';
 import { newId } from '../ids.js';
 import { inTransaction, outboxWritten } from '../operation.js';
 import type { Merchant } from '../merchants/merchant-key.js';
@@ -165,45 +165,45 @@ async function writePreauthUpdate(
  * request cost more than running it); only the placeholders' values change per call.
  */
 const preauthUpdateStatement = preparedSql('remit_preauth_update', (q) => {
-    const ph = sql.placeholder;
-    // Placeholders bound through the columns' own encoders, as the values were.
-    const v = (name: string) => ph(name) as unknown as number;
-    const update = q
-      .update(transactions)
-      .set({
-        authorizedCents: v('cents'),
-        amountCents: v('cents'),
-        feeCents: v('feeCents'),
-        feeRateE7: v('feeRateE7'),
-        netCents: v('netCents'),
-        ...stateColumns(targetOf('preauth_update')),
-        updatedAt: ph('at') as unknown as Date,
-      })
-      .where(
-        sql`${transactions.id} = ${ph('txnId')} and ${transactions.merchantId} = ${ph('merchantId')} and ${preauthUpdateGuard.allows.sql()}`,
-      )
-      .returning({
-        id: transactions.id,
-        lastFour: transactions.lastFour,
-        cardBrand: transactions.cardBrand,
-        authCode: transactions.authCode,
-        orderId: transactions.orderId,
-        gatewayRef: transactions.gatewayRef,
-      });
-    const orderId = sql`coalesce(u.order_id, ${ph('orderId')}::text)`;
-    const event = eventInsertSql(
-      sql`u`,
-      {
-        id: ph('eventId'),
-        clientId: ph('clientId'),
-        merchantId: ph('merchantId'),
-        type: ph('eventType'),
-        data: ph('data'),
-      },
-      { order_id: orderId },
-    );
-    return sql`with u as (${update.getSQL()}), e as (${event}) select last_four, card_brand, auth_code, ${orderId} as order_id, gateway_ref from u`;
-  });
+  const ph = sql.placeholder;
+  // Placeholders bound through the columns' own encoders, as the values were.
+  const v = (name: string) => ph(name) as unknown as number;
+  const update = q
+    .update(transactions)
+    .set({
+      authorizedCents: v('cents'),
+      amountCents: v('cents'),
+      feeCents: v('feeCents'),
+      feeRateE7: v('feeRateE7'),
+      netCents: v('netCents'),
+      ...stateColumns(targetOf('preauth_update')),
+      updatedAt: ph('at') as unknown as Date,
+    })
+    .where(
+      sql`${transactions.id} = ${ph('txnId')} and ${transactions.merchantId} = ${ph('merchantId')} and ${preauthUpdateGuard.allows.sql()}`,
+    )
+    .returning({
+      id: transactions.id,
+      lastFour: transactions.lastFour,
+      cardBrand: transactions.cardBrand,
+      authCode: transactions.authCode,
+      orderId: transactions.orderId,
+      gatewayRef: transactions.gatewayRef,
+    });
+  const orderId = sql`coalesce(u.order_id, ${ph('orderId')}::text)`;
+  const event = eventInsertSql(
+    sql`u`,
+    {
+      id: ph('eventId'),
+      clientId: ph('clientId'),
+      merchantId: ph('merchantId'),
+      type: ph('eventType'),
+      data: ph('data'),
+    },
+    { order_id: orderId },
+  );
+  return sql`with u as (${update.getSQL()}), e as (${event}) select last_four, card_brand, auth_code, ${orderId} as order_id, gateway_ref from u`;
+});
 
 /**
  * `POST /preauth/capture` when the preauthorization is open (the usual case): one statement, its
@@ -289,27 +289,27 @@ async function writeCapture(
  * merchant's pricing as the request resolved it; both events' payloads are read from the captured row.
  */
 const captureStatement = preparedSql('remit_preauth_capture', () => {
-    const ph = sql.placeholder;
-    const at = sql`${ph('at')}::timestamptz`;
-    const fee = feeRule(col.text('paymentMethod'), heldCents);
-    const completed = stateColumns(targetOf('preauth_capture'));
-    // SET reads the row as it was: the hold is priced, then becomes the amount.
-    const update = sql`update transactions set is_status = ${completed.isStatus}::smallint, status = ${completed.status}::text,
+  const ph = sql.placeholder;
+  const at = sql`${ph('at')}::timestamptz`;
+  const fee = feeRule(col.text('paymentMethod'), heldCents);
+  const completed = stateColumns(targetOf('preauth_capture'));
+  // SET reads the row as it was: the hold is priced, then becomes the amount.
+  const update = sql`update transactions set is_status = ${completed.isStatus}::smallint, status = ${completed.status}::text,
       amount_cents = ${heldCents.sql()}, fee_cents = ${fee.feeCents.sql()}, fee_rate_e7 = ${fee.rateE7.sql()},
       net_cents = ${fee.netCents.sql()}, completed_at = ${at}, updated_at = ${at}
     where id = ${ph('txnId')} and merchant_id = ${ph('merchantId')} and ${preauthCaptureGuard.allows.sql()}
     returning *`;
-    const event = (id: string, type: 'preauth.charge' | 'payment.success', fromRow: Record<string, SQL>) =>
-      eventInsertSql(
-        sql`u`,
-        { id: ph(id), clientId: ph('clientId'), merchantId: ph('merchantId'), type, data: NO_GIVEN_FIELDS },
-        fromRow,
-      );
-    const charged = event('chargeId', 'preauth.charge', payloadSql(PREAUTH_CHARGE, 'u'));
-    const success = event('successId', 'payment.success', payloadSql(PAYMENT_SUCCESS, 'u'));
-    return sql`with u as (${update}), c as (${charged}), s as (${success})
+  const event = (id: string, type: 'preauth.charge' | 'payment.success', fromRow: Record<string, SQL>) =>
+    eventInsertSql(
+      sql`u`,
+      { id: ph(id), clientId: ph('clientId'), merchantId: ph('merchantId'), type, data: NO_GIVEN_FIELDS },
+      fromRow,
+    );
+  const charged = event('chargeId', 'preauth.charge', payloadSql(PREAUTH_CHARGE, 'u'));
+  const success = event('successId', 'payment.success', payloadSql(PAYMENT_SUCCESS, 'u'));
+  return sql`with u as (${update}), c as (${charged}), s as (${success})
       select last_four, card_brand, auth_code, coalesce(order_id, '') as order_id, amount_cents, net_cents, gateway_ref from u`;
-  });
+});
 
 /**
  * `POST /preauth/void`: releases the hold, a Void record for the authorized amount and
@@ -348,5 +348,5 @@ export async function voidPreauth(ctx: Ctx, merchant: Merchant, input: PreauthId
 
 /** `voidPreauth`'s statement, built once and prepared: the whole hold is released. */
 const preauthVoidStatement = preparedSql('remit_preauth_void', () => {
-    return guardedVoidSql(preauthVoidGuard, 'preauth_void', 'preauth.void');
-  });
+  return guardedVoidSql(preauthVoidGuard, 'preauth_void', 'preauth.void');
+});

@@ -5,7 +5,7 @@ import type { Ctx } from '../context.js';
 import type { Queryable } from '../db/connect.js';
 import { notFound } from '../errors.js';
 import { eventInsertSql } from '../webhooks/outbox.js';
-import { preparedSql, type PreparedSql } from '../db/prepared-sql.js';
+import { preparedSql } from '../db/prepared-sql.js';
 import { newId } from '../ids.js';
 import { inTransaction, outboxWritten } from '../operation.js';
 import type { Merchant } from '../merchants/merchant-key.js';
@@ -99,14 +99,14 @@ async function writeRefund(
  * cost more than running it); only the placeholders' values change per call.
  */
 const refundStatement = preparedSql('remit_refund', () => {
-    const ph = sql.placeholder;
-    const cents = sql`${ph('cents')}::bigint`;
-    const at = sql`${ph('at')}::timestamptz`;
-    const rest = stateColumns(nextState('completed', 'refund_rest')!);
-    const part = stateColumns(nextState('completed', 'refund')!);
-    const last = refundTakesRest.sql();
-    // SET reads the row as it was: the rules see the balance before this refund.
-    const update = sql`update transactions set
+  const ph = sql.placeholder;
+  const cents = sql`${ph('cents')}::bigint`;
+  const at = sql`${ph('at')}::timestamptz`;
+  const rest = stateColumns(nextState('completed', 'refund_rest')!);
+  const part = stateColumns(nextState('completed', 'refund')!);
+  const last = refundTakesRest.sql();
+  // SET reads the row as it was: the rules see the balance before this refund.
+  const update = sql`update transactions set
       refunded_cents = refunded_cents + ${cents},
       is_status = case when ${last} then ${rest.isStatus}::smallint else ${part.isStatus}::smallint end,
       status = case when ${last} then ${rest.status}::text else ${part.status}::text end,
@@ -116,24 +116,24 @@ const refundStatement = preparedSql('remit_refund', () => {
     where id = ${ph('txnId')} and merchant_id = ${ph('merchantId')}
       and ${refundGuard.allows.sql()} and not ${refundIsVoid.sql()}
     returning *`;
-    const made = recordInsertSql(
-      sql`u`,
-      { type: 'Refund', amountCents: ph('recordAmount'), netCents: ph('recordNet') },
-      { id: ph('recordId'), gatewayRef: ph('gatewayRef'), at },
-    );
-    const event = eventInsertSql(
-      sql`u`,
-      {
-        id: ph('eventId'),
-        clientId: ph('clientId'),
-        merchantId: ph('merchantId'),
-        type: 'payment.refund',
-        data: ph('data'),
-      },
-      { order_createdfrom: sql`u.order_createdfrom` },
-    );
-    return sql`with u as (${update}), r as (${made}), e as (${event}) select r.order_createdfrom, u.gateway_ref as original_ref from r, u`;
-  });
+  const made = recordInsertSql(
+    sql`u`,
+    { type: 'Refund', amountCents: ph('recordAmount'), netCents: ph('recordNet') },
+    { id: ph('recordId'), gatewayRef: ph('gatewayRef'), at },
+  );
+  const event = eventInsertSql(
+    sql`u`,
+    {
+      id: ph('eventId'),
+      clientId: ph('clientId'),
+      merchantId: ph('merchantId'),
+      type: 'payment.refund',
+      data: ph('data'),
+    },
+    { order_createdfrom: sql`u.order_createdfrom` },
+  );
+  return sql`with u as (${update}), r as (${made}), e as (${event}) select r.order_createdfrom, u.gateway_ref as original_ref from r, u`;
+});
 
 /**
  * Refunds in one statement when the refund is allowed (the usual case); otherwise, in one
