@@ -25,7 +25,6 @@ export {
   dropCachedImage,
   imageKey,
   migratedImage,
-  withCompiledPglite,
 } from './db/migrated-image.js';
 export { readiness, type Readiness } from './db/readiness.js';
 export { isDatabaseUnavailable, parsePgHosts } from './db/pg-hosts.js';

@@ -7,14 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import {
-  buildImage,
-  cachedImage,
-  dropCachedImage,
-  imageKey,
-  withCompiledPglite,
-  type DatabaseImage,
-} from '@remit/core';
+import { buildImage, cachedImage, dropCachedImage, imageKey, type DatabaseImage } from '@remit/core';
 
 export { imageKey };
 
@@ -47,11 +40,11 @@ export function dropImage(): void {
 
 let loaded: Promise<DatabaseImage> | undefined;
 
-/** The image and PGlite's compiled WebAssembly: read and compiled once per process, shared by every sandbox. */
+/** The image, read once per process and shared by every sandbox (PGlite's WebAssembly is compiled once per process by core). */
 export function sandboxImage(): Promise<DatabaseImage> {
   loaded ??= (async () => {
     const key = imageKey();
-    return withCompiledPglite(shippedImage(key) ?? (await cachedImage(key)));
+    return { tar: shippedImage(key) ?? (await cachedImage(key)) };
   })();
   loaded.catch(() => (loaded = undefined));
   return loaded;

@@ -252,7 +252,7 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
             dataDir: opts.dataDir,
             parsers: DRIZZLE_PARSERS,
             loadDataDir: opts.image && imageBlob(opts.image.tar),
-            pgliteWasmModule: opts.image?.wasmModule ?? (await compiledPglite()),
+            pgliteWasmModule: await compiledPglite(),
             startParams: pgliteStartParams(opts.pgliteSettings),
           })
         : new PGliteThread({
@@ -260,7 +260,7 @@ export async function connectDatabase(opts: ConnectOptions): Promise<Database> {
             textTypes: DRIZZLE_TEXT_TYPES,
             onLost: opts.onDatabaseLost,
             image: opts.image,
-            wasmModule: opts.image?.wasmModule ?? (await compiledPglite()),
+            wasmModule: await compiledPglite(),
             settings: opts.pgliteSettings,
           });
     closeOnFailure = () => client.close();

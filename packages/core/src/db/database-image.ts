@@ -1,5 +1,4 @@
-/** A data directory to start PGlite from, and optionally its WebAssembly compiled once for every database of the process. */
+/** A data directory to start PGlite from (PGlite's WebAssembly is compiled once per process by connect.ts, image or not). */
 export interface DatabaseImage {
   tar: Uint8Array;
-  wasmModule?: WebAssembly.Module;
 }

@@ -10,7 +10,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { migrationsFolder } from './connect.js';
 import type { DatabaseImage } from './database-image.js';
-import { compiledPglite, pgliteDir } from './pglite-module.js';
+import { pgliteDir } from './pglite-module.js';
 
 /** Bumped when buildImage makes a different image from the same migrations. */
 const IMAGE_FORMAT = '4';
@@ -76,24 +76,19 @@ export function dropCachedImage(): void {
   rmSync(cacheFile(imageKey()), { force: true });
 }
 
-/** The image `tar` with PGlite's WebAssembly compiled once, for every database of the process started from it. */
-export async function withCompiledPglite(tar: Uint8Array): Promise<DatabaseImage> {
-  return { tar, wasmModule: await compiledPglite() };
-}
-
-/** The cached image's file (made first if need be), or null where the temporary folder cannot keep it. */
+/** The cached image's file (made first if need be, never read here), or null where the temporary folder cannot keep it. */
 export async function cachedImageFile(): Promise<string | null> {
-  const key = imageKey();
-  await cachedImage(key);
-  return existsSync(cacheFile(key)) ? cacheFile(key) : null;
+  const file = cacheFile(imageKey());
+  if (!existsSync(file)) await cachedImage();
+  return existsSync(file) ? file : null;
 }
 
 // Read once per process: every test database of the process starts from the same bytes.
 let loaded: Promise<DatabaseImage> | undefined;
 
-/** The cached image, PGlite compiled, loaded once per process: what test servers and test cores start from. */
+/** The cached image, loaded once per process: what test servers and test cores start from. */
 export function migratedImage(): Promise<DatabaseImage> {
-  loaded ??= cachedImage().then(withCompiledPglite);
+  loaded ??= cachedImage().then((tar) => ({ tar }));
   loaded.catch(() => (loaded = undefined));
   return loaded;
 }

@@ -41,7 +41,7 @@ export class PGliteThread {
     textTypes: readonly number[];
     workerUrl?: URL;
     onLost?: (e: Error) => void;
-    /** An image to start from (connect.ts, ConnectOptions.image): the tar is copied to the worker, the compiled module shared. */
+    /** An image to start from (connect.ts, ConnectOptions.image): the tar is copied to the worker. */
     image?: DatabaseImage;
     /** PGlite's compiled WebAssembly, shared with the worker (else it compiles its own). */
     wasmModule?: WebAssembly.Module;
@@ -55,7 +55,7 @@ export class PGliteThread {
         dataDir: opts.dataDir,
         arrayTypesQuery: ARRAY_TYPES,
         image: opts.image?.tar,
-        wasmModule: opts.wasmModule ?? opts.image?.wasmModule,
+        wasmModule: opts.wasmModule,
         settings: opts.settings,
       },
     });
